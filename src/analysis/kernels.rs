@@ -1,0 +1,403 @@
+//! Kernel discovery: which functions Numba compiles for the GPU, in every form real code uses.
+//!
+//! Decorators (`@cuda.jit`, `@cuda.jit(...)`, `@numba.cuda.jit`, aliases, `@vectorize(...,
+//! target='cuda')`, `@guvectorize`, `@cuda.reduce`) and the call forms `g = cuda.jit(f, ...)`
+//! and `g = cuda.jit("sig")(f)`, at any depth: factories, closures, class bodies.
+
+use std::collections::BTreeMap;
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::items::{Item, ItemText, item_statements, module_items};
+use super::resolve::{NameLookup, const_eval, qualified_path};
+use super::scope::{Binding, ConstValue, ModuleScope, module_scope};
+use super::signature::{Signature, SignatureError, parse_signature_expr, parse_signature_str};
+use super::types::Scalar;
+use super::{Db, SourceFile};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FunctionKind {
+    Kernel,
+    DeviceFunction,
+    /// `@vectorize(..., target='cuda')`: a scalar function wrapped in a generated kernel.
+    Ufunc,
+    /// `@guvectorize(..., target='cuda')`.
+    GeneralizedUfunc,
+    /// `@cuda.reduce`: a binary operator for a generated tree reduction.
+    Reduction,
+}
+
+impl FunctionKind {
+    /// Functions whose body runs on the GPU with device-function rules (may return values).
+    pub fn returns_values(self) -> bool {
+        !matches!(self, FunctionKind::Kernel | FunctionKind::GeneralizedUfunc)
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            FunctionKind::Kernel => "kernel",
+            FunctionKind::DeviceFunction => "device function",
+            FunctionKind::Ufunc => "CUDA ufunc",
+            FunctionKind::GeneralizedUfunc => "CUDA generalized ufunc",
+            FunctionKind::Reduction => "CUDA reduction",
+        }
+    }
+}
+
+/// `cuda.jit` keyword options, as written (None = not given).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct JitOptions {
+    pub device: Option<bool>,
+    pub debug: Option<bool>,
+    pub opt: Option<bool>,
+    pub fastmath: Option<bool>,
+    pub lineinfo: Option<bool>,
+    pub max_registers: Option<i64>,
+    pub inline: Option<String>,
+    pub cache: Option<bool>,
+    pub link: bool,
+}
+
+/// How a function came to be compiled for the GPU.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct JitSpec {
+    pub kind: FunctionKind,
+    pub signatures: Vec<Result<Signature, SignatureError>>,
+    pub options: JitOptions,
+}
+
+/// A kernel or device function defined in an item. Ranges are relative to the item.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GpuFunction {
+    pub name: String,
+    /// Python's `__qualname__`: `make_kernel.<locals>.kern`, `Ops.kern`.
+    pub qualname: String,
+    pub spec: JitSpec,
+    /// The `def` statement, decorators included.
+    pub def_range: TextRange,
+    pub name_range: TextRange,
+    /// The decorator or wrapping call that made it a GPU function, where it is in this item.
+    pub declared_at: Option<TextRange>,
+}
+
+/// `alias = cuda.jit(target, ...)`: a function made a GPU function by a call.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct JitWrap {
+    pub alias: String,
+    /// Bound at module level (not inside a function), so visible to the whole module.
+    pub module_level: bool,
+    pub target: String,
+    pub spec: JitSpec,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Declarations {
+    decorated: Vec<GpuFunction>,
+    wraps: Vec<JitWrap>,
+}
+
+/// Names bound inside an item (imports in function bodies) layered over the module scope.
+pub struct ItemScope<'a> {
+    pub module: &'a ModuleScope,
+    pub local: ModuleScope,
+}
+
+impl NameLookup for ItemScope<'_> {
+    fn binding(&self, name: &str) -> Option<&Binding> {
+        self.local.get(name).or_else(|| self.module.get(name))
+    }
+}
+
+impl<'a> ItemScope<'a> {
+    /// The module scope plus every import made anywhere inside `stmts`.
+    pub fn new(module: &'a ModuleScope, stmts: &[Stmt]) -> Self {
+        let mut local = ModuleScope::default();
+        collect_nested_imports(stmts, &mut local, true);
+        Self { module, local }
+    }
+}
+
+fn collect_nested_imports(stmts: &[Stmt], local: &mut ModuleScope, top: bool) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::Import(_) | Stmt::ImportFrom(_) if !top => local.add_statement(stmt),
+            _ => {}
+        }
+        for_each_body(stmt, |body| collect_nested_imports(body, local, false));
+    }
+}
+
+/// Calls `f` on every statement list nested directly in `stmt`.
+pub fn for_each_body<'a>(stmt: &'a Stmt, mut f: impl FnMut(&'a [Stmt])) {
+    match stmt {
+        Stmt::FunctionDef(d) => f(&d.body),
+        Stmt::ClassDef(d) => f(&d.body),
+        Stmt::If(s) => {
+            f(&s.body);
+            for clause in &s.elif_else_clauses {
+                f(&clause.body);
+            }
+        }
+        Stmt::For(s) => {
+            f(&s.body);
+            f(&s.orelse);
+        }
+        Stmt::While(s) => {
+            f(&s.body);
+            f(&s.orelse);
+        }
+        Stmt::With(s) => f(&s.body),
+        Stmt::Try(s) => {
+            f(&s.body);
+            for handler in &s.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = handler;
+                f(&h.body);
+            }
+            f(&s.orelse);
+            f(&s.finalbody);
+        }
+        Stmt::Match(s) => {
+            for case in &s.cases {
+                f(&case.body);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What a decorator or wrapping call expression declares, if it is a GPU JIT.
+pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
+    let (callee, call) = match expr {
+        Expr::Call(call) => (&*call.func, Some(call)),
+        other => (other, None),
+    };
+    let path = qualified_path(callee, scope)?;
+    let keyword = |name: &str| {
+        call.and_then(|c| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)))
+            .map(|k| &k.value)
+    };
+    let bool_kw = |name: &str| {
+        keyword(name).and_then(|v| match const_eval(v, scope) {
+            Some(ConstValue::Bool(b)) => Some(b),
+            Some(ConstValue::Int(i)) => Some(i != 0),
+            _ => None,
+        })
+    };
+    let kind = match path.as_str() {
+        "numba.cuda.jit" | "numba.cuda.decorators.jit" => {
+            if bool_kw("device") == Some(true) { FunctionKind::DeviceFunction } else { FunctionKind::Kernel }
+        }
+        "numba.vectorize" | "numba.np.ufunc.vectorize" | "numba.guvectorize" | "numba.np.ufunc.guvectorize" => {
+            let target = keyword("target").and_then(|v| match const_eval(v, scope) {
+                Some(ConstValue::Str(s)) => Some(s),
+                _ => None,
+            });
+            if target.as_deref() != Some("cuda") {
+                return None;
+            }
+            if path.ends_with("guvectorize") { FunctionKind::GeneralizedUfunc } else { FunctionKind::Ufunc }
+        }
+        "numba.cuda.reduce" | "numba.cuda.Reduce" => FunctionKind::Reduction,
+        _ => return None,
+    };
+    let mut signatures = Vec::new();
+    if let Some(first) = call.and_then(|c| c.arguments.args.first()) {
+        // `cuda.jit(f)` passes the function itself: that is the call form, not a signature.
+        let is_function_ref = matches!(first, Expr::Name(n) if !matches!(scope.binding(n.id.as_str()), Some(Binding::Path(_))));
+        if !is_function_ref {
+            match first {
+                Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. })
+                    if !matches!(kind, FunctionKind::GeneralizedUfunc) || !elts.is_empty() =>
+                {
+                    signatures.extend(elts.iter().map(|e| signature_of(e, scope)))
+                }
+                other => signatures.push(signature_of(other, scope)),
+            }
+        }
+    }
+    let options = JitOptions {
+        device: bool_kw("device"),
+        debug: bool_kw("debug"),
+        opt: bool_kw("opt"),
+        fastmath: bool_kw("fastmath"),
+        lineinfo: bool_kw("lineinfo"),
+        max_registers: keyword("max_registers")
+            .and_then(|v| const_eval(v, scope))
+            .and_then(|c| c.as_int())
+            .map(|v| v as i64),
+        inline: keyword("inline").and_then(|v| match const_eval(v, scope) {
+            Some(ConstValue::Str(s)) => Some(s),
+            Some(ConstValue::Bool(b)) => Some(if b { "always" } else { "never" }.to_string()),
+            _ => None,
+        }),
+        cache: bool_kw("cache"),
+        link: keyword("link").is_some(),
+    };
+    Some(JitSpec { kind, signatures, options })
+}
+
+fn signature_of(expr: &Expr, scope: &dyn NameLookup) -> Result<Signature, SignatureError> {
+    match expr {
+        Expr::StringLiteral(s) => {
+            // Ranges from the string parser are relative to the string's contents.
+            let offset = s.range().start() + ruff_text_size::TextSize::from(1);
+            parse_signature_str(s.value.to_str()).map_err(|e| SignatureError { range: e.range + offset, ..e })
+        }
+        other => parse_signature_expr(other, &|e| numba_type_name(e, scope)),
+    }
+}
+
+/// The numba type name an expression denotes (`float32`, `void`, `UniTuple`), if any.
+pub fn numba_type_name(expr: &Expr, scope: &dyn NameLookup) -> Option<String> {
+    let path = qualified_path(expr, scope)?;
+    let name = ["numba.cuda.types.", "numba.core.types.", "numba.types.", "numba.cuda.", "numba.", "numpy."]
+        .iter()
+        .find_map(|prefix| path.strip_prefix(prefix))?;
+    let is_type = Scalar::from_name(name).is_some()
+        || matches!(name, "void" | "none" | "UniTuple" | "Tuple" | "Array" | "CPointer" | "intp" | "uintp");
+    is_type.then(|| name.to_string())
+}
+
+struct Discovery<'a> {
+    scope: &'a ItemScope<'a>,
+    out: Declarations,
+}
+
+impl Discovery<'_> {
+    fn walk(&mut self, stmts: &[Stmt], prefix: &str) {
+        for stmt in stmts {
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    let qualname = format!("{prefix}{}", def.name.as_str());
+                    for decorator in &def.decorator_list {
+                        if let Some(spec) = jit_spec(&decorator.expression, self.scope) {
+                            self.out.decorated.push(GpuFunction {
+                                name: def.name.to_string(),
+                                qualname: qualname.clone(),
+                                spec,
+                                def_range: def.range(),
+                                name_range: def.name.range(),
+                                declared_at: Some(decorator.range()),
+                            });
+                            break;
+                        }
+                    }
+                    self.walk(&def.body, &format!("{qualname}.<locals>."));
+                }
+                Stmt::ClassDef(class) => self.walk(&class.body, &format!("{prefix}{}.", class.name.as_str())),
+                Stmt::Assign(assign) => {
+                    if let (Some(wrap), [Expr::Name(target)]) = (self.wrap(&assign.value), assign.targets.as_slice()) {
+                        let module_level = prefix.is_empty();
+                        self.out.wraps.push(JitWrap { alias: target.id.to_string(), module_level, ..wrap });
+                    }
+                }
+                _ => for_each_body(stmt, |body| self.walk(body, prefix)),
+            }
+        }
+    }
+
+    /// `cuda.jit(f, ...)` or `cuda.jit(...)(f)`: the wrapped function and the spec.
+    fn wrap(&self, value: &Expr) -> Option<JitWrap> {
+        let Expr::Call(call) = value else { return None };
+        let target_name = |e: &Expr| match e {
+            Expr::Name(n) if !matches!(self.scope.binding(n.id.as_str()), Some(Binding::Path(_))) => Some(n.id.to_string()),
+            _ => None,
+        };
+        // cuda.jit("sig")(f) / cuda.jit(device=True)(f) / vectorize([...], target="cuda")(f)
+        if let (Expr::Call(_), [arg]) = (&*call.func, &*call.arguments.args) {
+            let spec = jit_spec(&call.func, self.scope)?;
+            return Some(JitWrap { alias: String::new(), module_level: false, target: target_name(arg)?, spec });
+        }
+        let spec = jit_spec(value, self.scope)?;
+        let target = target_name(call.arguments.args.first()?)?;
+        Some(JitWrap { alias: String::new(), module_level: false, target, spec })
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+fn item_declarations<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Declarations {
+    let stmts = item_statements(db, item);
+    let scope = ItemScope::new(module_scope(db, file), stmts);
+    let mut discovery = Discovery { scope: &scope, out: Declarations::default() };
+    discovery.walk(stmts, "");
+    discovery.out
+}
+
+/// The module-level names that denote GPU functions, with their kind (decorated functions
+/// and call-form aliases), and the targets of call forms at any depth. Position-free.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GpuIndex {
+    pub kinds: BTreeMap<String, FunctionKind>,
+    /// Plain `def`s made GPU functions by a call elsewhere: target name -> spec.
+    pub wrapped: BTreeMap<String, JitSpec>,
+}
+
+impl GpuIndex {
+    pub fn kind(&self, name: &str) -> Option<FunctionKind> {
+        self.kinds.get(name).copied()
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
+    let mut index = GpuIndex::default();
+    for item in module_items(db, file) {
+        let decls = item_declarations(db, file, item.text);
+        for f in decls.decorated.iter().filter(|f| f.qualname == f.name) {
+            index.kinds.insert(f.name.clone(), f.spec.kind);
+        }
+        for wrap in &decls.wraps {
+            if wrap.module_level {
+                index.kinds.insert(wrap.alias.clone(), wrap.spec.kind);
+            }
+            index.wrapped.entry(wrap.target.clone()).or_insert_with(|| wrap.spec.clone());
+        }
+    }
+    index
+}
+
+/// The GPU functions defined in an item, decorated or wrapped by a call elsewhere.
+#[salsa::tracked(returns(ref))]
+pub fn item_gpu_functions<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Vec<GpuFunction> {
+    let mut functions = item_declarations(db, file, item).decorated.clone();
+    let index = gpu_index(db, file);
+    if !index.wrapped.is_empty() {
+        collect_wrapped(item_statements(db, item), "", index, &mut functions);
+    }
+    functions
+}
+
+fn collect_wrapped(stmts: &[Stmt], prefix: &str, index: &GpuIndex, out: &mut Vec<GpuFunction>) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::FunctionDef(def) => {
+                let qualname = format!("{prefix}{}", def.name.as_str());
+                if let Some(spec) = index.wrapped.get(def.name.as_str())
+                    && !out.iter().any(|f| f.def_range == def.range())
+                {
+                    out.push(GpuFunction {
+                        name: def.name.to_string(),
+                        qualname: qualname.clone(),
+                        spec: spec.clone(),
+                        def_range: def.range(),
+                        name_range: def.name.range(),
+                        declared_at: None,
+                    });
+                }
+                collect_wrapped(&def.body, &format!("{qualname}.<locals>."), index, out);
+            }
+            Stmt::ClassDef(class) => collect_wrapped(&class.body, &format!("{prefix}{}.", class.name.as_str()), index, out),
+            _ => for_each_body(stmt, |body| collect_wrapped(body, prefix, index, out)),
+        }
+    }
+}
+
+/// Every GPU function of a file, in source order, with file-relative ranges available.
+pub fn file_gpu_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &GpuFunction)> {
+    module_items(db, file)
+        .iter()
+        .flat_map(|item| item_gpu_functions(db, file, item.text).iter().map(move |f| (*item, f)))
+        .collect()
+}

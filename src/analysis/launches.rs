@@ -1,0 +1,215 @@
+//! Host code's calls of GPU functions: launches `k[grid, block](...)`, `k.forall(n)(...)`,
+//! and plain calls `k(...)`. Ranges are relative to the item.
+
+use std::collections::HashMap;
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::items::{ItemText, item_statements};
+use super::kernels::{FunctionKind, GpuIndex, ItemScope, for_each_body, gpu_index, jit_spec};
+use super::resolve::const_eval;
+use super::scope::{Binding, ConstValue, module_scope};
+use super::{Db, SourceFile};
+
+/// One dimension argument of a launch (`grid` or `block`), folded if it is constant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchDim {
+    pub range: TextRange,
+    /// `Some` when Python can evaluate it at import time (`256`, `(16, 16)`, `n / 256` with `n` constant).
+    pub value: Option<ConstValue>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallForm {
+    /// `k[grid, block]`, `k[grid, block, stream]`, `k[grid, block, stream, shared_bytes]`.
+    Launch { grid: LaunchDim, block: Option<LaunchDim>, shared_mem: Option<LaunchDim> },
+    /// `k.forall(n)(...)`.
+    Forall,
+    /// `k(...)`: no launch configuration.
+    Plain,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostCall {
+    pub callee: String,
+    pub kind: FunctionKind,
+    pub form: CallForm,
+    /// The whole call expression.
+    pub range: TextRange,
+    pub callee_range: TextRange,
+    pub arg_count: usize,
+}
+
+/// Names bound in one function scope: `Some(kind)` for GPU functions, `None` for others.
+type Env = HashMap<String, Option<FunctionKind>>;
+
+struct HostWalker<'a> {
+    scope: &'a ItemScope<'a>,
+    index: &'a GpuIndex,
+    envs: Vec<Env>,
+    out: Vec<HostCall>,
+}
+
+impl HostWalker<'_> {
+    fn kind_of(&self, name: &str) -> Option<FunctionKind> {
+        for env in self.envs.iter().rev() {
+            if let Some(bound) = env.get(name) {
+                return *bound;
+            }
+        }
+        match self.scope.module.get(name) {
+            Some(Binding::Definition | Binding::Other) | None => self.index.kind(name),
+            _ => None,
+        }
+    }
+
+    fn is_gpu_def(&self, def: &ast::StmtFunctionDef) -> bool {
+        def.decorator_list.iter().any(|d| jit_spec(&d.expression, self.scope).is_some())
+    }
+
+    /// Names a function body binds, and which of them are GPU functions.
+    fn function_env(&self, def: &ast::StmtFunctionDef) -> Env {
+        let mut env = Env::new();
+        for param in def.parameters.iter() {
+            env.insert(param.name().to_string(), None);
+        }
+        self.bind_block(&def.body, &mut env);
+        env
+    }
+
+    fn bind_block(&self, stmts: &[Stmt], env: &mut Env) {
+        for stmt in stmts {
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    let kind = def.decorator_list.iter().find_map(|d| jit_spec(&d.expression, self.scope)).map(|s| s.kind);
+                    env.insert(def.name.to_string(), kind);
+                }
+                Stmt::Assign(assign) => {
+                    let kind = wrapped_kind(&assign.value, self.scope);
+                    for target in &assign.targets {
+                        bind_target(target, kind, env);
+                    }
+                }
+                Stmt::AnnAssign(a) => bind_target(&a.target, None, env),
+                Stmt::For(f) => {
+                    bind_target(&f.target, None, env);
+                    self.bind_block(&f.body, env);
+                }
+                Stmt::ClassDef(c) => {
+                    env.insert(c.name.to_string(), None);
+                }
+                Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                    let mut names = super::scope::ModuleScope::default();
+                    names.add_statement(stmt);
+                    for name in names.bindings.keys() {
+                        env.insert(name.clone(), None);
+                    }
+                }
+                _ => for_each_body(stmt, |body| self.bind_block(body, env)),
+            }
+        }
+    }
+}
+
+/// The kind of GPU function an assigned value makes: `cuda.jit(f)`, `cuda.jit("sig")(f)`.
+fn wrapped_kind(value: &Expr, scope: &ItemScope) -> Option<FunctionKind> {
+    let Expr::Call(call) = value else { return None };
+    if let Expr::Call(_) = &*call.func {
+        return jit_spec(&call.func, scope).map(|s| s.kind);
+    }
+    jit_spec(value, scope).map(|s| s.kind).filter(|_| !call.arguments.args.is_empty())
+}
+
+fn bind_target(target: &Expr, kind: Option<FunctionKind>, env: &mut Env) {
+    match target {
+        Expr::Name(n) => {
+            env.insert(n.id.to_string(), kind);
+        }
+        Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+            for e in elts {
+                bind_target(e, None, env);
+            }
+        }
+        _ => {}
+    }
+}
+
+impl<'a> Visitor<'a> for HostWalker<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(def) => {
+                for decorator in &def.decorator_list {
+                    self.visit_expr(&decorator.expression);
+                }
+                if self.is_gpu_def(def) || self.index.wrapped.contains_key(def.name.as_str()) {
+                    return; // device code: not host calls
+                }
+                let env = self.function_env(def);
+                self.envs.push(env);
+                for s in &def.body {
+                    self.visit_stmt(s);
+                }
+                self.envs.pop();
+            }
+            _ => visitor::walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Call(call) = expr
+            && let Some((callee, form)) = call_form(&call.func, self.scope)
+            && let Some(kind) = self.kind_of(callee.id.as_str())
+        {
+            self.out.push(HostCall {
+                callee: callee.id.to_string(),
+                kind,
+                form,
+                range: call.range(),
+                callee_range: callee.range(),
+                arg_count: call.arguments.args.len(),
+            });
+        }
+        visitor::walk_expr(self, expr);
+    }
+}
+
+/// Split a call's callee into the called name and the form of the call.
+fn call_form<'e>(func: &'e Expr, scope: &ItemScope) -> Option<(&'e ast::ExprName, CallForm)> {
+    match func {
+        Expr::Name(name) => Some((name, CallForm::Plain)),
+        Expr::Subscript(sub) => {
+            let Expr::Name(name) = &*sub.value else { return None };
+            let parts: Vec<&Expr> = match &*sub.slice {
+                Expr::Tuple(t) => t.elts.iter().collect(),
+                single => vec![single],
+            };
+            let dim = |e: &Expr| LaunchDim { range: e.range(), value: const_eval(e, scope) };
+            let grid = dim(parts.first()?);
+            let block = parts.get(1).map(|e| dim(e));
+            let shared_mem = parts.get(3).map(|e| dim(e));
+            Some((name, CallForm::Launch { grid, block, shared_mem }))
+        }
+        Expr::Call(inner) => match &*inner.func {
+            Expr::Attribute(attr) if attr.attr.as_str() == "forall" => match &*attr.value {
+                Expr::Name(name) => Some((name, CallForm::Forall)),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn item_host_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Vec<HostCall> {
+    let index = gpu_index(db, file);
+    let stmts = item_statements(db, item);
+    let scope = ItemScope::new(module_scope(db, file), stmts);
+    let mut walker = HostWalker { scope: &scope, index, envs: Vec::new(), out: Vec::new() };
+    for stmt in stmts {
+        walker.visit_stmt(stmt);
+    }
+    walker.out
+}

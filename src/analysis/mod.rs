@@ -1,0 +1,19 @@
+//! Text -> facts. Knows nothing of the CLI or the LSP: everything here is plain data.
+//!
+//! The salsa database holds one input per source file. Queries split a module into
+//! top-level items whose facts are keyed by the item's own text, so editing one
+//! function does not recompute the facts of the others (see `items`).
+
+pub mod db;
+pub mod intrinsics;
+pub mod items;
+pub mod kernels;
+pub mod launches;
+pub mod notebook;
+pub mod resolve;
+pub mod scope;
+pub mod signature;
+pub mod syntax;
+pub mod types;
+
+pub use db::{Db, RootDatabase, SourceFile};

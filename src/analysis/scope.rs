@@ -1,0 +1,192 @@
+//! Module-level names: imports, aliases and constants, as position-free facts.
+
+use std::collections::BTreeMap;
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+
+use super::resolve::{const_eval, qualified_path};
+use super::syntax::parse_module;
+use super::types::Scalar;
+use super::{Db, SourceFile};
+
+/// A compile-time value, as Numba freezes globals and closure cells.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConstValue {
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    Complex,
+    None,
+    Tuple(Vec<ConstValue>),
+    /// `np.float32(0.5)`: a NumPy scalar, typed by its dtype (not a literal).
+    NumpyScalar(Scalar),
+    /// A module-level NumPy array (captured into constant memory).
+    HostArray,
+}
+
+// Floats compare by value; a NaN constant merely defeats salsa's backdating.
+impl Eq for ConstValue {}
+
+impl ConstValue {
+    pub fn as_int(&self) -> Option<i128> {
+        match self {
+            ConstValue::Int(v) => Some(*v),
+            ConstValue::Bool(b) => Some(*b as i128),
+            _ => None,
+        }
+    }
+
+    /// Whether Numba types this value as an integer literal (what shape arguments need).
+    pub fn is_int_literal_shape(&self) -> bool {
+        match self {
+            ConstValue::Int(_) => true,
+            ConstValue::Tuple(items) => items.iter().all(|v| matches!(v, ConstValue::Int(_))),
+            _ => false,
+        }
+    }
+}
+
+/// What a module-level name is bound to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// A dotted path into an imported module, e.g. `numba.cuda` or `numba.cuda.jit`.
+    Path(String),
+    Const(ConstValue),
+    /// A function or class defined in this module.
+    Definition,
+    /// Anything else (assigned a value we do not model).
+    Other,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModuleScope {
+    pub bindings: BTreeMap<String, Binding>,
+    /// Modules imported with `from M import *`, in order.
+    pub star_imports: Vec<String>,
+}
+
+impl ModuleScope {
+    pub fn get(&self, name: &str) -> Option<&Binding> {
+        self.bindings.get(name)
+    }
+
+    /// Whether the module mentions CUDA at all (cheap filter for host-only files).
+    pub fn imports_cuda(&self) -> bool {
+        self.bindings.values().any(|b| matches!(b, Binding::Path(p) if p.starts_with("numba")))
+    }
+
+    /// Add the bindings a statement makes (imports, assignments, definitions).
+    /// Recurses into top-level `if`/`try` blocks, where guarded imports live.
+    pub fn add_statement(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Import(import) => {
+                for alias in &import.names {
+                    let module = alias.name.as_str();
+                    match &alias.asname {
+                        Some(asname) => self.bind(asname.as_str(), Binding::Path(module.to_string())),
+                        None => {
+                            let top = module.split('.').next().unwrap_or(module);
+                            self.bind(top, Binding::Path(top.to_string()));
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(import) => {
+                let module = format!(
+                    "{}{}",
+                    ".".repeat(import.level as usize),
+                    import.module.as_ref().map(|m| m.as_str()).unwrap_or("")
+                );
+                for alias in &import.names {
+                    if alias.name.as_str() == "*" {
+                        self.star_imports.push(module.clone());
+                        continue;
+                    }
+                    let bound = alias.asname.as_ref().unwrap_or(&alias.name).as_str();
+                    self.bind(bound, Binding::Path(format!("{module}.{}", alias.name.as_str())));
+                }
+            }
+            Stmt::Assign(assign) => {
+                let binding = self.binding_of(&assign.value);
+                for target in &assign.targets {
+                    self.bind_target(target, binding.clone());
+                }
+            }
+            Stmt::AnnAssign(assign) => {
+                if let Some(value) = &assign.value {
+                    let binding = self.binding_of(value);
+                    self.bind_target(&assign.target, binding);
+                }
+            }
+            Stmt::AugAssign(assign) => self.bind_target(&assign.target, Binding::Other),
+            Stmt::FunctionDef(def) => self.bind(def.name.as_str(), Binding::Definition),
+            Stmt::ClassDef(def) => self.bind(def.name.as_str(), Binding::Definition),
+            Stmt::If(stmt_if) => {
+                for s in &stmt_if.body {
+                    self.add_statement(s);
+                }
+                for clause in &stmt_if.elif_else_clauses {
+                    for s in &clause.body {
+                        self.add_statement(s);
+                    }
+                }
+            }
+            Stmt::Try(stmt_try) => {
+                for s in &stmt_try.body {
+                    self.add_statement(s);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn binding_of(&self, value: &Expr) -> Binding {
+        if let Some(v) = const_eval(value, self) {
+            return Binding::Const(v);
+        }
+        if let Some(path) = qualified_path(value, self) {
+            return Binding::Path(path);
+        }
+        // `np.zeros(...)`, `np.arange(...)`: module-level arrays, captured as constants.
+        if let Expr::Call(call) = value {
+            let callee = qualified_path(&call.func, self);
+            if callee.as_deref().is_some_and(|p| p.starts_with("numpy.") && is_array_constructor(p)) {
+                return Binding::Const(ConstValue::HostArray);
+            }
+        }
+        Binding::Other
+    }
+
+    fn bind_target(&mut self, target: &Expr, binding: Binding) {
+        match target {
+            Expr::Name(name) => self.bind(name.id.as_str(), binding),
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                for elt in elts {
+                    self.bind_target(elt, Binding::Other);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn bind(&mut self, name: &str, binding: Binding) {
+        self.bindings.insert(name.to_string(), binding);
+    }
+}
+
+fn is_array_constructor(path: &str) -> bool {
+    matches!(
+        path.rsplit('.').next().unwrap_or(""),
+        "array" | "zeros" | "ones" | "empty" | "full" | "arange" | "linspace" | "asarray" | "zeros_like" | "ones_like"
+    ) || path.starts_with("numpy.random.")
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
+    let mut scope = ModuleScope::default();
+    for stmt in &parse_module(db, file).syntax().body {
+        scope.add_statement(stmt);
+    }
+    scope
+}

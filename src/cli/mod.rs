@@ -1,0 +1,109 @@
+//! The command line: `kernlint check`, `kernlint rule`.
+
+mod check;
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::lint::{RULES, rule_by_code};
+
+#[derive(Parser)]
+#[command(name = "kernlint", version, about = "Linter, type checker, compiler and simulator for Numba CUDA kernels")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+    Github,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Lint Python files, notebooks and folders (default: the current folder).
+    Check(CheckArgs),
+    /// Explain a rule, or list them all.
+    Rule {
+        /// A rule code such as KL101.
+        code: Option<String>,
+        /// List every rule.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// Files or folders to check.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Rule codes or prefixes to enable (comma-separated); replaces the configured selection.
+    #[arg(long, value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Rule codes or prefixes to disable (comma-separated), in addition to the configured ones.
+    #[arg(long, value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Exit 0 even when there are findings.
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Print how many findings each rule made, instead of the findings.
+    #[arg(long)]
+    pub statistics: bool,
+    /// Use this configuration file instead of searching for one.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    // A bug must not take the user's terminal down with a backtrace: report it and exit 2.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("kernlint: internal error: {info}");
+        eprintln!("Please report this at https://github.com/kernlint/kernlint/issues with the file that caused it.");
+    }));
+    let result = std::panic::catch_unwind(|| match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Rule { code, all } => rule(code.as_deref(), all),
+    });
+    match result {
+        Ok(Ok(code)) => ExitCode::from(code),
+        Ok(Err(message)) => {
+            eprintln!("kernlint: error: {message}");
+            ExitCode::from(2)
+        }
+        Err(_) => ExitCode::from(2),
+    }
+}
+
+fn rule(code: Option<&str>, all: bool) -> Result<u8, String> {
+    match (code, all) {
+        (Some(code), _) => {
+            let rule = rule_by_code(code).ok_or_else(|| format!("unknown rule `{code}` (see `kernlint rule --all`)"))?;
+            println!("{}", rule.doc());
+            Ok(0)
+        }
+        (None, true) => {
+            for rule in RULES {
+                println!("{}  {:<32} {}", rule.code, rule.name, rule.summary().split_once(": ").map_or("", |(_, s)| s));
+            }
+            Ok(0)
+        }
+        (None, false) => Err("give a rule code (e.g. `kernlint rule KL101`) or `--all`".into()),
+    }
+}

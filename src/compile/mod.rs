@@ -1,0 +1,1 @@
+//! IR -> PTX. Arrives with the compiler issue; nothing here yet.

@@ -1,0 +1,1 @@
+//! Kernel launches: the simulator and the GPU launcher. Arrives with the run issue.

@@ -1,0 +1,76 @@
+//! A finding, as plain data: what adapters (CLI, LSP) render.
+
+use ruff_text_size::{Ranged, TextRange, TextSize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A text replacement.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Edit {
+    #[serde(skip)]
+    pub range: TextRange,
+    pub content: String,
+}
+
+/// A suggested fix: edits that together resolve the finding.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Fix {
+    pub message: String,
+    pub edits: Vec<Edit>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub range: TextRange,
+    /// One sentence: what is wrong and what Numba or the GPU will do.
+    pub message: String,
+    /// Further explanation, and what to write instead.
+    pub notes: Vec<String>,
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    pub fn new(code: &'static str, range: TextRange, message: impl Into<String>) -> Self {
+        Self { code, severity: Severity::Error, range, message: message.into(), notes: Vec::new(), fix: None }
+    }
+
+    pub fn warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn fix(mut self, message: impl Into<String>, edits: Vec<Edit>) -> Self {
+        self.fix = Some(Fix { message: message.into(), edits });
+        self
+    }
+
+    /// Move an item-relative diagnostic to file positions.
+    pub fn shifted(&self, offset: TextSize) -> Self {
+        let mut moved = self.clone();
+        moved.range = self.range + offset;
+        if let Some(fix) = &mut moved.fix {
+            for edit in &mut fix.edits {
+                edit.range = edit.range + offset;
+            }
+        }
+        moved
+    }
+}
+
+impl Ranged for Diagnostic {
+    fn range(&self) -> TextRange {
+        self.range
+    }
+}

@@ -1,0 +1,107 @@
+//! # KL101: a kernel returns a value
+//!
+//! ## What it does
+//! Finds `return <value>` in a `@cuda.jit` kernel, and kernel signatures that declare a
+//! return type other than `void`.
+//!
+//! ## Why is this bad?
+//! A kernel has no caller to return to: Numba refuses to compile it
+//! (`TypingError: No conversion from Literal[int](1) to none`, or
+//! `TypeError: CUDA kernel must have void return type.` for a signature such as
+//! `"float32(float32[:])"`). Device functions (`device=True`) may return values.
+//!
+//! ## Example
+//! ```python
+//! from numba import cuda
+//!
+//! @cuda.jit
+//! def total(x):
+//!     i = cuda.grid(1)
+//!     return x[i] * 2
+//! ```
+//!
+//! ## Use instead
+//! Write results into an output array argument; a bare `return` ends the thread early.
+//! ```python
+//! from numba import cuda
+//!
+//! @cuda.jit
+//! def total(out, x):
+//!     i = cuda.grid(1)
+//!     if i >= x.size:
+//!         return
+//!     out[i] = x[i] * 2
+//! ```
+
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::analysis::kernels::FunctionKind;
+use crate::analysis::types::Type;
+use crate::lint::{Diagnostic, ItemContext};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    for (function, def) in ctx.gpu_functions() {
+        if function.spec.kind != FunctionKind::Kernel {
+            continue;
+        }
+        for sig in function.spec.signatures.iter().flatten() {
+            if let Some(ret) = &sig.ret
+                && *ret != Type::None
+            {
+                let at = function.declared_at.unwrap_or(function.name_range);
+                out.push(
+                    Diagnostic::new(
+                        "KL101",
+                        at,
+                        format!("kernel `{}` is declared to return `{ret}`: Numba raises `TypeError: CUDA kernel must have void return type.`", function.name),
+                    )
+                    .note("Declare the signature with `void(...)` and write results into an output array."),
+                );
+            }
+        }
+        let mut returns = Vec::new();
+        // Only the kernel's own returns: inner functions may return values.
+        collect_returns(&def.body, &mut returns);
+        for (range, value) in returns {
+            out.push(
+                Diagnostic::new(
+                    "KL101",
+                    range,
+                    format!(
+                        "kernel `{}` returns a value: Numba refuses to compile it (`TypingError: No conversion from {} to none`)",
+                        function.name,
+                        describe(value)
+                    ),
+                )
+                .note("Kernels cannot return values. Write the result into an output array argument, or use `device=True` for a function called from kernels."),
+            );
+        }
+    }
+}
+
+fn collect_returns<'a>(stmts: &'a [Stmt], out: &mut Vec<(ruff_text_size::TextRange, &'a Expr)>) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::Return(ret) => {
+                if let Some(value) = &ret.value
+                    && !value.is_none_literal_expr()
+                {
+                    out.push((ret.range(), value));
+                }
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+            _ => crate::analysis::kernels::for_each_body(stmt, |body| collect_returns(body, out)),
+        }
+    }
+}
+
+fn describe(value: &Expr) -> &'static str {
+    match value {
+        Expr::NumberLiteral(n) if n.value.is_int() => "Literal[int]",
+        Expr::NumberLiteral(_) => "float64",
+        Expr::BooleanLiteral(_) => "bool",
+        Expr::Tuple(_) => "a tuple",
+        _ => "the value's type",
+    }
+}
