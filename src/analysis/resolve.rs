@@ -40,9 +40,11 @@ pub fn cuda_member(expr: &Expr, lookup: &dyn NameLookup) -> Option<String> {
 
 /// The NumPy scalar type a path names, e.g. `numpy.float32`, `numba.int32`, `numba.cuda.float32`.
 pub fn scalar_type_of_path(path: &str) -> Option<Scalar> {
+    if let Some(name) = path.strip_prefix("numpy.") {
+        return Scalar::from_numpy_name(name);
+    }
     let name = path
-        .strip_prefix("numpy.")
-        .or_else(|| path.strip_prefix("numba.types."))
+        .strip_prefix("numba.types.")
         .or_else(|| path.strip_prefix("numba.cuda.types."))
         .or_else(|| path.strip_prefix("numba.cuda."))
         .or_else(|| path.strip_prefix("numba."))?;

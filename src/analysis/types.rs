@@ -1,7 +1,637 @@
-// TEMPORARY STUB written by the lead engineer so the crate compiles; helper-1 replaces this file entirely.
+//! Numba's types, as plain data.
+//!
+//! Every type prints exactly as Numba's `str(type)` does (numba-cuda 0.30.4), so typing
+//! results can be compared with Numba's `typemap` and shown to users in the spelling they
+//! see in Numba's own error messages.
+
+use std::fmt;
+
+/// A Numba scalar (number or boolean) type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-pub enum Scalar { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128 }
-impl Scalar { pub fn from_name(n: &str) -> Option<Scalar> { match n { "float32" => Some(Scalar::F32), "int32" => Some(Scalar::I32), "int64" => Some(Scalar::I64), "float64" => Some(Scalar::F64), _ => None } } }
+pub enum Scalar {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F16,
+    BF16,
+    F32,
+    F64,
+    C64,
+    C128,
+}
+
+/// The scalar names of the `numba.cuda.types` namespace, which is what a signature string
+/// is evaluated against (numba-cuda 0.30.4 with NumPy 2 on a 64-bit Linux host, where
+/// `intp`, `int_`, `long_` and `ssize_t` are 64 bits wide and `intc` is 32).
+///
+/// `float_` is missing on purpose: Numba defines it (as float32!) only with NumPy 1.
+const NUMBA_SCALAR_NAMES: &[(&str, Scalar)] = &[
+    ("bool", Scalar::Bool),
+    ("boolean", Scalar::Bool),
+    ("bool_", Scalar::Bool),
+    ("b1", Scalar::Bool),
+    ("c_bool", Scalar::Bool),
+    ("py_bool", Scalar::Bool),
+    ("np_bool_", Scalar::Bool),
+    ("int8", Scalar::I8),
+    ("i1", Scalar::I8),
+    ("char", Scalar::I8),
+    ("c_int8", Scalar::I8),
+    ("np_int8", Scalar::I8),
+    ("np_char", Scalar::I8),
+    ("int16", Scalar::I16),
+    ("i2", Scalar::I16),
+    ("short", Scalar::I16),
+    ("c_int16", Scalar::I16),
+    ("np_int16", Scalar::I16),
+    ("np_short", Scalar::I16),
+    ("int32", Scalar::I32),
+    ("i4", Scalar::I32),
+    ("intc", Scalar::I32),
+    ("c_int32", Scalar::I32),
+    ("np_int32", Scalar::I32),
+    ("np_intc", Scalar::I32),
+    ("int64", Scalar::I64),
+    ("i8", Scalar::I64),
+    ("intp", Scalar::I64),
+    ("int_", Scalar::I64),
+    ("long_", Scalar::I64),
+    ("longlong", Scalar::I64),
+    ("ssize_t", Scalar::I64),
+    ("c_int64", Scalar::I64),
+    ("c_intp", Scalar::I64),
+    ("py_int", Scalar::I64),
+    ("np_int64", Scalar::I64),
+    ("np_intp", Scalar::I64),
+    ("np_int_", Scalar::I64),
+    ("np_long", Scalar::I64),
+    ("np_longlong", Scalar::I64),
+    ("uint8", Scalar::U8),
+    ("u1", Scalar::U8),
+    ("byte", Scalar::U8),
+    ("uchar", Scalar::U8),
+    ("c_uint8", Scalar::U8),
+    ("np_uint8", Scalar::U8),
+    ("np_uchar", Scalar::U8),
+    ("uint16", Scalar::U16),
+    ("u2", Scalar::U16),
+    ("ushort", Scalar::U16),
+    ("c_uint16", Scalar::U16),
+    ("np_uint16", Scalar::U16),
+    ("np_ushort", Scalar::U16),
+    ("uint32", Scalar::U32),
+    ("u4", Scalar::U32),
+    ("uintc", Scalar::U32),
+    ("c_uint32", Scalar::U32),
+    ("np_uint32", Scalar::U32),
+    ("np_uintc", Scalar::U32),
+    ("uint64", Scalar::U64),
+    ("u8", Scalar::U64),
+    ("uintp", Scalar::U64),
+    ("uint", Scalar::U64),
+    ("ulong", Scalar::U64),
+    ("ulonglong", Scalar::U64),
+    ("size_t", Scalar::U64),
+    ("c_uint64", Scalar::U64),
+    ("c_uintp", Scalar::U64),
+    ("np_uint64", Scalar::U64),
+    ("np_uintp", Scalar::U64),
+    ("np_uint", Scalar::U64),
+    ("np_ulong", Scalar::U64),
+    ("np_ulonglong", Scalar::U64),
+    ("float16", Scalar::F16),
+    ("f2", Scalar::F16),
+    ("c_float16", Scalar::F16),
+    ("np_float16", Scalar::F16),
+    ("bfloat16", Scalar::BF16),
+    ("float32", Scalar::F32),
+    ("f4", Scalar::F32),
+    ("c_float32", Scalar::F32),
+    ("np_float32", Scalar::F32),
+    ("np_float_", Scalar::F32),
+    ("float64", Scalar::F64),
+    ("f8", Scalar::F64),
+    ("double", Scalar::F64),
+    ("c_float64", Scalar::F64),
+    ("py_float", Scalar::F64),
+    ("np_float64", Scalar::F64),
+    ("np_double", Scalar::F64),
+    ("complex64", Scalar::C64),
+    ("c8", Scalar::C64),
+    ("np_complex64", Scalar::C64),
+    ("complex128", Scalar::C128),
+    ("c16", Scalar::C128),
+    ("py_complex", Scalar::C128),
+    ("np_complex128", Scalar::C128),
+];
+
+/// The scalar type attributes of the `numpy` module (NumPy 2, 64-bit Linux).
+///
+/// Kept apart from [`NUMBA_SCALAR_NAMES`] because the two namespaces disagree: `np.byte` is
+/// int8 while Numba's `byte` is uint8.
+const NUMPY_SCALAR_NAMES: &[(&str, Scalar)] = &[
+    ("bool", Scalar::Bool),
+    ("bool_", Scalar::Bool),
+    ("int8", Scalar::I8),
+    ("byte", Scalar::I8),
+    ("int16", Scalar::I16),
+    ("short", Scalar::I16),
+    ("int32", Scalar::I32),
+    ("intc", Scalar::I32),
+    ("int64", Scalar::I64),
+    ("intp", Scalar::I64),
+    ("int_", Scalar::I64),
+    ("long", Scalar::I64),
+    ("longlong", Scalar::I64),
+    ("uint8", Scalar::U8),
+    ("ubyte", Scalar::U8),
+    ("uint16", Scalar::U16),
+    ("ushort", Scalar::U16),
+    ("uint32", Scalar::U32),
+    ("uintc", Scalar::U32),
+    ("uint64", Scalar::U64),
+    ("uintp", Scalar::U64),
+    ("uint", Scalar::U64),
+    ("ulong", Scalar::U64),
+    ("ulonglong", Scalar::U64),
+    ("float16", Scalar::F16),
+    ("half", Scalar::F16),
+    ("float32", Scalar::F32),
+    ("single", Scalar::F32),
+    ("float64", Scalar::F64),
+    ("double", Scalar::F64),
+    ("complex64", Scalar::C64),
+    ("csingle", Scalar::C64),
+    ("complex128", Scalar::C128),
+    ("cdouble", Scalar::C128),
+];
+
+impl Scalar {
+    /// Every scalar type, in declaration order.
+    pub const ALL: [Scalar; 15] = [
+        Scalar::Bool,
+        Scalar::I8,
+        Scalar::I16,
+        Scalar::I32,
+        Scalar::I64,
+        Scalar::U8,
+        Scalar::U16,
+        Scalar::U32,
+        Scalar::U64,
+        Scalar::F16,
+        Scalar::BF16,
+        Scalar::F32,
+        Scalar::F64,
+        Scalar::C64,
+        Scalar::C128,
+    ];
+
+    /// The name Numba prints for this type (`str(numba_type)`).
+    ///
+    /// bfloat16 prints as `__nv_bfloat16`: numba-cuda names the type after the CUDA C type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "int8",
+            Scalar::I16 => "int16",
+            Scalar::I32 => "int32",
+            Scalar::I64 => "int64",
+            Scalar::U8 => "uint8",
+            Scalar::U16 => "uint16",
+            Scalar::U32 => "uint32",
+            Scalar::U64 => "uint64",
+            Scalar::F16 => "float16",
+            Scalar::BF16 => "__nv_bfloat16",
+            Scalar::F32 => "float32",
+            Scalar::F64 => "float64",
+            Scalar::C64 => "complex64",
+            Scalar::C128 => "complex128",
+        }
+    }
+
+    /// The scalar a name of the Numba types namespace denotes: what a bare name means in a
+    /// signature string, and the attribute in `numba.X`, `numba.types.X`, `numba.cuda.X`.
+    /// Accepts every alias Numba defines (`boolean`, `b1`, `i4`, `intp`, `f8`, `double`,
+    /// `c16`, `np_float32`, ...).
+    pub fn from_name(name: &str) -> Option<Scalar> {
+        lookup(NUMBA_SCALAR_NAMES, name)
+    }
+
+    /// The scalar a `numpy.X` attribute denotes (`np.float32`, `np.bool_`, `np.half`,
+    /// `np.intp`, ...). Differs from [`Scalar::from_name`] for `byte` (int8 in NumPy).
+    pub fn from_numpy_name(name: &str) -> Option<Scalar> {
+        lookup(NUMPY_SCALAR_NAMES, name)
+    }
+
+    /// Width in bits; `bool` is stored in one byte, so it counts 8.
+    pub fn bits(self) -> u32 {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 => 8,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 | Scalar::BF16 => 16,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
+            Scalar::I64 | Scalar::U64 | Scalar::F64 | Scalar::C64 => 64,
+            Scalar::C128 => 128,
+        }
+    }
+
+    /// Size in bytes, as in an array element.
+    pub fn itemsize(self) -> u32 {
+        self.bits() / 8
+    }
+
+    /// A signed integer type (`int8` .. `int64`).
+    pub fn is_signed(self) -> bool {
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
+    }
+
+    /// An unsigned integer type (`uint8` .. `uint64`).
+    pub fn is_unsigned_int(self) -> bool {
+        matches!(self, Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64)
+    }
+
+    /// An integer type, signed or not. `bool` is not one here, although Numba's arithmetic
+    /// treats it as an integer operand.
+    pub fn is_int(self) -> bool {
+        self.is_signed() || self.is_unsigned_int()
+    }
+
+    /// A real floating-point type (`float16`, `bfloat16`, `float32`, `float64`).
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F16 | Scalar::BF16 | Scalar::F32 | Scalar::F64)
+    }
+
+    /// A complex type (`complex64`, `complex128`).
+    pub fn is_complex(self) -> bool {
+        matches!(self, Scalar::C64 | Scalar::C128)
+    }
+}
+
+fn lookup(table: &[(&str, Scalar)], name: &str) -> Option<Scalar> {
+    table.iter().find(|(n, _)| *n == name).map(|&(_, s)| s)
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Memory layout of an array type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Layout {
+    /// C-contiguous (row major): addressed from the shape alone, strides are ignored.
+    C,
+    /// Fortran-contiguous (column major).
+    F,
+    /// Any strides: every index is multiplied by its byte stride.
+    A,
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Layout::C => "C",
+            Layout::F => "F",
+            Layout::A => "A",
+        })
+    }
+}
+
+/// One field of a [`Record`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Type { Scalar(Scalar), None }
-impl std::fmt::Display for Type { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { write!(f, "{self:?}") } }
+pub struct RecordField {
+    pub name: String,
+    pub ty: Scalar,
+    /// Byte offset from the start of the record.
+    pub offset: u32,
+}
+
+/// A structured scalar (a NumPy structured dtype), such as the xoroshiro128+ RNG state.
+///
+/// Only scalar fields are modelled: nested arrays inside records are out of kernlint's scope.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Record {
+    /// Fields in increasing offset order (Numba sorts them by offset, then name).
+    pub fields: Vec<RecordField>,
+    /// Size in bytes, padding included.
+    pub size: u32,
+    /// Whether the fields sit at their natural (C ABI) alignment.
+    pub aligned: bool,
+}
+
+impl Record {
+    /// The field called `name`.
+    pub fn field(&self, name: &str) -> Option<&RecordField> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+impl fmt::Display for Record {
+    /// `Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Record(")?;
+        for (i, field) in self.fields.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{}[type={};offset={}]", field.name, field.ty, field.offset)?;
+        }
+        write!(f, ";{};{})", self.size, py_bool(self.aligned))
+    }
+}
+
+/// A Numba type, as far as kernlint models them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Type {
+    Scalar(Scalar),
+    /// An array; `dtype` is a [`Type::Scalar`] or a [`Type::Record`].
+    Array {
+        dtype: Box<Type>,
+        ndim: u8,
+        layout: Layout,
+        readonly: bool,
+    },
+    /// A tuple whose elements all have one type. Numba always uses this form for such
+    /// tuples (see [`Type::tuple`]).
+    UniTuple(Box<Type>, usize),
+    /// A tuple of differing element types.
+    Tuple(Vec<Type>),
+    Record(Record),
+    /// Python `None`, and the "void" return type of kernels.
+    None,
+    /// An integer constant the typing keeps track of (`Literal[int](3)`); behaves as int64,
+    /// or uint64 above `i64::MAX`.
+    IntLiteral(i128),
+    BoolLiteral(bool),
+    StrLiteral(String),
+    /// A value that may be `None` (Numba's `OptionalType`).
+    Optional(Box<Type>),
+    /// The object `range(...)` returns, by the type of its bounds (`range_state_int64`).
+    Range(Scalar),
+    /// The analysis could not tell.
+    Unknown,
+}
+
+impl Type {
+    /// A mutable array of `dtype`.
+    pub fn array(dtype: Type, ndim: u8, layout: Layout) -> Type {
+        Type::Array { dtype: Box::new(dtype), ndim, layout, readonly: false }
+    }
+
+    /// A tuple of `elems`, in Numba's canonical form: a non-empty tuple whose elements are
+    /// all equal is a [`Type::UniTuple`], anything else a [`Type::Tuple`].
+    pub fn tuple(elems: Vec<Type>) -> Type {
+        match elems.first() {
+            Some(first) if elems.iter().all(|t| t == first) => Type::UniTuple(Box::new(first.clone()), elems.len()),
+            _ => Type::Tuple(elems),
+        }
+    }
+
+    /// The element type of `numba.cuda.random` state arrays (`xoroshiro128p_type`):
+    /// the aligned NumPy dtype `[('s0', uint64), ('s1', uint64)]`.
+    pub fn xoroshiro128p_state() -> Type {
+        let field = |name: &str, offset| RecordField { name: name.to_string(), ty: Scalar::U64, offset };
+        Type::Record(Record { fields: vec![field("s0", 0), field("s1", 8)], size: 16, aligned: true })
+    }
+
+    /// The scalar this type is, if it is one.
+    pub fn as_scalar(&self) -> Option<Scalar> {
+        match self {
+            Type::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self, Type::Array { .. })
+    }
+
+    /// The element type of an array.
+    pub fn dtype(&self) -> Option<&Type> {
+        match self {
+            Type::Array { dtype, .. } => Some(dtype),
+            _ => None,
+        }
+    }
+
+    /// The number of dimensions of an array.
+    pub fn ndim(&self) -> Option<u8> {
+        match self {
+            Type::Array { ndim, .. } => Some(*ndim),
+            _ => None,
+        }
+    }
+}
+
+impl From<Scalar> for Type {
+    fn from(scalar: Scalar) -> Type {
+        Type::Scalar(scalar)
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Scalar(s) => write!(f, "{s}"),
+            Type::Array { dtype, ndim, layout, readonly } => {
+                // Numba puts "unaligned" (records with fields off their natural alignment)
+                // in front of "readonly".
+                if matches!(&**dtype, Type::Record(r) if !r.aligned) {
+                    f.write_str("unaligned ")?;
+                }
+                if *readonly {
+                    f.write_str("readonly ")?;
+                }
+                write!(f, "array({dtype}, {ndim}d, {layout})")
+            }
+            Type::UniTuple(elem, count) => write!(f, "UniTuple({elem} x {count})"),
+            Type::Tuple(elems) => {
+                f.write_str("Tuple(")?;
+                for (i, elem) in elems.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{elem}")?;
+                }
+                f.write_str(")")
+            }
+            Type::Record(r) => write!(f, "{r}"),
+            Type::None => f.write_str("none"),
+            Type::IntLiteral(v) => write!(f, "Literal[int]({v})"),
+            Type::BoolLiteral(v) => write!(f, "Literal[bool]({})", py_bool(*v)),
+            Type::StrLiteral(v) => write!(f, "Literal[str]({v})"),
+            Type::Optional(t) => write!(f, "OptionalType({t})"),
+            Type::Range(s) => write!(f, "range_state_{s}"),
+            Type::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+/// Python's spelling of a boolean.
+fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32_array(ndim: u8, layout: Layout) -> Type {
+        Type::array(Scalar::F32.into(), ndim, layout)
+    }
+
+    #[test]
+    fn scalar_names_round_trip() {
+        for s in Scalar::ALL {
+            if s != Scalar::BF16 {
+                assert_eq!(Scalar::from_name(s.name()), Some(s), "{s:?}");
+            }
+        }
+        assert_eq!(Scalar::from_name("bfloat16"), Some(Scalar::BF16));
+        assert_eq!(Scalar::BF16.to_string(), "__nv_bfloat16");
+    }
+
+    #[test]
+    fn numba_aliases() {
+        let cases = [
+            ("boolean", Scalar::Bool),
+            ("b1", Scalar::Bool),
+            ("bool_", Scalar::Bool),
+            ("i1", Scalar::I8),
+            ("i2", Scalar::I16),
+            ("i4", Scalar::I32),
+            ("i8", Scalar::I64),
+            ("u1", Scalar::U8),
+            ("u2", Scalar::U16),
+            ("u4", Scalar::U32),
+            ("u8", Scalar::U64),
+            ("intp", Scalar::I64),
+            ("uintp", Scalar::U64),
+            ("intc", Scalar::I32),
+            ("uintc", Scalar::U32),
+            ("int_", Scalar::I64),
+            ("uint", Scalar::U64),
+            ("f2", Scalar::F16),
+            ("f4", Scalar::F32),
+            ("f8", Scalar::F64),
+            ("double", Scalar::F64),
+            ("c8", Scalar::C64),
+            ("c16", Scalar::C128),
+            ("byte", Scalar::U8),
+            ("np_float32", Scalar::F32),
+        ];
+        for (name, scalar) in cases {
+            assert_eq!(Scalar::from_name(name), Some(scalar), "{name}");
+        }
+        for name in ["float_", "half", "single", "float", "int", "void", "Float32"] {
+            assert_eq!(Scalar::from_name(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn numpy_names() {
+        assert_eq!(Scalar::from_numpy_name("byte"), Some(Scalar::I8));
+        assert_eq!(Scalar::from_numpy_name("half"), Some(Scalar::F16));
+        assert_eq!(Scalar::from_numpy_name("single"), Some(Scalar::F32));
+        assert_eq!(Scalar::from_numpy_name("bool_"), Some(Scalar::Bool));
+        assert_eq!(Scalar::from_numpy_name("intp"), Some(Scalar::I64));
+        assert_eq!(Scalar::from_numpy_name("bfloat16"), None);
+    }
+
+    #[test]
+    fn scalar_properties() {
+        assert_eq!(Scalar::Bool.itemsize(), 1);
+        assert_eq!(Scalar::F16.bits(), 16);
+        assert_eq!(Scalar::C128.itemsize(), 16);
+        assert!(Scalar::I32.is_signed() && Scalar::I32.is_int() && !Scalar::I32.is_unsigned_int());
+        assert!(Scalar::U64.is_unsigned_int() && Scalar::U64.is_int() && !Scalar::U64.is_signed());
+        assert!(!Scalar::Bool.is_int() && !Scalar::F32.is_signed());
+        assert!(Scalar::BF16.is_float() && !Scalar::C64.is_float());
+        assert!(Scalar::C64.is_complex());
+    }
+
+    #[test]
+    fn display_spellings() {
+        let cases = [
+            (Type::Scalar(Scalar::I64), "int64"),
+            (Type::Scalar(Scalar::Bool), "bool"),
+            (Type::Scalar(Scalar::C128), "complex128"),
+            (f32_array(1, Layout::C), "array(float32, 1d, C)"),
+            (f32_array(2, Layout::A), "array(float32, 2d, A)"),
+            (
+                Type::Array { dtype: Box::new(Scalar::F32.into()), ndim: 2, layout: Layout::C, readonly: true },
+                "readonly array(float32, 2d, C)",
+            ),
+            (Type::UniTuple(Box::new(Scalar::I64.into()), 2), "UniTuple(int64 x 2)"),
+            (Type::Tuple(vec![Scalar::I64.into(), Scalar::F64.into()]), "Tuple(int64, float64)"),
+            (Type::Tuple(vec![]), "Tuple()"),
+            (Type::None, "none"),
+            (Type::IntLiteral(3), "Literal[int](3)"),
+            (Type::IntLiteral(-1), "Literal[int](-1)"),
+            (Type::BoolLiteral(true), "Literal[bool](True)"),
+            (Type::StrLiteral("abc".into()), "Literal[str](abc)"),
+            (Type::Optional(Box::new(Scalar::I64.into())), "OptionalType(int64)"),
+            (Type::Range(Scalar::I64), "range_state_int64"),
+            (Type::Unknown, "?"),
+        ];
+        for (ty, text) in cases {
+            assert_eq!(ty.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn xoroshiro_record() {
+        let state = Type::xoroshiro128p_state();
+        assert_eq!(state.to_string(), "Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)");
+        assert_eq!(
+            Type::array(state.clone(), 1, Layout::C).to_string(),
+            "array(Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True), 1d, C)"
+        );
+        let Type::Record(record) = state else { unreachable!() };
+        assert_eq!(record.field("s1").map(|f| f.offset), Some(8));
+        assert!(record.field("s2").is_none());
+    }
+
+    #[test]
+    fn unaligned_record_array() {
+        let record = Record {
+            fields: vec![
+                RecordField { name: "a".into(), ty: Scalar::U8, offset: 0 },
+                RecordField { name: "b".into(), ty: Scalar::I32, offset: 1 },
+            ],
+            size: 5,
+            aligned: false,
+        };
+        let ty = Type::Array { dtype: Box::new(Type::Record(record)), ndim: 1, layout: Layout::A, readonly: true };
+        assert_eq!(
+            ty.to_string(),
+            "unaligned readonly array(Record(a[type=uint8;offset=0],b[type=int32;offset=1];5;False), 1d, A)"
+        );
+    }
+
+    #[test]
+    fn tuple_canonical_form() {
+        let i64t = Type::Scalar(Scalar::I64);
+        assert_eq!(Type::tuple(vec![i64t.clone(), i64t.clone()]), Type::UniTuple(Box::new(i64t.clone()), 2));
+        assert_eq!(Type::tuple(vec![]), Type::Tuple(vec![]));
+        let mixed = vec![i64t.clone(), Scalar::F64.into()];
+        assert_eq!(Type::tuple(mixed.clone()), Type::Tuple(mixed));
+    }
+
+    #[test]
+    fn array_helpers() {
+        let a = f32_array(3, Layout::A);
+        assert!(a.is_array());
+        assert_eq!(a.ndim(), Some(3));
+        assert_eq!(a.dtype(), Some(&Type::Scalar(Scalar::F32)));
+        let s = Type::Scalar(Scalar::I32);
+        assert!(!s.is_array() && s.ndim().is_none() && s.dtype().is_none());
+        assert_eq!(s.as_scalar(), Some(Scalar::I32));
+    }
+}

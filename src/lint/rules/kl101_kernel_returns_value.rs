@@ -96,12 +96,15 @@ fn collect_returns<'a>(stmts: &'a [Stmt], out: &mut Vec<(ruff_text_size::TextRan
     }
 }
 
-fn describe(value: &Expr) -> &'static str {
+/// The returned value's type as Numba's message spells it, where the syntax tells.
+fn describe(value: &Expr) -> String {
     match value {
-        Expr::NumberLiteral(n) if n.value.is_int() => "Literal[int]",
-        Expr::NumberLiteral(_) => "float64",
-        Expr::BooleanLiteral(_) => "bool",
-        Expr::Tuple(_) => "a tuple",
-        _ => "the value's type",
+        Expr::NumberLiteral(n) => match &n.value {
+            ruff_python_ast::Number::Int(i) => format!("Literal[int]({i})"),
+            ruff_python_ast::Number::Float(_) => "float64".into(),
+            ruff_python_ast::Number::Complex { .. } => "complex128".into(),
+        },
+        Expr::BooleanLiteral(b) => format!("Literal[bool]({})", if b.value { "True" } else { "False" }),
+        _ => "...".into(),
     }
 }

@@ -1,0 +1,82 @@
+//! Every rule against its fixture, `tests/fixtures/rules/<CODE>.py`.
+//!
+//! A fixture marks each line where the rule must report with a trailing comment
+//! `# expect: KL101` (several codes separated by commas). Every other line is a true
+//! negative: a finding there fails the test, as does a missing one on a marked line.
+//! Each rule's documented example must trigger it, and its "Use instead" must not.
+
+use std::collections::BTreeSet;
+
+use kernlint::analysis::syntax::Lines;
+use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::lint::{RULES, Settings, check_file};
+
+fn findings(text: &str, code: &str) -> BTreeSet<(usize, String)> {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
+    let settings = Settings { select: vec![code.to_string()], ignore: vec![] };
+    let lines = Lines::new(text);
+    check_file(&db, file, &settings)
+        .into_iter()
+        .map(|d| (lines.line_of(d.range.start()) + 1, d.code.to_string()))
+        .collect()
+}
+
+fn expectations(text: &str, code: &str) -> BTreeSet<(usize, String)> {
+    let mut out = BTreeSet::new();
+    for (number, line) in text.lines().enumerate() {
+        if let Some((_, codes)) = line.split_once("# expect:") {
+            for c in codes.split(',').map(str::trim).filter(|c| *c == code) {
+                out.insert((number + 1, c.to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_rule_matches_its_fixture() {
+    let mut failures = Vec::new();
+    for rule in RULES {
+        let path = format!("{}/tests/fixtures/rules/{}.py", env!("CARGO_MANIFEST_DIR"), rule.code);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} has no fixture at {path}", rule.code));
+        let expected = expectations(&text, rule.code);
+        assert!(!expected.is_empty(), "{}: the fixture marks no true positive", rule.code);
+        let found = findings(&text, rule.code);
+        for missing in expected.difference(&found) {
+            failures.push(format!("{}: expected a finding on line {} (false negative)", rule.code, missing.0));
+        }
+        for extra in found.difference(&expected) {
+            failures.push(format!("{}: unexpected finding on line {} (false positive)", rule.code, extra.0));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// The ```python blocks of a doc section, e.g. "## Example".
+fn python_blocks(doc: &str, section: &str) -> Vec<String> {
+    let Some(start) = doc.find(section) else { return vec![] };
+    let rest = &doc[start + section.len()..];
+    let rest = &rest[..rest.find("\n## ").unwrap_or(rest.len())];
+    rest.split("```python").skip(1).filter_map(|b| b.split_once("```").map(|(code, _)| code.to_string())).collect()
+}
+
+#[test]
+fn documented_examples_are_true() {
+    for rule in RULES {
+        let doc = rule.doc();
+        assert!(doc.starts_with(&format!("# {}: ", rule.code)), "{}: doc must start with `# {}: <summary>`", rule.code, rule.code);
+        for section in ["## What it does", "## Why is this bad?", "## Example", "## Use instead"] {
+            assert!(doc.contains(section), "{}: doc lacks `{section}`", rule.code);
+        }
+        let bad = python_blocks(&doc, "## Example");
+        assert!(!bad.is_empty(), "{}: no python example", rule.code);
+        for block in bad {
+            assert!(!findings(&block, rule.code).is_empty(), "{}: the documented example does not trigger the rule:\n{block}", rule.code);
+        }
+        for block in python_blocks(&doc, "## Use instead") {
+            let found = findings(&block, rule.code);
+            assert!(found.is_empty(), "{}: the documented fix still triggers the rule {found:?}:\n{block}", rule.code);
+        }
+    }
+}
