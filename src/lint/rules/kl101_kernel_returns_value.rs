@@ -68,11 +68,16 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 Diagnostic::new(
                     "KL101",
                     range,
-                    format!(
-                        "kernel `{}` returns a value: Numba refuses to compile it (`TypingError: No conversion from {} to none`)",
-                        function.name,
-                        describe(value)
-                    ),
+                    match describe(value) {
+                        Some(ty) => format!(
+                            "kernel `{}` returns a value: Numba refuses to compile it (`TypingError: No conversion from {ty} to none`)",
+                            function.name
+                        ),
+                        None => format!(
+                            "kernel `{}` returns a value: Numba refuses to compile it (`TypingError: No conversion from ... to none`: a kernel's return type is `none`)",
+                            function.name
+                        ),
+                    },
                 )
                 .note("Kernels cannot return values. Write the result into an output array argument, or use `device=True` for a function called from kernels."),
             );
@@ -97,14 +102,14 @@ fn collect_returns<'a>(stmts: &'a [Stmt], out: &mut Vec<(ruff_text_size::TextRan
 }
 
 /// The returned value's type as Numba's message spells it, where the syntax tells.
-fn describe(value: &Expr) -> String {
-    match value {
+fn describe(value: &Expr) -> Option<String> {
+    Some(match value {
         Expr::NumberLiteral(n) => match &n.value {
             ruff_python_ast::Number::Int(i) => format!("Literal[int]({i})"),
             ruff_python_ast::Number::Float(_) => "float64".into(),
             ruff_python_ast::Number::Complex { .. } => "complex128".into(),
         },
         Expr::BooleanLiteral(b) => format!("Literal[bool]({})", if b.value { "True" } else { "False" }),
-        _ => "...".into(),
-    }
+        _ => return None,
+    })
 }
