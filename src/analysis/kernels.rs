@@ -401,3 +401,46 @@ pub fn file_gpu_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &GpuF
         .flat_map(|item| item_gpu_functions(db, file, item.text).iter().map(move |f| (*item, f)))
         .collect()
 }
+
+/// Names called by plain calls (`f(...)`) inside the GPU functions of an item.
+#[salsa::tracked(returns(ref))]
+fn item_device_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> std::collections::BTreeSet<String> {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Calls(std::collections::BTreeSet<String>);
+    impl<'a> Visitor<'a> for Calls {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr
+                && let Expr::Name(name) = &*call.func
+            {
+                self.0.insert(name.id.to_string());
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let functions = item_gpu_functions(db, file, item);
+    let mut calls = Calls(Default::default());
+    let mut defs = Vec::new();
+    collect_function_defs(item_statements(db, item), &mut defs);
+    for def in defs.into_iter().filter(|d| functions.iter().any(|f| f.def_range == d.range())) {
+        for stmt in &def.body {
+            calls.visit_stmt(stmt);
+        }
+    }
+    calls.0
+}
+
+fn collect_function_defs<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a ast::StmtFunctionDef>) {
+    for stmt in stmts {
+        if let Stmt::FunctionDef(def) = stmt {
+            out.push(def);
+        }
+        for_each_body(stmt, |body| collect_function_defs(body, out));
+    }
+}
+
+/// Every name called from GPU code anywhere in the module: `@cuda.jit` functions called
+/// this way are compiled as device functions, whatever their decorator says.
+#[salsa::tracked(returns(ref))]
+pub fn device_called_names(db: &dyn Db, file: SourceFile) -> std::collections::BTreeSet<String> {
+    module_items(db, file).iter().flat_map(|item| item_device_calls(db, file, item.text).iter().cloned()).collect()
+}

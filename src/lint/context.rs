@@ -5,7 +5,9 @@ use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 use ruff_text_size::Ranged;
 
 use crate::analysis::items::{ItemText, item_statements};
-use crate::analysis::kernels::{GpuFunction, GpuIndex, ItemScope, for_each_body, gpu_index, item_gpu_functions};
+use crate::analysis::kernels::{
+    GpuFunction, GpuIndex, ItemScope, device_called_names, for_each_body, gpu_index, item_gpu_functions,
+};
 use crate::analysis::launches::{HostCall, item_host_calls};
 use crate::analysis::resolve::{NameLookup, qualified_path};
 use crate::analysis::scope::module_scope;
@@ -17,6 +19,8 @@ pub struct ItemContext<'a> {
     pub scope: ItemScope<'a>,
     pub index: &'a GpuIndex,
     pub host_calls: &'a [HostCall],
+    /// Names called from GPU code anywhere in the module.
+    pub device_called: &'a std::collections::BTreeSet<String>,
     gpu: Vec<(&'a GpuFunction, &'a StmtFunctionDef)>,
 }
 
@@ -36,6 +40,7 @@ impl<'a> ItemContext<'a> {
             scope: ItemScope::new(module_scope(db, file), stmts),
             index: gpu_index(db, file),
             host_calls: item_host_calls(db, file, item),
+            device_called: device_called_names(db, file),
             gpu,
         }
     }

@@ -8,7 +8,9 @@
 //! A kernel has no caller to return to: Numba refuses to compile it
 //! (`TypingError: No conversion from Literal[int](1) to none`, or
 //! `TypeError: CUDA kernel must have void return type.` for a signature such as
-//! `"float32(float32[:])"`). Device functions (`device=True`) may return values.
+//! `"float32(float32[:])"`). Device functions (`device=True`) may return values, and so
+//! may a signature-less `@cuda.jit` function that other GPU code calls (Numba compiles it
+//! as a device function there); such functions are not reported.
 //!
 //! ## Example
 //! ```python
@@ -43,6 +45,11 @@ use crate::lint::{Diagnostic, ItemContext};
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for (function, def) in ctx.gpu_functions() {
         if function.spec.kind != FunctionKind::Kernel {
+            continue;
+        }
+        // A lazily compiled `@cuda.jit` function that other GPU code calls is compiled as a
+        // device function there, where returning a value is right.
+        if function.spec.signatures.is_empty() && ctx.device_called.contains(&function.name) {
             continue;
         }
         for sig in function.spec.signatures.iter().flatten() {
