@@ -60,6 +60,7 @@ pub static RULES: &[Rule] = &[
         source: include_str!("rules/kl001_syntax_error.rs"),
         check: None,
     },
+    rule!("KL100", kl100_invalid_signature, "invalid-signature"),
     rule!("KL101", kl101_kernel_returns_value, "kernel-returns-value"),
     rule!("KL102", kl102_unsupported_construct, "unsupported-construct"),
     rule!("KL103", kl103_non_constant_shape, "non-constant-shape"),

@@ -2,6 +2,7 @@
 //! matters, an example, and the fix. `kernlint rule CODE` prints it; the examples are tested.
 
 pub mod kl001_syntax_error;
+pub mod kl100_invalid_signature;
 pub mod kl101_kernel_returns_value;
 pub mod kl102_unsupported_construct;
 pub mod kl103_non_constant_shape;
