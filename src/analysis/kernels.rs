@@ -86,8 +86,9 @@ pub struct GpuFunction {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct JitWrap {
     pub alias: String,
-    /// Bound at module level (not inside a function), so visible to the whole module.
-    pub module_level: bool,
+    /// The qualname prefix of the scope the call is in (`""` at module level,
+    /// `make.<locals>.` in a factory): the target is the `def` of that scope.
+    pub scope: String,
     pub target: String,
     pub spec: JitSpec,
 }
@@ -289,8 +290,8 @@ impl Discovery<'_> {
                 Stmt::ClassDef(class) => self.walk(&class.body, &format!("{prefix}{}.", class.name.as_str())),
                 Stmt::Assign(assign) => {
                     if let (Some(wrap), [Expr::Name(target)]) = (self.wrap(&assign.value), assign.targets.as_slice()) {
-                        let module_level = prefix.is_empty();
-                        self.out.wraps.push(JitWrap { alias: target.id.to_string(), module_level, ..wrap });
+                        let scope = prefix.to_string();
+                        self.out.wraps.push(JitWrap { alias: target.id.to_string(), scope, ..wrap });
                     }
                 }
                 _ => for_each_body(stmt, |body| self.walk(body, prefix)),
@@ -308,11 +309,11 @@ impl Discovery<'_> {
         // cuda.jit("sig")(f) / cuda.jit(device=True)(f) / vectorize([...], target="cuda")(f)
         if let (Expr::Call(_), [arg]) = (&*call.func, &*call.arguments.args) {
             let spec = jit_spec(&call.func, self.scope)?;
-            return Some(JitWrap { alias: String::new(), module_level: false, target: target_name(arg)?, spec });
+            return Some(JitWrap { alias: String::new(), scope: String::new(), target: target_name(arg)?, spec });
         }
         let spec = jit_spec(value, self.scope)?;
         let target = target_name(call.arguments.args.first()?)?;
-        Some(JitWrap { alias: String::new(), module_level: false, target, spec })
+        Some(JitWrap { alias: String::new(), scope: String::new(), target, spec })
     }
 }
 
@@ -330,13 +331,18 @@ fn item_declarations<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GpuIndex {
     pub kinds: BTreeMap<String, FunctionKind>,
-    /// Plain `def`s made GPU functions by a call elsewhere: target name -> spec.
-    pub wrapped: BTreeMap<String, JitSpec>,
+    /// Plain `def`s made GPU functions by a call in the same scope: (scope, name) -> spec.
+    pub wrapped: BTreeMap<(String, String), JitSpec>,
 }
 
 impl GpuIndex {
     pub fn kind(&self, name: &str) -> Option<FunctionKind> {
         self.kinds.get(name).copied()
+    }
+
+    /// Whether some scope wraps a `def` of this name with a JIT call.
+    pub fn is_wrap_target(&self, name: &str) -> bool {
+        self.wrapped.keys().any(|(_, target)| target == name)
     }
 }
 
@@ -349,10 +355,10 @@ pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
             index.kinds.insert(f.name.clone(), f.spec.kind);
         }
         for wrap in &decls.wraps {
-            if wrap.module_level {
+            if wrap.scope.is_empty() {
                 index.kinds.insert(wrap.alias.clone(), wrap.spec.kind);
             }
-            index.wrapped.entry(wrap.target.clone()).or_insert_with(|| wrap.spec.clone());
+            index.wrapped.entry((wrap.scope.clone(), wrap.target.clone())).or_insert_with(|| wrap.spec.clone());
         }
     }
     index
@@ -374,7 +380,11 @@ fn collect_wrapped(stmts: &[Stmt], prefix: &str, index: &GpuIndex, out: &mut Vec
         match stmt {
             Stmt::FunctionDef(def) => {
                 let qualname = format!("{prefix}{}", def.name.as_str());
-                if let Some(spec) = index.wrapped.get(def.name.as_str())
+                // A nested `def` is visible to calls in its own scope; a module-level one to all.
+                let spec = index.wrapped.get(&(prefix.to_string(), def.name.to_string())).or_else(|| {
+                    prefix.is_empty().then(|| index.wrapped.iter().find(|((_, t), _)| t == def.name.as_str()).map(|(_, s)| s)).flatten()
+                });
+                if let Some(spec) = spec
                     && !out.iter().any(|f| f.def_range == def.range())
                 {
                     out.push(GpuFunction {

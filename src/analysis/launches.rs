@@ -143,7 +143,7 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
                 for decorator in &def.decorator_list {
                     self.visit_expr(&decorator.expression);
                 }
-                if self.is_gpu_def(def) || self.index.wrapped.contains_key(def.name.as_str()) {
+                if self.is_gpu_def(def) || self.index.is_wrap_target(def.name.as_str()) {
                     return; // device code: not host calls
                 }
                 let env = self.function_env(def);

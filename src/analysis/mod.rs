@@ -5,6 +5,7 @@
 //! function does not recompute the facts of the others (see `items`).
 
 pub mod db;
+pub mod hover;
 pub mod intrinsics;
 pub mod items;
 pub mod kernels;
@@ -15,5 +16,6 @@ pub mod scope;
 pub mod signature;
 pub mod syntax;
 pub mod types;
+pub mod typing;
 
 pub use db::{Db, RootDatabase, SourceFile};

@@ -2,6 +2,7 @@
 
 mod check;
 mod output;
+mod types;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,6 +30,8 @@ pub enum Format {
 enum Command {
     /// Lint Python files, notebooks and folders (default: the current folder).
     Check(CheckArgs),
+    /// Run the language server over stdio.
+    Server,
     /// Explain a rule, or list them all.
     Rule {
         /// A rule code such as KL101.
@@ -37,6 +40,8 @@ enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Print the Numba type of every variable of a kernel: `kernlint types FILE::KERNEL`.
+    Types(types::TypesArgs),
 }
 
 #[derive(clap::Args)]
@@ -80,6 +85,8 @@ pub fn main() -> ExitCode {
     let result = std::panic::catch_unwind(|| match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Rule { code, all } => rule(code.as_deref(), all),
+        Command::Types(args) => types::run(&args),
+        Command::Server => crate::lsp::run(),
     });
     match result {
         Ok(Ok(code)) => ExitCode::from(code),

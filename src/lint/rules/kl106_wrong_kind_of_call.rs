@@ -1,4 +1,222 @@
-//! # TODO
+//! # KL106: a kernel or device function called the wrong way
+//!
+//! ## What it does
+//! Finds calls that do not match the kind of GPU function called:
+//! - host code launching a device function, `dev[blocks, threads](x)` or `dev.forall(n)(x)`;
+//! - host code calling a device function, `dev(x)`;
+//! - a kernel or device function calling a kernel as a statement, `kern(x)` (a call whose
+//!   value is used, `y = f(x)`, treats `f` as the device function Numba compiles it as);
+//! - a kernel or device function launching a kernel, `kern[blocks, threads](x)`.
+//!
+//! ## Why is this bad?
+//! Device functions (`device=True`) run only on the GPU, called from kernels: launching one
+//! raises `RuntimeError: Cannot compile a device function as a kernel`, and calling one from
+//! the host raises `ValueError: Kernel launch configuration was not specified`. Numba does
+//! not support dynamic parallelism: a launch inside a kernel does not compile, and a plain
+//! call of a kernel from GPU code compiles as an ordinary inlined device call, run by each
+//! calling thread once, not as a new grid of threads.
+//!
+//! ## Example
+//! ```python
+//! from numba import cuda
+//!
+//! @cuda.jit(device=True)
+//! def square(v):
+//!     return v * v
+//!
+//! @cuda.jit
+//! def fill(out):
+//!     i = cuda.grid(1)
+//!     if i < out.size:
+//!         out[i] = i
+//!
+//! @cuda.jit
+//! def squares(out):
+//!     fill(out)
+//!     i = cuda.grid(1)
+//!     if i < out.size:
+//!         out[i] = square(out[i])
+//!
+//! def run(out):
+//!     square[1, 32](out)
+//! ```
+//!
+//! ## Use instead
+//! Call device functions from kernels, launch kernels from the host, and share code between
+//! kernels through device functions.
+//! ```python
+//! from numba import cuda
+//!
+//! @cuda.jit(device=True)
+//! def square(v):
+//!     return v * v
+//!
+//! @cuda.jit
+//! def squares(out):
+//!     i = cuda.grid(1)
+//!     if i < out.size:
+//!         out[i] = square(i)
+//!
+//! def run(out):
+//!     squares[(out.size + 127) // 128, 128](out)
+//! ```
+
+use ruff_python_ast::{Expr, ExprCall, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::analysis::kernels::{FunctionKind, GpuFunction};
+use crate::analysis::launches::CallForm;
 use crate::lint::{Diagnostic, ItemContext};
 
-pub fn check(_ctx: &ItemContext, _out: &mut Vec<Diagnostic>) {}
+use super::kl107_unknown_intrinsic::{bound_names, enclosing_names};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    check_host(ctx, out);
+    check_device(ctx, out);
+}
+
+fn check_host(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    for call in ctx.host_calls {
+        if call.kind != FunctionKind::DeviceFunction {
+            continue;
+        }
+        let name = &call.callee;
+        let d = match &call.form {
+            CallForm::Launch { .. } | CallForm::Forall => Diagnostic::new(
+                "KL106",
+                call.range,
+                format!("device function `{name}` is launched as a kernel: Numba raises `RuntimeError: Cannot compile a device function as a kernel`"),
+            )
+            .note(format!(
+                "Device functions are called from kernels. Launch a kernel that calls `{name}`, or drop `device=True` if `{name}` is meant to be a kernel (kernels cannot return values)."
+            )),
+            CallForm::Plain => Diagnostic::new(
+                "KL106",
+                call.range,
+                format!("device function `{name}` is called from host code: Numba raises `ValueError: Kernel launch configuration was not specified`"),
+            )
+            .note(format!(
+                "Device functions run only on the GPU, called from kernels. Call `{name}` from a kernel, or call its Python version `{name}.py_func(...)` on the host."
+            )),
+        };
+        out.push(d);
+    }
+}
+
+/// Calls and launches of kernels from GPU code.
+fn check_device(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    let functions: Vec<&GpuFunction> = ctx.gpu_functions().map(|(f, _)| f).collect();
+    for (caller, def) in ctx.gpu_functions() {
+        let locals = bound_names(def, true);
+        let outer = enclosing_names(ctx, def, true);
+        // The GPU functions `caller` can see by name, with their kind: its own locals first,
+        // then GPU functions of enclosing scopes, then other names of enclosing functions,
+        // then module-level GPU functions.
+        let kind_of = |name: &str| -> Option<FunctionKind> {
+            if locals.contains(name) {
+                return None;
+            }
+            if let Some(kind) = visible_in_item(&functions, caller, name) {
+                return Some(kind);
+            }
+            if outer.contains(name) {
+                return None;
+            }
+            ctx.index.kind(name)
+        };
+        let what = caller.spec.kind.describe();
+        // Plain calls whose result is discarded (`kern(x)` as a statement): a call whose
+        // value is used targets a function that returns one, a device function in all but name.
+        let mut statement_calls: Vec<&ExprCall> = Vec::new();
+        let mut launches: Vec<&ExprCall> = Vec::new();
+        ctx.visit_body(
+            def,
+            &mut |stmt| {
+                if let Stmt::Expr(e) = stmt
+                    && let Expr::Call(call) = &*e.value
+                {
+                    statement_calls.push(call);
+                }
+            },
+            &mut |expr| {
+                if let Expr::Call(call) = expr
+                    && !matches!(&*call.func, Expr::Name(_))
+                {
+                    launches.push(call);
+                }
+            },
+        );
+        for call in launches {
+            let Some((callee, true)) = gpu_callee(call) else { continue };
+            let Some(kind @ (FunctionKind::Kernel | FunctionKind::DeviceFunction)) = kind_of(callee) else { continue };
+            out.push(
+                Diagnostic::new(
+                    "KL106",
+                    call.range(),
+                    format!(
+                        "{} `{callee}` is launched inside {what} `{}`: Numba does not support dynamic parallelism and cannot compile this launch",
+                        kind.describe(),
+                        caller.name
+                    ),
+                )
+                .note(format!(
+                    "Launch `{callee}` from the host after this kernel finishes, or make it a device function (`@cuda.jit(device=True)`) and call it directly: each thread then runs it once."
+                )),
+            );
+        }
+        for call in statement_calls {
+            let Some((callee, false)) = gpu_callee(call) else { continue };
+            if kind_of(callee) != Some(FunctionKind::Kernel) {
+                continue;
+            }
+            out.push(
+                Diagnostic::new(
+                    "KL106",
+                    call.range(),
+                    format!(
+                        "kernel `{callee}` is called from {what} `{}`: it compiles as an ordinary inlined device call run by each calling thread, not a kernel launch",
+                        caller.name
+                    ),
+                )
+                .warning()
+                .note(format!(
+                    "Numba has no dynamic parallelism. If `{callee}` is a helper, declare it `@cuda.jit(device=True)`; if it must run as its own grid, launch it from the host."
+                )),
+            );
+        }
+    }
+}
+
+/// The name a GPU-side call targets, and whether it is a launch (`k[g, b](...)`,
+/// `k.forall(n)(...)`) rather than a plain call.
+fn gpu_callee(call: &ExprCall) -> Option<(&str, bool)> {
+    match &*call.func {
+        Expr::Name(name) => Some((name.id.as_str(), false)),
+        Expr::Subscript(sub) => match &*sub.value {
+            Expr::Name(name) => Some((name.id.as_str(), true)),
+            _ => None,
+        },
+        Expr::Call(inner) => match &*inner.func {
+            Expr::Attribute(attr) if attr.attr.as_str() == "forall" => match &*attr.value {
+                Expr::Name(name) => Some((name.id.as_str(), true)),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A GPU function of this item named `name` that `caller` sees: defined at the item's top
+/// level or in a function enclosing `caller` (not in a class body, which functions do not see).
+fn visible_in_item(functions: &[&GpuFunction], caller: &GpuFunction, name: &str) -> Option<FunctionKind> {
+    functions
+        .iter()
+        .find(|f| {
+            f.name == name
+                && f.qualname.strip_suffix(name).is_some_and(|prefix| {
+                    (prefix.is_empty() || prefix.ends_with(".<locals>.")) && caller.qualname.starts_with(prefix)
+                })
+        })
+        .map(|f| f.spec.kind)
+}

@@ -1,0 +1,145 @@
+//! What to show for the symbol under the cursor, as plain data (markdown text and a range).
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::Expr;
+use ruff_text_size::{Ranged, TextRange, TextSize};
+
+use super::intrinsics::{self, IntrinsicKind};
+use super::items::{item_statements, module_items};
+use super::kernels::{GpuFunction, ItemScope, file_gpu_functions};
+use super::launches::{CallForm, item_host_calls};
+use super::resolve::qualified_path;
+use super::scope::module_scope;
+use super::{Db, SourceFile};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hover {
+    pub range: TextRange,
+    pub markdown: String,
+}
+
+/// The innermost name or attribute whose identifier spans `offset`.
+struct Finder {
+    offset: TextSize,
+    found: Option<(TextRange, Expr)>,
+}
+
+impl<'a> Visitor<'a> for Finder {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        let ident = match expr {
+            Expr::Name(n) => Some(n.range()),
+            Expr::Attribute(a) => Some(a.attr.range()),
+            _ => None,
+        };
+        if let Some(r) = ident
+            && r.contains_inclusive(self.offset)
+        {
+            self.found = Some((r, expr.clone()));
+        }
+        visitor::walk_expr(self, expr);
+    }
+}
+
+pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover> {
+    let item = module_items(db, file)
+        .iter()
+        .rev()
+        .find(|i| i.start <= offset && offset <= i.start + TextSize::of(i.text.text(db).as_str()))?;
+    let rel = offset - item.start;
+    let stmts = item_statements(db, item.text);
+    let functions = file_gpu_functions(db, file);
+
+    // On the name of a GPU function's `def`.
+    if let Some((_, f)) = functions.iter().find(|(i, f)| i.start == item.start && f.name_range.contains_inclusive(rel)) {
+        return Some(Hover { range: item.to_file(f.name_range), markdown: function_summary(db, file, f) });
+    }
+    let mut finder = Finder { offset: rel, found: None };
+    for stmt in stmts {
+        finder.visit_stmt(stmt);
+    }
+    let (range, expr) = finder.found?;
+    let scope = ItemScope::new(module_scope(db, file), stmts);
+    if let Some(path) = qualified_path(&expr, &scope)
+        && let Some(member) = path.strip_prefix("numba.cuda.")
+    {
+        let markdown = intrinsic_doc(member)?;
+        return Some(Hover { range: item.to_file(range), markdown });
+    }
+    if let Expr::Name(name) = &expr
+        && let Some((_, f)) = functions.iter().find(|(_, f)| f.name == name.id.as_str())
+    {
+        return Some(Hover { range: item.to_file(range), markdown: function_summary(db, file, f) });
+    }
+    None
+}
+
+fn intrinsic_doc(member: &str) -> Option<String> {
+    let found = intrinsics::lookup(member).or_else(|| {
+        // `cuda.threadIdx.x`: document the geometry object.
+        member.split_once('.').and_then(|(head, _)| intrinsics::lookup(head))
+    })?;
+    let kind = match found.kind {
+        IntrinsicKind::Attribute => "attribute",
+        IntrinsicKind::Namespace => "namespace",
+        IntrinsicKind::Function { .. } => "function",
+    };
+    let signature = if found.signature.is_empty() { format!("cuda.{}", found.path) } else { format!("cuda.{}", found.signature) };
+    Some(format!("```python\n{signature}\n```\n*CUDA {kind}* — {}", found.doc))
+}
+
+fn function_summary(db: &dyn Db, file: SourceFile, f: &GpuFunction) -> String {
+    let mut out = format!("```python\n{}  # {}\n```\n", f.qualname, f.spec.kind.describe());
+    let sigs: Vec<String> = f
+        .spec
+        .signatures
+        .iter()
+        .map(|s| match s {
+            Ok(sig) => format!("`{sig}`"),
+            Err(e) => format!("invalid: {}", e.message),
+        })
+        .collect();
+    if sigs.is_empty() {
+        out.push_str("\nSignatures: compiled lazily, one per argument types at launch.\n");
+    } else {
+        out.push_str(&format!("\nSignatures: {}\n", sigs.join(", ")));
+    }
+    let o = &f.spec.options;
+    let flags: Vec<String> = [
+        ("debug", o.debug),
+        ("fastmath", o.fastmath),
+        ("lineinfo", o.lineinfo),
+        ("opt", o.opt),
+        ("cache", o.cache),
+    ]
+    .iter()
+    .filter_map(|(n, v)| v.map(|v| format!("{n}={}", if v { "True" } else { "False" })))
+    .chain(o.max_registers.map(|m| format!("max_registers={m}")))
+    .collect();
+    if !flags.is_empty() {
+        out.push_str(&format!("\nOptions: {}\n", flags.join(", ")));
+    }
+    let text = file.text(db);
+    let mut launches = Vec::new();
+    for item in module_items(db, file) {
+        for call in item_host_calls(db, file, item.text).iter().filter(|c| c.callee == f.name) {
+            if let CallForm::Launch { grid, block, .. } = &call.form {
+                let src = |r: TextRange| text[item.to_file(r)].to_string();
+                let block = block.as_ref().map(|b| src(b.range)).unwrap_or_default();
+                launches.push(format!("`[{}, {}]`", src(grid.range), block));
+            }
+        }
+    }
+    if !launches.is_empty() {
+        out.push_str(&format!("\nLaunched in this file with: {}\n", launches.join(", ")));
+    }
+    out
+}
+
+/// The GPU functions of a file as (name, kind, range of the def, range of the name).
+pub fn symbols(db: &dyn Db, file: SourceFile) -> Vec<(String, &'static str, TextRange, TextRange)> {
+    file_gpu_functions(db, file)
+        .into_iter()
+        .map(|(item, f)| (f.qualname.clone(), f.spec.kind.describe(), item.to_file(f.def_range), item.to_file(f.name_range)))
+        .collect()
+}
+

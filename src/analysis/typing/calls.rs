@@ -1,0 +1,797 @@
+//! Result types of calls: builtins, `math`, NumPy scalars and ufuncs, CUDA intrinsics,
+//! `numba.cuda.random`, array methods and device functions (reference §3.8, 3.12, 3.13, 4).
+
+use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::infer::{TResult, Ty, Typer, dtype_of, unify_all};
+use super::promote::{self, ArithOp, base_scalar, tuple_elems, unliteral};
+use crate::analysis::kernels::ItemScope;
+use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
+use crate::analysis::scope::ConstValue;
+use crate::analysis::types::{Layout, Scalar, Type};
+
+const BUILTINS: &[&str] = &[
+    "range",
+    "len",
+    "min",
+    "max",
+    "abs",
+    "int",
+    "float",
+    "bool",
+    "round",
+    "divmod",
+    "pow",
+    "complex",
+    "enumerate",
+    "zip",
+    "print",
+    "sum",
+];
+
+pub fn is_builtin(name: &str) -> bool {
+    BUILTINS.contains(&name)
+}
+
+/// Paths that denote values rather than callables or modules.
+pub fn path_value(path: &str) -> Option<Ty> {
+    match path {
+        "math.pi" | "math.e" | "math.tau" | "math.inf" | "math.nan" | "numpy.pi" | "numpy.e"
+        | "numpy.inf" | "numpy.nan" => return Some(Ty::scalar(Scalar::F64)),
+        "numba.cuda.laneid" | "numba.cuda.warpsize" => return Some(Ty::scalar(Scalar::I32)),
+        _ => {}
+    }
+    let (base, attr) = path.rsplit_once('.')?;
+    if matches!(attr, "x" | "y" | "z")
+        && matches!(
+            base,
+            "numba.cuda.threadIdx"
+                | "numba.cuda.blockIdx"
+                | "numba.cuda.blockDim"
+                | "numba.cuda.gridDim"
+        )
+    {
+        return Some(Ty::scalar(Scalar::I32));
+    }
+    None
+}
+
+fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
+    Err((message.into(), range))
+}
+
+fn scalar_of(ty: &Ty) -> Option<Scalar> {
+    ty.value().and_then(base_scalar)
+}
+
+/// The type of a call.
+pub fn call(
+    typer: &mut Typer<'_, '_>,
+    func: &Ty,
+    args: &[Ty],
+    kwargs: &[(String, Ty)],
+    call: &ast::ExprCall,
+) -> TResult<Ty> {
+    let range = call.range();
+    match func {
+        Ty::Path(p) => call_path(typer, p, args, kwargs, call),
+        Ty::Device(name) => typer.device_call(name, args, range),
+        Ty::Method(recv, name) => method(recv, name, args, range),
+        other => err(format!("{} is not callable", describe(other)), range),
+    }
+}
+
+fn describe(ty: &Ty) -> String {
+    match ty {
+        Ty::Val(t) => t.to_string(),
+        Ty::Opaque(s) => s.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn method(recv: &Ty, name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+    match (recv, name) {
+        (Ty::Opaque(g), "sync") if g == "GridGroup" => Ok(Ty::Val(Type::None)),
+        (Ty::Val(Type::Array { dtype, .. }), "sum") => {
+            let s = base_scalar(dtype).unwrap_or(Scalar::F64);
+            Ok(Ty::scalar(if s.is_float() || s.is_complex() {
+                s
+            } else if s.is_unsigned_int() {
+                Scalar::U64
+            } else {
+                Scalar::I64
+            }))
+        }
+        (Ty::Val(Type::Array { .. }), "argmax" | "argmin") => Ok(Ty::scalar(Scalar::I64)),
+        (Ty::Val(Type::Array { .. }), "fill") => Ok(Ty::Val(Type::None)),
+        (
+            Ty::Val(Type::Array {
+                dtype,
+                ndim,
+                layout,
+                readonly,
+            }),
+            "view",
+        ) => {
+            let d = args
+                .first()
+                .and_then(dtype_of)
+                .ok_or_else(|| ("view() needs a dtype".to_string(), range))?;
+            let _ = dtype;
+            Ok(Ty::Val(Type::Array {
+                dtype: Box::new(Type::Scalar(d)),
+                ndim: *ndim,
+                layout: *layout,
+                readonly: *readonly,
+            }))
+        }
+        (Ty::Val(t), "bit_count") if base_scalar(t).is_some_and(|s| s.is_int()) => {
+            Ok(Ty::Val(unliteral(t)))
+        }
+        (Ty::Val(t), "conjugate") if base_scalar(t).is_some() => Ok(Ty::Val(unliteral(t))),
+        _ => err(
+            format!("unknown method `{name}` of {}", describe(recv)),
+            range,
+        ),
+    }
+}
+
+fn arity(args: &[Ty], min: usize, max: usize, name: &str, range: TextRange) -> TResult<()> {
+    if args.len() < min || args.len() > max {
+        return err(format!("wrong number of arguments to `{name}`"), range);
+    }
+    Ok(())
+}
+
+fn need_scalar(ty: &Ty, what: &str, range: TextRange) -> TResult<Scalar> {
+    scalar_of(ty).ok_or_else(|| {
+        (
+            format!("`{what}` needs a number, not {}", describe(ty)),
+            range,
+        )
+    })
+}
+
+fn call_path(
+    typer: &mut Typer<'_, '_>,
+    path: &str,
+    args: &[Ty],
+    kwargs: &[(String, Ty)],
+    call: &ast::ExprCall,
+) -> TResult<Ty> {
+    let range = call.range();
+    // Scalar constructors: np.float32(x), numba.int32(x), cuda.float32(x).
+    if let Some(s) = scalar_type_of_path(path)
+        && !path.starts_with("builtins.")
+    {
+        arity(args, 0, 1, path, range)?;
+        return Ok(Ty::scalar(s));
+    }
+    if let Some(name) = path.strip_prefix("builtins.") {
+        return builtin(name, args, range);
+    }
+    if let Some(name) = path.strip_prefix("math.") {
+        return math(name, args, range);
+    }
+    if let Some(name) = path.strip_prefix("numba.cuda.random.") {
+        return Ok(Ty::scalar(match name {
+            "xoroshiro128p_uniform_float32" | "xoroshiro128p_normal_float32" => Scalar::F32,
+            "xoroshiro128p_uniform_float64" | "xoroshiro128p_normal_float64" => Scalar::F64,
+            "xoroshiro128p_next" => Scalar::U64,
+            "xoroshiro128p_jump" | "init_xoroshiro128p_state" => return Ok(Ty::Val(Type::None)),
+            _ => {
+                return err(
+                    format!("`numba.cuda.random.{name}` cannot be called in a kernel"),
+                    range,
+                );
+            }
+        }));
+    }
+    if let Some(name) = path.strip_prefix("numba.cuda.") {
+        return cuda(typer, name, args, kwargs, call);
+    }
+    if let Some(name) = path.strip_prefix("numpy.") {
+        return numpy(name, args, range);
+    }
+    err(format!("`{path}` cannot be called in a CUDA kernel"), range)
+}
+
+fn range_type(args: &[Ty], range: TextRange) -> TResult<Scalar> {
+    let mut scalars = Vec::new();
+    for a in args {
+        let s = need_scalar(a, "range", range)?;
+        if !(s.is_int() || s == Scalar::Bool) {
+            return err(format!("range() needs integers, not {s}"), range);
+        }
+        scalars.push(s);
+    }
+    Ok(if scalars.iter().all(|s| s.is_unsigned_int()) {
+        Scalar::U64
+    } else if scalars
+        .iter()
+        .all(|s| matches!(s, Scalar::Bool | Scalar::I8 | Scalar::I16 | Scalar::I32))
+    {
+        Scalar::I32
+    } else {
+        Scalar::I64
+    })
+}
+
+fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+    match name {
+        "range" => {
+            arity(args, 1, 3, name, range)?;
+            Ok(Ty::Val(Type::Range(range_type(args, range)?)))
+        }
+        "len" => {
+            arity(args, 1, 1, name, range)?;
+            match args[0].value() {
+                Some(Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_) | Type::Range(_)) => {
+                    Ok(Ty::scalar(Scalar::I64))
+                }
+                _ => err(format!("len() of {}", describe(&args[0])), range),
+            }
+        }
+        "int" => {
+            arity(args, 1, 1, name, range)?;
+            let s = need_scalar(&args[0], name, range)?;
+            Ok(Ty::scalar(
+                if s.is_int() && !matches!(args[0].value(), Some(Type::IntLiteral(_))) {
+                    s
+                } else {
+                    Scalar::I64
+                },
+            ))
+        }
+        "float" => {
+            arity(args, 1, 1, name, range)?;
+            let s = need_scalar(&args[0], name, range)?;
+            Ok(Ty::scalar(if s.is_float() { s } else { Scalar::F64 }))
+        }
+        "bool" => Ok(Ty::scalar(Scalar::Bool)),
+        "complex" => {
+            let all_small = args
+                .iter()
+                .all(|a| scalar_of(a).is_some_and(|s| matches!(s, Scalar::F32 | Scalar::F16)));
+            Ok(Ty::scalar(if all_small && !args.is_empty() {
+                Scalar::C64
+            } else {
+                Scalar::C128
+            }))
+        }
+        "round" => {
+            arity(args, 1, 2, name, range)?;
+            let s = need_scalar(&args[0], name, range)?;
+            Ok(Ty::scalar(if args.len() == 2 { s } else { Scalar::I64 }))
+        }
+        "abs" => {
+            arity(args, 1, 1, name, range)?;
+            let s = need_scalar(&args[0], name, range)?;
+            Ok(Ty::scalar(match s {
+                Scalar::C64 => Scalar::F32,
+                Scalar::C128 => Scalar::F64,
+                Scalar::Bool => Scalar::I64,
+                other => other,
+            }))
+        }
+        "min" | "max" => {
+            let items: Vec<Ty> = if args.len() == 1 {
+                match args[0].value() {
+                    Some(t) if tuple_elems(t).is_some() => tuple_elems(t)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(Ty::Val)
+                        .collect(),
+                    Some(Type::Array { dtype, .. }) => vec![Ty::Val((**dtype).clone())],
+                    _ => return err(format!("{name}() of {}", describe(&args[0])), range),
+                }
+            } else {
+                args.to_vec()
+            };
+            for i in &items {
+                need_scalar(i, name, range)?;
+            }
+            let u = unify_all(&items)
+                .ok_or_else(|| (format!("cannot unify the arguments of {name}()"), range))?;
+            Ok(Ty::Val(unliteral(u.value().unwrap_or(&Type::Unknown))))
+        }
+        "pow" => {
+            arity(args, 2, 3, name, range)?;
+            let (a, b) = (
+                need_scalar(&args[0], name, range)?,
+                need_scalar(&args[1], name, range)?,
+            );
+            promote::binary(ArithOp::Pow, a, b)
+                .map(Ty::scalar)
+                .ok_or_else(|| ("no implementation of pow()".into(), range))
+        }
+        "divmod" => {
+            arity(args, 2, 2, name, range)?;
+            let (a, b) = (
+                need_scalar(&args[0], name, range)?,
+                need_scalar(&args[1], name, range)?,
+            );
+            let s = promote::binary(ArithOp::FloorDiv, a, b)
+                .ok_or_else(|| ("no implementation of divmod()".to_string(), range))?;
+            Ok(Ty::Val(Type::UniTuple(Box::new(Type::Scalar(s)), 2)))
+        }
+        "enumerate" => {
+            arity(args, 1, 2, name, range)?;
+            let elem = iter_elem(&args[0], range)?;
+            Ok(Ty::Iter(Type::Tuple(vec![Type::Scalar(Scalar::I64), elem])))
+        }
+        "zip" => {
+            let mut elems = Vec::new();
+            for a in args {
+                elems.push(iter_elem(a, range)?);
+            }
+            Ok(Ty::Iter(Type::tuple(elems)))
+        }
+        "print" => Ok(Ty::Val(Type::None)),
+        "sum" => {
+            arity(args, 1, 1, name, range)?;
+            match args[0].value() {
+                Some(Type::Array { dtype, .. }) => {
+                    let s = base_scalar(dtype).unwrap_or(Scalar::F64);
+                    Ok(Ty::scalar(if s.is_float() {
+                        s
+                    } else if s.is_unsigned_int() {
+                        Scalar::U64
+                    } else {
+                        Scalar::I64
+                    }))
+                }
+                _ => err("sum() needs an array", range),
+            }
+        }
+        _ => err(format!("`{name}` cannot be called in a CUDA kernel"), range),
+    }
+}
+
+fn iter_elem(ty: &Ty, range: TextRange) -> TResult<Type> {
+    match ty {
+        Ty::Val(Type::Range(s)) => Ok(Type::Scalar(*s)),
+        Ty::Iter(t) => Ok(t.clone()),
+        Ty::Val(Type::Array {
+            dtype,
+            ndim,
+            readonly,
+            ..
+        }) => Ok(if *ndim == 1 {
+            (**dtype).clone()
+        } else {
+            Type::Array {
+                dtype: dtype.clone(),
+                ndim: ndim - 1,
+                layout: Layout::A,
+                readonly: *readonly,
+            }
+        }),
+        Ty::Val(Type::UniTuple(t, _)) => Ok(unliteral(t)),
+        other => err(format!("cannot iterate over {}", describe(other)), range),
+    }
+}
+
+fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+    let mut scalars = Vec::new();
+    for a in args {
+        scalars.push(need_scalar(a, name, range)?);
+    }
+    let one = |keep_f16: bool| -> TResult<Scalar> {
+        arity(args, 1, 1, name, range)?;
+        let s = scalars[0];
+        Ok(match s {
+            Scalar::F16 if keep_f16 => Scalar::F16,
+            Scalar::F16 | Scalar::F32 => Scalar::F32,
+            Scalar::F64 => Scalar::F64,
+            s if s.is_complex() => return err(format!("math.{name} of {s}"), range),
+            _ => Scalar::F64,
+        })
+    };
+    let small = |s: Scalar| matches!(s, Scalar::F16 | Scalar::F32);
+    Ok(Ty::scalar(match name {
+        "sin" | "cos" | "tanh" | "exp" | "exp2" | "log" | "log2" | "log10" | "sqrt" | "ceil"
+        | "floor" | "trunc" | "fabs" => one(true)?,
+        "acos" | "asin" | "atan" | "acosh" | "asinh" | "atanh" | "tan" | "cosh" | "sinh"
+        | "erf" | "erfc" | "expm1" | "log1p" | "lgamma" | "gamma" | "degrees" | "radians" => {
+            one(false)?
+        }
+        "isnan" | "isinf" | "isfinite" => {
+            arity(args, 1, 1, name, range)?;
+            Scalar::Bool
+        }
+        "frexp" => {
+            let f = one(false)?;
+            return Ok(Ty::Val(Type::Tuple(vec![
+                Type::Scalar(f),
+                Type::Scalar(Scalar::I32),
+            ])));
+        }
+        "modf" => {
+            arity(args, 1, 1, name, range)?;
+            let f = if scalars[0] == Scalar::F32 {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            };
+            return Ok(Ty::Val(Type::UniTuple(Box::new(Type::Scalar(f)), 2)));
+        }
+        "hypot" | "atan2" | "copysign" | "fmod" | "remainder" | "nextafter" => {
+            arity(args, 2, 2, name, range)?;
+            if scalars.iter().all(|s| small(*s)) {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            }
+        }
+        "pow" => {
+            arity(args, 2, 2, name, range)?;
+            let (a, b) = (scalars[0], scalars[1]);
+            if small(a) && (small(b) || b.is_int()) {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            }
+        }
+        "ldexp" => {
+            arity(args, 2, 2, name, range)?;
+            if small(scalars[0]) {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            }
+        }
+        _ => {
+            return err(
+                format!("unknown attribute `{name}` of module math in a CUDA kernel"),
+                range,
+            );
+        }
+    }))
+}
+
+fn numpy(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+    let mut scalars = Vec::new();
+    for a in args {
+        scalars.push(need_scalar(a, &format!("np.{name}"), range)?);
+    }
+    let transcendental = |s: Scalar| match s {
+        Scalar::F32 => Scalar::F32,
+        Scalar::F16 => Scalar::F32,
+        s if s.is_complex() => s,
+        _ => Scalar::F64,
+    };
+    Ok(Ty::scalar(match name {
+        "sin" | "cos" | "tan" | "arcsin" | "arccos" | "arctan" | "sinh" | "cosh" | "tanh"
+        | "arcsinh" | "arccosh" | "arctanh" | "deg2rad" | "radians" | "rad2deg" | "degrees"
+        | "log" | "log2" | "log10" | "conjugate" => {
+            arity(args, 1, 1, name, range)?;
+            transcendental(scalars[0])
+        }
+        "arctan2" | "hypot" | "divide" | "true_divide" => {
+            arity(args, 2, 2, name, range)?;
+            let u = promote::unify_scalar(scalars[0], scalars[1]);
+            if u == Scalar::F32 {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            }
+        }
+        "greater" | "greater_equal" | "less" | "less_equal" | "not_equal" | "equal"
+        | "logical_and" | "logical_or" | "logical_xor" | "logical_not" | "isnan" => Scalar::Bool,
+        "maximum" | "minimum" | "fmax" | "fmin" => {
+            arity(args, 2, 2, name, range)?;
+            promote::unify_scalar(scalars[0], scalars[1])
+        }
+        "round" => match scalars.first() {
+            Some(s) if s.is_float() => Scalar::F64,
+            Some(s) if s.is_unsigned_int() => Scalar::U64,
+            Some(_) => Scalar::I64,
+            None => return err("np.round needs an argument", range),
+        },
+        _ => {
+            return err(
+                format!("`np.{name}` is not supported in CUDA kernels (use `math` or operators)"),
+                range,
+            );
+        }
+    }))
+}
+
+fn kwarg<'t>(kwargs: &'t [(String, Ty)], name: &str) -> Option<&'t Ty> {
+    kwargs.iter().find(|(k, _)| k == name).map(|(_, t)| t)
+}
+
+fn atomic_array(args: &[Ty], name: &str, range: TextRange) -> TResult<Scalar> {
+    match args.first().and_then(Ty::value) {
+        Some(Type::Array {
+            dtype,
+            readonly: false,
+            ..
+        }) => {
+            let s = base_scalar(dtype)
+                .ok_or_else(|| (format!("atomic.{name} on a record array"), range))?;
+            let ints = matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64);
+            let ok = match name {
+                "add" | "sub" | "max" | "min" | "nanmax" | "nanmin" => {
+                    ints || matches!(s, Scalar::F32 | Scalar::F64)
+                }
+                "inc" | "dec" => matches!(s, Scalar::U32 | Scalar::U64),
+                _ => ints,
+            };
+            if !ok {
+                return err(
+                    format!("cuda.atomic.{name} does not support {s} arrays"),
+                    range,
+                );
+            }
+            Ok(s)
+        }
+        _ => err(
+            format!("cuda.atomic.{name} needs a writable array as its first argument"),
+            range,
+        ),
+    }
+}
+
+fn cuda(
+    typer: &mut Typer<'_, '_>,
+    name: &str,
+    args: &[Ty],
+    kwargs: &[(String, Ty)],
+    call: &ast::ExprCall,
+) -> TResult<Ty> {
+    let range = call.range();
+    let scalar = |i: usize| -> TResult<Scalar> {
+        args.get(i)
+            .and_then(scalar_of)
+            .ok_or_else(|| (format!("bad argument {} to cuda.{name}", i + 1), range))
+    };
+    if let Some(op) = name.strip_prefix("atomic.") {
+        let n = if op == "cas" { 4 } else { 3 };
+        arity(args, n, n, name, range)?;
+        return Ok(Ty::scalar(atomic_array(args, op, range)?));
+    }
+    if let Some(op) = name.strip_prefix("fp16.") {
+        for i in 0..args.len() {
+            scalar(i)?;
+        }
+        return Ok(Ty::scalar(
+            if matches!(op, "heq" | "hne" | "hgt" | "hge" | "hlt" | "hle") {
+                Scalar::Bool
+            } else {
+                Scalar::F16
+            },
+        ));
+    }
+    Ok(match name {
+        "grid" | "gridsize" => {
+            arity(args, 1, 1, name, range)?;
+            match args[0].value() {
+                Some(Type::IntLiteral(1)) => Ty::scalar(Scalar::I64),
+                Some(Type::IntLiteral(n @ (2 | 3))) => Ty::Val(Type::UniTuple(
+                    Box::new(Type::Scalar(Scalar::I64)),
+                    *n as usize,
+                )),
+                _ => return err(format!("cuda.{name}() needs a literal 1, 2 or 3"), range),
+            }
+        }
+        "shared.array" | "local.array" => {
+            let shape = args.first().or_else(|| kwarg(kwargs, "shape"));
+            let dtype = args.get(1).or_else(|| kwarg(kwargs, "dtype"));
+            let (Some(shape), Some(dtype)) = (shape, dtype) else {
+                return err(format!("cuda.{name} needs a shape and a dtype"), range);
+            };
+            let ndim = match shape.value() {
+                Some(Type::IntLiteral(_)) => 1,
+                Some(t @ (Type::UniTuple(..) | Type::Tuple(_)))
+                    if tuple_elems(t)
+                        .is_some_and(|e| e.iter().all(|x| matches!(x, Type::IntLiteral(_)))) =>
+                {
+                    tuple_elems(t).map_or(0, |e| e.len())
+                }
+                _ => {
+                    return err(
+                        format!(
+                            "the shape of cuda.{name} must be a compile-time constant integer or tuple, not {}",
+                            describe(shape)
+                        ),
+                        range,
+                    );
+                }
+            };
+            let d = dtype_of(dtype)
+                .ok_or_else(|| (format!("cannot tell the dtype of cuda.{name}"), range))?;
+            Ty::Val(Type::array(Type::Scalar(d), ndim as u8, Layout::C))
+        }
+        "const.array_like" => {
+            arity(args, 1, 1, name, range)?;
+            match args[0].value() {
+                Some(Type::Array { dtype, ndim, .. }) => Ty::Val(Type::Array {
+                    dtype: dtype.clone(),
+                    ndim: *ndim,
+                    layout: Layout::C,
+                    readonly: true,
+                }),
+                _ => return err("cuda.const.array_like needs a global NumPy array", range),
+            }
+        }
+        "syncthreads" | "syncwarp" | "threadfence" | "threadfence_block" | "threadfence_system"
+        | "nanosleep" => Ty::Val(Type::None),
+        "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
+            arity(args, 1, 1, name, range)?;
+            if !scalar(0)?.is_int() {
+                return err(
+                    format!(
+                        "cuda.{name} needs an integer predicate, not {}",
+                        describe(&args[0])
+                    ),
+                    range,
+                );
+            }
+            Ty::scalar(Scalar::I32)
+        }
+        "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" => {
+            arity(args, 3, 3, name, range)?;
+            let v = scalar(1)?;
+            if !matches!(v, Scalar::I32 | Scalar::I64 | Scalar::F32 | Scalar::F64) {
+                return err(format!("cuda.{name} does not support {v} values"), range);
+            }
+            Ty::scalar(v)
+        }
+        "all_sync" | "any_sync" | "eq_sync" => Ty::scalar(Scalar::Bool),
+        "ballot_sync" | "match_any_sync" => Ty::scalar(Scalar::I32),
+        "match_all_sync" => Ty::Val(Type::Tuple(vec![
+            Type::Scalar(Scalar::I32),
+            Type::Scalar(Scalar::Bool),
+        ])),
+        "activemask" | "lanemask_lt" => Ty::scalar(Scalar::U32),
+        "popc" | "clz" => {
+            arity(args, 1, 1, name, range)?;
+            let s = scalar(0)?;
+            if !s.is_int() {
+                return err(format!("cuda.{name} needs an integer"), range);
+            }
+            Ty::scalar(s)
+        }
+        "ffs" => Ty::scalar(Scalar::U32),
+        "brev" => {
+            arity(args, 1, 1, name, range)?;
+            Ty::scalar(if scalar(0)? == Scalar::U64 {
+                Scalar::U64
+            } else {
+                Scalar::U32
+            })
+        }
+        "fma" => {
+            arity(args, 3, 3, name, range)?;
+            let all32 = (0..3).all(|i| scalar(i).is_ok_and(|s| s == Scalar::F32));
+            Ty::scalar(if all32 { Scalar::F32 } else { Scalar::F64 })
+        }
+        "cbrt" => {
+            arity(args, 1, 1, name, range)?;
+            Ty::scalar(if scalar(0)? == Scalar::F32 {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            })
+        }
+        "selp" => {
+            arity(args, 3, 3, name, range)?;
+            Ty::Val(unliteral(args[1].value().unwrap_or(&Type::Unknown)))
+        }
+        "cg.this_grid" => Ty::Opaque("GridGroup".into()),
+        _ => {
+            let _ = typer;
+            return err(
+                format!("`cuda.{name}` cannot be called here (unknown or unsupported intrinsic)"),
+                range,
+            );
+        }
+    })
+}
+
+/// The type of a module-level NumPy array (`np.array([...], dtype=np.float32)`,
+/// `np.zeros((4, 4), np.int32)`), as a kernel sees it: readonly, C order.
+pub fn host_array_type(value: &Expr, scope: &ItemScope<'_>) -> Option<Type> {
+    let Expr::Call(call) = value else { return None };
+    let path = qualified_path(&call.func, scope)?;
+    let func = path.strip_prefix("numpy.")?;
+    let kw = |n: &str| {
+        call.arguments
+            .keywords
+            .iter()
+            .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == n))
+            .map(|k| &k.value)
+    };
+    let dtype_expr = kw("dtype").or_else(|| match func {
+        "array" | "asarray" => call.arguments.args.get(1),
+        "zeros" | "ones" | "empty" => call.arguments.args.get(1),
+        "full" => call.arguments.args.get(2),
+        _ => None,
+    });
+    let explicit = match dtype_expr {
+        Some(Expr::StringLiteral(s)) => Some(
+            Scalar::from_numpy_name(s.value.to_str())
+                .or_else(|| Scalar::from_name(s.value.to_str()))?,
+        ),
+        Some(e) => match qualified_path(e, scope) {
+            Some(p) => Some(scalar_type_of_path(&p)?),
+            None => match e {
+                Expr::Name(n) if n.id.as_str() == "float" => Some(Scalar::F64),
+                Expr::Name(n) if n.id.as_str() == "int" => Some(Scalar::I64),
+                Expr::Name(n) if n.id.as_str() == "bool" => Some(Scalar::Bool),
+                _ => return None,
+            },
+        },
+        None => None,
+    };
+    let first = call.arguments.args.first()?;
+    let (ndim, inferred) = match func {
+        "array" | "asarray" => literal_shape(first, scope)?,
+        "zeros" | "ones" | "empty" | "full" => {
+            let nd = match const_eval(first, scope)? {
+                ConstValue::Tuple(t) => t.len(),
+                ConstValue::Int(_) => 1,
+                _ => return None,
+            };
+            let fill = if func == "full" {
+                match const_eval(call.arguments.args.get(1)?, scope)? {
+                    ConstValue::Int(_) => Scalar::I64,
+                    ConstValue::Bool(_) => Scalar::Bool,
+                    _ => Scalar::F64,
+                }
+            } else {
+                Scalar::F64
+            };
+            (nd, fill)
+        }
+        "arange" => {
+            let all_int = call
+                .arguments
+                .args
+                .iter()
+                .all(|a| matches!(const_eval(a, scope), Some(ConstValue::Int(_))));
+            (1, if all_int { Scalar::I64 } else { Scalar::F64 })
+        }
+        "linspace" => (1, Scalar::F64),
+        _ => return None,
+    };
+    let dtype = explicit.unwrap_or(inferred);
+    Some(Type::Array {
+        dtype: Box::new(Type::Scalar(dtype)),
+        ndim: ndim as u8,
+        layout: Layout::C,
+        readonly: true,
+    })
+}
+
+/// The nesting depth and element kind of a (nested) list/tuple literal.
+fn literal_shape(expr: &Expr, scope: &ItemScope<'_>) -> Option<(usize, Scalar)> {
+    match expr {
+        Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. }) => {
+            let mut depth = None;
+            let mut kind = Scalar::Bool;
+            for e in elts {
+                let (d, k) = literal_shape(e, scope)?;
+                if depth.is_some_and(|x| x != d) {
+                    return None;
+                }
+                depth = Some(d);
+                kind = promote::unify_scalar(kind, k);
+            }
+            Some((
+                depth.unwrap_or(0) + 1,
+                if elts.is_empty() { Scalar::F64 } else { kind },
+            ))
+        }
+        other => match const_eval(other, scope)? {
+            ConstValue::Int(_) => Some((0, Scalar::I64)),
+            ConstValue::Float(_) => Some((0, Scalar::F64)),
+            ConstValue::Bool(_) => Some((0, Scalar::Bool)),
+            ConstValue::NumpyScalar(s) => Some((0, s)),
+            _ => None,
+        },
+    }
+}

@@ -1,0 +1,1294 @@
+//! The statement and expression typer: Numba's SSA versions, lazy phi nodes and loop
+//! fixpoints over the Python AST.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Number, Operator, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::calls;
+use super::promote::{self, ArithOp, base_scalar, tuple_elems, unliteral};
+use crate::analysis::kernels::{ItemScope, file_gpu_functions};
+use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
+use crate::analysis::scope::{Binding, ConstValue};
+use crate::analysis::signature::Signature;
+use crate::analysis::types::{Layout, Scalar, Type};
+use crate::analysis::{Db, SourceFile};
+
+/// What an expression denotes while typing: a Numba value type, or one of the
+/// compile-time things Numba types specially (modules, functions, bound methods).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Val(Type),
+    /// A value of a Numba type kernlint does not model, printed as Numba does (`GridGroup`).
+    Opaque(String),
+    /// A module or global callable by dotted path (`math.sin`, `builtins.len`, `numba.cuda`).
+    Path(String),
+    /// A GPU function of this module, by name.
+    Device(String),
+    /// A method bound to a receiver (`a.sum`, `g.sync`, `x.bit_count`).
+    Method(Box<Ty>, String),
+    /// A NumPy dtype object (`a.dtype`).
+    Dtype(Scalar),
+    /// An iterator yielding values of this type (`enumerate`, `zip`).
+    Iter(Type),
+}
+
+impl Ty {
+    pub fn scalar(s: Scalar) -> Ty {
+        Ty::Val(Type::Scalar(s))
+    }
+    pub fn value(&self) -> Option<&Type> {
+        match self {
+            Ty::Val(t) => Some(t),
+            _ => None,
+        }
+    }
+    /// The spelling of this type in a variable's type set.
+    fn record_name(&self) -> String {
+        match self {
+            Ty::Val(t) => super::normalized_name(t),
+            Ty::Opaque(s) => s.clone(),
+            Ty::Path(p) => format!("Module({p})"),
+            Ty::Device(n) => format!("type(CUDADispatcher({n}))"),
+            Ty::Method(_, m) => format!("BoundFunction({m})"),
+            Ty::Dtype(s) => format!("dtype({s})"),
+            Ty::Iter(t) => format!("iter({t})"),
+        }
+    }
+}
+
+pub type TResult<T> = Result<T, (String, TextRange)>;
+
+/// Module-level facts the typer needs: names, GPU functions and host arrays.
+pub struct ModuleCtx<'a> {
+    pub scope: &'a ItemScope<'a>,
+    pub functions: BTreeMap<String, (&'a ast::StmtFunctionDef, Option<Signature>)>,
+    pub host_arrays: BTreeMap<String, Type>,
+}
+
+impl<'a> ModuleCtx<'a> {
+    pub fn new(
+        db: &'a dyn Db,
+        file: SourceFile,
+        scope: &'a ItemScope<'a>,
+        body: &'a [Stmt],
+    ) -> Self {
+        let mut functions = BTreeMap::new();
+        for (item, f) in file_gpu_functions(db, file) {
+            if f.qualname != f.name {
+                continue;
+            }
+            if let Some(def) = super::find_def(body, f.def_range + item.start) {
+                let sig = f
+                    .spec
+                    .signatures
+                    .first()
+                    .and_then(|s| s.as_ref().ok())
+                    .cloned();
+                functions.insert(f.name.clone(), (def, sig));
+            }
+        }
+        let mut host_arrays = BTreeMap::new();
+        for stmt in body {
+            if let Stmt::Assign(assign) = stmt
+                && let [Expr::Name(target)] = assign.targets.as_slice()
+                && let Some(ty) = calls::host_array_type(&assign.value, scope)
+            {
+                host_arrays.insert(target.id.to_string(), ty);
+            }
+        }
+        Self {
+            scope,
+            functions,
+            host_arrays,
+        }
+    }
+}
+
+/// Typing results for one function body.
+#[derive(Clone, Debug)]
+pub struct DefTypes {
+    pub variables: BTreeMap<String, BTreeSet<String>>,
+    pub first_binding: BTreeMap<String, TextRange>,
+    pub ret: Type,
+    pub expressions: BTreeMap<(u32, u32), Type>,
+}
+
+#[derive(Clone, Debug)]
+enum Val {
+    Def(Ty),
+    Phi {
+        var: String,
+        incoming: Vec<usize>,
+        extra: Vec<Ty>,
+        resolved: Option<Ty>,
+    },
+}
+
+type Env = BTreeMap<String, usize>;
+
+#[derive(Clone, Default)]
+struct LoopFrame {
+    breaks: Vec<Env>,
+    continues: Vec<Env>,
+}
+
+#[derive(Clone)]
+struct Snapshot {
+    vals: Vec<Val>,
+    variables: BTreeMap<String, BTreeSet<String>>,
+    first_binding: BTreeMap<String, TextRange>,
+    expressions: BTreeMap<(u32, u32), Type>,
+    returns: Vec<(Ty, TextRange)>,
+}
+
+pub struct Typer<'c, 'a> {
+    pub ctx: &'c ModuleCtx<'a>,
+    locals: HashSet<String>,
+    vals: Vec<Val>,
+    variables: BTreeMap<String, BTreeSet<String>>,
+    first_binding: BTreeMap<String, TextRange>,
+    expressions: BTreeMap<(u32, u32), Type>,
+    returns: Vec<(Ty, TextRange)>,
+    loops: Vec<LoopFrame>,
+    pub depth: usize,
+}
+
+/// Types a function definition for the given argument types.
+pub fn type_def(
+    ctx: &ModuleCtx<'_>,
+    def: &ast::StmtFunctionDef,
+    args: &[Type],
+    kernel: bool,
+    depth: usize,
+) -> TResult<DefTypes> {
+    if depth > 8 {
+        return Err((
+            "device function calls nest too deeply (recursion is not supported)".into(),
+            def.name.range(),
+        ));
+    }
+    let mut locals = HashSet::new();
+    let params: Vec<&ast::Parameter> = def
+        .parameters
+        .posonlyargs
+        .iter()
+        .chain(&def.parameters.args)
+        .map(|p| &p.parameter)
+        .collect();
+    if params.len() != args.len()
+        || def.parameters.vararg.is_some()
+        || !def.parameters.kwonlyargs.is_empty()
+    {
+        return Err((
+            format!(
+                "`{}` takes {} arguments but the signature has {}",
+                def.name,
+                params.len(),
+                args.len()
+            ),
+            def.name.range(),
+        ));
+    }
+    collect_assigned(&def.body, &mut locals);
+    let mut typer = Typer {
+        ctx,
+        locals,
+        vals: Vec::new(),
+        variables: BTreeMap::new(),
+        first_binding: BTreeMap::new(),
+        expressions: BTreeMap::new(),
+        returns: Vec::new(),
+        loops: Vec::new(),
+        depth,
+    };
+    let mut env = Env::new();
+    for (param, ty) in params.iter().zip(args) {
+        let name = param.name.to_string();
+        typer.locals.insert(name.clone());
+        typer.define(&mut env, &name, Ty::Val(ty.clone()), param.range());
+    }
+    let end = typer.block(&def.body, Some(env))?;
+    if end.is_some() {
+        typer.returns.push((Ty::Val(Type::None), def.name.range()));
+    }
+    let mut ret: Option<Type> = None;
+    for (ty, range) in &typer.returns {
+        let Ty::Val(t) = ty else {
+            return Err((format!("cannot return {}", ty.record_name()), *range));
+        };
+        let t = unliteral(t);
+        ret = Some(match ret {
+            None => t,
+            Some(prev) => promote::unify(&prev, &t)
+                .ok_or_else(|| (format!("cannot unify return types {prev} and {t}"), *range))?,
+        });
+    }
+    let ret = ret.unwrap_or(Type::None);
+    if kernel && ret != Type::None {
+        let range = typer
+            .returns
+            .iter()
+            .find(|(t, _)| *t != Ty::Val(Type::None))
+            .map_or(def.name.range(), |r| r.1);
+        return Err((
+            format!("a kernel cannot return a value (returns {ret})"),
+            range,
+        ));
+    }
+    Ok(DefTypes {
+        variables: typer.variables,
+        first_binding: typer.first_binding,
+        ret,
+        expressions: typer.expressions,
+    })
+}
+
+/// Names bound anywhere in a function body (Python's local-variable rule).
+fn collect_assigned(stmts: &[Stmt], out: &mut HashSet<String>) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| target_names(t, out)),
+            Stmt::AugAssign(a) => target_names(&a.target, out),
+            Stmt::AnnAssign(a) => target_names(&a.target, out),
+            Stmt::For(f) => target_names(&f.target, out),
+            Stmt::FunctionDef(d) => {
+                out.insert(d.name.to_string());
+                continue;
+            }
+            Stmt::Import(i) => {
+                for alias in &i.names {
+                    let n = alias.asname.as_ref().unwrap_or(&alias.name).as_str();
+                    out.insert(n.split('.').next().unwrap_or(n).to_string());
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for alias in &i.names {
+                    out.insert(alias.asname.as_ref().unwrap_or(&alias.name).to_string());
+                }
+            }
+            _ => {}
+        }
+        crate::analysis::kernels::for_each_body(stmt, |body| collect_assigned(body, out));
+    }
+}
+
+fn target_names(target: &Expr, out: &mut HashSet<String>) {
+    match target {
+        Expr::Name(n) => {
+            out.insert(n.id.to_string());
+        }
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| target_names(e, out)),
+        Expr::List(t) => t.elts.iter().for_each(|e| target_names(e, out)),
+        Expr::Starred(s) => target_names(&s.value, out),
+        _ => {}
+    }
+}
+
+fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
+    Err((message.into(), range))
+}
+
+/// A subscript index, as Numba's array typing distinguishes them.
+#[derive(Clone, Debug)]
+pub enum Index {
+    Int,
+    Slice { has_step: bool },
+    None,
+}
+
+impl<'c, 'a> Typer<'c, 'a> {
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            vals: self.vals.clone(),
+            variables: self.variables.clone(),
+            first_binding: self.first_binding.clone(),
+            expressions: self.expressions.clone(),
+            returns: self.returns.clone(),
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.vals = s.vals;
+        self.variables = s.variables;
+        self.first_binding = s.first_binding;
+        self.expressions = s.expressions;
+        self.returns = s.returns;
+    }
+
+    fn record(&mut self, var: &str, ty: &Ty) {
+        self.variables
+            .entry(var.to_string())
+            .or_default()
+            .insert(ty.record_name());
+    }
+
+    fn define(&mut self, env: &mut Env, var: &str, ty: Ty, range: TextRange) {
+        self.record(var, &ty);
+        self.first_binding.entry(var.to_string()).or_insert(range);
+        self.vals.push(Val::Def(ty));
+        env.insert(var.to_string(), self.vals.len() - 1);
+    }
+
+    /// The type of a value, creating (and recording) the phi nodes it needs.
+    fn resolve(&mut self, id: usize, range: TextRange) -> TResult<Ty> {
+        match &self.vals[id] {
+            Val::Def(t) => Ok(t.clone()),
+            Val::Phi {
+                resolved: Some(t), ..
+            } => Ok(t.clone()),
+            Val::Phi {
+                var,
+                incoming,
+                extra,
+                ..
+            } => {
+                let (var, incoming, extra) = (var.clone(), incoming.clone(), extra.clone());
+                let mut tys = Vec::new();
+                for i in incoming {
+                    tys.push(self.resolve(i, range)?);
+                }
+                tys.extend(extra);
+                let ty = unify_all(&tys).ok_or_else(|| {
+                    let names: Vec<String> = tys.iter().map(Ty::record_name).collect();
+                    (
+                        format!(
+                            "cannot unify the types of `{var}` where control flow merges: {}",
+                            names.join(", ")
+                        ),
+                        range,
+                    )
+                })?;
+                self.record(&var, &ty);
+                if let Val::Phi { resolved, .. } = &mut self.vals[id] {
+                    *resolved = Some(ty.clone());
+                }
+                Ok(ty)
+            }
+        }
+    }
+
+    /// The type a value would have, without creating phi nodes.
+    fn peek(&self, id: usize) -> Option<Ty> {
+        match &self.vals[id] {
+            Val::Def(t) => Some(t.clone()),
+            Val::Phi {
+                resolved: Some(t), ..
+            } => Some(t.clone()),
+            Val::Phi {
+                incoming, extra, ..
+            } => {
+                let mut tys: Vec<Ty> = incoming.iter().filter_map(|i| self.peek(*i)).collect();
+                tys.extend(extra.iter().cloned());
+                unify_all(&tys)
+            }
+        }
+    }
+
+    /// Control flow merging: one phi per variable whose versions differ.
+    fn join(&mut self, envs: Vec<Env>) -> Option<Env> {
+        if envs.len() <= 1 {
+            return envs.into_iter().next();
+        }
+        let names: BTreeSet<String> = envs.iter().flat_map(|e| e.keys().cloned()).collect();
+        let mut out = Env::new();
+        for name in names {
+            let mut ids: Vec<usize> = Vec::new();
+            for env in &envs {
+                if let Some(&id) = env.get(&name)
+                    && !ids.contains(&id)
+                {
+                    ids.push(id);
+                }
+            }
+            let id = if ids.len() == 1 {
+                ids[0]
+            } else {
+                self.vals.push(Val::Phi {
+                    var: name.clone(),
+                    incoming: ids,
+                    extra: Vec::new(),
+                    resolved: None,
+                });
+                self.vals.len() - 1
+            };
+            out.insert(name, id);
+        }
+        Some(out)
+    }
+
+    fn block(&mut self, stmts: &[Stmt], mut env: Option<Env>) -> TResult<Option<Env>> {
+        for stmt in stmts {
+            let Some(e) = env else { return Ok(None) };
+            env = self.stmt(stmt, e)?;
+        }
+        Ok(env)
+    }
+
+    fn stmt(&mut self, stmt: &Stmt, mut env: Env) -> TResult<Option<Env>> {
+        match stmt {
+            Stmt::Expr(e) => {
+                self.expr(&e.value, &env)?;
+            }
+            Stmt::Assign(a) => {
+                let ty = self.expr(&a.value, &env)?;
+                for target in &a.targets {
+                    self.assign(target, ty.clone(), &mut env, a.value.range())?;
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    let ty = self.expr(value, &env)?;
+                    self.assign(&a.target, ty, &mut env, value.range())?;
+                }
+            }
+            Stmt::AugAssign(a) => {
+                let value = self.expr(&a.value, &env)?;
+                let old = self.expr(&a.target, &env)?;
+                let ty = self.binop(a.op, &old, &value, a.range())?;
+                match &*a.target {
+                    Expr::Name(n) => self.define(&mut env, n.id.as_str(), ty, a.range()),
+                    Expr::Subscript(s) => {
+                        self.store_subscript(s, &ty, &env)?;
+                    }
+                    _ => {}
+                }
+            }
+            Stmt::Pass(_) => {}
+            Stmt::Return(r) => {
+                let ty = match &r.value {
+                    Some(v) => self.expr(v, &env)?,
+                    None => Ty::Val(Type::None),
+                };
+                self.returns.push((ty, r.range()));
+                return Ok(None);
+            }
+            Stmt::If(s) => {
+                self.expr(&s.test, &env)?;
+                let mut outs = Vec::new();
+                if let Some(e) = self.block(&s.body, Some(env.clone()))? {
+                    outs.push(e);
+                }
+                let mut has_else = false;
+                for clause in &s.elif_else_clauses {
+                    match &clause.test {
+                        Some(test) => {
+                            self.expr(test, &env)?;
+                        }
+                        None => has_else = true,
+                    }
+                    if let Some(e) = self.block(&clause.body, Some(env.clone()))? {
+                        outs.push(e);
+                    }
+                }
+                if !has_else {
+                    outs.push(env);
+                }
+                return Ok(self.join(outs));
+            }
+            Stmt::For(f) => return self.for_loop(f, env),
+            Stmt::While(w) => return self.while_loop(w, env),
+            Stmt::Break(_) => {
+                if let Some(frame) = self.loops.last_mut() {
+                    frame.breaks.push(env);
+                }
+                return Ok(None);
+            }
+            Stmt::Continue(_) => {
+                if let Some(frame) = self.loops.last_mut() {
+                    frame.continues.push(env);
+                }
+                return Ok(None);
+            }
+            Stmt::Assert(a) => {
+                self.expr(&a.test, &env)?;
+            }
+            Stmt::Raise(_) => return Ok(None),
+            Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Global(_) | Stmt::Nonlocal(_) => {}
+            other => {
+                return err(
+                    "this statement is not supported in a CUDA kernel",
+                    other.range(),
+                );
+            }
+        }
+        Ok(Some(env))
+    }
+
+    fn assign(&mut self, target: &Expr, ty: Ty, env: &mut Env, range: TextRange) -> TResult<()> {
+        match target {
+            Expr::Name(n) => {
+                self.define(env, n.id.as_str(), ty, n.range());
+                let _ = range;
+            }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                let elems = match &ty {
+                    Ty::Val(t) => tuple_elems(t),
+                    _ => None,
+                };
+                let elems = elems.ok_or_else(|| {
+                    (
+                        format!("cannot unpack {}", ty.record_name()),
+                        target.range(),
+                    )
+                })?;
+                if elems.len() != elts.len() {
+                    return err(
+                        format!(
+                            "cannot unpack {} into {} targets",
+                            ty.record_name(),
+                            elts.len()
+                        ),
+                        target.range(),
+                    );
+                }
+                for (t, e) in elts.iter().zip(elems) {
+                    self.assign(t, Ty::Val(e), env, range)?;
+                }
+            }
+            Expr::Subscript(s) => self.store_subscript(s, &ty, env)?,
+            Expr::Attribute(a) => {
+                self.expr(&a.value, env)?;
+            }
+            other => return err("cannot assign to this expression", other.range()),
+        }
+        Ok(())
+    }
+
+    fn store_subscript(&mut self, s: &ast::ExprSubscript, value: &Ty, env: &Env) -> TResult<()> {
+        let base = self.expr(&s.value, env)?;
+        let idx = self.indices(&s.slice, env)?;
+        if let Ty::Val(Type::Array { readonly: true, .. }) = &base {
+            return err(
+                format!("cannot store into a {}", base.record_name()),
+                s.range(),
+            );
+        }
+        if let Ty::Val(Type::Array { dtype, .. }) = &base
+            && let (Some(_), Some(v)) = (base_scalar(dtype), value.value())
+            && base_scalar(v).is_some_and(|v| v.is_complex())
+            && !base_scalar(dtype).is_some_and(|d| d.is_complex())
+        {
+            return err(
+                format!(
+                    "cannot store a {} into a {}",
+                    value.record_name(),
+                    base.record_name()
+                ),
+                s.range(),
+            );
+        }
+        if !matches!(base, Ty::Val(Type::Array { .. })) {
+            return err(
+                format!("cannot store into an item of {}", base.record_name()),
+                s.value.range(),
+            );
+        }
+        let _ = idx;
+        Ok(())
+    }
+
+    fn loop_header(
+        &mut self,
+        entry: &Env,
+        assigned: &HashSet<String>,
+        back: &BTreeMap<String, Ty>,
+    ) -> (Env, Vec<(String, usize)>) {
+        let mut header = entry.clone();
+        let mut phis = Vec::new();
+        for var in assigned {
+            let incoming: Vec<usize> = entry.get(var).copied().into_iter().collect();
+            let extra: Vec<Ty> = back.get(var).cloned().into_iter().collect();
+            if incoming.is_empty() && extra.is_empty() {
+                continue;
+            }
+            self.vals.push(Val::Phi {
+                var: var.clone(),
+                incoming,
+                extra,
+                resolved: None,
+            });
+            let id = self.vals.len() - 1;
+            header.insert(var.clone(), id);
+            phis.push((var.clone(), id));
+        }
+        (header, phis)
+    }
+
+    /// Runs a loop body to a fixpoint. `body` runs one iteration from the header env and
+    /// returns the back-edge env. Returns the header env and the final back-edge env, and the
+    /// loop frame (breaks).
+    fn fixpoint(
+        &mut self,
+        entry: &Env,
+        assigned: &HashSet<String>,
+        mut body: impl FnMut(&mut Self, Env) -> TResult<Option<Env>>,
+    ) -> TResult<(Env, Option<Env>, LoopFrame)> {
+        let snapshot = self.snapshot();
+        let mut back_types: BTreeMap<String, Ty> = BTreeMap::new();
+        let mut iteration = 0;
+        loop {
+            iteration += 1;
+            self.restore(snapshot.clone());
+            let (header, phis) = self.loop_header(entry, assigned, &back_types);
+            self.loops.push(LoopFrame::default());
+            let end = body(self, header.clone());
+            let frame = self.loops.pop().unwrap_or_default();
+            let end = end?;
+            let mut backs: Vec<Env> = end.into_iter().collect();
+            backs.extend(frame.continues.iter().cloned());
+            let back = self.join(backs);
+            let mut new_types = back_types.clone();
+            if let Some(back) = &back {
+                for var in assigned {
+                    if let Some(&id) = back.get(var)
+                        && let Some(t) = self.peek(id)
+                    {
+                        let merged = match new_types.get(var) {
+                            Some(prev) => unify_all(&[prev.clone(), t.clone()]).unwrap_or(t),
+                            None => t,
+                        };
+                        new_types.insert(var.clone(), merged);
+                    }
+                }
+            }
+            if new_types == back_types || iteration >= 12 {
+                // Phis the loop used need their back-edge values too.
+                if let Some(back) = &back {
+                    for (var, id) in phis {
+                        if matches!(
+                            self.vals[id],
+                            Val::Phi {
+                                resolved: Some(_),
+                                ..
+                            }
+                        ) && let Some(&bid) = back.get(&var)
+                        {
+                            self.resolve(bid, TextRange::default())?;
+                        }
+                    }
+                }
+                return Ok((header, back, frame));
+            }
+            back_types = new_types;
+        }
+    }
+
+    fn for_loop(&mut self, f: &ast::StmtFor, env: Env) -> TResult<Option<Env>> {
+        let iter = self.expr(&f.iter, &env)?;
+        let elem = self.iter_elem(&iter, f.iter.range())?;
+        let mut assigned = HashSet::new();
+        collect_assigned(&f.body, &mut assigned);
+        target_names(&f.target, &mut assigned);
+        let target = &*f.target;
+        let body = &f.body;
+        let (header, _back, frame) = self.fixpoint(&env, &assigned, |this, mut h| {
+            this.assign(target, Ty::Val(elem.clone()), &mut h, target.range())?;
+            this.block(body, Some(h))
+        })?;
+        // The loop exits from its header when the iterator is exhausted.
+        let exit = self.block(&f.orelse, Some(header))?;
+        let mut outs: Vec<Env> = exit.into_iter().collect();
+        outs.extend(frame.breaks);
+        Ok(self.join(outs))
+    }
+
+    fn while_loop(&mut self, w: &ast::StmtWhile, env: Env) -> TResult<Option<Env>> {
+        // CPython 3.11 tests the condition before the loop and again at the bottom.
+        let always = matches!(&*w.test, Expr::BooleanLiteral(b) if b.value);
+        self.expr(&w.test, &env)?;
+        let mut assigned = HashSet::new();
+        collect_assigned(&w.body, &mut assigned);
+        let body = &w.body;
+        let (_header, back, frame) =
+            self.fixpoint(&env, &assigned, |this, h| this.block(body, Some(h)))?;
+        if let Some(back) = &back {
+            self.expr(&w.test, back)?;
+        }
+        let mut normal: Vec<Env> = Vec::new();
+        if !always {
+            normal.push(env);
+            normal.extend(back);
+        }
+        let normal = self.join(normal);
+        let exit = match normal {
+            Some(e) => self.block(&w.orelse, Some(e))?,
+            None => None,
+        };
+        let mut outs: Vec<Env> = exit.into_iter().collect();
+        outs.extend(frame.breaks);
+        Ok(self.join(outs))
+    }
+
+    fn iter_elem(&self, iter: &Ty, range: TextRange) -> TResult<Type> {
+        match iter {
+            Ty::Val(Type::Range(s)) => Ok(Type::Scalar(*s)),
+            Ty::Iter(t) => Ok(t.clone()),
+            Ty::Val(Type::Array {
+                dtype,
+                ndim,
+                readonly,
+                ..
+            }) => Ok(if *ndim == 1 {
+                (**dtype).clone()
+            } else {
+                Type::Array {
+                    dtype: dtype.clone(),
+                    ndim: ndim - 1,
+                    layout: Layout::A,
+                    readonly: *readonly,
+                }
+            }),
+            Ty::Val(Type::UniTuple(t, _)) => Ok(unliteral(t)),
+            other => err(
+                format!("cannot iterate over {}", other.record_name()),
+                range,
+            ),
+        }
+    }
+
+    fn note(&mut self, expr: &Expr, ty: &Ty) {
+        if let Ty::Val(t) = ty {
+            self.expressions.insert(
+                (expr.range().start().into(), expr.range().end().into()),
+                t.clone(),
+            );
+        }
+    }
+
+    pub fn expr(&mut self, expr: &Expr, env: &Env) -> TResult<Ty> {
+        let ty = self.expr_inner(expr, env)?;
+        self.note(expr, &ty);
+        Ok(ty)
+    }
+
+    fn expr_inner(&mut self, expr: &Expr, env: &Env) -> TResult<Ty> {
+        let range = expr.range();
+        Ok(match expr {
+            Expr::NumberLiteral(n) => match &n.value {
+                Number::Int(i) => match i.as_u64() {
+                    Some(v) => Ty::Val(Type::IntLiteral(v as i128)),
+                    None => return err("integer literal too large for Numba", range),
+                },
+                Number::Float(_) => Ty::scalar(Scalar::F64),
+                Number::Complex { .. } => Ty::scalar(Scalar::C128),
+            },
+            Expr::BooleanLiteral(b) => Ty::Val(Type::BoolLiteral(b.value)),
+            Expr::NoneLiteral(_) => Ty::Val(Type::None),
+            Expr::StringLiteral(s) => Ty::Val(Type::StrLiteral(s.value.to_str().to_string())),
+            Expr::Name(n) => self.name(n.id.as_str(), env, range)?,
+            Expr::Attribute(a) => {
+                let base = self.expr(&a.value, env)?;
+                self.attribute(base, a.attr.as_str(), range)?
+            }
+            Expr::Subscript(s) => {
+                let base = self.expr(&s.value, env)?;
+                self.subscript(base, &s.slice, env, range)?
+            }
+            Expr::Tuple(t) => {
+                let mut elems = Vec::new();
+                for e in &t.elts {
+                    match self.expr(e, env)? {
+                        Ty::Val(v) => elems.push(v),
+                        other => {
+                            return err(
+                                format!("cannot put {} in a tuple", other.record_name()),
+                                e.range(),
+                            );
+                        }
+                    }
+                }
+                Ty::Val(Type::tuple(elems))
+            }
+            Expr::UnaryOp(u) => {
+                let operand = self.expr(&u.operand, env)?;
+                if let Ty::Val(Type::IntLiteral(v)) = &operand
+                    && u.op == ast::UnaryOp::USub
+                {
+                    // CPython folds `-1` into a constant.
+                    if matches!(&*u.operand, Expr::NumberLiteral(_)) {
+                        return Ok(Ty::Val(Type::IntLiteral(-v)));
+                    }
+                }
+                if u.op == ast::UnaryOp::Not {
+                    return Ok(Ty::scalar(Scalar::Bool));
+                }
+                let s = operand
+                    .value()
+                    .and_then(base_scalar)
+                    .and_then(|s| promote::unary(u.op, s))
+                    .ok_or_else(|| {
+                        (
+                            format!("no unary operator for {}", operand.record_name()),
+                            range,
+                        )
+                    })?;
+                Ty::scalar(s)
+            }
+            Expr::BinOp(b) => {
+                let l = self.expr(&b.left, env)?;
+                let r = self.expr(&b.right, env)?;
+                self.binop(b.op, &l, &r, range)?
+            }
+            Expr::Compare(c) => {
+                let mut left = self.expr(&c.left, env)?;
+                for (op, right) in c.ops.iter().zip(&c.comparators) {
+                    let r = self.expr(right, env)?;
+                    self.compare(*op, &left, &r, range)?;
+                    left = r;
+                }
+                Ty::scalar(Scalar::Bool)
+            }
+            Expr::BoolOp(b) => {
+                let mut tys = Vec::new();
+                for v in &b.values {
+                    tys.push(self.expr(v, env)?);
+                }
+                let _ = matches!(b.op, BoolOp::And);
+                unify_all(&tys)
+                    .ok_or_else(|| ("cannot unify the operands of `and`/`or`".to_string(), range))?
+            }
+            Expr::If(i) => {
+                self.expr(&i.test, env)?;
+                let a = self.expr(&i.body, env)?;
+                let b = self.expr(&i.orelse, env)?;
+                unify_all(&[a.clone(), b.clone()]).ok_or_else(|| {
+                    (
+                        format!(
+                            "cannot unify {} and {} in a conditional expression",
+                            a.record_name(),
+                            b.record_name()
+                        ),
+                        range,
+                    )
+                })?
+            }
+            Expr::Call(call) => {
+                let func = self.expr(&call.func, env)?;
+                let mut args = Vec::new();
+                for a in &call.arguments.args {
+                    if let Expr::Starred(_) = a {
+                        return err("`*args` calls are not supported", a.range());
+                    }
+                    args.push(self.expr(a, env)?);
+                }
+                let mut kwargs = Vec::new();
+                for k in &call.arguments.keywords {
+                    let Some(name) = &k.arg else {
+                        return err("`**kwargs` calls are not supported", k.range());
+                    };
+                    kwargs.push((name.to_string(), self.expr(&k.value, env)?));
+                }
+                calls::call(self, &func, &args, &kwargs, call)?
+            }
+            Expr::Slice(_) => return err("a slice is only allowed as an index", range),
+            other => {
+                return err(
+                    "this expression is not supported in a CUDA kernel",
+                    other.range(),
+                );
+            }
+        })
+    }
+
+    fn name(&mut self, name: &str, env: &Env, range: TextRange) -> TResult<Ty> {
+        if let Some(&id) = env.get(name) {
+            return self.resolve(id, range);
+        }
+        if self.locals.contains(name) {
+            return err(
+                format!("variable `{name}` is used before it is assigned"),
+                range,
+            );
+        }
+        let lookup: &dyn NameLookup = self.ctx.scope;
+        match lookup.binding(name) {
+            Some(Binding::Path(p)) => {
+                Ok(calls::path_value(p).unwrap_or_else(|| Ty::Path(p.clone())))
+            }
+            Some(Binding::Const(c)) => match c {
+                ConstValue::HostArray => self
+                    .ctx
+                    .host_arrays
+                    .get(name)
+                    .map(|t| Ty::Val(t.clone()))
+                    .ok_or_else(|| {
+                        (
+                            format!("cannot tell the dtype of global array `{name}`"),
+                            range,
+                        )
+                    }),
+                other => {
+                    const_type(other).ok_or_else(|| (format!("cannot type global `{name}`"), range))
+                }
+            },
+            Some(Binding::Definition) => {
+                if self.ctx.functions.contains_key(name) {
+                    Ok(Ty::Device(name.to_string()))
+                } else {
+                    err(
+                        format!(
+                            "`{name}` is not a CUDA device function (decorate it with @cuda.jit(device=True))"
+                        ),
+                        range,
+                    )
+                }
+            }
+            Some(Binding::Other) => err(format!("untyped global name `{name}`"), range),
+            None => {
+                if calls::is_builtin(name) {
+                    Ok(Ty::Path(format!("builtins.{name}")))
+                } else {
+                    err(format!("untyped global name `{name}`"), range)
+                }
+            }
+        }
+    }
+
+    fn attribute(&mut self, base: Ty, attr: &str, range: TextRange) -> TResult<Ty> {
+        match &base {
+            Ty::Path(p) => {
+                let path = format!("{p}.{attr}");
+                Ok(calls::path_value(&path).unwrap_or(Ty::Path(path)))
+            }
+            Ty::Val(Type::Array {
+                dtype,
+                ndim,
+                layout,
+                readonly,
+            }) => Ok(match attr {
+                "shape" | "strides" => Ty::Val(Type::UniTuple(
+                    Box::new(Type::Scalar(Scalar::I64)),
+                    *ndim as usize,
+                )),
+                "size" | "itemsize" | "nbytes" => Ty::scalar(Scalar::I64),
+                "ndim" => Ty::Val(Type::IntLiteral(*ndim as i128)),
+                "T" => {
+                    let flipped = match layout {
+                        Layout::C => Layout::F,
+                        Layout::F => Layout::C,
+                        Layout::A => Layout::A,
+                    };
+                    let layout = if *ndim <= 1 { *layout } else { flipped };
+                    Ty::Val(Type::Array {
+                        dtype: dtype.clone(),
+                        ndim: *ndim,
+                        layout,
+                        readonly: *readonly,
+                    })
+                }
+                "dtype" => match base_scalar(dtype) {
+                    Some(s) => Ty::Dtype(s),
+                    None => return err("record dtypes are not supported", range),
+                },
+                _ => Ty::Method(Box::new(base.clone()), attr.to_string()),
+            }),
+            Ty::Val(t) if base_scalar(t).is_some() => match attr {
+                "real" | "imag" => {
+                    let s = base_scalar(t).unwrap_or(Scalar::F64);
+                    Ok(Ty::scalar(match s {
+                        Scalar::C64 => Scalar::F32,
+                        Scalar::C128 => Scalar::F64,
+                        other => other,
+                    }))
+                }
+                _ => Ok(Ty::Method(
+                    Box::new(Ty::Val(unliteral(t))),
+                    attr.to_string(),
+                )),
+            },
+            Ty::Val(Type::Record(r)) => match r.field(attr) {
+                Some(f) => Ok(Ty::scalar(f.ty)),
+                None => err(format!("record has no field `{attr}`"), range),
+            },
+            Ty::Opaque(_) => Ok(Ty::Method(Box::new(base.clone()), attr.to_string())),
+            Ty::Dtype(s) if attr == "type" => Ok(Ty::Path(format!("numpy.{}", s.name()))),
+            _ => err(
+                format!("unknown attribute `{attr}` of {}", base.record_name()),
+                range,
+            ),
+        }
+    }
+
+    fn indices(&mut self, slice: &Expr, env: &Env) -> TResult<Vec<(Index, TextRange)>> {
+        let parts: Vec<&Expr> = match slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        let mut out = Vec::new();
+        for part in parts {
+            match part {
+                Expr::Slice(s) => {
+                    for e in [&s.lower, &s.upper, &s.step].into_iter().flatten() {
+                        self.expr(e, env)?;
+                    }
+                    out.push((
+                        Index::Slice {
+                            has_step: s.step.is_some(),
+                        },
+                        part.range(),
+                    ));
+                }
+                Expr::NoneLiteral(_) => out.push((Index::None, part.range())),
+                other => {
+                    let ty = self.expr(other, env)?;
+                    match &ty {
+                        Ty::Val(t) if base_scalar(t).is_some_and(|s| s.is_int()) => {
+                            out.push((Index::Int, other.range()))
+                        }
+                        Ty::Val(t)
+                            if matches!(t, Type::UniTuple(..) | Type::Tuple(_))
+                                && !matches!(slice, Expr::Tuple(_)) =>
+                        {
+                            for e in tuple_elems(t).unwrap_or_default() {
+                                if !base_scalar(&e).is_some_and(|s| s.is_int()) {
+                                    return err(format!("cannot index with {t}"), other.range());
+                                }
+                                out.push((Index::Int, other.range()));
+                            }
+                        }
+                        _ => {
+                            return err(
+                                format!("cannot index with {}", ty.record_name()),
+                                other.range(),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn subscript(&mut self, base: Ty, slice: &Expr, env: &Env, range: TextRange) -> TResult<Ty> {
+        match &base {
+            Ty::Val(Type::Array {
+                dtype,
+                ndim,
+                layout,
+                readonly,
+            }) => {
+                let idx = self.indices(slice, env)?;
+                array_index(dtype, *ndim, *layout, *readonly, &idx)
+                    .map(Ty::Val)
+                    .map_err(|m| (m, range))
+            }
+            Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) => {
+                let elems = tuple_elems(t).unwrap_or_default();
+                let ity = self.expr(slice, env)?;
+                let lookup: &dyn NameLookup = self.ctx.scope;
+                let literal = match ity.value() {
+                    Some(Type::IntLiteral(v)) => Some(*v),
+                    _ => const_eval(slice, lookup).and_then(|c| c.as_int()),
+                };
+                match (literal, t) {
+                    (Some(v), _) => {
+                        let n = elems.len() as i128;
+                        let k = if v < 0 { v + n } else { v };
+                        if !(0..n).contains(&k) {
+                            return err("tuple index out of range", range);
+                        }
+                        Ok(Ty::Val(elems[k as usize].clone()))
+                    }
+                    (None, Type::UniTuple(e, _)) => Ok(Ty::Val((**e).clone())),
+                    _ => err(format!("cannot index {t} with a non-constant index"), range),
+                }
+            }
+            other => err(format!("cannot index {}", other.record_name()), range),
+        }
+    }
+
+    pub fn binop(&mut self, op: Operator, l: &Ty, r: &Ty, range: TextRange) -> TResult<Ty> {
+        let kind = match op {
+            Operator::Add | Operator::Sub | Operator::Mult => ArithOp::Add,
+            Operator::Div => ArithOp::TrueDiv,
+            Operator::FloorDiv | Operator::Mod => ArithOp::FloorDiv,
+            Operator::Pow => ArithOp::Pow,
+            Operator::BitAnd | Operator::BitOr | Operator::BitXor => ArithOp::Bitwise,
+            Operator::LShift | Operator::RShift => ArithOp::Shift,
+            Operator::MatMult => return err("`@` is not supported", range),
+        };
+        let (Some(a), Some(b)) = (
+            l.value().and_then(base_scalar),
+            r.value().and_then(base_scalar),
+        ) else {
+            return err(
+                format!(
+                    "no implementation of `{}` for ({}, {})",
+                    op.as_str(),
+                    l.record_name(),
+                    r.record_name()
+                ),
+                range,
+            );
+        };
+        promote::binary(kind, a, b).map(Ty::scalar).ok_or_else(|| {
+            (
+                format!(
+                    "no implementation of `{}` for ({}, {})",
+                    op.as_str(),
+                    l.record_name(),
+                    r.record_name()
+                ),
+                range,
+            )
+        })
+    }
+
+    fn compare(&mut self, op: CmpOp, l: &Ty, r: &Ty, range: TextRange) -> TResult<()> {
+        if matches!(op, CmpOp::Is | CmpOp::IsNot) {
+            return Ok(());
+        }
+        match (l.value(), r.value()) {
+            (Some(a), Some(b)) if base_scalar(a).is_some() && base_scalar(b).is_some() => Ok(()),
+            (Some(a), Some(b)) if a == b => Ok(()),
+            (Some(a), Some(b)) if tuple_elems(a).is_some() && tuple_elems(b).is_some() => Ok(()),
+            _ => err(
+                format!(
+                    "cannot compare {} with {}",
+                    l.record_name(),
+                    r.record_name()
+                ),
+                range,
+            ),
+        }
+    }
+
+    /// Types a call of a device function of this module.
+    pub fn device_call(&mut self, name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+        let Some((def, sig)) = self.ctx.functions.get(name).cloned() else {
+            return err(
+                format!("`{name}` is not a device function of this module"),
+                range,
+            );
+        };
+        let mut arg_types = Vec::new();
+        for a in args {
+            match a {
+                Ty::Val(t) => arg_types.push(unliteral(t)),
+                other => {
+                    return err(
+                        format!("cannot pass {} to `{name}`", other.record_name()),
+                        range,
+                    );
+                }
+            }
+        }
+        if let Some(sig) = &sig {
+            if let Some(ret) = &sig.ret {
+                return Ok(Ty::Val(ret.clone()));
+            }
+            arg_types = sig.args.clone();
+        }
+        let result = type_def(self.ctx, def, &arg_types, false, self.depth + 1)
+            .map_err(|(m, _)| (format!("in device function `{name}`: {m}"), range))?;
+        Ok(Ty::Val(result.ret))
+    }
+}
+
+/// Unification of several types (T8), literals first widened.
+pub fn unify_all(tys: &[Ty]) -> Option<Ty> {
+    let mut iter = tys.iter();
+    let first = iter.next()?.clone();
+    let mut acc = first;
+    for t in iter {
+        acc = match (&acc, t) {
+            (a, b) if a == b => acc.clone(),
+            (Ty::Val(a), Ty::Val(b)) => Ty::Val(promote::unify(a, b)?),
+            _ => return None,
+        };
+    }
+    Some(acc)
+}
+
+/// The type Numba gives a frozen global.
+pub fn const_type(c: &ConstValue) -> Option<Ty> {
+    Some(Ty::Val(match c {
+        ConstValue::Int(v) => Type::IntLiteral(*v),
+        ConstValue::Float(_) => Type::Scalar(Scalar::F64),
+        ConstValue::Bool(b) => Type::BoolLiteral(*b),
+        ConstValue::Str(s) => Type::StrLiteral(s.clone()),
+        ConstValue::Complex => Type::Scalar(Scalar::C128),
+        ConstValue::None => Type::None,
+        ConstValue::Tuple(items) => {
+            let mut elems = Vec::new();
+            for i in items {
+                elems.push(const_type(i)?.value()?.clone());
+            }
+            Type::tuple(elems)
+        }
+        ConstValue::NumpyScalar(s) => Type::Scalar(*s),
+        ConstValue::HostArray => return None,
+    }))
+}
+
+/// Numba's `getitem(array, indices)` typing: the element, or a view with its layout.
+pub fn array_index(
+    dtype: &Type,
+    ndim: u8,
+    layout: Layout,
+    readonly: bool,
+    idx: &[(Index, TextRange)],
+) -> Result<Type, String> {
+    let n_none = idx.iter().filter(|(i, _)| matches!(i, Index::None)).count();
+    let real: Vec<&Index> = idx
+        .iter()
+        .map(|(i, _)| i)
+        .filter(|i| !matches!(i, Index::None))
+        .collect();
+    if real.len() > ndim as usize {
+        return Err(format!("too many indices for a {ndim}-d array"));
+    }
+    let n_ints = real.iter().filter(|i| matches!(i, Index::Int)).count();
+    let out_ndim = ndim as usize - n_ints + n_none;
+    if out_ndim == 0 {
+        return Ok(dtype.clone());
+    }
+    let keeps = |i: &Index, innermost: bool| match i {
+        Index::Int => true,
+        Index::Slice { has_step } => innermost && !has_step,
+        Index::None => true,
+    };
+    let check = |v: &[&Index]| {
+        if v.is_empty() {
+            return true;
+        }
+        v[..v.len() - 1].iter().all(|i| keeps(i, false)) && keeps(v[v.len() - 1], true)
+    };
+    let new_layout = match layout {
+        Layout::C => {
+            if n_none == 0 && check(&real) {
+                Layout::C
+            } else {
+                Layout::A
+            }
+        }
+        Layout::F => {
+            let mut rev = real.clone();
+            rev.reverse();
+            if n_none == 0 && real.len() == ndim as usize && check(&rev) {
+                Layout::F
+            } else {
+                Layout::A
+            }
+        }
+        Layout::A => Layout::A,
+    };
+    Ok(Type::Array {
+        dtype: Box::new(dtype.clone()),
+        ndim: out_ndim as u8,
+        layout: new_layout,
+        readonly,
+    })
+}
+
+/// The scalar a dtype-denoting value names (`np.float32`, `float32`, `'float32'`, `a.dtype`).
+pub fn dtype_of(ty: &Ty) -> Option<Scalar> {
+    match ty {
+        Ty::Path(p) => scalar_type_of_path(p),
+        Ty::Dtype(s) => Some(*s),
+        Ty::Val(Type::StrLiteral(s)) => Scalar::from_name(s),
+        _ => None,
+    }
+}

@@ -1,0 +1,152 @@
+//! Numba-exact typing, checked against answers generated from Numba itself
+//! (`scripts/gen_typing_table.py` -> `tests/typing/numba_table.json`; no Python needed here).
+
+use std::collections::BTreeSet;
+
+use kernlint::analysis::types::Scalar;
+use kernlint::analysis::typing::promote::{self, ArithOp};
+use kernlint::analysis::typing::{TypingRequest, function_types, type_function};
+use kernlint::analysis::{RootDatabase, SourceFile};
+
+fn table() -> serde_json::Value {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/typing/numba_table.json"
+    ))
+    .unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn scalar(name: &str) -> Scalar {
+    Scalar::from_name(name).unwrap_or_else(|| panic!("unknown scalar {name}"))
+}
+
+#[test]
+fn operator_promotions_match_numba() {
+    let table = table();
+    let mut mismatches = Vec::new();
+    for (key, expected) in table["operators"].as_object().unwrap() {
+        let parts: Vec<&str> = key.split(' ').collect();
+        let (a, op, b) = (scalar(parts[0]), parts[1], scalar(parts[2]));
+        let kind = match op {
+            "+" => ArithOp::Add,
+            "/" => ArithOp::TrueDiv,
+            "//" => ArithOp::FloorDiv,
+            "**" => ArithOp::Pow,
+            "&" => ArithOp::Bitwise,
+            "<<" => ArithOp::Shift,
+            other => panic!("unknown operator {other}"),
+        };
+        let got = promote::binary(kind, a, b).map(|s| s.to_string());
+        let expected = expected.as_str().map(str::to_string);
+        if got != expected {
+            mismatches.push(format!("{key}: numba {expected:?}, kernlint {got:?}"));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+#[test]
+fn joins_match_numba() {
+    let table = table();
+    let mut mismatches = Vec::new();
+    for (key, expected) in table["unify"].as_object().unwrap() {
+        let (a, b) = key.split_once(" | ").unwrap();
+        let got = promote::unify_scalar(scalar(a), scalar(b)).to_string();
+        if Some(got.as_str()) != expected.as_str() {
+            mismatches.push(format!("{key}: numba {expected}, kernlint {got}"));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+#[test]
+fn fixture_kernels_match_numba() {
+    let table = table();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/typing/kernels.py");
+    let text = std::fs::read_to_string(path).unwrap();
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, path.into(), text);
+    let mut mismatches = Vec::new();
+    for (name, case) in table["kernels"].as_object().unwrap() {
+        let sig = case["sig"].as_str().unwrap();
+        let types = match type_function(&db, file, name, Some(sig)) {
+            Ok(t) => t,
+            Err(e) => {
+                mismatches.push(format!("{name}: {}", e.message));
+                continue;
+            }
+        };
+        for (var, expected) in case["variables"].as_object().unwrap() {
+            let expected: BTreeSet<String> = expected
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect();
+            let got = types.variables.get(var).cloned().unwrap_or_default();
+            if got != expected {
+                mismatches.push(format!(
+                    "{name}.{var}: numba {expected:?}, kernlint {got:?}"
+                ));
+            }
+        }
+        for var in types.variables.keys() {
+            if case["variables"].get(var).is_none() {
+                mismatches.push(format!("{name}.{var}: not a Numba variable"));
+            }
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+#[test]
+fn decorator_signature_and_errors() {
+    let db = RootDatabase::default();
+    let src = "from numba import cuda\n\n@cuda.jit('void(float32[::1], int32)')\ndef k(a, n):\n    x = a[0] & n\n\n@cuda.jit\ndef plain(a):\n    a[0] = 1\n";
+    let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+    let err = type_function(&db, file, "k", None).unwrap_err();
+    assert!(
+        err.message.contains("no implementation of `&`"),
+        "{}",
+        err.message
+    );
+    assert_eq!(&src[err.file_range()], "a[0] & n");
+    let err = type_function(&db, file, "plain", None).unwrap_err();
+    assert_eq!(err.message, "no signature: pass --sig");
+    let err = type_function(&db, file, "missing", Some("void(int32)")).unwrap_err();
+    assert!(
+        err.message
+            .contains("no kernel or device function named `missing`")
+    );
+    let err = type_function(&db, file, "plain", Some("void(float32[::1]")).unwrap_err();
+    assert!(err.message.contains("invalid signature"), "{}", err.message);
+    let ok = type_function(&db, file, "plain", Some("void(int32[::1])")).unwrap();
+    assert_eq!(ok.ret.to_string(), "none");
+    assert!(
+        ok.expressions
+            .values()
+            .any(|t| t.to_string() == "array(int32, 1d, C)")
+    );
+}
+
+#[test]
+fn salsa_query_is_reused() {
+    let db = RootDatabase::default();
+    let src = "from numba import cuda\n\n@cuda.jit\ndef k(a, n):\n    acc = 0\n    for i in range(n):\n        acc += a[i]\n    a[0] = acc\n";
+    let file = SourceFile::new(&db, "q.py".into(), src.to_string());
+    let request = TypingRequest::new(
+        &db,
+        "k".to_string(),
+        Some("void(float32[::1], int32)".to_string()),
+    );
+    let first = function_types(&db, file, request).as_ref().unwrap();
+    let acc: Vec<&str> = first.variables["acc"].iter().map(String::as_str).collect();
+    assert_eq!(acc, ["float64", "int64"]);
+    assert_eq!(
+        first.variables["i"].iter().next().map(String::as_str),
+        Some("int32")
+    );
+    let again = function_types(&db, file, request).as_ref().unwrap();
+    assert!(std::ptr::eq(first, again));
+}

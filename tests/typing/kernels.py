@@ -1,0 +1,212 @@
+"""Typing fixtures for tests/typing.rs: SSA versions, joins, builtins, math and intrinsics.
+Signatures are in SIGS (read by scripts/gen_typing_table.py and the Rust test)."""
+import math
+
+import numpy as np
+from numba import cuda, float32, int32, uint32, uint64
+
+N = 16
+TABLE = np.array([[1, 2], [3, 4]], dtype=np.int16)
+
+SIGS = {
+    "acc_loop": "void(float32[::1], uint64, int32)",
+    "lazy_phi": "void(float32[::1], uint64, int32)",
+    "used_phi": "void(float32[::1], uint64, int32)",
+    "nested_phi": "void(float32[::1], uint64, int32)",
+    "while_phi": "void(float32[::1], uint64, int32)",
+    "straight": "void(float32[::1], uint64, int32)",
+    "shrink": "void(float32[::1], uint64, int32)",
+    "builtins": "void(float32[::1], int32, uint32, float32, int8)",
+    "math_types": "void(float64[::1], float32, float64, int32)",
+    "views": "void(float32[:, ::1], float32[::1, :], int64)",
+    "intrinsics": "void(int32[::1], uint32[::1], float32, int64)",
+    "ranges": "void(int32[::1], int16, uint32, int64, uint64)",
+    "device_calls": "void(float32[::1], float32, int32)",
+    "tuples": "void(float32[:, :, ::1], int32)",
+}
+
+
+@cuda.jit
+def acc_loop(a, x, n):
+    acc = 0
+    for i in range(n):
+        acc += a[i]
+    a[0] = acc
+
+
+@cuda.jit
+def lazy_phi(a, x, n):
+    v = 0
+    if n > 1:
+        v = x
+
+
+@cuda.jit
+def used_phi(a, x, n):
+    v = 0
+    if n > 1:
+        v = x
+    a[0] = v
+
+
+@cuda.jit
+def nested_phi(a, x, n):
+    v = 0
+    if n > 1:
+        v = x
+    if n > 2:
+        v = x + np.uint64(1)
+    a[0] = v
+
+
+@cuda.jit
+def while_phi(a, x, n):
+    v = 0
+    while v < n:
+        v = v + x
+
+
+@cuda.jit
+def straight(a, x, n):
+    t = a[0]
+    t = t * 2
+    t = 1.5
+    a[0] = t
+
+
+@cuda.jit
+def shrink(a, x, n):
+    s = n
+    while s > 0:
+        s //= 2
+    k = s if n > 3 else x
+    a[0] = k
+
+
+@cuda.jit
+def builtins(a, i, u, f, b):
+    r1 = round(f)
+    r2 = int(f)
+    r3 = float(f)
+    r4 = float(i)
+    r5 = abs(b)
+    r6 = min(i, u)
+    r7 = max(f, 1.0)
+    r8 = max(f, f)
+    r9 = i / i
+    r10 = i // u
+    r11 = f ** 2
+    r12 = b ** i
+    r13 = -u
+    r14 = ~b
+    r15 = u >> 3
+    r16 = u + np.uint64(1)
+    r17 = divmod(i, i)
+    r18 = i & True
+    r19 = i if f > 0 else f
+    r20 = i and u
+    r21 = not f
+    r22 = len(a)
+    a[0] = r1 + r2 + r3 + r4 + r5 + r6 + r7 + r8 + r9 + r10 + r11 + r12 + r13 + r14 + r15 + r16 + r18 + r19 + r20 + r21 + r22
+    a[1] = r17[0]
+
+
+@cuda.jit
+def math_types(out, f, d, i):
+    m1 = math.floor(f)
+    m2 = math.sqrt(i)
+    m3 = math.atan2(f, d)
+    m4 = math.pow(f, i)
+    m5 = math.isnan(f)
+    m6 = math.frexp(f)
+    m7 = math.hypot(f, f)
+    m8 = math.exp(f * 0.5)
+    m9 = math.pi
+    m10 = np.float32(d)
+    m11 = np.sin(f)
+    out[0] = m1 + m2 + m3 + m4 + m5 + m6[0] + m7 + m8 + m9 + m10 + m11
+
+
+@cuda.jit
+def views(c, f, i):
+    row = c[i]
+    col = c[:, i]
+    part = c[1:3]
+    stepped = c[::2]
+    ft = f.T
+    frow = f[i]
+    fcol = f[:, i]
+    shape = c.shape
+    nd = c.ndim
+    sz = c.size
+    elem = c[i, 0]
+    c[0, 0] = elem + row[0] + col[0] + part[0, 0] + stepped[0, 0] + ft[0, 0] + frow[0] + fcol[0] + nd + sz + shape[0]
+
+
+@cuda.jit
+def intrinsics(out, bits, f, n):
+    sh = cuda.shared.array((N, 4), dtype=float32)
+    loc = cuda.local.array(N, int32)
+    table = cuda.const.array_like(TABLE)
+    tid = cuda.threadIdx.x
+    lane = cuda.laneid
+    x, y = cuda.grid(2)
+    gs = cuda.gridsize(1)
+    old = cuda.atomic.add(out, 0, 1)
+    oldu = cuda.atomic.max(bits, 0, np.uint32(3))
+    cnt = cuda.syncthreads_count(tid)
+    vote = cuda.any_sync(0xFFFFFFFF, tid > 3)
+    ballot = cuda.ballot_sync(0xFFFFFFFF, tid > 3)
+    shf = cuda.shfl_down_sync(0xFFFFFFFF, f, 1)
+    pc = cuda.popc(bits[0])
+    rev = cuda.brev(n)
+    first = cuda.ffs(n)
+    fm = cuda.fma(f, f, f)
+    mask = cuda.activemask()
+    loc[0] = table[0, 1] + sh[0, 0] + x + y + gs + lane + old + oldu + cnt + vote + ballot + shf + pc + rev + first + fm + mask
+
+
+@cuda.jit
+def ranges(out, s16, u32, i64, u64):
+    for a in range(s16):
+        out[0] += a
+    for b in range(u32):
+        out[0] += b
+    for c in range(s16, i64):
+        out[0] += c
+    for d in range(u32, u64):
+        out[0] += d
+    for e in range(10):
+        out[0] += e
+    for k, v in enumerate(out):
+        out[k] = v
+
+
+@cuda.jit(device=True)
+def halve(v, n):
+    if n > 0:
+        return v / 2
+    return v
+
+
+@cuda.jit("float32(float32, int32)", device=True)
+def declared(v, n):
+    return v * n
+
+
+@cuda.jit
+def device_calls(a, f, n):
+    h = halve(f, n)
+    g = declared(f, n)
+    hi = halve(n, n)
+    a[0] = h + g + hi
+
+
+@cuda.jit
+def tuples(a, n):
+    dims = a.shape
+    nx, ny, nz = a.shape
+    pair = (n, 1.5)
+    first = pair[0]
+    second = pair[1]
+    a[0, 0, 0] = dims[0] + nx + ny + nz + first + second
