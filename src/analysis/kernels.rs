@@ -208,13 +208,19 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
         // `cuda.jit(f)` passes the function itself: that is the call form, not a signature.
         let is_function_ref = matches!(first, Expr::Name(n) if !matches!(scope.binding(n.id.as_str()), Some(Binding::Path(_))));
         if !is_function_ref {
-            match first {
-                Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. })
-                    if !matches!(kind, FunctionKind::GeneralizedUfunc) || !elts.is_empty() =>
-                {
-                    signatures.extend(elts.iter().map(|e| signature_of(e, scope)))
+            // A list holds several signatures; a tuple of types is one argument-only signature.
+            let candidates: Vec<&Expr> = match first {
+                Expr::List(ast::ExprList { elts, .. }) => elts.iter().collect(),
+                other => vec![other],
+            };
+            for candidate in candidates {
+                match signature_of(candidate, scope) {
+                    Ok(sig) => signatures.push(Ok(sig)),
+                    // Only a string is Numba's signature grammar; any other expression may
+                    // be a Python object kernlint cannot evaluate (`from_dtype(...)`, a variable).
+                    Err(e) if matches!(candidate, Expr::StringLiteral(_)) => signatures.push(Err(e)),
+                    Err(_) => {}
                 }
-                other => signatures.push(signature_of(other, scope)),
             }
         }
     }

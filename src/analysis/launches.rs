@@ -40,6 +40,8 @@ pub struct HostCall {
     pub range: TextRange,
     pub callee_range: TextRange,
     pub arg_count: usize,
+    /// The innermost enclosing (host) function, `None` at module level.
+    pub scope: Option<TextRange>,
 }
 
 /// Names bound in one function scope: `Some(kind)` for GPU functions, `None` for others.
@@ -49,6 +51,7 @@ struct HostWalker<'a> {
     scope: &'a ItemScope<'a>,
     index: &'a GpuIndex,
     envs: Vec<Env>,
+    scopes: Vec<TextRange>,
     out: Vec<HostCall>,
 }
 
@@ -148,9 +151,11 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
                 }
                 let env = self.function_env(def);
                 self.envs.push(env);
+                self.scopes.push(def.range());
                 for s in &def.body {
                     self.visit_stmt(s);
                 }
+                self.scopes.pop();
                 self.envs.pop();
             }
             _ => visitor::walk_stmt(self, stmt),
@@ -169,6 +174,7 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
                 range: call.range(),
                 callee_range: callee.range(),
                 arg_count: call.arguments.args.len(),
+                scope: self.scopes.last().copied(),
             });
         }
         visitor::walk_expr(self, expr);
@@ -207,7 +213,7 @@ pub fn item_host_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'d
     let index = gpu_index(db, file);
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
-    let mut walker = HostWalker { scope: &scope, index, envs: Vec::new(), out: Vec::new() };
+    let mut walker = HostWalker { scope: &scope, index, envs: Vec::new(), scopes: Vec::new(), out: Vec::new() };
     for stmt in stmts {
         walker.visit_stmt(stmt);
     }

@@ -32,7 +32,9 @@ use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for (function, _) in ctx.gpu_functions() {
-        for error in function.spec.signatures.iter().filter_map(|s| s.as_ref().err()) {
+        // Types Numba has but kernlint does not model yet are not the user's mistake.
+        let numba_rejects = |e: &&crate::analysis::signature::SignatureError| !e.message.contains("not supported by kernlint");
+        for error in function.spec.signatures.iter().filter_map(|s| s.as_ref().err()).filter(numba_rejects) {
             out.push(Diagnostic::new(
                 "KL100",
                 error.range,

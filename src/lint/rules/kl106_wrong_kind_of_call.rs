@@ -80,6 +80,14 @@ fn check_host(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         if call.kind != FunctionKind::DeviceFunction {
             continue;
         }
+        // A plain function that calls device functions but launches nothing is usually GPU
+        // code compiled later (`cuda.jit(f)` elsewhere, or passed to a helper that does).
+        let launches_here = || {
+            ctx.host_calls.iter().any(|c| c.scope == call.scope && matches!(c.form, CallForm::Launch { .. } | CallForm::Forall))
+        };
+        if call.form == CallForm::Plain && call.scope.is_some() && !launches_here() {
+            continue;
+        }
         let name = &call.callee;
         let d = match &call.form {
             CallForm::Launch { .. } | CallForm::Forall => Diagnostic::new(

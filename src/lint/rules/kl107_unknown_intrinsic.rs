@@ -197,6 +197,12 @@ fn check_chain(ctx: &ItemContext, expr: &Expr, locals: &HashSet<String>, out: &m
             }
             KernelUse::Unknown => {
                 let (parent, last) = m.rsplit_once('.').unwrap_or(("", m.as_str()));
+                // Only `cuda.<name>` and the intrinsic namespaces (`cuda.atomic.<op>`, ...) are
+                // known in full; names imported bare or from submodules (`numba.cuda.fp8`,
+                // `numba.cuda.misc.special`) are library code kernlint does not model.
+                if !matches!(node, Expr::Attribute(_)) || !matches!(parent, "" | "atomic" | "shared" | "local" | "const" | "cg") {
+                    return;
+                }
                 let suggestion = closest(parent, last);
                 let mut d = Diagnostic::new("KL107", node.range(), format!("`{shown}` is not a CUDA intrinsic"));
                 if let Some(s) = &suggestion {
