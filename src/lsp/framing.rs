@@ -31,32 +31,38 @@ fn is_jsonrpc(body: &[u8]) -> bool {
     version_ok && id_ok && (is_call || is_response)
 }
 
+/// Read one header block (skipping stray blank lines before it). `None` at the end of
+/// input; otherwise the `Content-Length`, if there was a valid one.
+async fn read_headers(reader: &mut (impl AsyncBufReadExt + Unpin)) -> Option<Option<usize>> {
+    let mut length = None;
+    let mut saw_header = false;
+    loop {
+        let mut line = String::new();
+        match reader.read_line(&mut line).await {
+            Ok(0) | Err(_) => return None,
+            Ok(_) => {}
+        }
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            if saw_header {
+                return Some(length);
+            }
+            continue;
+        }
+        saw_header = true;
+        if let Some((name, value)) = trimmed.split_once(':')
+            && name.trim().eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().ok();
+        }
+    }
+}
+
 /// Read framed messages from `input`; forward good ones to `to_server`, answer bad ones on `replies`.
 pub async fn filter_input(input: impl AsyncRead + Unpin, mut to_server: impl AsyncWrite + Unpin, replies: mpsc::Sender<Vec<u8>>) {
     let mut reader = BufReader::new(input);
     loop {
-        let mut length: Option<usize> = None;
-        let mut saw_header = false;
-        loop {
-            let mut line = String::new();
-            match reader.read_line(&mut line).await {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let trimmed = line.trim();
-            if trimmed.is_empty() {
-                if saw_header {
-                    break;
-                }
-                continue;
-            }
-            saw_header = true;
-            if let Some((name, value)) = trimmed.split_once(':')
-                && name.trim().eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse().ok();
-            }
-        }
+        let Some(length) = read_headers(&mut reader).await else { return };
         let Some(length) = length.filter(|&l| l <= MAX_MESSAGE_BYTES) else {
             let _ = replies.send(parse_error("missing or invalid Content-Length header")).await;
             continue;
@@ -79,22 +85,8 @@ pub async fn filter_input(input: impl AsyncRead + Unpin, mut to_server: impl Asy
 pub async fn forward_output(server_out: impl AsyncRead + Unpin, replies: mpsc::Sender<Vec<u8>>) {
     let mut reader = BufReader::new(server_out);
     loop {
-        let mut length = 0usize;
-        loop {
-            let mut line = String::new();
-            match reader.read_line(&mut line).await {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let trimmed = line.trim();
-            if trimmed.is_empty() {
-                break;
-            }
-            if let Some(v) = trimmed.strip_prefix("Content-Length:") {
-                length = v.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
+        let Some(length) = read_headers(&mut reader).await else { return };
+        let mut body = vec![0; length.unwrap_or(0)];
         if reader.read_exact(&mut body).await.is_err() {
             return;
         }

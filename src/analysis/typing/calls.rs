@@ -4,7 +4,7 @@
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::infer::{TResult, Ty, Typer, dtype_of, unify_all};
+use super::infer::{TResult, Ty, Typer, dtype_of, iter_elem, unify_all};
 use super::promote::{self, ArithOp, base_scalar, tuple_elems, unliteral};
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
@@ -346,30 +346,6 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             }
         }
         _ => err(format!("`{name}` cannot be called in a CUDA kernel"), range),
-    }
-}
-
-fn iter_elem(ty: &Ty, range: TextRange) -> TResult<Type> {
-    match ty {
-        Ty::Val(Type::Range(s)) => Ok(Type::Scalar(*s)),
-        Ty::Iter(t) => Ok(t.clone()),
-        Ty::Val(Type::Array {
-            dtype,
-            ndim,
-            readonly,
-            ..
-        }) => Ok(if *ndim == 1 {
-            (**dtype).clone()
-        } else {
-            Type::Array {
-                dtype: dtype.clone(),
-                ndim: ndim - 1,
-                layout: Layout::A,
-                readonly: *readonly,
-            }
-        }),
-        Ty::Val(Type::UniTuple(t, _)) => Ok(unliteral(t)),
-        other => err(format!("cannot iterate over {}", describe(other)), range),
     }
 }
 

@@ -677,7 +677,7 @@ impl<'c, 'a> Typer<'c, 'a> {
 
     fn for_loop(&mut self, f: &ast::StmtFor, env: Env) -> TResult<Option<Env>> {
         let iter = self.expr(&f.iter, &env)?;
-        let elem = self.iter_elem(&iter, f.iter.range())?;
+        let elem = iter_elem(&iter, f.iter.range())?;
         let mut assigned = HashSet::new();
         collect_assigned(&f.body, &mut assigned);
         target_names(&f.target, &mut assigned);
@@ -721,32 +721,6 @@ impl<'c, 'a> Typer<'c, 'a> {
         Ok(self.join(outs))
     }
 
-    fn iter_elem(&self, iter: &Ty, range: TextRange) -> TResult<Type> {
-        match iter {
-            Ty::Val(Type::Range(s)) => Ok(Type::Scalar(*s)),
-            Ty::Iter(t) => Ok(t.clone()),
-            Ty::Val(Type::Array {
-                dtype,
-                ndim,
-                readonly,
-                ..
-            }) => Ok(if *ndim == 1 {
-                (**dtype).clone()
-            } else {
-                Type::Array {
-                    dtype: dtype.clone(),
-                    ndim: ndim - 1,
-                    layout: Layout::A,
-                    readonly: *readonly,
-                }
-            }),
-            Ty::Val(Type::UniTuple(t, _)) => Ok(unliteral(t)),
-            other => err(
-                format!("cannot iterate over {}", other.record_name()),
-                range,
-            ),
-        }
-    }
 
     fn note(&mut self, expr: &Expr, ty: &Ty) {
         if let Ty::Val(t) = ty {
@@ -1290,5 +1264,20 @@ pub fn dtype_of(ty: &Ty) -> Option<Scalar> {
         Ty::Dtype(s) => Some(*s),
         Ty::Val(Type::StrLiteral(s)) => Scalar::from_name(s),
         _ => None,
+    }
+}
+
+/// The element type a `for` loop (or `enumerate`/`zip`) takes from an iterable.
+pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
+    match iter {
+        Ty::Val(Type::Range(s)) => Ok(Type::Scalar(*s)),
+        Ty::Iter(t) => Ok(t.clone()),
+        Ty::Val(Type::Array { dtype, ndim, readonly, .. }) => Ok(if *ndim == 1 {
+            (**dtype).clone()
+        } else {
+            Type::Array { dtype: dtype.clone(), ndim: ndim - 1, layout: Layout::A, readonly: *readonly }
+        }),
+        Ty::Val(Type::UniTuple(t, _)) => Ok(unliteral(t)),
+        other => err(format!("cannot iterate over {}", other.record_name()), range),
     }
 }
