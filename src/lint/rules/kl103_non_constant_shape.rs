@@ -338,6 +338,13 @@ enum Verdict {
     Bad(Bad),
 }
 
+impl Verdict {
+    /// A shape expression that is not a compile-time constant, with nothing to fold.
+    fn bad(range: TextRange, reason: String, ty: &str, negative: bool) -> Self {
+        Verdict::Bad(Bad { range, edit_range: range, reason, ty: ty.to_string(), negative, folded: None })
+    }
+}
+
 struct Eval<'c, 'a> {
     ctx: &'c ItemContext<'a>,
     function: &'a GpuFunction,
@@ -368,9 +375,7 @@ fn literal_text(v: &ConstValue) -> Option<String> {
 /// where `0` is `ValueError: array length <= 0`; for a shared array `0` is dynamic memory).
 /// `what` names the value in the reason (`None` for a literal, which speaks for itself).
 fn check_value(v: &ConstValue, what: Option<&str>, range: TextRange, local: bool) -> Verdict {
-    let bad = |reason: String, ty: &str, negative: bool| {
-        Verdict::Bad(Bad { range, edit_range: range, reason, ty: ty.to_string(), negative, folded: None })
-    };
+    let bad = |reason: String, ty: &str, negative: bool| Verdict::bad(range, reason, ty, negative);
     match v {
         ConstValue::Int(i) if *i < 0 || (local && *i == 0) => {
             bad(what.map(|w| format!("{w} is {i}")).unwrap_or_default(), "int64", true)
@@ -484,16 +489,7 @@ impl<'c, 'a> Eval<'c, 'a> {
 
     fn eval(&self, expr: &'a Expr, scope: usize) -> Verdict {
         let range = expr.range();
-        let bad = |reason: String| {
-            Verdict::Bad(Bad {
-                range,
-                edit_range: range,
-                reason,
-                ty: "int64".to_string(),
-                negative: false,
-                folded: None,
-            })
-        };
+        let bad = |reason: String| Verdict::bad(range, reason, "int64", false);
         if is_folded_literal(expr) {
             return match const_eval(expr, self.ctx.lookup()) {
                 Some(v) => check_value(&v, None, range, self.local),
@@ -615,16 +611,7 @@ impl<'c, 'a> Eval<'c, 'a> {
     }
 
     fn eval_name(&self, name: &str, scope: usize, range: TextRange) -> Verdict {
-        let bad = |reason: String| {
-            Verdict::Bad(Bad {
-                range,
-                edit_range: range,
-                reason,
-                ty: "int64".to_string(),
-                negative: false,
-                folded: None,
-            })
-        };
+        let bad = |reason: String| Verdict::bad(range, reason, "int64", false);
         for s in (0..=scope).rev() {
             let info = &self.scopes[s];
             if info.params.contains(name) {
