@@ -5,8 +5,12 @@
 //! function does not recompute the facts of the others (see `items`).
 
 pub mod db;
+pub mod facts;
+pub mod host_types;
 pub mod hover;
+pub mod ide;
 pub mod intrinsics;
+pub mod ir;
 pub mod items;
 pub mod kernels;
 pub mod launches;

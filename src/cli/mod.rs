@@ -1,6 +1,7 @@
 //! The command line: `kernlint check`, `kernlint rule`.
 
 mod check;
+mod compile;
 mod output;
 mod types;
 
@@ -42,6 +43,8 @@ enum Command {
     },
     /// Print the Numba type of every variable of a kernel: `kernlint types FILE::KERNEL`.
     Types(types::TypesArgs),
+    /// Compile a kernel: its typed IR now, PTX with the compiler.
+    Compile(compile::CompileArgs),
 }
 
 #[derive(clap::Args)]
@@ -86,6 +89,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Rule { code, all } => rule(code.as_deref(), all),
         Command::Types(args) => types::run(&args),
+        Command::Compile(args) => compile::run(&args),
         Command::Server => crate::lsp::run(),
     });
     match result {

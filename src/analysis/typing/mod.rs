@@ -23,7 +23,7 @@ use super::syntax::parse_module;
 use super::types::Type;
 use super::{Db, SourceFile};
 
-pub use infer::Ty;
+pub use infer::{DefTypes, ErrorKind, Ty};
 
 /// What typing one function produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +53,8 @@ pub struct TypingError {
     pub range: TextRange,
     /// Where the item starts in its file.
     pub item_start: TextSize,
+    /// Whether Numba rejects the function here too, or kernlint does not model it.
+    pub kind: ErrorKind,
 }
 
 impl TypingError {
@@ -114,6 +116,7 @@ pub fn type_function(
         message,
         range: TextRange::default(),
         item_start: TextSize::default(),
+        kind: ErrorKind::Unmodeled,
     };
     let (item_start, function) = find_gpu_function(db, file, name)
         .ok_or_else(|| err0(format!("no kernel or device function named `{name}`")))?;
@@ -121,6 +124,7 @@ pub fn type_function(
         message,
         range,
         item_start,
+        kind: ErrorKind::Unmodeled,
     };
     let sig = match signature {
         Some(text) => parse_signature_str(text).map_err(|e| {
@@ -152,7 +156,17 @@ pub fn type_function(
     let ctx = infer::ModuleCtx::new(db, file, &scope, &module.syntax().body);
     let kernel = !function.spec.kind.returns_values();
     let result = infer::type_def(&ctx, def, &sig.args, kernel, 0)
-        .map_err(|(message, range)| err(message, range - item_start))?;
+        .map_err(|f| TypingError {
+            message: f.message,
+            // A range outside the item (none known) falls back to the function's name.
+            range: if f.range.start() >= item_start {
+                f.range - item_start
+            } else {
+                function.name_range
+            },
+            item_start,
+            kind: f.kind,
+        })?;
     let ret = if kernel {
         Type::None
     } else {
@@ -162,10 +176,13 @@ pub fn type_function(
         && kernel
         && *declared != Type::None
     {
-        return Err(err(
-            format!("a kernel must return none, not {declared}"),
-            function.name_range,
-        ));
+        return Err(TypingError {
+            kind: ErrorKind::Covered,
+            ..err(
+                format!("a kernel must return none, not {declared}"),
+                function.name_range,
+            )
+        });
     }
     let shift = |r: TextRange| r - item_start;
     Ok(FunctionTypes {
@@ -220,4 +237,21 @@ pub fn function_types<'db>(
         request.function(db),
         request.signature(db).as_deref(),
     )
+}
+
+/// Types the function whose `def` is at `def_range` (file-relative) for argument types, as
+/// the IR lowering needs it: expression types keyed by file-relative ranges.
+pub fn type_def_for_args(
+    db: &dyn Db,
+    file: SourceFile,
+    def_range: TextRange,
+    args: &[Type],
+    kernel: bool,
+) -> Result<DefTypes, (String, TextRange)> {
+    let module = parse_module(db, file);
+    let def = find_def(&module.syntax().body, def_range)
+        .ok_or_else(|| ("cannot find the function's definition".to_string(), def_range))?;
+    let scope = ItemScope::new(module_scope(db, file), &module.syntax().body);
+    let ctx = infer::ModuleCtx::new(db, file, &scope, &module.syntax().body);
+    infer::type_def(&ctx, def, args, kernel, 0).map_err(|f| (f.message, f.range))
 }

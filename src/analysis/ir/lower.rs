@@ -1,0 +1,1253 @@
+//! Lowering a typed function body (AST + Numba's types) to the IR.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Number, Operator, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::{
+    BinaryOp, Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Param, Slot, SlotId, Terminator,
+    UnaryOp, ValueId,
+};
+use crate::analysis::kernels::ItemScope;
+use crate::analysis::resolve::{const_eval, qualified_path};
+use crate::analysis::scope::{Binding, ConstValue, module_scope};
+use crate::analysis::syntax::parse_module;
+use crate::analysis::types::{Layout, Scalar, Type};
+use crate::analysis::typing::promote::{base_scalar, unify, unliteral};
+use crate::analysis::typing::{DefTypes, find_def, type_def_for_args};
+use crate::analysis::{Db, SourceFile};
+
+/// Why a function could not be lowered: a typing error, or a construct the IR does not
+/// cover yet. `range` is file-relative.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LowerError {
+    pub message: String,
+    pub range: TextRange,
+}
+
+type LResult<T> = Result<T, LowerError>;
+
+fn unsupported<T>(what: &str, range: TextRange) -> LResult<T> {
+    Err(LowerError { message: format!("kernlint cannot compile {what} yet"), range })
+}
+
+/// Lower the GPU function whose `def` is at `def_range` (file-relative) for argument types.
+pub fn lower_function(
+    db: &dyn Db,
+    file: SourceFile,
+    def_range: TextRange,
+    args: &[Type],
+    is_kernel: bool,
+) -> LResult<Function> {
+    let types = type_def_for_args(db, file, def_range, args, is_kernel)
+        .map_err(|(message, range)| LowerError { message, range })?;
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let def = find_def(body, def_range)
+        .ok_or_else(|| LowerError { message: "cannot find the function's definition".into(), range: def_range })?;
+    let scope = ItemScope::new(module_scope(db, file), body);
+    let ret = if is_kernel { Type::None } else { unliteral(&types.ret) };
+    let mut lower = Lower {
+        types: &types,
+        scope: &scope,
+        func: Function {
+            name: def.name.to_string(),
+            is_kernel,
+            params: Vec::new(),
+            ret,
+            slots: Vec::new(),
+            values: Vec::new(),
+            blocks: vec![Block { insts: Vec::new(), term: Terminator::Unreachable }],
+        },
+        current: Function::ENTRY,
+        slots: BTreeMap::new(),
+        spaces: HashMap::new(),
+        slot_spaces: HashMap::new(),
+        loops: Vec::new(),
+        locals: BTreeSet::new(),
+    };
+    lower.function(def, args)?;
+    Ok(lower.func)
+}
+
+struct Lower<'a> {
+    types: &'a DefTypes,
+    scope: &'a ItemScope<'a>,
+    func: Function,
+    current: BlockId,
+    /// Slots of each variable, by Numba type.
+    slots: BTreeMap<String, Vec<(Type, SlotId)>>,
+    /// Memory space of array values and of the slots holding them.
+    spaces: HashMap<ValueId, MemorySpace>,
+    slot_spaces: HashMap<SlotId, MemorySpace>,
+    /// (continue target, break target) of the enclosing loops.
+    loops: Vec<(BlockId, BlockId)>,
+    /// Names bound in the function (parameters and assigned variables).
+    locals: BTreeSet<String>,
+}
+
+/// Collects the Numba type of every read and write of each local variable.
+struct SlotTypes<'t> {
+    types: &'t DefTypes,
+    found: BTreeMap<String, Vec<Type>>,
+}
+
+impl<'a> Visitor<'a> for SlotTypes<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::Assign(a) => {
+                if let Some(t) = self.type_of(&a.value) {
+                    for target in &a.targets {
+                        self.bind(target, &t);
+                    }
+                }
+            }
+            Stmt::AugAssign(a) => {
+                if let (Expr::Name(n), Some(t)) = (&*a.target, self.aug_type(a)) {
+                    self.add(n.id.as_str(), t);
+                }
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Name(n) = expr
+            && n.ctx == ExprContext::Load
+            && let Some(t) = self.type_of(expr)
+        {
+            self.add(n.id.as_str(), t);
+        }
+        visitor::walk_expr(self, expr);
+    }
+}
+
+impl SlotTypes<'_> {
+    fn add(&mut self, name: &str, t: Type) {
+        let types = self.found.entry(name.to_string()).or_default();
+        if !types.contains(&t) {
+            types.push(t);
+        }
+    }
+
+    fn type_of(&self, expr: &Expr) -> Option<Type> {
+        let r = expr.range();
+        self.types.expressions.get(&(r.start().into(), r.end().into())).map(unliteral)
+    }
+
+    fn aug_type(&self, a: &ast::StmtAugAssign) -> Option<Type> {
+        let target = self.found.get(a.target.as_name_expr()?.id.as_str())?.iter().next()?.clone();
+        let value = self.type_of(&a.value)?;
+        Some(Type::Scalar(binary_result(a.op, base_scalar(&target)?, base_scalar(&value)?)?))
+    }
+
+    fn bind(&mut self, target: &Expr, t: &Type) {
+        match target {
+            Expr::Name(n) => self.add(n.id.as_str(), t.clone()),
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                for (i, e) in elts.iter().enumerate() {
+                    if let Some(et) = tuple_element(t, i) {
+                        self.bind(e, &et);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn tuple_element(t: &Type, i: usize) -> Option<Type> {
+    match t {
+        Type::UniTuple(e, n) if i < *n => Some((**e).clone()),
+        Type::Tuple(items) => items.get(i).cloned(),
+        _ => None,
+    }
+}
+
+/// The result type of an arithmetic operator on scalars (Numba's rules).
+fn binary_result(op: Operator, a: Scalar, b: Scalar) -> Option<Scalar> {
+    use crate::analysis::typing::promote::{ArithOp, binary};
+    let arith = match op {
+        Operator::Add | Operator::Sub | Operator::Mult => ArithOp::Add,
+        Operator::Div => ArithOp::TrueDiv,
+        Operator::FloorDiv | Operator::Mod => ArithOp::FloorDiv,
+        Operator::Pow => ArithOp::Pow,
+        Operator::BitAnd | Operator::BitOr | Operator::BitXor => ArithOp::Bitwise,
+        Operator::LShift | Operator::RShift => ArithOp::Shift,
+        Operator::MatMult => return None,
+    };
+    binary(arith, a, b)
+}
+
+fn scalar(t: &Type) -> Option<Scalar> {
+    base_scalar(t)
+}
+
+impl Lower<'_> {
+    // ---- building blocks -------------------------------------------------------------
+
+    fn new_block(&mut self) -> BlockId {
+        self.func.blocks.push(Block { insts: Vec::new(), term: Terminator::Unreachable });
+        BlockId(self.func.blocks.len() as u32 - 1)
+    }
+
+    fn emit(&mut self, op: Op, ty: Option<Type>, span: TextRange) -> ValueId {
+        let result = ty.map(|t| {
+            self.func.values.push(t);
+            ValueId(self.func.values.len() as u32 - 1)
+        });
+        self.func.blocks[self.current.0 as usize].insts.push(Inst { result, op, span });
+        result.unwrap_or(ValueId(u32::MAX))
+    }
+
+    fn emit_void(&mut self, op: Op, span: TextRange) {
+        self.emit(op, None, span);
+    }
+
+    fn terminate(&mut self, term: Terminator) {
+        let block = &mut self.func.blocks[self.current.0 as usize];
+        // Only the first terminator counts: code after a jump is unreachable.
+        if block.term == Terminator::Unreachable {
+            block.term = term;
+        }
+    }
+
+    /// End the current block with `term` and continue in a fresh, unreachable block.
+    fn seal(&mut self, term: Terminator) {
+        self.terminate(term);
+        self.current = self.new_block();
+    }
+
+    fn switch_to(&mut self, block: BlockId) {
+        self.current = block;
+    }
+
+    fn ty(&self, v: ValueId) -> &Type {
+        // A void operation's placeholder result has no type.
+        self.func.values.get(v.0 as usize).unwrap_or(&Type::None)
+    }
+
+    fn expr_type(&self, expr: &Expr) -> LResult<Type> {
+        let r = expr.range();
+        self.types
+            .expressions
+            .get(&(r.start().into(), r.end().into()))
+            .map(unliteral)
+            .ok_or_else(|| LowerError { message: "no type for this expression".into(), range: r })
+    }
+
+    fn constant(&mut self, c: Constant, span: TextRange) -> ValueId {
+        let ty = match c {
+            Constant::Int(_, s) | Constant::Float(_, s) => Type::Scalar(s),
+            Constant::Bool(_) => Type::Scalar(Scalar::Bool),
+        };
+        self.emit(Op::Const(c), Some(ty), span)
+    }
+
+    fn int(&mut self, v: i128, span: TextRange) -> ValueId {
+        self.constant(Constant::Int(v, Scalar::I64), span)
+    }
+
+    /// Convert a scalar value to `to` (no instruction when it already has that type).
+    fn cast(&mut self, v: ValueId, to: Scalar, span: TextRange) -> LResult<ValueId> {
+        match scalar(self.ty(v)) {
+            Some(from) if from == to => Ok(v),
+            Some(_) => Ok(self.emit(Op::Cast(v, to), Some(Type::Scalar(to)), span)),
+            None => Err(LowerError { message: format!("cannot convert {} to {to}", self.ty(v)), range: span }),
+        }
+    }
+
+    fn cast_to_type(&mut self, v: ValueId, to: &Type, span: TextRange) -> LResult<ValueId> {
+        if self.ty(v) == to {
+            return Ok(v);
+        }
+        match to {
+            Type::Scalar(s) => self.cast(v, *s, span),
+            Type::UniTuple(..) | Type::Tuple(_) => {
+                let n = match to {
+                    Type::UniTuple(_, n) => *n,
+                    Type::Tuple(items) => items.len(),
+                    _ => unreachable!(),
+                };
+                let mut items = Vec::new();
+                for i in 0..n {
+                    let from = self.extract(v, i, span)?;
+                    let target = tuple_element(to, i).expect("index within the tuple");
+                    items.push(self.cast_to_type(from, &target, span)?);
+                }
+                Ok(self.emit(Op::MakeTuple(items), Some(to.clone()), span))
+            }
+            _ => Ok(v),
+        }
+    }
+
+    fn extract(&mut self, t: ValueId, i: usize, span: TextRange) -> LResult<ValueId> {
+        let Some(et) = tuple_element(self.ty(t), i) else {
+            return Err(LowerError { message: format!("cannot take item {i} of {}", self.ty(t)), range: span });
+        };
+        Ok(self.emit(Op::Extract(t, i as u32), Some(et), span))
+    }
+
+    /// Python truthiness as a bool value.
+    fn truth(&mut self, v: ValueId, span: TextRange) -> LResult<ValueId> {
+        match self.ty(v).clone() {
+            Type::Scalar(Scalar::Bool) => Ok(v),
+            Type::Scalar(s) => {
+                let zero = if s.is_float() {
+                    self.constant(Constant::Float(0.0, s), span)
+                } else {
+                    self.constant(Constant::Int(0, s), span)
+                };
+                Ok(self.emit(Op::Compare(CompareOp::Ne, v, zero), Some(Type::Scalar(Scalar::Bool)), span))
+            }
+            Type::UniTuple(_, n) => Ok(self.constant(Constant::Bool(n > 0), span)),
+            Type::Tuple(items) => Ok(self.constant(Constant::Bool(!items.is_empty()), span)),
+            other => Err(LowerError { message: format!("cannot test the truth of {other}"), range: span }),
+        }
+    }
+
+    // ---- variables ---------------------------------------------------------------------
+
+    /// A new compiler temporary (loop counters, results of `a if c else b`), never shared.
+    fn temp(&mut self, base: &str, ty: &Type) -> SlotId {
+        self.func.slots.push(Slot { name: format!("${base}{}", self.func.slots.len()), ty: ty.clone() });
+        SlotId(self.func.slots.len() as u32 - 1)
+    }
+
+    fn slot(&mut self, name: &str, ty: &Type) -> SlotId {
+        if let Some((_, s)) = self.slots.get(name).and_then(|v| v.iter().find(|(t, _)| t == ty)) {
+            return *s;
+        }
+        self.func.slots.push(Slot { name: name.to_string(), ty: ty.clone() });
+        let id = SlotId(self.func.slots.len() as u32 - 1);
+        self.slots.entry(name.to_string()).or_default().push((ty.clone(), id));
+        id
+    }
+
+    /// Store into the variable's slot of the value's type and, converted, into the slots of
+    /// the types Numba unifies that type into.
+    fn write(&mut self, name: &str, v: ValueId, span: TextRange) -> LResult<()> {
+        let vt = self.ty(v).clone();
+        self.slot(name, &vt);
+        let targets: Vec<(Type, SlotId)> = self.slots.get(name).cloned().unwrap_or_default();
+        for (t, slot) in targets {
+            let value = if t == vt {
+                v
+            } else if unify(&vt, &t).as_ref() == Some(&t) {
+                self.cast_to_type(v, &t, span)?
+            } else {
+                continue;
+            };
+            if let Some(space) = self.spaces.get(&value).copied() {
+                self.slot_spaces.insert(slot, space);
+            }
+            self.emit_void(Op::WriteSlot(slot, value), span);
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, name: &str, ty: &Type, span: TextRange) -> LResult<ValueId> {
+        let slot = self.slot(name, ty);
+        let v = self.emit(Op::ReadSlot(slot), Some(ty.clone()), span);
+        if let Some(space) = self.slot_spaces.get(&slot).copied() {
+            self.spaces.insert(v, space);
+        }
+        Ok(v)
+    }
+
+    // ---- function and statements -----------------------------------------------------
+
+    fn function(&mut self, def: &ast::StmtFunctionDef, args: &[Type]) -> LResult<()> {
+        let mut collector = SlotTypes { types: self.types, found: BTreeMap::new() };
+        for stmt in &def.body {
+            collector.visit_stmt(stmt);
+        }
+        let params: Vec<&ast::Parameter> =
+            def.parameters.posonlyargs.iter().chain(&def.parameters.args).map(|p| &p.parameter).collect();
+        for (param, ty) in params.iter().zip(args) {
+            let ty = unliteral(ty);
+            self.func.values.push(ty.clone());
+            let value = ValueId(self.func.values.len() as u32 - 1);
+            if ty.is_array() {
+                self.spaces.insert(value, MemorySpace::Global);
+            }
+            self.func.params.push(Param { name: param.name.to_string(), ty, value });
+            self.locals.insert(param.name.to_string());
+        }
+        let mut assigned = BTreeSet::new();
+        collect_assigned(&def.body, &mut assigned);
+        self.locals.extend(assigned);
+        for (name, types) in &collector.found {
+            if self.locals.contains(name) {
+                for t in types {
+                    self.slot(name, t);
+                }
+            }
+        }
+        for p in self.func.params.clone() {
+            self.write(&p.name, p.value, def.name.range())?;
+        }
+        self.block(&def.body)?;
+        self.terminate(Terminator::Return(None));
+        Ok(())
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> LResult<()> {
+        for stmt in stmts {
+            self.stmt(stmt)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> LResult<()> {
+        let span = stmt.range();
+        match stmt {
+            Stmt::Assign(a) => {
+                let v = self.expr(&a.value)?;
+                for target in &a.targets {
+                    self.assign(target, v)?;
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    let v = self.expr(value)?;
+                    self.assign(&a.target, v)?;
+                }
+            }
+            Stmt::AugAssign(a) => self.aug_assign(a)?,
+            Stmt::Expr(e) => {
+                if !matches!(&*e.value, Expr::StringLiteral(_)) {
+                    self.expr(&e.value)?;
+                }
+            }
+            Stmt::Pass(_) => {}
+            Stmt::If(s) => self.if_stmt(s)?,
+            Stmt::While(w) => self.while_loop(w)?,
+            Stmt::For(f) => self.for_loop(f)?,
+            Stmt::Break(_) => {
+                let (_, exit) = *self.loops.last().ok_or_else(|| LowerError { message: "`break` outside a loop".into(), range: span })?;
+                self.seal(Terminator::Jump(exit));
+            }
+            Stmt::Continue(_) => {
+                let (next, _) = *self.loops.last().ok_or_else(|| LowerError { message: "`continue` outside a loop".into(), range: span })?;
+                self.seal(Terminator::Jump(next));
+            }
+            Stmt::Return(r) => {
+                let value = match &r.value {
+                    Some(v) if !self.func.is_kernel && !v.is_none_literal_expr() => {
+                        let x = self.expr(v)?;
+                        let ret = self.func.ret.clone();
+                        Some(self.cast_to_type(x, &ret, span)?)
+                    }
+                    _ => None,
+                };
+                self.seal(Terminator::Return(value));
+            }
+            // Without debug=True a failing assert or a raise ends the thread silently.
+            Stmt::Assert(a) => {
+                let c = self.expr(&a.test)?;
+                let ok = self.truth(c, a.test.range())?;
+                let (pass, fail) = (self.new_block(), self.new_block());
+                self.terminate(Terminator::Branch { cond: ok, then: pass, otherwise: fail });
+                self.switch_to(fail);
+                self.terminate(Terminator::Return(None));
+                self.switch_to(pass);
+            }
+            Stmt::Raise(_) => self.seal(Terminator::Return(None)),
+            other => return unsupported(statement_name(other), span),
+        }
+        Ok(())
+    }
+
+    fn assign(&mut self, target: &Expr, v: ValueId) -> LResult<()> {
+        let span = target.range();
+        match target {
+            Expr::Name(n) => self.write(n.id.as_str(), v, span),
+            Expr::Subscript(s) => {
+                let array = self.expr(&s.value)?;
+                self.store(array, &s.slice, v, span)
+            }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                let items: Vec<ValueId> = (0..elts.len()).map(|i| self.extract(v, i, span)).collect::<LResult<_>>()?;
+                for (e, item) in elts.iter().zip(items) {
+                    self.assign(e, item)?;
+                }
+                Ok(())
+            }
+            _ => unsupported("this assignment target", span),
+        }
+    }
+
+    fn aug_assign(&mut self, a: &ast::StmtAugAssign) -> LResult<()> {
+        let span = a.range();
+        match &*a.target {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                let rhs = self.expr(&a.value)?;
+                // The variable's current type: the slot whose type the operator accepts.
+                let candidates: Vec<Type> = self.slots.get(name).map(|v| v.iter().map(|(t, _)| t.clone()).collect()).unwrap_or_default();
+                let current = candidates.first().cloned().ok_or_else(|| LowerError { message: format!("`{name}` is used before it is assigned"), range: span })?;
+                let lhs = self.read(name, &current, span)?;
+                let v = self.arith(a.op, lhs, rhs, None, span)?;
+                self.write(name, v, span)
+            }
+            Expr::Subscript(s) => {
+                let array = self.expr(&s.value)?;
+                let old = self.load(array, &s.slice, span)?;
+                let rhs = self.expr(&a.value)?;
+                let v = self.arith(a.op, old, rhs, None, span)?;
+                self.store(array, &s.slice, v, span)
+            }
+            _ => unsupported("this augmented assignment target", span),
+        }
+    }
+
+    fn if_stmt(&mut self, s: &ast::StmtIf) -> LResult<()> {
+        let exit = self.new_block();
+        let mut clauses: Vec<(Option<&Expr>, &[Stmt])> = vec![(Some(&*s.test), &s.body)];
+        clauses.extend(s.elif_else_clauses.iter().map(|c| (c.test.as_ref(), c.body.as_slice())));
+        for (test, body) in clauses {
+            match test {
+                Some(test) => {
+                    let c = self.expr(test)?;
+                    let cond = self.truth(c, test.range())?;
+                    let (then, otherwise) = (self.new_block(), self.new_block());
+                    self.terminate(Terminator::Branch { cond, then, otherwise });
+                    self.switch_to(then);
+                    self.block(body)?;
+                    self.terminate(Terminator::Jump(exit));
+                    self.switch_to(otherwise);
+                }
+                None => self.block(body)?,
+            }
+        }
+        self.terminate(Terminator::Jump(exit));
+        self.switch_to(exit);
+        Ok(())
+    }
+
+    fn while_loop(&mut self, w: &ast::StmtWhile) -> LResult<()> {
+        let (header, body, orelse, exit) = (self.new_block(), self.new_block(), self.new_block(), self.new_block());
+        self.terminate(Terminator::Jump(header));
+        self.switch_to(header);
+        let c = self.expr(&w.test)?;
+        let cond = self.truth(c, w.test.range())?;
+        self.terminate(Terminator::Branch { cond, then: body, otherwise: orelse });
+        self.switch_to(body);
+        self.loops.push((header, exit));
+        self.block(&w.body)?;
+        self.loops.pop();
+        self.terminate(Terminator::Jump(header));
+        self.switch_to(orelse);
+        self.block(&w.orelse)?;
+        self.terminate(Terminator::Jump(exit));
+        self.switch_to(exit);
+        Ok(())
+    }
+
+    fn for_loop(&mut self, f: &ast::StmtFor) -> LResult<()> {
+        let span = f.range();
+        let iter_ty = self.expr_type(&f.iter)?;
+        // The hidden counter, the bound and the step, then each element from the counter.
+        let (counter_ty, start, stop, step, element): (Scalar, ValueId, ValueId, Option<i128>, Element) = match (&*f.iter, &iter_ty) {
+            (Expr::Call(call), Type::Range(s)) => {
+                let args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+                let args: Vec<ValueId> = args.into_iter().map(|a| self.cast(a, *s, span)).collect::<LResult<_>>()?;
+                let step_const = match call.arguments.args.get(2) {
+                    Some(e) => const_eval(e, self.scope).and_then(|c| c.as_int()),
+                    None => Some(1),
+                };
+                let zero = self.constant(Constant::Int(0, *s), span);
+                let (start, stop, step) = match args.as_slice() {
+                    [stop] => (zero, *stop, None),
+                    [start, stop] => (*start, *stop, None),
+                    [start, stop, step] => (*start, *stop, Some(*step)),
+                    _ => return unsupported("`range` with these arguments", call.range()),
+                };
+                let step_value = match step {
+                    Some(v) => v,
+                    None => self.constant(Constant::Int(1, *s), span),
+                };
+                let slot = self.temp("step", &Type::Scalar(*s));
+                self.emit_void(Op::WriteSlot(slot, step_value), span);
+                (*s, start, stop, step_const, Element::Counter(slot))
+            }
+            (_, Type::Array { ndim: 1, .. }) | (_, Type::UniTuple(..)) => {
+                let seq = self.expr(&f.iter)?;
+                let zero = self.int(0, span);
+                let len = match iter_ty {
+                    Type::UniTuple(_, n) => self.int(n as i128, span),
+                    _ => self.emit(Op::Extent { array: seq, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span),
+                };
+                (Scalar::I64, zero, len, Some(1), Element::Item(seq))
+            }
+            _ => return unsupported(&format!("a `for` loop over {iter_ty}"), f.iter.range()),
+        };
+        let counter = self.temp("counter", &Type::Scalar(counter_ty));
+        self.emit_void(Op::WriteSlot(counter, start), span);
+        let stop_slot = self.temp("stop", &Type::Scalar(counter_ty));
+        self.emit_void(Op::WriteSlot(stop_slot, stop), span);
+        let (header, body, latch, orelse, exit) =
+            (self.new_block(), self.new_block(), self.new_block(), self.new_block(), self.new_block());
+        self.terminate(Terminator::Jump(header));
+
+        self.switch_to(header);
+        let ct = Type::Scalar(counter_ty);
+        let i = self.emit(Op::ReadSlot(counter), Some(ct.clone()), span);
+        let stop = self.emit(Op::ReadSlot(stop_slot), Some(ct.clone()), span);
+        let bool_t = Some(Type::Scalar(Scalar::Bool));
+        let cond = match step {
+            Some(s) if s > 0 => self.emit(Op::Compare(CompareOp::Lt, i, stop), bool_t, span),
+            Some(_) => self.emit(Op::Compare(CompareOp::Gt, i, stop), bool_t, span),
+            None => {
+                // The step's sign is known only at run time: `step > 0 ? i < stop : i > stop`.
+                let Element::Counter(step_slot) = element else { unreachable!() };
+                let step = self.emit(Op::ReadSlot(step_slot), Some(ct.clone()), span);
+                let zero = self.constant(Constant::Int(0, counter_ty), span);
+                let up = self.emit(Op::Compare(CompareOp::Gt, step, zero), bool_t.clone(), span);
+                let lt = self.emit(Op::Compare(CompareOp::Lt, i, stop), bool_t.clone(), span);
+                let gt = self.emit(Op::Compare(CompareOp::Gt, i, stop), bool_t.clone(), span);
+                self.emit(Op::Select { cond: up, then: lt, otherwise: gt }, bool_t, span)
+            }
+        };
+        self.terminate(Terminator::Branch { cond, then: body, otherwise: orelse });
+
+        self.switch_to(body);
+        let value = match element {
+            Element::Counter(_) => i,
+            Element::Item(seq) => match self.ty(seq).clone() {
+                Type::UniTuple(e, _) => self.emit(Op::TupleGet(seq, i), Some((*e).clone()), span),
+                _ => {
+                    let space = self.space(seq);
+                    let dtype = self.ty(seq).dtype().cloned().unwrap_or(Type::Unknown);
+                    self.emit(Op::Load { array: seq, indices: vec![i], space }, Some(dtype), span)
+                }
+            },
+        };
+        self.assign(&f.target, value)?;
+        self.loops.push((latch, exit));
+        self.block(&f.body)?;
+        self.loops.pop();
+        self.terminate(Terminator::Jump(latch));
+
+        self.switch_to(latch);
+        let i = self.emit(Op::ReadSlot(counter), Some(ct.clone()), span);
+        let step_v = match element {
+            Element::Counter(step_slot) => self.emit(Op::ReadSlot(step_slot), Some(ct.clone()), span),
+            Element::Item(_) => self.int(1, span),
+        };
+        let next = self.emit(Op::Binary(BinaryOp::Add, i, step_v), Some(ct), span);
+        self.emit_void(Op::WriteSlot(counter, next), span);
+        self.terminate(Terminator::Jump(header));
+
+        self.switch_to(orelse);
+        self.block(&f.orelse)?;
+        self.terminate(Terminator::Jump(exit));
+        self.switch_to(exit);
+        Ok(())
+    }
+
+    // ---- memory ------------------------------------------------------------------------
+
+    fn space(&self, array: ValueId) -> MemorySpace {
+        self.spaces.get(&array).copied().unwrap_or(MemorySpace::Global)
+    }
+
+    /// Lower an index expression into int64 indices, each wrapped once if negative.
+    fn indices(&mut self, array: ValueId, slice: &Expr, span: TextRange) -> LResult<Vec<ValueId>> {
+        let parts: Vec<&Expr> = match slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        let mut out = Vec::new();
+        for (axis, part) in parts.into_iter().enumerate() {
+            if matches!(part, Expr::Slice(_)) {
+                return unsupported("array slicing", part.range());
+            }
+            let raw = self.expr(part)?;
+            let Some(s) = scalar(self.ty(raw)) else {
+                return unsupported(&format!("an index of type {}", self.ty(raw)), part.range());
+            };
+            if s.is_float() {
+                return Err(LowerError { message: format!("an array index must be an integer, not {s}"), range: part.range() });
+            }
+            let index = self.cast(raw, Scalar::I64, part.range())?;
+            let wrapped = if s.is_unsigned_int() || is_nonnegative_literal(part) {
+                index
+            } else {
+                // idx < 0 ? idx + extent : idx   (wrap once, no bounds check, as Numba does)
+                let extent = self.emit(Op::Extent { array, axis: axis as u8 }, Some(Type::Scalar(Scalar::I64)), span);
+                let zero = self.int(0, span);
+                let negative = self.emit(Op::Compare(CompareOp::Lt, index, zero), Some(Type::Scalar(Scalar::Bool)), span);
+                let shifted = self.emit(Op::Binary(BinaryOp::Add, index, extent), Some(Type::Scalar(Scalar::I64)), span);
+                self.emit(Op::Select { cond: negative, then: shifted, otherwise: index }, Some(Type::Scalar(Scalar::I64)), span)
+            };
+            out.push(wrapped);
+        }
+        Ok(out)
+    }
+
+    fn load(&mut self, array: ValueId, slice: &Expr, span: TextRange) -> LResult<ValueId> {
+        let ty = self.ty(array).clone();
+        match &ty {
+            Type::Array { dtype, ndim, layout, readonly } => {
+                let indices = self.indices(array, slice, span)?;
+                let space = self.space(array);
+                if indices.len() == *ndim as usize {
+                    Ok(self.emit(Op::Load { array, indices, space }, Some((**dtype).clone()), span))
+                } else {
+                    let rest = *ndim - indices.len() as u8;
+                    let layout = if *layout == Layout::C { Layout::C } else { Layout::A };
+                    let view = Type::Array { dtype: dtype.clone(), ndim: rest, layout, readonly: *readonly };
+                    let v = self.emit(Op::SubArray { array, indices }, Some(view), span);
+                    self.spaces.insert(v, space);
+                    Ok(v)
+                }
+            }
+            Type::UniTuple(..) | Type::Tuple(_) => {
+                if let Some(i) = const_eval(slice, self.scope).and_then(|c| c.as_int()) {
+                    let n = match &ty {
+                        Type::UniTuple(_, n) => *n as i128,
+                        Type::Tuple(items) => items.len() as i128,
+                        _ => unreachable!(),
+                    };
+                    let i = if i < 0 { i + n } else { i };
+                    return self.extract(array, i as usize, span);
+                }
+                let Type::UniTuple(e, _) = &ty else {
+                    return unsupported("a run-time index into a heterogeneous tuple", span);
+                };
+                let raw = self.expr(slice)?;
+                let i = self.cast(raw, Scalar::I64, span)?;
+                Ok(self.emit(Op::TupleGet(array, i), Some((**e).clone()), span))
+            }
+            other => unsupported(&format!("indexing {other}"), span),
+        }
+    }
+
+    fn store(&mut self, array: ValueId, slice: &Expr, value: ValueId, span: TextRange) -> LResult<()> {
+        let Type::Array { dtype, .. } = self.ty(array).clone() else {
+            return unsupported(&format!("item assignment on {}", self.ty(array)), span);
+        };
+        let indices = self.indices(array, slice, span)?;
+        let value = self.cast_to_type(value, &dtype, span)?;
+        let space = self.space(array);
+        self.emit_void(Op::Store { array, indices, value, space }, span);
+        Ok(())
+    }
+
+    // ---- expressions -------------------------------------------------------------------
+
+    fn expr(&mut self, expr: &Expr) -> LResult<ValueId> {
+        let span = expr.range();
+        match expr {
+            Expr::NumberLiteral(n) => match &n.value {
+                Number::Int(i) => {
+                    let v = i.as_i64().map(i128::from).or_else(|| i.as_u64().map(i128::from));
+                    let v = v.ok_or_else(|| LowerError { message: "integer literal too large".into(), range: span })?;
+                    let ty = if v > i64::MAX as i128 { Scalar::U64 } else { Scalar::I64 };
+                    Ok(self.constant(Constant::Int(v, ty), span))
+                }
+                Number::Float(x) => Ok(self.constant(Constant::Float(*x, Scalar::F64), span)),
+                Number::Complex { .. } => unsupported("complex numbers", span),
+            },
+            Expr::BooleanLiteral(b) => Ok(self.constant(Constant::Bool(b.value), span)),
+            Expr::Name(n) => self.name(n.id.as_str(), expr),
+            Expr::BinOp(b) => {
+                let l = self.expr(&b.left)?;
+                let r = self.expr(&b.right)?;
+                let result = self.expr_type(expr)?;
+                self.arith(b.op, l, r, scalar(&result), span)
+            }
+            Expr::UnaryOp(u) => {
+                let v = self.expr(&u.operand)?;
+                match u.op {
+                    ast::UnaryOp::Not => {
+                        let t = self.truth(v, span)?;
+                        Ok(self.emit(Op::Unary(UnaryOp::Not, t), Some(Type::Scalar(Scalar::Bool)), span))
+                    }
+                    ast::UnaryOp::UAdd => {
+                        let result = scalar(&self.expr_type(expr)?).unwrap_or(Scalar::I64);
+                        self.cast(v, result, span)
+                    }
+                    op => {
+                        // At the operand's own width, then widened (Numba's unary rule).
+                        let ty = self.ty(v).clone();
+                        let op = if op == ast::UnaryOp::USub { UnaryOp::Neg } else { UnaryOp::Invert };
+                        let x = self.emit(Op::Unary(op, v), Some(ty), span);
+                        let result = scalar(&self.expr_type(expr)?).unwrap_or(Scalar::I64);
+                        self.cast(x, result, span)
+                    }
+                }
+            }
+            Expr::Compare(c) => self.compare(c),
+            Expr::BoolOp(b) => self.bool_op(b, expr),
+            Expr::If(e) => {
+                let result = self.expr_type(expr)?;
+                let slot = self.temp("if", &result);
+                let c = self.expr(&e.test)?;
+                let cond = self.truth(c, e.test.range())?;
+                let (then, otherwise, exit) = (self.new_block(), self.new_block(), self.new_block());
+                self.terminate(Terminator::Branch { cond, then, otherwise });
+                for (block, branch) in [(then, &e.body), (otherwise, &e.orelse)] {
+                    self.switch_to(block);
+                    let v = self.expr(branch)?;
+                    let v = self.cast_to_type(v, &result, span)?;
+                    self.emit_void(Op::WriteSlot(slot, v), span);
+                    self.terminate(Terminator::Jump(exit));
+                }
+                self.switch_to(exit);
+                Ok(self.emit(Op::ReadSlot(slot), Some(result), span))
+            }
+            Expr::Tuple(t) => {
+                let items: Vec<ValueId> = t.elts.iter().map(|e| self.expr(e)).collect::<LResult<_>>()?;
+                let ty = Type::tuple(items.iter().map(|v| self.ty(*v).clone()).collect());
+                Ok(self.emit(Op::MakeTuple(items), Some(ty), span))
+            }
+            Expr::Subscript(s) => {
+                let base = self.expr(&s.value)?;
+                self.load(base, &s.slice, span)
+            }
+            Expr::Attribute(a) => self.attribute(a, expr),
+            Expr::Call(call) => self.call(call, expr),
+            _ => unsupported("this expression", span),
+        }
+    }
+
+    /// An arithmetic operator with Numba's conversions made explicit.
+    fn arith(&mut self, op: Operator, l: ValueId, r: ValueId, result: Option<Scalar>, span: TextRange) -> LResult<ValueId> {
+        let (Some(a), Some(b)) = (scalar(self.ty(l)), scalar(self.ty(r))) else {
+            return unsupported(&format!("`{}` on {} and {}", op.as_str(), self.ty(l), self.ty(r)), span);
+        };
+        let result = match result.or_else(|| binary_result(op, a, b)) {
+            Some(s) => s,
+            None => return Err(LowerError { message: format!("no implementation of `{}` for ({a}, {b})", op.as_str()), range: span }),
+        };
+        let l = self.cast(l, result, span)?;
+        let r = self.cast(r, result, span)?;
+        let bop = match op {
+            Operator::Add => BinaryOp::Add,
+            Operator::Sub => BinaryOp::Sub,
+            Operator::Mult => BinaryOp::Mul,
+            Operator::Div => BinaryOp::TrueDiv,
+            Operator::FloorDiv => BinaryOp::FloorDiv,
+            Operator::Mod => BinaryOp::FloorMod,
+            Operator::Pow => BinaryOp::Pow,
+            Operator::BitAnd => BinaryOp::BitAnd,
+            Operator::BitOr => BinaryOp::BitOr,
+            Operator::BitXor => BinaryOp::BitXor,
+            Operator::LShift => BinaryOp::Shl,
+            Operator::RShift => BinaryOp::Shr,
+            Operator::MatMult => return unsupported("`@`", span),
+        };
+        Ok(self.emit(Op::Binary(bop, l, r), Some(Type::Scalar(result)), span))
+    }
+
+    /// The type two scalars are compared in: mixed signed/uint64 and int/float go to float.
+    fn comparison_type(a: Scalar, b: Scalar) -> Scalar {
+        use crate::analysis::typing::promote::{ArithOp, binary};
+        let mixed_u64 = (a == Scalar::U64 && b.is_signed()) || (b == Scalar::U64 && a.is_signed());
+        if mixed_u64 {
+            return Scalar::F64;
+        }
+        if a == Scalar::Bool && b == Scalar::Bool {
+            return Scalar::Bool;
+        }
+        binary(ArithOp::Add, a, b).unwrap_or(Scalar::F64)
+    }
+
+    fn compare_pair(&mut self, op: CmpOp, l: ValueId, r: ValueId, span: TextRange) -> LResult<ValueId> {
+        let bool_t = Some(Type::Scalar(Scalar::Bool));
+        let cop = match op {
+            CmpOp::Eq | CmpOp::Is => CompareOp::Eq,
+            CmpOp::NotEq | CmpOp::IsNot => CompareOp::Ne,
+            CmpOp::Lt => CompareOp::Lt,
+            CmpOp::LtE => CompareOp::Le,
+            CmpOp::Gt => CompareOp::Gt,
+            CmpOp::GtE => CompareOp::Ge,
+            CmpOp::In | CmpOp::NotIn => {
+                // `x in (a, b, c)`: any equality, as a chain of selects.
+                let n = match self.ty(r) {
+                    Type::UniTuple(_, n) => *n,
+                    Type::Tuple(items) => items.len(),
+                    other => return unsupported(&format!("`in` on {other}"), span),
+                };
+                let mut acc = self.constant(Constant::Bool(false), span);
+                for i in 0..n {
+                    let item = self.extract(r, i, span)?;
+                    let eq = self.compare_pair(CmpOp::Eq, l, item, span)?;
+                    let t = self.constant(Constant::Bool(true), span);
+                    acc = self.emit(Op::Select { cond: eq, then: t, otherwise: acc }, bool_t.clone(), span);
+                }
+                if op == CmpOp::NotIn {
+                    acc = self.emit(Op::Unary(UnaryOp::Not, acc), bool_t, span);
+                }
+                return Ok(acc);
+            }
+        };
+        let (Some(a), Some(b)) = (scalar(self.ty(l)), scalar(self.ty(r))) else {
+            return unsupported(&format!("comparing {} with {}", self.ty(l), self.ty(r)), span);
+        };
+        let common = Self::comparison_type(a, b);
+        let l = self.cast(l, common, span)?;
+        let r = self.cast(r, common, span)?;
+        Ok(self.emit(Op::Compare(cop, l, r), bool_t, span))
+    }
+
+    /// `a < b < c` evaluates `b` once and stops at the first false comparison.
+    fn compare(&mut self, c: &ast::ExprCompare) -> LResult<ValueId> {
+        let span = c.range();
+        let mut left = self.expr(&c.left)?;
+        if c.ops.len() == 1 {
+            let right = self.expr(&c.comparators[0])?;
+            return self.compare_pair(c.ops[0], left, right, span);
+        }
+        let bool_t = Type::Scalar(Scalar::Bool);
+        let slot = self.temp("cmp", &bool_t);
+        let exit = self.new_block();
+        for (i, (op, comparator)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
+            let right = self.expr(comparator)?;
+            let result = self.compare_pair(*op, left, right, span)?;
+            self.emit_void(Op::WriteSlot(slot, result), span);
+            if i + 1 < c.ops.len() {
+                let next = self.new_block();
+                self.terminate(Terminator::Branch { cond: result, then: next, otherwise: exit });
+                self.switch_to(next);
+            }
+            left = right;
+        }
+        self.terminate(Terminator::Jump(exit));
+        self.switch_to(exit);
+        Ok(self.emit(Op::ReadSlot(slot), Some(bool_t), span))
+    }
+
+    /// `a and b` / `a or b`: short-circuit, yielding an operand (converted to the unified type).
+    fn bool_op(&mut self, b: &ast::ExprBoolOp, expr: &Expr) -> LResult<ValueId> {
+        let span = b.range();
+        let result = self.expr_type(expr)?;
+        let slot = self.temp("boolop", &result);
+        let exit = self.new_block();
+        for (i, value) in b.values.iter().enumerate() {
+            let v = self.expr(value)?;
+            let converted = self.cast_to_type(v, &result, span)?;
+            self.emit_void(Op::WriteSlot(slot, converted), span);
+            if i + 1 < b.values.len() {
+                let t = self.truth(v, value.range())?;
+                let next = self.new_block();
+                let term = match b.op {
+                    BoolOp::And => Terminator::Branch { cond: t, then: next, otherwise: exit },
+                    BoolOp::Or => Terminator::Branch { cond: t, then: exit, otherwise: next },
+                };
+                self.terminate(term);
+                self.switch_to(next);
+            }
+        }
+        self.terminate(Terminator::Jump(exit));
+        self.switch_to(exit);
+        Ok(self.emit(Op::ReadSlot(slot), Some(result), span))
+    }
+
+    fn name(&mut self, name: &str, expr: &Expr) -> LResult<ValueId> {
+        let span = expr.range();
+        if self.locals.contains(name) {
+            let ty = match self.expr_type(expr) {
+                Ok(ty) => ty,
+                // An opaque value (a grid group) has one slot, of unknown type.
+                Err(e) => match self.slots.get(name).map(Vec::as_slice) {
+                    Some([(ty, _)]) => ty.clone(),
+                    _ => return Err(e),
+                },
+            };
+            return self.read(name, &ty, span);
+        }
+        match self.scope.module.get(name) {
+            Some(Binding::Const(ConstValue::HostArray)) => {
+                let ty = self.expr_type(expr)?;
+                let v = self.emit(Op::GlobalArray(name.to_string()), Some(ty), span);
+                self.spaces.insert(v, MemorySpace::Const);
+                Ok(v)
+            }
+            Some(Binding::Const(c)) => self.const_value(c, &self.expr_type(expr)?, span),
+            _ => unsupported(&format!("the global `{name}` here"), span),
+        }
+    }
+
+    fn const_value(&mut self, c: &ConstValue, ty: &Type, span: TextRange) -> LResult<ValueId> {
+        match (c, ty) {
+            (ConstValue::Int(v), _) => {
+                let s = scalar(ty).unwrap_or(Scalar::I64);
+                Ok(self.constant(Constant::Int(*v, s), span))
+            }
+            (ConstValue::Bool(b), _) => Ok(self.constant(Constant::Bool(*b), span)),
+            (ConstValue::Float(x), _) => Ok(self.constant(Constant::Float(*x, Scalar::F64), span)),
+            (ConstValue::Tuple(items), _) => {
+                let mut values = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let et = tuple_element(ty, i).unwrap_or(Type::Unknown);
+                    values.push(self.const_value(item, &et, span)?);
+                }
+                let tt = Type::tuple(values.iter().map(|v| self.ty(*v).clone()).collect());
+                Ok(self.emit(Op::MakeTuple(values), Some(tt), span))
+            }
+            _ => unsupported("this global constant", span),
+        }
+    }
+
+    fn attribute(&mut self, a: &ast::ExprAttribute, expr: &Expr) -> LResult<ValueId> {
+        let span = a.range();
+        if let Some(path) = qualified_path(expr, self.scope) {
+            if let Some(member) = path.strip_prefix("numba.cuda.") {
+                let ty = self.expr_type(expr)?;
+                return Ok(self.emit(Op::Intrinsic { name: member.to_string(), args: vec![] }, Some(ty), span));
+            }
+            if let Some(c) = const_eval(expr, self.scope) {
+                return self.const_value(&c, &self.expr_type(expr)?, span);
+            }
+        }
+        let base = self.expr(&a.value)?;
+        let base_ty = self.ty(base).clone();
+        let i64t = Some(Type::Scalar(Scalar::I64));
+        match (&base_ty, a.attr.as_str()) {
+            (Type::Array { ndim, .. }, "shape") => {
+                let dims: Vec<ValueId> =
+                    (0..*ndim).map(|axis| self.emit(Op::Extent { array: base, axis }, i64t.clone(), span)).collect();
+                let ty = Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), *ndim as usize);
+                Ok(self.emit(Op::MakeTuple(dims), Some(ty), span))
+            }
+            (Type::Array { ndim, .. }, "size") => {
+                let mut acc = self.emit(Op::Extent { array: base, axis: 0 }, i64t.clone(), span);
+                for axis in 1..*ndim {
+                    let d = self.emit(Op::Extent { array: base, axis }, i64t.clone(), span);
+                    acc = self.emit(Op::Binary(BinaryOp::Mul, acc, d), i64t.clone(), span);
+                }
+                Ok(acc)
+            }
+            (Type::Array { ndim, .. }, "ndim") => Ok(self.int(*ndim as i128, span)),
+            (Type::Array { .. }, "T") => {
+                let ty = self.expr_type(expr)?;
+                let v = self.emit(Op::Transpose(base), Some(ty), span);
+                let space = self.space(base);
+                self.spaces.insert(v, space);
+                Ok(v)
+            }
+            (Type::Record(_), field) => {
+                let ty = self.expr_type(expr)?;
+                Ok(self.emit(Op::Intrinsic { name: format!("field.{field}"), args: vec![base] }, Some(ty), span))
+            }
+            (_, attr) => unsupported(&format!("`.{attr}` on {base_ty}"), span),
+        }
+    }
+
+    fn call(&mut self, call: &ast::ExprCall, expr: &Expr) -> LResult<ValueId> {
+        let span = call.range();
+        if !call.arguments.keywords.is_empty() && !is_alloc_call(call, self.scope) {
+            return unsupported("keyword arguments in this call", span);
+        }
+        // Untyped here means an opaque Numba value (a grid group), not "no value".
+        let result = self.expr_type(expr).unwrap_or(Type::Unknown);
+        let result_opt = if result == Type::None { None } else { Some(result.clone()) };
+        // Device functions of this module.
+        if let Expr::Name(n) = &*call.func
+            && !self.locals.contains(n.id.as_str())
+            && matches!(self.scope.module.get(n.id.as_str()), Some(Binding::Definition))
+        {
+            let args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+            return Ok(self.emit(Op::Call { callee: n.id.to_string(), args }, result_opt, span));
+        }
+        // Methods: `g.sync()`, `x.bit_count()`.
+        if let Expr::Attribute(attr) = &*call.func
+            && qualified_path(&call.func, self.scope).is_none()
+        {
+            let recv = self.expr(&attr.value)?;
+            let name = match (self.ty(recv), attr.attr.as_str()) {
+                (Type::Scalar(_), "bit_count") => "popc".to_string(),
+                (_, "sync") => "cg.grid_sync".to_string(),
+                (t, m) => return unsupported(&format!("the method `{m}` of {t}"), span),
+            };
+            return Ok(self.emit(Op::Intrinsic { name, args: vec![recv] }, result_opt, span));
+        }
+        let path = qualified_path(&call.func, self.scope)
+            .or_else(|| match &*call.func {
+                Expr::Name(n) if !self.locals.contains(n.id.as_str()) => Some(format!("builtins.{}", n.id)),
+                _ => None,
+            })
+            .ok_or_else(|| LowerError { message: "cannot tell what this call calls".into(), range: call.func.range() })?;
+
+        // Allocations take compile-time shapes, not values.
+        if let Some(space) = match path.as_str() {
+            "numba.cuda.shared.array" => Some(MemorySpace::Shared),
+            "numba.cuda.local.array" => Some(MemorySpace::Local),
+            _ => None,
+        } {
+            let shape_expr = call.arguments.args.first().or_else(|| keyword(call, "shape"));
+            let shape = shape_expr.and_then(|e| const_eval(e, self.scope)).and_then(|c| match c {
+                ConstValue::Int(v) => Some(vec![v as i64]),
+                ConstValue::Tuple(items) => items.iter().map(|i| i.as_int().map(|v| v as i64)).collect(),
+                _ => None,
+            });
+            let Some(shape) = shape else { return unsupported("an array shape kernlint cannot evaluate", span) };
+            let dtype = result.dtype().and_then(scalar).ok_or_else(|| LowerError { message: "unknown dtype".into(), range: span })?;
+            let v = self.emit(Op::AllocArray { space, shape, dtype }, Some(result), span);
+            self.spaces.insert(v, space);
+            return Ok(v);
+        }
+        if path == "numba.cuda.const.array_like" {
+            let Some(Expr::Name(n)) = call.arguments.args.first() else {
+                return unsupported("`const.array_like` of this argument", span);
+            };
+            let v = self.emit(Op::GlobalArray(n.id.to_string()), Some(result), span);
+            self.spaces.insert(v, MemorySpace::Const);
+            return Ok(v);
+        }
+
+        let args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+        let rs = scalar(&result);
+        // Scalar conversions: np.float32(x), numba.int32(x), int(x), float(x), bool(x).
+        if let Some(target) = crate::analysis::resolve::scalar_type_of_path(&path)
+            .or(match path.as_str() {
+                "builtins.int" => Some(Scalar::I64),
+                "builtins.float" => rs,
+                _ => None,
+            })
+            && let [x] = args.as_slice()
+        {
+            return self.cast(*x, target, span);
+        }
+        if path == "builtins.bool"
+            && let [x] = args.as_slice()
+        {
+            return self.truth(*x, span);
+        }
+        if path == "builtins.len"
+            && let [x] = args.as_slice()
+        {
+            return match self.ty(*x).clone() {
+                Type::Array { .. } => Ok(self.emit(Op::Extent { array: *x, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span)),
+                Type::UniTuple(_, n) => Ok(self.int(n as i128, span)),
+                Type::Tuple(items) => Ok(self.int(items.len() as i128, span)),
+                other => unsupported(&format!("`len` of {other}"), span),
+            };
+        }
+        if path == "builtins.pow"
+            && let [a, b] = args.as_slice()
+        {
+            return self.arith(Operator::Pow, *a, *b, rs, span);
+        }
+        let name = if let Some(m) = path.strip_prefix("numba.cuda.") {
+            m.to_string()
+        } else if path.starts_with("math.") || path.starts_with("builtins.") || path.starts_with("numpy.") {
+            path.clone()
+        } else {
+            return unsupported(&format!("calling `{path}`"), span);
+        };
+        let args = self.convert_intrinsic_args(&name, args, rs, span)?;
+        Ok(self.emit(Op::Intrinsic { name, args }, result_opt, span))
+    }
+
+    /// Convert arguments to what the operation takes: math functions and min/max/abs work in
+    /// their result type; atomics store the array's dtype; index tuples become int64.
+    fn convert_intrinsic_args(&mut self, name: &str, args: Vec<ValueId>, result: Option<Scalar>, span: TextRange) -> LResult<Vec<ValueId>> {
+        let to_result = name.starts_with("math.") && !matches!(name, "math.isnan" | "math.isinf" | "math.isfinite")
+            || matches!(name, "builtins.min" | "builtins.max" | "builtins.abs" | "fma" | "cbrt");
+        if to_result
+            && let Some(r) = result
+            && args.iter().all(|a| scalar(self.ty(*a)).is_some())
+        {
+            return args.into_iter().map(|a| self.cast(a, r, span)).collect();
+        }
+        if let Some(op) = name.strip_prefix("atomic.")
+            && let [array, index, rest @ ..] = args.as_slice()
+            && let Some(dtype) = self.ty(*array).dtype().and_then(scalar)
+        {
+            let mut out = vec![*array];
+            out.push(match self.ty(*index).clone() {
+                Type::Scalar(_) => self.cast(*index, Scalar::I64, span)?,
+                t @ (Type::UniTuple(..) | Type::Tuple(_)) => {
+                    let n = tuple_element_count(&t);
+                    let target = Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), n);
+                    self.cast_to_type(*index, &target, span)?
+                }
+                _ => *index,
+            });
+            for v in rest {
+                out.push(self.cast(*v, dtype, span)?);
+            }
+            let _ = op;
+            return Ok(out);
+        }
+        Ok(args)
+    }
+}
+
+fn tuple_element_count(t: &Type) -> usize {
+    match t {
+        Type::UniTuple(_, n) => *n,
+        Type::Tuple(items) => items.len(),
+        _ => 0,
+    }
+}
+
+enum Element {
+    /// `for i in range(...)`: the counter itself (the slot holds the step).
+    Counter(SlotId),
+    /// `for x in seq`: the item at the counter.
+    Item(ValueId),
+}
+
+fn keyword<'e>(call: &'e ast::ExprCall, name: &str) -> Option<&'e Expr> {
+    call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)).map(|k| &k.value)
+}
+
+fn is_alloc_call(call: &ast::ExprCall, scope: &ItemScope) -> bool {
+    matches!(
+        qualified_path(&call.func, scope).as_deref(),
+        Some("numba.cuda.shared.array" | "numba.cuda.local.array")
+    )
+}
+
+fn is_nonnegative_literal(e: &Expr) -> bool {
+    matches!(e, Expr::NumberLiteral(ast::ExprNumberLiteral { value: Number::Int(_), .. }))
+}
+
+fn collect_assigned(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    fn target(e: &Expr, out: &mut BTreeSet<String>) {
+        match e {
+            Expr::Name(n) => {
+                out.insert(n.id.to_string());
+            }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                elts.iter().for_each(|x| target(x, out))
+            }
+            _ => {}
+        }
+    }
+    for stmt in stmts {
+        match stmt {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
+            Stmt::AugAssign(a) => target(&a.target, out),
+            Stmt::AnnAssign(a) => target(&a.target, out),
+            Stmt::For(f) => target(&f.target, out),
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
+            _ => {}
+        }
+        crate::analysis::kernels::for_each_body(stmt, |body| collect_assigned(body, out));
+    }
+}
+
+fn statement_name(stmt: &Stmt) -> &'static str {
+    match stmt {
+        Stmt::FunctionDef(_) => "an inner function",
+        Stmt::ClassDef(_) => "a class",
+        Stmt::With(_) => "`with`",
+        Stmt::Try(_) => "`try`",
+        Stmt::Match(_) => "`match`",
+        Stmt::Delete(_) => "`del`",
+        Stmt::Import(_) | Stmt::ImportFrom(_) => "an import",
+        Stmt::Global(_) | Stmt::Nonlocal(_) => "`global`/`nonlocal`",
+        _ => "this statement",
+    }
+}

@@ -1,0 +1,204 @@
+//! The typed kernel IR: one control-flow graph of typed operations per (function,
+//! signature), consumed by the linter, the simulator and the PTX backend alike.
+//!
+//! Python's semantics are explicit here, so that every backend computes the same thing:
+//! - integer widening and int/float conversions are `Cast`s placed by Numba's rules (both
+//!   operands of `+` are converted to the result type first; comparisons of mixed
+//!   signedness happen in float64; unary ops run at the operand's width, then widen);
+//! - `//` and `%` are [`BinaryOp::FloorDiv`] and [`BinaryOp::FloorMod`]: floor semantics on
+//!   signed integers and floats, plain on unsigned integers, 0 for an integer divisor of 0;
+//! - negative indices are wrapped once, explicitly (`i < 0 ? i + extent : i`);
+//! - truthiness, chained comparisons, `and`/`or` and conditional expressions are control
+//!   flow and comparisons; tuples are values built and taken apart by `MakeTuple`/`Extract`;
+//! - memory spaces are explicit on every load and store.
+//!
+//! Variables live in typed slots (like LLVM's allocas): one slot per variable and Numba type.
+//! A write stores into the slot of its own type and, converted, into the slots of the
+//! types Numba unifies it into at joins, so a read of a merged variable (an accumulator
+//! started at `0` and grown in float64) sees the converted value, as Numba's phi does.
+//!
+//! Every instruction carries its source span (file-relative).
+
+mod lower;
+mod print;
+
+use ruff_text_size::TextRange;
+
+use super::types::{Scalar, Type};
+
+pub use lower::{LowerError, lower_function};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SlotId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemorySpace {
+    Global,
+    Shared,
+    Local,
+    Const,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Constant {
+    /// An integer of the given scalar type (the bit pattern, sign-extended into i128).
+    Int(i128, Scalar),
+    Float(f64, Scalar),
+    Bool(bool),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    /// Bitwise not (`~`); on bool it is logical not, as in Numba.
+    Invert,
+    /// Logical not of a bool.
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    /// `/`: on floats only (integers are converted first).
+    TrueDiv,
+    /// `//`: floor division on signed integers and floats; plain on unsigned.
+    FloorDiv,
+    /// `%`: the result has the divisor's sign on signed integers and floats.
+    FloorMod,
+    /// `**`.
+    Pow,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    /// Arithmetic on signed, logical on unsigned.
+    Shr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Const(Constant),
+    ReadSlot(SlotId),
+    WriteSlot(SlotId, ValueId),
+    /// Numeric conversion (int <-> float, width, signedness; float -> int truncates).
+    Cast(ValueId, Scalar),
+    Unary(UnaryOp, ValueId),
+    /// Both operands have the result's type.
+    Binary(BinaryOp, ValueId, ValueId),
+    /// Both operands have the same type; the result is bool.
+    Compare(CompareOp, ValueId, ValueId),
+    Select { cond: ValueId, then: ValueId, otherwise: ValueId },
+    /// The extent of an array along an axis (int64).
+    Extent { array: ValueId, axis: u8 },
+    /// Element load; indices are int64 and already wrapped.
+    Load { array: ValueId, indices: Vec<ValueId>, space: MemorySpace },
+    Store { array: ValueId, indices: Vec<ValueId>, value: ValueId, space: MemorySpace },
+    /// A view of `array` with its leading axes fixed (`a[i]` on a 2-D array).
+    SubArray { array: ValueId, indices: Vec<ValueId> },
+    /// `a.T`: the reversed-axes view.
+    Transpose(ValueId),
+    /// A static shared or local array, or a dynamic shared one (`shape == [0]`).
+    AllocArray { space: MemorySpace, shape: Vec<i64>, dtype: Scalar },
+    /// A module-level NumPy array captured into constant memory, by name.
+    GlobalArray(String),
+    MakeTuple(Vec<ValueId>),
+    Extract(ValueId, u32),
+    /// `t[i]` on a homogeneous tuple with a run-time index.
+    TupleGet(ValueId, ValueId),
+    /// A CUDA intrinsic, math function or builtin, by name: `threadIdx.x`, `grid`,
+    /// `syncthreads`, `atomic.add`, `shfl_down_sync`, `math.sqrt`, `builtins.max`,
+    /// `random.xoroshiro128p_uniform_float32`, ... Arguments are already converted to the
+    /// types the operation takes.
+    Intrinsic { name: String, args: Vec<ValueId> },
+    /// A call of a device function, typed for these argument types.
+    Call { callee: String, args: Vec<ValueId> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    pub result: Option<ValueId>,
+    pub op: Op,
+    pub span: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Terminator {
+    Jump(BlockId),
+    Branch { cond: ValueId, then: BlockId, otherwise: BlockId },
+    Return(Option<ValueId>),
+    /// The end of a block no path reaches (code after a `return`).
+    Unreachable,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub insts: Vec<Inst>,
+    pub term: Terminator,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slot {
+    pub name: String,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub ty: Type,
+    pub value: ValueId,
+}
+
+/// One function (kernel or device function) for one signature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub is_kernel: bool,
+    pub params: Vec<Param>,
+    pub ret: Type,
+    pub slots: Vec<Slot>,
+    /// The type of every value, by `ValueId`.
+    pub values: Vec<Type>,
+    pub blocks: Vec<Block>,
+}
+
+impl Function {
+    pub const ENTRY: BlockId = BlockId(0);
+
+    pub fn value_type(&self, v: ValueId) -> &Type {
+        &self.values[v.0 as usize]
+    }
+
+    pub fn block(&self, b: BlockId) -> &Block {
+        &self.blocks[b.0 as usize]
+    }
+
+    /// Every instruction, with its block.
+    pub fn instructions(&self) -> impl Iterator<Item = (BlockId, &Inst)> {
+        self.blocks.iter().enumerate().flat_map(|(i, b)| b.insts.iter().map(move |inst| (BlockId(i as u32), inst)))
+    }
+}
+
+impl std::fmt::Display for Function {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        print::write_function(self, f)
+    }
+}

@@ -1,0 +1,66 @@
+//! `kernlint compile FILE::KERNEL`: lower a kernel to the typed IR (PTX arrives with the
+//! compiler issue).
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+
+use crate::analysis::ir::lower_function;
+use crate::analysis::signature::parse_signature_str;
+use crate::analysis::syntax::Lines;
+use crate::analysis::typing::find_gpu_function;
+use crate::analysis::{RootDatabase, SourceFile};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Emit {
+    Ir,
+    Ptx,
+}
+
+#[derive(clap::Args)]
+pub struct CompileArgs {
+    /// The kernel or device function, as `FILE::NAME`.
+    pub target: String,
+    /// The signature to compile for (default: the decorator's first signature).
+    #[arg(long)]
+    pub sig: Option<String>,
+    #[arg(long, value_enum, default_value_t = Emit::Ptx)]
+    pub emit: Emit,
+    /// Write the output here instead of stdout.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(args: &CompileArgs) -> Result<u8, String> {
+    let (path, name) =
+        args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
+    let path = PathBuf::from(path);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, path.clone(), text.clone());
+    let (item_start, function) =
+        find_gpu_function(&db, file, name).ok_or_else(|| format!("{}: no kernel or device function `{name}`", path.display()))?;
+    let signature = match &args.sig {
+        Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig: {}", e.message))?,
+        None => match function.spec.signatures.first() {
+            Some(Ok(sig)) => sig.clone(),
+            Some(Err(e)) => return Err(format!("the decorator's signature is invalid: {}", e.message)),
+            None => return Err(format!("`{name}` has no signature in its decorator: pass --sig")),
+        },
+    };
+    if args.emit == Emit::Ptx {
+        return Err("the PTX backend is not available yet; use --emit ir".into());
+    }
+    let is_kernel = !function.spec.kind.returns_values();
+    let ir = lower_function(&db, file, function.def_range + item_start, &signature.args, is_kernel).map_err(|e| {
+        let lines = Lines::new(&text);
+        let p = lines.position(&text, e.range.start(), ruff_source_file::PositionEncoding::Utf32);
+        format!("{}:{}:{}: {}", path.display(), p.line + 1, p.column + 1, e.message)
+    })?;
+    let out = ir.to_string();
+    match &args.output {
+        Some(o) => std::fs::write(o, out).map_err(|e| format!("{}: {e}", o.display()))?,
+        None => print!("{out}"),
+    }
+    Ok(0)
+}
