@@ -2,6 +2,7 @@
 
 mod check;
 mod compile;
+mod run;
 mod output;
 mod types;
 
@@ -45,6 +46,8 @@ enum Command {
     Types(types::TypesArgs),
     /// Compile a kernel: its typed IR now, PTX with the compiler.
     Compile(compile::CompileArgs),
+    /// Run a kernel on the simulator, with the sanitizer on.
+    Run(run::RunArgs),
 }
 
 #[derive(clap::Args)]
@@ -90,6 +93,7 @@ pub fn main() -> ExitCode {
         Command::Rule { code, all } => rule(code.as_deref(), all),
         Command::Types(args) => types::run(&args),
         Command::Compile(args) => compile::run(&args),
+        Command::Run(args) => run::run(&args),
         Command::Server => crate::lsp::run(),
     });
     match result {

@@ -1,1 +1,164 @@
-//! Kernel launches: the simulator and the GPU launcher. Arrives with the run issue.
+//! Kernel launches: the simulator (interpreting the typed IR) and, later, the GPU launcher.
+//! Both sit behind one interface: a program, a launch configuration and arguments in,
+//! final array contents and findings out.
+
+pub mod npy;
+pub mod sim;
+
+use std::collections::HashMap;
+
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::TextRange;
+
+use crate::analysis::ir::{Op, lower_function};
+use crate::analysis::kernels::ItemScope;
+use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
+use crate::analysis::scope::{ConstValue, module_scope};
+use crate::analysis::signature::Signature;
+use crate::analysis::syntax::parse_module;
+use crate::analysis::types::{Scalar, Type};
+use crate::analysis::typing::find_gpu_function;
+use crate::analysis::{Db, SourceFile};
+
+pub use sim::{Finding, FindingKind, Launch, Program};
+
+/// Why a kernel cannot be prepared for a launch, with a file-relative location when known.
+#[derive(Clone, Debug)]
+pub struct PrepareError {
+    pub message: String,
+    pub range: Option<TextRange>,
+}
+
+impl PrepareError {
+    fn at(message: impl Into<String>, range: TextRange) -> Self {
+        Self { message: message.into(), range: Some(range) }
+    }
+}
+
+/// Lower a kernel and every device function it calls (per argument types), and evaluate
+/// the module arrays it captures.
+pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Signature) -> Result<Program, PrepareError> {
+    let (item_start, function) = find_gpu_function(db, file, name)
+        .ok_or_else(|| PrepareError { message: format!("no kernel or device function `{name}`"), range: None })?;
+    let is_kernel = !function.spec.kind.returns_values();
+    let lower = |range: TextRange, args: &[Type], kernel: bool| {
+        lower_function(db, file, range, args, kernel).map_err(|e| PrepareError::at(e.message, e.range))
+    };
+    let mut functions = vec![lower(function.def_range + item_start, &signature.args, is_kernel)?];
+    let mut index: HashMap<(String, Vec<Type>), usize> = HashMap::new();
+    let mut calls = HashMap::new();
+    let mut globals = HashMap::new();
+    let mut next = 0;
+    while next < functions.len() {
+        let mut pending = Vec::new();
+        for (b, block) in functions[next].blocks.iter().enumerate() {
+            for (i, inst) in block.insts.iter().enumerate() {
+                match &inst.op {
+                    Op::Call { callee, args } => {
+                        let types: Vec<Type> = args.iter().map(|a| functions[next].value_type(*a).clone()).collect();
+                        pending.push(((next, b as u32, i), callee.clone(), types, inst.span));
+                    }
+                    Op::GlobalArray(g) if !globals.contains_key(g) => {
+                        let value = module_array(db, file, g).ok_or_else(|| {
+                            PrepareError::at(format!("kernlint cannot evaluate the module array `{g}`"), inst.span)
+                        })?;
+                        globals.insert(g.clone(), value);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for (site, callee, types, span) in pending {
+            let key = (callee.clone(), types.clone());
+            let target = match index.get(&key) {
+                Some(t) => *t,
+                None => {
+                    let (start, f) = find_gpu_function(db, file, &callee)
+                        .ok_or_else(|| PrepareError::at(format!("`{callee}` is not a device function of this module"), span))?;
+                    functions.push(lower(f.def_range + start, &types, false)?);
+                    index.insert(key, functions.len() - 1);
+                    functions.len() - 1
+                }
+            };
+            calls.insert(site, target);
+        }
+        next += 1;
+    }
+    Ok(Program { functions, calls, globals })
+}
+
+/// A module-level NumPy array built from literals: `np.array([...], dtype=np.float32)`,
+/// `np.arange(n, dtype=...)`, `np.zeros(n, dtype=...)`, `np.ones(...)`.
+fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<(Scalar, Vec<i64>, Vec<u8>)> {
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let scope = ItemScope::new(module_scope(db, file), body);
+    let value = body.iter().rev().find_map(|s| match s {
+        Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)) => Some(&*a.value),
+        _ => None,
+    })?;
+    let Expr::Call(call) = value else { return None };
+    let callee = qualified_path(&call.func, &scope)?;
+    let dtype_kw = call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "dtype"));
+    let dtype = match dtype_kw {
+        Some(k) => qualified_path(&k.value, &scope).and_then(|p| scalar_type_of_path(&p))?,
+        None => Scalar::F64,
+    };
+    let first = call.arguments.args.first()?;
+    let (shape, values): (Vec<i64>, Vec<f64>) = match callee.as_str() {
+        "numpy.array" | "numpy.asarray" => {
+            let mut shape = Vec::new();
+            let mut values = Vec::new();
+            flatten(first, &scope, 0, &mut shape, &mut values)?;
+            (shape, values)
+        }
+        "numpy.arange" => {
+            let n = const_eval(first, &scope)?.as_int()? as i64;
+            (vec![n], (0..n).map(|i| i as f64).collect())
+        }
+        "numpy.zeros" | "numpy.ones" => {
+            let shape: Vec<i64> = match const_eval(first, &scope)? {
+                ConstValue::Int(n) => vec![n as i64],
+                ConstValue::Tuple(items) => items.iter().map(|i| i.as_int().map(|v| v as i64)).collect::<Option<_>>()?,
+                _ => return None,
+            };
+            let fill = if callee.ends_with("ones") { 1.0 } else { 0.0 };
+            let n = shape.iter().product::<i64>() as usize;
+            (shape, vec![fill; n])
+        }
+        _ => return None,
+    };
+    let mut bytes = vec![0u8; values.len() * dtype.itemsize() as usize];
+    for (i, v) in values.iter().enumerate() {
+        let at = i * dtype.itemsize() as usize;
+        sim::write_value(&mut bytes[at..], dtype, &sim::V::F64(*v));
+    }
+    Some((dtype, shape, bytes))
+}
+
+fn flatten(e: &Expr, scope: &ItemScope, depth: usize, shape: &mut Vec<i64>, out: &mut Vec<f64>) -> Option<()> {
+    match e {
+        Expr::List(l) => {
+            if shape.len() <= depth {
+                shape.push(l.elts.len() as i64);
+            }
+            l.elts.iter().try_for_each(|x| flatten(x, scope, depth + 1, shape, out))
+        }
+        Expr::Tuple(t) => {
+            if shape.len() <= depth {
+                shape.push(t.elts.len() as i64);
+            }
+            t.elts.iter().try_for_each(|x| flatten(x, scope, depth + 1, shape, out))
+        }
+        other => {
+            let v = match const_eval(other, scope)? {
+                ConstValue::Int(i) => i as f64,
+                ConstValue::Float(f) => f,
+                ConstValue::Bool(b) => b as i64 as f64,
+                _ => return None,
+            };
+            out.push(v);
+            Some(())
+        }
+    }
+}

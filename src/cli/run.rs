@@ -1,0 +1,282 @@
+//! `kernlint run FILE::KERNEL`: run a kernel on the simulator, with the sanitizer on.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::ValueEnum;
+
+use crate::analysis::signature::parse_signature_str;
+use crate::analysis::syntax::Lines;
+use crate::analysis::types::{Layout, Scalar, Type};
+use crate::analysis::typing::find_gpu_function;
+use crate::analysis::{RootDatabase, SourceFile};
+use crate::launch::npy::NpyArray;
+use crate::launch::sim::{self, ArrayRef, Buffer, V};
+use crate::launch::{Launch, build_program};
+use crate::analysis::ir::MemorySpace;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Device {
+    Auto,
+    Sim,
+    Gpu,
+}
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The kernel, as `FILE::KERNEL`.
+    pub target: String,
+    /// The signature (default: the decorator's first signature).
+    #[arg(long)]
+    pub sig: Option<String>,
+    /// Blocks per grid: X[,Y[,Z]].
+    #[arg(long)]
+    pub grid: String,
+    /// Threads per block: X[,Y[,Z]].
+    #[arg(long)]
+    pub block: String,
+    /// Dynamic shared memory per block, in bytes.
+    #[arg(long, default_value_t = 0)]
+    pub shared_mem: usize,
+    #[arg(long, value_enum, default_value_t = Device::Auto)]
+    pub device: Device,
+    /// Write each array argument's final contents here as NAME.npy.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Run the launch this many times (timing).
+    #[arg(long, default_value_t = 1)]
+    pub repeat: u32,
+    /// Instructions one thread may execute before it is reported as endless.
+    #[arg(long, default_value_t = 50_000_000)]
+    pub step_budget: u64,
+    /// Arguments in parameter order: an .npy path, a scalar literal, or a generator such as
+    /// `zeros:float32[1024]`, `rand:float32[64,64]`, `arange:int32[100]`, `randint:uint8[256]`.
+    #[arg(allow_hyphen_values = true)]
+    pub args: Vec<String>,
+}
+
+fn dims(text: &str, what: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<u32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<u32>().map_err(|_| format!("--{what}: `{p}` is not a positive integer")))
+        .collect::<Result<_, _>>()?;
+    if parts.is_empty() || parts.len() > 3 || parts.contains(&0) {
+        return Err(format!("--{what} needs 1 to 3 positive integers, got `{text}`"));
+    }
+    let mut out = [1; 3];
+    out[..parts.len()].copy_from_slice(&parts);
+    Ok(out)
+}
+
+/// A generator shorthand: `kind:dtype[d0,d1]`.
+fn generate(spec: &str) -> Option<Result<NpyArray, String>> {
+    let (kind, rest) = spec.split_once(':')?;
+    let (dtype, shape) = rest.split_once('[')?;
+    let scalar = Scalar::from_name(dtype).or_else(|| Scalar::from_numpy_name(dtype))?;
+    let shape: Result<Vec<usize>, String> = shape
+        .trim_end_matches(']')
+        .split(',')
+        .map(|d| d.trim().parse::<usize>().map_err(|_| format!("`{spec}`: bad extent `{d}`")))
+        .collect();
+    let shape = match shape {
+        Ok(s) => s,
+        Err(e) => return Some(Err(e)),
+    };
+    let n: usize = shape.iter().product();
+    let size = scalar.itemsize() as usize;
+    let mut data = vec![0u8; n * size];
+    // SplitMix64: reproducible inputs without a dependency.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in 0..n {
+        let v = match kind {
+            "zeros" => V::Int(0),
+            "ones" => V::Int(1),
+            "arange" => V::Int(i as i64),
+            "rand" => V::F64((next() >> 11) as f64 / (1u64 << 53) as f64),
+            "randint" => V::Int((next() % 256) as i64),
+            _ => return Some(Err(format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint)"))),
+        };
+        sim::write_value(&mut data[i * size..], scalar, &v);
+    }
+    Some(Ok(NpyArray::new(scalar, shape, data)))
+}
+
+fn scalar_arg(text: &str, s: Scalar, name: &str) -> Result<V, String> {
+    let bad = || format!("argument `{name}`: `{text}` is not a valid {s}");
+    Ok(match s {
+        Scalar::Bool => V::Bool(matches!(text, "true" | "True" | "1")),
+        s if s.is_float() => sim::convert(&V::F64(text.parse::<f64>().map_err(|_| bad())?), s),
+        s if s.is_int() => {
+            let v = text.parse::<i64>().or_else(|_| text.parse::<u64>().map(|u| u as i64)).map_err(|_| bad())?;
+            sim::convert(&V::Int(v), s)
+        }
+        _ => return Err(format!("argument `{name}`: {s} scalars are not supported")),
+    })
+}
+
+pub fn run(args: &RunArgs) -> Result<u8, String> {
+    if args.device == Device::Gpu {
+        return Err("--device gpu needs the PTX backend, which is not available yet; use --device sim".into());
+    }
+    if args.device == Device::Auto {
+        eprintln!("kernlint: running on the simulator (the GPU path arrives with the PTX backend)");
+    }
+    let (path, name) =
+        args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
+    let path = PathBuf::from(path);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, path.clone(), text.clone());
+    let lines = Lines::new(&text);
+    let locate = |range: ruff_text_size::TextRange| {
+        let p = lines.position(&text, range.start(), ruff_source_file::PositionEncoding::Utf32);
+        format!("{}:{}:{}", path.display(), p.line + 1, p.column + 1)
+    };
+    let (_, function) = find_gpu_function(&db, file, name).ok_or_else(|| format!("{}: no kernel `{name}`", path.display()))?;
+    let signature = match &args.sig {
+        Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig: {}", e.message))?,
+        None => match function.spec.signatures.first() {
+            Some(Ok(sig)) => sig.clone(),
+            _ => return Err(format!("`{name}` has no usable signature in its decorator: pass --sig")),
+        },
+    };
+    let launch = Launch {
+        grid: dims(&args.grid, "grid")?,
+        block: dims(&args.block, "block")?,
+        shared_mem: args.shared_mem,
+        step_budget: args.step_budget,
+    };
+    let threads = launch.block.iter().product::<u32>();
+    if threads > 1024 || launch.block[2] > 64 {
+        return Err(format!("--block {}: a block may have at most 1024 threads (z at most 64)", args.block));
+    }
+    if args.shared_mem > 48 * 1024 {
+        return Err(format!("--shared-mem {}: more than the 48 KiB a block may have by default", args.shared_mem));
+    }
+    let program = build_program(&db, file, name, &signature).map_err(|e| match e.range {
+        Some(r) => format!("{}: {}", locate(r), e.message),
+        None => e.message,
+    })?;
+    let params = program.functions[0].params.clone();
+    if args.args.len() != params.len() {
+        return Err(format!(
+            "`{name}` takes {} arguments ({}), {} given",
+            params.len(),
+            params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
+            args.args.len()
+        ));
+    }
+    let mut buffers = Vec::new();
+    let mut values = Vec::new();
+    let mut arrays: Vec<(usize, usize, NpyArray)> = Vec::new(); // (param, buffer, header)
+    for (i, (param, arg)) in params.iter().zip(&args.args).enumerate() {
+        match &param.ty {
+            Type::Array { dtype, ndim, layout, .. } => {
+                let array = match generate(arg) {
+                    Some(a) => a?,
+                    None => NpyArray::read(std::path::Path::new(arg)).map_err(|e| format!("argument `{}`: {e}", param.name))?,
+                };
+                let expected_size = match &**dtype {
+                    Type::Scalar(s) => {
+                        if array.scalar() != Some(*s) {
+                            return Err(format!(
+                                "argument `{}`: the signature wants {s} but the array holds {}",
+                                param.name, array.descr
+                            ));
+                        }
+                        s.itemsize() as usize
+                    }
+                    Type::Record(r) => r.size as usize,
+                    other => return Err(format!("argument `{}`: arrays of {other} are not supported", param.name)),
+                };
+                if array.itemsize != expected_size {
+                    return Err(format!("argument `{}`: items of {} bytes, the signature wants {expected_size}", param.name, array.itemsize));
+                }
+                if array.shape.len() != *ndim as usize {
+                    return Err(format!(
+                        "argument `{}`: the signature wants {ndim} dimensions, the array has {}",
+                        param.name,
+                        array.shape.len()
+                    ));
+                }
+                let contiguous_ok = match layout {
+                    Layout::C => !array.fortran_order || array.shape.len() <= 1,
+                    Layout::F => array.fortran_order || array.shape.len() <= 1,
+                    Layout::A => true,
+                };
+                if !contiguous_ok {
+                    return Err(format!("argument `{}`: the signature wants layout {layout}, the array is not", param.name));
+                }
+                buffers.push(Buffer { data: array.data.clone(), space: MemorySpace::Global, name: param.name.clone(), written: None });
+                let shape: Vec<i64> = array.shape.iter().map(|&d| d as i64).collect();
+                let scalar = dtype.as_scalar();
+                let view = ArrayRef::contiguous(buffers.len() - 1, shape, expected_size as i64, scalar, array.fortran_order);
+                values.push(V::Arr(Arc::new(view)));
+                arrays.push((i, buffers.len() - 1, array));
+            }
+            Type::Scalar(s) => values.push(scalar_arg(arg, *s, &param.name)?),
+            other => return Err(format!("argument `{}`: parameters of type {other} are not supported yet", param.name)),
+        }
+    }
+    let start = Instant::now();
+    let mut outcome = None;
+    let initial = buffers;
+    let mut finals = Vec::new();
+    for _ in 0..args.repeat.max(1) {
+        let copy: Vec<Buffer> = initial
+            .iter()
+            .map(|b| Buffer { data: b.data.clone(), space: b.space, name: b.name.clone(), written: None })
+            .collect();
+        let (out_buffers, o) = sim::run(&program, copy, values.clone(), &launch);
+        finals = out_buffers;
+        outcome = Some(o);
+    }
+    let elapsed = start.elapsed() / args.repeat.max(1);
+    let outcome = outcome.expect("ran at least once");
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    for (param, buffer, header) in &arrays {
+        let result = NpyArray { data: finals[*buffer].data.clone(), ..header.clone() };
+        let p = &params[*param];
+        println!("{}: {}", p.name, summarize(&result));
+        if let Some(dir) = &args.out {
+            result.write(&dir.join(format!("{}.npy", p.name)))?;
+        }
+    }
+    let rate = outcome.steps as f64 / elapsed.as_secs_f64().max(1e-9);
+    println!("time: {:.3} ms on the simulator ({} instructions, {:.1} M/s)", elapsed.as_secs_f64() * 1e3, outcome.steps, rate / 1e6);
+    for f in &outcome.findings {
+        println!("{}: {:?}: {}", locate(f.span), f.kind, f.message);
+    }
+    Ok(if outcome.findings.is_empty() { 0 } else { 1 })
+}
+
+/// Shape, dtype, min, max, mean and a checksum of an array.
+fn summarize(a: &NpyArray) -> String {
+    let checksum = a.data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x100_0000_01b3));
+    let Some(s) = a.scalar() else {
+        return format!("shape {:?}, dtype {}, checksum {checksum:016x}", a.shape, a.descr);
+    };
+    let size = s.itemsize() as usize;
+    let values: Vec<f64> = (0..a.len()).map(|i| match sim::read_value(&a.data[i * size..], s) {
+        V::Int(v) if s == Scalar::U64 => v as u64 as f64,
+        V::Int(v) => v as f64,
+        V::F32(x) | V::F16(x) => x as f64,
+        V::F64(x) => x,
+        V::Bool(b) => b as i64 as f64,
+        _ => 0.0,
+    }).collect();
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
+    format!("shape {:?}, dtype {}, min {min}, max {max}, mean {mean}, checksum {checksum:016x}", a.shape, a.descr)
+}

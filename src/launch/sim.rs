@@ -1,0 +1,1319 @@
+//! The simulator: executes the typed IR (the same IR the PTX backend compiles) for a grid
+//! of threads, and checks every access while it does.
+//!
+//! Threads of a block are interleaved: each runs until it reaches a barrier, a warp
+//! collective or its end; a barrier releases when every live thread of the block waits at
+//! it, a warp collective when every live lane of the warp does. Threads waiting at
+//! different barriers, or waiting while others have exited, is barrier divergence.
+//! Kernels that use grid sync run the whole grid in one schedule.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ruff_text_size::TextRange;
+
+use crate::analysis::ir::{
+    BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlotId, Terminator, UnaryOp, ValueId,
+};
+use crate::analysis::types::{Scalar, Type};
+
+/// A run-time value. Integers are kept sign- or zero-extended from their static width.
+#[derive(Clone, Debug, PartialEq)]
+pub enum V {
+    Int(i64),
+    F32(f32),
+    F64(f64),
+    /// float16, held as the f32 it converts to exactly.
+    F16(f32),
+    Bool(bool),
+    Arr(Arc<ArrayRef>),
+    Tup(Arc<[V]>),
+    Void,
+}
+
+impl V {
+    fn int(&self) -> i64 {
+        match self {
+            V::Int(i) => *i,
+            V::Bool(b) => *b as i64,
+            V::F32(x) | V::F16(x) => *x as i64,
+            V::F64(x) => *x as i64,
+            _ => 0,
+        }
+    }
+
+    fn f64(&self) -> f64 {
+        match self {
+            V::Int(i) => *i as f64,
+            V::F32(x) | V::F16(x) => *x as f64,
+            V::F64(x) => *x,
+            V::Bool(b) => *b as i64 as f64,
+            _ => 0.0,
+        }
+    }
+
+    fn truth(&self) -> bool {
+        match self {
+            V::Bool(b) => *b,
+            V::Int(i) => *i != 0,
+            V::F32(x) | V::F16(x) => *x != 0.0,
+            V::F64(x) => *x != 0.0,
+            _ => true,
+        }
+    }
+}
+
+/// A view of a buffer: byte offset, extents and byte strides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayRef {
+    pub buffer: usize,
+    pub offset: i64,
+    pub shape: Vec<i64>,
+    pub strides: Vec<i64>,
+    pub itemsize: i64,
+    /// `None` for records (read field by field).
+    pub scalar: Option<Scalar>,
+}
+
+impl ArrayRef {
+    pub fn contiguous(buffer: usize, shape: Vec<i64>, itemsize: i64, scalar: Option<Scalar>, fortran: bool) -> Self {
+        let mut strides = vec![0; shape.len()];
+        let mut step = itemsize;
+        let axes: Vec<usize> = if fortran { (0..shape.len()).collect() } else { (0..shape.len()).rev().collect() };
+        for axis in axes {
+            strides[axis] = step;
+            step *= shape[axis].max(1);
+        }
+        Self { buffer, offset: 0, shape, strides, itemsize, scalar }
+    }
+}
+
+pub struct Buffer {
+    pub data: Vec<u8>,
+    pub space: MemorySpace,
+    pub name: String,
+    /// For shared memory: which bytes some thread wrote (reads of others are findings).
+    pub written: Option<Vec<bool>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    OutOfBounds,
+    BarrierDivergence,
+    SharedRace,
+    UninitializedRead,
+    StepBudget,
+    /// An operation the simulator does not implement yet.
+    Unsupported,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub message: String,
+    /// File-relative source span.
+    #[serde(skip)]
+    pub span: TextRange,
+    pub block: [u32; 3],
+    pub thread: [u32; 3],
+}
+
+/// Everything a launch needs besides its arguments.
+pub struct Program {
+    pub functions: Vec<Function>,
+    /// Resolved device-function calls: (function, block, instruction) -> callee.
+    pub calls: HashMap<(usize, u32, usize), usize>,
+    /// Module arrays captured into constant memory, by name: (dtype, shape, bytes).
+    pub globals: HashMap<String, (Scalar, Vec<i64>, Vec<u8>)>,
+}
+
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_mem: usize,
+    /// Instructions one thread may execute before it is stopped as endless.
+    pub step_budget: u64,
+}
+
+pub struct Outcome {
+    pub findings: Vec<Finding>,
+    /// Instructions executed by all threads together.
+    pub steps: u64,
+}
+
+struct Frame {
+    func: usize,
+    block: BlockId,
+    pc: usize,
+    values: Vec<V>,
+    slots: Vec<V>,
+    /// Where the caller wants the result.
+    ret_to: Option<ValueId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Wait {
+    /// A block barrier; `pred` for syncthreads_count/_and/_or.
+    Barrier { name: String, span: TextRange, pred: Option<i64> },
+    /// A warp collective with this thread's arguments.
+    Warp { name: String, span: TextRange, args: Vec<V> },
+    Grid { span: TextRange },
+}
+
+struct Thread {
+    tid: [u32; 3],
+    bid: [u32; 3],
+    /// Index of the thread within its block (x fastest).
+    linear: usize,
+    frames: Vec<Frame>,
+    wait: Option<Wait>,
+    done: bool,
+    steps: u64,
+}
+
+/// What stopped a thread's run.
+enum Stop {
+    Wait(Wait),
+    Done,
+    Budget(TextRange),
+}
+
+struct Machine<'p> {
+    program: &'p Program,
+    buffers: Vec<Buffer>,
+    launch: &'p Launch,
+    findings: Vec<Finding>,
+    /// Shared/local allocations by (owner, function, block, instruction).
+    allocs: HashMap<(usize, usize, u32, usize), usize>,
+    dynamic_shared: HashMap<usize, usize>,
+    globals: HashMap<String, usize>,
+    reported: std::collections::HashSet<(FindingKind, TextRange)>,
+    /// Shared-memory race tracking: (buffer, byte) -> (writer thread, epoch).
+    shared_writes: HashMap<(usize, usize), (usize, u64)>,
+    epoch: u64,
+    steps: u64,
+}
+
+pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launch) -> (Vec<Buffer>, Outcome) {
+    let mut m = Machine {
+        program,
+        buffers,
+        launch,
+        findings: Vec::new(),
+        allocs: HashMap::new(),
+        dynamic_shared: HashMap::new(),
+        globals: HashMap::new(),
+        reported: Default::default(),
+        shared_writes: HashMap::new(),
+        epoch: 0,
+        steps: 0,
+    };
+    let cooperative = program.functions.iter().any(|f| {
+        f.instructions().any(|(_, i)| matches!(&i.op, Op::Intrinsic { name, .. } if name == "cg.grid_sync"))
+    });
+    let [gx, gy, gz] = launch.grid;
+    let blocks: Vec<[u32; 3]> =
+        (0..gz).flat_map(|z| (0..gy).flat_map(move |y| (0..gx).map(move |x| [x, y, z]))).collect();
+    if cooperative {
+        let mut threads = Vec::new();
+        for (b, bid) in blocks.iter().enumerate() {
+            threads.extend(m.make_threads(*bid, &args, b * 1_000_000));
+        }
+        m.schedule(threads, blocks.len());
+    } else {
+        for bid in blocks {
+            let threads = m.make_threads(bid, &args, 0);
+            m.schedule(threads, 1);
+        }
+    }
+    let outcome = Outcome { findings: m.findings, steps: m.steps };
+    (m.buffers, outcome)
+}
+
+fn block_threads(block: [u32; 3]) -> impl Iterator<Item = [u32; 3]> {
+    let [bx, by, bz] = block;
+    (0..bz).flat_map(move |z| (0..by).flat_map(move |y| (0..bx).map(move |x| [x, y, z])))
+}
+
+/// Convert a value to a scalar type, as a cast does.
+pub fn convert(v: &V, to: Scalar) -> V {
+    match to {
+        Scalar::Bool => V::Bool(v.truth()),
+        Scalar::F32 => V::F32(v.f64_for_f32()),
+        Scalar::F64 => V::F64(v.f64()),
+        Scalar::F16 | Scalar::BF16 => V::F16(half::f16::from_f32(v.f64_for_f32()).to_f32()),
+        s if s.is_int() => {
+            let raw = match v {
+                // Float to int truncates toward zero; out of range saturates like the GPU's cvt.rzi.
+                V::F32(x) | V::F16(x) => float_to_int(*x as f64, s),
+                V::F64(x) => float_to_int(*x, s),
+                other => other.int(),
+            };
+            V::Int(norm(raw, s))
+        }
+        _ => v.clone(),
+    }
+}
+
+impl V {
+    /// The value as an f32, rounding once (not through f64 for integers of 64 bits).
+    fn f64_for_f32(&self) -> f32 {
+        match self {
+            V::F32(x) | V::F16(x) => *x,
+            V::F64(x) => *x as f32,
+            V::Int(i) => *i as f32,
+            V::Bool(b) => *b as i64 as f32,
+            _ => 0.0,
+        }
+    }
+}
+
+fn float_to_int(x: f64, s: Scalar) -> i64 {
+    if x.is_nan() {
+        return 0;
+    }
+    if s == Scalar::U64 {
+        return (x as u64) as i64;
+    }
+    x as i64
+}
+
+/// Truncate to the type's width and extend back to 64 bits.
+pub fn norm(v: i64, s: Scalar) -> i64 {
+    match s {
+        Scalar::I8 => v as i8 as i64,
+        Scalar::I16 => v as i16 as i64,
+        Scalar::I32 => v as i32 as i64,
+        Scalar::U8 => v as u8 as i64,
+        Scalar::U16 => v as u16 as i64,
+        Scalar::U32 => v as u32 as i64,
+        Scalar::Bool => (v != 0) as i64,
+        _ => v,
+    }
+}
+
+fn scalar_of(t: &Type) -> Scalar {
+    crate::analysis::typing::promote::base_scalar(t).unwrap_or(Scalar::I64)
+}
+
+fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
+    let unsigned = s.is_unsigned_int();
+    let r = match op {
+        BinaryOp::Add => a.wrapping_add(b),
+        BinaryOp::Sub => a.wrapping_sub(b),
+        BinaryOp::Mul => a.wrapping_mul(b),
+        // Integer division by zero gives 0 in Numba's default error model.
+        BinaryOp::FloorDiv | BinaryOp::FloorMod if b == 0 => 0,
+        BinaryOp::FloorDiv if unsigned => ((a as u64) / (b as u64)) as i64,
+        BinaryOp::FloorMod if unsigned => ((a as u64) % (b as u64)) as i64,
+        BinaryOp::FloorDiv => {
+            let q = a.wrapping_div(b);
+            if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
+        }
+        BinaryOp::FloorMod => {
+            let r = a.wrapping_rem(b);
+            if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }
+        }
+        BinaryOp::Pow => {
+            if b < 0 {
+                match a {
+                    1 => 1,
+                    -1 => if b % 2 == 0 { 1 } else { -1 },
+                    _ => 0,
+                }
+            } else {
+                a.wrapping_pow(b.min(u32::MAX as i64) as u32)
+            }
+        }
+        BinaryOp::BitAnd => a & b,
+        BinaryOp::BitOr => a | b,
+        BinaryOp::BitXor => a ^ b,
+        BinaryOp::Shl => if (0..64).contains(&b) { a.wrapping_shl(b as u32) } else { 0 },
+        BinaryOp::Shr => {
+            if unsigned {
+                if (0..64).contains(&b) { ((a as u64) >> b) as i64 } else { 0 }
+            } else {
+                a >> b.clamp(0, 63)
+            }
+        }
+        BinaryOp::TrueDiv => 0,
+    };
+    norm(r, s)
+}
+
+fn float_binary(op: BinaryOp, a: f64, b: f64) -> f64 {
+    match op {
+        BinaryOp::Add => a + b,
+        BinaryOp::Sub => a - b,
+        BinaryOp::Mul => a * b,
+        BinaryOp::TrueDiv => a / b,
+        BinaryOp::FloorDiv => (a / b).floor(),
+        BinaryOp::FloorMod => {
+            let r = a % b;
+            if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r }
+        }
+        BinaryOp::Pow => a.powf(b),
+        _ => f64::NAN,
+    }
+}
+
+fn f32_binary(op: BinaryOp, a: f32, b: f32) -> f32 {
+    match op {
+        BinaryOp::Add => a + b,
+        BinaryOp::Sub => a - b,
+        BinaryOp::Mul => a * b,
+        BinaryOp::TrueDiv => a / b,
+        BinaryOp::FloorDiv => (a / b).floor(),
+        BinaryOp::FloorMod => {
+            let r = a % b;
+            if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r }
+        }
+        BinaryOp::Pow => a.powf(b),
+        _ => f32::NAN,
+    }
+}
+
+fn compare<T: PartialOrd>(op: CompareOp, a: T, b: T) -> bool {
+    match op {
+        CompareOp::Eq => a == b,
+        CompareOp::Ne => a != b,
+        CompareOp::Lt => a < b,
+        CompareOp::Le => a <= b,
+        CompareOp::Gt => a > b,
+        CompareOp::Ge => a >= b,
+    }
+}
+
+/// Read a little-endian value of type `s`.
+pub fn read_value(bytes: &[u8], s: Scalar) -> V {
+    let b = |n: usize| -> [u8; 8] {
+        let mut out = [0u8; 8];
+        out[..n].copy_from_slice(&bytes[..n]);
+        out
+    };
+    match s {
+        Scalar::Bool => V::Bool(bytes[0] != 0),
+        Scalar::I8 => V::Int(bytes[0] as i8 as i64),
+        Scalar::U8 => V::Int(bytes[0] as i64),
+        Scalar::I16 => V::Int(i16::from_le_bytes([bytes[0], bytes[1]]) as i64),
+        Scalar::U16 => V::Int(u16::from_le_bytes([bytes[0], bytes[1]]) as i64),
+        Scalar::I32 => V::Int(i32::from_le_bytes(b(4)[..4].try_into().unwrap()) as i64),
+        Scalar::U32 => V::Int(u32::from_le_bytes(b(4)[..4].try_into().unwrap()) as i64),
+        Scalar::I64 | Scalar::U64 => V::Int(i64::from_le_bytes(b(8))),
+        Scalar::F16 => V::F16(half::f16::from_le_bytes([bytes[0], bytes[1]]).to_f32()),
+        Scalar::F32 => V::F32(f32::from_le_bytes(b(4)[..4].try_into().unwrap())),
+        Scalar::F64 => V::F64(f64::from_le_bytes(b(8))),
+        _ => V::Void,
+    }
+}
+
+/// Store a value into little-endian bytes as type `s` (converting it first).
+pub fn write_value(bytes: &mut [u8], s: Scalar, v: &V) {
+    let v = convert(v, s);
+    match (s, v) {
+        (Scalar::Bool, V::Bool(b)) => bytes[0] = b as u8,
+        (Scalar::F16, V::F16(x)) => bytes[..2].copy_from_slice(&half::f16::from_f32(x).to_le_bytes()),
+        (Scalar::F32, V::F32(x)) => bytes[..4].copy_from_slice(&x.to_le_bytes()),
+        (Scalar::F64, V::F64(x)) => bytes[..8].copy_from_slice(&x.to_le_bytes()),
+        (s, V::Int(i)) => {
+            let n = s.itemsize() as usize;
+            bytes[..n].copy_from_slice(&i.to_le_bytes()[..n]);
+        }
+        _ => {}
+    }
+}
+
+impl Machine<'_> {
+    fn make_threads(&mut self, bid: [u32; 3], args: &[V], base: usize) -> Vec<Thread> {
+        let entry = &self.program.functions[0];
+        block_threads(self.launch.block)
+            .enumerate()
+            .map(|(linear, tid)| {
+                let mut values = vec![V::Void; entry.values.len()];
+                for (p, a) in entry.params.iter().zip(args) {
+                    values[p.value.0 as usize] = a.clone();
+                }
+                Thread {
+                    tid,
+                    bid,
+                    linear: base + linear,
+                    frames: vec![Frame {
+                        func: 0,
+                        block: Function::ENTRY,
+                        pc: 0,
+                        values,
+                        slots: vec![V::Void; entry.slots.len()],
+                        ret_to: None,
+                    }],
+                    wait: None,
+                    done: false,
+                    steps: 0,
+                }
+            })
+            .collect()
+    }
+
+    fn report(&mut self, kind: FindingKind, span: TextRange, t: &Thread, message: String) {
+        if self.reported.insert((kind, span)) {
+            self.findings.push(Finding { kind, message, span, block: t.bid, thread: t.tid });
+        }
+    }
+
+    fn schedule(&mut self, mut threads: Vec<Thread>, _blocks: usize) {
+        let warp_of = |t: &Thread| (t.bid, (t.linear % 1_000_000) / 32);
+        loop {
+            let mut progressed = false;
+            for i in 0..threads.len() {
+                if threads[i].done || threads[i].wait.is_some() {
+                    continue;
+                }
+                progressed = true;
+                let stop = self.run_thread(&mut threads[i]);
+                match stop {
+                    Stop::Done => threads[i].done = true,
+                    Stop::Wait(w) => threads[i].wait = Some(w),
+                    Stop::Budget(span) => {
+                        let t = &threads[i];
+                        let msg = format!(
+                            "thread {:?} of block {:?} ran {} instructions without finishing: an endless loop?",
+                            t.tid, t.bid, self.launch.step_budget
+                        );
+                        let t_ref = &threads[i];
+                        let (bid, tid) = (t_ref.bid, t_ref.tid);
+                        if self.reported.insert((FindingKind::StepBudget, span)) {
+                            self.findings.push(Finding { kind: FindingKind::StepBudget, message: msg, span, block: bid, thread: tid });
+                        }
+                        threads[i].done = true;
+                    }
+                }
+            }
+            // Warp collectives: release a warp whose live lanes all wait at one.
+            let mut released = false;
+            let mut warps: HashMap<([u32; 3], usize), Vec<usize>> = HashMap::new();
+            for (i, t) in threads.iter().enumerate() {
+                if !t.done {
+                    warps.entry(warp_of(t)).or_default().push(i);
+                }
+            }
+            for lanes in warps.values() {
+                if lanes.iter().all(|&i| matches!(threads[i].wait, Some(Wait::Warp { .. }))) {
+                    self.release_warp(&mut threads, lanes);
+                    released = true;
+                }
+            }
+            if released {
+                continue;
+            }
+            let live: Vec<usize> = (0..threads.len()).filter(|&i| !threads[i].done).collect();
+            if live.is_empty() {
+                return;
+            }
+            if progressed {
+                continue;
+            }
+            // Everyone live is waiting: a barrier (per block) or a grid sync.
+            let mut by_block: HashMap<[u32; 3], Vec<usize>> = HashMap::new();
+            for &i in &live {
+                by_block.entry(threads[i].bid).or_default().push(i);
+            }
+            let all_grid = live.iter().all(|&i| matches!(threads[i].wait, Some(Wait::Grid { .. })));
+            if all_grid {
+                self.epoch += 1;
+                for &i in &live {
+                    threads[i].wait = None;
+                    self.deliver(&mut threads[i], V::Void);
+                }
+                continue;
+            }
+            let mut any = false;
+            for (bid, members) in by_block {
+                let waits: Vec<(String, TextRange)> = members
+                    .iter()
+                    .filter_map(|&i| match &threads[i].wait {
+                        Some(Wait::Barrier { name, span, .. }) => Some((name.clone(), *span)),
+                        _ => None,
+                    })
+                    .collect();
+                if waits.len() != members.len() {
+                    continue;
+                }
+                let block_size = (self.launch.block[0] * self.launch.block[1] * self.launch.block[2]) as usize;
+                let exited = threads.iter().filter(|t| t.bid == bid && t.done).count();
+                let first = waits[0].1;
+                if let Some(other) = waits.iter().find(|w| w.1 != first) {
+                    let t = &threads[members[0]];
+                    let msg = format!(
+                        "barrier divergence in block {:?}: threads wait at different barriers (two of them are at the spans shown here and at another line)",
+                        t.bid
+                    );
+                    let (span, tref) = (other.1, members[0]);
+                    let th = &threads[tref];
+                    if self.reported.insert((FindingKind::BarrierDivergence, span)) {
+                        self.findings.push(Finding { kind: FindingKind::BarrierDivergence, message: msg, span, block: th.bid, thread: th.tid });
+                    }
+                } else if exited > 0 && members.len() < block_size {
+                    let th = &threads[members[0]];
+                    let msg = format!(
+                        "barrier divergence in block {:?}: {} of {} threads wait at `{}` while {exited} have already exited",
+                        th.bid,
+                        members.len(),
+                        block_size,
+                        waits[0].0
+                    );
+                    let (b, tt) = (th.bid, th.tid);
+                    if self.reported.insert((FindingKind::BarrierDivergence, first)) {
+                        self.findings.push(Finding { kind: FindingKind::BarrierDivergence, message: msg, span: first, block: b, thread: tt });
+                    }
+                }
+                self.release_barrier(&mut threads, &members);
+                any = true;
+            }
+            if !any {
+                // Waiting forever (e.g. a grid sync some threads never reach): stop them.
+                for &i in &live {
+                    threads[i].done = true;
+                }
+                return;
+            }
+        }
+    }
+
+    fn release_barrier(&mut self, threads: &mut [Thread], members: &[usize]) {
+        self.epoch += 1;
+        let preds: Vec<i64> = members
+            .iter()
+            .filter_map(|&i| match &threads[i].wait {
+                Some(Wait::Barrier { pred: Some(p), .. }) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        let name = match &threads[members[0]].wait {
+            Some(Wait::Barrier { name, .. }) => name.clone(),
+            _ => String::new(),
+        };
+        let result = match name.as_str() {
+            "syncthreads_count" => V::Int(preds.iter().filter(|p| **p != 0).count() as i64),
+            "syncthreads_and" => V::Int(preds.iter().all(|p| *p != 0) as i64),
+            "syncthreads_or" => V::Int(preds.iter().any(|p| *p != 0) as i64),
+            _ => V::Void,
+        };
+        for &i in members {
+            threads[i].wait = None;
+            self.deliver(&mut threads[i], result.clone());
+        }
+    }
+
+    /// Put the result of the instruction the thread stopped at into its value.
+    fn deliver(&mut self, t: &mut Thread, v: V) {
+        let frame = t.frames.last_mut().expect("a waiting thread has a frame");
+        let f = &self.program.functions[frame.func];
+        let inst = &f.blocks[frame.block.0 as usize].insts[frame.pc];
+        if let Some(r) = inst.result {
+            frame.values[r.0 as usize] = v;
+        }
+        frame.pc += 1;
+    }
+
+    fn release_warp(&mut self, threads: &mut [Thread], lanes: &[usize]) {
+        let lane_of = |t: &Thread| (t.linear % 1_000_000) % 32;
+        let mut by_lane: HashMap<usize, (String, Vec<V>)> = HashMap::new();
+        for &i in lanes {
+            if let Some(Wait::Warp { name, args, .. }) = &threads[i].wait {
+                by_lane.insert(lane_of(&threads[i]), (name.clone(), args.clone()));
+            }
+        }
+        for &i in lanes {
+            let lane = lane_of(&threads[i]);
+            let (name, args) = by_lane[&lane].clone();
+            let value_of = |src: usize| by_lane.get(&src).and_then(|(_, a)| a.get(1).cloned());
+            let own = args.get(1).cloned().unwrap_or(V::Void);
+            let result = match name.as_str() {
+                "shfl_sync" => value_of((args[2].int() as usize) % 32).unwrap_or(own),
+                "shfl_up_sync" => {
+                    let d = args[2].int() as usize;
+                    if lane >= d { value_of(lane - d).unwrap_or(own) } else { own }
+                }
+                "shfl_down_sync" => {
+                    let d = args[2].int() as usize;
+                    if lane + d < 32 { value_of(lane + d).unwrap_or(own) } else { own }
+                }
+                "shfl_xor_sync" => value_of(lane ^ (args[2].int() as usize & 31)).unwrap_or(own),
+                "ballot_sync" => {
+                    let mut bits = 0i64;
+                    for (l, (_, a)) in &by_lane {
+                        if a.get(1).is_some_and(V::truth) {
+                            bits |= 1 << l;
+                        }
+                    }
+                    V::Int(norm(bits, Scalar::I32))
+                }
+                "all_sync" => V::Bool(by_lane.values().all(|(_, a)| a.get(1).is_some_and(V::truth))),
+                "any_sync" => V::Bool(by_lane.values().any(|(_, a)| a.get(1).is_some_and(V::truth))),
+                "eq_sync" => {
+                    let first = by_lane.values().next().and_then(|(_, a)| a.get(1)).map(V::truth);
+                    V::Bool(by_lane.values().all(|(_, a)| a.get(1).map(V::truth) == first))
+                }
+                "match_any_sync" => {
+                    let mut bits = 0i64;
+                    for (l, (_, a)) in &by_lane {
+                        if a.get(1) == Some(&own) {
+                            bits |= 1 << l;
+                        }
+                    }
+                    V::Int(norm(bits, Scalar::I32))
+                }
+                _ => V::Void, // syncwarp
+            };
+            threads[i].wait = None;
+            self.deliver(&mut threads[i], result);
+        }
+    }
+
+    fn geometry(&self, t: &Thread, name: &str) -> Option<i64> {
+        let axis = |s: &str| match s {
+            "x" => Some(0),
+            "y" => Some(1),
+            "z" => Some(2),
+            _ => None,
+        };
+        let (head, tail) = name.split_once('.')?;
+        let a = axis(tail)?;
+        Some(match head {
+            "threadIdx" => t.tid[a] as i64,
+            "blockIdx" => t.bid[a] as i64,
+            "blockDim" => self.launch.block[a] as i64,
+            "gridDim" => self.launch.grid[a] as i64,
+            _ => return None,
+        })
+    }
+
+    fn alloc(&mut self, key: (usize, usize, u32, usize), space: MemorySpace, shape: &[i64], dtype: Scalar) -> Arc<ArrayRef> {
+        let size = dtype.itemsize() as i64;
+        if shape == [0] && space == MemorySpace::Shared {
+            let owner = key.0;
+            let buffer = *self.dynamic_shared.entry(owner).or_insert_with(|| {
+                self.buffers.push(Buffer {
+                    data: vec![0; self.launch.shared_mem],
+                    space,
+                    name: "dynamic shared memory".into(),
+                    written: Some(vec![false; self.launch.shared_mem]),
+                });
+                self.buffers.len() - 1
+            });
+            let n = self.launch.shared_mem as i64 / size;
+            return Arc::new(ArrayRef::contiguous(buffer, vec![n], size, Some(dtype), false));
+        }
+        let buffer = match self.allocs.get(&key) {
+            Some(b) => *b,
+            None => {
+                let bytes = (shape.iter().product::<i64>() * size).max(0) as usize;
+                let written = (space == MemorySpace::Shared).then(|| vec![false; bytes]);
+                let name = if space == MemorySpace::Shared { "shared array" } else { "local array" };
+                self.buffers.push(Buffer { data: vec![0; bytes], space, name: name.into(), written });
+                self.allocs.insert(key, self.buffers.len() - 1);
+                self.buffers.len() - 1
+            }
+        };
+        Arc::new(ArrayRef::contiguous(buffer, shape.to_vec(), size, Some(dtype), false))
+    }
+
+    fn global_array(&mut self, name: &str) -> V {
+        let buffer = match self.globals.get(name) {
+            Some(b) => *b,
+            None => {
+                let Some((_, _, bytes)) = self.program.globals.get(name) else { return V::Void };
+                self.buffers.push(Buffer { data: bytes.clone(), space: MemorySpace::Const, name: name.into(), written: None });
+                self.globals.insert(name.into(), self.buffers.len() - 1);
+                self.buffers.len() - 1
+            }
+        };
+        let (dtype, shape, _) = &self.program.globals[name];
+        V::Arr(Arc::new(ArrayRef::contiguous(buffer, shape.clone(), dtype.itemsize() as i64, Some(*dtype), false)))
+    }
+
+    /// Byte address of an element, or a finding when an index is outside its extent.
+    fn address(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], span: TextRange) -> Option<usize> {
+        let mut at = arr.offset;
+        for (axis, (&i, (&n, &s))) in indices.iter().zip(arr.shape.iter().zip(&arr.strides)).enumerate() {
+            if i < 0 || i >= n {
+                let name = self.buffers[arr.buffer].name.clone();
+                self.report(
+                    FindingKind::OutOfBounds,
+                    span,
+                    t,
+                    format!(
+                        "out-of-bounds access to {name}: index {i} on axis {axis} of extent {n} (thread {:?}, block {:?})",
+                        t.tid, t.bid
+                    ),
+                );
+                return None;
+            }
+            at += i * s;
+        }
+        Some(at as usize)
+    }
+
+    fn load(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], span: TextRange) -> V {
+        let Some(at) = self.address(t, arr, indices, span) else { return convert(&V::Int(0), arr.scalar.unwrap_or(Scalar::I64)) };
+        let Some(s) = arr.scalar else { return V::Void };
+        let buf = &self.buffers[arr.buffer];
+        let n = s.itemsize() as usize;
+        if at + n > buf.data.len() {
+            return convert(&V::Int(0), s);
+        }
+        if let Some(written) = &buf.written {
+            if !written[at] {
+                self.report(
+                    FindingKind::UninitializedRead,
+                    span,
+                    t,
+                    format!("read of shared memory no thread has written (thread {:?}, block {:?})", t.tid, t.bid),
+                );
+            } else if let Some((writer, epoch)) = self.shared_writes.get(&(arr.buffer, at)).copied()
+                && writer != t.linear
+                && epoch == self.epoch
+            {
+                self.report(
+                    FindingKind::SharedRace,
+                    span,
+                    t,
+                    format!(
+                        "shared-memory race: thread {:?} reads a word another thread of block {:?} wrote since the last barrier",
+                        t.tid, t.bid
+                    ),
+                );
+            }
+        }
+        read_value(&self.buffers[arr.buffer].data[at..at + n], s)
+    }
+
+    fn store(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], v: &V, span: TextRange, atomic: bool) {
+        let Some(at) = self.address(t, arr, indices, span) else { return };
+        let Some(s) = arr.scalar else { return };
+        let n = s.itemsize() as usize;
+        if at + n > self.buffers[arr.buffer].data.len() {
+            return;
+        }
+        if self.buffers[arr.buffer].written.is_some() && !atomic {
+            if let Some((writer, epoch)) = self.shared_writes.get(&(arr.buffer, at)).copied()
+                && writer != t.linear
+                && epoch == self.epoch
+            {
+                self.report(
+                    FindingKind::SharedRace,
+                    span,
+                    t,
+                    format!(
+                        "shared-memory race: threads write the same word of block {:?}'s shared memory between two barriers (thread {:?})",
+                        t.bid, t.tid
+                    ),
+                );
+            }
+            self.shared_writes.insert((arr.buffer, at), (t.linear, self.epoch));
+        }
+        let buf = &mut self.buffers[arr.buffer];
+        write_value(&mut buf.data[at..at + n], s, v);
+        if let Some(w) = &mut buf.written {
+            w[at..at + n].iter_mut().for_each(|b| *b = true);
+        }
+    }
+
+    fn index_list(v: &V) -> Vec<i64> {
+        match v {
+            V::Tup(items) => items.iter().map(V::int).collect(),
+            other => vec![other.int()],
+        }
+    }
+
+    /// Run one thread until it waits, ends or exhausts its budget.
+    fn run_thread(&mut self, t: &mut Thread) -> Stop {
+        loop {
+            let Some(frame) = t.frames.last() else { return Stop::Done };
+            let (fi, bi, pc) = (frame.func, frame.block, frame.pc);
+            let program = self.program;
+            let func = &program.functions[fi];
+            let block = &func.blocks[bi.0 as usize];
+            if pc >= block.insts.len() {
+                match &block.term {
+                    Terminator::Jump(b) => {
+                        let f = t.frames.last_mut().unwrap();
+                        f.block = *b;
+                        f.pc = 0;
+                    }
+                    Terminator::Branch { cond, then, otherwise } => {
+                        let f = t.frames.last_mut().unwrap();
+                        f.block = if f.values[cond.0 as usize].truth() { *then } else { *otherwise };
+                        f.pc = 0;
+                    }
+                    // A return, or falling off a block no path should reach: leave the function.
+                    Terminator::Return(_) | Terminator::Unreachable => {
+                        let value = match &block.term {
+                            Terminator::Return(Some(v)) => t.frames.last().unwrap().values[v.0 as usize].clone(),
+                            _ => V::Void,
+                        };
+                        let finished = t.frames.pop().unwrap();
+                        match t.frames.last_mut() {
+                            None => return Stop::Done,
+                            Some(caller) => {
+                                if let Some(r) = finished.ret_to {
+                                    caller.values[r.0 as usize] = value;
+                                }
+                                caller.pc += 1;
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            t.steps += 1;
+            self.steps += 1;
+            let inst = &block.insts[pc];
+            if t.steps > self.launch.step_budget {
+                return Stop::Budget(inst.span);
+            }
+            let span = inst.span;
+            let frame = t.frames.last().unwrap();
+            let val = |v: &ValueId| frame.values[v.0 as usize].clone();
+            let result_type = inst.result.map(|r| func.value_type(r).clone());
+            let value: V = match &inst.op {
+                Op::Const(Constant::Int(i, s)) => V::Int(norm(*i as i64, *s)),
+                Op::Const(Constant::Float(x, s)) => convert(&V::F64(*x), *s),
+                Op::Const(Constant::Bool(b)) => V::Bool(*b),
+                Op::ReadSlot(SlotId(s)) => frame.slots[*s as usize].clone(),
+                Op::WriteSlot(SlotId(s), v) => {
+                    let x = val(v);
+                    t.frames.last_mut().unwrap().slots[*s as usize] = x;
+                    V::Void
+                }
+                Op::Cast(v, s) => convert(&val(v), *s),
+                Op::Unary(op, v) => {
+                    let x = val(v);
+                    let s = scalar_of(func.value_type(*v));
+                    match (op, x) {
+                        (UnaryOp::Not, x) => V::Bool(!x.truth()),
+                        (UnaryOp::Invert, V::Bool(b)) => V::Bool(!b),
+                        (UnaryOp::Invert, x) => V::Int(norm(!x.int(), s)),
+                        (UnaryOp::Neg, V::F32(x)) => V::F32(-x),
+                        (UnaryOp::Neg, V::F16(x)) => V::F16(-x),
+                        (UnaryOp::Neg, V::F64(x)) => V::F64(-x),
+                        (UnaryOp::Neg, x) => V::Int(norm(x.int().wrapping_neg(), s)),
+                    }
+                }
+                Op::Binary(op, a, b) => {
+                    let s = scalar_of(result_type.as_ref().unwrap());
+                    match (val(a), val(b)) {
+                        (V::F32(x), V::F32(y)) => V::F32(f32_binary(*op, x, y)),
+                        (V::F16(x), V::F16(y)) => convert(&V::F32(f32_binary(*op, x, y)), Scalar::F16),
+                        (x, y) if s.is_float() => convert(&V::F64(float_binary(*op, x.f64(), y.f64())), s),
+                        (x, y) => V::Int(int_binary(*op, x.int(), y.int(), s)),
+                    }
+                }
+                Op::Compare(op, a, b) => {
+                    let s = scalar_of(func.value_type(*a));
+                    let (x, y) = (val(a), val(b));
+                    V::Bool(if s.is_float() {
+                        compare(*op, x.f64(), y.f64())
+                    } else if s == Scalar::U64 {
+                        compare(*op, x.int() as u64, y.int() as u64)
+                    } else {
+                        compare(*op, x.int(), y.int())
+                    })
+                }
+                Op::Select { cond, then, otherwise } => {
+                    if val(cond).truth() { val(then) } else { val(otherwise) }
+                }
+                Op::Extent { array, axis } => match val(array) {
+                    V::Arr(a) => V::Int(a.shape.get(*axis as usize).copied().unwrap_or(1)),
+                    _ => V::Int(0),
+                },
+                Op::Load { array, indices, .. } => {
+                    let idx: Vec<i64> = indices.iter().map(|i| val(i).int()).collect();
+                    match val(array) {
+                        V::Arr(a) => self.load(t, &a, &idx, span),
+                        _ => V::Void,
+                    }
+                }
+                Op::Store { array, indices, value, .. } => {
+                    let idx: Vec<i64> = indices.iter().map(|i| val(i).int()).collect();
+                    let v = val(value);
+                    if let V::Arr(a) = val(array) {
+                        self.store(t, &a, &idx, &v, span, false);
+                    }
+                    V::Void
+                }
+                Op::SubArray { array, indices } => match val(array) {
+                    V::Arr(a) => {
+                        let mut view = (*a).clone();
+                        for (axis, i) in indices.iter().enumerate() {
+                            view.offset += val(i).int() * a.strides[axis];
+                        }
+                        view.shape.drain(..indices.len());
+                        view.strides.drain(..indices.len());
+                        V::Arr(Arc::new(view))
+                    }
+                    other => other,
+                },
+                Op::Transpose(array) => match val(array) {
+                    V::Arr(a) => {
+                        let mut view = (*a).clone();
+                        view.shape.reverse();
+                        view.strides.reverse();
+                        V::Arr(Arc::new(view))
+                    }
+                    other => other,
+                },
+                Op::AllocArray { space, shape, dtype } => {
+                    let owner = if *space == MemorySpace::Shared {
+                        // One allocation per block: key by the block index.
+                        let [x, y, z] = t.bid;
+                        (z as usize * 65536 + y as usize) * 65536 + x as usize
+                    } else {
+                        usize::MAX / 2 + t.linear + t.bid[0] as usize * 4096
+                    };
+                    V::Arr(self.alloc((owner, fi, bi.0, pc), *space, shape, *dtype))
+                }
+                Op::GlobalArray(name) => self.global_array(name),
+                Op::MakeTuple(items) => V::Tup(items.iter().map(val).collect::<Vec<_>>().into()),
+                Op::Extract(tup, i) => match val(tup) {
+                    V::Tup(items) => items.get(*i as usize).cloned().unwrap_or(V::Void),
+                    _ => V::Void,
+                },
+                Op::TupleGet(tup, i) => match val(tup) {
+                    V::Tup(items) => {
+                        let n = items.len() as i64;
+                        let k = val(i).int();
+                        let k = if k < 0 { k + n } else { k };
+                        items.get(k as usize).cloned().unwrap_or(V::Void)
+                    }
+                    _ => V::Void,
+                },
+                Op::Call { args, .. } => {
+                    let callee = program.calls[&(fi, bi.0, pc)];
+                    let f = &program.functions[callee];
+                    let mut values = vec![V::Void; f.values.len()];
+                    for (p, a) in f.params.iter().zip(args) {
+                        values[p.value.0 as usize] = val(a);
+                    }
+                    let ret_to = inst.result;
+                    t.frames.push(Frame { func: callee, block: Function::ENTRY, pc: 0, values, slots: vec![V::Void; f.slots.len()], ret_to });
+                    if t.frames.len() > 64 {
+                        return Stop::Budget(span);
+                    }
+                    continue;
+                }
+                Op::Intrinsic { name, args } => {
+                    let args: Vec<V> = args.iter().map(val).collect();
+                    match self.intrinsic(t, name, &args, result_type.as_ref(), span) {
+                        Ok(v) => v,
+                        Err(w) => return Stop::Wait(w),
+                    }
+                }
+            };
+            let frame = t.frames.last_mut().unwrap();
+            if let Some(r) = inst.result {
+                frame.values[r.0 as usize] = value;
+            }
+            frame.pc += 1;
+        }
+    }
+
+    fn intrinsic(&mut self, t: &Thread, name: &str, args: &[V], ty: Option<&Type>, span: TextRange) -> Result<V, Wait> {
+        let rs = ty.map(scalar_of).unwrap_or(Scalar::I64);
+        if let Some(v) = self.geometry(t, name) {
+            return Ok(V::Int(v));
+        }
+        let f1 = |f32f: fn(f32) -> f32, f64f: fn(f64) -> f64| match &args[0] {
+            V::F32(x) => V::F32(f32f(*x)),
+            other => convert(&V::F64(f64f(other.f64())), rs),
+        };
+        let f2 = |f32f: fn(f32, f32) -> f32, f64f: fn(f64, f64) -> f64| match (&args[0], &args[1]) {
+            (V::F32(x), V::F32(y)) => V::F32(f32f(*x, *y)),
+            (x, y) => convert(&V::F64(f64f(x.f64(), y.f64())), rs),
+        };
+        let grid_pos = |axis: usize| t.bid[axis] as i64 * self.launch.block[axis] as i64 + t.tid[axis] as i64;
+        let grid_size = |axis: usize| self.launch.grid[axis] as i64 * self.launch.block[axis] as i64;
+        let tuple_or_one = |n: i64, f: &dyn Fn(usize) -> i64| {
+            if n == 1 { V::Int(f(0)) } else { V::Tup((0..n as usize).map(|a| V::Int(f(a))).collect::<Vec<_>>().into()) }
+        };
+        Ok(match name {
+            "grid" => tuple_or_one(args[0].int(), &grid_pos),
+            "gridsize" => tuple_or_one(args[0].int(), &grid_size),
+            "laneid" => V::Int(((t.linear % 1_000_000) % 32) as i64),
+            "warpsize" => V::Int(32),
+            "syncthreads" => return Err(Wait::Barrier { name: name.into(), span, pred: None }),
+            "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
+                return Err(Wait::Barrier { name: name.into(), span, pred: Some(args[0].int()) });
+            }
+            "cg.this_grid" => V::Void,
+            "cg.grid_sync" => return Err(Wait::Grid { span }),
+            "syncwarp" | "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" | "ballot_sync" | "all_sync"
+            | "any_sync" | "eq_sync" | "match_any_sync" => {
+                let mut a = args.to_vec();
+                if a.len() < 3 {
+                    a.resize(3, V::Int(0));
+                }
+                return Err(Wait::Warp { name: name.into(), span, args: a });
+            }
+            "activemask" => V::Int(norm(-1, Scalar::U32)),
+            "threadfence" | "threadfence_block" | "threadfence_system" | "nanosleep" => V::Void,
+            "popc" => V::Int(norm(args[0].int().count_ones() as i64, rs)),
+            "clz" => {
+                let s = rs;
+                let bits = s.bits();
+                let x = args[0].int() as u64 & if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                V::Int((x.leading_zeros() as i64) - (64 - bits as i64))
+            }
+            "brev" => {
+                let x = args[0].int();
+                V::Int(if rs == Scalar::U64 { (x as u64).reverse_bits() as i64 } else { (x as u32).reverse_bits() as i64 })
+            }
+            "ffs" => {
+                let x = args[0].int() as u64;
+                V::Int(if x == 0 { 0 } else { x.trailing_zeros() as i64 + 1 })
+            }
+            "fma" => match (&args[0], &args[1], &args[2]) {
+                (V::F32(a), V::F32(b), V::F32(c)) => V::F32(a.mul_add(*b, *c)),
+                (a, b, c) => V::F64(a.f64().mul_add(b.f64(), c.f64())),
+            },
+            "cbrt" | "math.cbrt" => f1(f32::cbrt, f64::cbrt),
+            "selp" => if args[0].truth() { args[1].clone() } else { args[2].clone() },
+            "math.sqrt" => f1(f32::sqrt, f64::sqrt),
+            "math.exp" => f1(f32::exp, f64::exp),
+            "math.expm1" => f1(f32::exp_m1, f64::exp_m1),
+            "math.log" => f1(f32::ln, f64::ln),
+            "math.log2" => f1(f32::log2, f64::log2),
+            "math.log10" => f1(f32::log10, f64::log10),
+            "math.log1p" => f1(f32::ln_1p, f64::ln_1p),
+            "math.sin" => f1(f32::sin, f64::sin),
+            "math.cos" => f1(f32::cos, f64::cos),
+            "math.tan" => f1(f32::tan, f64::tan),
+            "math.asin" => f1(f32::asin, f64::asin),
+            "math.acos" => f1(f32::acos, f64::acos),
+            "math.atan" => f1(f32::atan, f64::atan),
+            "math.sinh" => f1(f32::sinh, f64::sinh),
+            "math.cosh" => f1(f32::cosh, f64::cosh),
+            "math.tanh" => f1(f32::tanh, f64::tanh),
+            "math.asinh" => f1(f32::asinh, f64::asinh),
+            "math.acosh" => f1(f32::acosh, f64::acosh),
+            "math.atanh" => f1(f32::atanh, f64::atanh),
+            "math.fabs" => f1(f32::abs, f64::abs),
+            "math.floor" => f1(f32::floor, f64::floor),
+            "math.ceil" => f1(f32::ceil, f64::ceil),
+            "math.trunc" => f1(f32::trunc, f64::trunc),
+            "math.erf" => convert(&V::F64(erf(args[0].f64())), rs),
+            "math.atan2" => f2(f32::atan2, f64::atan2),
+            "math.hypot" => f2(f32::hypot, f64::hypot),
+            "math.pow" => f2(f32::powf, f64::powf),
+            "math.fmod" => f2(|a, b| a % b, |a, b| a % b),
+            "math.copysign" => f2(f32::copysign, f64::copysign),
+            "math.isnan" => V::Bool(args[0].f64().is_nan()),
+            "math.isinf" => V::Bool(args[0].f64().is_infinite()),
+            "math.isfinite" => V::Bool(args[0].f64().is_finite()),
+            "builtins.abs" => match &args[0] {
+                V::F32(x) => V::F32(x.abs()),
+                V::F16(x) => V::F16(x.abs()),
+                V::F64(x) => V::F64(x.abs()),
+                V::Int(i) => V::Int(norm(i.wrapping_abs(), rs)),
+                other => other.clone(),
+            },
+            "builtins.min" | "builtins.max" => {
+                let items: Vec<V> = match args {
+                    [V::Tup(items)] => items.to_vec(),
+                    _ => args.to_vec(),
+                };
+                let want_max = name == "builtins.max";
+                // Two-argument float forms ignore a NaN (libdevice fmax/fmin), as Numba's do.
+                let mut best = items[0].clone();
+                for x in &items[1..] {
+                    let better = if rs.is_float() {
+                        let (a, b) = (best.f64(), x.f64());
+                        if a.is_nan() { true } else if b.is_nan() { false } else if want_max { b > a } else { b < a }
+                    } else if rs == Scalar::U64 {
+                        if want_max { (x.int() as u64) > (best.int() as u64) } else { (x.int() as u64) < (best.int() as u64) }
+                    } else if want_max {
+                        x.int() > best.int()
+                    } else {
+                        x.int() < best.int()
+                    };
+                    if better {
+                        best = x.clone();
+                    }
+                }
+                convert(&best, rs)
+            }
+            "builtins.round" => {
+                let x = args[0].f64();
+                // Python rounds half to even.
+                let r = x.round_ties_even();
+                if rs.is_int() { V::Int(r as i64) } else { convert(&V::F64(r), rs) }
+            }
+            "builtins.print" => V::Void,
+            n if n.starts_with("atomic.") => self.atomic(t, &n["atomic.".len()..], args, span),
+            n if n.starts_with("fp16.") => self.fp16(&n["fp16.".len()..], args),
+            n if n.starts_with("random.") => self.random(t, &n["random.".len()..], args, span),
+            n if n.starts_with("field.") => V::Void,
+            other => {
+                self.report(FindingKind::Unsupported, span, t, format!("the simulator does not implement `{other}` yet"));
+                V::Void
+            }
+        })
+    }
+
+    fn atomic(&mut self, t: &Thread, op: &str, args: &[V], span: TextRange) -> V {
+        let V::Arr(arr) = &args[0] else { return V::Void };
+        let idx = Self::index_list(&args[1]);
+        let old = self.load(t, arr, &idx, span);
+        let s = arr.scalar.unwrap_or(Scalar::I64);
+        let val = &args[2];
+        let new = match op {
+            "add" => add_like(&old, val, s, BinaryOp::Add),
+            "sub" => add_like(&old, val, s, BinaryOp::Sub),
+            "max" | "nanmax" | "min" | "nanmin" => {
+                let want_max = op.ends_with("max");
+                let (a, b) = (old.f64(), val.f64());
+                if s.is_float() {
+                    let nan_ignoring = op.starts_with("nan");
+                    let pick_new = if a.is_nan() {
+                        nan_ignoring
+                    } else if b.is_nan() {
+                        false
+                    } else if want_max {
+                        b > a
+                    } else {
+                        b < a
+                    };
+                    if pick_new { convert(val, s) } else { old.clone() }
+                } else {
+                    let (x, y) = (old.int(), val.int());
+                    let better = if s.is_unsigned_int() {
+                        if want_max { (y as u64) > (x as u64) } else { (y as u64) < (x as u64) }
+                    } else if want_max {
+                        y > x
+                    } else {
+                        y < x
+                    };
+                    if better { convert(val, s) } else { old.clone() }
+                }
+            }
+            "and_" => V::Int(old.int() & val.int()),
+            "or_" => V::Int(old.int() | val.int()),
+            "xor" => V::Int(old.int() ^ val.int()),
+            "exch" => convert(val, s),
+            "inc" => {
+                let (o, v) = (old.int() as u64, val.int() as u64);
+                V::Int(if o >= v { 0 } else { (o + 1) as i64 })
+            }
+            "dec" => {
+                let (o, v) = (old.int() as u64, val.int() as u64);
+                V::Int(if o == 0 || o > v { v as i64 } else { (o - 1) as i64 })
+            }
+            "cas" => {
+                if old.int() == args[2].int() { convert(&args[3], s) } else { old.clone() }
+            }
+            _ => old.clone(),
+        };
+        self.store(t, arr, &idx, &new, span, true);
+        old
+    }
+
+    fn fp16(&self, op: &str, args: &[V]) -> V {
+        let h = |v: &V| convert(v, Scalar::F16).f64_for_f32();
+        let r = match (op, args) {
+            ("hadd", [a, b]) => h(a) + h(b),
+            ("hsub", [a, b]) => h(a) - h(b),
+            ("hmul", [a, b]) => h(a) * h(b),
+            ("hdiv", [a, b]) => h(a) / h(b),
+            ("hfma", [a, b, c]) => h(a).mul_add(h(b), h(c)),
+            ("hneg", [a]) => -h(a),
+            ("habs", [a]) => h(a).abs(),
+            ("hmax", [a, b]) => h(a).max(h(b)),
+            ("hmin", [a, b]) => h(a).min(h(b)),
+            ("hsqrt", [a]) => h(a).sqrt(),
+            ("hexp", [a]) => h(a).exp(),
+            ("hlog", [a]) => h(a).ln(),
+            ("hsin", [a]) => h(a).sin(),
+            ("hcos", [a]) => h(a).cos(),
+            ("hfloor", [a]) => h(a).floor(),
+            ("hceil", [a]) => h(a).ceil(),
+            ("htrunc", [a]) => h(a).trunc(),
+            ("heq", [a, b]) => return V::Bool(h(a) == h(b)),
+            ("hne", [a, b]) => return V::Bool(h(a) != h(b)),
+            ("hgt", [a, b]) => return V::Bool(h(a) > h(b)),
+            ("hge", [a, b]) => return V::Bool(h(a) >= h(b)),
+            ("hlt", [a, b]) => return V::Bool(h(a) < h(b)),
+            ("hle", [a, b]) => return V::Bool(h(a) <= h(b)),
+            _ => f32::NAN,
+        };
+        convert(&V::F32(r), Scalar::F16)
+    }
+
+    /// numba.cuda.random's xoroshiro128+, bit for bit.
+    fn random(&mut self, t: &Thread, f: &str, args: &[V], span: TextRange) -> V {
+        let V::Arr(states) = &args[0] else { return V::Void };
+        let index = args[1].int();
+        let next = |m: &mut Self| -> u64 {
+            let Some(at) = m.address(t, states, &[index], span) else { return 0 };
+            let buf = &mut m.buffers[states.buffer].data;
+            let s0 = u64::from_le_bytes(buf[at..at + 8].try_into().unwrap());
+            let mut s1 = u64::from_le_bytes(buf[at + 8..at + 16].try_into().unwrap());
+            let result = s0.wrapping_add(s1);
+            s1 ^= s0;
+            let n0 = s0.rotate_left(55) ^ s1 ^ (s1 << 14);
+            let n1 = s1.rotate_left(36);
+            buf[at..at + 8].copy_from_slice(&n0.to_le_bytes());
+            buf[at + 8..at + 16].copy_from_slice(&n1.to_le_bytes());
+            result
+        };
+        let unit64 = |x: u64| (x >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        let unit32 = |x: u64| unit64(x) as f32;
+        match f {
+            "xoroshiro128p_next" => V::Int(next(self) as i64),
+            "xoroshiro128p_uniform_float64" => V::F64(unit64(next(self))),
+            "xoroshiro128p_uniform_float32" => V::F32(unit32(next(self))),
+            "xoroshiro128p_normal_float32" => {
+                let u1 = unit32(next(self));
+                let u2 = unit32(next(self));
+                let two_pi = (2.0 * std::f64::consts::PI) as f32;
+                V::F32((-2.0f32 * u1.ln()).sqrt() * (two_pi * u2).cos())
+            }
+            "xoroshiro128p_normal_float64" => {
+                let u1 = unit32(next(self)) as f64;
+                let u2 = unit32(next(self)) as f64;
+                V::F64((-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos())
+            }
+            _ => V::Void,
+        }
+    }
+}
+
+fn add_like(old: &V, val: &V, s: Scalar, op: BinaryOp) -> V {
+    match s {
+        Scalar::F32 => V::F32(f32_binary(op, old.f64_for_f32(), val.f64_for_f32())),
+        Scalar::F64 => V::F64(float_binary(op, old.f64(), val.f64())),
+        s => V::Int(int_binary(op, old.int(), convert(val, s).int(), s)),
+    }
+}
+
+/// The error function (Abramowitz-Stegun 7.1.26 refined by a series for small |x|).
+fn erf(x: f64) -> f64 {
+    if x.abs() < 0.5 {
+        let mut sum = x;
+        let mut term = x;
+        let x2 = x * x;
+        for n in 1..30 {
+            term *= -x2 / n as f64;
+            sum += term / (2 * n + 1) as f64;
+        }
+        return sum * 2.0 / std::f64::consts::PI.sqrt();
+    }
+    let t = 1.0 / (1.0 + 0.5 * x.abs());
+    let y = 1.0
+        - t * (-x * x - 1.26551223
+            + t * (1.00002368
+                + t * (0.37409196
+                    + t * (0.09678418
+                        + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
+            .exp();
+    if x >= 0.0 { y } else { -y }
+}
