@@ -1,20 +1,18 @@
 //! `kernlint run FILE::KERNEL`: run a kernel on the simulator, with the sanitizer on.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 use clap::ValueEnum;
 
 use crate::analysis::signature::parse_signature_str;
 use crate::analysis::syntax::Lines;
-use crate::analysis::types::{Layout, Scalar, Type};
+use crate::analysis::types::Scalar;
 use crate::analysis::typing::find_gpu_function;
 use crate::analysis::{RootDatabase, SourceFile};
 use crate::launch::npy::NpyArray;
-use crate::launch::sim::{self, ArrayRef, Buffer, V};
-use crate::launch::{Launch, build_program};
-use crate::analysis::ir::MemorySpace;
+use crate::launch::sim::{self, V};
+use crate::launch::{HostArg, Launch, build_program, simulate};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Device {
@@ -109,19 +107,6 @@ fn generate(spec: &str) -> Option<Result<NpyArray, String>> {
     Some(Ok(NpyArray::new(scalar, shape, data)))
 }
 
-fn scalar_arg(text: &str, s: Scalar, name: &str) -> Result<V, String> {
-    let bad = || format!("argument `{name}`: `{text}` is not a valid {s}");
-    Ok(match s {
-        Scalar::Bool => V::Bool(matches!(text, "true" | "True" | "1")),
-        s if s.is_float() => sim::convert(&V::F64(text.parse::<f64>().map_err(|_| bad())?), s),
-        s if s.is_int() => {
-            let v = text.parse::<i64>().or_else(|_| text.parse::<u64>().map(|u| u as i64)).map_err(|_| bad())?;
-            sim::convert(&V::Int(v), s)
-        }
-        _ => return Err(format!("argument `{name}`: {s} scalars are not supported")),
-    })
-}
-
 pub fn run(args: &RunArgs) -> Result<u8, String> {
     if args.device == Device::Gpu {
         return Err("--device gpu needs the PTX backend, which is not available yet; use --device sim".into());
@@ -174,80 +159,31 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             args.args.len()
         ));
     }
-    let mut buffers = Vec::new();
-    let mut values = Vec::new();
-    let mut arrays: Vec<(usize, usize, NpyArray)> = Vec::new(); // (param, buffer, header)
-    for (i, (param, arg)) in params.iter().zip(&args.args).enumerate() {
-        match &param.ty {
-            Type::Array { dtype, ndim, layout, .. } => {
-                let array = match generate(arg) {
-                    Some(a) => a?,
-                    None => NpyArray::read(std::path::Path::new(arg)).map_err(|e| format!("argument `{}`: {e}", param.name))?,
-                };
-                let expected_size = match &**dtype {
-                    Type::Scalar(s) => {
-                        if array.scalar() != Some(*s) {
-                            return Err(format!(
-                                "argument `{}`: the signature wants {s} but the array holds {}",
-                                param.name, array.descr
-                            ));
-                        }
-                        s.itemsize() as usize
-                    }
-                    Type::Record(r) => r.size as usize,
-                    other => return Err(format!("argument `{}`: arrays of {other} are not supported", param.name)),
-                };
-                if array.itemsize != expected_size {
-                    return Err(format!("argument `{}`: items of {} bytes, the signature wants {expected_size}", param.name, array.itemsize));
-                }
-                if array.shape.len() != *ndim as usize {
-                    return Err(format!(
-                        "argument `{}`: the signature wants {ndim} dimensions, the array has {}",
-                        param.name,
-                        array.shape.len()
-                    ));
-                }
-                let contiguous_ok = match layout {
-                    Layout::C => !array.fortran_order || array.shape.len() <= 1,
-                    Layout::F => array.fortran_order || array.shape.len() <= 1,
-                    Layout::A => true,
-                };
-                if !contiguous_ok {
-                    return Err(format!("argument `{}`: the signature wants layout {layout}, the array is not", param.name));
-                }
-                buffers.push(Buffer { data: array.data.clone(), space: MemorySpace::Global, name: param.name.clone(), written: None });
-                let shape: Vec<i64> = array.shape.iter().map(|&d| d as i64).collect();
-                let scalar = dtype.as_scalar();
-                let view = ArrayRef::contiguous(buffers.len() - 1, shape, expected_size as i64, scalar, array.fortran_order);
-                values.push(V::Arr(Arc::new(view)));
-                arrays.push((i, buffers.len() - 1, array));
-            }
-            Type::Scalar(s) => values.push(scalar_arg(arg, *s, &param.name)?),
-            other => return Err(format!("argument `{}`: parameters of type {other} are not supported yet", param.name)),
-        }
+    let mut host_args = Vec::new();
+    for (param, arg) in params.iter().zip(&args.args) {
+        host_args.push(if param.ty.is_array() {
+            let array = match generate(arg) {
+                Some(a) => a?,
+                None => NpyArray::read(std::path::Path::new(arg)).map_err(|e| format!("argument `{}`: {e}", param.name))?,
+            };
+            HostArg::Array(array)
+        } else {
+            HostArg::Scalar(arg.clone())
+        });
     }
     let start = Instant::now();
-    let mut outcome = None;
-    let initial = buffers;
-    let mut finals = Vec::new();
+    let mut result = None;
     for _ in 0..args.repeat.max(1) {
-        let copy: Vec<Buffer> = initial
-            .iter()
-            .map(|b| Buffer { data: b.data.clone(), space: b.space, name: b.name.clone(), written: None })
-            .collect();
-        let (out_buffers, o) = sim::run(&program, copy, values.clone(), &launch);
-        finals = out_buffers;
-        outcome = Some(o);
+        result = Some(simulate(&program, &launch, &host_args)?);
     }
+    let (arrays, outcome) = result.expect("ran at least once");
     let elapsed = start.elapsed() / args.repeat.max(1);
-    let outcome = outcome.expect("ran at least once");
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    for (param, buffer, header) in &arrays {
-        let result = NpyArray { data: finals[*buffer].data.clone(), ..header.clone() };
-        let p = &params[*param];
-        println!("{}: {}", p.name, summarize(&result));
+    for (p, result) in params.iter().zip(&arrays) {
+        let Some(result) = result else { continue };
+        println!("{}: {}", p.name, summarize(result));
         if let Some(dir) = &args.out {
             result.write(&dir.join(format!("{}.npy", p.name)))?;
         }

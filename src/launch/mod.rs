@@ -16,7 +16,10 @@ use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
 use crate::analysis::scope::{ConstValue, module_scope};
 use crate::analysis::signature::Signature;
 use crate::analysis::syntax::parse_module;
-use crate::analysis::types::{Scalar, Type};
+use std::sync::Arc;
+
+use crate::analysis::ir::MemorySpace;
+use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::find_gpu_function;
 use crate::analysis::{Db, SourceFile};
 
@@ -161,4 +164,97 @@ fn flatten(e: &Expr, scope: &ItemScope, depth: usize, shape: &mut Vec<i64>, out:
             Some(())
         }
     }
+}
+
+/// A kernel argument as the host gives it.
+#[derive(Clone, Debug)]
+pub enum HostArg {
+    Array(npy::NpyArray),
+    /// A literal: an integer, a float, or true/false.
+    Scalar(String),
+}
+
+fn scalar_arg(text: &str, s: Scalar, name: &str) -> Result<sim::V, String> {
+    use sim::V;
+    let bad = || format!("argument `{name}`: `{text}` is not a valid {s}");
+    Ok(match s {
+        Scalar::Bool => match text {
+            "true" | "True" | "1" => V::Bool(true),
+            "false" | "False" | "0" => V::Bool(false),
+            _ => return Err(bad()),
+        },
+        s if s.is_float() => sim::convert(&V::F64(text.parse::<f64>().map_err(|_| bad())?), s),
+        s if s.is_int() => {
+            let v = text.parse::<i64>().or_else(|_| text.parse::<u64>().map(|u| u as i64)).map_err(|_| bad())?;
+            sim::convert(&V::Int(v), s)
+        }
+        _ => return Err(format!("argument `{name}`: {s} scalars are not supported")),
+    })
+}
+
+/// Check the arguments against the kernel's parameters, run the launch on the simulator,
+/// and return each array argument's final contents (in parameter order; `None` for
+/// scalars) with the findings.
+pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<(Vec<Option<npy::NpyArray>>, sim::Outcome), String> {
+    let params = &program.functions[0].params;
+    if args.len() != params.len() {
+        return Err(format!("the kernel takes {} arguments, {} given", params.len(), args.len()));
+    }
+    let mut buffers = Vec::new();
+    let mut values = Vec::new();
+    let mut headers = Vec::new();
+    for (param, arg) in params.iter().zip(args) {
+        match (&param.ty, arg) {
+            (Type::Array { dtype, ndim, layout, .. }, HostArg::Array(array)) => {
+                let itemsize = match &**dtype {
+                    Type::Scalar(s) => {
+                        if array.scalar() != Some(*s) {
+                            return Err(format!("argument `{}`: the signature wants {s} but the array holds {}", param.name, array.descr));
+                        }
+                        s.itemsize() as usize
+                    }
+                    Type::Record(r) => r.size as usize,
+                    other => return Err(format!("argument `{}`: arrays of {other} are not supported", param.name)),
+                };
+                if array.itemsize != itemsize {
+                    return Err(format!("argument `{}`: items of {} bytes, the signature wants {itemsize}", param.name, array.itemsize));
+                }
+                if array.shape.len() != *ndim as usize {
+                    return Err(format!(
+                        "argument `{}`: the signature wants {ndim} dimensions, the array has {}",
+                        param.name,
+                        array.shape.len()
+                    ));
+                }
+                let layout_ok = array.shape.len() <= 1
+                    || match layout {
+                        Layout::C => !array.fortran_order,
+                        Layout::F => array.fortran_order,
+                        Layout::A => true,
+                    };
+                if !layout_ok {
+                    return Err(format!("argument `{}`: the signature wants layout {layout}, the array is not", param.name));
+                }
+                buffers.push(sim::Buffer { data: array.data.clone(), space: MemorySpace::Global, name: param.name.clone(), written: None });
+                let shape = array.shape.iter().map(|&d| d as i64).collect();
+                let view = sim::ArrayRef::contiguous(buffers.len() - 1, shape, itemsize as i64, dtype.as_scalar(), array.fortran_order);
+                values.push(sim::V::Arr(Arc::new(view)));
+                headers.push(Some((buffers.len() - 1, array.clone())));
+            }
+            (Type::Scalar(s), HostArg::Scalar(text)) => {
+                values.push(scalar_arg(text, *s, &param.name)?);
+                headers.push(None);
+            }
+            (Type::Array { .. }, HostArg::Scalar(text)) => {
+                return Err(format!("argument `{}`: expected an array, got `{text}`", param.name));
+            }
+            (ty, _) => return Err(format!("argument `{}`: parameters of type {ty} are not supported yet", param.name)),
+        }
+    }
+    let (finals, outcome) = sim::run(program, buffers, values, launch);
+    let arrays = headers
+        .into_iter()
+        .map(|h| h.map(|(buffer, header)| npy::NpyArray { data: finals[buffer].data.clone(), ..header }))
+        .collect();
+    Ok((arrays, outcome))
 }

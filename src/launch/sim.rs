@@ -102,6 +102,8 @@ pub enum FindingKind {
     OutOfBounds,
     BarrierDivergence,
     SharedRace,
+    /// Two threads wrote the same global word without atomics.
+    GlobalWriteConflict,
     UninitializedRead,
     StepBudget,
     /// An operation the simulator does not implement yet.
@@ -191,6 +193,8 @@ struct Machine<'p> {
     reported: std::collections::HashSet<(FindingKind, TextRange)>,
     /// Shared-memory race tracking: (buffer, byte) -> (writer thread, epoch).
     shared_writes: HashMap<(usize, usize), (usize, u64)>,
+    /// Global memory: the grid-wide id of the last thread that wrote each byte, per buffer.
+    global_writers: HashMap<usize, Vec<u32>>,
     epoch: u64,
     steps: u64,
 }
@@ -206,6 +210,7 @@ pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launc
         globals: HashMap::new(),
         reported: Default::default(),
         shared_writes: HashMap::new(),
+        global_writers: HashMap::new(),
         epoch: 0,
         steps: 0,
     };
@@ -452,6 +457,14 @@ impl Machine<'_> {
                 }
             })
             .collect()
+    }
+
+    /// A thread's id, unique across the grid.
+    fn global_id(&self, t: &Thread) -> u32 {
+        let [gx, gy, _] = self.launch.grid;
+        let block = (t.bid[2] * gy + t.bid[1]) * gx + t.bid[0];
+        let per_block = self.launch.block.iter().product::<u32>();
+        block * per_block + (t.linear % 1_000_000) as u32
     }
 
     fn report(&mut self, kind: FindingKind, span: TextRange, t: &Thread, message: String) {
@@ -811,6 +824,25 @@ impl Machine<'_> {
                 );
             }
             self.shared_writes.insert((arr.buffer, at), (t.linear, self.epoch));
+        }
+        if self.buffers[arr.buffer].space == MemorySpace::Global {
+            let gid = self.global_id(t);
+            let len = self.buffers[arr.buffer].data.len();
+            let writers = self.global_writers.entry(arr.buffer).or_insert_with(|| vec![u32::MAX; len]);
+            let previous = writers[at];
+            writers[at] = if atomic { u32::MAX } else { gid };
+            if !atomic && previous != u32::MAX && previous != gid {
+                let name = self.buffers[arr.buffer].name.clone();
+                self.report(
+                    FindingKind::GlobalWriteConflict,
+                    span,
+                    t,
+                    format!(
+                        "conflicting writes: two threads wrote the same element of `{name}` without an atomic (thread {:?}, block {:?}); the result depends on their order",
+                        t.tid, t.bid
+                    ),
+                );
+            }
         }
         let buf = &mut self.buffers[arr.buffer];
         write_value(&mut buf.data[at..at + n], s, v);
