@@ -193,6 +193,8 @@ struct Machine<'p> {
     reported: std::collections::HashSet<(FindingKind, TextRange)>,
     /// Shared-memory race tracking: (buffer, byte) -> (writer thread, epoch).
     shared_writes: HashMap<(usize, usize), (usize, u64)>,
+    /// Shared-memory reads since the last barrier: (buffer, byte) -> (a reader, epoch, several readers).
+    shared_reads: HashMap<(usize, usize), (usize, u64, bool)>,
     /// Global memory: the grid-wide id of the last thread that wrote each byte, per buffer.
     global_writers: HashMap<usize, Vec<u32>>,
     epoch: u64,
@@ -210,6 +212,7 @@ pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launc
         globals: HashMap::new(),
         reported: Default::default(),
         shared_writes: HashMap::new(),
+        shared_reads: HashMap::new(),
         global_writers: HashMap::new(),
         epoch: 0,
         steps: 0,
@@ -457,6 +460,18 @@ impl Machine<'_> {
                 }
             })
             .collect()
+    }
+
+    /// Note a shared read; returns the word's last writer and epoch for the race check.
+    fn record_shared_read(&mut self, buffer: usize, at: usize, reader: usize) -> Option<(usize, u64)> {
+        let epoch = self.epoch;
+        let entry = self.shared_reads.entry((buffer, at)).or_insert((reader, epoch, false));
+        if entry.1 != epoch {
+            *entry = (reader, epoch, false);
+        } else if entry.0 != reader {
+            entry.2 = true;
+        }
+        self.shared_writes.get(&(buffer, at)).copied()
     }
 
     /// A thread's id, unique across the grid.
@@ -783,7 +798,7 @@ impl Machine<'_> {
                     t,
                     format!("read of shared memory no thread has written (thread {:?}, block {:?})", t.tid, t.bid),
                 );
-            } else if let Some((writer, epoch)) = self.shared_writes.get(&(arr.buffer, at)).copied()
+            } else if let Some((writer, epoch)) = self.record_shared_read(arr.buffer, at, t.linear)
                 && writer != t.linear
                 && epoch == self.epoch
             {
@@ -809,17 +824,24 @@ impl Machine<'_> {
             return;
         }
         if self.buffers[arr.buffer].written.is_some() && !atomic {
-            if let Some((writer, epoch)) = self.shared_writes.get(&(arr.buffer, at)).copied()
-                && writer != t.linear
-                && epoch == self.epoch
-            {
+            let read_by_other = self
+                .shared_reads
+                .get(&(arr.buffer, at))
+                .is_some_and(|&(reader, epoch, many)| epoch == self.epoch && (many || reader != t.linear));
+            let written_by_other = self
+                .shared_writes
+                .get(&(arr.buffer, at))
+                .is_some_and(|&(writer, epoch)| writer != t.linear && epoch == self.epoch);
+            if read_by_other || written_by_other {
                 self.report(
                     FindingKind::SharedRace,
                     span,
                     t,
                     format!(
-                        "shared-memory race: threads write the same word of block {:?}'s shared memory between two barriers (thread {:?})",
-                        t.bid, t.tid
+                        "shared-memory race: thread {:?} writes a word of block {:?}'s shared memory that another thread {} since the last barrier",
+                        t.tid,
+                        t.bid,
+                        if written_by_other { "wrote" } else { "read" }
                     ),
                 );
             }

@@ -1,0 +1,242 @@
+//! The simulator runs kernels as Numba compiles them, and its sanitizer reports planted
+//! bugs (and nothing in clean kernels).
+
+use kernlint::analysis::signature::parse_signature_str;
+use kernlint::analysis::types::Scalar;
+use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::launch::npy::NpyArray;
+use kernlint::launch::sim::{FindingKind, V, read_value, write_value};
+use kernlint::launch::{HostArg, Launch, build_program, simulate};
+
+fn array(s: Scalar, values: &[f64]) -> HostArg {
+    let size = s.itemsize() as usize;
+    let mut data = vec![0u8; values.len() * size];
+    for (i, v) in values.iter().enumerate() {
+        write_value(&mut data[i * size..], s, &V::F64(*v));
+    }
+    HostArg::Array(NpyArray::new(s, vec![values.len()], data))
+}
+
+fn values(a: &NpyArray) -> Vec<f64> {
+    let s = a.scalar().unwrap();
+    let size = s.itemsize() as usize;
+    (0..a.len())
+        .map(|i| match read_value(&a.data[i * size..], s) {
+            V::Int(v) => v as f64,
+            V::F32(x) => x as f64,
+            V::F64(x) => x,
+            V::Bool(b) => b as i64 as f64,
+            _ => f64::NAN,
+        })
+        .collect()
+}
+
+struct Run {
+    outputs: Vec<Option<NpyArray>>,
+    findings: Vec<(FindingKind, usize)>,
+}
+
+/// Run `kernel` of `source`; findings come with their 1-based source line.
+fn run(source: &str, kernel: &str, sig: &str, grid: u32, block: u32, args: Vec<HostArg>) -> Run {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    let sig = parse_signature_str(sig).unwrap();
+    let program = build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{}", e.message));
+    let launch = Launch { grid: [grid, 1, 1], block: [block, 1, 1], shared_mem: 0, step_budget: 100_000 };
+    let (outputs, outcome) = simulate(&program, &launch, &args).unwrap();
+    let line = |offset: u32| source[..offset as usize].matches('\n').count() + 1;
+    let findings = outcome.findings.iter().map(|f| (f.kind, line(f.span.start().into()))).collect();
+    Run { outputs, findings }
+}
+
+const HEADER: &str = "from numba import cuda, float32, int32\n";
+
+#[test]
+fn computes_with_numba_semantics() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out, a, b):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a[i] // b[i] + (a[i] % b[i]) * 100 + a[-1]
+"
+    );
+    let r = run(&src, "k", "void(int64[::1], int64[::1], int64[::1])", 1, 4, vec![
+        array(Scalar::I64, &[0.0; 4]),
+        array(Scalar::I64, &[7.0, -7.0, 7.0, -7.0]),
+        array(Scalar::I64, &[2.0, 2.0, -2.0, -2.0]),
+    ]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    // Floor division and modulo with the divisor's sign, plus a wrapped negative index.
+    let expected = [3.0 + 100.0 - 7.0, -4.0 + 100.0 - 7.0, -4.0 - 100.0 - 7.0, 3.0 - 100.0 - 7.0];
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), expected);
+}
+
+#[test]
+fn float32_literal_promotion_computes_in_float64() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out, x):
+    out[0] = x[0] * 0.1
+"
+    );
+    let r = run(&src, "k", "void(float64[::1], float32[::1])", 1, 1, vec![array(Scalar::F64, &[0.0]), array(Scalar::F32, &[3.0])]);
+    // float32 * Python float is float64 in Numba: 3.0 * 0.1 == 0.30000000000000004.
+    assert_eq!(values(r.outputs[0].as_ref().unwrap())[0], 3.0f64 * 0.1);
+}
+
+#[test]
+fn reports_out_of_bounds_with_its_line() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    i = cuda.grid(1)
+    out[i] = 1.0
+"
+    );
+    let r = run(&src, "k", "void(float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0; 4])]);
+    assert_eq!(r.findings, vec![(FindingKind::OutOfBounds, 6)]);
+    let clean = src.replace("    out[i] = 1.0", "    if i < out.size:\n        out[i] = 1.0");
+    assert!(run(&clean, "k", "void(float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0; 4])]).findings.is_empty());
+}
+
+const REDUCE: &str = "
+@cuda.jit
+def k(out, x):
+    s = cuda.shared.array(8, float32)
+    t = cuda.threadIdx.x
+    s[t] = x[t]
+    cuda.syncthreads()
+    step = 4
+    while step > 0:
+        if t < step:
+            s[t] += s[t + step]
+        cuda.syncthreads()
+        step //= 2
+    if t == 0:
+        out[0] = s[0]
+";
+
+#[test]
+fn tree_reduction_is_clean_and_correct() {
+    let src = format!("{HEADER}{REDUCE}");
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 1, 8, vec![
+        array(Scalar::F32, &[0.0]),
+        array(Scalar::F32, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]),
+    ]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [36.0]);
+}
+
+#[test]
+fn missing_barrier_is_a_shared_race() {
+    let src = format!("{HEADER}{REDUCE}").replacen("        cuda.syncthreads()\n        step //= 2", "        step //= 2", 1);
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0]), array(Scalar::F32, &[1.0; 8])]);
+    assert!(r.findings.iter().any(|f| f.0 == FindingKind::SharedRace), "{:?}", r.findings);
+}
+
+#[test]
+fn barrier_under_a_thread_dependent_condition_diverges() {
+    let src = format!("{HEADER}{REDUCE}").replacen(
+        "        if t < step:\n            s[t] += s[t + step]\n        cuda.syncthreads()",
+        "        if t < step:\n            s[t] += s[t + step]\n            cuda.syncthreads()",
+        1,
+    );
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0]), array(Scalar::F32, &[1.0; 8])]);
+    assert!(r.findings.iter().any(|f| f.0 == FindingKind::BarrierDivergence), "{:?}", r.findings);
+}
+
+#[test]
+fn exited_threads_at_a_barrier_diverge() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    t = cuda.threadIdx.x
+    if t >= 4:
+        return
+    cuda.syncthreads()
+    out[t] = t
+"
+    );
+    let r = run(&src, "k", "void(int32[::1])", 1, 8, vec![array(Scalar::I32, &[0.0; 8])]);
+    assert_eq!(r.findings, vec![(FindingKind::BarrierDivergence, 8)]);
+}
+
+#[test]
+fn uninitialised_shared_read_is_reported() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    s = cuda.shared.array(8, float32)
+    t = cuda.threadIdx.x
+    if t < 4:
+        s[t] = 1.0
+    cuda.syncthreads()
+    out[t] = s[t]
+"
+    );
+    let r = run(&src, "k", "void(float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0; 8])]);
+    assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 10)]);
+}
+
+#[test]
+fn non_atomic_accumulation_conflicts_and_atomic_does_not() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    out[0] += x[i]
+"
+    );
+    let args = || vec![array(Scalar::F32, &[0.0]), array(Scalar::F32, &[1.0; 8])];
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 1, 8, args());
+    assert_eq!(r.findings, vec![(FindingKind::GlobalWriteConflict, 6)]);
+    let atomic = src.replace("out[0] += x[i]", "cuda.atomic.add(out, 0, x[i])");
+    let r = run(&atomic, "k", "void(float32[::1], float32[::1])", 1, 8, args());
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [8.0]);
+}
+
+#[test]
+fn endless_loop_hits_the_step_budget() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    i = 0
+    while out[0] == 0:
+        i += 1
+"
+    );
+    let r = run(&src, "k", "void(int32[::1])", 1, 1, vec![array(Scalar::I32, &[0.0])]);
+    assert_eq!(r.findings.len(), 1);
+    assert_eq!(r.findings[0].0, FindingKind::StepBudget);
+}
+
+#[test]
+fn warp_shuffle_reduces_a_warp() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    v = x[i]
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(0xFFFFFFFF, v, offset)
+        offset //= 2
+    if cuda.laneid == 0:
+        out[i // 32] = v
+"
+    );
+    let x: Vec<f64> = (0..64).map(|i| i as f64).collect();
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 2, 32, vec![array(Scalar::F32, &[0.0, 0.0]), array(Scalar::F32, &x)]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [496.0, 1520.0]);
+}
