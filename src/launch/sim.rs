@@ -929,7 +929,7 @@ impl Machine<'_> {
             let span = inst.span;
             let frame = t.frames.last().unwrap();
             let val = |v: &ValueId| frame.values[v.0 as usize].clone();
-            let result_type = inst.result.map(|r| func.value_type(r).clone());
+            let result_type = inst.result.map(|r| func.value_type(r));
             let value: V = match &inst.op {
                 Op::Const(Constant::Int(i, s)) => V::Int(norm(*i as i64, *s)),
                 Op::Const(Constant::Float(x, s)) => convert(&V::F64(*x), *s),
@@ -955,7 +955,7 @@ impl Machine<'_> {
                     }
                 }
                 Op::Binary(op, a, b) => {
-                    let s = scalar_of(result_type.as_ref().unwrap());
+                    let s = scalar_of(result_type.unwrap());
                     match (val(a), val(b)) {
                         (V::F32(x), V::F32(y)) => V::F32(f32_binary(*op, x, y)),
                         (V::F16(x), V::F16(y)) => convert(&V::F32(f32_binary(*op, x, y)), Scalar::F16),
@@ -977,22 +977,26 @@ impl Machine<'_> {
                 Op::Select { cond, then, otherwise } => {
                     if val(cond).truth() { val(then) } else { val(otherwise) }
                 }
-                Op::Extent { array, axis } => match val(array) {
+                Op::Extent { array, axis } => match &frame.values[array.0 as usize] {
                     V::Arr(a) => V::Int(a.shape.get(*axis as usize).copied().unwrap_or(1)),
                     _ => V::Int(0),
                 },
                 Op::Load { array, indices, .. } => {
-                    let idx: Vec<i64> = indices.iter().map(|i| val(i).int()).collect();
-                    match val(array) {
-                        V::Arr(a) => self.load(t, &a, &idx, span),
+                    let (idx, n) = index_array(&frame.values, indices);
+                    match &frame.values[array.0 as usize] {
+                        V::Arr(a) => {
+                            let a = a.clone();
+                            self.load(t, &a, &idx[..n], span)
+                        }
                         _ => V::Void,
                     }
                 }
                 Op::Store { array, indices, value, .. } => {
-                    let idx: Vec<i64> = indices.iter().map(|i| val(i).int()).collect();
+                    let (idx, n) = index_array(&frame.values, indices);
                     let v = val(value);
-                    if let V::Arr(a) = val(array) {
-                        self.store(t, &a, &idx, &v, span, false);
+                    if let V::Arr(a) = &frame.values[array.0 as usize] {
+                        let a = a.clone();
+                        self.store(t, &a, &idx[..n], &v, span, false);
                     }
                     V::Void
                 }
@@ -1058,7 +1062,7 @@ impl Machine<'_> {
                 }
                 Op::Intrinsic { name, args } => {
                     let args: Vec<V> = args.iter().map(val).collect();
-                    match self.intrinsic(t, name, &args, result_type.as_ref(), span) {
+                    match self.intrinsic(t, name, &args, result_type, span) {
                         Ok(v) => v,
                         Err(w) => return Stop::Wait(w),
                     }
@@ -1339,6 +1343,15 @@ impl Machine<'_> {
             _ => V::Void,
         }
     }
+}
+
+/// Up to eight indices without allocating (Numba arrays in kernels rarely have more).
+fn index_array(values: &[V], indices: &[ValueId]) -> ([i64; 8], usize) {
+    let mut out = [0i64; 8];
+    for (slot, i) in out.iter_mut().zip(indices) {
+        *slot = values[i.0 as usize].int();
+    }
+    (out, indices.len().min(8))
 }
 
 fn add_like(old: &V, val: &V, s: Scalar, op: BinaryOp) -> V {
