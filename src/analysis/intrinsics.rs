@@ -114,11 +114,11 @@ pub static INTRINSICS: &[Intrinsic] = &[
     ns("types", "Numba types."),
 ];
 
-const FP16_UNARY: &[&str] = &[
+pub const FP16_UNARY: &[&str] = &[
     "hneg", "habs", "hsin", "hcos", "htanh", "htanh_approx", "hlog", "hlog2", "hlog10", "hexp", "hexp2", "hexp10",
     "hfloor", "hceil", "hsqrt", "hrsqrt", "hrcp", "hrint", "htrunc",
 ];
-const FP16_BINARY: &[&str] =
+pub const FP16_BINARY: &[&str] =
     &["hadd", "hsub", "hmul", "hdiv", "hmax", "hmin", "heq", "hne", "hgt", "hge", "hlt", "hle"];
 
 /// Scalar type names that `cuda.<name>(x)` accepts as a conversion.

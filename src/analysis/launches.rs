@@ -40,6 +40,10 @@ pub struct HostCall {
     pub range: TextRange,
     pub callee_range: TextRange,
     pub arg_count: usize,
+    /// Each positional argument expression (`None` for a starred one); keywords are left out.
+    pub args: Vec<Option<TextRange>>,
+    /// Whether the call passes keyword or `*`/`**` arguments.
+    pub has_keywords: bool,
     /// The innermost enclosing (host) function, `None` at module level.
     pub scope: Option<TextRange>,
 }
@@ -174,6 +178,13 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
                 range: call.range(),
                 callee_range: callee.range(),
                 arg_count: call.arguments.args.len(),
+                args: call
+                    .arguments
+                    .args
+                    .iter()
+                    .map(|a| (!a.is_starred_expr()).then(|| a.range()))
+                    .collect(),
+                has_keywords: !call.arguments.keywords.is_empty(),
                 scope: self.scopes.last().copied(),
             });
         }

@@ -10,8 +10,14 @@ use crate::analysis::{RootDatabase, SourceFile};
 
 #[derive(clap::Args)]
 pub struct TypesArgs {
-    /// The function to type, as `FILE::NAME` (NAME may be a qualified name).
+    /// The function to type, as `FILE::NAME` (NAME may be a qualified name); with `--all`, a
+    /// file or folder.
     pub target: String,
+    /// Type every GPU function that carries an explicit signature, in every `.py` file under
+    /// TARGET, and print one JSON line per function: `outcome` is `typed`, `numba-error` (a
+    /// typing error Numba also raises), `unmodeled` (kernlint does not model it) or `panic`.
+    #[arg(long, conflicts_with = "sig")]
+    pub all: bool,
     /// The signature to type it for (default: the decorator's first signature).
     #[arg(long)]
     pub sig: Option<String>,
@@ -20,6 +26,9 @@ pub struct TypesArgs {
 }
 
 pub fn run(args: &TypesArgs) -> Result<u8, String> {
+    if args.all {
+        return run_all(&PathBuf::from(&args.target));
+    }
     let (path, name) = args
         .target
         .rsplit_once("::")
@@ -91,4 +100,81 @@ fn json(types: &FunctionTypes) -> serde_json::Value {
         "variables": variables,
         "return": types.ret.to_string(),
     })
+}
+
+fn python_files(path: &std::path::Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let Ok(entries) = std::fs::read_dir(path) else { return };
+        let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for entry in entries {
+            python_files(&entry, out);
+        }
+    } else if path.extension().is_some_and(|e| e == "py") {
+        out.push(path.to_path_buf());
+    }
+}
+
+/// `kernlint types --all PATH`: type every function with an explicit signature.
+fn run_all(root: &std::path::Path) -> Result<u8, String> {
+    use crate::analysis::kernels::file_gpu_functions;
+    use crate::analysis::typing::ErrorKind;
+    if !root.exists() {
+        return Err(format!("{}: no such file or folder", root.display()));
+    }
+    let mut files = Vec::new();
+    python_files(root, &mut files);
+    let mut panicked = false;
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, path.clone(), text);
+        let functions: Vec<(String, String)> =
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                file_gpu_functions(&db, file)
+                    .iter()
+                    .filter(|(_, f)| matches!(f.spec.signatures.first(), Some(Ok(_))))
+                    .map(|(_, f)| (f.qualname.clone(), f.spec.kind.describe().to_string()))
+                    .collect()
+            })) {
+                Ok(f) => f,
+                Err(_) => {
+                    panicked = true;
+                    println!("{}", serde_json::json!({"file": path.display().to_string(), "function": null, "outcome": "panic"}));
+                    continue;
+                }
+            };
+        for (name, kind) in functions {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let request = TypingRequest::new(&db, name.clone(), None);
+                match function_types(&db, file, request) {
+                    Ok(_) => ("typed", String::new()),
+                    Err(e) => (
+                        match e.kind {
+                            ErrorKind::Numba | ErrorKind::AtomicDtype | ErrorKind::ShuffleDtype | ErrorKind::Covered => {
+                                "numba-error"
+                            }
+                            ErrorKind::Unmodeled => "unmodeled",
+                        },
+                        e.message.clone(),
+                    ),
+                }
+            }));
+            let (outcome, message) = outcome.unwrap_or_else(|_| {
+                panicked = true;
+                ("panic", String::new())
+            });
+            println!(
+                "{}",
+                serde_json::json!({
+                    "file": path.display().to_string(),
+                    "function": name,
+                    "kind": kind,
+                    "outcome": outcome,
+                    "message": message,
+                })
+            );
+        }
+    }
+    Ok(if panicked { 2 } else { 0 })
 }

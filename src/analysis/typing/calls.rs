@@ -4,7 +4,7 @@
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::infer::{TResult, Ty, Typer, dtype_of, iter_elem, unify_all};
+use super::infer::{ErrorKind, Fail, TResult, reject, Ty, Typer, dtype_of, iter_elem, unify_all};
 use super::promote::{self, ArithOp, base_scalar, tuple_elems, unliteral};
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
@@ -58,7 +58,7 @@ pub fn path_value(path: &str) -> Option<Ty> {
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
-    Err((message.into(), range))
+    Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled })
 }
 
 fn scalar_of(ty: &Ty) -> Option<Scalar> {
@@ -145,12 +145,9 @@ fn arity(args: &[Ty], min: usize, max: usize, name: &str, range: TextRange) -> T
 }
 
 fn need_scalar(ty: &Ty, what: &str, range: TextRange) -> TResult<Scalar> {
-    scalar_of(ty).ok_or_else(|| {
-        (
-            format!("`{what}` needs a number, not {}", describe(ty)),
-            range,
-        )
-    })
+    scalar_of(ty)
+        .ok_or_else(|| (format!("`{what}` needs a number, not {}", describe(ty)), range))
+        .map_err(Fail::from)
 }
 
 fn call_path(
@@ -304,7 +301,8 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             );
             promote::binary(ArithOp::Pow, a, b)
                 .map(Ty::scalar)
-                .ok_or_else(|| ("no implementation of pow()".into(), range))
+                .ok_or_else(|| ("no implementation of pow()".to_string(), range))
+                .map_err(Fail::from)
         }
         "divmod" => {
             arity(args, 2, 2, name, range)?;
@@ -350,6 +348,13 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
 }
 
 fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+    if let Some(array) = args.iter().find_map(|a| a.value().filter(|t| t.is_array())) {
+        return reject(
+            ErrorKind::Numba,
+            format!("`math.{name}` takes numbers, not an {array}"),
+            range,
+        );
+    }
     let mut scalars = Vec::new();
     for a in args {
         scalars.push(need_scalar(a, name, range)?);
@@ -497,7 +502,8 @@ fn atomic_array(args: &[Ty], name: &str, range: TextRange) -> TResult<Scalar> {
                 _ => ints,
             };
             if !ok {
-                return err(
+                return reject(
+                    ErrorKind::AtomicDtype,
                     format!("cuda.atomic.{name} does not support {s} arrays"),
                     range,
                 );
@@ -523,6 +529,7 @@ fn cuda(
         args.get(i)
             .and_then(scalar_of)
             .ok_or_else(|| (format!("bad argument {} to cuda.{name}", i + 1), range))
+            .map_err(Fail::from)
     };
     if let Some(op) = name.strip_prefix("atomic.") {
         let n = if op == "cas" { 4 } else { 3 };
@@ -598,7 +605,8 @@ fn cuda(
         "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
             arity(args, 1, 1, name, range)?;
             if !scalar(0)?.is_int() {
-                return err(
+                return reject(
+                    ErrorKind::Covered,
                     format!(
                         "cuda.{name} needs an integer predicate, not {}",
                         describe(&args[0])
@@ -612,7 +620,11 @@ fn cuda(
             arity(args, 3, 3, name, range)?;
             let v = scalar(1)?;
             if !matches!(v, Scalar::I32 | Scalar::I64 | Scalar::F32 | Scalar::F64) {
-                return err(format!("cuda.{name} does not support {v} values"), range);
+                return reject(
+                    ErrorKind::ShuffleDtype,
+                    format!("cuda.{name} does not support {v} values"),
+                    range,
+                );
             }
             Ty::scalar(v)
         }

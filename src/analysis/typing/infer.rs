@@ -58,7 +58,41 @@ impl Ty {
     }
 }
 
-pub type TResult<T> = Result<T, (String, TextRange)>;
+/// Whether a typing failure is one Numba itself would report, or a gap in kernlint's model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// kernlint does not model this construct: the kernel may well compile. Never a finding.
+    Unmodeled,
+    /// Numba rejects the kernel with a `TypingError` here.
+    Numba,
+    /// Numba rejects an atomic operation on this array dtype.
+    AtomicDtype,
+    /// Numba rejects a warp shuffle of a value of this type.
+    ShuffleDtype,
+    /// Numba rejects it, and a rule that needs no types already reports it.
+    Covered,
+}
+
+/// A typing failure: what, where (file-relative while typing), and whether Numba agrees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fail {
+    pub message: String,
+    pub range: TextRange,
+    pub kind: ErrorKind,
+}
+
+impl From<(String, TextRange)> for Fail {
+    fn from((message, range): (String, TextRange)) -> Self {
+        Fail { message, range, kind: ErrorKind::Unmodeled }
+    }
+}
+
+pub type TResult<T> = Result<T, Fail>;
+
+/// A failure Numba itself reports (a `TypingError`), of the given kind.
+pub fn reject<T>(kind: ErrorKind, message: impl Into<String>, range: TextRange) -> TResult<T> {
+    Err(Fail { message: message.into(), range, kind })
+}
 
 /// Module-level facts the typer needs: names, GPU functions and host arrays.
 pub struct ModuleCtx<'a> {
@@ -164,10 +198,10 @@ pub fn type_def(
     depth: usize,
 ) -> TResult<DefTypes> {
     if depth > 8 {
-        return Err((
-            "device function calls nest too deeply (recursion is not supported)".into(),
+        return err(
+            "device function calls nest too deeply (recursion is not supported)",
             def.name.range(),
-        ));
+        );
     }
     let mut locals = HashSet::new();
     let params: Vec<&ast::Parameter> = def
@@ -181,7 +215,7 @@ pub fn type_def(
         || def.parameters.vararg.is_some()
         || !def.parameters.kwonlyargs.is_empty()
     {
-        return Err((
+        return err(
             format!(
                 "`{}` takes {} arguments but the signature has {}",
                 def.name,
@@ -189,7 +223,7 @@ pub fn type_def(
                 args.len()
             ),
             def.name.range(),
-        ));
+        );
     }
     collect_assigned(&def.body, &mut locals);
     let mut typer = Typer {
@@ -216,7 +250,7 @@ pub fn type_def(
     let mut ret: Option<Type> = None;
     for (ty, range) in &typer.returns {
         let Ty::Val(t) = ty else {
-            return Err((format!("cannot return {}", ty.record_name()), *range));
+            return err(format!("cannot return {}", ty.record_name()), *range);
         };
         let t = unliteral(t);
         ret = Some(match ret {
@@ -232,10 +266,11 @@ pub fn type_def(
             .iter()
             .find(|(t, _)| *t != Ty::Val(Type::None))
             .map_or(def.name.range(), |r| r.1);
-        return Err((
+        return reject(
+            ErrorKind::Covered,
             format!("a kernel cannot return a value (returns {ret})"),
             range,
-        ));
+        );
     }
     Ok(DefTypes {
         variables: typer.variables,
@@ -287,7 +322,7 @@ fn target_names(target: &Expr, out: &mut HashSet<String>) {
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
-    Err((message.into(), range))
+    Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled })
 }
 
 /// A subscript index, as Numba's array typing distinguishes them.
@@ -352,13 +387,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                 tys.extend(extra);
                 let ty = unify_all(&tys).ok_or_else(|| {
                     let names: Vec<String> = tys.iter().map(Ty::record_name).collect();
-                    (
-                        format!(
+                    Fail {
+                        message: format!(
                             "cannot unify the types of `{var}` where control flow merges: {}",
                             names.join(", ")
                         ),
                         range,
-                    )
+                        kind: join_failure_kind(&tys),
+                    }
                 })?;
                 self.record(&var, &ty);
                 if let Val::Phi { resolved, .. } = &mut self.vals[id] {
@@ -560,7 +596,8 @@ impl<'c, 'a> Typer<'c, 'a> {
         let base = self.expr(&s.value, env)?;
         let idx = self.indices(&s.slice, env)?;
         if let Ty::Val(Type::Array { readonly: true, .. }) = &base {
-            return err(
+            return reject(
+                ErrorKind::Numba,
                 format!("cannot store into a {}", base.record_name()),
                 s.range(),
             );
@@ -585,7 +622,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                 s.value.range(),
             );
         }
-        let _ = idx;
+        if let Ty::Val(Type::Array { dtype, ndim, layout, readonly }) = &base {
+            array_index(dtype, *ndim, *layout, *readonly, &idx)
+                .map_err(|m| Fail { message: m, range: s.range(), kind: ErrorKind::Numba })?;
+        }
         Ok(())
     }
 
@@ -827,15 +867,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                 self.expr(&i.test, env)?;
                 let a = self.expr(&i.body, env)?;
                 let b = self.expr(&i.orelse, env)?;
-                unify_all(&[a.clone(), b.clone()]).ok_or_else(|| {
-                    (
-                        format!(
-                            "cannot unify {} and {} in a conditional expression",
-                            a.record_name(),
-                            b.record_name()
-                        ),
-                        range,
-                    )
+                unify_all(&[a.clone(), b.clone()]).ok_or_else(|| Fail {
+                    message: format!(
+                        "cannot unify {} and {} in a conditional expression",
+                        a.record_name(),
+                        b.record_name()
+                    ),
+                    range,
+                    kind: join_failure_kind(&[a.clone(), b.clone()]),
                 })?
             }
             Expr::Call(call) => {
@@ -892,9 +931,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                             format!("cannot tell the dtype of global array `{name}`"),
                             range,
                         )
-                    }),
+                    })
+                    .map_err(Fail::from),
                 other => {
-                    const_type(other).ok_or_else(|| (format!("cannot type global `{name}`"), range))
+                    const_type(other)
+                        .ok_or_else(|| (format!("cannot type global `{name}`"), range))
+                        .map_err(Fail::from)
                 }
             },
             Some(Binding::Definition) => {
@@ -956,6 +998,18 @@ impl<'c, 'a> Typer<'c, 'a> {
                     Some(s) => Ty::Dtype(s),
                     None => return err("record dtypes are not supported", range),
                 },
+                // A name NumPy arrays do not have at all (a typo such as `a.shpe`): Numba
+                // has it neither. Record arrays also have their fields as attributes.
+                _ if base_scalar(dtype).is_some()
+                    && !attr.starts_with('_')
+                    && !NDARRAY_ATTRIBUTES.contains(&attr) =>
+                {
+                    return reject(
+                        ErrorKind::Numba,
+                        format!("unknown attribute `{attr}` of {}", base.record_name()),
+                        range,
+                    );
+                }
                 _ => Ty::Method(Box::new(base.clone()), attr.to_string()),
             }),
             Ty::Val(t) if base_scalar(t).is_some() => match attr {
@@ -1017,13 +1071,25 @@ impl<'c, 'a> Typer<'c, 'a> {
                         {
                             for e in tuple_elems(t).unwrap_or_default() {
                                 if !base_scalar(&e).is_some_and(|s| s.is_int()) {
-                                    return err(format!("cannot index with {t}"), other.range());
+                                    let kind = if base_scalar(&e).is_some_and(|s| s.is_float()) {
+                                        ErrorKind::Numba
+                                    } else {
+                                        ErrorKind::Unmodeled
+                                    };
+                                    return reject(kind, format!("cannot index with {t}"), other.range());
                                 }
                                 out.push((Index::Int, other.range()));
                             }
                         }
                         _ => {
-                            return err(
+                            // A float index is a Numba `TypingError` (no implicit float ->
+                            // int conversion for indices); other index types are not modelled.
+                            let kind = match ty.value().and_then(base_scalar) {
+                                Some(s) if s.is_float() => ErrorKind::Numba,
+                                _ => ErrorKind::Unmodeled,
+                            };
+                            return reject(
+                                kind,
                                 format!("cannot index with {}", ty.record_name()),
                                 other.range(),
                             );
@@ -1046,7 +1112,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 let idx = self.indices(slice, env)?;
                 array_index(dtype, *ndim, *layout, *readonly, &idx)
                     .map(Ty::Val)
-                    .map_err(|m| (m, range))
+                    .map_err(|m| Fail { message: m, range, kind: ErrorKind::Numba })
             }
             Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) => {
                 let elems = tuple_elems(t).unwrap_or_default();
@@ -1097,16 +1163,17 @@ impl<'c, 'a> Typer<'c, 'a> {
                 range,
             );
         };
-        promote::binary(kind, a, b).map(Ty::scalar).ok_or_else(|| {
-            (
-                format!(
-                    "no implementation of `{}` for ({}, {})",
-                    op.as_str(),
-                    l.record_name(),
-                    r.record_name()
-                ),
-                range,
-            )
+        // Every scalar pair is checked against Numba (tests/typing.rs): no result is a
+        // genuine Numba rejection.
+        promote::binary(kind, a, b).map(Ty::scalar).ok_or_else(|| Fail {
+            message: format!(
+                "no implementation of `{}` for ({}, {})",
+                op.as_str(),
+                unliteral(l.value().unwrap_or(&Type::Unknown)),
+                unliteral(r.value().unwrap_or(&Type::Unknown))
+            ),
+            range,
+            kind: ErrorKind::Numba,
         })
     }
 
@@ -1156,9 +1223,50 @@ impl<'c, 'a> Typer<'c, 'a> {
             arg_types = sig.args.clone();
         }
         let result = type_def(self.ctx, def, &arg_types, false, self.depth + 1)
-            .map_err(|(m, _)| (format!("in device function `{name}`: {m}"), range))?;
+            .map_err(|f| Fail {
+                message: format!("in device function `{name}`: {}", f.message),
+                range,
+                kind: f.kind,
+            })?;
         Ok(Ty::Val(result.ret))
     }
+}
+
+/// Every public attribute of `numpy.ndarray` (NumPy 2): Numba supports a subset of them.
+const NDARRAY_ATTRIBUTES: &[&str] = &[
+    "T", "all", "any", "argmax", "argmin", "argpartition", "argsort", "astype", "base",
+    "byteswap", "choose", "clip", "compress", "conj", "conjugate", "copy", "ctypes", "cumprod",
+    "cumsum", "data", "device", "diagonal", "dot", "dtype", "dump", "dumps", "fill", "flags",
+    "flat", "flatten", "getfield", "imag", "item", "itemset", "itemsize", "mT", "max", "mean",
+    "min", "nbytes", "ndim", "newbyteorder", "nonzero", "partition", "prod", "ptp", "put",
+    "ravel", "real", "repeat", "reshape", "resize", "round", "searchsorted", "setfield",
+    "setflags", "shape", "size", "sort", "squeeze", "std", "strides", "sum", "swapaxes", "take",
+    "to_device", "tobytes", "tofile", "tolist", "tostring", "trace", "transpose", "var", "view",
+];
+
+/// How sure a failed join is a Numba error: scalars always unify, so a scalar meeting an
+/// array, or two arrays of different dtype or dimension, cannot unify in Numba either.
+/// Other failures (tuples, `None`, readonly arrays, non-values) are not modelled well enough.
+fn join_failure_kind(tys: &[Ty]) -> ErrorKind {
+    let simple = |t: &Type| match t {
+        Type::Array { dtype, readonly: false, .. } => base_scalar(dtype).is_some(),
+        Type::Array { .. } => false,
+        other => base_scalar(other).is_some(),
+    };
+    let vals: Vec<&Type> = tys.iter().filter_map(Ty::value).collect();
+    if vals.len() != tys.len() || !vals.iter().all(|t| simple(t)) {
+        return ErrorKind::Unmodeled;
+    }
+    let clash = vals.iter().enumerate().any(|(i, a)| {
+        vals[i + 1..].iter().any(|b| match (a, b) {
+            (Type::Array { dtype: da, ndim: na, .. }, Type::Array { dtype: db, ndim: nb, .. }) => {
+                da != db || na != nb
+            }
+            (Type::Array { .. }, _) | (_, Type::Array { .. }) => true,
+            _ => false,
+        })
+    });
+    if clash { ErrorKind::Numba } else { ErrorKind::Unmodeled }
 }
 
 /// Unification of several types (T8), literals first widened.

@@ -255,3 +255,17 @@ pub fn type_def_for_args(
     let ctx = infer::ModuleCtx::new(db, file, &scope, &module.syntax().body);
     infer::type_def(&ctx, def, args, kernel, 0).map_err(|f| (f.message, f.range))
 }
+
+/// Why typing failed, without file positions (so an edit above the function reuses it):
+/// the message, the range relative to the function's item, and whether Numba agrees.
+#[salsa::tracked(returns(ref))]
+pub fn typing_failure<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    request: TypingRequest<'db>,
+) -> Option<(String, TextRange, ErrorKind)> {
+    function_types(db, file, request)
+        .as_ref()
+        .err()
+        .map(|e| (e.message.clone(), e.range, e.kind))
+}

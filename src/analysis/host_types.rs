@@ -1,0 +1,746 @@
+//! Where argument types come from when a kernel has no explicit signature: its launch sites
+//! in the same module. A small host-side inference types the arguments the way Numba's
+//! `typeof` would see them at the launch: NumPy allocations (`np.zeros(n, dtype=np.float32)`,
+//! `np.ones/empty/full/*_like`, `np.arange`, `np.random.*`, `np.array([...])`), `.astype`,
+//! `.T`, `.copy()`, `cuda.to_device`/`device_array*`, NumPy scalars (`np.float32(x)`),
+//! Python literals (int64, float64, bool) and variables assigned exactly once from these in
+//! the same function (or at module level). Anything else is unknown, and a launch with an
+//! unknown argument gives no signature.
+//!
+//! Precedence, applied by the rules: an explicit signature (decorator or `--sig`), then the
+//! launch sites, else the kernel is not typed.
+
+use std::collections::{BTreeMap, HashMap};
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Number, Operator, Stmt, UnaryOp};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::items::module_items;
+use super::kernels::{FunctionKind, GpuFunction, ItemScope, for_each_body};
+use super::typing::TypingRequest;
+use super::launches::item_host_calls;
+use super::resolve::{NameLookup, qualified_path, scalar_type_of_path};
+use super::scope::module_scope;
+use super::syntax::parse_module;
+use super::types::{Layout, Scalar, Type};
+use super::{Db, SourceFile};
+
+/// The most distinct argument-type lists kept per kernel.
+const MAX_SIGNATURES: usize = 8;
+
+/// What a host expression evaluates to, as far as kernel typing cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum HostTy {
+    /// A value passed to a kernel as Numba's `typeof` types it.
+    Value(Type),
+    /// A dtype (`np.float32`, `'float32'`, `a.dtype`).
+    Dtype(Scalar),
+    /// A shape tuple of this many dimensions.
+    Shape(usize),
+}
+
+/// Per kernel (by its module-level name), the distinct argument-type lists of its launch
+/// sites whose every argument could be typed, in source order. Position-free, so editing
+/// host code that changes no launch type reuses every typing result.
+#[salsa::tracked(returns(ref))]
+pub fn launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<Vec<Type>>> {
+    let mut out: BTreeMap<String, Vec<Vec<Type>>> = BTreeMap::new();
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let scope = ItemScope::new(module_scope(db, file), body);
+    let module_env = Assignments::of(body, &[]);
+    for item in module_items(db, file) {
+        for call in item_host_calls(db, file, item.text) {
+            if call.kind != FunctionKind::Kernel || call.has_keywords || call.args.iter().any(Option::is_none) {
+                continue;
+            }
+            let local_env = call.scope.and_then(|r| super::typing::find_def(body, r + item.start)).map(|def| {
+                let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
+                Assignments::of(&def.body, &params)
+            });
+            let Some(found) = find_call(body, call.range + item.start) else { continue };
+            let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
+            let types: Option<Vec<Type>> = found
+                .arguments
+                .args
+                .iter()
+                .map(|a| match eval.eval(a, 0) {
+                    Some(HostTy::Value(t)) if t.is_array() || t.as_scalar().is_some() => Some(t),
+                    _ => None,
+                })
+                .collect();
+            if let Some(types) = types {
+                let entry = out.entry(call.callee.clone()).or_default();
+                if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
+                    entry.push(types);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where a typing request's argument types came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgSource {
+    /// The decorator's first signature.
+    Declared,
+    /// A launch site in this module, with the argument types it passes.
+    Launch(Vec<Type>),
+}
+
+/// The typing requests for a kernel, by precedence: its explicit signature, else one per
+/// distinct launch-site argument list, else none (rules that need types skip it). Device
+/// functions and ufuncs are typed through their callers, not here.
+pub fn kernel_typing_requests<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    function: &GpuFunction,
+) -> Vec<(TypingRequest<'db>, ArgSource)> {
+    if function.spec.kind != FunctionKind::Kernel {
+        return Vec::new();
+    }
+    if let Some(first) = function.spec.signatures.first() {
+        return match first {
+            Ok(_) => vec![(TypingRequest::new(db, function.qualname.clone(), None), ArgSource::Declared)],
+            Err(_) => Vec::new(),
+        };
+    }
+    if function.qualname != function.name {
+        return Vec::new();
+    }
+    let Some(sites) = launch_arg_types(db, file).get(&function.name) else { return Vec::new() };
+    sites
+        .iter()
+        .filter_map(|args| {
+            let text = signature_text(args)?;
+            Some((TypingRequest::new(db, function.qualname.clone(), Some(text)), ArgSource::Launch(args.clone())))
+        })
+        .collect()
+}
+
+/// A Numba signature string for argument types (`void(Array(float32, 1, 'C'), int64)`),
+/// for typing a kernel as its launch would.
+pub fn signature_text(args: &[Type]) -> Option<String> {
+    let mut parts = Vec::new();
+    for arg in args {
+        parts.push(match arg {
+            Type::Scalar(s) => scalar_name(*s).to_string(),
+            Type::Array { dtype, ndim, layout, readonly: false } => {
+                let s = dtype.as_scalar()?;
+                format!("Array({}, {ndim}, '{layout}')", scalar_name(s))
+            }
+            _ => return None,
+        });
+    }
+    Some(format!("void({})", parts.join(", ")))
+}
+
+/// The signature-grammar name of a scalar (Numba prints `bool`, the namespace has `boolean`).
+fn scalar_name(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "boolean",
+        Scalar::BF16 => "bfloat16",
+        other => other.name(),
+    }
+}
+
+/// The call expression at `range` anywhere in `stmts`.
+fn find_call(stmts: &[Stmt], range: TextRange) -> Option<&ast::ExprCall> {
+    struct Finder<'a> {
+        range: TextRange,
+        found: Option<&'a ast::ExprCall>,
+    }
+    impl<'a> Visitor<'a> for Finder<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if self.found.is_none() && stmt.range().contains_range(self.range) {
+                visitor::walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if self.found.is_some() || !expr.range().contains_range(self.range) {
+                return;
+            }
+            if let Expr::Call(call) = expr
+                && call.range() == self.range
+            {
+                self.found = Some(call);
+                return;
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder { range, found: None };
+    for stmt in stmts {
+        finder.visit_stmt(stmt);
+    }
+    finder.found
+}
+
+/// The names one scope binds: the value of each name assigned exactly once (`None` for names
+/// bound any other way or more than once).
+struct Assignments<'a> {
+    names: HashMap<String, Option<&'a Expr>>,
+}
+
+impl<'a> Assignments<'a> {
+    fn of(stmts: &'a [Stmt], params: &[&str]) -> Self {
+        let mut names = HashMap::new();
+        for p in params {
+            names.insert(p.to_string(), None);
+        }
+        let mut this = Self { names };
+        this.collect(stmts);
+        this
+    }
+
+    fn bind(&mut self, name: &str, value: Option<&'a Expr>) {
+        match self.names.get_mut(name) {
+            Some(slot) => *slot = None,
+            None => {
+                self.names.insert(name.to_string(), value);
+            }
+        }
+    }
+
+    fn bind_target(&mut self, target: &'a Expr, value: Option<&'a Expr>) {
+        match target {
+            Expr::Name(n) => self.bind(n.id.as_str(), value),
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                for e in elts {
+                    self.bind_target(e, None);
+                }
+            }
+            Expr::Starred(s) => self.bind_target(&s.value, None),
+            _ => {}
+        }
+    }
+
+    fn collect(&mut self, stmts: &'a [Stmt]) {
+        for stmt in stmts {
+            match stmt {
+                Stmt::Assign(a) => {
+                    let single = a.targets.len() == 1;
+                    for t in &a.targets {
+                        self.bind_target(t, single.then_some(&*a.value));
+                    }
+                }
+                Stmt::AnnAssign(a) => self.bind_target(&a.target, a.value.as_deref()),
+                Stmt::AugAssign(a) => self.bind_target(&a.target, None),
+                Stmt::For(f) => self.bind_target(&f.target, None),
+                Stmt::With(w) => {
+                    for item in &w.items {
+                        if let Some(v) = &item.optional_vars {
+                            self.bind_target(v, None);
+                        }
+                    }
+                }
+                Stmt::FunctionDef(d) => {
+                    self.bind(d.name.as_str(), None);
+                    continue;
+                }
+                Stmt::ClassDef(c) => {
+                    self.bind(c.name.as_str(), None);
+                    continue;
+                }
+                Stmt::Global(g) => {
+                    for n in &g.names {
+                        self.bind(n.as_str(), None);
+                        self.bind(n.as_str(), None);
+                    }
+                }
+                _ => {}
+            }
+            // Walrus targets and comprehension variables are rare in launch code: any
+            // `:=` makes its name unknown.
+            struct Walrus<'w, 'a>(&'w mut Assignments<'a>);
+            impl<'a> Visitor<'a> for Walrus<'_, 'a> {
+                fn visit_stmt(&mut self, _: &'a Stmt) {}
+                fn visit_expr(&mut self, expr: &'a Expr) {
+                    if let Expr::Named(n) = expr
+                        && let Expr::Name(name) = &*n.target
+                    {
+                        self.0.bind(name.id.as_str(), None);
+                        self.0.bind(name.id.as_str(), None);
+                    }
+                    visitor::walk_expr(self, expr);
+                }
+            }
+            if let Stmt::Assign(a) = stmt {
+                Walrus(self).visit_expr(&a.value);
+            } else if let Stmt::Expr(e) = stmt {
+                Walrus(self).visit_expr(&e.value);
+            }
+            for_each_body(stmt, |body| self.collect(body));
+        }
+    }
+}
+
+struct Evaluator<'e, 'a> {
+    scope: &'e ItemScope<'e>,
+    local: Option<&'e Assignments<'a>>,
+    module: &'e Assignments<'a>,
+}
+
+fn array(dtype: Scalar, ndim: usize, layout: Layout) -> Option<HostTy> {
+    if ndim == 0 || ndim > 32 {
+        return None;
+    }
+    // A 1-D contiguous array is both C and F contiguous: `typeof` says C.
+    let layout = if ndim == 1 { Layout::C } else { layout };
+    Some(HostTy::Value(Type::Array {
+        dtype: Box::new(Type::Scalar(dtype)),
+        ndim: ndim as u8,
+        layout,
+        readonly: false,
+    }))
+}
+
+fn array_parts(ty: &HostTy) -> Option<(Scalar, usize, Layout)> {
+    match ty {
+        HostTy::Value(Type::Array { dtype, ndim, layout, .. }) => Some((dtype.as_scalar()?, *ndim as usize, *layout)),
+        _ => None,
+    }
+}
+
+impl<'a> Evaluator<'_, 'a> {
+    /// The single value a name is assigned, looking in the function first, then the module.
+    fn name_value(&self, name: &str) -> Option<&'a Expr> {
+        if let Some(local) = self.local
+            && let Some(slot) = local.names.get(name)
+        {
+            return *slot;
+        }
+        self.module.names.get(name).copied().flatten()
+    }
+
+    fn path(&self, expr: &Expr) -> Option<String> {
+        // A name the code assigns is not the imported module or function of that name.
+        if let Expr::Name(n) = expr
+            && (self.local.is_some_and(|l| l.names.contains_key(n.id.as_str()))
+                || self.module.names.contains_key(n.id.as_str()))
+        {
+            return None;
+        }
+        let mut root = expr;
+        while let Expr::Attribute(a) = root {
+            root = &a.value;
+        }
+        if let Expr::Name(n) = root
+            && (self.local.is_some_and(|l| l.names.contains_key(n.id.as_str()))
+                || self.module.names.contains_key(n.id.as_str()))
+        {
+            return None;
+        }
+        qualified_path(expr, self.scope)
+    }
+
+    /// Whether a builtin name (`int`, `float`, `len`) is the builtin, not shadowed.
+    fn builtin(&self, expr: &Expr, name: &str) -> bool {
+        matches!(expr, Expr::Name(n) if n.id.as_str() == name)
+            && self.name_value(name).is_none()
+            && !self.local.is_some_and(|l| l.names.contains_key(name))
+            && !self.module.names.contains_key(name)
+            && self.scope.binding(name).is_none()
+    }
+
+    fn dtype(&self, expr: &Expr, depth: usize) -> Option<Scalar> {
+        match expr {
+            Expr::StringLiteral(s) => {
+                let s = s.value.to_str();
+                Scalar::from_numpy_name(s).or_else(|| Scalar::from_name(s))
+            }
+            Expr::NoneLiteral(_) => Some(Scalar::F64),
+            _ if self.builtin(expr, "float") => Some(Scalar::F64),
+            _ if self.builtin(expr, "int") => Some(Scalar::I64),
+            _ if self.builtin(expr, "bool") => Some(Scalar::Bool),
+            _ if self.builtin(expr, "complex") => Some(Scalar::C128),
+            _ => match self.eval(expr, depth + 1)? {
+                HostTy::Dtype(s) => Some(s),
+                _ => None,
+            },
+        }
+    }
+
+    fn ndim_of_shape(&self, expr: &Expr, depth: usize) -> Option<usize> {
+        match expr {
+            Expr::Tuple(t) => Some(t.elts.len()),
+            Expr::List(l) => Some(l.elts.len()),
+            _ => match self.eval(expr, depth + 1)? {
+                HostTy::Shape(n) => Some(n),
+                HostTy::Value(t) if t.as_scalar().is_some_and(|s| s.is_int()) => Some(1),
+                _ => None,
+            },
+        }
+    }
+
+    fn eval(&self, expr: &Expr, depth: usize) -> Option<HostTy> {
+        if depth > 24 {
+            return None;
+        }
+        let scalar = |s: Scalar| Some(HostTy::Value(Type::Scalar(s)));
+        match expr {
+            Expr::NumberLiteral(n) => match &n.value {
+                Number::Int(i) => i.as_i64().and_then(|_| scalar(Scalar::I64)),
+                Number::Float(_) => scalar(Scalar::F64),
+                Number::Complex { .. } => scalar(Scalar::C128),
+            },
+            Expr::BooleanLiteral(_) => scalar(Scalar::Bool),
+            Expr::UnaryOp(u) if matches!(u.op, UnaryOp::USub | UnaryOp::UAdd) => match self.eval(&u.operand, depth + 1)? {
+                HostTy::Value(Type::Scalar(s)) if matches!(s, Scalar::I64 | Scalar::F64) => scalar(s),
+                _ => None,
+            },
+            Expr::Tuple(t) => Some(HostTy::Shape(t.elts.len())),
+            Expr::BinOp(b) => {
+                let (HostTy::Value(Type::Scalar(l)), HostTy::Value(Type::Scalar(r))) =
+                    (self.eval(&b.left, depth + 1)?, self.eval(&b.right, depth + 1)?)
+                else {
+                    return None;
+                };
+                let ints = l == Scalar::I64 && r == Scalar::I64;
+                let floats = matches!(l, Scalar::I64 | Scalar::F64) && matches!(r, Scalar::I64 | Scalar::F64);
+                match b.op {
+                    Operator::Div if floats => scalar(Scalar::F64),
+                    Operator::Add | Operator::Sub | Operator::Mult | Operator::FloorDiv | Operator::Mod if ints => {
+                        scalar(Scalar::I64)
+                    }
+                    Operator::Add | Operator::Sub | Operator::Mult | Operator::FloorDiv | Operator::Mod | Operator::Pow
+                        if floats && !ints =>
+                    {
+                        scalar(Scalar::F64)
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                if let Some(value) = self.name_value(name) {
+                    return self.eval(value, depth + 1);
+                }
+                let path = self.path(expr)?;
+                scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(HostTy::Dtype)
+            }
+            Expr::Attribute(a) => {
+                if let Some(path) = self.path(expr) {
+                    return scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(HostTy::Dtype);
+                }
+                let base = self.eval(&a.value, depth + 1)?;
+                let (dtype, ndim, layout) = array_parts(&base)?;
+                match a.attr.as_str() {
+                    "T" => array(
+                        dtype,
+                        ndim,
+                        match layout {
+                            Layout::C => Layout::F,
+                            Layout::F => Layout::C,
+                            Layout::A => Layout::A,
+                        },
+                    ),
+                    "shape" | "strides" => Some(HostTy::Shape(ndim)),
+                    "size" | "nbytes" | "itemsize" | "ndim" => scalar(Scalar::I64),
+                    "dtype" => Some(HostTy::Dtype(dtype)),
+                    _ => None,
+                }
+            }
+            Expr::Subscript(s) => match self.eval(&s.value, depth + 1)? {
+                // `a.shape[0]`
+                HostTy::Shape(_) => scalar(Scalar::I64),
+                _ => None,
+            },
+            Expr::Call(call) => self.call(call, depth),
+            _ => None,
+        }
+    }
+
+    fn call(&self, call: &ast::ExprCall, depth: usize) -> Option<HostTy> {
+        let args = &call.arguments.args;
+        if args.iter().any(Expr::is_starred_expr) || call.arguments.keywords.iter().any(|k| k.arg.is_none()) {
+            return None;
+        }
+        let kw = |name: &str| {
+            call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)).map(|k| &k.value)
+        };
+        // The argument at `pos`, or the keyword `name`.
+        let arg = |pos: usize, name: &str| args.get(pos).or_else(|| kw(name));
+        let order = |pos: usize| -> Option<Layout> {
+            match arg(pos, "order") {
+                None => Some(Layout::C),
+                Some(Expr::StringLiteral(s)) => match s.value.to_str() {
+                    "C" => Some(Layout::C),
+                    "F" => Some(Layout::F),
+                    _ => None,
+                },
+                Some(_) => None,
+            }
+        };
+        let dtype_or = |pos: usize, default: Scalar| -> Option<Scalar> {
+            match arg(pos, "dtype") {
+                None => Some(default),
+                Some(e) => self.dtype(e, depth),
+            }
+        };
+        // Methods of an array value.
+        if let Expr::Attribute(attr) = &*call.func
+            && self.path(&call.func).is_none()
+        {
+            let base = self.eval(&attr.value, depth + 1)?;
+            let (dtype, ndim, layout) = array_parts(&base)?;
+            return match attr.attr.as_str() {
+                "astype" => array(self.dtype(arg(0, "dtype")?, depth)?, ndim, layout),
+                "copy" => {
+                    let order = match arg(0, "order") {
+                        None => Layout::C,
+                        Some(Expr::StringLiteral(s)) if s.value.to_str() == "F" => Layout::F,
+                        Some(Expr::StringLiteral(s)) if s.value.to_str() == "C" => Layout::C,
+                        _ => return None,
+                    };
+                    array(dtype, ndim, order)
+                }
+                "copy_to_host" if args.is_empty() => array(dtype, ndim, layout),
+                "ravel" | "flatten" if args.is_empty() && layout == Layout::C => array(dtype, 1, Layout::C),
+                "reshape" if layout == Layout::C && kw("order").is_none() => {
+                    let nd = match &args[..] {
+                        [one] => self.ndim_of_shape(one, depth)?,
+                        many => many.len(),
+                    };
+                    array(dtype, nd, Layout::C)
+                }
+                _ => None,
+            };
+        }
+        if self.builtin(&call.func, "len") && args.len() == 1 {
+            return Some(HostTy::Value(Type::Scalar(Scalar::I64)));
+        }
+        if self.builtin(&call.func, "int") && args.len() <= 1 {
+            return Some(HostTy::Value(Type::Scalar(Scalar::I64)));
+        }
+        if self.builtin(&call.func, "float") && args.len() <= 1 {
+            return Some(HostTy::Value(Type::Scalar(Scalar::F64)));
+        }
+        let path = self.path(&call.func)?;
+        if let Some(name) = path.strip_prefix("numpy.") {
+            // NumPy scalars: `np.float32(0.5)`.
+            if let Some(s) = Scalar::from_numpy_name(name) {
+                return (args.len() <= 1).then_some(HostTy::Value(Type::Scalar(s)));
+            }
+            return match name {
+                "dtype" => Some(HostTy::Dtype(self.dtype(args.first()?, depth)?)),
+                "zeros" | "ones" | "empty" => {
+                    array(dtype_or(1, Scalar::F64)?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(2)?)
+                }
+                "full" => {
+                    let fill = match self.eval(arg(1, "fill_value")?, depth + 1)? {
+                        HostTy::Value(Type::Scalar(s)) => s,
+                        _ => return None,
+                    };
+                    array(dtype_or(2, fill)?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(3)?)
+                }
+                "zeros_like" | "ones_like" | "empty_like" | "full_like" => {
+                    let (d, nd, layout) = array_parts(&self.eval(arg(0, "a")?, depth + 1)?)?;
+                    let dpos = if name == "full_like" { 2 } else { 1 };
+                    let dtype = dtype_or(dpos, d)?;
+                    let layout = match arg(dpos + 1, "order") {
+                        None => layout,
+                        Some(Expr::StringLiteral(s)) if s.value.to_str() == "C" => Layout::C,
+                        Some(Expr::StringLiteral(s)) if s.value.to_str() == "F" => Layout::F,
+                        _ => return None,
+                    };
+                    if kw("shape").is_some() {
+                        return None;
+                    }
+                    array(dtype, nd, layout)
+                }
+                "arange" => {
+                    let mut kind = Scalar::I64;
+                    for a in args.iter().take(3) {
+                        match self.eval(a, depth + 1)? {
+                            HostTy::Value(Type::Scalar(Scalar::I64)) => {}
+                            HostTy::Value(Type::Scalar(Scalar::F64)) => kind = Scalar::F64,
+                            _ if kw("dtype").is_some() || args.get(3).is_some() => {}
+                            _ => return None,
+                        }
+                    }
+                    array(dtype_or(3, kind)?, 1, Layout::C)
+                }
+                "linspace" => array(dtype_or(5, Scalar::F64)?, 1, Layout::C),
+                "array" | "asarray" | "ascontiguousarray" | "asfortranarray" => {
+                    let first = arg(0, "a").or_else(|| kw("object"))?;
+                    let forced = match name {
+                        "ascontiguousarray" => Some(Layout::C),
+                        "asfortranarray" => Some(Layout::F),
+                        _ => match kw("order") {
+                            None => None,
+                            Some(Expr::StringLiteral(s)) if s.value.to_str() == "C" => Some(Layout::C),
+                            Some(Expr::StringLiteral(s)) if s.value.to_str() == "F" => Some(Layout::F),
+                            Some(_) => return None,
+                        },
+                    };
+                    let (d, nd, layout) = match first {
+                        Expr::List(_) | Expr::Tuple(_) => {
+                            let (nd, kind) = self.literal_shape(first, depth)?;
+                            (kind, nd, Layout::C)
+                        }
+                        other => array_parts(&self.eval(other, depth + 1)?)?,
+                    };
+                    let dpos = if matches!(name, "array" | "asarray") { 1 } else { usize::MAX };
+                    array(dtype_or(dpos, d)?, nd, forced.unwrap_or(layout))
+                }
+                "random.rand" | "random.randn" => {
+                    if args.is_empty() {
+                        return Some(HostTy::Value(Type::Scalar(Scalar::F64)));
+                    }
+                    for a in args {
+                        match self.eval(a, depth + 1)? {
+                            HostTy::Value(Type::Scalar(s)) if s.is_int() => {}
+                            _ => return None,
+                        }
+                    }
+                    array(Scalar::F64, args.len(), Layout::C)
+                }
+                "random.random" | "random.random_sample" | "random.ranf" | "random.sample" | "random.standard_normal" => {
+                    match arg(0, "size") {
+                        None => Some(HostTy::Value(Type::Scalar(Scalar::F64))),
+                        Some(size) => array(Scalar::F64, self.ndim_of_shape(size, depth)?, Layout::C),
+                    }
+                }
+                "random.uniform" | "random.normal" => match arg(2, "size") {
+                    None => None,
+                    Some(size) => array(Scalar::F64, self.ndim_of_shape(size, depth)?, Layout::C),
+                },
+                "random.randint" => {
+                    let dtype = dtype_or(3, Scalar::I64)?;
+                    match arg(2, "size") {
+                        None => Some(HostTy::Value(Type::Scalar(Scalar::I64))).filter(|_| dtype == Scalar::I64),
+                        Some(size) => array(dtype, self.ndim_of_shape(size, depth)?, Layout::C),
+                    }
+                }
+                _ => None,
+            };
+        }
+        if let Some(name) = path.strip_prefix("numba.cuda.") {
+            return match name {
+                "to_device" => {
+                    let v = self.eval(arg(0, "obj")?, depth + 1)?;
+                    array_parts(&v)?;
+                    Some(v)
+                }
+                "device_array" | "pinned_array" | "mapped_array" | "managed_array" => {
+                    array(dtype_or(1, Scalar::F64)?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(3)?)
+                }
+                "device_array_like" | "pinned_array_like" | "mapped_array_like" => {
+                    let v = self.eval(arg(0, "ary")?, depth + 1)?;
+                    array_parts(&v)?;
+                    Some(v)
+                }
+                _ => None,
+            };
+        }
+        None
+    }
+
+    /// The depth and default dtype of a nested list/tuple literal of numbers.
+    fn literal_shape(&self, expr: &Expr, depth: usize) -> Option<(usize, Scalar)> {
+        match expr {
+            Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. }) => {
+                let mut nd = None;
+                let mut kind = Scalar::Bool;
+                for e in elts {
+                    let (d, k) = self.literal_shape(e, depth + 1)?;
+                    if nd.is_some_and(|x| x != d) {
+                        return None;
+                    }
+                    nd = Some(d);
+                    kind = match (kind, k) {
+                        (Scalar::Bool, k) => k,
+                        (k, Scalar::Bool) => k,
+                        (Scalar::I64, Scalar::I64) => Scalar::I64,
+                        (a, b) if a.is_complex() || b.is_complex() => Scalar::C128,
+                        _ => Scalar::F64,
+                    };
+                }
+                Some((nd.unwrap_or(0) + 1, if elts.is_empty() { Scalar::F64 } else { kind }))
+            }
+            other => match self.eval(other, depth + 1)? {
+                // Python numbers only: NumPy scalars mix by NumPy's own rules.
+                HostTy::Value(Type::Scalar(s @ (Scalar::I64 | Scalar::F64 | Scalar::Bool | Scalar::C128)))
+                    if matches!(other, Expr::NumberLiteral(_) | Expr::BooleanLiteral(_) | Expr::UnaryOp(_)) =>
+                {
+                    Some((0, s))
+                }
+                _ => None,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::RootDatabase;
+    use crate::analysis::signature::parse_signature_str;
+
+    #[test]
+    fn signature_text_parses_back() {
+        let args = vec![
+            Type::array(Type::Scalar(Scalar::F32), 1, Layout::C),
+            Type::array(Type::Scalar(Scalar::F64), 2, Layout::F),
+            Type::Scalar(Scalar::Bool),
+            Type::Scalar(Scalar::I64),
+        ];
+        let text = signature_text(&args).unwrap();
+        let sig = parse_signature_str(&text).unwrap();
+        assert_eq!(sig.args, args);
+        assert_eq!(sig.ret, Some(Type::None));
+    }
+
+    fn launches(src: &str) -> BTreeMap<String, Vec<Vec<String>>> {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+        launch_arg_types(&db, file)
+            .iter()
+            .map(|(k, v)| (k.clone(), v.iter().map(|s| s.iter().map(|t| t.to_string()).collect()).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn launch_sites_give_argument_types() {
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, b, c, d):
+    pass
+
+N = 1024
+
+def main(n):
+    x = np.zeros(N, dtype=np.float32)
+    y = np.ones((N, 4), np.float64, order='F')
+    z = np.arange(10)
+    w = np.random.rand(N, 3).astype(np.float32)
+    k[1, 32](x, y, z, 2.5)
+    k[1, 32](cuda.to_device(x), y.T, np.float32(1), w)
+    k[1, 32](x, y, z, n)
+    d = cuda.device_array((N, N), dtype=np.int32)
+    k[1, 32](np.empty_like(x), d, np.full(3, 1), np.random.randint(0, 5, size=7))
+    e = np.array([[1, 2], [3, 4.0]])
+    k[1, 1](e, e.T, np.arange(0.0, 1.0, 0.1), np.zeros_like(e, dtype=np.uint8))
+    q = 3
+    k[1, 1](q, q, q, q)
+    r = 1
+    r = 2
+    k[1, 1](r, r, r, r)
+"#;
+        let got = launches(src);
+        let expected: Vec<Vec<&str>> = vec![
+            vec!["array(float32, 1d, C)", "array(float64, 2d, F)", "array(int64, 1d, C)", "float64"],
+            vec!["array(float32, 1d, C)", "array(float64, 2d, C)", "float32", "array(float32, 2d, C)"],
+            vec!["array(float32, 1d, C)", "array(int32, 2d, C)", "array(int64, 1d, C)", "array(int64, 1d, C)"],
+            vec!["array(float64, 2d, C)", "array(float64, 2d, F)", "array(float64, 1d, C)", "array(uint8, 2d, C)"],
+            vec!["int64", "int64", "int64", "int64"],
+        ];
+        assert_eq!(got["k"], expected, "{got:#?}");
+    }
+}

@@ -1,0 +1,94 @@
+//! # KL110: Numba cannot type the kernel
+//!
+//! ## What it does
+//! Types each kernel the way Numba does, for its explicit signature or, without one, for the
+//! argument types of its launches in the same module (`np.zeros(n, dtype=np.float32)`,
+//! `cuda.to_device(x)`, Python numbers, ...), and reports the typing errors Numba would
+//! raise: a float used as an array index (`a[math.floor(x)]`: `math.floor` returns a
+//! float), a variable that is an array on one path and a number on another, an attribute
+//! NumPy arrays do not have (`a.shpe`), a `math` function called on a whole array, an
+//! operator Numba has no implementation of for the operand types (`x << 2` with a float
+//! `x`), too many indices, and stores into read-only arrays. Kernels whose argument types
+//! are unknown are skipped, and so is anything kernlint's type model does not cover: only
+//! errors Numba is known to raise are reported.
+//!
+//! ## Why is this bad?
+//! Numba compiles a kernel at its first launch (or at import, with a signature): the
+//! program stops with a long `TypingError` traceback, on a machine with a GPU, often far
+//! from where the code was written.
+//!
+//! ## Example
+//! ```python
+//! import math
+//! from numba import cuda
+//!
+//! @cuda.jit("void(float32[::1], float32[::1])")
+//! def gather(out, pos):
+//!     i = cuda.grid(1)
+//!     out[i] = pos[math.floor(pos[i])]
+//! ```
+//!
+//! ## Use instead
+//! ```python
+//! import math
+//! from numba import cuda
+//!
+//! @cuda.jit("void(float32[::1], float32[::1])")
+//! def gather(out, pos):
+//!     i = cuda.grid(1)
+//!     out[i] = pos[int(math.floor(pos[i]))]
+//! ```
+
+use std::collections::HashSet;
+
+use crate::analysis::host_types::{ArgSource, kernel_typing_requests};
+use crate::analysis::typing::{ErrorKind, typing_failure};
+use crate::lint::{Diagnostic, ItemContext};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    let mut seen = HashSet::new();
+    for (function, _) in ctx.gpu_functions() {
+        for (request, source) in kernel_typing_requests(ctx.db, ctx.file, function) {
+            let Some((message, range, kind)) = typing_failure(ctx.db, ctx.file, request) else { continue };
+            if *kind != ErrorKind::Numba || !seen.insert((*range, message.clone())) {
+                continue;
+            }
+            let mut d = Diagnostic::new(
+                "KL110",
+                *range,
+                format!("Numba cannot compile kernel `{}`: {message}", function.name),
+            )
+            .note(advice(message));
+            if let ArgSource::Launch(args) = &source {
+                let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
+                d = d.note(format!(
+                    "Typed for the arguments a launch in this module passes: ({}).",
+                    shown.join(", ")
+                ));
+            }
+            out.push(d);
+        }
+    }
+}
+
+/// What to do about a typing error, by its kind.
+fn advice(message: &str) -> &'static str {
+    let m = message.strip_prefix("in device function ").and_then(|r| r.split_once(": ")).map_or(message, |(_, m)| m);
+    if m.starts_with("cannot index with") {
+        "Array indices must be integers (`math.floor`/`math.ceil` return floats in Numba): convert with `int(...)`."
+    } else if m.starts_with("cannot unify") {
+        "Give the variable one type on every path: use separate variables for the array and the number."
+    } else if m.starts_with("unknown attribute") {
+        "NumPy arrays have no such attribute: check the spelling (`shape`, `size`, `ndim`, `dtype`, `T`, ...)."
+    } else if m.starts_with("`math.") {
+        "`math` functions take numbers: apply them to elements (`a[i]`) inside the kernel."
+    } else if m.starts_with("no implementation of") {
+        "Numba has no such operator for these types: convert an operand first (for example `int(x)`)."
+    } else if m.starts_with("cannot store into") {
+        "This array is read-only (constant memory or a `readonly` signature): write into an output array argument instead."
+    } else if m.starts_with("too many indices") {
+        "Index an array with at most as many integers as it has dimensions."
+    } else {
+        "Numba raises a `TypingError` when it compiles this kernel."
+    }
+}
