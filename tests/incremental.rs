@@ -32,7 +32,8 @@ fn editing_one_kernel_recomputes_only_that_kernel() {
     let mut db = RootDatabase::with_execution_log();
     let file = SourceFile::new(&db, "k.py".into(), SOURCE.to_string());
     let before = file_diagnostics(&db, file).clone();
-    assert_eq!(before.len(), 2, "{before:?}");
+    // KL101 and KL501, plus KL301 on each unguarded `x[i]`.
+    assert_eq!(before.len(), 4, "{before:?}");
     let first = db.take_executions();
     // Four items: the import, N, and the two kernels.
     assert_eq!(runs(&first, "item_diagnostics"), 4, "{first:#?}");
@@ -46,8 +47,8 @@ fn editing_one_kernel_recomputes_only_that_kernel() {
     assert_eq!(runs(&log, "item_declarations"), 1, "{log:#?}");
     assert_eq!(runs(&log, "item_syntax"), 1, "{log:#?}");
     // Same findings, the second one moved down by the two inserted lines.
-    assert_eq!(after.len(), 2);
-    assert_eq!(after[1].range.start() - before[1].range.start(), ruff_text_size::TextSize::from(20));
+    assert_eq!(after.len(), 4);
+    assert_eq!(after[3].range.start() - before[3].range.start(), ruff_text_size::TextSize::from(20));
 }
 
 #[test]

@@ -21,6 +21,10 @@ pub struct ItemContext<'a> {
     pub host_calls: &'a [HostCall],
     /// Names called from GPU code anywhere in the module.
     pub device_called: &'a std::collections::BTreeSet<String>,
+    /// The database, file and item, for rules that read further queries.
+    pub db: &'a dyn Db,
+    pub file: SourceFile,
+    pub item: ItemText<'a>,
     gpu: Vec<(&'a GpuFunction, &'a StmtFunctionDef)>,
 }
 
@@ -41,6 +45,9 @@ impl<'a> ItemContext<'a> {
             index: gpu_index(db, file),
             host_calls: item_host_calls(db, file, item),
             device_called: device_called_names(db, file),
+            db,
+            file,
+            item,
             gpu,
         }
     }

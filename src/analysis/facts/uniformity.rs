@@ -1,0 +1,1224 @@
+//! Uniformity and index facts for each GPU function of an item.
+//!
+//! For every variable and value expression: whether it is the same for every thread of
+//! the grid ([`Level::Uniform`]: constants, parameters, `blockDim`, `gridDim`), the same
+//! within a block ([`Level::Block`]: `blockIdx`, shared memory at a uniform index), or may
+//! differ between threads of one block ([`Level::Thread`]: `threadIdx`, `cuda.grid`,
+//! `laneid`, data loaded at thread-dependent indices, atomics' results, and whatever is
+//! computed from them, or assigned under a thread-dependent condition). Integer values
+//! also get an affine (polynomial) form over thread and block indices where one exists, so
+//! rules can tell `s[tid]` (a per-thread slot) from `s[tid + 1]` (a neighbour's) and
+//! `s[0]` (one slot for all).
+//!
+//! The walk also records the facts thread-aware rules read: every barrier with the
+//! thread-dependent condition or early exit it sits under, and every array access with its
+//! index forms, the guards that dominate it, and the accesses that may precede it in the
+//! same barrier interval.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use ruff_python_ast::comparable::ComparableExpr;
+use ruff_python_ast::visitor::{self, Visitor};
+pub use ruff_python_ast::CmpOp;
+use ruff_python_ast::{self as ast, Expr, Operator, Stmt, UnaryOp};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::analysis::items::{ItemText, item_statements};
+use crate::analysis::kernels::{ItemScope, item_gpu_functions};
+use crate::analysis::resolve::{NameLookup, qualified_path};
+use crate::analysis::scope::{Binding, module_scope};
+use crate::analysis::{Db, SourceFile};
+
+/// How far a value varies across threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Level {
+    /// The same for every thread of the launch.
+    #[default]
+    Uniform,
+    /// The same within a block (may differ between blocks).
+    Block,
+    /// May differ between threads of one block.
+    Thread,
+}
+
+/// An atom of an index polynomial.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Atom {
+    /// `threadIdx.{x,y,z}` (axis 0..3).
+    Tid(u8),
+    Bid(u8),
+    Bdim(u8),
+    Gdim(u8),
+    Lane,
+    /// A uniform value named by a variable or expression text.
+    Sym(String),
+}
+
+impl Atom {
+    pub fn is_thread(&self) -> bool {
+        matches!(self, Atom::Tid(_) | Atom::Lane)
+    }
+
+    /// A thread or block index (a value that is at least 0 and differs between threads).
+    pub fn is_index(&self) -> bool {
+        matches!(self, Atom::Tid(_) | Atom::Bid(_) | Atom::Lane)
+    }
+}
+
+/// An integer polynomial over atoms: monomial (sorted atoms; empty = constant) -> coefficient.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Poly(pub BTreeMap<Vec<Atom>, i64>);
+
+const MAX_TERMS: usize = 12;
+
+impl Poly {
+    pub fn constant(c: i64) -> Poly {
+        let mut p = Poly::default();
+        if c != 0 {
+            p.0.insert(Vec::new(), c);
+        }
+        p
+    }
+
+    pub fn atom(a: Atom) -> Poly {
+        Poly(BTreeMap::from([(vec![a], 1)]))
+    }
+
+    pub fn konst(&self) -> i64 {
+        self.0.get(&Vec::new()).copied().unwrap_or(0)
+    }
+
+    pub fn as_const(&self) -> Option<i64> {
+        self.0.keys().all(|m| m.is_empty()).then(|| self.konst())
+    }
+
+    pub fn without_const(&self) -> Poly {
+        Poly(self.0.iter().filter(|(m, _)| !m.is_empty()).map(|(m, c)| (m.clone(), *c)).collect())
+    }
+
+    /// Whether some term varies between threads of one block.
+    pub fn has_thread(&self) -> bool {
+        self.0.keys().any(|m| m.iter().any(Atom::is_thread))
+    }
+
+    /// The thread and block index atoms it mentions.
+    pub fn index_atoms(&self) -> BTreeSet<Atom> {
+        self.0.keys().flatten().filter(|a| a.is_index()).cloned().collect()
+    }
+
+    /// The terms that vary between threads of one block.
+    pub fn thread_part(&self) -> Poly {
+        Poly(self.0.iter().filter(|(m, _)| m.iter().any(Atom::is_thread)).map(|(m, c)| (m.clone(), *c)).collect())
+    }
+
+    pub fn add(&self, other: &Poly) -> Option<Poly> {
+        let mut out = self.clone();
+        for (m, c) in &other.0 {
+            let v = out.0.entry(m.clone()).or_insert(0);
+            *v = v.checked_add(*c)?;
+            if *v == 0 {
+                out.0.remove(m);
+            }
+        }
+        (out.0.len() <= MAX_TERMS).then_some(out)
+    }
+
+    pub fn neg(&self) -> Option<Poly> {
+        Some(Poly(self.0.iter().map(|(m, c)| Some((m.clone(), c.checked_neg()?))).collect::<Option<_>>()?))
+    }
+
+    pub fn sub(&self, other: &Poly) -> Option<Poly> {
+        self.add(&other.neg()?)
+    }
+
+    pub fn mul(&self, other: &Poly) -> Option<Poly> {
+        let mut out = Poly::default();
+        for (m1, c1) in &self.0 {
+            for (m2, c2) in &other.0 {
+                let mut m: Vec<Atom> = m1.iter().chain(m2).cloned().collect();
+                m.sort();
+                let term = Poly(BTreeMap::from([(m, c1.checked_mul(*c2)?)]));
+                out = out.add(&term)?;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// What the analysis knows of one value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Value {
+    pub level: Level,
+    /// Its affine/polynomial form, where it has one.
+    pub poly: Option<Poly>,
+    /// Thread-varying through data (a load at a thread-dependent index, a shuffle, a random
+    /// number) rather than as a function of the thread's indices.
+    pub data: bool,
+    /// The thread and block indices it depends on, affine or not.
+    pub atoms: BTreeSet<Atom>,
+    /// A loop variable of `for ... in range(...)`: bounded by the range.
+    pub range_bounded: bool,
+}
+
+impl Value {
+    fn uniform() -> Value {
+        Value::default()
+    }
+
+    fn of_poly(level: Level, poly: Poly) -> Value {
+        Value { level, atoms: poly.index_atoms(), poly: Some(poly), ..Value::default() }
+    }
+
+    /// Join of several values: the most varying level, no polynomial.
+    fn join<'v>(values: impl IntoIterator<Item = &'v Value>) -> Value {
+        let mut out = Value::default();
+        for v in values {
+            out.level = out.level.max(v.level);
+            out.data |= v.data;
+            out.atoms.extend(v.atoms.iter().cloned());
+        }
+        out
+    }
+
+    pub fn is_thread(&self) -> bool {
+        self.level == Level::Thread
+    }
+}
+
+/// A comparison known to hold (or, when `op` is `None`, merely mentioned) where a
+/// statement runs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Guard {
+    pub left: Value,
+    /// `None`: a comparison that does not hold on its own (under `or`, negated `and`).
+    pub op: Option<CmpOp>,
+    pub right: Value,
+    pub range: TextRange,
+}
+
+impl Guard {
+    /// The thread/block indices the compared values depend on.
+    pub fn atoms(&self) -> BTreeSet<Atom> {
+        self.left.atoms.union(&self.right.atoms).cloned().collect()
+    }
+}
+
+/// Why a barrier is not reached by every thread of the block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Divergence {
+    /// Under a thread-dependent condition (the `if`/`while` test or `for` iterable).
+    Condition(TextRange),
+    /// After a thread-dependent `return`, `break` or `continue` (its range).
+    Exit(TextRange),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Barrier {
+    pub range: TextRange,
+    /// `syncthreads`, `syncthreads_count`, ...
+    pub name: String,
+    pub divergence: Option<Divergence>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArrayKind {
+    /// A parameter (global memory).
+    Param,
+    /// `cuda.shared.array`; `dynamic` for a shape of 0.
+    Shared { dynamic: bool },
+    Local,
+    Other,
+}
+
+/// One subscript of an array variable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    pub array: String,
+    pub kind: ArrayKind,
+    /// The subscript expression.
+    pub range: TextRange,
+    /// The statement it is in.
+    pub stmt: TextRange,
+    /// One value per index component (`a[i, j]` has two).
+    pub index: Vec<Value>,
+    pub index_ranges: Vec<TextRange>,
+    pub write: bool,
+    /// A read-modify-write (`a[i] += v`, `a[i] = a[i] + v`): set on the write.
+    pub rmw: bool,
+    /// The value written.
+    pub value: Option<Value>,
+    /// The control level: `Thread` under a thread-dependent condition.
+    pub control: Level,
+    /// Enclosing thread-dependent conditions, outermost first.
+    pub thread_conditions: Vec<TextRange>,
+    pub guards: Vec<Guard>,
+    /// Index atoms fixed to one value by enclosing `==` tests (`if tid == 0`).
+    pub pinned: BTreeSet<Atom>,
+    /// Accesses (indices into [`FunctionFacts::accesses`]) that may run before this one
+    /// with no barrier in between.
+    pub preceding: BTreeSet<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SharedArray {
+    pub name: String,
+    pub range: TextRange,
+    pub dynamic: bool,
+}
+
+/// Everything the analysis knows of one GPU function.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct FunctionFacts {
+    /// The `def` range (relative to the item), to match [`crate::analysis::kernels::GpuFunction`].
+    pub def_range: TextRange,
+    pub variables: BTreeMap<String, Value>,
+    /// The value of each expression evaluated, by range.
+    pub expressions: BTreeMap<(u32, u32), Value>,
+    pub barriers: Vec<Barrier>,
+    pub accesses: Vec<Access>,
+    pub shared_arrays: Vec<SharedArray>,
+    /// Which axes (x, y, z) of the thread and block indices the function reads.
+    pub axes_used: [bool; 3],
+    pub params: Vec<String>,
+}
+
+impl FunctionFacts {
+    /// The facts of the GPU function whose `def` is at `def_range`.
+    pub fn of(all: &[FunctionFacts], def_range: TextRange) -> Option<&FunctionFacts> {
+        all.iter().find(|f| f.def_range == def_range)
+    }
+
+    pub fn value(&self, expr: &Expr) -> Option<&Value> {
+        self.expressions.get(&(expr.start().into(), expr.end().into()))
+    }
+}
+
+/// The facts of every GPU function of an item, in the order of `item_gpu_functions`.
+#[salsa::tracked(returns(ref))]
+pub fn item_uniformity<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Vec<FunctionFacts> {
+    let stmts = item_statements(db, item);
+    let scope = ItemScope::new(module_scope(db, file), stmts);
+    item_gpu_functions(db, file, item)
+        .iter()
+        .filter_map(|f| crate::analysis::typing::find_def(stmts, f.def_range).map(|def| analyze(def, &scope)))
+        .collect()
+}
+
+/// Analyse one function definition.
+pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup) -> FunctionFacts {
+    let params: Vec<String> = def.parameters.iter().map(|p| p.name().to_string()).collect();
+    let mut counts = Counts::default();
+    for stmt in &def.body {
+        counts.visit_stmt(stmt);
+    }
+    let mut w = Walker {
+        scope,
+        counts,
+        env: BTreeMap::new(),
+        arrays: BTreeMap::new(),
+        record: false,
+        changed: false,
+        facts: FunctionFacts { def_range: def.range(), params: params.clone(), ..FunctionFacts::default() },
+        access_ids: BTreeMap::new(),
+        pending: BTreeSet::new(),
+        stmt: def.range(),
+        cur: Ctl::default(),
+        quiet: false,
+        tests: BTreeMap::new(),
+    };
+    for p in &params {
+        w.env.insert(p.clone(), Value::of_poly(Level::Uniform, Poly::atom(Atom::Sym(p.clone()))));
+        w.arrays.insert(p.clone(), ArrayKind::Param);
+    }
+    // Levels only rise: iterate to a fixpoint (bounded), then record.
+    for _ in 0..8 {
+        w.changed = false;
+        w.block(&def.body, &Ctl::default());
+        if !w.changed {
+            break;
+        }
+    }
+    w.record = true;
+    w.block(&def.body, &Ctl::default());
+    w.facts.variables = w.env.clone();
+    w.facts
+}
+
+/// How many times each name is assigned (loop targets included).
+#[derive(Default)]
+struct Counts(BTreeMap<String, usize>);
+
+impl Counts {
+    fn target(&mut self, e: &Expr) {
+        match e {
+            Expr::Name(n) => *self.0.entry(n.id.to_string()).or_default() += 1,
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.target(e)),
+            Expr::List(t) => t.elts.iter().for_each(|e| self.target(e)),
+            Expr::Starred(s) => self.target(&s.value),
+            _ => {}
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Counts {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| self.target(t)),
+            Stmt::AugAssign(a) => {
+                self.target(&a.target);
+                self.target(&a.target);
+            }
+            Stmt::AnnAssign(a) => self.target(&a.target),
+            Stmt::For(f) => {
+                self.target(&f.target);
+                self.target(&f.target);
+            }
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Named(n) = expr {
+            self.target(&n.target);
+            self.target(&n.target);
+        }
+        visitor::walk_expr(self, expr);
+    }
+}
+
+/// The control context of a statement.
+#[derive(Clone, Default)]
+struct Ctl {
+    level: Level,
+    /// The innermost thread-dependent condition.
+    condition: Option<TextRange>,
+    thread_conditions: Vec<TextRange>,
+    /// A thread-dependent exit ran before (for barriers).
+    exited: Option<TextRange>,
+    guards: Vec<Guard>,
+    pinned: BTreeSet<Atom>,
+}
+
+impl Ctl {
+    fn under(&self, test: &Value, range: TextRange) -> Ctl {
+        let mut c = self.clone();
+        if test.level > c.level {
+            c.level = test.level;
+        }
+        if test.is_thread() {
+            c.condition = Some(range);
+            c.thread_conditions.push(range);
+        }
+        c
+    }
+}
+
+/// How a block of statements ended.
+#[derive(Default)]
+struct Flow {
+    /// Every path ends in `return`/`break`/`continue`/`raise`.
+    terminated: bool,
+    /// A thread-dependent `return` (its range).
+    returned: Option<TextRange>,
+    /// A thread-dependent `break`/`continue` (for the enclosing loop).
+    broke: Option<TextRange>,
+}
+
+struct Walker<'s> {
+    scope: &'s dyn NameLookup,
+    counts: Counts,
+    env: BTreeMap<String, Value>,
+    arrays: BTreeMap<String, ArrayKind>,
+    record: bool,
+    changed: bool,
+    facts: FunctionFacts,
+    access_ids: BTreeMap<(u32, u32, bool), usize>,
+    pending: BTreeSet<usize>,
+    stmt: TextRange,
+    /// The control context of the expression being evaluated.
+    cur: Ctl,
+    /// Evaluate without recording accesses and barriers.
+    quiet: bool,
+    /// Names bound once to a test (`first = i == 0`), used as guards where tested.
+    tests: BTreeMap<String, Expr>,
+}
+
+const BARRIERS: &[&str] = &["syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or"];
+
+fn axis(name: &str) -> Option<u8> {
+    match name {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    }
+}
+
+impl Walker<'_> {
+    fn cuda(&self, expr: &Expr) -> Option<String> {
+        let path = qualified_path(expr, self.scope)?;
+        path.strip_prefix("numba.cuda.").map(str::to_string)
+    }
+
+    fn block(&mut self, stmts: &[Stmt], ctl: &Ctl) -> Flow {
+        let mut ctl = ctl.clone();
+        let mut flow = Flow::default();
+        for stmt in stmts {
+            let f = self.stmt(stmt, &ctl);
+            if let Some(r) = f.returned {
+                flow.returned.get_or_insert(r);
+                ctl.exited.get_or_insert(r);
+            }
+            if let Some(r) = f.broke {
+                flow.broke.get_or_insert(r);
+                ctl.exited.get_or_insert(r);
+            }
+            if f.terminated {
+                flow.terminated = true;
+                break;
+            }
+            // `if i >= n: return` guards what follows with `i < n`.
+            if let Stmt::If(s) = stmt
+                && s.elif_else_clauses.is_empty()
+                && ends_in_exit(&s.body)
+            {
+                self.guards(&s.test, false, &mut ctl);
+            }
+        }
+        flow
+    }
+
+    fn stmt(&mut self, stmt: &Stmt, ctl: &Ctl) -> Flow {
+        let saved = self.stmt;
+        self.stmt = stmt.range();
+        let flow = self.stmt_inner(stmt, ctl);
+        self.stmt = saved;
+        flow
+    }
+
+    fn stmt_inner(&mut self, stmt: &Stmt, ctl: &Ctl) -> Flow {
+        let mut flow = Flow::default();
+        match stmt {
+            Stmt::Expr(e) => {
+                self.eval_ctl(&e.value, ctl);
+            }
+            Stmt::Assign(a) => {
+                let value = self.eval_ctl(&a.value, ctl);
+                let rmw_targets: Vec<bool> = a.targets.iter().map(|t| is_rmw(t, &a.value)).collect();
+                for (target, rmw) in a.targets.iter().zip(rmw_targets) {
+                    self.assign(target, &a.value, &value, ctl, rmw);
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    let value = self.eval_ctl(v, ctl);
+                    self.assign(&a.target, v, &value, ctl, false);
+                }
+            }
+            Stmt::AugAssign(a) => {
+                let right = self.eval_ctl(&a.value, ctl);
+                // The target is read first.
+                let current = self.eval_ctl(&a.target, ctl);
+                let value = binop(a.op, &current, &right);
+                self.assign(&a.target, &a.value, &value, ctl, true);
+            }
+            Stmt::If(s) => {
+                let mut branch_ctl = ctl.clone();
+                let start = self.pending.clone();
+                let mut after = BTreeSet::new();
+                let mut all_terminated = true;
+                let mut tests: Vec<&Expr> = vec![&s.test];
+                let mut bodies: Vec<&[Stmt]> = vec![&s.body];
+                let mut has_else = false;
+                for clause in &s.elif_else_clauses {
+                    match &clause.test {
+                        Some(t) => tests.push(t),
+                        None => has_else = true,
+                    }
+                    bodies.push(&clause.body);
+                }
+                for (i, body) in bodies.iter().enumerate() {
+                    self.pending = start.clone();
+                    let mut c = branch_ctl.clone();
+                    if let Some(test) = tests.get(i) {
+                        let tv = self.eval_ctl(test, &branch_ctl);
+                        c = branch_ctl.under(&tv, test.range());
+                        self.guards(test, true, &mut c);
+                        // The next clause runs when this test failed.
+                        branch_ctl = branch_ctl.under(&tv, test.range());
+                        self.guards(test, false, &mut branch_ctl);
+                    }
+                    let f = self.block(body, &c);
+                    merge_flow(&mut flow, &f);
+                    if !f.terminated {
+                        all_terminated = false;
+                        after.extend(self.pending.iter().copied());
+                    }
+                }
+                if !has_else {
+                    all_terminated = false;
+                    after.extend(start.iter().copied());
+                }
+                self.pending = after;
+                flow.terminated = all_terminated;
+            }
+            Stmt::While(s) => {
+                let test = self.eval_ctl(&s.test, ctl);
+                let mut c = ctl.under(&test, s.test.range());
+                self.guards(&s.test, true, &mut c);
+                self.looped(&s.body, &c, s.test.range(), &mut flow);
+                self.block(&s.orelse, ctl);
+            }
+            Stmt::For(s) => {
+                let iter = self.eval_ctl(&s.iter, ctl);
+                let c = ctl.under(&iter, s.iter.range());
+                let mut target = Value { range_bounded: is_range_call(&s.iter, self.scope), ..iter.clone() };
+                target.poly = None;
+                self.bind(&s.target, &target, &c);
+                self.looped(&s.body, &c, s.iter.range(), &mut flow);
+                self.block(&s.orelse, ctl);
+            }
+            Stmt::Return(r) => {
+                if let Some(v) = &r.value {
+                    self.eval_ctl(v, ctl);
+                }
+                if ctl.level == Level::Thread {
+                    flow.returned = Some(r.range());
+                }
+                flow.terminated = true;
+                self.pending.clear();
+            }
+            Stmt::Break(_) | Stmt::Continue(_) => {
+                if ctl.level == Level::Thread {
+                    flow.broke = Some(stmt.range());
+                }
+                flow.terminated = true;
+                self.pending.clear();
+            }
+            Stmt::Raise(_) => {
+                flow.terminated = true;
+                self.pending.clear();
+            }
+            Stmt::With(w) => {
+                flow = self.block(&w.body, ctl);
+            }
+            Stmt::Try(t) => {
+                flow = self.block(&t.body, ctl);
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+            _ => {}
+        }
+        flow
+    }
+
+    /// A loop body: walked again when a thread-dependent `break`/`continue` makes later
+    /// iterations run for fewer threads, and twice when recording (loop-carried intervals).
+    fn looped(&mut self, body: &[Stmt], ctl: &Ctl, head: TextRange, flow: &mut Flow) {
+        let before = self.pending.clone();
+        let mut f = self.block(body, ctl);
+        let mut ctl = ctl.clone();
+        if let Some(exit) = f.broke.or(f.returned) {
+            ctl.level = Level::Thread;
+            ctl.condition.get_or_insert(head);
+            ctl.thread_conditions.push(head);
+            ctl.exited.get_or_insert(exit);
+            self.pending.extend(before.iter().copied());
+            f = self.block(body, &ctl);
+        }
+        if self.record {
+            self.pending.extend(before.iter().copied());
+            self.block(body, &ctl);
+        }
+        self.pending.extend(before.iter().copied());
+        if let Some(r) = f.returned {
+            flow.returned.get_or_insert(r);
+        }
+    }
+
+    /// Record the comparisons a test makes true (`positive`) or false.
+    fn guards(&mut self, test: &Expr, positive: bool, ctl: &mut Ctl) {
+        match test {
+            Expr::Compare(c) => {
+                let mut left = &*c.left;
+                let strong = c.ops.len() == 1 || positive;
+                for (op, right) in c.ops.iter().zip(&c.comparators) {
+                    let (lv, rv) = (self.eval_quiet(left), self.eval_quiet(right));
+                    let op = if positive { Some(*op) } else { negate(*op) };
+                    let guard = Guard { left: lv.clone(), op: op.filter(|_| strong), right: rv.clone(), range: test.range() };
+                    if guard.op == Some(CmpOp::Eq) {
+                        for (a, b) in [(&lv, &rv), (&rv, &lv)] {
+                            if let (Some(p), Some(k)) = (&a.poly, b.poly.as_ref().and_then(Poly::as_const)) {
+                                pin(p, k, &mut ctl.pinned);
+                            }
+                        }
+                    }
+                    ctl.guards.push(guard);
+                    left = right;
+                }
+            }
+            Expr::BoolOp(b) => {
+                let holds_each = (b.op == ast::BoolOp::And) == positive;
+                for v in &b.values {
+                    if holds_each {
+                        self.guards(v, positive, ctl);
+                    } else {
+                        let mut weak = ctl.clone();
+                        self.guards(v, positive, &mut weak);
+                        for mut g in weak.guards.into_iter().skip(ctl.guards.len()) {
+                            g.op = None;
+                            ctl.guards.push(g);
+                        }
+                    }
+                }
+            }
+            Expr::UnaryOp(u) if u.op == UnaryOp::Not => self.guards(&u.operand, !positive, ctl),
+            Expr::Name(n) if self.tests.contains_key(n.id.as_str()) => {
+                let alias = self.tests[n.id.as_str()].clone();
+                self.guards(&alias, positive, ctl);
+            }
+            other => {
+                let v = self.eval_quiet(other);
+                ctl.guards.push(Guard { left: v, op: None, right: Value::uniform(), range: other.range() });
+            }
+        }
+    }
+
+    fn eval_ctl(&mut self, e: &Expr, ctl: &Ctl) -> Value {
+        self.cur = ctl.clone();
+        self.eval(e)
+    }
+
+    fn eval_quiet(&mut self, e: &Expr) -> Value {
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        let v = self.eval(e);
+        self.quiet = quiet;
+        v
+    }
+
+    fn eval(&mut self, e: &Expr) -> Value {
+        let v = self.eval_inner(e);
+        if self.record && !self.quiet {
+            self.facts.expressions.insert((e.start().into(), e.end().into()), v.clone());
+        }
+        v
+    }
+
+    fn use_axis(&mut self, axis: u8) {
+        self.facts.axes_used[axis as usize] = true;
+    }
+
+    /// `cuda.threadIdx.x` and friends.
+    fn special(&mut self, e: &Expr) -> Option<Value> {
+        let member = self.cuda(e)?;
+        let (base, attr) = member.rsplit_once('.').unwrap_or(("", member.as_str()));
+        let ax = axis(attr);
+        Some(match (base, ax) {
+            ("threadIdx", Some(a)) => {
+                self.use_axis(a);
+                Value::of_poly(Level::Thread, Poly::atom(Atom::Tid(a)))
+            }
+            ("blockIdx", Some(a)) => {
+                self.use_axis(a);
+                Value::of_poly(Level::Block, Poly::atom(Atom::Bid(a)))
+            }
+            ("blockDim", Some(a)) => Value::of_poly(Level::Uniform, Poly::atom(Atom::Bdim(a))),
+            ("gridDim", Some(a)) => Value::of_poly(Level::Uniform, Poly::atom(Atom::Gdim(a))),
+            ("", _) if attr == "laneid" => Value::of_poly(Level::Thread, Poly::atom(Atom::Lane)),
+            ("", _) if attr == "warpsize" => Value::of_poly(Level::Uniform, Poly::constant(32)),
+            _ => return None,
+        })
+    }
+
+    fn eval_inner(&mut self, e: &Expr) -> Value {
+        match e {
+            Expr::NumberLiteral(n) => match &n.value {
+                ast::Number::Int(i) => i.as_i64().map(|v| Value::of_poly(Level::Uniform, Poly::constant(v))).unwrap_or_default(),
+                _ => Value::uniform(),
+            },
+            Expr::Name(n) => {
+                if let Some(v) = self.env.get(n.id.as_str()) {
+                    return v.clone();
+                }
+                if let Some(v) = self.special(e) {
+                    return v;
+                }
+                match self.scope.binding(n.id.as_str()) {
+                    Some(Binding::Const(c)) => match c.as_int().and_then(|i| i64::try_from(i).ok()) {
+                        Some(i) => Value::of_poly(Level::Uniform, Poly::constant(i)),
+                        None => Value::uniform(),
+                    },
+                    _ => Value::of_poly(Level::Uniform, Poly::atom(Atom::Sym(n.id.to_string()))),
+                }
+            }
+            Expr::Attribute(a) => {
+                if !matches!(&*a.value, Expr::Name(n) if self.env.contains_key(n.id.as_str()))
+                    && let Some(v) = self.special(e)
+                {
+                    return v;
+                }
+                let base = self.eval(&a.value);
+                match a.attr.as_str() {
+                    "shape" | "size" | "ndim" | "dtype" | "strides" | "itemsize" | "nbytes" => match render(e) {
+                        Some(text) => Value::of_poly(Level::Uniform, Poly::atom(Atom::Sym(text))),
+                        None => Value::uniform(),
+                    },
+                    _ => Value { poly: None, range_bounded: false, ..base },
+                }
+            }
+            Expr::Subscript(s) => self.load(s),
+            Expr::BinOp(b) => {
+                let l = self.eval(&b.left);
+                let r = self.eval(&b.right);
+                binop(b.op, &l, &r)
+            }
+            Expr::UnaryOp(u) => {
+                let v = self.eval(&u.operand);
+                match u.op {
+                    UnaryOp::USub => Value { poly: v.poly.as_ref().and_then(Poly::neg), range_bounded: false, ..v },
+                    UnaryOp::UAdd => v,
+                    _ => Value::join([&v]),
+                }
+            }
+            Expr::BoolOp(b) => {
+                let vs: Vec<Value> = b.values.iter().map(|v| self.eval(v)).collect();
+                Value::join(&vs)
+            }
+            Expr::Compare(c) => {
+                let mut vs = vec![self.eval(&c.left)];
+                vs.extend(c.comparators.iter().map(|v| self.eval(v)));
+                Value::join(&vs)
+            }
+            Expr::If(i) => {
+                // `x[i] if i < n else 0`: each arm runs under the test's guards.
+                let test = self.eval(&i.test);
+                let saved = self.cur.clone();
+                let mut then = saved.under(&test, i.test.range());
+                self.guards(&i.test, true, &mut then);
+                self.cur = then;
+                let body = self.eval(&i.body);
+                let mut other = saved.under(&test, i.test.range());
+                self.guards(&i.test, false, &mut other);
+                self.cur = other;
+                let orelse = self.eval(&i.orelse);
+                self.cur = saved;
+                let vs = [test, body, orelse];
+                let mut v = Value::join(&vs);
+                if vs[0].is_thread() {
+                    v.data = true;
+                }
+                v
+            }
+            Expr::Tuple(t) => {
+                let vs: Vec<Value> = t.elts.iter().map(|v| self.eval(v)).collect();
+                Value::join(&vs)
+            }
+            Expr::Named(n) => {
+                let v = self.eval(&n.value);
+                let ctl = self.cur.clone();
+                self.bind(&n.target, &v, &ctl);
+                v
+            }
+            Expr::Call(c) => self.call(c),
+            _ => Value::uniform(),
+        }
+    }
+
+    fn call(&mut self, c: &ast::ExprCall) -> Value {
+        let args: Vec<Value> = c.arguments.args.iter().map(|a| self.eval(a)).collect();
+        let kwargs: Vec<Value> = c.arguments.keywords.iter().map(|k| self.eval(&k.value)).collect();
+        let joined = Value::join(args.iter().chain(&kwargs));
+        let member = self.cuda(&c.func);
+        if let Some(member) = member.as_deref() {
+            let top = member.split('.').next().unwrap_or("");
+            if BARRIERS.contains(&member) {
+                if self.record && !self.quiet && !self.facts.barriers.iter().any(|b| b.range == c.range()) {
+                    let divergence = if self.cur.level == Level::Thread {
+                        self.cur.condition.map(Divergence::Condition)
+                    } else {
+                        self.cur.exited.map(Divergence::Exit)
+                    };
+                    self.facts.barriers.push(Barrier { range: c.range(), name: member.to_string(), divergence });
+                }
+                self.pending.clear();
+                return Value { level: if member == "syncthreads" { Level::Uniform } else { Level::Block }, ..Value::default() };
+            }
+            match member {
+                "syncwarp" => {
+                    self.pending.clear();
+                    return Value::uniform();
+                }
+                "grid" => {
+                    let n = args.first().and_then(|a| a.poly.as_ref()).and_then(Poly::as_const).unwrap_or(1);
+                    for a in 0..n.clamp(1, 3) as u8 {
+                        self.use_axis(a);
+                    }
+                    if n == 1 {
+                        return Value::of_poly(Level::Thread, grid_poly(0));
+                    }
+                    let mut v = Value { level: Level::Thread, ..Value::default() };
+                    for a in 0..n.clamp(1, 3) as u8 {
+                        v.atoms.extend(grid_poly(a).index_atoms());
+                    }
+                    return v;
+                }
+                "gridsize" => {
+                    let n = args.first().and_then(|a| a.poly.as_ref()).and_then(Poly::as_const).unwrap_or(1);
+                    return match n {
+                        1 => Value::of_poly(Level::Uniform, Poly::atom(Atom::Bdim(0)).mul(&Poly::atom(Atom::Gdim(0))).unwrap_or_default()),
+                        _ => Value::uniform(),
+                    };
+                }
+                "shared.array" | "local.array" | "const.array_like" => return Value::uniform(),
+                _ => {}
+            }
+            if top == "atomic" {
+                return Value { level: Level::Thread, atoms: joined.atoms, ..Value::default() };
+            }
+            let varying = ["shfl", "ballot", "match", "activemask", "lanemask", "random", "vote", "any_sync", "all_sync", "eq_sync"];
+            if varying.iter().any(|p| member.contains(p)) {
+                return Value { level: Level::Thread, data: true, atoms: joined.atoms, ..Value::default() };
+            }
+            return joined;
+        }
+        if let Expr::Name(n) = &*c.func
+            && self.scope.binding(n.id.as_str()).is_none()
+            && !self.env.contains_key(n.id.as_str())
+        {
+            match n.id.as_str() {
+                "int" if args.len() == 1 => return Value { range_bounded: false, ..args[0].clone() },
+                "len" => {
+                    return match c.arguments.args.first().and_then(render) {
+                        Some(t) => Value::of_poly(Level::Uniform, Poly::atom(Atom::Sym(format!("len({t})")))),
+                        None => Value::uniform(),
+                    };
+                }
+                _ => {}
+            }
+        }
+        // Random draws from a state array are thread data.
+        if let Some(path) = qualified_path(&c.func, self.scope)
+            && path.contains("random")
+        {
+            return Value { level: Level::Thread, data: true, atoms: joined.atoms, ..Value::default() };
+        }
+        joined
+    }
+
+    fn array_kind(&self, e: &Expr) -> Option<(String, ArrayKind)> {
+        let Expr::Name(n) = e else { return None };
+        let kind = *self.arrays.get(n.id.as_str())?;
+        Some((n.id.to_string(), kind))
+    }
+
+    fn components(&mut self, slice: &Expr) -> (Vec<Value>, Vec<TextRange>) {
+        match slice {
+            Expr::Tuple(t) => (t.elts.iter().map(|e| self.eval(e)).collect(), t.elts.iter().map(Ranged::range).collect()),
+            Expr::Slice(s) => {
+                let vs: Vec<Value> = [&s.lower, &s.upper, &s.step].into_iter().flatten().map(|e| self.eval(e)).collect();
+                // A slice is clamped to the array, never out of bounds.
+                (vec![Value { poly: None, range_bounded: true, ..Value::join(&vs) }], vec![slice.range()])
+            }
+            other => (vec![self.eval(other)], vec![other.range()]),
+        }
+    }
+
+    fn load(&mut self, s: &ast::ExprSubscript) -> Value {
+        if let Expr::Attribute(a) = &*s.value
+            && matches!(a.attr.as_str(), "shape" | "strides")
+        {
+            self.eval(&s.slice);
+            return match render(&Expr::Subscript(s.clone())) {
+                Some(t) => Value::of_poly(Level::Uniform, Poly::atom(Atom::Sym(t))),
+                None => Value::uniform(),
+            };
+        }
+        let base = self.eval(&s.value);
+        let (index, ranges) = self.components(&s.slice);
+        let content = match self.array_kind(&s.value) {
+            Some((_, ArrayKind::Param)) => Level::Uniform,
+            Some((_, ArrayKind::Shared { .. })) => Level::Block,
+            _ => base.level,
+        };
+        if let Some((name, kind)) = self.array_kind(&s.value) {
+            self.access(name, kind, s.range(), index.clone(), ranges, false, false, None);
+        }
+        let mut v = Value::join(index.iter().chain([&base]));
+        v.level = v.level.max(content).max(index.iter().map(|i| i.level).max().unwrap_or_default());
+        v.data = v.is_thread();
+        v
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &mut self,
+        array: String,
+        kind: ArrayKind,
+        range: TextRange,
+        index: Vec<Value>,
+        index_ranges: Vec<TextRange>,
+        write: bool,
+        rmw: bool,
+        value: Option<Value>,
+    ) {
+        if !self.record || self.quiet || kind == ArrayKind::Other {
+            return;
+        }
+        let key = (range.start().into(), range.end().into(), write);
+        let id = match self.access_ids.get(&key) {
+            Some(id) => *id,
+            None => {
+                let id = self.facts.accesses.len();
+                self.facts.accesses.push(Access {
+                    array,
+                    kind,
+                    range,
+                    stmt: self.stmt,
+                    index,
+                    index_ranges,
+                    write,
+                    rmw,
+                    value,
+                    control: self.cur.level,
+                    thread_conditions: self.cur.thread_conditions.clone(),
+                    guards: self.cur.guards.clone(),
+                    pinned: self.cur.pinned.clone(),
+                    preceding: BTreeSet::new(),
+                });
+                self.access_ids.insert(key, id);
+                id
+            }
+        };
+        let pending = self.pending.clone();
+        self.facts.accesses[id].preceding.extend(pending);
+        self.pending.insert(id);
+    }
+
+    fn assign(&mut self, target: &Expr, value_expr: &Expr, value: &Value, ctl: &Ctl, rmw: bool) {
+        self.cur = ctl.clone();
+        match target {
+            Expr::Name(n) => {
+                if let Expr::Call(c) = value_expr
+                    && let Some(member) = self.cuda(&c.func)
+                {
+                    let kind = match member.as_str() {
+                        "shared.array" => {
+                            let shape = c.arguments.args.first().or_else(|| {
+                                c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "shape")).map(|k| &k.value)
+                            });
+                            let dynamic = matches!(shape, Some(Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. })) if i.as_u64() == Some(0));
+                            if self.record && !self.facts.shared_arrays.iter().any(|s| s.range == value_expr.range()) {
+                                self.facts.shared_arrays.push(SharedArray { name: n.id.to_string(), range: value_expr.range(), dynamic });
+                            }
+                            Some(ArrayKind::Shared { dynamic })
+                        }
+                        "local.array" => Some(ArrayKind::Local),
+                        _ => None,
+                    };
+                    if let Some(kind) = kind {
+                        self.arrays.insert(n.id.to_string(), kind);
+                    }
+                }
+                if self.counts.0.get(n.id.as_str()).copied().unwrap_or(1) <= 1
+                    && matches!(value_expr, Expr::Compare(_) | Expr::BoolOp(_) | Expr::UnaryOp(_))
+                {
+                    self.tests.insert(n.id.to_string(), value_expr.clone());
+                }
+                self.bind(target, value, ctl);
+            }
+            Expr::Tuple(t) => {
+                let grid = match value_expr {
+                    Expr::Call(c) if self.cuda(&c.func).as_deref() == Some("grid") => true,
+                    _ => false,
+                };
+                let elements = match value_expr {
+                    Expr::Tuple(v) if v.elts.len() == t.elts.len() => Some(&v.elts),
+                    _ => None,
+                };
+                for (k, elt) in t.elts.iter().enumerate() {
+                    let v = if grid {
+                        Value::of_poly(Level::Thread, grid_poly(k.min(2) as u8))
+                    } else if let Some(values) = elements {
+                        self.eval_quiet(&values[k])
+                    } else {
+                        Value { poly: None, ..value.clone() }
+                    };
+                    self.assign(elt, value_expr, &v, ctl, false);
+                }
+            }
+            Expr::Subscript(s) => {
+                let base = self.array_kind(&s.value);
+                let (index, ranges) = self.components(&s.slice);
+                if let Some((name, kind)) = base {
+                    if kind == ArrayKind::Local {
+                        let joined = Value::join(index.iter().chain([value]));
+                        let level = joined.level.max(ctl.level);
+                        if let Some(v) = self.env.get_mut(&name)
+                            && v.level < level
+                        {
+                            v.level = level;
+                            self.changed = true;
+                        }
+                    }
+                    self.access(name, kind, s.range(), index, ranges, true, rmw, Some(value.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn bind(&mut self, target: &Expr, value: &Value, ctl: &Ctl) {
+        match target {
+            Expr::Name(n) => {
+                let name = n.id.to_string();
+                let count = self.counts.0.get(&name).copied().unwrap_or(1);
+                let level = value.level.max(ctl.level);
+                let poly = if count <= 1 {
+                    value.poly.clone()
+                } else if level <= Level::Block {
+                    Some(Poly::atom(Atom::Sym(name.clone())))
+                } else {
+                    None
+                };
+                let mut new = Value {
+                    level,
+                    poly,
+                    data: value.data || (ctl.level == Level::Thread && level == Level::Thread && value.level < Level::Thread),
+                    atoms: value.atoms.clone(),
+                    range_bounded: value.range_bounded && count <= 2,
+                };
+                if let Some(old) = self.env.get(&name) {
+                    new.level = new.level.max(old.level);
+                    new.data |= old.data;
+                    new.atoms.extend(old.atoms.iter().cloned());
+                    if new.level == Level::Thread && count > 1 {
+                        new.poly = None;
+                    }
+                    if *old == new {
+                        return;
+                    }
+                }
+                self.changed = true;
+                self.env.insert(name, new);
+            }
+            Expr::Tuple(t) => {
+                let v = Value { poly: None, ..value.clone() };
+                for e in &t.elts {
+                    self.bind(e, &v, ctl);
+                }
+            }
+            Expr::List(t) => {
+                let v = Value { poly: None, ..value.clone() };
+                for e in &t.elts {
+                    self.bind(e, &v, ctl);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `cuda.grid` along one axis: `threadIdx + blockIdx * blockDim`.
+fn grid_poly(axis: u8) -> Poly {
+    Poly::atom(Atom::Tid(axis))
+        .add(&Poly::atom(Atom::Bid(axis)).mul(&Poly::atom(Atom::Bdim(axis))).unwrap_or_default())
+        .unwrap_or_default()
+}
+
+fn binop(op: Operator, l: &Value, r: &Value) -> Value {
+    let mut v = Value::join([l, r]);
+    v.poly = match (&l.poly, &r.poly) {
+        (Some(a), Some(b)) => match op {
+            Operator::Add => a.add(b),
+            Operator::Sub => a.sub(b),
+            Operator::Mult => a.mul(b),
+            Operator::LShift => b.as_const().filter(|k| (0..31).contains(k)).and_then(|k| a.mul(&Poly::constant(1 << k))),
+            _ => match (a.as_const(), b.as_const()) {
+                (Some(x), Some(y)) if y != 0 => match op {
+                    Operator::FloorDiv => Some(Poly::constant(x.div_euclid(y))),
+                    Operator::Mod => Some(Poly::constant(x.rem_euclid(y))),
+                    _ => None,
+                },
+                _ => None,
+            },
+        },
+        _ => None,
+    };
+    v
+}
+
+fn negate(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Lt => CmpOp::GtE,
+        CmpOp::LtE => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::LtE,
+        CmpOp::GtE => CmpOp::Lt,
+        CmpOp::Eq => CmpOp::NotEq,
+        CmpOp::NotEq => CmpOp::Eq,
+        _ => return None,
+    })
+}
+
+/// `p == k` fixes the index atoms of `p` when `p` is one index term, or a sum of
+/// non-negative terms equal to 0 (`cuda.grid(1) == 0`).
+fn pin(p: &Poly, k: i64, pinned: &mut BTreeSet<Atom>) {
+    let terms: Vec<(&Vec<Atom>, &i64)> = p.0.iter().filter(|(m, _)| m.iter().any(Atom::is_index)).collect();
+    let single = |m: &Vec<Atom>| m.iter().filter(|a| a.is_index()).count() == 1;
+    if terms.len() == 1 && single(terms[0].0) {
+        pinned.extend(terms[0].0.iter().filter(|a| a.is_index()).cloned());
+    } else if k == p.konst() && p.0.values().all(|c| *c > 0) {
+        for (m, _) in terms.into_iter().filter(|(m, _)| single(m)) {
+            pinned.extend(m.iter().filter(|a| a.is_index()).cloned());
+        }
+    }
+}
+
+fn ends_in_exit(body: &[Stmt]) -> bool {
+    matches!(body.last(), Some(Stmt::Return(_) | Stmt::Continue(_) | Stmt::Break(_) | Stmt::Raise(_)))
+}
+
+fn merge_flow(flow: &mut Flow, f: &Flow) {
+    if let Some(r) = f.returned {
+        flow.returned.get_or_insert(r);
+    }
+    if let Some(r) = f.broke {
+        flow.broke.get_or_insert(r);
+    }
+}
+
+fn is_range_call(e: &Expr, scope: &dyn NameLookup) -> bool {
+    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range" && scope.binding("range").is_none()))
+}
+
+/// `a[i] = ... a[i] ...`: the value reads the element the target writes.
+fn is_rmw(target: &Expr, value: &Expr) -> bool {
+    struct Find<'t> {
+        target: ComparableExpr<'t>,
+        found: bool,
+    }
+    impl<'a> Visitor<'a> for Find<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if matches!(expr, Expr::Subscript(_)) && ComparableExpr::from(expr) == self.target {
+                self.found = true;
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    if !matches!(target, Expr::Subscript(_)) {
+        return false;
+    }
+    let mut f = Find { target: ComparableExpr::from(target), found: false };
+    f.visit_expr(value);
+    f.found
+}
+
+/// A simple expression as text: `a`, `a.shape`, `a.shape[0]`.
+pub fn render(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Name(n) => Some(n.id.to_string()),
+        Expr::Attribute(a) => Some(format!("{}.{}", render(&a.value)?, a.attr.as_str())),
+        Expr::Subscript(s) => Some(format!("{}[{}]", render(&s.value)?, render(&s.slice)?)),
+        Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) => Some(i.to_string()),
+        _ => None,
+    }
+}

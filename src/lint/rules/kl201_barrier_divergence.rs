@@ -1,0 +1,91 @@
+//! # KL201: a barrier some threads of the block never reach
+//!
+//! ## What it does
+//! Finds `cuda.syncthreads()` (and `syncthreads_count`, `_and`, `_or`) under a condition
+//! that differs between threads of one block (`threadIdx`, `cuda.grid`, data loaded at a
+//! thread's index, ...), inside a loop whose trip count differs between threads, or after
+//! a thread-dependent `return`, `break` or `continue`. Conditions that are the same for the
+//! whole block (parameters, `blockIdx`, `blockDim`, shared memory read at a fixed index)
+//! are fine and not reported.
+//!
+//! ## Why is this bad?
+//! A barrier waits until every thread of the block arrives. When only some threads reach
+//! it, the behaviour is undefined: the kernel hangs, or threads pass the barrier early and
+//! read shared memory that is not written yet. Neither Numba nor the GPU reports it.
+//!
+//! ## Example
+//! ```python
+//! from numba import cuda, float32
+//!
+//! @cuda.jit
+//! def reduce(out, x):
+//!     s = cuda.shared.array(256, dtype=float32)
+//!     tid = cuda.threadIdx.x
+//!     s[tid] = x[cuda.grid(1)]
+//!     cuda.syncthreads()
+//!     step = 128
+//!     while step > 0:
+//!         if tid < step:
+//!             s[tid] += s[tid + step]
+//!             cuda.syncthreads()
+//!         step //= 2
+//!     if tid == 0:
+//!         out[cuda.blockIdx.x] = s[0]
+//! ```
+//!
+//! ## Use instead
+//! Keep the barrier where every thread of the block reaches it:
+//! ```python
+//! from numba import cuda, float32
+//!
+//! @cuda.jit
+//! def reduce(out, x):
+//!     s = cuda.shared.array(256, dtype=float32)
+//!     tid = cuda.threadIdx.x
+//!     s[tid] = x[cuda.grid(1)]
+//!     cuda.syncthreads()
+//!     step = 128
+//!     while step > 0:
+//!         if tid < step:
+//!             s[tid] += s[tid + step]
+//!         cuda.syncthreads()
+//!         step //= 2
+//!     if tid == 0:
+//!         out[cuda.blockIdx.x] = s[0]
+//! ```
+
+use crate::analysis::facts::uniformity::{Divergence, item_uniformity};
+use crate::lint::{Diagnostic, ItemContext};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    if ctx.gpu_functions().next().is_none() {
+        return;
+    }
+    for facts in item_uniformity(ctx.db, ctx.file, ctx.item) {
+        for barrier in &facts.barriers {
+            let Some(divergence) = &barrier.divergence else { continue };
+            let (why, at) = match divergence {
+                Divergence::Condition(range) => ("under a condition that differs between threads of the block", *range),
+                Divergence::Exit(range) => ("after a `return`/`break`/`continue` that only some threads of the block take", *range),
+            };
+            out.push(
+                Diagnostic::new(
+                    "KL201",
+                    barrier.range,
+                    format!(
+                        "`cuda.{}()` is reached {why} (`{}`): threads that never arrive leave the block deadlocked or racing",
+                        barrier.name,
+                        snippet(ctx.text, at)
+                    ),
+                )
+                .note("Move the barrier out of the thread-dependent branch so every thread of the block executes it, e.g. after the `if`, and guard only the work."),
+            );
+        }
+    }
+}
+
+fn snippet(text: &str, range: ruff_text_size::TextRange) -> String {
+    let s = &text[range];
+    let first = s.lines().next().unwrap_or("");
+    if first.len() > 60 { format!("{}...", &first[..first.char_indices().nth(57).map(|(i, _)| i).unwrap_or(first.len())]) } else { first.to_string() }
+}

@@ -1,0 +1,139 @@
+//! # KL302: a bounds guard that lets out-of-range threads through
+//!
+//! ## What it does
+//! Finds bounds checks on thread indices written the wrong way round:
+//! - an early return joined with `and` (`if x >= w and y >= h: return`): a thread with
+//!   `x >= w` but `y < h` carries on out of bounds; the guard needs `or`;
+//! - a guarded body joined with `or` (`if x < w or y < h:`): it needs `and`;
+//! - `<=` against a length (`if i <= a.size:`, `if i <= len(a):`, `if i <= a.shape[0]:`),
+//!   or `>` in an early return (`if i > a.size: return`): index `a.size` is one past the end.
+//!
+//! ## Why is this bad?
+//! The guard looks right at a glance, so the out-of-bounds accesses it lets through are
+//! hard to spot; Numba does not check bounds on the GPU.
+//!
+//! ## Example
+//! ```python
+//! from numba import cuda
+//!
+//! @cuda.jit
+//! def fill(img, v):
+//!     x, y = cuda.grid(2)
+//!     if x >= img.shape[0] and y >= img.shape[1]:
+//!         return
+//!     img[x, y] = v
+//! ```
+//!
+//! ## Use instead
+//! ```python
+//! from numba import cuda
+//!
+//! @cuda.jit
+//! def fill(img, v):
+//!     x, y = cuda.grid(2)
+//!     if x >= img.shape[0] or y >= img.shape[1]:
+//!         return
+//!     img[x, y] = v
+//! ```
+
+use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::analysis::facts::uniformity::{FunctionFacts, item_uniformity};
+use crate::lint::{Diagnostic, ItemContext};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    if ctx.gpu_functions().next().is_none() {
+        return;
+    }
+    let all = item_uniformity(ctx.db, ctx.file, ctx.item);
+    for (function, def) in ctx.gpu_functions() {
+        let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
+        let thread_index = |e: &Expr| facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
+        let mut found = Vec::new();
+        ctx.visit_body(
+            def,
+            &mut |stmt| {
+                let (test, exits) = match stmt {
+                    Stmt::If(s) => (&*s.test, s.elif_else_clauses.is_empty() && matches!(s.body.last(), Some(Stmt::Return(_) | Stmt::Continue(_)))),
+                    Stmt::While(s) => (&*s.test, false),
+                    _ => return,
+                };
+                if let Expr::BoolOp(b) = test {
+                    let compares: Vec<&ast::ExprCompare> = b.values.iter().filter_map(|v| v.as_compare_expr()).collect();
+                    if compares.len() == b.values.len() && compares.len() >= 2 {
+                        let all_out = compares.iter().all(|c| is_out_of_range(c, &thread_index));
+                        let all_in = compares.iter().all(|c| is_in_range(c, &thread_index));
+                        if exits && b.op == BoolOp::And && all_out {
+                            found.push((test.range(), "this early return joins out-of-range tests with `and`: a thread out of range on one axis but not on the other carries on out of bounds; use `or`".to_string()));
+                        } else if !exits && b.op == BoolOp::Or && all_in {
+                            found.push((test.range(), "this guard joins in-range tests with `or`: a thread in range on one axis but not on the other runs the body out of bounds; use `and`".to_string()));
+                        }
+                    }
+                }
+                let mut compares = Vec::new();
+                collect_compares(test, &mut compares);
+                for c in compares {
+                    if let ([op], [right]) = (&*c.ops, &*c.comparators)
+                        && thread_index(&c.left)
+                        && is_length(right)
+                    {
+                        let bad = match op {
+                            CmpOp::LtE => Some("`<=` against a length lets the index equal the length, one past the last element; use `<`"),
+                            CmpOp::Gt if exits => Some("returning only when the index is `>` the length lets the index equal the length through, one past the last element; use `>=`"),
+                            _ => None,
+                        };
+                        if let Some(bad) = bad {
+                            found.push((c.range(), bad.to_string()));
+                        }
+                    }
+                }
+            },
+            &mut |_| {},
+        );
+        for (range, message) in found {
+            out.push(
+                Diagnostic::new("KL302", range, message)
+                    .warning()
+                    .note("A guard must keep every thread whose index is past the end of any axis away from the access."),
+            );
+        }
+    }
+}
+
+fn collect_compares<'a>(e: &'a Expr, out: &mut Vec<&'a ast::ExprCompare>) {
+    match e {
+        Expr::Compare(c) => out.push(c),
+        Expr::BoolOp(b) => b.values.iter().for_each(|v| collect_compares(v, out)),
+        Expr::UnaryOp(u) => collect_compares(&u.operand, out),
+        _ => {}
+    }
+}
+
+/// `idx >= bound` / `idx > bound` (or `bound <= idx`).
+fn is_out_of_range(c: &ast::ExprCompare, thread_index: &dyn Fn(&Expr) -> bool) -> bool {
+    match (&*c.ops, &*c.comparators) {
+        ([CmpOp::GtE | CmpOp::Gt], [r]) => thread_index(&c.left) && !thread_index(r),
+        ([CmpOp::LtE | CmpOp::Lt], [r]) => thread_index(r) && !thread_index(&c.left),
+        _ => false,
+    }
+}
+
+/// `idx < bound` / `idx <= bound` (or `bound > idx`).
+fn is_in_range(c: &ast::ExprCompare, thread_index: &dyn Fn(&Expr) -> bool) -> bool {
+    match (&*c.ops, &*c.comparators) {
+        ([CmpOp::Lt | CmpOp::LtE], [r]) => thread_index(&c.left) && !thread_index(r),
+        ([CmpOp::Gt | CmpOp::GtE], [r]) => thread_index(r) && !thread_index(&c.left),
+        _ => false,
+    }
+}
+
+/// `len(a)`, `a.size`, `a.shape[k]`.
+fn is_length(e: &Expr) -> bool {
+    match e {
+        Expr::Call(c) => matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "len") && c.arguments.args.len() == 1,
+        Expr::Attribute(a) => a.attr.as_str() == "size",
+        Expr::Subscript(s) => matches!(&*s.value, Expr::Attribute(a) if a.attr.as_str() == "shape"),
+        _ => false,
+    }
+}

@@ -1,0 +1,124 @@
+//! # KL303: stencil neighbour read past the checked range
+//!
+//! ## What it does
+//! Finds a global array indexed at a fixed offset from a guarded thread index
+//! (`a[i + 1]`, `a[i - 1]`, `a[x, y + 1]`) where the guard only covers the index itself:
+//! `if i < n:` does not keep `i + 1` below `n`, and nothing keeps `i - 1` from being `-1`.
+//! A guard with room for the offset (`if 0 < i < n - 1:`, `if i >= 1 and i + 1 < n:`) is
+//! recognised.
+//!
+//! ## Why is this bad?
+//! The thread at the edge reads one element past the end (garbage, or a fault), or at
+//! index `-1`, which Numba wraps silently to the last element: the stencil is wrong at
+//! the border and nothing reports it.
+//!
+//! ## Example
+//! ```python
+//! from numba import cuda
+//!
+//! @cuda.jit
+//! def diff(out, a):
+//!     i = cuda.grid(1)
+//!     if i < a.size:
+//!         out[i] = a[i + 1] - a[i]
+//! ```
+//!
+//! ## Use instead
+//! ```python
+//! from numba import cuda
+//!
+//! @cuda.jit
+//! def diff(out, a):
+//!     i = cuda.grid(1)
+//!     if i < a.size - 1:
+//!         out[i] = a[i + 1] - a[i]
+//! ```
+
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Poly, item_uniformity};
+use crate::analysis::kernels::FunctionKind;
+use crate::lint::{Diagnostic, ItemContext};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    if ctx.gpu_functions().next().is_none() {
+        return;
+    }
+    let all = item_uniformity(ctx.db, ctx.file, ctx.item);
+    for (function, _) in ctx.gpu_functions() {
+        if function.spec.kind != FunctionKind::Kernel {
+            continue;
+        }
+        let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
+        for access in &facts.accesses {
+            if access.kind != ArrayKind::Param {
+                continue;
+            }
+            for (v, range) in access.index.iter().zip(&access.index_ranges) {
+                let Some(p) = &v.poly else { continue };
+                let c = p.konst();
+                let key = p.without_const();
+                if c == 0 || key.index_atoms().is_empty() {
+                    continue;
+                }
+                let (uppers, lowers) = bounds(access, &key);
+                let problem = if c > 0 {
+                    (!uppers.is_empty() && !uppers.iter().any(|o| o + c <= 0)).then_some("past the upper bound the guard checks")
+                } else {
+                    let nonneg = key.0.iter().all(|(m, k)| *k > 0 && m.iter().all(|a| !matches!(a, Atom::Sym(_))));
+                    (nonneg && !uppers.is_empty() && !lowers.iter().any(|lo| lo + c >= 0)).then_some("below 0 (Numba wraps index -1 to the last element)")
+                };
+                if let Some(problem) = problem {
+                    out.push(
+                        Diagnostic::new(
+                            "KL303",
+                            access.range,
+                            format!("`{}` reads at offset {c:+} from the checked index: the thread at the edge reaches {problem}", &ctx.text[*range]),
+                        )
+                        .warning()
+                        .note("Tighten the guard by the stencil's radius (`if 0 < i < n - 1:`), or handle the border threads separately."),
+                    );
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// From the guards on `key`: the offsets `o` with `key < bound + o` (upper), and the
+/// constants `lo` with `key >= lo` (lower).
+fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>) {
+    let (mut uppers, mut lowers) = (Vec::new(), Vec::new());
+    for g in &access.guards {
+        let (Some(op), Some(l), Some(r)) = (g.op, &g.left.poly, &g.right.poly) else { continue };
+        let (l, r, op) = if l.without_const() == *key {
+            (l, r, op)
+        } else if r.without_const() == *key {
+            (r, l, flip(op))
+        } else {
+            continue;
+        };
+        if !r.index_atoms().is_empty() {
+            continue;
+        }
+        let (lk, rk) = (l.konst(), r.konst());
+        match op {
+            CmpOp::Lt => uppers.push(rk - lk),
+            CmpOp::LtE => uppers.push(rk - lk + 1),
+            CmpOp::Gt if r.as_const().is_some() => lowers.push(rk - lk + 1),
+            CmpOp::GtE if r.as_const().is_some() => lowers.push(rk - lk),
+            // `i != 0` for an index that is never negative: `i >= 1`.
+            CmpOp::NotEq if r.as_const().is_some() && rk == lk => lowers.push(1),
+            _ => {}
+        }
+    }
+    (uppers, lowers)
+}
+
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::LtE => CmpOp::GtE,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::GtE => CmpOp::LtE,
+        other => other,
+    }
+}
