@@ -87,7 +87,7 @@ impl Client {
 }
 
 const URI: &str = "file:///tmp/kernlint-lsp-test/k.py";
-const TEXT: &str = "from numba import cuda\n\n@cuda.jit\ndef k(out, x):\n    i = cuda.grid(1)\n    cuda.syncthreads()\n    return x[i]\n";
+const TEXT: &str = "from numba import cuda\n\n@cuda.jit\ndef k(out, x):\n    i = 0\n    cuda.syncthreads()\n    return x[i]\n";
 
 #[test]
 fn diagnostics_edits_hover_and_abuse() {

@@ -40,7 +40,25 @@ impl<'a> Visitor<'a> for Finder {
     }
 }
 
+/// The hover at `offset`: the Numba type of the variable or expression there (for
+/// functions with an explicit signature), then the intrinsic's documentation or the
+/// kernel's summary.
 pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover> {
+    let typed = super::ide::type_at(db, file, offset);
+    let docs = symbol_hover(db, file, offset);
+    let Some(t) = typed else { return docs };
+    let prefix = if t.is_variable { "(variable) " } else { "" };
+    let mut markdown = format!("```python\n{prefix}{}: {}\n```\n", t.subject, t.ty);
+    let mut range = t.range;
+    if let Some(d) = docs {
+        markdown.push_str("\n---\n");
+        markdown.push_str(&d.markdown);
+        range = d.range;
+    }
+    Some(Hover { range, markdown })
+}
+
+fn symbol_hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover> {
     let item = module_items(db, file)
         .iter()
         .rev()

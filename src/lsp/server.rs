@@ -1,8 +1,8 @@
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ropey::Rope;
 use ruff_text_size::TextSize;
@@ -11,9 +11,16 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use super::custom::{self, PtxParams, PtxResult, RunParams, RunResult, invalid_params, not_available};
 use super::framing;
-use super::position::{Encoding, to_offset, to_range};
+use super::position::{Encoding, to_offset, to_position, to_range};
 use crate::analysis::hover::{hover, symbols};
+use crate::analysis::ide;
+use crate::analysis::kernels::FunctionKind;
+use crate::analysis::signature::parse_signature_str;
+use crate::analysis::typing::find_gpu_function;
 use crate::analysis::{RootDatabase, SourceFile};
 use crate::config::Config;
 use crate::lint::{self, Severity, rule_by_code};
@@ -22,19 +29,68 @@ struct Document {
     rope: Rope,
     file: SourceFile,
     version: i32,
+    last_edit: Instant,
+    /// The last version whose diagnostics went out.
+    published: Option<i32>,
 }
 
 #[derive(Default)]
 struct State {
     db: RootDatabase,
     documents: HashMap<Uri, Document>,
+    /// Files read from disk for cross-file features (sibling modules), by path.
+    disk: HashMap<PathBuf, SourceFile>,
 }
+
+/// Settings from the client (`workspace/configuration`, section `kernlint`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ClientSettings {
+    inlay_hints: bool,
+}
+
+impl Default for ClientSettings {
+    fn default() -> Self {
+        Self { inlay_hints: true }
+    }
+}
+
+impl ClientSettings {
+    /// Read `{"inlayHints": {"enable": false}}` or `{"inlayHints.enable": false}`, possibly
+    /// under a `kernlint` key; keys that are absent keep their current value.
+    fn update(&mut self, value: &serde_json::Value) {
+        let value = value.get("kernlint").unwrap_or(value);
+        let enable = value
+            .get("inlayHints")
+            .and_then(|h| h.get("enable"))
+            .or_else(|| value.get("inlayHints.enable"))
+            .and_then(|v| v.as_bool());
+        if let Some(enable) = enable {
+            self.inlay_hints = enable;
+        }
+    }
+}
+
+/// What the client said it supports, as far as the server cares.
+#[derive(Clone, Copy, Debug, Default)]
+struct ClientCaps {
+    configuration: bool,
+    inlay_hint_refresh: bool,
+    watched_files_registration: bool,
+    /// Documentation formats: plain text unless the client lists markdown.
+    completion_plain: bool,
+    signature_plain: bool,
+}
+
+/// Bursts of edits closer than this are debounced; a lone edit is checked at once.
+const BURST: Duration = Duration::from_millis(30);
 
 struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
     encoding: Mutex<Encoding>,
     config: Mutex<Option<Arc<Config>>>,
+    settings: Arc<Mutex<ClientSettings>>,
+    caps: Mutex<ClientCaps>,
 }
 
 /// A read-only view of one document for a request: database snapshot, text and version.
@@ -87,9 +143,14 @@ impl Backend {
         config.as_ref().map(|c| c.settings_for(&path)).unwrap_or_default()
     }
 
-    /// Compute and publish diagnostics, unless a newer edit arrives first (debounce).
-    async fn publish(&self, uri: Uri, version: i32) {
-        tokio::time::sleep(Duration::from_millis(40)).await;
+    /// Compute and publish diagnostics, unless a newer edit arrives first. `delay` debounces
+    /// bursts of typing; a newer edit also cancels the computation through salsa.
+    async fn publish(&self, uri: Uri, version: i32, delay: Duration) {
+        if delay.is_zero() {
+            tokio::task::yield_now().await;
+        } else {
+            tokio::time::sleep(delay).await;
+        }
         let Some(snap) = self.snapshot(&uri) else { return };
         if snap.version != version {
             return; // a newer edit will publish
@@ -103,10 +164,157 @@ impl Backend {
                 findings.iter().map(|d| to_lsp_diagnostic(d, &snap.rope, encoding, &target)).collect::<Vec<_>>()
             })
             .await;
-        if let Ok(diagnostics) = result {
+        let current = self.state.lock().unwrap().documents.get(&uri).map(|d| d.version);
+        if let Ok(diagnostics) = result
+            && current == Some(version)
+        {
+            if let Some(doc) = self.state.lock().unwrap().documents.get_mut(&uri) {
+                doc.published = Some(version);
+            }
             self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
         }
     }
+
+    /// Check every open document again (settings or configuration files changed).
+    async fn publish_all(&self) {
+        let open: Vec<(Uri, i32)> =
+            self.state.lock().unwrap().documents.iter().map(|(u, d)| (u.clone(), d.version)).collect();
+        for (uri, version) in open {
+            self.publish(uri, version, Duration::ZERO).await;
+        }
+    }
+
+    /// The file at `path` as an analysis input: the open document if there is one, else the
+    /// file on disk (read again on every call; only a changed text is set). Never call it
+    /// while holding a snapshot: setting an input waits for every snapshot to be dropped.
+    fn load(&self, path: &Path) -> Option<(SourceFile, Rope)> {
+        let text = {
+            let state = self.state.lock().unwrap();
+            if let Some(doc) = state.documents.iter().find(|(u, _)| u.to_file_path().as_deref() == Some(path)).map(|(_, d)| d) {
+                return Some((doc.file, doc.rope.clone()));
+            }
+            drop(state);
+            let meta = std::fs::metadata(path).ok()?;
+            if !meta.is_file() || meta.len() > 4 << 20 {
+                return None;
+            }
+            std::fs::read_to_string(path).ok()?
+        };
+        let mut guard = self.state.lock().unwrap();
+        let state = &mut *guard;
+        let file = match state.disk.get(path) {
+            Some(&file) => {
+                if file.text(&state.db) != &text {
+                    file.set_text(&mut state.db).to(text.clone());
+                }
+                file
+            }
+            None => {
+                let file = SourceFile::new(&state.db, path.to_path_buf(), text.clone());
+                state.disk.insert(path.to_path_buf(), file);
+                file
+            }
+        };
+        Some((file, Rope::from_str(&text)))
+    }
+
+    /// Pull the `kernlint` settings section from the client, then refresh what depends on it.
+    fn pull_settings(&self) {
+        if !self.caps.lock().unwrap().configuration {
+            return;
+        }
+        let client = self.client.clone();
+        let settings = self.settings.clone();
+        let refresh = self.caps.lock().unwrap().inlay_hint_refresh;
+        tokio::spawn(async move {
+            let item = ConfigurationItem { scope_uri: None, section: Some("kernlint".into()) };
+            if let Ok(values) = client.configuration(vec![item]).await
+                && let Some(value) = values.first()
+            {
+                let changed = {
+                    let mut s = settings.lock().unwrap();
+                    let before = *s;
+                    s.update(value);
+                    *s != before
+                };
+                if changed && refresh {
+                    let _ = client.inlay_hint_refresh().await;
+                }
+            }
+        });
+    }
+
+    /// `kernlint/ptx`: check the request, then say that PTX is not available yet.
+    async fn ptx(&self, params: PtxParams) -> Result<PtxResult> {
+        let (kernel, signature, _) = self.check_kernel(&params.uri, &params.kernel, params.signature.clone()).await?;
+        Err(not_available(&format!(
+            "PTX for `{kernel}` ({signature}) arrives with the compiler (src/compile)"
+        )))
+    }
+
+    /// `kernlint/run`: check the request, then say that running is not available yet.
+    async fn run_kernel(&self, params: RunParams) -> Result<RunResult> {
+        let (kernel, _, arity) = self.check_kernel(&params.uri, &params.kernel, params.signature.clone()).await?;
+        let grid = custom::launch_dims(&params.grid, "grid")?;
+        let block = custom::launch_dims(&params.block, "block")?;
+        let threads: u64 = block.iter().product();
+        if threads > 1024 {
+            return Err(invalid_params(format!("a block has at most 1024 threads, not {threads}")));
+        }
+        if let Some(args) = &params.args {
+            if args.len() != arity {
+                return Err(invalid_params(format!("`{kernel}` takes {arity} arguments, not {}", args.len())));
+            }
+        }
+        Err(not_available(&format!(
+            "running `{kernel}` on grid {grid:?} x block {block:?} arrives with the simulator (src/launch)"
+        )))
+    }
+
+    /// The kernel's qualified name, the signature a PTX or run request is for, and its arity.
+    async fn check_kernel(&self, uri: &Uri, kernel: &str, signature: Option<String>) -> Result<(String, String, usize)> {
+        let Some(snap) = self.snapshot(uri) else {
+            return Err(invalid_params(format!("document not open: {}", uri.as_str())));
+        };
+        let name = kernel.to_string();
+        let found = self
+            .compute(move || {
+                let (_, f) = find_gpu_function(&snap.db, snap.file, &name)?;
+                let first = f.spec.signatures.first().map(|s| s.as_ref().map(|s| (s.to_string(), s.args.len())).map_err(|e| e.message.clone()));
+                Some((f.qualname.clone(), f.spec.kind, first))
+            })
+            .await?;
+        let Some((qualname, kind, first)) = found else {
+            return Err(invalid_params(format!("no kernel named `{kernel}` in {}", uri.as_str())));
+        };
+        if kind != FunctionKind::Kernel {
+            return Err(invalid_params(format!("`{qualname}` is a {}, not a kernel", kind.describe())));
+        }
+        let signature = match signature {
+            Some(sig) => {
+                let parsed = parse_signature_str(&sig).map_err(|e| invalid_params(format!("invalid signature `{sig}`: {}", e.message)))?;
+                (parsed.to_string(), parsed.args.len())
+            }
+            None => match first {
+                Some(Ok(sig)) => sig,
+                Some(Err(message)) => return Err(invalid_params(format!("invalid signature: {message}"))),
+                None => return Err(invalid_params(format!("`{qualname}` is compiled lazily: pass `signature`"))),
+            },
+        };
+        Ok((qualname, signature.0, signature.1))
+    }
+}
+
+/// Markdown where the client reads it, else a plain string (always allowed).
+fn documentation(value: String, plain: bool) -> Documentation {
+    if plain { Documentation::String(value) } else { Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value }) }
+}
+
+/// Where a module named in `from M import f` lives, beside the importing file.
+fn module_candidates(from: &Path, module: &str) -> Vec<PathBuf> {
+    let Some(dir) = from.parent() else { return Vec::new() };
+    let rel = module.trim_start_matches('.').replace('.', "/");
+    vec![dir.join(format!("{rel}.py")), dir.join(&rel).join("__init__.py")]
 }
 
 fn to_lsp_diagnostic(d: &lint::Diagnostic, rope: &Rope, encoding: Encoding, uri: &Uri) -> Diagnostic {
@@ -149,6 +357,32 @@ impl LanguageServer for Backend {
             .is_some_and(|encodings| encodings.contains(&PositionEncodingKind::UTF8));
         let encoding = if offers_utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
         *self.encoding.lock().unwrap() = encoding;
+        let workspace = params.capabilities.workspace.as_ref();
+        let text_caps = params.capabilities.text_document.as_ref();
+        *self.caps.lock().unwrap() = ClientCaps {
+            configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+            inlay_hint_refresh: workspace
+                .and_then(|w| w.inlay_hint.as_ref())
+                .and_then(|h| h.refresh_support)
+                .unwrap_or(false),
+            watched_files_registration: workspace
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false),
+            completion_plain: text_caps
+                .and_then(|t| t.completion.as_ref())
+                .and_then(|c| c.completion_item.as_ref())
+                .and_then(|i| i.documentation_format.as_ref())
+                .is_none_or(|f| !f.contains(&MarkupKind::Markdown)),
+            signature_plain: text_caps
+                .and_then(|t| t.signature_help.as_ref())
+                .and_then(|c| c.signature_information.as_ref())
+                .and_then(|i| i.documentation_format.as_ref())
+                .is_none_or(|f| !f.contains(&MarkupKind::Markdown)),
+        };
+        if let Some(options) = &params.initialization_options {
+            self.settings.lock().unwrap().update(options);
+        }
         Ok(InitializeResult {
             server_info: Some(ServerInfo { name: "kernlint".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
             capabilities: ServerCapabilities {
@@ -157,14 +391,81 @@ impl LanguageServer for Backend {
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 document_symbol_provider: Some(OneOf::Left(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(vec![".".into()]),
+                    ..Default::default()
+                }),
+                signature_help_provider: Some(SignatureHelpOptions {
+                    trigger_characters: Some(vec!["(".into(), ",".into()]),
+                    retrigger_characters: Some(vec![",".into()]),
+                    ..Default::default()
+                }),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![custom::SHOW_PTX_COMMAND.into(), custom::RUN_KERNEL_COMMAND.into()],
+                    ..Default::default()
+                }),
                 ..Default::default()
             },
             offset_encoding: None,
         })
     }
 
+    async fn initialized(&self, _: InitializedParams) {
+        self.pull_settings();
+        if self.caps.lock().unwrap().watched_files_registration {
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                let watchers = ["**/pyproject.toml", "**/kernlint.toml"]
+                    .iter()
+                    .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String(g.to_string()), kind: None })
+                    .collect();
+                let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+                let registration = Registration {
+                    id: "kernlint-config-files".into(),
+                    method: "workspace/didChangeWatchedFiles".into(),
+                    register_options: serde_json::to_value(options).ok(),
+                };
+                let _ = client.register_capability(vec![registration]).await;
+            });
+        }
+    }
+
     async fn shutdown(&self) -> Result<()> {
         Ok(())
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        // Some clients push the settings, others send `null` and expect a pull.
+        let pushed = params.settings.get("kernlint").is_some()
+            || params.settings.get("inlayHints").is_some()
+            || params.settings.get("inlayHints.enable").is_some();
+        if pushed {
+            let changed = {
+                let mut s = self.settings.lock().unwrap();
+                let before = *s;
+                s.update(&params.settings);
+                *s != before
+            };
+            if changed && self.caps.lock().unwrap().inlay_hint_refresh {
+                let client = self.client.clone();
+                tokio::spawn(async move {
+                    let _ = client.inlay_hint_refresh().await;
+                });
+            }
+        } else {
+            self.pull_settings();
+        }
+        *self.config.lock().unwrap() = None;
+        self.publish_all().await;
+    }
+
+    async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
+        *self.config.lock().unwrap() = None;
+        self.publish_all().await;
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
@@ -173,19 +474,26 @@ impl LanguageServer for Backend {
         {
             let mut state = self.state.lock().unwrap();
             let file = SourceFile::new(&state.db, path, doc.text.clone());
-            state.documents.insert(doc.uri.clone(), Document { rope: Rope::from_str(&doc.text), file, version: doc.version });
+            let document = Document { rope: Rope::from_str(&doc.text), file, version: doc.version, last_edit: Instant::now(), published: None };
+            state.documents.insert(doc.uri.clone(), document);
         }
-        self.publish(doc.uri, doc.version).await;
+        self.publish(doc.uri, doc.version, Duration::ZERO).await;
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
         let encoding = self.encoding();
-        {
+        let delay = {
             let mut guard = self.state.lock().unwrap();
             let state = &mut *guard;
             let Some(doc) = state.documents.get_mut(&uri) else { return };
+            let now = Instant::now();
+            // Debounce only while typing outpaces checking: the previous edit was recent and
+            // its diagnostics are not out yet. Otherwise check at once.
+            let busy = doc.published != Some(doc.version);
+            let delay = if busy && now.duration_since(doc.last_edit) < BURST { BURST } else { Duration::ZERO };
+            doc.last_edit = now;
             for change in params.content_changes {
                 match change.range {
                     Some(range) => {
@@ -202,8 +510,9 @@ impl LanguageServer for Backend {
             let text = doc.rope.to_string();
             let file = doc.file;
             file.set_text(&mut state.db).to(text);
-        }
-        self.publish(uri, version).await;
+            delay
+        };
+        self.publish(uri, version, delay).await;
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
@@ -249,6 +558,228 @@ impl LanguageServer for Backend {
         .await
     }
 
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let uri = params.text_document_position.text_document.uri;
+        let Some(snap) = self.snapshot(&uri) else { return Ok(None) };
+        let encoding = self.encoding();
+        let pos = params.text_document_position.position;
+        let plain = self.caps.lock().unwrap().completion_plain;
+        self.compute(move || {
+            let offset = TextSize::try_from(to_offset(&snap.rope, pos, encoding)).ok()?;
+            let entries = ide::completions(&snap.db, snap.file, offset);
+            if entries.is_empty() {
+                return None;
+            }
+            let items = entries
+                .into_iter()
+                .map(|e| CompletionItem {
+                    kind: Some(match e.kind {
+                        ide::EntryKind::Function => CompletionItemKind::FUNCTION,
+                        ide::EntryKind::Attribute => CompletionItemKind::PROPERTY,
+                        ide::EntryKind::Namespace => CompletionItemKind::MODULE,
+                    }),
+                    detail: Some(e.detail),
+                    documentation: Some(documentation(e.doc, plain)),
+                    sort_text: Some(format!("{}{}", if e.preferred { 0 } else { 1 }, e.label)),
+                    label: e.label,
+                    ..Default::default()
+                })
+                .collect();
+            Some(CompletionResponse::List(CompletionList { is_incomplete: false, items }))
+        })
+        .await
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let uri = params.text_document_position_params.text_document.uri;
+        let Some(snap) = self.snapshot(&uri) else { return Ok(None) };
+        let encoding = self.encoding();
+        let pos = params.text_document_position_params.position;
+        let plain = self.caps.lock().unwrap().signature_plain;
+        self.compute(move || {
+            let offset = TextSize::try_from(to_offset(&snap.rope, pos, encoding)).ok()?;
+            let info = ide::signature_help(&snap.db, snap.file, offset)?;
+            let active = info.active_parameter;
+            let signature = SignatureInformation {
+                label: info.label,
+                documentation: Some(documentation(info.doc, plain)),
+                parameters: Some(
+                    info.parameters
+                        .into_iter()
+                        .map(|p| ParameterInformation { label: ParameterLabel::Simple(p), documentation: None })
+                        .collect(),
+                ),
+                active_parameter: Some(active),
+            };
+            Some(SignatureHelp { signatures: vec![signature], active_signature: Some(0), active_parameter: Some(active) })
+        })
+        .await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        if !self.settings.lock().unwrap().inlay_hints {
+            return Ok(Some(Vec::new()));
+        }
+        let Some(snap) = self.snapshot(&params.text_document.uri) else { return Ok(None) };
+        let encoding = self.encoding();
+        let range = params.range;
+        self.compute(move || {
+            let start = TextSize::try_from(to_offset(&snap.rope, range.start, encoding)).unwrap_or_default();
+            let end = TextSize::try_from(to_offset(&snap.rope, range.end, encoding)).unwrap_or_default().max(start);
+            let hints = ide::inlay_hints(&snap.db, snap.file, ruff_text_size::TextRange::new(start, end));
+            Some(
+                hints
+                    .into_iter()
+                    .map(|h| InlayHint {
+                        position: to_position(&snap.rope, h.offset.into(), encoding),
+                        label: InlayHintLabel::String(h.label),
+                        kind: Some(InlayHintKind::TYPE),
+                        text_edits: None,
+                        tooltip: None,
+                        padding_left: None,
+                        padding_right: None,
+                        data: None,
+                    })
+                    .collect(),
+            )
+        })
+        .await
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let uri = params.text_document_position_params.text_document.uri;
+        let Some(snap) = self.snapshot(&uri) else { return Ok(None) };
+        let encoding = self.encoding();
+        let pos = params.text_document_position_params.position;
+        let target = self
+            .compute(move || {
+                let offset = TextSize::try_from(to_offset(&snap.rope, pos, encoding)).ok()?;
+                Some(match ide::definition(&snap.db, snap.file, offset)? {
+                    ide::Definition::Here(range) => Ok(to_range(&snap.rope, range, encoding)),
+                    ide::Definition::Module { module, name } => Err((module, name)),
+                })
+            })
+            .await?;
+        let (module, name) = match target {
+            None => return Ok(None),
+            Some(Ok(range)) => return Ok(Some(GotoDefinitionResponse::Scalar(Location { uri, range }))),
+            Some(Err(found)) => found,
+        };
+        // Another module: find its file beside this one (no snapshot is held here).
+        let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else { return Ok(None) };
+        for candidate in module_candidates(&path, &module) {
+            let Some((file, rope)) = self.load(&candidate) else { continue };
+            let Some(target_uri) = Uri::from_file_path(&candidate) else { continue };
+            let db = self.state.lock().unwrap().db.clone();
+            let fname = name.clone();
+            let found = self.compute(move || ide::find_function(&db, file, &fname).map(|r| to_range(&rope, r, encoding))).await?;
+            if let Some(range) = found {
+                return Ok(Some(GotoDefinitionResponse::Scalar(Location { uri: target_uri, range })));
+            }
+        }
+        Ok(None)
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let uri = params.text_document_position.text_document.uri;
+        let Some(snap) = self.snapshot(&uri) else { return Ok(None) };
+        let encoding = self.encoding();
+        let pos = params.text_document_position.position;
+        let include = params.context.include_declaration;
+        let here_uri = uri.clone();
+        let found = self
+            .compute(move || {
+                let offset = TextSize::try_from(to_offset(&snap.rope, pos, encoding)).ok()?;
+                let (name, ranges) = ide::references(&snap.db, snap.file, offset, include)?;
+                let here: Vec<Location> =
+                    ranges.into_iter().map(|r| Location { uri: here_uri.clone(), range: to_range(&snap.rope, r, encoding) }).collect();
+                Some((name, here))
+            })
+            .await?;
+        let Some((name, mut locations)) = found else { return Ok(None) };
+        // Launch sites in the other Python files of the same folder (open or on disk).
+        let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else { return Ok(Some(locations)) };
+        let module = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let mut others: Vec<PathBuf> = std::fs::read_dir(path.parent().unwrap_or(Path::new(".")))
+            .map(|dir| dir.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "py") && *p != path).take(2000).collect())
+            .unwrap_or_default();
+        others.sort();
+        let mut loaded = Vec::new();
+        for other in others {
+            let Some(other_uri) = Uri::from_file_path(&other) else { continue };
+            if let Some((file, rope)) = self.load(&other)
+                && rope.to_string().contains(&name)
+            {
+                loaded.push((other_uri, file, rope));
+            }
+        }
+        if loaded.is_empty() {
+            return Ok(Some(locations));
+        }
+        let db = self.state.lock().unwrap().db.clone();
+        let more = self
+            .compute(move || {
+                let mut out = Vec::new();
+                for (other_uri, file, rope) in loaded {
+                    for r in ide::launch_sites_of(&db, file, &module, &name) {
+                        out.push(Location { uri: other_uri.clone(), range: to_range(&rope, r, encoding) });
+                    }
+                }
+                out
+            })
+            .await?;
+        locations.extend(more);
+        Ok(Some(locations))
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        let Some(snap) = self.snapshot(&uri) else { return Ok(None) };
+        let encoding = self.encoding();
+        self.compute(move || {
+            let mut lenses = Vec::new();
+            for lens in ide::code_lenses(&snap.db, snap.file) {
+                let start = to_position(&snap.rope, lens.range.start().into(), encoding);
+                let range = Range { start, end: start };
+                let arguments = Some(vec![serde_json::json!(uri.as_str()), serde_json::json!(lens.kernel)]);
+                for (title, command) in [("Show PTX", custom::SHOW_PTX_COMMAND), ("Run on device", custom::RUN_KERNEL_COMMAND)] {
+                    lenses.push(CodeLens {
+                        range,
+                        command: Some(Command { title: title.into(), command: command.into(), arguments: arguments.clone() }),
+                        data: None,
+                    });
+                }
+            }
+            Some(lenses)
+        })
+        .await
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        let args = &params.arguments;
+        let arg = |i: usize| args.get(i).cloned();
+        let (Some(uri), Some(kernel)) = (
+            arg(0).and_then(|v| v.as_str().and_then(|s| s.parse::<Uri>().ok())),
+            arg(1).and_then(|v| v.as_str().map(str::to_string)),
+        ) else {
+            return Err(invalid_params("expected arguments [uri, kernel, ...]"));
+        };
+        match params.command.as_str() {
+            custom::SHOW_PTX_COMMAND => {
+                let signature = arg(2).and_then(|v| v.as_str().map(str::to_string));
+                let result = self.ptx(PtxParams { uri, kernel, signature }).await?;
+                Ok(serde_json::to_value(result).ok())
+            }
+            custom::RUN_KERNEL_COMMAND => {
+                let grid = arg(2).unwrap_or(serde_json::json!(1));
+                let block = arg(3).unwrap_or(serde_json::json!(32));
+                let result = self.run_kernel(RunParams { uri, kernel, grid, block, args: None, signature: None }).await?;
+                Ok(serde_json::to_value(result).ok())
+            }
+            other => Err(invalid_params(format!("unknown command `{other}`"))),
+        }
+    }
+
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let mut actions = Vec::new();
         for diagnostic in params.context.diagnostics {
@@ -273,28 +804,42 @@ impl LanguageServer for Backend {
     }
 }
 
+/// Serve LSP over `input`/`output` until the client exits: what `kernlint server` runs on
+/// stdio, and what tests drive over in-memory pipes. Must run inside a multi-threaded
+/// tokio runtime.
+pub async fn serve<I, O>(input: I, output: O)
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    let (service, socket) = LspService::build(|client| Backend {
+        client,
+        state: Arc::default(),
+        encoding: Mutex::new(Encoding::Utf16),
+        config: Mutex::new(None),
+        settings: Arc::default(),
+        caps: Mutex::new(ClientCaps::default()),
+    })
+    .custom_method(custom::PTX_METHOD, Backend::ptx)
+    .custom_method(custom::RUN_METHOD, Backend::run_kernel)
+    .finish();
+    // The server talks to pipes; the framing guard stands between them and the transport.
+    let (server_in, guard_in) = tokio::io::duplex(1 << 16);
+    let (guard_out, server_out) = tokio::io::duplex(1 << 16);
+    let (replies_tx, replies_rx) = tokio::sync::mpsc::channel(64);
+    let reader = tokio::spawn(framing::filter_input(input, guard_in, replies_tx.clone()));
+    tokio::spawn(framing::forward_output(server_out, replies_tx));
+    let writer = tokio::spawn(framing::write_output(output, replies_rx));
+    Server::new(server_in, guard_out, socket).serve(service).await;
+    // Let the last replies out; the input reader may be blocked forever, so do not wait on it.
+    reader.abort();
+    let _ = tokio::time::timeout(Duration::from_millis(200), writer).await;
+}
+
 /// Serve LSP over stdio until the client exits.
 pub fn run() -> std::result::Result<u8, String> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
-    runtime.block_on(async {
-        let (service, socket) = LspService::new(|client| Backend {
-            client,
-            state: Arc::default(),
-            encoding: Mutex::new(Encoding::Utf16),
-            config: Mutex::new(None),
-        });
-        // The server talks to pipes; the framing guard stands between them and stdio.
-        let (server_in, guard_in) = tokio::io::duplex(1 << 16);
-        let (guard_out, server_out) = tokio::io::duplex(1 << 16);
-        let (replies_tx, replies_rx) = tokio::sync::mpsc::channel(64);
-        tokio::spawn(framing::filter_input(tokio::io::stdin(), guard_in, replies_tx.clone()));
-        tokio::spawn(framing::forward_output(server_out, replies_tx));
-        let writer = tokio::spawn(framing::write_output(tokio::io::stdout(), replies_rx));
-        Server::new(server_in, guard_out, socket).serve(service).await;
-        // Let the last replies out; the stdin reader may be blocked forever, so do not wait on it.
-        let _ = tokio::time::timeout(Duration::from_millis(200), writer).await;
-    });
+    runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     runtime.shutdown_background();
     Ok(0)
 }
-

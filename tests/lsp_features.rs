@@ -1,0 +1,521 @@
+//! The language server driven in-process over `tokio::io::duplex`, through its LSP interface
+//! exactly as an editor drives it: one test per feature, edits included.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+/// An editor talking to `kernlint::lsp::serve` over in-memory pipes. Requests the server
+/// makes of the client are answered automatically: `workspace/configuration` with
+/// `settings`, everything else with `null`.
+struct Editor {
+    outgoing: mpsc::UnboundedSender<Value>,
+    incoming: mpsc::UnboundedReceiver<Value>,
+    /// Every notification and server request seen so far.
+    seen: Vec<Value>,
+    settings: Arc<Mutex<Value>>,
+    server_requests: Arc<Mutex<Vec<String>>>,
+    next_id: i64,
+    server: tokio::task::JoinHandle<()>,
+}
+
+fn frame(message: &Value) -> Vec<u8> {
+    let body = message.to_string();
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body.as_bytes());
+    out
+}
+
+impl Editor {
+    fn start() -> Self {
+        let (client_end, server_in) = tokio::io::duplex(1 << 20);
+        let (server_out, client_read) = tokio::io::duplex(1 << 20);
+        let server = tokio::spawn(kernlint::lsp::serve(server_in, server_out));
+        let (outgoing, mut to_send) = mpsc::unbounded_channel::<Value>();
+        let (deliver, incoming) = mpsc::unbounded_channel();
+        let settings = Arc::new(Mutex::new(json!({"inlayHints": {"enable": true}})));
+        let server_requests: Arc<Mutex<Vec<String>>> = Arc::default();
+        let mut writer = client_end;
+        tokio::spawn(async move {
+            while let Some(message) = to_send.recv().await {
+                if writer.write_all(&frame(&message)).await.is_err() {
+                    return;
+                }
+            }
+        });
+        let (answers, settings2, log) = (outgoing.clone(), settings.clone(), server_requests.clone());
+        tokio::spawn(async move {
+            let mut reader = BufReader::new(client_read);
+            loop {
+                let mut length = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        length = v.parse().unwrap();
+                    }
+                }
+                let mut body = vec![0; length];
+                if reader.read_exact(&mut body).await.is_err() {
+                    return;
+                }
+                let message: Value = serde_json::from_slice(&body).unwrap();
+                if let (Some(method), Some(id)) = (message["method"].as_str(), message.get("id")) {
+                    log.lock().unwrap().push(method.to_string());
+                    let result = if method == "workspace/configuration" {
+                        json!([settings2.lock().unwrap().clone()])
+                    } else {
+                        Value::Null
+                    };
+                    let _ = answers.send(json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                }
+                if deliver.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        Editor { outgoing, incoming, seen: Vec::new(), settings, server_requests, next_id: 1, server }
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        self.outgoing.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).unwrap();
+    }
+
+    async fn next(&mut self) -> Value {
+        let message = tokio::time::timeout(Duration::from_secs(20), self.incoming.recv())
+            .await
+            .expect("timed out waiting for the server")
+            .expect("server closed the pipe");
+        if message.get("method").is_some() {
+            self.seen.push(message.clone());
+        }
+        message
+    }
+
+    /// The whole response (with `result` or `error`).
+    async fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.outgoing.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
+        loop {
+            let m = self.next().await;
+            if m["id"] == id && m.get("method").is_none() {
+                return m;
+            }
+        }
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.call(method, params).await;
+        assert!(response.get("error").is_none(), "{method}: {response}");
+        response["result"].clone()
+    }
+
+    async fn initialize(&mut self, capabilities: Value) -> Value {
+        let init = self.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": capabilities})).await;
+        self.notify("initialized", json!({}));
+        init
+    }
+
+    async fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        if let Some(found) = self.seen.iter().find(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version
+        }) {
+            return found["params"]["diagnostics"].as_array().unwrap().clone();
+        }
+        loop {
+            let m = self.next().await;
+            if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version {
+                return m["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+        }
+    }
+
+    fn open(&self, uri: &str, text: &str) {
+        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}));
+    }
+
+    fn edit(&self, uri: &str, version: i64, range: [u32; 4], text: &str) {
+        let [l0, c0, l1, c1] = range;
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [
+                {"range": {"start": {"line": l0, "character": c0}, "end": {"line": l1, "character": c1}}, "text": text}
+            ]}),
+        );
+    }
+
+    async fn at(&mut self, method: &str, uri: &str, line: u32, character: u32) -> Value {
+        self.request(method, json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})).await
+    }
+
+    async fn hover_text(&mut self, uri: &str, line: u32, character: u32) -> String {
+        let hover = self.at("textDocument/hover", uri, line, character).await;
+        hover["contents"]["value"].as_str().unwrap_or_default().to_string()
+    }
+
+    async fn shutdown(mut self) {
+        self.request("shutdown", Value::Null).await;
+        self.notify("exit", Value::Null);
+        tokio::time::timeout(Duration::from_secs(5), self.server).await.expect("server did not exit").unwrap();
+    }
+}
+
+const FULL_CAPS: &str = r#"{
+    "general": {"positionEncodings": ["utf-16"]},
+    "workspace": {"configuration": true, "inlayHint": {"refreshSupport": true},
+                  "didChangeWatchedFiles": {"dynamicRegistration": true}},
+    "textDocument": {"hover": {"contentFormat": ["markdown"]},
+                     "completion": {"completionItem": {"documentationFormat": ["markdown"]}}}
+}"#;
+
+const KERNELS: &str = "\
+from numba import cuda
+
+@cuda.jit(\"float32(float32, float32)\", device=True)
+def dev(a, b):
+    return a * b
+
+@cuda.jit(\"void(float32[::1], float32[::1], float32)\")
+def saxpy(out, x, a):
+    i = cuda.grid(1)
+    if i < x.size:
+        y = a * x[i]
+        out[i] = dev(y, 1.0)
+
+@cuda.jit
+def lazy(out):
+    cuda.syncthreads()
+    out[0] = 1
+
+def host(o, x):
+    saxpy[4, 256](o, x, 2.0)
+    lazy[1, 32](o)
+";
+const URI: &str = "file:///tmp/kernlint-features/kernels.py";
+
+async fn editor_with(text: &str) -> Editor {
+    let mut e = Editor::start();
+    e.initialize(serde_json::from_str(FULL_CAPS).unwrap()).await;
+    e.open(URI, text);
+    e.diagnostics(URI, 1).await;
+    e
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn advertises_every_feature() {
+    let mut e = Editor::start();
+    let init = e.initialize(serde_json::from_str(FULL_CAPS).unwrap()).await;
+    let caps = &init["capabilities"];
+    assert_eq!(caps["completionProvider"]["triggerCharacters"], json!(["."]));
+    assert_eq!(caps["signatureHelpProvider"]["triggerCharacters"], json!(["(", ","]));
+    for key in ["hoverProvider", "inlayHintProvider", "definitionProvider", "referencesProvider", "documentSymbolProvider"] {
+        assert_eq!(caps[key], json!(true), "{key}");
+    }
+    assert_eq!(caps["executeCommandProvider"]["commands"], json!(["kernlint.showPtx", "kernlint.runKernel"]));
+    assert!(caps["codeLensProvider"].is_object());
+    // After `initialized` the server pulls its settings and watches the configuration files.
+    for _ in 0..100 {
+        if e.server_requests.lock().unwrap().len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let asked = e.server_requests.lock().unwrap().clone();
+    assert!(asked.contains(&"workspace/configuration".to_string()), "{asked:?}");
+    assert!(asked.contains(&"client/registerCapability".to_string()), "{asked:?}");
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_shows_types_docs_and_summaries() {
+    let mut e = editor_with(KERNELS).await;
+    // `i = cuda.grid(1)`: the variable, then the intrinsic's type and documentation.
+    assert!(e.hover_text(URI, 8, 4).await.contains("(variable) i: int64"));
+    let grid = e.hover_text(URI, 8, 14).await;
+    assert!(grid.contains("Absolute thread position"), "{grid}");
+    // Parameters and locals take the signature's types.
+    assert!(e.hover_text(URI, 7, 18).await.contains("(variable) a: float32"));
+    assert!(e.hover_text(URI, 10, 8).await.contains("(variable) y: float32"));
+    // An expression: the subscript `x[i]` (cursor after its bracket).
+    let sub = e.hover_text(URI, 10, 20).await;
+    assert!(sub.contains("x[i]: float32"), "{sub}");
+    // `x.size` is an attribute with a type.
+    assert!(e.hover_text(URI, 9, 13).await.contains("x.size: int64"));
+    // A device function call site: type and summary.
+    let dev = e.hover_text(URI, 11, 18).await;
+    assert!(dev.contains("device function"), "{dev}");
+    // A lazily compiled kernel has no types, but intrinsics are documented.
+    let sync = e.hover_text(URI, 15, 10).await;
+    assert!(sync.contains("syncthreads()") && sync.contains("Barrier") && !sync.contains("(variable)"), "{sync}");
+    // A kernel's name: its summary with launch configurations.
+    let summary = e.hover_text(URI, 7, 5).await;
+    assert!(summary.contains("kernel") && summary.contains("[4, 256]"), "{summary}");
+    // Nothing to say on a blank line.
+    assert!(e.at("textDocument/hover", URI, 1, 0).await.is_null());
+
+    // An edit retypes the function: `y = a * x[i]` becomes `y = i * 2`.
+    e.edit(URI, 2, [10, 12, 10, 20], "i * 2");
+    e.diagnostics(URI, 2).await;
+    assert!(e.hover_text(URI, 10, 8).await.contains("(variable) y: int64"));
+    e.shutdown().await;
+}
+
+fn labels(result: &Value) -> Vec<String> {
+    let items = result.get("items").unwrap_or(result);
+    items.as_array().map(|a| a.iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completes_cuda_namespaces_while_typing() {
+    let mut e = editor_with(KERNELS).await;
+    // Type `    cuda.` on a new line inside `lazy`, then each namespace in turn.
+    e.edit(URI, 2, [16, 0, 16, 0], "    cuda.\n");
+    let top = e.at("textDocument/completion", URI, 16, 9).await;
+    let names = labels(&top);
+    for expected in ["syncthreads", "grid", "atomic", "shared", "threadIdx", "random"] {
+        assert!(names.contains(&expected.to_string()), "{expected} missing from {names:?}");
+    }
+    let grid = top["items"].as_array().unwrap().iter().find(|i| i["label"] == "grid").unwrap();
+    assert!(grid["detail"].as_str().unwrap().starts_with("cuda.grid(ndim)"));
+    assert!(grid["documentation"]["value"].as_str().unwrap().contains("Absolute thread position"));
+    // Inside a kernel the intrinsics sort before the host API.
+    let jit = top["items"].as_array().unwrap().iter().find(|i| i["label"] == "jit").unwrap();
+    assert!(jit["sortText"].as_str().unwrap() > grid["sortText"].as_str().unwrap());
+
+    let cases: [(&str, &[&str]); 7] = [
+        ("atomic", &["add", "cas", "max", "compare_and_swap"]),
+        ("shared", &["array"]),
+        ("local", &["array"]),
+        ("const", &["array_like"]),
+        ("cg", &["this_grid"]),
+        ("fp16", &["hadd", "hfma", "hsqrt"]),
+        ("random", &["xoroshiro128p_uniform_float32", "xoroshiro128p_normal_float64"]),
+    ];
+    let mut version = 3;
+    for (ns, expected) in cases {
+        // Replace line 16 with `    cuda.<ns>.a` (a partial name after the dot).
+        e.edit(URI, version, [16, 0, 16, 100], &format!("    cuda.{ns}.a"));
+        version += 1;
+        let result = e.at("textDocument/completion", URI, 16, 11 + ns.len() as u32).await;
+        let names = labels(&result);
+        for x in expected {
+            assert!(names.contains(&x.to_string()), "cuda.{ns}.: {x} missing from {names:?}");
+        }
+    }
+    // Not in comments, nor after names that are not numba.cuda.
+    e.edit(URI, version, [16, 0, 16, 100], "    # cuda.");
+    assert!(labels(&e.at("textDocument/completion", URI, 16, 11).await).is_empty());
+    e.edit(URI, version + 1, [16, 0, 16, 100], "    out.");
+    assert!(labels(&e.at("textDocument/completion", URI, 16, 8).await).is_empty());
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signature_help_for_intrinsics_and_device_functions() {
+    let mut e = editor_with(KERNELS).await;
+    e.edit(URI, 2, [16, 0, 16, 0], "    cuda.atomic.add(out, 0, \n");
+    let help = e.at("textDocument/signatureHelp", URI, 16, 28).await;
+    assert_eq!(help["signatures"][0]["label"], "cuda.atomic.add(ary, idx, val) -> dtype");
+    assert_eq!(help["activeParameter"], 2);
+    assert_eq!(help["signatures"][0]["parameters"][0]["label"], "ary");
+    // Nested parentheses do not count; the second argument of shared.array.
+    e.edit(URI, 3, [16, 0, 16, 100], "    s = cuda.shared.array((16, 16), ");
+    let help = e.at("textDocument/signatureHelp", URI, 16, 38).await;
+    assert_eq!(help["signatures"][0]["label"], "cuda.shared.array(shape, dtype, alignment=None) -> array(dtype, ndim, C)");
+    assert_eq!(help["activeParameter"], 1);
+    // A device function with its declared types.
+    e.edit(URI, 4, [16, 0, 16, 100], "    v = dev(1.0, ");
+    let help = e.at("textDocument/signatureHelp", URI, 16, 17).await;
+    assert_eq!(help["signatures"][0]["label"], "dev(a: float32, b: float32)");
+    assert_eq!(help["activeParameter"], 1);
+    // Outside any call: nothing.
+    assert!(e.at("textDocument/signatureHelp", URI, 8, 4).await.is_null());
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inlay_hints_follow_the_setting() {
+    let mut e = editor_with(KERNELS).await;
+    let all = json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 30, "character": 0}}});
+    let hints = e.request("textDocument/inlayHint", all.clone()).await;
+    let found: Vec<(u64, u64, String)> = hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["position"]["line"].as_u64().unwrap(), h["position"]["character"].as_u64().unwrap(), h["label"].as_str().unwrap().to_string()))
+        .collect();
+    // Locals on their first assignment only: not parameters, not the lazily compiled kernel.
+    assert_eq!(found, [(8, 5, ": int64".to_string()), (10, 9, ": float32".to_string())]);
+    assert_eq!(hints[0]["kind"], 1);
+
+    // Pushed settings turn them off, and the server asks the client to refresh.
+    e.notify("workspace/didChangeConfiguration", json!({"settings": {"kernlint": {"inlayHints": {"enable": false}}}}));
+    assert_eq!(e.request("textDocument/inlayHint", all.clone()).await, json!([]));
+    for _ in 0..100 {
+        if e.server_requests.lock().unwrap().iter().any(|m| m == "workspace/inlayHint/refresh") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(e.server_requests.lock().unwrap().iter().any(|m| m == "workspace/inlayHint/refresh"));
+    // A `null` notification makes the server pull `workspace/configuration` again.
+    *e.settings.lock().unwrap() = json!({"inlayHints": {"enable": true}});
+    e.notify("workspace/didChangeConfiguration", json!({"settings": null}));
+    let mut back = json!([]);
+    for _ in 0..100 {
+        back = e.request("textDocument/inlayHint", all.clone()).await;
+        if back.as_array().is_some_and(|a| !a.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(back.as_array().unwrap().len(), 2);
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn symbols_definition_and_references() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernels = dir.path().join("kernels.py");
+    let helpers = dir.path().join("helpers.py");
+    let launcher = dir.path().join("launcher.py");
+    std::fs::write(&helpers, "from numba import cuda\n\n\n@cuda.jit(device=True)\ndef dev_fn(x):\n    return x + 1\n").unwrap();
+    std::fs::write(&launcher, "import numpy as np\nfrom kernels import saxpy\n\ndef go(o, x):\n    saxpy[8, 128](o, x, 1.0)\n").unwrap();
+    let text = format!("{KERNELS}\nfrom helpers import dev_fn\n\n@cuda.jit\ndef uses(out):\n    out[0] = dev_fn(out[0])\n");
+    std::fs::write(&kernels, &text).unwrap();
+    let uri = format!("file://{}", kernels.display());
+
+    let mut e = Editor::start();
+    e.initialize(serde_json::from_str(FULL_CAPS).unwrap()).await;
+    e.open(&uri, &text);
+    e.diagnostics(&uri, 1).await;
+
+    let symbols = e.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}})).await;
+    let names: Vec<&str> = symbols.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["dev", "saxpy", "lazy", "uses"]);
+
+    // `dev(y, 1.0)` in saxpy goes to `def dev`.
+    let def = e.at("textDocument/definition", &uri, 11, 18).await;
+    assert_eq!(def["uri"], uri);
+    assert_eq!(def["range"]["start"], json!({"line": 3, "character": 4}));
+    // `dev_fn` imported from a sibling module goes to helpers.py.
+    let def = e.at("textDocument/definition", &uri, 26, 15).await;
+    assert!(def["uri"].as_str().unwrap().ends_with("/helpers.py"), "{def}");
+    assert_eq!(def["range"]["start"], json!({"line": 4, "character": 4}));
+    // Intrinsics have no definition to go to.
+    assert!(e.at("textDocument/definition", &uri, 8, 14).await.is_null());
+
+    // References of `saxpy` from its def: the declaration, the launch here and the one in launcher.py.
+    let refs = e
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 7, "character": 5}, "context": {"includeDeclaration": true}}),
+        )
+        .await;
+    let places: Vec<(String, u64)> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["uri"].as_str().unwrap().rsplit('/').next().unwrap().to_string(), l["range"]["start"]["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(places, [("kernels.py".into(), 7), ("kernels.py".into(), 19), ("launcher.py".into(), 4)]);
+    // From a launch site, without the declaration.
+    let refs = e
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 20, "character": 5}, "context": {"includeDeclaration": false}}),
+        )
+        .await;
+    assert_eq!(refs.as_array().unwrap().len(), 1);
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_lenses_commands_and_custom_requests() {
+    let mut e = editor_with(KERNELS).await;
+    let lenses = e.request("textDocument/codeLens", json!({"textDocument": {"uri": URI}})).await;
+    let lenses = lenses.as_array().unwrap();
+    let titles: Vec<(&str, &str, u64)> = lenses
+        .iter()
+        .map(|l| (l["command"]["title"].as_str().unwrap(), l["command"]["command"].as_str().unwrap(), l["range"]["start"]["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            ("Show PTX", "kernlint.showPtx", 6),
+            ("Run on device", "kernlint.runKernel", 6),
+            ("Show PTX", "kernlint.showPtx", 13),
+            ("Run on device", "kernlint.runKernel", 13)
+        ]
+    );
+    assert_eq!(lenses[0]["command"]["arguments"], json!([URI, "saxpy"]));
+
+    let not_yet = |r: &Value| r["error"]["code"] == -32803 && r["error"]["message"].as_str().unwrap().starts_with("not available yet: ");
+    // The lens command, executed on the server.
+    let r = e.call("workspace/executeCommand", json!({"command": "kernlint.showPtx", "arguments": [URI, "saxpy"]})).await;
+    assert!(not_yet(&r), "{r}");
+    let r = e.call("workspace/executeCommand", json!({"command": "kernlint.runKernel", "arguments": [URI, "saxpy"]})).await;
+    assert!(not_yet(&r), "{r}");
+    // kernlint/ptx: valid requests are not available yet; bad ones are invalid params.
+    let r = e.call("kernlint/ptx", json!({"uri": URI, "kernel": "saxpy"})).await;
+    assert!(not_yet(&r) && r["error"]["message"].as_str().unwrap().contains("array(float32, 1d, C)"), "{r}");
+    let r = e.call("kernlint/ptx", json!({"uri": URI, "kernel": "lazy", "signature": "void(int32[:])"})).await;
+    assert!(not_yet(&r), "{r}");
+    for (params, needle) in [
+        (json!({"uri": URI, "kernel": "lazy"}), "compiled lazily"),
+        (json!({"uri": URI, "kernel": "nope"}), "no kernel named"),
+        (json!({"uri": URI, "kernel": "dev"}), "not a kernel"),
+        (json!({"uri": "file:///closed.py", "kernel": "k"}), "not open"),
+        (json!({"uri": URI, "kernel": "saxpy", "signature": "void(flaot32)"}), "invalid signature"),
+        (json!({"uri": URI}), ""),
+    ] {
+        let r = e.call("kernlint/ptx", params.clone()).await;
+        assert_eq!(r["error"]["code"], -32602, "{params} -> {r}");
+        assert!(r["error"]["message"].as_str().unwrap().contains(needle), "{r}");
+    }
+    // kernlint/run.
+    let r = e.call("kernlint/run", json!({"uri": URI, "kernel": "saxpy", "grid": [4, 2], "block": 256, "args": [1, 2, 3]})).await;
+    assert!(not_yet(&r), "{r}");
+    for params in [
+        json!({"uri": URI, "kernel": "saxpy", "grid": 4, "block": [64, 32]}),
+        json!({"uri": URI, "kernel": "saxpy", "grid": 4.5, "block": 32}),
+        json!({"uri": URI, "kernel": "saxpy", "grid": 4, "block": 32, "args": [1]}),
+    ] {
+        let r = e.call("kernlint/run", params.clone()).await;
+        assert_eq!(r["error"]["code"], -32602, "{params} -> {r}");
+    }
+    // The server still serves after all that.
+    assert_eq!(e.request("textDocument/codeLens", json!({"textDocument": {"uri": URI}})).await.as_array().unwrap().len(), 4);
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn edits_in_order_and_utf8_positions() {
+    let mut e = Editor::start();
+    let init = e.initialize(json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}})).await;
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
+    let text = "from numba import cuda\n\n@cuda.jit(\"void(int64[:])\")\ndef k(out):\n    s = \"é\"; i = cuda.grid(1)\n    out[0] = i\n";
+    e.open(URI, text);
+    assert!(e.diagnostics(URI, 1).await.is_empty());
+    // `i` sits at byte 14 of its line (é is two bytes).
+    let hover = e.hover_text(URI, 4, 14).await;
+    assert!(hover.contains("(variable) i: int64"), "{hover}");
+    // A burst of edits: only the last version counts, and its diagnostics arrive.
+    e.edit(URI, 2, [5, 4, 5, 14], "return 1");
+    e.edit(URI, 3, [5, 4, 5, 12], "out[0] = 0");
+    e.edit(URI, 4, [5, 4, 5, 14], "return 2");
+    let diags = e.diagnostics(URI, 4).await;
+    assert!(diags.len() == 1 && diags[0]["code"] == "KL101", "{diags:?}");
+    assert_eq!(diags[0]["range"]["start"], json!({"line": 5, "character": 4}));
+    e.shutdown().await;
+}
