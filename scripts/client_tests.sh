@@ -5,6 +5,7 @@
 # Exit 3 when the Python packages cannot be installed (no PyPI), so CI can skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -n "${1:-}" ] || cargo build --release --quiet  # never test a stale binary
 BIN=$(realpath "${1:-target/release/kernlint}")
 [ -x "$BIN" ] || { echo "no kernlint binary at $BIN (cargo build --release)"; exit 2; }
 VENV=${KL_CLIENT_VENV:-target/client-venv}

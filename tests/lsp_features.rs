@@ -464,8 +464,9 @@ async fn code_lenses_commands_and_custom_requests() {
     // The lens command, executed on the server.
     let r = e.call("workspace/executeCommand", json!({"command": "kernlint.showPtx", "arguments": [URI, "saxpy"]})).await;
     assert!(not_yet(&r), "{r}");
+    // Running needs the arguments; the lens alone does not carry them yet.
     let r = e.call("workspace/executeCommand", json!({"command": "kernlint.runKernel", "arguments": [URI, "saxpy"]})).await;
-    assert!(not_yet(&r), "{r}");
+    assert!(r["error"]["code"] == -32602 && r["error"]["message"].as_str().unwrap().contains("arguments"), "{r}");
     // kernlint/ptx: valid requests are not available yet; bad ones are invalid params.
     let r = e.call("kernlint/ptx", json!({"uri": URI, "kernel": "saxpy"})).await;
     assert!(not_yet(&r) && r["error"]["message"].as_str().unwrap().contains("array(float32, 1d, C)"), "{r}");
@@ -484,8 +485,19 @@ async fn code_lenses_commands_and_custom_requests() {
         assert!(r["error"]["message"].as_str().unwrap().contains(needle), "{r}");
     }
     // kernlint/run.
-    let r = e.call("kernlint/run", json!({"uri": URI, "kernel": "saxpy", "grid": [4, 2], "block": 256, "args": [1, 2, 3]})).await;
-    assert!(not_yet(&r), "{r}");
+    // kernlint/run runs on the simulator: out = dev(2 * x, 1) with x = 0, 1, 2, ...
+    let args = json!([{"dtype": "float32", "shape": [1000]}, {"dtype": "float32", "shape": [1000], "fill": "arange"}, 2.0]);
+    let r = e.call("kernlint/run", json!({"uri": URI, "kernel": "saxpy", "grid": 4, "block": 256, "args": args})).await;
+    let result = &r["result"];
+    assert_eq!(result["device"], "simulator", "{r}");
+    assert_eq!(result["arrays"][0]["max"], 1998.0, "{r}");
+    assert_eq!(result["arrays"][0]["head"].as_array().unwrap()[..3], [json!(0.0), json!(2.0), json!(4.0)]);
+    assert!(result["messages"].as_array().unwrap().is_empty(), "{r}");
+    // A sanitizer finding comes back with its line: an array too short for the grid.
+    let short = json!([{"dtype": "float32", "shape": [10]}, {"dtype": "float32", "shape": [1000]}, 2.0]);
+    let r = e.call("kernlint/run", json!({"uri": URI, "kernel": "saxpy", "grid": 4, "block": 256, "args": short})).await;
+    let messages = r["result"]["messages"].as_array().unwrap();
+    assert!(messages.iter().any(|m| m.as_str().unwrap().starts_with("line 12: OutOfBounds")), "{r}");
     for params in [
         json!({"uri": URI, "kernel": "saxpy", "grid": 4, "block": [64, 32]}),
         json!({"uri": URI, "kernel": "saxpy", "grid": 4.5, "block": 32}),

@@ -11,8 +11,7 @@ use crate::analysis::types::Scalar;
 use crate::analysis::typing::find_gpu_function;
 use crate::analysis::{RootDatabase, SourceFile};
 use crate::launch::npy::NpyArray;
-use crate::launch::sim::{self, V};
-use crate::launch::{HostArg, Launch, build_program, simulate};
+use crate::launch::{ArraySummary, Fill, HostArg, Launch, build_program, generate_array, simulate};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Device {
@@ -67,7 +66,7 @@ fn dims(text: &str, what: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
-/// A generator shorthand: `kind:dtype[d0,d1]`.
+/// A generator shorthand: `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint).
 fn generate(spec: &str) -> Option<Result<NpyArray, String>> {
     let (kind, rest) = spec.split_once(':')?;
     let (dtype, shape) = rest.split_once('[')?;
@@ -77,34 +76,10 @@ fn generate(spec: &str) -> Option<Result<NpyArray, String>> {
         .split(',')
         .map(|d| d.trim().parse::<usize>().map_err(|_| format!("`{spec}`: bad extent `{d}`")))
         .collect();
-    let shape = match shape {
-        Ok(s) => s,
-        Err(e) => return Some(Err(e)),
-    };
-    let n: usize = shape.iter().product();
-    let size = scalar.itemsize() as usize;
-    let mut data = vec![0u8; n * size];
-    // SplitMix64: reproducible inputs without a dependency.
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    for i in 0..n {
-        let v = match kind {
-            "zeros" => V::Int(0),
-            "ones" => V::Int(1),
-            "arange" => V::Int(i as i64),
-            "rand" => V::F64((next() >> 11) as f64 / (1u64 << 53) as f64),
-            "randint" => V::Int((next() % 256) as i64),
-            _ => return Some(Err(format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint)"))),
-        };
-        sim::write_value(&mut data[i * size..], scalar, &v);
-    }
-    Some(Ok(NpyArray::new(scalar, shape, data)))
+    Some(shape.and_then(|shape| {
+        let fill = Fill::parse(kind).ok_or_else(|| format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint)"))?;
+        Ok(generate_array(scalar, shape, fill))
+    }))
 }
 
 pub fn run(args: &RunArgs) -> Result<u8, String> {
@@ -196,23 +171,13 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     Ok(if outcome.findings.is_empty() { 0 } else { 1 })
 }
 
-/// Shape, dtype, min, max, mean and a checksum of an array.
 fn summarize(a: &NpyArray) -> String {
-    let checksum = a.data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x100_0000_01b3));
-    let Some(s) = a.scalar() else {
-        return format!("shape {:?}, dtype {}, checksum {checksum:016x}", a.shape, a.descr);
-    };
-    let size = s.itemsize() as usize;
-    let values: Vec<f64> = (0..a.len()).map(|i| match sim::read_value(&a.data[i * size..], s) {
-        V::Int(v) if s == Scalar::U64 => v as u64 as f64,
-        V::Int(v) => v as f64,
-        V::F32(x) | V::F16(x) => x as f64,
-        V::F64(x) => x,
-        V::Bool(b) => b as i64 as f64,
-        _ => 0.0,
-    }).collect();
-    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
-    format!("shape {:?}, dtype {}, min {min}, max {max}, mean {mean}, checksum {checksum:016x}", a.shape, a.descr)
+    let summary = ArraySummary::of(a);
+    match (summary.min, summary.max, summary.mean) {
+        (Some(min), Some(max), Some(mean)) => format!(
+            "shape {:?}, dtype {}, min {min}, max {max}, mean {mean}, checksum {:016x}",
+            a.shape, a.descr, summary.checksum
+        ),
+        _ => format!("shape {:?}, dtype {}, checksum {:016x}", a.shape, a.descr, summary.checksum),
+    }
 }

@@ -1,1 +1,5 @@
-//! IR -> PTX. Arrives with the compiler issue; nothing here yet.
+//! IR -> PTX: the compiler backend. See [`ptx`] for the kernel parameter layout.
+
+pub mod ptx;
+
+pub use ptx::{CompileError, CompileOptions, compile_ptx};

@@ -258,3 +258,94 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
         .collect();
     Ok((arrays, outcome))
 }
+
+/// How to fill a generated input array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fill {
+    Zeros,
+    Ones,
+    /// 0, 1, 2, ...
+    Arange,
+    /// Uniform in [0, 1), reproducible (SplitMix64).
+    Rand,
+    /// Integers in 0..256, reproducible.
+    Randint,
+    Constant(f64),
+}
+
+impl Fill {
+    pub fn parse(kind: &str) -> Option<Self> {
+        Some(match kind {
+            "zeros" => Fill::Zeros,
+            "ones" => Fill::Ones,
+            "arange" => Fill::Arange,
+            "rand" | "random" => Fill::Rand,
+            "randint" => Fill::Randint,
+            _ => return None,
+        })
+    }
+}
+
+/// A generated input array.
+pub fn generate_array(scalar: Scalar, shape: Vec<usize>, fill: Fill) -> npy::NpyArray {
+    let n: usize = shape.iter().product();
+    let size = scalar.itemsize() as usize;
+    let mut data = vec![0u8; n * size];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in 0..n {
+        let v = match fill {
+            Fill::Zeros => sim::V::Int(0),
+            Fill::Ones => sim::V::Int(1),
+            Fill::Arange => sim::V::Int(i as i64),
+            Fill::Rand => sim::V::F64((next() >> 11) as f64 / (1u64 << 53) as f64),
+            Fill::Randint => sim::V::Int((next() % 256) as i64),
+            Fill::Constant(c) => sim::V::F64(c),
+        };
+        sim::write_value(&mut data[i * size..], scalar, &v);
+    }
+    npy::NpyArray::new(scalar, shape, data)
+}
+
+/// What a result panel shows of an array: min, max, mean (numeric dtypes), the first
+/// values and a checksum of the bytes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ArraySummary {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub mean: Option<f64>,
+    pub head: Vec<f64>,
+    pub checksum: u64,
+}
+
+impl ArraySummary {
+    pub fn of(a: &npy::NpyArray) -> Self {
+        let checksum = a.data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x100_0000_01b3));
+        let Some(s) = a.scalar() else { return Self { min: None, max: None, mean: None, head: Vec::new(), checksum } };
+        let size = s.itemsize() as usize;
+        let values: Vec<f64> = (0..a.len())
+            .map(|i| match sim::read_value(&a.data[i * size..], s) {
+                sim::V::Int(v) if s == Scalar::U64 => v as u64 as f64,
+                sim::V::Int(v) => v as f64,
+                sim::V::F32(x) | sim::V::F16(x) => x as f64,
+                sim::V::F64(x) => x,
+                sim::V::Bool(b) => b as i64 as f64,
+                _ => 0.0,
+            })
+            .collect();
+        let nonempty = !values.is_empty();
+        Self {
+            min: nonempty.then(|| values.iter().copied().fold(f64::INFINITY, f64::min)),
+            max: nonempty.then(|| values.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+            mean: nonempty.then(|| values.iter().sum::<f64>() / values.len() as f64),
+            head: values.iter().take(10).copied().collect(),
+            checksum,
+        }
+    }
+}

@@ -12,10 +12,10 @@
 //! -> result `{"kernel", "device": "simulator" | "<GPU name>", "elapsedMs": 1.5,
 //! "arrays": [{"arg": 0, "dtype", "shape", "min", "max", "mean", "head": [...]}], "messages": [...]}`.
 //!
-//! Until the compiler (`src/compile`) and the simulator (`src/launch`) exist, both requests
-//! check their parameters (document open, kernel known, signature and launch valid) and then
-//! answer the JSON-RPC error [`NOT_AVAILABLE`] with a message starting `not available yet: `.
-//! Bad parameters get `-32602` (invalid params).
+//! `kernlint/run` runs on the simulator. Until the compiler (`src/compile`) exists,
+//! `kernlint/ptx` checks its parameters (document open, kernel known, signature valid) and
+//! then answers the JSON-RPC error [`NOT_AVAILABLE`] with a message starting `not available
+//! yet: `. Bad parameters get `-32602` (invalid params).
 //!
 //! ## Commands (`workspace/executeCommand`)
 //! The code lenses "Show PTX" and "Run on device" above each kernel carry
@@ -82,6 +82,38 @@ pub fn not_available(what: &str) -> Error {
 
 pub fn invalid_params(message: impl Into<String>) -> Error {
     Error { code: ErrorCode::InvalidParams, message: message.into().into(), data: None }
+}
+
+/// A run argument: a number (a scalar) or `{"dtype", "shape", "fill"}` (an array filled with
+/// a constant, `"random"`, `"arange"`, `"zeros"` or `"ones"`).
+pub fn host_arg(value: &Value) -> Result<crate::launch::HostArg, Error> {
+    use crate::analysis::types::Scalar;
+    use crate::launch::{Fill, HostArg, generate_array};
+    match value {
+        Value::Number(n) => Ok(HostArg::Scalar(n.to_string())),
+        Value::Bool(b) => Ok(HostArg::Scalar(b.to_string())),
+        Value::Object(o) => {
+            let dtype = o.get("dtype").and_then(Value::as_str).ok_or_else(|| invalid_params("an array argument needs `dtype`"))?;
+            let scalar = Scalar::from_name(dtype)
+                .or_else(|| Scalar::from_numpy_name(dtype))
+                .ok_or_else(|| invalid_params(format!("unknown dtype `{dtype}`")))?;
+            let shape: Vec<usize> = o
+                .get("shape")
+                .and_then(Value::as_array)
+                .ok_or_else(|| invalid_params("an array argument needs `shape`"))?
+                .iter()
+                .map(|d| d.as_u64().map(|d| d as usize).ok_or_else(|| invalid_params("`shape` holds non-negative integers")))
+                .collect::<Result<_, _>>()?;
+            let fill = match o.get("fill") {
+                None => Fill::Zeros,
+                Some(Value::Number(n)) => Fill::Constant(n.as_f64().unwrap_or(0.0)),
+                Some(Value::String(kind)) => Fill::parse(kind).ok_or_else(|| invalid_params(format!("unknown fill `{kind}`")))?,
+                Some(_) => return Err(invalid_params("`fill` is a number or a generator name")),
+            };
+            Ok(HostArg::Array(generate_array(scalar, shape, fill)))
+        }
+        _ => Err(invalid_params("an argument is a number, a boolean or an array description")),
+    }
 }
 
 /// A launch dimension: a positive integer or a list of one to three of them.

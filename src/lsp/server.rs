@@ -14,6 +14,7 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::custom::{self, PtxParams, PtxResult, RunParams, RunResult, invalid_params, not_available};
+use crate::launch::{ArraySummary, Launch, build_program, simulate};
 use super::framing;
 use super::position::{Encoding, to_offset, to_position, to_range};
 use crate::analysis::hover::{hover, symbols};
@@ -252,7 +253,7 @@ impl Backend {
         )))
     }
 
-    /// `kernlint/run`: check the request, then say that running is not available yet.
+    /// `kernlint/run`: run the kernel on the simulator with the given launch and arguments.
     async fn run_kernel(&self, params: RunParams) -> Result<RunResult> {
         let (kernel, _, arity) = self.check_kernel(&params.uri, &params.kernel, params.signature.clone()).await?;
         let grid = custom::launch_dims(&params.grid, "grid")?;
@@ -261,14 +262,63 @@ impl Backend {
         if threads > 1024 {
             return Err(invalid_params(format!("a block has at most 1024 threads, not {threads}")));
         }
-        if let Some(args) = &params.args {
-            if args.len() != arity {
-                return Err(invalid_params(format!("`{kernel}` takes {arity} arguments, not {}", args.len())));
-            }
+        let Some(args) = params.args.clone() else {
+            return Err(invalid_params(format!("`{kernel}` needs its {arity} arguments (`args`)")));
+        };
+        if args.len() != arity {
+            return Err(invalid_params(format!("`{kernel}` takes {arity} arguments, not {}", args.len())));
         }
-        Err(not_available(&format!(
-            "running `{kernel}` on grid {grid:?} x block {block:?} arrives with the simulator (src/launch)"
-        )))
+        let host_args = args.iter().map(custom::host_arg).collect::<Result<Vec<_>>>()?;
+        let Some(snap) = self.snapshot(&params.uri) else {
+            return Err(invalid_params(format!("document not open: {}", params.uri.as_str())));
+        };
+        let dims = |d: &[u64]| {
+            let mut out = [1u32; 3];
+            for (o, v) in out.iter_mut().zip(d) {
+                *o = *v as u32;
+            }
+            out
+        };
+        let launch = Launch { grid: dims(&grid), block: dims(&block), shared_mem: 0, step_budget: 10_000_000 };
+        let signature = params.signature.clone();
+        let name = kernel.clone();
+        let outcome = self
+            .compute(move || -> std::result::Result<RunResult, String> {
+                let (_, f) = find_gpu_function(&snap.db, snap.file, &name).ok_or("kernel not found")?;
+                let sig = match &signature {
+                    Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
+                    None => f.spec.signatures.first().and_then(|s| s.clone().ok()).ok_or("no signature")?,
+                };
+                let program = build_program(&snap.db, snap.file, &name, &sig).map_err(|e| e.message)?;
+                let start = std::time::Instant::now();
+                let (arrays, outcome) = simulate(&program, &launch, &host_args)?;
+                let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+                let text = snap.rope.to_string();
+                let lines = crate::analysis::syntax::Lines::new(&text);
+                let messages = outcome
+                    .findings
+                    .iter()
+                    .map(|f| {
+                        let line = lines.line_of(f.span.start()) + 1;
+                        format!("line {line}: {:?}: {}", f.kind, f.message)
+                    })
+                    .collect();
+                let arrays = arrays
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, a)| a.as_ref().map(|a| (i, a)))
+                    .map(|(i, a)| {
+                        let summary = ArraySummary::of(a);
+                        serde_json::json!({
+                            "arg": i, "dtype": a.descr, "shape": a.shape, "min": summary.min, "max": summary.max,
+                            "mean": summary.mean, "head": summary.head,
+                        })
+                    })
+                    .collect();
+                Ok(RunResult { kernel: name, device: "simulator".into(), elapsed_ms, arrays, messages })
+            })
+            .await?;
+        outcome.map_err(|message| Error { code: ErrorCode::ServerError(custom::NOT_AVAILABLE), message: message.into(), data: None })
     }
 
     /// The kernel's qualified name, the signature a PTX or run request is for, and its arity.
