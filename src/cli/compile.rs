@@ -26,6 +26,15 @@ pub struct CompileArgs {
     pub sig: Option<String>,
     #[arg(long, value_enum, default_value_t = Emit::Ptx)]
     pub emit: Emit,
+    /// The GPU architecture for `--emit ptx` (`sm_70` ... `sm_90`).
+    #[arg(long, default_value = "sm_80")]
+    pub arch: String,
+    /// Emit `.loc` line information in the PTX.
+    #[arg(long)]
+    pub lineinfo: bool,
+    /// Allow fast, approximate float arithmetic in the PTX.
+    #[arg(long)]
+    pub fastmath: bool,
     /// Write the output here instead of stdout.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
@@ -48,8 +57,27 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
             None => return Err(format!("`{name}` has no signature in its decorator: pass --sig")),
         },
     };
+    let locate = |range: Option<ruff_text_size::TextRange>, message: &str| match range {
+        Some(r) => {
+            let lines = Lines::new(&text);
+            let p = lines.position(&text, r.start(), ruff_source_file::PositionEncoding::Utf32);
+            format!("{}:{}:{}: {}", path.display(), p.line + 1, p.column + 1, message)
+        }
+        None => format!("{}: {}", path.display(), message),
+    };
     if args.emit == Emit::Ptx {
-        return Err("the PTX backend is not available yet; use --emit ir".into());
+        let program = crate::launch::build_program(&db, file, name, &signature).map_err(|e| locate(e.range, &e.message))?;
+        let options = crate::compile::CompileOptions {
+            fastmath: args.fastmath,
+            lineinfo: args.lineinfo,
+            source: Some((path.display().to_string(), text.clone())),
+        };
+        let ptx = crate::compile::compile_ptx(&program, &args.arch, &options).map_err(|e| locate(e.span, &e.message))?;
+        match &args.output {
+            Some(o) => std::fs::write(o, ptx).map_err(|e| format!("{}: {e}", o.display()))?,
+            None => print!("{ptx}"),
+        }
+        return Ok(0);
     }
     let is_kernel = !function.spec.kind.returns_values();
     let ir = lower_function(&db, file, function.def_range + item_start, &signature.args, is_kernel).map_err(|e| {

@@ -1,0 +1,2068 @@
+//! The PTX backend (MVP): typed IR [`Program`] -> PTX ISA 8.0 text.
+//!
+//! # Kernel parameter layout
+//!
+//! The kernel (`functions[0]`) becomes one `.visible .entry` named after the kernel; its
+//! parameters, in order, are:
+//! - a scalar: by value, as `.u8` (bool, 0 or 1), `.s8`/`.u8`/`.s16`/`.u16`/`.s32`/`.u32`/
+//!   `.s64`/`.u64`, `.f32` or `.f64`;
+//! - an N-d array: its data pointer (`.u64`, a global address), then its N extents
+//!   (`.u64` each), then its N strides in bytes (`.u64` each). For C- and F-contiguous
+//!   signatures the innermost stride is still passed but the code assumes the item size.
+//!
+//! Device functions become `.func`s, one per program function, called with one `.param`
+//! per scalar component (bools as `.b32`, arrays as generic pointer + extents + strides) and
+//! returning their components in one `.param .align 8 .b8 retval[8 * n]` (one 8-byte slot each).
+//!
+//! Registers: one virtual register per IR value component (`%p` pred, `%r` b32 for ints up to
+//! 32 bits kept normalised as the simulator's `norm` does, `%rd` b64, `%f` f32, `%fd` f64);
+//! slots are registers too (a write is a `mov`). Arithmetic follows `launch::sim` exactly:
+//! floats use `.rn` (no contraction) unless `fastmath` is on; integer `//` and `%` floor and
+//! give 0 for a zero divisor.
+//!
+//! Constructs the backend cannot compile yet (math functions other than the exact ones,
+//! float16, the RNG, float `%`, float `**` without fastmath, records) are reported as
+//! a [`CompileError`] at the instruction's span; no PTX is produced then.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use ruff_text_size::TextRange;
+
+use crate::analysis::ir::{
+    BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlotId, Terminator, UnaryOp,
+    ValueId,
+};
+use crate::analysis::types::{Layout, Scalar, Type};
+use crate::launch::Program;
+
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// Allow contraction and approximate division/sqrt/pow.
+    pub fastmath: bool,
+    /// Emit `.loc` lines (needs `source`).
+    pub lineinfo: bool,
+    /// The source path and text the spans refer to (for `.loc`).
+    pub source: Option<(String, String)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CompileError {
+    pub message: String,
+    pub span: Option<TextRange>,
+}
+
+type R<T> = Result<T, CompileError>;
+
+fn err<T>(message: impl Into<String>, span: TextRange) -> R<T> {
+    Err(CompileError {
+        message: message.into(),
+        span: Some(span),
+    })
+}
+
+/// Where an array's pointer register points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Space {
+    Global,
+    Shared,
+    Local,
+    Const,
+    Generic,
+}
+
+impl Space {
+    fn suffix(self) -> &'static str {
+        match self {
+            Space::Global => ".global",
+            Space::Shared => ".shared",
+            Space::Local => ".local",
+            Space::Const => ".const",
+            Space::Generic => "",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Arr {
+    ptr: String,
+    shape: Vec<String>,
+    strides: Vec<String>,
+    space: Space,
+    dtype: Option<Scalar>,
+}
+
+#[derive(Clone, Debug)]
+enum Repr {
+    None,
+    S(String, Scalar),
+    A(Arr),
+    T(Vec<Repr>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rc {
+    P,
+    R,
+    Rd,
+    F,
+    Fd,
+}
+
+fn rc_of(s: Scalar) -> Option<Rc> {
+    Some(match s {
+        Scalar::Bool => Rc::P,
+        Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::U8 | Scalar::U16 | Scalar::U32 => Rc::R,
+        Scalar::I64 | Scalar::U64 => Rc::Rd,
+        Scalar::F32 => Rc::F,
+        Scalar::F64 => Rc::Fd,
+        _ => return None,
+    })
+}
+
+fn scalar_of_type(t: &Type) -> Option<Scalar> {
+    match t {
+        Type::Scalar(s) => Some(*s),
+        Type::IntLiteral(v) => Some(if *v > i64::MAX as i128 {
+            Scalar::U64
+        } else {
+            Scalar::I64
+        }),
+        Type::BoolLiteral(_) => Some(Scalar::Bool),
+        _ => None,
+    }
+}
+
+/// Arithmetic type suffix of a scalar held in a register.
+fn aty(s: Scalar) -> &'static str {
+    match s {
+        Scalar::I8 | Scalar::I16 | Scalar::I32 => "s32",
+        Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::Bool => "u32",
+        Scalar::I64 => "s64",
+        Scalar::U64 => "u64",
+        Scalar::F32 => "f32",
+        _ => "f64",
+    }
+}
+
+fn bty(s: Scalar) -> &'static str {
+    match rc_of(s) {
+        Some(Rc::Rd) | Some(Rc::Fd) => "b64",
+        _ => "b32",
+    }
+}
+
+/// Memory type of an element.
+fn mty(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool | Scalar::U8 => "u8",
+        Scalar::I8 => "s8",
+        Scalar::I16 => "s16",
+        Scalar::U16 => "u16",
+        Scalar::I32 => "s32",
+        Scalar::U32 => "u32",
+        Scalar::I64 => "s64",
+        Scalar::U64 => "u64",
+        Scalar::F32 => "f32",
+        _ => "f64",
+    }
+}
+
+fn f32_imm(x: f32) -> String {
+    format!("0f{:08X}", x.to_bits())
+}
+
+fn f64_imm(x: f64) -> String {
+    format!("0d{:016X}", x.to_bits())
+}
+
+struct Module {
+    decls: String,
+    counter: u32,
+    needs_dyn_smem: bool,
+    needs_grid_barrier: bool,
+}
+
+/// Compile a program (the kernel and the device functions it calls) to PTX for `arch`
+/// (`sm_70` ... `sm_90`).
+pub fn compile_ptx(
+    program: &Program,
+    arch: &str,
+    options: &CompileOptions,
+) -> Result<String, CompileError> {
+    let ok_arch = arch
+        .strip_prefix("sm_")
+        .and_then(|n| n.trim_end_matches('a').parse::<u32>().ok())
+        .is_some_and(|n| n >= 70);
+    if !ok_arch {
+        return Err(CompileError {
+            message: format!("unsupported --arch `{arch}` (expected sm_70 ... sm_90)"),
+            span: None,
+        });
+    }
+    let mut module = Module {
+        decls: String::new(),
+        counter: 0,
+        needs_dyn_smem: false,
+        needs_grid_barrier: false,
+    };
+    let line_starts: Vec<usize> = match &options.source {
+        Some((_, text)) if options.lineinfo => std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let names: Vec<String> = program
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if i == 0 {
+                f.name.clone()
+            } else {
+                format!("{}__kl{}", f.name, i)
+            }
+        })
+        .collect();
+    let mut protos = String::new();
+    let mut bodies = String::new();
+    for (fi, f) in program.functions.iter().enumerate().rev() {
+        let mut cx = FnCx::new(program, fi, f, options, &names, &line_starts);
+        let (header, body) = cx.compile(&mut module)?;
+        if fi != 0 {
+            let _ = writeln!(protos, "{header};");
+        }
+        let _ = writeln!(bodies, "{header}\n{{\n{body}}}\n");
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "//\n// Generated by kernlint {}\n//\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(out, ".version 8.0\n.target {arch}\n.address_size 64\n");
+    if options.lineinfo
+        && let Some((path, _)) = &options.source
+    {
+        let _ = writeln!(
+            out,
+            ".file 1 \"{}\"\n",
+            path.replace('\\', "\\\\").replace('"', "\\\"")
+        );
+    }
+    if module.needs_dyn_smem {
+        let _ = writeln!(out, ".extern .shared .align 16 .b8 __kl_dynsmem[];");
+    }
+    if module.needs_grid_barrier {
+        let _ = writeln!(out, ".global .align 4 .u32 __kl_grid_barrier;");
+    }
+    out.push_str(&module.decls);
+    out.push('\n');
+    out.push_str(&protos);
+    out.push('\n');
+    out.push_str(&bodies);
+    Ok(out)
+}
+
+struct FnCx<'a> {
+    program: &'a Program,
+    fi: usize,
+    f: &'a Function,
+    opts: &'a CompileOptions,
+    names: &'a [String],
+    line_starts: &'a [usize],
+    out: String,
+    counts: [u32; 5],
+    vals: Vec<Option<Repr>>,
+    slots: Vec<Repr>,
+    slot_spaces: Vec<Option<Space>>,
+    labels: u32,
+    span: TextRange,
+    last_line: usize,
+    locals: String,
+}
+
+impl<'a> FnCx<'a> {
+    fn new(
+        program: &'a Program,
+        fi: usize,
+        f: &'a Function,
+        opts: &'a CompileOptions,
+        names: &'a [String],
+        line_starts: &'a [usize],
+    ) -> Self {
+        Self {
+            program,
+            fi,
+            f,
+            opts,
+            names,
+            line_starts,
+            out: String::new(),
+            counts: [0; 5],
+            vals: vec![None; f.values.len()],
+            slots: Vec::new(),
+            slot_spaces: vec![None; f.slots.len()],
+            labels: 0,
+            span: TextRange::default(),
+            last_line: 0,
+            locals: String::new(),
+        }
+    }
+
+    fn e(&mut self, s: impl AsRef<str>) {
+        self.out.push('\t');
+        self.out.push_str(s.as_ref());
+        self.out.push_str(";\n");
+    }
+
+    fn reg(&mut self, rc: Rc) -> String {
+        let (i, p) = match rc {
+            Rc::P => (0, "%p"),
+            Rc::R => (1, "%r"),
+            Rc::Rd => (2, "%rd"),
+            Rc::F => (3, "%f"),
+            Rc::Fd => (4, "%fd"),
+        };
+        self.counts[i] += 1;
+        format!("{p}{}", self.counts[i])
+    }
+
+    fn sreg(&mut self, s: Scalar) -> R<String> {
+        match rc_of(s) {
+            Some(rc) => Ok(self.reg(rc)),
+            None => self.unsupported_scalar(s),
+        }
+    }
+
+    fn unsupported_scalar<T>(&self, s: Scalar) -> R<T> {
+        let what = match s {
+            Scalar::F16 | Scalar::BF16 => "float16 values".to_string(),
+            other => format!("{other} values"),
+        };
+        err(format!("kernlint cannot compile {what} yet"), self.span)
+    }
+
+    fn label(&mut self) -> String {
+        self.labels += 1;
+        format!("$L__{}_{}", self.fi, self.labels)
+    }
+
+    /// Fresh registers for a value of type `t`.
+    fn fresh(&mut self, t: &Type, space: Space) -> R<Repr> {
+        if let Some(s) = scalar_of_type(t) {
+            let r = self.sreg(s)?;
+            return Ok(Repr::S(r, s));
+        }
+        Ok(match t {
+            Type::Array { dtype, ndim, .. } => {
+                let ptr = self.reg(Rc::Rd);
+                let shape = (0..*ndim).map(|_| self.reg(Rc::Rd)).collect();
+                let strides = (0..*ndim).map(|_| self.reg(Rc::Rd)).collect();
+                Repr::A(Arr {
+                    ptr,
+                    shape,
+                    strides,
+                    space,
+                    dtype: scalar_of_type(dtype),
+                })
+            }
+            Type::UniTuple(e, n) => {
+                Repr::T((0..*n).map(|_| self.fresh(e, space)).collect::<R<_>>()?)
+            }
+            Type::Tuple(items) => Repr::T(
+                items
+                    .iter()
+                    .map(|e| self.fresh(e, space))
+                    .collect::<R<_>>()?,
+            ),
+            _ => Repr::None,
+        })
+    }
+
+    fn val(&self, v: ValueId) -> R<Repr> {
+        match &self.vals[v.0 as usize] {
+            Some(r) => Ok(r.clone()),
+            None => err(
+                "kernlint cannot compile this value yet (used before it is defined)",
+                self.span,
+            ),
+        }
+    }
+
+    fn scalar(&self, v: ValueId) -> R<(String, Scalar)> {
+        match self.val(v)? {
+            Repr::S(r, s) => Ok((r, s)),
+            _ => err(
+                "kernlint cannot compile this value yet (expected a number)",
+                self.span,
+            ),
+        }
+    }
+
+    fn array(&self, v: ValueId) -> R<Arr> {
+        match self.val(v)? {
+            Repr::A(a) => Ok(a),
+            _ => err(
+                "kernlint cannot compile this value yet (expected an array)",
+                self.span,
+            ),
+        }
+    }
+
+    /// Copy `src` into `dst`'s registers, converting pointers to generic where needed.
+    fn mov(&mut self, dst: &Repr, src: &Repr) -> R<()> {
+        match (dst, src) {
+            (Repr::S(d, ds), Repr::S(s, ss)) => {
+                if ds == ss || rc_of(*ds) == rc_of(*ss) {
+                    let t = if rc_of(*ds) == Some(Rc::P) {
+                        "pred".to_string()
+                    } else {
+                        bty(*ds).to_string()
+                    };
+                    self.e(format!("mov.{t} {d}, {s}"));
+                } else {
+                    let c = self.cast(s, *ss, *ds)?;
+                    self.mov(dst, &Repr::S(c, *ds))?;
+                }
+            }
+            (Repr::A(d), Repr::A(s)) => {
+                let ptr = self.ptr_in(s, d.space)?;
+                self.e(format!("mov.b64 {}, {ptr}", d.ptr));
+                for (a, b) in d
+                    .shape
+                    .iter()
+                    .zip(&s.shape)
+                    .chain(d.strides.iter().zip(&s.strides))
+                {
+                    self.e(format!("mov.b64 {a}, {b}"));
+                }
+            }
+            (Repr::T(d), Repr::T(s)) => {
+                for (a, b) in d.iter().zip(s) {
+                    self.mov(a, b)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The pointer of `a` as an address in `space` (only generic conversions are possible).
+    fn ptr_in(&mut self, a: &Arr, space: Space) -> R<String> {
+        if a.space == space {
+            return Ok(a.ptr.clone());
+        }
+        if space != Space::Generic {
+            return err(
+                "kernlint cannot compile arrays from different memory spaces in one variable yet",
+                self.span,
+            );
+        }
+        let r = self.reg(Rc::Rd);
+        self.e(format!("cvta{}.u64 {r}, {}", a.space.suffix(), a.ptr));
+        Ok(r)
+    }
+
+    /// Memory spaces of array values and slots, to a fixpoint.
+    fn infer_spaces(&mut self) {
+        let f = self.f;
+        let mut spaces: HashMap<ValueId, Space> = HashMap::new();
+        let param_space = if f.is_kernel {
+            Space::Global
+        } else {
+            Space::Generic
+        };
+        for p in &f.params {
+            spaces.insert(p.value, param_space);
+        }
+        for _ in 0..8 {
+            let mut changed = false;
+            for (_, inst) in f.instructions() {
+                let new = match &inst.op {
+                    Op::AllocArray { space, .. } => Some(match space {
+                        MemorySpace::Shared => Space::Shared,
+                        MemorySpace::Local => Space::Local,
+                        MemorySpace::Const => Space::Const,
+                        MemorySpace::Global => Space::Global,
+                    }),
+                    Op::GlobalArray(_) => Some(Space::Const),
+                    Op::ReadSlot(s) => self.slot_spaces[s.0 as usize],
+                    Op::SubArray { array, .. } | Op::Transpose(array) => spaces.get(array).copied(),
+                    Op::WriteSlot(s, v) => {
+                        if matches!(f.value_type(*v), Type::Array { .. })
+                            && let Some(sp) = spaces.get(v).copied()
+                        {
+                            let slot = &mut self.slot_spaces[s.0 as usize];
+                            let joined = match *slot {
+                                None => sp,
+                                Some(old) if old == sp => old,
+                                Some(_) => Space::Generic,
+                            };
+                            if *slot != Some(joined) {
+                                *slot = Some(joined);
+                                changed = true;
+                            }
+                        }
+                        None
+                    }
+                    _ => None,
+                };
+                if let (Some(r), Some(sp)) = (inst.result, new)
+                    && spaces.get(&r) != Some(&sp)
+                {
+                    spaces.insert(r, sp);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn compile(&mut self, module: &mut Module) -> R<(String, String)> {
+        let f = self.f;
+        self.infer_spaces();
+        // Parameters.
+        let mut params = Vec::new();
+        let fname = self.names[self.fi].clone();
+        let pname = |i: usize, k: &str| format!("{fname}_param_{i}{k}");
+        if f.is_kernel || self.fi == 0 {
+            for (i, p) in f.params.iter().enumerate() {
+                match &p.ty {
+                    Type::Array {
+                        dtype,
+                        ndim,
+                        layout,
+                        ..
+                    } => {
+                        let ptr = self.reg(Rc::Rd);
+                        params.push(format!(".param .u64 {}", pname(i, "")));
+                        self.e(format!("ld.param.u64 {ptr}, [{}]", pname(i, "")));
+                        self.e(format!("cvta.to.global.u64 {ptr}, {ptr}"));
+                        let mut shape = Vec::new();
+                        let mut strides = Vec::new();
+                        for k in 0..*ndim as usize {
+                            let r = self.reg(Rc::Rd);
+                            params.push(format!(".param .u64 {}", pname(i, &format!("_shape{k}"))));
+                            self.e(format!(
+                                "ld.param.u64 {r}, [{}]",
+                                pname(i, &format!("_shape{k}"))
+                            ));
+                            shape.push(r);
+                        }
+                        let ds = scalar_of_type(dtype);
+                        for k in 0..*ndim as usize {
+                            params
+                                .push(format!(".param .u64 {}", pname(i, &format!("_stride{k}"))));
+                            let inner = match layout {
+                                Layout::C => k + 1 == *ndim as usize,
+                                Layout::F => k == 0,
+                                Layout::A => false,
+                            };
+                            if inner && let Some(s) = ds {
+                                strides.push(s.itemsize().to_string());
+                            } else {
+                                let r = self.reg(Rc::Rd);
+                                self.e(format!(
+                                    "ld.param.u64 {r}, [{}]",
+                                    pname(i, &format!("_stride{k}"))
+                                ));
+                                strides.push(r);
+                            }
+                        }
+                        self.vals[p.value.0 as usize] = Some(Repr::A(Arr {
+                            ptr,
+                            shape,
+                            strides,
+                            space: Space::Global,
+                            dtype: ds,
+                        }));
+                    }
+                    t => {
+                        let Some(s) = scalar_of_type(t) else {
+                            return Err(CompileError {
+                                message: format!(
+                                    "kernlint cannot compile parameters of type {t} yet"
+                                ),
+                                span: f
+                                    .blocks
+                                    .first()
+                                    .and_then(|b| b.insts.first())
+                                    .map(|i| i.span),
+                            });
+                        };
+                        let first = f
+                            .blocks
+                            .first()
+                            .and_then(|b| b.insts.first())
+                            .map(|i| i.span);
+                        let r = self
+                            .sreg(s)
+                            .map_err(|e| CompileError { span: first, ..e })?;
+                        let m = mty(s);
+                        params.push(format!(".param .{m} {}", pname(i, "")));
+                        if s == Scalar::Bool {
+                            let t = self.reg(Rc::R);
+                            self.e(format!("ld.param.u8 {t}, [{}]", pname(i, "")));
+                            self.e(format!("setp.ne.u32 {r}, {t}, 0"));
+                        } else {
+                            self.e(format!("ld.param.{m} {r}, [{}]", pname(i, "")));
+                        }
+                        self.vals[p.value.0 as usize] = Some(Repr::S(r, s));
+                    }
+                }
+            }
+        } else {
+            let mut n = 0;
+            for p in &f.params {
+                let repr = self.fresh(&p.ty, Space::Generic)?;
+                for (reg, rc) in components(&repr) {
+                    let name = pname(n, "");
+                    n += 1;
+                    let pt = param_type(rc);
+                    params.push(format!(".param .{pt} {name}"));
+                    if rc == Rc::P {
+                        let t = self.reg(Rc::R);
+                        self.e(format!("ld.param.b32 {t}, [{name}]"));
+                        self.e(format!("setp.ne.u32 {reg}, {t}, 0"));
+                    } else {
+                        self.e(format!("ld.param.{pt} {reg}, [{name}]"));
+                    }
+                }
+                self.vals[p.value.0 as usize] = Some(repr);
+            }
+        }
+        // Slots.
+        for (i, s) in f.slots.iter().enumerate() {
+            let sp = self.slot_spaces[i].unwrap_or(Space::Generic);
+            let r = self.fresh(&s.ty, sp).unwrap_or(Repr::None);
+            self.slots.push(r);
+        }
+        for (b, block) in f.blocks.iter().enumerate() {
+            let _ = writeln!(self.out, "$L__BB{}_{b}:", self.fi);
+            for (i, inst) in block.insts.iter().enumerate() {
+                self.span = inst.span;
+                self.loc(inst.span);
+                let value = self.inst(module, b, i, &inst.op, inst.result)?;
+                if let Some(r) = inst.result {
+                    self.vals[r.0 as usize] = Some(value);
+                }
+            }
+            match &block.term {
+                Terminator::Jump(t) => self.e(format!("bra {}", self.block_label(*t))),
+                Terminator::Branch {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let (c, _) = self.scalar(*cond)?;
+                    self.e(format!("@{c} bra {}", self.block_label(*then)));
+                    self.e(format!("bra {}", self.block_label(*otherwise)));
+                }
+                Terminator::Return(v) => {
+                    if let Some(v) = v
+                        && !f.is_kernel
+                        && self.fi != 0
+                    {
+                        let r = self.val(*v)?;
+                        let r = self.generic(&r)?;
+                        for (k, (reg, rc)) in components(&r).into_iter().enumerate() {
+                            if !reg.starts_with('%') {
+                                let t = self.reg(rc);
+                                self.e(format!("mov.{} {t}, {reg}", param_type(rc)));
+                                self.e(format!(
+                                    "st.param.{} [func_retval0+{}], {t}",
+                                    param_type(rc),
+                                    8 * k
+                                ));
+                            } else if rc == Rc::P {
+                                let t = self.reg(Rc::R);
+                                self.e(format!("selp.u32 {t}, 1, 0, {reg}"));
+                                self.e(format!("st.param.b32 [func_retval0+{}], {t}", 8 * k));
+                            } else {
+                                self.e(format!(
+                                    "st.param.{} [func_retval0+{}], {reg}",
+                                    param_type(rc),
+                                    8 * k
+                                ));
+                            }
+                        }
+                    }
+                    self.e("ret");
+                }
+                Terminator::Unreachable => self.e("ret"),
+            }
+        }
+        // Header.
+        let name = &self.names[self.fi];
+        let header = if self.fi == 0 {
+            format!(".visible .entry {name}(\n\t{}\n)", params.join(",\n\t"))
+        } else {
+            let ret = match f.ret {
+                Type::None => String::new(),
+                ref t => {
+                    let n = components(&self.fresh_count_only(t)).len().max(1);
+                    format!("(.param .align 8 .b8 func_retval0[{}]) ", 8 * n)
+                }
+            };
+            format!(".func {ret}{name}(\n\t{}\n)", params.join(",\n\t"))
+        };
+        let mut body = String::new();
+        for (i, (decl, p)) in [
+            (".pred", "%p"),
+            (".b32", "%r"),
+            (".b64", "%rd"),
+            (".f32", "%f"),
+            (".f64", "%fd"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            if self.counts[i] > 0 {
+                let _ = writeln!(body, "\t.reg {decl} {p}<{}>;", self.counts[i] + 1);
+            }
+        }
+        body.push_str(&self.locals);
+        body.push('\n');
+        body.push_str(&self.out);
+        Ok((header, body))
+    }
+
+    fn fresh_count_only(&mut self, t: &Type) -> Repr {
+        let saved = self.counts;
+        let r = self.fresh(t, Space::Generic).unwrap_or(Repr::None);
+        self.counts = saved;
+        r
+    }
+
+    fn block_label(&self, b: BlockId) -> String {
+        format!("$L__BB{}_{}", self.fi, b.0)
+    }
+
+    fn loc(&mut self, span: TextRange) {
+        if !self.opts.lineinfo || self.line_starts.is_empty() {
+            return;
+        }
+        let at = u32::from(span.start()) as usize;
+        let line = self.line_starts.partition_point(|&s| s <= at);
+        let col = at - self.line_starts[line - 1] + 1;
+        if line != self.last_line {
+            self.last_line = line;
+            let _ = writeln!(self.out, "\t.loc 1 {line} {col}");
+        }
+    }
+
+    /// Bring a 32-bit register holding an 8- or 16-bit integer back to its normal form.
+    fn norm(&mut self, r: &str, s: Scalar) {
+        match s {
+            Scalar::I8 => self.e(format!("cvt.s32.s8 {r}, {r}")),
+            Scalar::I16 => self.e(format!("cvt.s32.s16 {r}, {r}")),
+            Scalar::U8 => self.e(format!("and.b32 {r}, {r}, 255")),
+            Scalar::U16 => self.e(format!("and.b32 {r}, {r}, 65535")),
+            _ => {}
+        }
+    }
+
+    fn const_scalar(&mut self, c: &Constant) -> R<Repr> {
+        Ok(match *c {
+            Constant::Bool(b) => {
+                let r = self.reg(Rc::P);
+                self.e(format!("setp.ne.u32 {r}, {}, 0", b as u32));
+                Repr::S(r, Scalar::Bool)
+            }
+            Constant::Int(v, s) => {
+                let r = self.sreg(s)?;
+                match rc_of(s) {
+                    Some(Rc::R) => self.e(format!(
+                        "mov.b32 {r}, {}",
+                        crate::launch::sim::norm(v as i64, s) as i32
+                    )),
+                    Some(Rc::Rd) => self.e(format!("mov.b64 {r}, {}", v as i64)),
+                    Some(Rc::P) => self.e(format!("setp.ne.u32 {r}, {}, 0", (v != 0) as u32)),
+                    Some(Rc::F) => self.e(format!("mov.f32 {r}, {}", f32_imm(v as f32))),
+                    _ => self.e(format!("mov.f64 {r}, {}", f64_imm(v as f64))),
+                }
+                Repr::S(r, s)
+            }
+            Constant::Float(x, s) => {
+                let r = self.sreg(s)?;
+                match rc_of(s) {
+                    Some(Rc::F) => self.e(format!("mov.f32 {r}, {}", f32_imm(x as f32))),
+                    Some(Rc::Fd) => self.e(format!("mov.f64 {r}, {}", f64_imm(x))),
+                    _ => return self.const_scalar(&Constant::Int(x as i128, s)),
+                }
+                Repr::S(r, s)
+            }
+        })
+    }
+
+    /// Convert register `x` of type `from` to a new register of type `to`.
+    fn cast(&mut self, x: &str, from: Scalar, to: Scalar) -> R<String> {
+        let (fc, tc) = match (rc_of(from), rc_of(to)) {
+            (Some(a), Some(b)) => (a, b),
+            (None, _) => return self.unsupported_scalar(from),
+            (_, None) => return self.unsupported_scalar(to),
+        };
+        let d = self.reg(tc);
+        if from == to {
+            let t = if tc == Rc::P { "pred" } else { bty(to) };
+            self.e(format!("mov.{t} {d}, {x}"));
+            return Ok(d);
+        }
+        match (fc, tc) {
+            (Rc::P, Rc::R | Rc::Rd) => self.e(format!("selp.{} {d}, 1, 0, {x}", bty(to))),
+            (Rc::P, Rc::F) => self.e(format!("selp.f32 {d}, 0f3F800000, 0f00000000, {x}")),
+            (Rc::P, Rc::Fd) => self.e(format!(
+                "selp.f64 {d}, 0d3FF0000000000000, 0d0000000000000000, {x}"
+            )),
+            (_, Rc::P) => {
+                let op = if from.is_float() { "neu" } else { "ne" };
+                let z = match fc {
+                    Rc::F => f32_imm(0.0),
+                    Rc::Fd => f64_imm(0.0),
+                    _ => "0".into(),
+                };
+                self.e(format!("setp.{op}.{} {d}, {x}, {z}", aty(from)));
+            }
+            (Rc::R, Rc::R) => {
+                self.e(format!("mov.b32 {d}, {x}"));
+                self.norm(&d, to);
+            }
+            (Rc::R, Rc::Rd) => self.e(format!(
+                "cvt.{}.{} {d}, {x}",
+                if from.is_signed() { "s64" } else { "u64" },
+                aty(from)
+            )),
+            (Rc::Rd, Rc::Rd) => self.e(format!("mov.b64 {d}, {x}")),
+            (Rc::Rd, Rc::R) => {
+                self.e(format!("cvt.u32.u64 {d}, {x}"));
+                self.norm(&d, to);
+            }
+            (Rc::R | Rc::Rd, Rc::F | Rc::Fd) => {
+                self.e(format!("cvt.rn.{}.{} {d}, {x}", aty(to), aty(from)))
+            }
+            (Rc::F | Rc::Fd, Rc::R) if matches!(to, Scalar::I32 | Scalar::U32) => {
+                self.e(format!("cvt.rzi.{}.{} {d}, {x}", aty(to), aty(from)))
+            }
+            (Rc::F | Rc::Fd, Rc::R) => {
+                let t = self.reg(Rc::Rd);
+                self.e(format!("cvt.rzi.s64.{} {t}, {x}", aty(from)));
+                self.e(format!("cvt.u32.u64 {d}, {t}"));
+                self.norm(&d, to);
+            }
+            (Rc::F | Rc::Fd, Rc::Rd) => {
+                self.e(format!("cvt.rzi.{}.{} {d}, {x}", aty(to), aty(from)))
+            }
+            (Rc::F, Rc::Fd) => self.e(format!("cvt.f64.f32 {d}, {x}")),
+            (Rc::Fd, Rc::F) => self.e(format!("cvt.rn.f32.f64 {d}, {x}")),
+            (Rc::F, Rc::F) | (Rc::Fd, Rc::Fd) => self.e(format!("mov.{} {d}, {x}", aty(to))),
+        }
+        Ok(d)
+    }
+
+    fn cast_repr(&mut self, r: &Repr, to: Scalar) -> R<String> {
+        match r {
+            Repr::S(x, s) => self.cast(x, *s, to),
+            _ => err(
+                "kernlint cannot compile this value yet (expected a number)",
+                self.span,
+            ),
+        }
+    }
+
+    /// Byte address of an element.
+    fn address(&mut self, a: &Arr, indices: &[Repr]) -> R<String> {
+        let addr = self.reg(Rc::Rd);
+        self.e(format!("mov.b64 {addr}, {}", a.ptr));
+        for (i, idx) in indices.iter().enumerate() {
+            let x = self.cast_repr(idx, Scalar::I64)?;
+            let Some(stride) = a.strides.get(i) else {
+                return err(
+                    "kernlint cannot compile this index yet (too many indices)",
+                    self.span,
+                );
+            };
+            self.e(format!("mad.lo.s64 {addr}, {x}, {stride}, {addr}"));
+        }
+        Ok(addr)
+    }
+
+    fn indices(&self, v: &[ValueId]) -> R<Vec<Repr>> {
+        v.iter().map(|v| self.val(*v)).collect()
+    }
+
+    fn inst(
+        &mut self,
+        module: &mut Module,
+        b: usize,
+        i: usize,
+        op: &Op,
+        result: Option<ValueId>,
+    ) -> R<Repr> {
+        let rty = result
+            .map(|r| self.f.value_type(r).clone())
+            .unwrap_or(Type::None);
+        let rs = scalar_of_type(&rty);
+        Ok(match op {
+            Op::Const(c) => self.const_scalar(c)?,
+            Op::ReadSlot(s) => {
+                let slot = self.slots[s.0 as usize].clone();
+                let sp = self.slot_spaces[s.0 as usize].unwrap_or(Space::Generic);
+                let ty = self.f.slots[s.0 as usize].ty.clone();
+                let d = self.fresh(&ty, sp)?;
+                self.mov(&d, &slot)?;
+                d
+            }
+            Op::WriteSlot(SlotId(s), v) => {
+                let src = self.val(*v)?;
+                let dst = self.slots[*s as usize].clone();
+                self.mov(&dst, &src)?;
+                Repr::None
+            }
+            Op::Cast(v, to) => {
+                let (x, s) = self.scalar(*v)?;
+                Repr::S(self.cast(&x, s, *to)?, *to)
+            }
+            Op::Unary(u, v) => {
+                let (x, s) = self.scalar(*v)?;
+                let d = self.sreg(s)?;
+                match (u, rc_of(s)) {
+                    (UnaryOp::Not | UnaryOp::Invert, Some(Rc::P)) => {
+                        self.e(format!("not.pred {d}, {x}"))
+                    }
+                    (UnaryOp::Not, _) => {
+                        return err("kernlint cannot compile `not` of a number yet", self.span);
+                    }
+                    (UnaryOp::Invert, Some(Rc::R | Rc::Rd)) => {
+                        self.e(format!("not.{} {d}, {x}", bty(s)));
+                        self.norm(&d, s);
+                    }
+                    (UnaryOp::Neg, Some(Rc::R | Rc::Rd)) => {
+                        let t = if rc_of(s) == Some(Rc::R) {
+                            "s32"
+                        } else {
+                            "s64"
+                        };
+                        self.e(format!("neg.{t} {d}, {x}"));
+                        self.norm(&d, s);
+                    }
+                    (UnaryOp::Neg, Some(Rc::F | Rc::Fd)) => {
+                        self.e(format!("neg.{} {d}, {x}", aty(s)))
+                    }
+                    _ => {
+                        return err(
+                            "kernlint cannot compile this unary operation yet",
+                            self.span,
+                        );
+                    }
+                }
+                Repr::S(d, s)
+            }
+            Op::Binary(bop, a, bv) => {
+                let (x, s) = self.scalar(*a)?;
+                let (y, _) = self.scalar(*bv)?;
+                let s = rs.unwrap_or(s);
+                Repr::S(self.binary(*bop, &x, &y, s)?, s)
+            }
+            Op::Compare(cop, a, bv) => {
+                let (mut x, s) = self.scalar(*a)?;
+                let (mut y, s2) = self.scalar(*bv)?;
+                let mut s = s;
+                if s == Scalar::Bool || s2 != s {
+                    let t = if s2 != s && (s.is_float() || s2.is_float()) {
+                        Scalar::F64
+                    } else if s == Scalar::Bool {
+                        Scalar::U32
+                    } else {
+                        s
+                    };
+                    x = self.cast(&x, s, t)?;
+                    y = self.cast(&y, s2, t)?;
+                    s = t;
+                }
+                let d = self.reg(Rc::P);
+                let c = match cop {
+                    CompareOp::Eq => "eq",
+                    CompareOp::Ne if s.is_float() => "neu",
+                    CompareOp::Ne => "ne",
+                    CompareOp::Lt => "lt",
+                    CompareOp::Le => "le",
+                    CompareOp::Gt => "gt",
+                    CompareOp::Ge => "ge",
+                };
+                self.e(format!("setp.{c}.{} {d}, {x}, {y}", aty(s)));
+                Repr::S(d, Scalar::Bool)
+            }
+            Op::Select {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let (c, _) = self.scalar(*cond)?;
+                let t = self.val(*then)?;
+                let o = self.val(*otherwise)?;
+                self.select(&c, &t, &o)?
+            }
+            Op::Extent { array, axis } => {
+                let a = self.array(*array)?;
+                let d = self.reg(Rc::Rd);
+                match a.shape.get(*axis as usize) {
+                    Some(x) => self.e(format!("mov.b64 {d}, {x}")),
+                    None => self.e(format!("mov.b64 {d}, 1")),
+                }
+                Repr::S(d, Scalar::I64)
+            }
+            Op::Load { array, indices, .. } => {
+                let a = self.array(*array)?;
+                let idx = self.indices(indices)?;
+                let Some(s) = a.dtype else {
+                    return err("kernlint cannot compile loads of records yet", self.span);
+                };
+                let addr = self.address(&a, &idx)?;
+                let d = self.sreg(s)?;
+                let sp = a.space.suffix();
+                if s == Scalar::Bool {
+                    let t = self.reg(Rc::R);
+                    self.e(format!("ld{sp}.u8 {t}, [{addr}]"));
+                    self.e(format!("setp.ne.u32 {d}, {t}, 0"));
+                } else {
+                    self.e(format!("ld{sp}.{} {d}, [{addr}]", mty(s)));
+                }
+                Repr::S(d, s)
+            }
+            Op::Store {
+                array,
+                indices,
+                value,
+                ..
+            } => {
+                let a = self.array(*array)?;
+                let idx = self.indices(indices)?;
+                let Some(s) = a.dtype else {
+                    return err("kernlint cannot compile stores of records yet", self.span);
+                };
+                if a.space == Space::Const {
+                    return err(
+                        "kernlint cannot compile stores to constant memory",
+                        self.span,
+                    );
+                }
+                let v = self.val(*value)?;
+                let x = self.cast_repr(&v, s)?;
+                let addr = self.address(&a, &idx)?;
+                let sp = a.space.suffix();
+                if s == Scalar::Bool {
+                    let t = self.reg(Rc::R);
+                    self.e(format!("selp.u32 {t}, 1, 0, {x}"));
+                    self.e(format!("st{sp}.u8 [{addr}], {t}"));
+                } else {
+                    self.e(format!("st{sp}.{} [{addr}], {x}", mty(s)));
+                }
+                Repr::None
+            }
+            Op::SubArray { array, indices } => {
+                let a = self.array(*array)?;
+                let idx = self.indices(indices)?;
+                let ptr = self.address(&a, &idx)?;
+                let n = indices.len();
+                Repr::A(Arr {
+                    ptr,
+                    shape: a.shape[n..].to_vec(),
+                    strides: a.strides[n..].to_vec(),
+                    ..a
+                })
+            }
+            Op::Transpose(array) => {
+                let mut a = self.array(*array)?;
+                a.shape.reverse();
+                a.strides.reverse();
+                Repr::A(a)
+            }
+            Op::AllocArray {
+                space,
+                shape,
+                dtype,
+            } => {
+                if rc_of(*dtype).is_none() {
+                    return self.unsupported_scalar(*dtype);
+                }
+                let size = dtype.itemsize() as i64;
+                let ptr = self.reg(Rc::Rd);
+                let mut strides = vec![size.to_string(); shape.len()];
+                let mut acc = size;
+                for k in (0..shape.len()).rev() {
+                    strides[k] = acc.to_string();
+                    acc *= shape[k].max(0);
+                }
+                let bytes = acc.max(1);
+                let mut shape_s: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
+                let sp = match space {
+                    MemorySpace::Shared if shape.as_slice() == [0] => {
+                        module.needs_dyn_smem = true;
+                        self.e(format!("mov.u64 {ptr}, __kl_dynsmem"));
+                        let t = self.reg(Rc::R);
+                        let n = self.reg(Rc::Rd);
+                        self.e(format!("mov.u32 {t}, %dynamic_smem_size"));
+                        self.e(format!("cvt.u64.u32 {n}, {t}"));
+                        self.e(format!("div.u64 {n}, {n}, {size}"));
+                        shape_s = vec![n];
+                        Space::Shared
+                    }
+                    MemorySpace::Shared => {
+                        module.counter += 1;
+                        let name = format!("__kl_smem_{}_{b}_{i}_{}", self.fi, module.counter);
+                        let _ = writeln!(module.decls, ".shared .align 16 .b8 {name}[{bytes}];");
+                        self.e(format!("mov.u64 {ptr}, {name}"));
+                        Space::Shared
+                    }
+                    MemorySpace::Local => {
+                        let name = format!("__kl_local_{b}_{i}");
+                        let _ = writeln!(self.locals, "\t.local .align 16 .b8 {name}[{bytes}];");
+                        self.e(format!("mov.u64 {ptr}, {name}"));
+                        Space::Local
+                    }
+                    _ => return err("kernlint cannot compile this allocation yet", self.span),
+                };
+                Repr::A(Arr {
+                    ptr,
+                    shape: shape_s,
+                    strides,
+                    space: sp,
+                    dtype: Some(*dtype),
+                })
+            }
+            Op::GlobalArray(name) => {
+                let Some((dtype, shape, bytes)) = self.program.globals.get(name) else {
+                    return err(
+                        format!("kernlint cannot find the module array `{name}`"),
+                        self.span,
+                    );
+                };
+                let sym = format!("__kl_const_{name}");
+                if !module.decls.contains(&format!(" {sym}[")) {
+                    let init: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
+                    let _ = writeln!(
+                        module.decls,
+                        ".const .align 16 .b8 {sym}[{}] = {{{}}};",
+                        bytes.len().max(1),
+                        if init.is_empty() {
+                            "0".into()
+                        } else {
+                            init.join(", ")
+                        }
+                    );
+                }
+                let ptr = self.reg(Rc::Rd);
+                self.e(format!("mov.u64 {ptr}, {sym}"));
+                let size = dtype.itemsize() as i64;
+                let mut strides = vec![String::new(); shape.len()];
+                let mut acc = size;
+                for k in (0..shape.len()).rev() {
+                    strides[k] = acc.to_string();
+                    acc *= shape[k];
+                }
+                Repr::A(Arr {
+                    ptr,
+                    shape: shape.iter().map(|n| n.to_string()).collect(),
+                    strides,
+                    space: Space::Const,
+                    dtype: Some(*dtype),
+                })
+            }
+            Op::MakeTuple(items) => Repr::T(items.iter().map(|v| self.val(*v)).collect::<R<_>>()?),
+            Op::Extract(t, k) => match self.val(*t)? {
+                Repr::T(items) => items.get(*k as usize).cloned().unwrap_or(Repr::None),
+                _ => return err("kernlint cannot compile this tuple access yet", self.span),
+            },
+            Op::TupleGet(t, k) => {
+                let Repr::T(items) = self.val(*t)? else {
+                    return err("kernlint cannot compile this tuple access yet", self.span);
+                };
+                let idx = self.val(*k)?;
+                let k = self.cast_repr(&idx, Scalar::I64)?;
+                let n = items.len() as i64;
+                let Some(first) = items.first().cloned() else {
+                    return err("index into an empty tuple", self.span);
+                };
+                let mut acc = first;
+                for (j, item) in items.iter().enumerate().skip(1) {
+                    let p = self.reg(Rc::P);
+                    let q = self.reg(Rc::P);
+                    self.e(format!("setp.eq.s64 {p}, {k}, {j}"));
+                    self.e(format!("setp.eq.s64 {q}, {k}, {}", j as i64 - n));
+                    self.e(format!("or.pred {p}, {p}, {q}"));
+                    acc = self.select(&p, item, &acc)?;
+                }
+                acc
+            }
+            Op::Intrinsic { name, args } => self.intrinsic(module, name, args, &rty, rs)?,
+            Op::Call { args, .. } => self.call(b, i, args, &rty)?,
+        })
+    }
+
+    fn select(&mut self, c: &str, t: &Repr, o: &Repr) -> R<Repr> {
+        Ok(match (t, o) {
+            (Repr::S(x, s), Repr::S(y, s2)) => {
+                let y = if s2 != s {
+                    self.cast(y, *s2, *s)?
+                } else {
+                    y.clone()
+                };
+                let d = self.sreg(*s)?;
+                if rc_of(*s) == Some(Rc::P) {
+                    let a = self.reg(Rc::P);
+                    self.e(format!("and.pred {a}, {c}, {x}"));
+                    self.e(format!("not.pred {d}, {c}"));
+                    self.e(format!("and.pred {d}, {d}, {y}"));
+                    self.e(format!("or.pred {d}, {d}, {a}"));
+                } else {
+                    self.e(format!("selp.{} {d}, {x}, {y}, {c}", bty(*s)));
+                }
+                Repr::S(d, *s)
+            }
+            (Repr::A(x), Repr::A(y)) => {
+                let sp = if x.space == y.space {
+                    x.space
+                } else {
+                    Space::Generic
+                };
+                let px = self.ptr_in(x, sp)?;
+                let py = self.ptr_in(y, sp)?;
+                let ptr = self.reg(Rc::Rd);
+                self.e(format!("selp.b64 {ptr}, {px}, {py}, {c}"));
+                let sel = |a: &[String], b: &[String], cx: &mut Self| -> Vec<String> {
+                    a.iter()
+                        .zip(b)
+                        .map(|(u, v)| {
+                            let d = cx.reg(Rc::Rd);
+                            cx.e(format!("selp.b64 {d}, {u}, {v}, {c}"));
+                            d
+                        })
+                        .collect()
+                };
+                let shape = sel(&x.shape, &y.shape, self);
+                let strides = sel(&x.strides, &y.strides, self);
+                Repr::A(Arr {
+                    ptr,
+                    shape,
+                    strides,
+                    space: sp,
+                    dtype: x.dtype,
+                })
+            }
+            (Repr::T(x), Repr::T(y)) => Repr::T(
+                x.iter()
+                    .zip(y)
+                    .map(|(a, b)| self.select(c, a, b))
+                    .collect::<R<_>>()?,
+            ),
+            _ => Repr::None,
+        })
+    }
+
+    fn binary(&mut self, op: BinaryOp, x: &str, y: &str, s: Scalar) -> R<String> {
+        let rc = match rc_of(s) {
+            Some(rc) => rc,
+            None => return self.unsupported_scalar(s),
+        };
+        let d = self.reg(rc);
+        let t = aty(s);
+        let b = bty(s);
+        if rc == Rc::P {
+            let o = match op {
+                BinaryOp::BitAnd => "and",
+                BinaryOp::BitOr => "or",
+                BinaryOp::BitXor => "xor",
+                _ => {
+                    return err(
+                        "kernlint cannot compile this operation on bools yet",
+                        self.span,
+                    );
+                }
+            };
+            self.e(format!("{o}.pred {d}, {x}, {y}"));
+            return Ok(d);
+        }
+        if matches!(rc, Rc::F | Rc::Fd) {
+            let rn = if self.opts.fastmath { "" } else { ".rn" };
+            match op {
+                BinaryOp::Add => self.e(format!("add{rn}.{t} {d}, {x}, {y}")),
+                BinaryOp::Sub => self.e(format!("sub{rn}.{t} {d}, {x}, {y}")),
+                BinaryOp::Mul => self.e(format!("mul{rn}.{t} {d}, {x}, {y}")),
+                BinaryOp::TrueDiv | BinaryOp::FloorDiv => {
+                    if self.opts.fastmath && rc == Rc::F {
+                        self.e(format!("div.full.f32 {d}, {x}, {y}"));
+                    } else {
+                        self.e(format!("div.rn.{t} {d}, {x}, {y}"));
+                    }
+                    if op == BinaryOp::FloorDiv {
+                        self.e(format!("cvt.rmi.{t}.{t} {d}, {d}"));
+                    }
+                }
+                BinaryOp::Pow if self.opts.fastmath && rc == Rc::F => {
+                    self.e(format!("lg2.approx.f32 {d}, {x}"));
+                    self.e(format!("mul.f32 {d}, {d}, {y}"));
+                    self.e(format!("ex2.approx.f32 {d}, {d}"));
+                }
+                BinaryOp::Pow => {
+                    return err(
+                        "kernlint cannot compile `**` on floats yet (only with fastmath on float32)",
+                        self.span,
+                    );
+                }
+                BinaryOp::FloorMod => {
+                    return err("kernlint cannot compile `%` on floats yet", self.span);
+                }
+                _ => {
+                    return err(
+                        "kernlint cannot compile this float operation yet",
+                        self.span,
+                    );
+                }
+            }
+            return Ok(d);
+        }
+        let wide = rc == Rc::Rd;
+        let it = if wide {
+            if s.is_unsigned_int() { "u64" } else { "s64" }
+        } else {
+            t
+        };
+        match op {
+            BinaryOp::Add => self.e(format!("add.{it} {d}, {x}, {y}")),
+            BinaryOp::Sub => self.e(format!("sub.{it} {d}, {x}, {y}")),
+            BinaryOp::Mul => self.e(format!("mul.lo.{it} {d}, {x}, {y}")),
+            BinaryOp::BitAnd => self.e(format!("and.{b} {d}, {x}, {y}")),
+            BinaryOp::BitOr => self.e(format!("or.{b} {d}, {x}, {y}")),
+            BinaryOp::BitXor => self.e(format!("xor.{b} {d}, {x}, {y}")),
+            BinaryOp::FloorDiv | BinaryOp::FloorMod => {
+                let pz = self.reg(Rc::P);
+                self.e(format!("setp.eq.{it} {pz}, {y}, 0"));
+                let q = self.reg(rc);
+                let r = self.reg(rc);
+                self.e(format!("div.{it} {q}, {x}, {y}"));
+                self.e(format!("rem.{it} {r}, {x}, {y}"));
+                let res = if op == BinaryOp::FloorDiv {
+                    q.clone()
+                } else {
+                    r.clone()
+                };
+                if s.is_signed() {
+                    let p1 = self.reg(Rc::P);
+                    let p2 = self.reg(Rc::P);
+                    let tx = self.reg(rc);
+                    self.e(format!("setp.ne.{it} {p1}, {r}, 0"));
+                    self.e(format!("xor.{b} {tx}, {r}, {y}"));
+                    self.e(format!("setp.lt.{it} {p2}, {tx}, 0"));
+                    self.e(format!("and.pred {p1}, {p1}, {p2}"));
+                    if op == BinaryOp::FloorDiv {
+                        self.e(format!("sub.{it} {tx}, {q}, 1"));
+                    } else {
+                        self.e(format!("add.{it} {tx}, {r}, {y}"));
+                    }
+                    self.e(format!("selp.{b} {res}, {tx}, {res}, {p1}"));
+                }
+                self.e(format!("selp.{b} {d}, 0, {res}, {pz}"));
+            }
+            BinaryOp::Shl | BinaryOp::Shr => {
+                let amt = self.reg(Rc::R);
+                if wide {
+                    let c = self.reg(Rc::Rd);
+                    if op == BinaryOp::Shr && !s.is_unsigned_int() {
+                        self.e(format!("max.s64 {c}, {y}, 0"));
+                        self.e(format!("min.s64 {c}, {c}, 63"));
+                    } else {
+                        self.e(format!("min.u64 {c}, {y}, 64"));
+                    }
+                    self.e(format!("cvt.u32.u64 {amt}, {c}"));
+                } else if op == BinaryOp::Shr && !s.is_unsigned_int() {
+                    self.e(format!("max.s32 {amt}, {y}, 0"));
+                } else {
+                    self.e(format!("mov.b32 {amt}, {y}"));
+                }
+                if op == BinaryOp::Shl {
+                    self.e(format!("shl.{b} {d}, {x}, {amt}"));
+                } else {
+                    let st = if s.is_unsigned_int() { "u" } else { "s" };
+                    self.e(format!(
+                        "shr.{st}{} {d}, {x}, {amt}",
+                        if wide { 64 } else { 32 }
+                    ));
+                }
+            }
+            BinaryOp::Pow => {
+                let (base, e) = (self.reg(rc), self.reg(rc));
+                let neg_check = s.is_signed() || s == Scalar::U64;
+                let (l_loop, l_neg, l_done) = (self.label(), self.label(), self.label());
+                let p = self.reg(Rc::P);
+                let tmp = self.reg(rc);
+                self.e(format!("mov.{b} {d}, 1"));
+                self.e(format!("mov.{b} {base}, {x}"));
+                self.e(format!("mov.{b} {e}, {y}"));
+                let st = if wide { "s64" } else { "s32" };
+                if neg_check {
+                    self.e(format!("setp.lt.{st} {p}, {e}, 0"));
+                    self.e(format!("@{p} bra {l_neg}"));
+                }
+                let _ = writeln!(self.out, "{l_loop}:");
+                let ut = if wide { "u64" } else { "u32" };
+                self.e(format!("setp.eq.{ut} {p}, {e}, 0"));
+                self.e(format!("@{p} bra {l_done}"));
+                self.e(format!("and.{b} {tmp}, {e}, 1"));
+                self.e(format!("setp.ne.{ut} {p}, {tmp}, 0"));
+                self.e(format!("mul.lo.{it} {tmp}, {d}, {base}"));
+                self.e(format!("selp.{b} {d}, {tmp}, {d}, {p}"));
+                self.e(format!("mul.lo.{it} {base}, {base}, {base}"));
+                self.e(format!("shr.{ut} {e}, {e}, 1"));
+                self.e(format!("bra {l_loop}"));
+                let _ = writeln!(self.out, "{l_neg}:");
+                if neg_check {
+                    let q = self.reg(Rc::P);
+                    self.e(format!("and.{b} {tmp}, {e}, 1"));
+                    self.e(format!("setp.ne.{ut} {p}, {tmp}, 0"));
+                    self.e(format!("selp.{b} {tmp}, -1, 1, {p}"));
+                    self.e(format!("setp.eq.{st} {q}, {x}, -1"));
+                    self.e(format!("selp.{b} {d}, {tmp}, 0, {q}"));
+                    self.e(format!("setp.eq.{st} {q}, {x}, 1"));
+                    self.e(format!("selp.{b} {d}, 1, {d}, {q}"));
+                }
+                let _ = writeln!(self.out, "{l_done}:");
+            }
+            BinaryOp::TrueDiv => {
+                return err("kernlint cannot compile `/` on integers here", self.span);
+            }
+        }
+        if !wide {
+            self.norm(&d, s);
+        }
+        Ok(d)
+    }
+
+    fn args(&self, args: &[ValueId]) -> R<Vec<Repr>> {
+        args.iter().map(|a| self.val(*a)).collect()
+    }
+
+    fn u32_of(&mut self, r: &Repr) -> R<String> {
+        self.cast_repr(r, Scalar::U32)
+    }
+
+    fn result_from(&mut self, x: &str, from: Scalar, rs: Option<Scalar>) -> R<Repr> {
+        let to = rs.unwrap_or(from);
+        Ok(Repr::S(self.cast(x, from, to)?, to))
+    }
+
+    fn intrinsic(
+        &mut self,
+        module: &mut Module,
+        name: &str,
+        args: &[ValueId],
+        rty: &Type,
+        rs: Option<Scalar>,
+    ) -> R<Repr> {
+        let a = self.args(args)?;
+        let not_yet = |cx: &Self| err(format!("kernlint cannot compile `{name}` yet"), cx.span);
+        if let Some((head, axis)) = name.split_once('.')
+            && matches!(axis, "x" | "y" | "z")
+        {
+            let sreg = match head {
+                "threadIdx" => "%tid",
+                "blockIdx" => "%ctaid",
+                "blockDim" => "%ntid",
+                "gridDim" => "%nctaid",
+                _ => return not_yet(self),
+            };
+            let r = self.reg(Rc::R);
+            self.e(format!("mov.u32 {r}, {sreg}.{axis}"));
+            return self.result_from(&r, Scalar::U32, rs);
+        }
+        match name {
+            "grid" | "gridsize" => {
+                let n = match rty {
+                    Type::UniTuple(_, n) => *n,
+                    _ => 1,
+                };
+                let mut items = Vec::new();
+                for axis in ["x", "y", "z"].iter().take(n) {
+                    let (c, nt) = (self.reg(Rc::R), self.reg(Rc::R));
+                    let d = self.reg(Rc::Rd);
+                    if name == "grid" {
+                        let t = self.reg(Rc::R);
+                        self.e(format!("mov.u32 {c}, %ctaid.{axis}"));
+                        self.e(format!("mov.u32 {nt}, %ntid.{axis}"));
+                        self.e(format!("mov.u32 {t}, %tid.{axis}"));
+                        let t64 = self.reg(Rc::Rd);
+                        self.e(format!("cvt.u64.u32 {t64}, {t}"));
+                        self.e(format!("mul.wide.u32 {d}, {c}, {nt}"));
+                        self.e(format!("add.s64 {d}, {d}, {t64}"));
+                    } else {
+                        self.e(format!("mov.u32 {c}, %nctaid.{axis}"));
+                        self.e(format!("mov.u32 {nt}, %ntid.{axis}"));
+                        self.e(format!("mul.wide.u32 {d}, {c}, {nt}"));
+                    }
+                    items.push(Repr::S(d, Scalar::I64));
+                }
+                Ok(if n == 1 && !matches!(rty, Type::UniTuple(..)) {
+                    items.remove(0)
+                } else {
+                    Repr::T(items)
+                })
+            }
+            "laneid" => {
+                let r = self.reg(Rc::R);
+                self.e(format!("mov.u32 {r}, %laneid"));
+                self.result_from(&r, Scalar::U32, rs)
+            }
+            "warpsize" => {
+                let r = self.reg(Rc::R);
+                self.e(format!("mov.u32 {r}, 32"));
+                self.result_from(&r, Scalar::U32, rs)
+            }
+            "syncthreads" => {
+                self.e("bar.sync 0");
+                Ok(Repr::None)
+            }
+            "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
+                let p = self.cast_repr(&a[0], Scalar::Bool)?;
+                let r = self.reg(Rc::R);
+                match name {
+                    "syncthreads_count" => self.e(format!("bar.red.popc.u32 {r}, 0, {p}")),
+                    _ => {
+                        let q = self.reg(Rc::P);
+                        let o = if name.ends_with("and") { "and" } else { "or" };
+                        self.e(format!("bar.red.{o}.pred {q}, 0, {p}"));
+                        self.e(format!("selp.u32 {r}, 1, 0, {q}"));
+                    }
+                }
+                self.result_from(&r, Scalar::U32, rs)
+            }
+            "syncwarp" => {
+                let m = match a.first() {
+                    Some(m) => self.u32_of(m)?,
+                    None => "-1".into(),
+                };
+                self.e(format!("bar.warp.sync {m}"));
+                Ok(Repr::None)
+            }
+            "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" => {
+                let m = self.u32_of(&a[0])?;
+                let Repr::S(v, s) = a[1].clone() else {
+                    return not_yet(self);
+                };
+                let lane = self.u32_of(&a[2])?;
+                let (mode, c) = match name {
+                    "shfl_sync" => ("idx", "31"),
+                    "shfl_up_sync" => ("up", "0"),
+                    "shfl_down_sync" => ("down", "31"),
+                    _ => ("bfly", "31"),
+                };
+                let d = self.sreg(s)?;
+                match rc_of(s) {
+                    Some(Rc::P) => {
+                        let t = self.reg(Rc::R);
+                        self.e(format!("selp.u32 {t}, 1, 0, {v}"));
+                        self.e(format!("shfl.sync.{mode}.b32 {t}, {t}, {lane}, {c}, {m}"));
+                        self.e(format!("setp.ne.u32 {d}, {t}, 0"));
+                    }
+                    Some(Rc::R | Rc::F) => {
+                        self.e(format!("shfl.sync.{mode}.b32 {d}, {v}, {lane}, {c}, {m}"))
+                    }
+                    _ => {
+                        let (lo, hi) = (self.reg(Rc::R), self.reg(Rc::R));
+                        self.e(format!("mov.b64 {{{lo}, {hi}}}, {v}"));
+                        self.e(format!("shfl.sync.{mode}.b32 {lo}, {lo}, {lane}, {c}, {m}"));
+                        self.e(format!("shfl.sync.{mode}.b32 {hi}, {hi}, {lane}, {c}, {m}"));
+                        self.e(format!("mov.b64 {d}, {{{lo}, {hi}}}"));
+                    }
+                }
+                Ok(Repr::S(d, s))
+            }
+            "ballot_sync" | "all_sync" | "any_sync" | "eq_sync" => {
+                let m = self.u32_of(&a[0])?;
+                let p = self.cast_repr(&a[1], Scalar::Bool)?;
+                if name == "ballot_sync" {
+                    let r = self.reg(Rc::R);
+                    self.e(format!("vote.sync.ballot.b32 {r}, {p}, {m}"));
+                    return self.result_from(&r, Scalar::U32, rs);
+                }
+                let mode = match name {
+                    "all_sync" => "all",
+                    "any_sync" => "any",
+                    _ => "uni",
+                };
+                let q = self.reg(Rc::P);
+                self.e(format!("vote.sync.{mode}.pred {q}, {p}, {m}"));
+                self.result_from(&q, Scalar::Bool, rs)
+            }
+            "activemask" => {
+                let r = self.reg(Rc::R);
+                self.e(format!("activemask.b32 {r}"));
+                self.result_from(&r, Scalar::U32, rs)
+            }
+            "threadfence" | "threadfence_block" | "threadfence_system" => {
+                let l = match name {
+                    "threadfence" => "gl",
+                    "threadfence_block" => "cta",
+                    _ => "sys",
+                };
+                self.e(format!("membar.{l}"));
+                Ok(Repr::None)
+            }
+            "nanosleep" => {
+                let t = self.u32_of(&a[0])?;
+                self.e(format!("nanosleep.u32 {t}"));
+                Ok(Repr::None)
+            }
+            "popc" | "clz" | "brev" | "ffs" => {
+                let Repr::S(x, s) = a[0].clone() else {
+                    return not_yet(self);
+                };
+                if !s.is_int() {
+                    return not_yet(self);
+                }
+                let wide = rc_of(s) == Some(Rc::Rd);
+                let b = if wide { "b64" } else { "b32" };
+                let r = self.reg(Rc::R);
+                match name {
+                    "popc" => self.e(format!("popc.{b} {r}, {x}")),
+                    "clz" => {
+                        if wide || s.bits() == 32 {
+                            self.e(format!("clz.{b} {r}, {x}"));
+                        } else {
+                            let bits = s.bits();
+                            self.e(format!("and.b32 {r}, {x}, {}", (1u32 << bits) - 1));
+                            self.e(format!("clz.b32 {r}, {r}"));
+                            self.e(format!("sub.s32 {r}, {r}, {}", 32 - bits));
+                        }
+                    }
+                    "brev" => {
+                        let d = self.reg(if wide { Rc::Rd } else { Rc::R });
+                        self.e(format!("brev.{b} {d}, {x}"));
+                        let from = if wide { Scalar::U64 } else { Scalar::U32 };
+                        return self.result_from(&d, from, rs);
+                    }
+                    _ => {
+                        let t = self.reg(if wide { Rc::Rd } else { Rc::R });
+                        let p = self.reg(Rc::P);
+                        self.e(format!("brev.{b} {t}, {x}"));
+                        self.e(format!("clz.{b} {r}, {t}"));
+                        self.e(format!("add.u32 {r}, {r}, 1"));
+                        self.e(format!(
+                            "setp.eq.{} {p}, {x}, 0",
+                            if wide { "u64" } else { "u32" }
+                        ));
+                        self.e(format!("selp.u32 {r}, 0, {r}, {p}"));
+                    }
+                }
+                self.result_from(&r, Scalar::U32, rs)
+            }
+            "fma" => {
+                let s = rs.unwrap_or(Scalar::F64);
+                if !matches!(s, Scalar::F32 | Scalar::F64) {
+                    return not_yet(self);
+                }
+                let x: Vec<String> = a.iter().map(|v| self.cast_repr(v, s)).collect::<R<_>>()?;
+                let d = self.sreg(s)?;
+                self.e(format!(
+                    "fma.rn.{} {d}, {}, {}, {}",
+                    aty(s),
+                    x[0],
+                    x[1],
+                    x[2]
+                ));
+                Ok(Repr::S(d, s))
+            }
+            "selp" => {
+                let (c, _) = match &a[0] {
+                    Repr::S(c, s) => (self.cast(c, *s, Scalar::Bool)?, ()),
+                    _ => return not_yet(self),
+                };
+                self.select(&c, &a[1], &a[2])
+            }
+            "math.sqrt" | "math.fabs" | "math.floor" | "math.ceil" | "math.trunc" => {
+                let s = match rs {
+                    Some(s @ (Scalar::F32 | Scalar::F64)) => s,
+                    _ => return not_yet(self),
+                };
+                let x = self.cast_repr(&a[0], s)?;
+                let d = self.sreg(s)?;
+                let t = aty(s);
+                match name {
+                    "math.sqrt" if self.opts.fastmath && s == Scalar::F32 => {
+                        self.e(format!("sqrt.approx.f32 {d}, {x}"))
+                    }
+                    "math.sqrt" => self.e(format!("sqrt.rn.{t} {d}, {x}")),
+                    "math.fabs" => self.e(format!("abs.{t} {d}, {x}")),
+                    "math.floor" => self.e(format!("cvt.rmi.{t}.{t} {d}, {x}")),
+                    "math.ceil" => self.e(format!("cvt.rpi.{t}.{t} {d}, {x}")),
+                    _ => self.e(format!("cvt.rzi.{t}.{t} {d}, {x}")),
+                }
+                Ok(Repr::S(d, s))
+            }
+            "math.copysign" => {
+                let s = match rs {
+                    Some(s @ (Scalar::F32 | Scalar::F64)) => s,
+                    _ => return not_yet(self),
+                };
+                let x = self.cast_repr(&a[0], s)?;
+                let y = self.cast_repr(&a[1], s)?;
+                let d = self.sreg(s)?;
+                self.e(format!("copysign.{} {d}, {y}, {x}", aty(s)));
+                Ok(Repr::S(d, s))
+            }
+            "math.isnan" | "math.isinf" | "math.isfinite" => {
+                let Repr::S(x, s) = a[0].clone() else {
+                    return not_yet(self);
+                };
+                let d = self.reg(Rc::P);
+                if s.is_float() && rc_of(s).is_some() {
+                    let m = match name {
+                        "math.isnan" => "nan",
+                        "math.isinf" => "infinite",
+                        _ => "finite",
+                    };
+                    self.e(format!("testp.{m}.{} {d}, {x}", aty(s)));
+                } else {
+                    self.e(format!(
+                        "setp.ne.u32 {d}, {}, 0",
+                        (name == "math.isfinite") as u32
+                    ));
+                }
+                self.result_from(&d, Scalar::Bool, rs)
+            }
+            "builtins.abs" => {
+                let Repr::S(x, s) = a[0].clone() else {
+                    return not_yet(self);
+                };
+                let s = rs.unwrap_or(s);
+                let x = self.cast(&x, a_scalar(&a[0]), s)?;
+                let d = self.sreg(s)?;
+                match rc_of(s) {
+                    Some(Rc::F | Rc::Fd) => self.e(format!("abs.{} {d}, {x}", aty(s))),
+                    Some(Rc::R | Rc::Rd) if s.is_unsigned_int() => {
+                        self.e(format!("mov.{} {d}, {x}", bty(s)))
+                    }
+                    Some(Rc::R) => {
+                        self.e(format!("abs.s32 {d}, {x}"));
+                        self.norm(&d, s);
+                    }
+                    Some(Rc::Rd) => self.e(format!("abs.s64 {d}, {x}")),
+                    _ => return not_yet(self),
+                }
+                Ok(Repr::S(d, s))
+            }
+            "builtins.min" | "builtins.max" => {
+                let items: Vec<Repr> = match a.as_slice() {
+                    [Repr::T(items)] => items.clone(),
+                    _ => a.clone(),
+                };
+                let Some(s) = rs else { return not_yet(self) };
+                if rc_of(s).is_none() || s == Scalar::Bool {
+                    return not_yet(self);
+                }
+                let mut acc = self.cast_repr(&items[0], s)?;
+                let o = if name.ends_with("max") { "max" } else { "min" };
+                for it in &items[1..] {
+                    let y = self.cast_repr(it, s)?;
+                    let d = self.sreg(s)?;
+                    self.e(format!("{o}.{} {d}, {acc}, {y}", aty(s)));
+                    acc = d;
+                }
+                Ok(Repr::S(acc, s))
+            }
+            "builtins.round" => {
+                let Repr::S(x, s) = a[0].clone() else {
+                    return not_yet(self);
+                };
+                if a.len() != 1 || !matches!(s, Scalar::F32 | Scalar::F64) {
+                    return not_yet(self);
+                }
+                let d = self.sreg(s)?;
+                self.e(format!("cvt.rni.{t}.{t} {d}, {x}", t = aty(s)));
+                self.result_from(&d, s, rs)
+            }
+            "cg.this_grid" => Ok(Repr::None),
+            "cg.grid_sync" => {
+                module.needs_grid_barrier = true;
+                let (l_skip, l_wait) = (self.label(), self.label());
+                let (t, u, v, nb) = (
+                    self.reg(Rc::R),
+                    self.reg(Rc::R),
+                    self.reg(Rc::R),
+                    self.reg(Rc::R),
+                );
+                let (p, q) = (self.reg(Rc::P), self.reg(Rc::P));
+                let bar = self.reg(Rc::Rd);
+                self.e("bar.sync 0");
+                self.e(format!("mov.u32 {t}, %tid.x"));
+                self.e(format!("mov.u32 {u}, %tid.y"));
+                self.e(format!("or.b32 {t}, {t}, {u}"));
+                self.e(format!("mov.u32 {u}, %tid.z"));
+                self.e(format!("or.b32 {t}, {t}, {u}"));
+                self.e(format!("setp.ne.u32 {p}, {t}, 0"));
+                self.e(format!("@{p} bra {l_skip}"));
+                // Expected blocks and whether this is block 0.
+                self.e(format!("mov.u32 {nb}, %nctaid.x"));
+                self.e(format!("mov.u32 {u}, %nctaid.y"));
+                self.e(format!("mul.lo.u32 {nb}, {nb}, {u}"));
+                self.e(format!("mov.u32 {u}, %nctaid.z"));
+                self.e(format!("mul.lo.u32 {nb}, {nb}, {u}"));
+                self.e(format!("mov.u32 {t}, %ctaid.x"));
+                self.e(format!("mov.u32 {u}, %ctaid.y"));
+                self.e(format!("or.b32 {t}, {t}, {u}"));
+                self.e(format!("mov.u32 {u}, %ctaid.z"));
+                self.e(format!("or.b32 {t}, {t}, {u}"));
+                self.e(format!("setp.eq.u32 {q}, {t}, 0"));
+                self.e(format!("sub.u32 {v}, 0x80000001, {nb}"));
+                self.e(format!("selp.u32 {v}, {v}, 1, {q}"));
+                self.e(format!("mov.u64 {bar}, __kl_grid_barrier"));
+                self.e("membar.gl");
+                self.e(format!("atom.global.add.u32 {t}, [{bar}], {v}"));
+                let _ = writeln!(self.out, "{l_wait}:");
+                self.e(format!("ld.volatile.global.u32 {u}, [{bar}]"));
+                self.e(format!("xor.b32 {u}, {u}, {t}"));
+                self.e(format!("and.b32 {u}, {u}, 0x80000000"));
+                self.e(format!("setp.eq.u32 {p}, {u}, 0"));
+                self.e(format!("@{p} bra {l_wait}"));
+                self.e("membar.gl");
+                let _ = writeln!(self.out, "{l_skip}:");
+                self.e("bar.sync 0");
+                Ok(Repr::None)
+            }
+            n if n.starts_with("atomic.") => self.atomic(&n["atomic.".len()..], &a, name),
+            n if n.starts_with("fp16.") => err(
+                format!("kernlint cannot compile float16 operations (`{n}`) yet"),
+                self.span,
+            ),
+            n if n.starts_with("random.") => err(
+                format!("kernlint cannot compile the RNG (`{n}`) yet"),
+                self.span,
+            ),
+            _ => not_yet(self),
+        }
+    }
+
+    fn atomic(&mut self, op: &str, a: &[Repr], name: &str) -> R<Repr> {
+        let not_yet = |cx: &Self, why: &str| {
+            err(
+                format!("kernlint cannot compile `{name}` {why}yet"),
+                cx.span,
+            )
+        };
+        let Repr::A(arr) = a[0].clone() else {
+            return not_yet(self, "");
+        };
+        let Some(s) = arr.dtype else {
+            return not_yet(self, "on records ");
+        };
+        let idx = match &a[1] {
+            Repr::T(items) => items.clone(),
+            other => vec![other.clone()],
+        };
+        let sp = match arr.space {
+            Space::Global => ".global",
+            Space::Shared => ".shared",
+            Space::Generic => "",
+            _ => return not_yet(self, "on local or constant arrays "),
+        };
+        let (t, b) = match s {
+            Scalar::I32 => ("s32", "b32"),
+            Scalar::U32 => ("u32", "b32"),
+            Scalar::I64 => ("s64", "b64"),
+            Scalar::U64 => ("u64", "b64"),
+            Scalar::F32 => ("f32", "b32"),
+            Scalar::F64 => ("f64", "b64"),
+            _ => return not_yet(self, &format!("on {s} arrays ")),
+        };
+        let addr = self.address(&arr, &idx)?;
+        let val = self.cast_repr(&a[2], s)?;
+        let d = self.sreg(s)?;
+        let float = s.is_float();
+        match op {
+            "add" | "sub" => {
+                let v = if op == "sub" {
+                    let n = self.sreg(s)?;
+                    let nt = if float {
+                        t
+                    } else if b == "b64" {
+                        "s64"
+                    } else {
+                        "s32"
+                    };
+                    self.e(format!("neg.{nt} {n}, {val}"));
+                    n
+                } else {
+                    val
+                };
+                let at = if s == Scalar::I64 { "u64" } else { t };
+                self.e(format!("atom{sp}.add.{at} {d}, [{addr}], {v}"));
+            }
+            "max" | "min" if !float => self.e(format!("atom{sp}.{op}.{t} {d}, [{addr}], {val}")),
+            "max" | "min" | "nanmax" | "nanmin" if float => {
+                let want_max = op.ends_with("max");
+                let rc = if b == "b64" { Rc::Rd } else { Rc::R };
+                let (old, new, prev) = (self.reg(rc), self.reg(rc), self.reg(rc));
+                let (p, q) = (self.reg(Rc::P), self.reg(Rc::P));
+                let l = self.label();
+                self.e(format!("ld.volatile{sp}.{b} {old}, [{addr}]"));
+                let _ = writeln!(self.out, "{l}:");
+                self.e(format!("mov.{b} {d}, {old}"));
+                let c = if want_max { "gt" } else { "lt" };
+                self.e(format!("setp.{c}.{t} {p}, {val}, {d}"));
+                if op.starts_with("nan") {
+                    self.e(format!("testp.nan.{t} {q}, {d}"));
+                    self.e(format!("or.pred {p}, {p}, {q}"));
+                }
+                self.e(format!("mov.{b} {new}, {val}"));
+                self.e(format!("selp.{b} {new}, {new}, {old}, {p}"));
+                self.e(format!("atom{sp}.cas.{b} {prev}, [{addr}], {old}, {new}"));
+                self.e(format!("setp.ne.{b} {q}, {prev}, {old}"));
+                self.e(format!("mov.{b} {old}, {prev}"));
+                self.e(format!("@{q} bra {l}"));
+            }
+            "and_" | "or_" | "xor" if !float => {
+                let o = op.trim_end_matches('_');
+                self.e(format!("atom{sp}.{o}.{b} {d}, [{addr}], {val}"));
+            }
+            "exch" => self.e(format!("atom{sp}.exch.{b} {d}, [{addr}], {val}")),
+            "inc" | "dec" if s == Scalar::U32 => {
+                self.e(format!("atom{sp}.{op}.u32 {d}, [{addr}], {val}"))
+            }
+            "cas" => {
+                let new = self.cast_repr(&a[3], s)?;
+                self.e(format!("atom{sp}.cas.{b} {d}, [{addr}], {val}, {new}"));
+            }
+            _ => return not_yet(self, &format!("on {s} arrays ")),
+        }
+        Ok(Repr::S(d, s))
+    }
+
+    fn call(&mut self, b: usize, i: usize, args: &[ValueId], rty: &Type) -> R<Repr> {
+        let Some(&callee) = self.program.calls.get(&(self.fi, b as u32, i)) else {
+            return err(
+                "kernlint cannot find the device function this call calls",
+                self.span,
+            );
+        };
+        let name = self.names[callee].clone();
+        let a = self.args(args)?;
+        let mut decls = Vec::new();
+        let mut stores = Vec::new();
+        let mut k = 0;
+        for r in &a {
+            // Arrays travel as generic pointers.
+            let r = self.generic(r)?;
+            for (reg, rc) in components(&r) {
+                let pn = format!("param{k}");
+                k += 1;
+                let pt = param_type(rc);
+                decls.push(format!(".param .{pt} {pn}"));
+                if rc == Rc::P {
+                    let t = self.reg(Rc::R);
+                    self.e(format!("selp.u32 {t}, 1, 0, {reg}"));
+                    stores.push(format!("st.param.b32 [{pn}], {t}"));
+                } else if reg.starts_with('%') {
+                    stores.push(format!("st.param.{pt} [{pn}], {reg}"));
+                } else {
+                    let t = self.reg(rc);
+                    self.e(format!("mov.{pt} {t}, {reg}"));
+                    stores.push(format!("st.param.{pt} [{pn}], {t}"));
+                }
+            }
+        }
+        let result = self.fresh(rty, Space::Generic)?;
+        let comps = components(&result);
+        let _ = writeln!(self.out, "\t{{");
+        for d in &decls {
+            self.e(d);
+        }
+        if !matches!(self.f_ret_of(callee), Type::None) {
+            let n = comps.len().max(1);
+            self.e(format!(".param .align 8 .b8 retval0[{}]", 8 * n));
+        }
+        for s in &stores {
+            self.e(s);
+        }
+        let plist = (0..k)
+            .map(|j| format!("param{j}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if matches!(self.f_ret_of(callee), Type::None) {
+            self.e(format!("call.uni {name}, ({plist})"));
+        } else {
+            self.e(format!("call.uni (retval0), {name}, ({plist})"));
+        }
+        for (j, (reg, rc)) in comps.iter().enumerate() {
+            if *rc == Rc::P {
+                let t = self.reg(Rc::R);
+                self.e(format!("ld.param.b32 {t}, [retval0+{}]", 8 * j));
+                self.e(format!("setp.ne.u32 {reg}, {t}, 0"));
+            } else {
+                self.e(format!(
+                    "ld.param.{} {reg}, [retval0+{}]",
+                    param_type(*rc),
+                    8 * j
+                ));
+            }
+        }
+        let _ = writeln!(self.out, "\t}}");
+        Ok(result)
+    }
+
+    /// The value with every array pointer converted to a generic address.
+    fn generic(&mut self, r: &Repr) -> R<Repr> {
+        Ok(match r {
+            Repr::A(arr) => {
+                let ptr = self.ptr_in(arr, Space::Generic)?;
+                Repr::A(Arr {
+                    ptr,
+                    space: Space::Generic,
+                    ..arr.clone()
+                })
+            }
+            Repr::T(items) => Repr::T(items.iter().map(|i| self.generic(i)).collect::<R<_>>()?),
+            other => other.clone(),
+        })
+    }
+
+    fn f_ret_of(&self, callee: usize) -> &Type {
+        &self.program.functions[callee].ret
+    }
+}
+
+fn a_scalar(r: &Repr) -> Scalar {
+    match r {
+        Repr::S(_, s) => *s,
+        _ => Scalar::I64,
+    }
+}
+
+fn param_type(rc: Rc) -> &'static str {
+    match rc {
+        Rc::P | Rc::R => "b32",
+        Rc::Rd => "b64",
+        Rc::F => "f32",
+        Rc::Fd => "f64",
+    }
+}
+
+/// The scalar components of a value, in order (arrays: pointer, extents, strides).
+fn components(r: &Repr) -> Vec<(String, Rc)> {
+    let mut out = Vec::new();
+    fn go(r: &Repr, out: &mut Vec<(String, Rc)>) {
+        match r {
+            Repr::None => {}
+            Repr::S(x, s) => out.push((x.clone(), rc_of(*s).unwrap_or(Rc::Rd))),
+            Repr::A(a) => {
+                out.push((a.ptr.clone(), Rc::Rd));
+                for x in a.shape.iter().chain(&a.strides) {
+                    out.push((x.clone(), Rc::Rd));
+                }
+            }
+            Repr::T(items) => items.iter().for_each(|i| go(i, out)),
+        }
+    }
+    go(r, &mut out);
+    out
+}

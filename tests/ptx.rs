@@ -1,0 +1,316 @@
+//! The PTX backend: instructions for small kernels, errors at the construct it cannot
+//! compile yet, and (when ptxas is present) PTX that assembles, for these kernels and for
+//! every corpus kernel in ../shared/kernels.
+
+use std::path::{Path, PathBuf};
+
+use kernlint::analysis::signature::parse_signature_str;
+use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::compile::{CompileError, CompileOptions, compile_ptx};
+use kernlint::launch::build_program;
+
+fn compile_with(
+    source: &str,
+    kernel: &str,
+    sig: &str,
+    options: &CompileOptions,
+) -> Result<String, CompileError> {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    let sig = parse_signature_str(sig).unwrap();
+    let program =
+        build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{}", e.message));
+    compile_ptx(&program, "sm_80", options)
+}
+
+fn compile(source: &str, kernel: &str, sig: &str) -> String {
+    let ptx = compile_with(source, kernel, sig, &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assemble(&ptx, kernel);
+    ptx
+}
+
+fn ptxas() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("PTXAS") {
+        return Some(PathBuf::from(p));
+    }
+    let venv = PathBuf::from(
+        "/root/.cache/kernlint-oracle/lib/python3.11/site-packages/nvidia/cu13/bin/ptxas",
+    );
+    if venv.exists() {
+        return Some(venv);
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("ptxas"))
+            .find(|p| p.exists())
+    })
+}
+
+/// Assemble with ptxas when it is installed; skip otherwise.
+fn assemble(ptx: &str, name: &str) {
+    let Some(ptxas) = ptxas() else { return };
+    let dir = std::env::temp_dir().join(format!("kernlint-ptx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.ptx"));
+    std::fs::write(&path, ptx).unwrap();
+    let out = std::process::Command::new(&ptxas)
+        .arg("-arch=sm_80")
+        .arg(&path)
+        .arg("-o")
+        .arg("/dev/null")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ptxas rejected {name}:\n{}\n{ptx}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+const SAXPY: &str = "\
+from numba import cuda
+
+@cuda.jit
+def saxpy(out, a, x, y):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + y[i]
+";
+
+#[test]
+fn saxpy_loads_and_stores_global_f32() {
+    let ptx = compile(
+        SAXPY,
+        "saxpy",
+        "void(float32[::1], float32, float32[::1], float32[::1])",
+    );
+    assert!(ptx.contains(".version 8.0"), "{ptx}");
+    assert!(ptx.contains(".target sm_80"), "{ptx}");
+    assert!(ptx.contains(".visible .entry saxpy("), "{ptx}");
+    assert!(ptx.contains("ld.global.f32"), "{ptx}");
+    assert!(ptx.contains("st.global.f32"), "{ptx}");
+    assert!(ptx.contains("%ctaid.x") && ptx.contains("%tid.x"), "{ptx}");
+    // Parameter layout: data pointer, one extent and one stride per array; scalars by value.
+    assert!(ptx.contains(".param .u64 saxpy_param_0_shape0"), "{ptx}");
+    assert!(ptx.contains(".param .u64 saxpy_param_0_stride0"), "{ptx}");
+    assert!(ptx.contains(".param .f32 saxpy_param_1"), "{ptx}");
+}
+
+#[test]
+fn shared_memory_and_barriers() {
+    let src = "\
+from numba import cuda, float32
+
+@cuda.jit
+def rev(out, x):
+    buf = cuda.shared.array(128, dtype=float32)
+    t = cuda.threadIdx.x
+    buf[t] = x[t]
+    cuda.syncthreads()
+    out[t] = buf[127 - t]
+    n = cuda.syncthreads_count(t)
+    if t == 0:
+        cuda.atomic.add(out, 0, n)
+";
+    let ptx = compile(src, "rev", "void(float32[::1], float32[::1])");
+    assert!(ptx.contains(".shared .align 16 .b8"), "{ptx}");
+    assert!(ptx.contains("st.shared.f32"), "{ptx}");
+    assert!(ptx.contains("ld.shared.f32"), "{ptx}");
+    assert!(ptx.contains("bar.sync 0"), "{ptx}");
+    assert!(ptx.contains("bar.red.popc.u32"), "{ptx}");
+    assert!(ptx.contains("atom.global.add.f32"), "{ptx}");
+}
+
+#[test]
+fn integer_floor_division_and_shifts() {
+    let src = "\
+from numba import cuda
+
+@cuda.jit
+def k(q, r, s, a, b):
+    i = cuda.grid(1)
+    if i < q.size:
+        q[i] = a[i] // b[i]
+        r[i] = a[i] % b[i]
+        s[i] = (a[i] >> 2) ^ (b[i] << 1)
+";
+    let ptx = compile(
+        src,
+        "k",
+        "void(int32[::1], int32[::1], int32[::1], int32[::1], int32[::1])",
+    );
+    assert!(ptx.contains("div.s") && ptx.contains("rem.s"), "{ptx}");
+    assert!(ptx.contains("selp.b"), "{ptx}");
+    assert!(ptx.contains("shr.s") && ptx.contains("shl.b"), "{ptx}");
+}
+
+#[test]
+fn device_functions_become_funcs() {
+    let src = "\
+from numba import cuda
+
+@cuda.jit(device=True)
+def twice(v):
+    return v * 2, v + 1
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        a, b = twice(x[i])
+        out[i] = a + b
+";
+    let ptx = compile(src, "k", "void(float64[::1], float64[::1])");
+    assert!(
+        ptx.contains(".func (.param .align 8 .b8 func_retval0[16]) twice"),
+        "{ptx}"
+    );
+    assert!(ptx.contains("call.uni (retval0), twice"), "{ptx}");
+}
+
+#[test]
+fn warp_votes_and_shuffles() {
+    let src = "\
+from numba import cuda
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    v = x[i]
+    v += cuda.shfl_down_sync(0xffffffff, v, 16)
+    b = cuda.ballot_sync(0xffffffff, v > 0)
+    if cuda.all_sync(0xffffffff, v > 0):
+        out[i] = v + b
+";
+    let ptx = compile(src, "k", "void(float32[::1], float32[::1])");
+    assert!(ptx.contains("shfl.sync.down.b32"), "{ptx}");
+    assert!(ptx.contains("vote.sync.ballot.b32"), "{ptx}");
+    assert!(ptx.contains("vote.sync.all.pred"), "{ptx}");
+}
+
+#[test]
+fn lineinfo_emits_loc() {
+    let options = CompileOptions {
+        lineinfo: true,
+        source: Some(("k.py".into(), SAXPY.into())),
+        ..Default::default()
+    };
+    let ptx = compile_with(
+        SAXPY,
+        "saxpy",
+        "void(float32[::1], float32, float32[::1], float32[::1])",
+        &options,
+    )
+    .unwrap();
+    assert!(ptx.contains(".file 1 \"k.py\""), "{ptx}");
+    assert!(ptx.contains(".loc 1 7 "), "{ptx}");
+    assemble(&ptx, "saxpy_loc");
+}
+
+#[test]
+fn unsupported_math_is_an_error_at_its_span() {
+    let src = "\
+import math
+from numba import cuda
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    out[i] = math.sin(x[i])
+";
+    let e = compile_with(
+        src,
+        "k",
+        "void(float32[::1], float32[::1])",
+        &CompileOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.message, "kernlint cannot compile `math.sin` yet");
+    let span = e.span.expect("a span");
+    let start: usize = span.start().into();
+    assert!(
+        src[start..].starts_with("math.sin(x[i])"),
+        "span at {:?}",
+        &src[start..]
+    );
+}
+
+#[test]
+fn float_pow_needs_fastmath() {
+    let src = "\
+from numba import cuda
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    out[i] = x[i] ** x[i]
+";
+    let sig = "void(float32[::1], float32[::1])";
+    let e = compile_with(src, "k", sig, &CompileOptions::default()).unwrap_err();
+    assert!(e.message.contains("cannot compile `**`"), "{}", e.message);
+    let ptx = compile_with(
+        src,
+        "k",
+        sig,
+        &CompileOptions {
+            fastmath: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        ptx.contains("ex2.approx.f32") && ptx.contains("lg2.approx.f32"),
+        "{ptx}"
+    );
+    assemble(&ptx, "fastpow");
+}
+
+/// Every corpus kernel either compiles to PTX that ptxas accepts, or fails with a
+/// "cannot compile ... yet" error (never another error, never rejected PTX).
+#[test]
+fn corpus_kernels_assemble() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/kernels");
+    let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.toml")) else {
+        return;
+    };
+    let mut cases = Vec::new();
+    let (mut file, mut kernel) = (String::new(), String::new());
+    for line in manifest.lines() {
+        let value = |l: &str| {
+            l.split_once('=')
+                .map(|(_, v)| v.trim().trim_matches('"').to_string())
+                .unwrap_or_default()
+        };
+        if line.starts_with("file =") {
+            file = value(line);
+        } else if line.starts_with("kernel =") {
+            kernel = value(line);
+        } else if line.starts_with("sig =") {
+            cases.push((file.clone(), kernel.clone(), value(line)));
+        }
+    }
+    assert!(!cases.is_empty());
+    let mut compiled = 0;
+    for (file, kernel, sig) in &cases {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let db = RootDatabase::default();
+        let f = SourceFile::new(&db, path.clone(), text);
+        let sig = parse_signature_str(sig).unwrap();
+        let program = build_program(&db, f, kernel, &sig)
+            .unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
+        match compile_ptx(&program, "sm_80", &CompileOptions::default()) {
+            Ok(ptx) => {
+                assemble(&ptx, kernel);
+                compiled += 1;
+            }
+            Err(e) => assert!(
+                e.message.contains("cannot compile") && e.span.is_some(),
+                "{kernel}: {}",
+                e.message
+            ),
+        }
+    }
+    assert!(compiled >= 26, "only {compiled} corpus kernels compiled");
+}
