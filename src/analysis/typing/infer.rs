@@ -8,7 +8,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use super::calls;
 use super::promote::{self, ArithOp, base_scalar, tuple_elems, unliteral};
-use crate::analysis::kernels::{ItemScope, file_gpu_functions};
+use crate::analysis::kernels::ItemScope;
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
 use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::signature::Signature;
@@ -94,49 +94,31 @@ pub fn reject<T>(kind: ErrorKind, message: impl Into<String>, range: TextRange) 
     Err(Fail { message: message.into(), range, kind })
 }
 
-/// Module-level facts the typer needs: names, GPU functions and host arrays.
+/// Module-level facts the typer needs: names, GPU functions and host arrays. GPU
+/// functions are looked up by name, one salsa query each, so typing a kernel depends only
+/// on the items it reaches, not on their positions.
 pub struct ModuleCtx<'a> {
     pub scope: &'a ItemScope<'a>,
-    pub functions: BTreeMap<String, (&'a ast::StmtFunctionDef, Option<Signature>)>,
-    pub host_arrays: BTreeMap<String, Type>,
+    db: &'a dyn Db,
+    file: SourceFile,
+    pub host_arrays: &'a BTreeMap<String, Type>,
 }
 
 impl<'a> ModuleCtx<'a> {
-    pub fn new(
-        db: &'a dyn Db,
-        file: SourceFile,
-        scope: &'a ItemScope<'a>,
-        body: &'a [Stmt],
-    ) -> Self {
-        let mut functions = BTreeMap::new();
-        for (item, f) in file_gpu_functions(db, file) {
-            if f.qualname != f.name {
-                continue;
-            }
-            if let Some(def) = super::find_def(body, f.def_range + item.start) {
-                let sig = f
-                    .spec
-                    .signatures
-                    .first()
-                    .and_then(|s| s.as_ref().ok())
-                    .cloned();
-                functions.insert(f.name.clone(), (def, sig));
-            }
+    pub fn new(db: &'a dyn Db, file: SourceFile, scope: &'a ItemScope<'a>) -> Self {
+        Self { scope, db, file, host_arrays: super::module_host_arrays(db, file) }
+    }
+
+    /// A module-level GPU function's `def` (in its item's own syntax) and first signature.
+    pub fn function(&self, name: &str) -> Option<(&'a ast::StmtFunctionDef, Option<Signature>)> {
+        let entry = super::gpu_function_entry(self.db, self.file, super::FunctionName::new(self.db, name.to_string()))
+            .as_ref()?;
+        if entry.function.qualname != entry.function.name {
+            return None;
         }
-        let mut host_arrays = BTreeMap::new();
-        for stmt in body {
-            if let Stmt::Assign(assign) = stmt
-                && let [Expr::Name(target)] = assign.targets.as_slice()
-                && let Some(ty) = calls::host_array_type(&assign.value, scope)
-            {
-                host_arrays.insert(target.id.to_string(), ty);
-            }
-        }
-        Self {
-            scope,
-            functions,
-            host_arrays,
-        }
+        let def = super::find_def(crate::analysis::items::item_statements(self.db, entry.item), entry.function.def_range)?;
+        let sig = entry.function.spec.signatures.first().and_then(|s| s.as_ref().ok()).cloned();
+        Some((def, sig))
     }
 }
 
@@ -940,7 +922,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
             },
             Some(Binding::Definition) => {
-                if self.ctx.functions.contains_key(name) {
+                if self.ctx.function(name).is_some() {
                     Ok(Ty::Device(name.to_string()))
                 } else {
                     err(
@@ -1198,7 +1180,7 @@ impl<'c, 'a> Typer<'c, 'a> {
 
     /// Types a call of a device function of this module.
     pub fn device_call(&mut self, name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
-        let Some((def, sig)) = self.ctx.functions.get(name).cloned() else {
+        let Some((def, sig)) = self.ctx.function(name) else {
             return err(
                 format!("`{name}` is not a device function of this module"),
                 range,

@@ -112,21 +112,76 @@ pub fn type_function(
     name: &str,
     signature: Option<&str>,
 ) -> Result<FunctionTypes, TypingError> {
-    let err0 = |message: String| TypingError {
-        message,
-        range: TextRange::default(),
-        item_start: TextSize::default(),
-        kind: ErrorKind::Unmodeled,
-    };
-    let (item_start, function) = find_gpu_function(db, file, name)
-        .ok_or_else(|| err0(format!("no kernel or device function named `{name}`")))?;
+    let request = TypingRequest::new(db, name.to_string(), signature.map(str::to_string));
+    function_types(db, file, request).clone()
+}
+
+/// A GPU function's name, as a query key.
+#[salsa::interned(debug)]
+pub struct FunctionName<'db> {
+    #[returns(ref)]
+    pub name: String,
+}
+
+/// A GPU function and the item it is defined in: position-free, so it stays the same while
+/// edits elsewhere move the item.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, salsa::SalsaValue)]
+pub struct GpuEntry<'db> {
+    pub item: crate::analysis::items::ItemText<'db>,
+    pub function: GpuFunction,
+}
+
+/// The GPU function named `name` (a qualified name, or else a plain one).
+#[salsa::tracked(returns(ref))]
+pub fn gpu_function_entry<'db>(db: &'db dyn Db, file: SourceFile, name: FunctionName<'db>) -> Option<GpuEntry<'db>> {
+    let name = name.name(db);
+    let functions = file_gpu_functions(db, file);
+    functions
+        .iter()
+        .find(|(_, f)| &f.qualname == name)
+        .or_else(|| functions.iter().find(|(_, f)| &f.name == name))
+        .map(|(item, f)| GpuEntry { item: item.text, function: (*f).clone() })
+}
+
+/// Module-level NumPy arrays (captured as constant memory) and their Numba types.
+#[salsa::tracked(returns(ref))]
+pub fn module_host_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Type> {
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let scope = ItemScope::new(module_scope(db, file), body);
+    let mut arrays = BTreeMap::new();
+    for stmt in body {
+        if let Stmt::Assign(assign) = stmt
+            && let [ast::Expr::Name(target)] = assign.targets.as_slice()
+            && let Some(ty) = calls::host_array_type(&assign.value, &scope)
+        {
+            arrays.insert(target.id.to_string(), ty);
+        }
+    }
+    arrays
+}
+
+/// The typing itself, from the function's item and position-free module facts only, so an
+/// edit elsewhere in the file reuses it. Errors carry no item start (it is added by
+/// [`function_types`]).
+#[salsa::tracked(returns(ref))]
+fn item_function_types<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    request: TypingRequest<'db>,
+) -> Result<FunctionTypes, TypingError> {
+    let name = request.function(db);
     let err = |message: String, range: TextRange| TypingError {
         message,
         range,
-        item_start,
+        item_start: TextSize::default(),
         kind: ErrorKind::Unmodeled,
     };
-    let sig = match signature {
+    let entry = gpu_function_entry(db, file, FunctionName::new(db, name.clone()))
+        .as_ref()
+        .ok_or_else(|| err(format!("no kernel or device function named `{name}`"), TextRange::default()))?;
+    let function = &entry.function;
+    let sig = match request.signature(db) {
         Some(text) => parse_signature_str(text).map_err(|e| {
             err(
                 format!("invalid signature `{text}`: {}", e.message),
@@ -144,29 +199,23 @@ pub fn type_function(
             }
         },
     };
-    let module = parse_module(db, file);
-    let def_range = function.def_range + item_start;
-    let def = find_def(&module.syntax().body, def_range).ok_or_else(|| {
+    let stmts = crate::analysis::items::item_statements(db, entry.item);
+    let def = find_def(stmts, function.def_range).ok_or_else(|| {
         err(
             format!("cannot find the definition of `{name}`"),
             function.def_range,
         )
     })?;
-    let scope = ItemScope::new(module_scope(db, file), &module.syntax().body);
-    let ctx = infer::ModuleCtx::new(db, file, &scope, &module.syntax().body);
+    let scope = ItemScope::new(module_scope(db, file), stmts);
+    let ctx = infer::ModuleCtx::new(db, file, &scope);
     let kernel = !function.spec.kind.returns_values();
-    let result = infer::type_def(&ctx, def, &sig.args, kernel, 0)
-        .map_err(|f| TypingError {
-            message: f.message,
-            // A range outside the item (none known) falls back to the function's name.
-            range: if f.range.start() >= item_start {
-                f.range - item_start
-            } else {
-                function.name_range
-            },
-            item_start,
-            kind: f.kind,
-        })?;
+    let result = infer::type_def(&ctx, def, &sig.args, kernel, 0).map_err(|f| TypingError {
+        message: f.message,
+        // A range outside the function (none known) falls back to the function's name.
+        range: if function.def_range.contains_range(f.range) { f.range } else { function.name_range },
+        item_start: TextSize::default(),
+        kind: f.kind,
+    })?;
     let ret = if kernel {
         Type::None
     } else {
@@ -184,7 +233,6 @@ pub fn type_function(
             )
         });
     }
-    let shift = |r: TextRange| r - item_start;
     Ok(FunctionTypes {
         name: function.qualname.clone(),
         signature: Signature {
@@ -192,20 +240,9 @@ pub fn type_function(
             args: sig.args.clone(),
         },
         variables: result.variables,
-        first_binding: result
-            .first_binding
-            .into_iter()
-            .map(|(k, r)| (k, shift(r)))
-            .collect(),
+        first_binding: result.first_binding,
         ret: sig.ret.clone().unwrap_or(ret),
-        expressions: result
-            .expressions
-            .into_iter()
-            .map(|((a, b), t)| {
-                let start: u32 = item_start.into();
-                ((a - start, b - start), t)
-            })
-            .collect(),
+        expressions: result.expressions,
     })
 }
 
@@ -223,20 +260,16 @@ pub struct TypingRequest<'db> {
     pub signature: Option<String>,
 }
 
-/// [`type_function`] as a salsa query. Keyed by the file, not the item: a kernel's types
-/// depend on the device functions and globals it reaches elsewhere in the module.
+/// [`type_function`] as a salsa query: [`item_function_types`] with the item's start put
+/// into errors, so they can be placed in the file.
 #[salsa::tracked(returns(ref))]
 pub fn function_types<'db>(
     db: &'db dyn Db,
     file: SourceFile,
     request: TypingRequest<'db>,
 ) -> Result<FunctionTypes, TypingError> {
-    type_function(
-        db,
-        file,
-        request.function(db),
-        request.signature(db).as_deref(),
-    )
+    let item_start = find_gpu_function(db, file, request.function(db)).map(|(start, _)| start).unwrap_or_default();
+    item_function_types(db, file, request).clone().map_err(|e| TypingError { item_start, ..e })
 }
 
 /// Types the function whose `def` is at `def_range` (file-relative) for argument types, as
@@ -252,7 +285,7 @@ pub fn type_def_for_args(
     let def = find_def(&module.syntax().body, def_range)
         .ok_or_else(|| ("cannot find the function's definition".to_string(), def_range))?;
     let scope = ItemScope::new(module_scope(db, file), &module.syntax().body);
-    let ctx = infer::ModuleCtx::new(db, file, &scope, &module.syntax().body);
+    let ctx = infer::ModuleCtx::new(db, file, &scope);
     infer::type_def(&ctx, def, args, kernel, 0).map_err(|f| (f.message, f.range))
 }
 
