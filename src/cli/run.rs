@@ -1,4 +1,5 @@
-//! `kernlint run FILE::KERNEL`: run a kernel on the simulator, with the sanitizer on.
+//! `kernlint run FILE::KERNEL`: run a kernel on the simulator (with the sanitizer on) or,
+//! with `--device gpu|auto`, on the GPU from kernlint's own PTX.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -7,11 +8,13 @@ use clap::ValueEnum;
 
 use crate::analysis::signature::parse_signature_str;
 use crate::analysis::syntax::Lines;
-use crate::analysis::types::Scalar;
 use crate::analysis::typing::find_gpu_function;
 use crate::analysis::{RootDatabase, SourceFile};
+use crate::compile::{CompileOptions, compile_ptx};
 use crate::launch::npy::NpyArray;
-use crate::launch::{ArraySummary, Fill, HostArg, Launch, build_program, generate_array, simulate};
+use crate::launch::gpu::{GpuInfo, gpu_info};
+use crate::launch::recipe::launch_recipes;
+use crate::launch::{ArraySummary, HostArg, Launch, Program, build_program, parse_generator, run_on_gpu, simulate};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Device {
@@ -27,12 +30,13 @@ pub struct RunArgs {
     /// The signature (default: the decorator's first signature).
     #[arg(long)]
     pub sig: Option<String>,
-    /// Blocks per grid: X[,Y[,Z]].
+    /// Blocks per grid: X[,Y[,Z]]. Without --grid, --block and arguments, the launch comes
+    /// from a `# kernlint: run ...` comment or a launch site in the file.
     #[arg(long)]
-    pub grid: String,
+    pub grid: Option<String>,
     /// Threads per block: X[,Y[,Z]].
     #[arg(long)]
-    pub block: String,
+    pub block: Option<String>,
     /// Dynamic shared memory per block, in bytes.
     #[arg(long, default_value_t = 0)]
     pub shared_mem: usize,
@@ -66,29 +70,19 @@ fn dims(text: &str, what: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
-/// A generator shorthand: `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint).
-fn generate(spec: &str) -> Option<Result<NpyArray, String>> {
-    let (kind, rest) = spec.split_once(':')?;
-    let (dtype, shape) = rest.split_once('[')?;
-    let scalar = Scalar::from_name(dtype).or_else(|| Scalar::from_numpy_name(dtype))?;
-    let shape: Result<Vec<usize>, String> = shape
-        .trim_end_matches(']')
-        .split(',')
-        .map(|d| d.trim().parse::<usize>().map_err(|_| format!("`{spec}`: bad extent `{d}`")))
-        .collect();
-    Some(shape.and_then(|shape| {
-        let fill = Fill::parse(kind).ok_or_else(|| format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint)"))?;
-        Ok(generate_array(scalar, shape, fill))
-    }))
-}
-
 pub fn run(args: &RunArgs) -> Result<u8, String> {
-    if args.device == Device::Gpu {
-        return Err("--device gpu needs the PTX backend, which is not available yet; use --device sim".into());
-    }
-    if args.device == Device::Auto {
-        eprintln!("kernlint: running on the simulator (the GPU path arrives with the PTX backend)");
-    }
+    // The GPU when asked for (or, with auto, when one is usable), else the simulator.
+    let gpu = match args.device {
+        Device::Sim => None,
+        Device::Gpu => Some(gpu_info().map_err(|why| format!("--device gpu: {why}"))?),
+        Device::Auto => match gpu_info() {
+            Ok(info) => Some(info),
+            Err(why) => {
+                eprintln!("kernlint: {why}: running on the simulator");
+                None
+            }
+        },
+    };
     let (path, name) =
         args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
     let path = PathBuf::from(path);
@@ -105,18 +99,45 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig: {}", e.message))?,
         None => match function.spec.signatures.first() {
             Some(Ok(sig)) => sig.clone(),
-            _ => return Err(format!("`{name}` has no usable signature in its decorator: pass --sig")),
+            // Else the argument types of a launch site in the file.
+            _ => match crate::analysis::host_types::launch_arg_types(&db, file).get(name).and_then(|sites| sites.first()) {
+                Some(types) => crate::analysis::signature::Signature { ret: None, args: types.clone() },
+                None => return Err(format!("`{name}` has no signature in its decorator and no launch with known argument types: pass --sig")),
+            },
         },
     };
-    let launch = Launch {
-        grid: dims(&args.grid, "grid")?,
-        block: dims(&args.block, "block")?,
-        shared_mem: args.shared_mem,
-        step_budget: args.step_budget,
+    let (launch, arg_specs) = match (&args.grid, &args.block) {
+        (Some(grid), Some(block)) => {
+            let launch = Launch {
+                grid: dims(grid, "grid")?,
+                block: dims(block, "block")?,
+                shared_mem: args.shared_mem,
+                step_budget: args.step_budget,
+            };
+            (launch, args.args.clone())
+        }
+        (None, None) if args.args.is_empty() => {
+            let recipe = launch_recipes(&db, file, name).into_iter().next().ok_or_else(|| {
+                format!("no --grid/--block given and no launch of `{name}` with constant sizes in the file (or a `# kernlint: run grid=... block=... args=...` comment)")
+            })?;
+            eprintln!(
+                "kernlint: using the launch {:?} x {:?} with arguments {} from {}",
+                recipe.grid,
+                recipe.block,
+                recipe.args.join(" "),
+                match recipe.source {
+                    crate::launch::recipe::RecipeSource::Comment => "the `# kernlint: run` comment".to_string(),
+                    crate::launch::recipe::RecipeSource::LaunchSite(r) => format!("the launch at {}", locate(r)),
+                }
+            );
+            let launch = Launch { grid: recipe.grid, block: recipe.block, shared_mem: recipe.shared_mem, step_budget: args.step_budget };
+            (launch, recipe.args)
+        }
+        _ => return Err("give both --grid and --block (or neither, and no arguments, to use the launch found in the file)".into()),
     };
     let threads = launch.block.iter().product::<u32>();
     if threads > 1024 || launch.block[2] > 64 {
-        return Err(format!("--block {}: a block may have at most 1024 threads (z at most 64)", args.block));
+        return Err(format!("block {:?}: a block may have at most 1024 threads (z at most 64)", launch.block));
     }
     if args.shared_mem > 48 * 1024 {
         return Err(format!("--shared-mem {}: more than the 48 KiB a block may have by default", args.shared_mem));
@@ -126,18 +147,18 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         None => e.message,
     })?;
     let params = program.functions[0].params.clone();
-    if args.args.len() != params.len() {
+    if arg_specs.len() != params.len() {
         return Err(format!(
             "`{name}` takes {} arguments ({}), {} given",
             params.len(),
             params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
-            args.args.len()
+            arg_specs.len()
         ));
     }
     let mut host_args = Vec::new();
-    for (param, arg) in params.iter().zip(&args.args) {
+    for (param, arg) in params.iter().zip(&arg_specs) {
         host_args.push(if param.ty.is_array() {
-            let array = match generate(arg) {
+            let array = match parse_generator(arg) {
                 Some(a) => a?,
                 None => NpyArray::read(std::path::Path::new(arg)).map_err(|e| format!("argument `{}`: {e}", param.name))?,
             };
@@ -145,6 +166,11 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         } else {
             HostArg::Scalar(arg.clone())
         });
+    }
+    if let Some(info) = &gpu
+        && let Some(code) = run_gpu(args, info, &program, &launch, &host_args, &path, &text)?
+    {
+        return Ok(code);
     }
     let start = Instant::now();
     let mut result = None;
@@ -169,6 +195,59 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         println!("{}: {:?}: {}", locate(f.span), f.kind, f.message);
     }
     Ok(if outcome.findings.is_empty() { 0 } else { 1 })
+}
+
+/// Compile the kernel to PTX for the GPU's architecture and run it there, printing and
+/// writing the results as the simulator path does. `Ok(None)`: with `--device auto`, the
+/// PTX backend cannot compile this kernel yet, so the caller runs the simulator instead.
+fn run_gpu(
+    args: &RunArgs,
+    info: &GpuInfo,
+    program: &Program,
+    launch: &Launch,
+    host_args: &[HostArg],
+    path: &std::path::Path,
+    text: &str,
+) -> Result<Option<u8>, String> {
+    let arch = info.arch();
+    let options = CompileOptions { source: Some((path.display().to_string(), text.to_string())), ..Default::default() };
+    let ptx = match compile_ptx(program, &arch, &options) {
+        Ok(ptx) => ptx,
+        Err(e) => {
+            let at = match e.span {
+                Some(r) => {
+                    let p = Lines::new(text).position(text, r.start(), ruff_source_file::PositionEncoding::Utf32);
+                    format!("{}:{}:{}: ", path.display(), p.line + 1, p.column + 1)
+                }
+                None => format!("{}: ", path.display()),
+            };
+            if args.device == Device::Auto {
+                eprintln!("kernlint: no PTX for this kernel ({at}{}): running on the simulator", e.message);
+                return Ok(None);
+            }
+            return Err(format!("{at}{}", e.message));
+        }
+    };
+    if args.device == Device::Auto {
+        eprintln!("kernlint: running on the GPU ({}, {arch})", info.name);
+    }
+    let entry = program.functions[0].name.clone();
+    let (arrays, timing) = run_on_gpu(program, &ptx, &entry, launch, host_args, args.repeat)?;
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    for (p, result) in program.functions[0].params.iter().zip(&arrays) {
+        let Some(result) = result else { continue };
+        println!("{}: {}", p.name, summarize(result));
+        if let Some(dir) = &args.out {
+            result.write(&dir.join(format!("{}.npy", p.name)))?;
+        }
+    }
+    println!(
+        "time: {:.6} ms on the GPU ({}, {arch}, median of {} launches)",
+        timing.median_ms, info.name, timing.runs
+    );
+    Ok(Some(0))
 }
 
 fn summarize(a: &NpyArray) -> String {

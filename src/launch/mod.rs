@@ -1,8 +1,10 @@
-//! Kernel launches: the simulator (interpreting the typed IR) and, later, the GPU launcher.
+//! Kernel launches: the simulator (interpreting the typed IR) and the GPU launcher ([`gpu`]).
 //! Both sit behind one interface: a program, a launch configuration and arguments in,
 //! final array contents and findings out.
 
+pub mod gpu;
 pub mod npy;
+pub mod recipe;
 pub mod sim;
 
 use std::collections::HashMap;
@@ -23,6 +25,7 @@ use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::find_gpu_function;
 use crate::analysis::{Db, SourceFile};
 
+pub use gpu::{GpuTiming, gpu_available, run_on_gpu};
 pub use sim::{Finding, FindingKind, Launch, Program};
 
 /// Why a kernel cannot be prepared for a launch, with a file-relative location when known.
@@ -348,4 +351,22 @@ impl ArraySummary {
             checksum,
         }
     }
+}
+
+/// A generator shorthand `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint) as an
+/// array; `None` when `spec` is not written that way.
+pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
+    let (kind, rest) = spec.split_once(':')?;
+    let (dtype, shape) = rest.split_once('[')?;
+    let scalar = Scalar::from_name(dtype).or_else(|| Scalar::from_numpy_name(dtype))?;
+    let shape: Result<Vec<usize>, String> = shape
+        .trim_end_matches(']')
+        .split(',')
+        .map(|d| d.trim().parse::<usize>().map_err(|_| format!("`{spec}`: bad extent `{d}`")))
+        .collect();
+    Some(shape.and_then(|shape| {
+        let fill = Fill::parse(kind)
+            .ok_or_else(|| format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint)"))?;
+        Ok(generate_array(scalar, shape, fill))
+    }))
 }

@@ -14,6 +14,9 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::custom::{self, PtxParams, PtxResult, RunParams, RunResult, invalid_params, not_available};
+use crate::analysis::host_types::launch_arg_types;
+use crate::analysis::signature::Signature;
+use crate::launch::recipe::launch_recipes;
 use crate::launch::{ArraySummary, Launch, build_program, simulate};
 use super::framing;
 use super::position::{Encoding, to_offset, to_position, to_range};
@@ -253,8 +256,12 @@ impl Backend {
         )))
     }
 
-    /// `kernlint/run`: run the kernel on the simulator with the given launch and arguments.
+    /// `kernlint/run`: run the kernel on the simulator with the given launch and arguments,
+    /// or, without `args`, with the launch recipe found in the file.
     async fn run_kernel(&self, params: RunParams) -> Result<RunResult> {
+        if params.args.is_none() {
+            return self.run_recipe(params).await;
+        }
         let (kernel, _, arity) = self.check_kernel(&params.uri, &params.kernel, params.signature.clone()).await?;
         let grid = custom::launch_dims(&params.grid, "grid")?;
         let block = custom::launch_dims(&params.block, "block")?;
@@ -262,9 +269,7 @@ impl Backend {
         if threads > 1024 {
             return Err(invalid_params(format!("a block has at most 1024 threads, not {threads}")));
         }
-        let Some(args) = params.args.clone() else {
-            return Err(invalid_params(format!("`{kernel}` needs its {arity} arguments (`args`)")));
-        };
+        let args = params.args.clone().unwrap_or_default();
         if args.len() != arity {
             return Err(invalid_params(format!("`{kernel}` takes {arity} arguments, not {}", args.len())));
         }
@@ -281,44 +286,55 @@ impl Backend {
         };
         let launch = Launch { grid: dims(&grid), block: dims(&block), shared_mem: 0, step_budget: 10_000_000 };
         let signature = params.signature.clone();
-        let name = kernel.clone();
         let outcome = self
             .compute(move || -> std::result::Result<RunResult, String> {
-                let (_, f) = find_gpu_function(&snap.db, snap.file, &name).ok_or("kernel not found")?;
+                let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or("kernel not found")?;
                 let sig = match &signature {
                     Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
                     None => f.spec.signatures.first().and_then(|s| s.clone().ok()).ok_or("no signature")?,
                 };
-                let program = build_program(&snap.db, snap.file, &name, &sig).map_err(|e| e.message)?;
-                let start = std::time::Instant::now();
-                let (arrays, outcome) = simulate(&program, &launch, &host_args)?;
-                let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
-                let text = snap.rope.to_string();
-                let lines = crate::analysis::syntax::Lines::new(&text);
-                let messages = outcome
-                    .findings
-                    .iter()
-                    .map(|f| {
-                        let line = lines.line_of(f.span.start()) + 1;
-                        format!("line {line}: {:?}: {}", f.kind, f.message)
-                    })
-                    .collect();
-                let arrays = arrays
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, a)| a.as_ref().map(|a| (i, a)))
-                    .map(|(i, a)| {
-                        let summary = ArraySummary::of(a);
-                        serde_json::json!({
-                            "arg": i, "dtype": a.descr, "shape": a.shape, "min": summary.min, "max": summary.max,
-                            "mean": summary.mean, "head": summary.head,
-                        })
-                    })
-                    .collect();
-                Ok(RunResult { kernel: name, device: "simulator".into(), elapsed_ms, arrays, messages })
+                let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
+                simulate_for_client(&snap, kernel, &program, &launch, &host_args)
             })
             .await?;
-        outcome.map_err(|message| Error { code: ErrorCode::ServerError(custom::NOT_AVAILABLE), message: message.into(), data: None })
+        outcome.map_err(run_failed)
+    }
+
+    /// `kernlint/run` without arguments: the launch from a `# kernlint: run` comment or a
+    /// launch site in host code, typed by its decorator or by that launch.
+    async fn run_recipe(&self, params: RunParams) -> Result<RunResult> {
+        let Some(snap) = self.snapshot(&params.uri) else {
+            return Err(invalid_params(format!("document not open: {}", params.uri.as_str())));
+        };
+        let kernel = params.kernel.clone();
+        let signature = params.signature.clone();
+        let outcome = self
+            .compute(move || -> std::result::Result<RunResult, String> {
+                let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or(format!("no kernel named `{kernel}`"))?;
+                let recipe = launch_recipes(&snap.db, snap.file, &kernel).into_iter().next().ok_or(format!(
+                    "`{kernel}` needs its arguments: no launch with constant sizes in the file and no `# kernlint: run grid=... block=... args=...` comment"
+                ))?;
+                let sig = match &signature {
+                    Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
+                    None => match f.spec.signatures.first().and_then(|s| s.clone().ok()) {
+                        Some(sig) => sig,
+                        None => launch_arg_types(&snap.db, snap.file)
+                            .get(&kernel)
+                            .and_then(|sites| sites.first())
+                            .map(|args| Signature { ret: None, args: args.clone() })
+                            .ok_or(format!("`{kernel}` has no signature and no launch with known argument types"))?,
+                    },
+                };
+                let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
+                let is_array: Vec<bool> = program.functions[0].params.iter().map(|p| p.ty.is_array()).collect();
+                let host_args = recipe.host_args(&is_array)?;
+                let launch = Launch { grid: recipe.grid, block: recipe.block, shared_mem: recipe.shared_mem, step_budget: 10_000_000 };
+                simulate_for_client(&snap, kernel, &program, &launch, &host_args)
+            })
+            .await?;
+        outcome.map_err(|message| {
+            if message.contains("needs its arguments") { invalid_params(message) } else { run_failed(message) }
+        })
     }
 
     /// The kernel's qualified name, the signature a PTX or run request is for, and its arity.
@@ -353,6 +369,44 @@ impl Backend {
         };
         Ok((qualname, signature.0, signature.1))
     }
+}
+
+/// Run on the simulator and describe the result for a client: array summaries and the
+/// sanitizer's findings by line.
+fn simulate_for_client(
+    snap: &Snapshot,
+    kernel: String,
+    program: &crate::launch::Program,
+    launch: &Launch,
+    host_args: &[crate::launch::HostArg],
+) -> std::result::Result<RunResult, String> {
+    let start = std::time::Instant::now();
+    let (arrays, outcome) = simulate(program, launch, host_args)?;
+    let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    let text = snap.rope.to_string();
+    let lines = crate::analysis::syntax::Lines::new(&text);
+    let messages = outcome
+        .findings
+        .iter()
+        .map(|f| format!("line {}: {:?}: {}", lines.line_of(f.span.start()) + 1, f.kind, f.message))
+        .collect();
+    let arrays = arrays
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.as_ref().map(|a| (i, a)))
+        .map(|(i, a)| {
+            let summary = ArraySummary::of(a);
+            serde_json::json!({
+                "arg": i, "dtype": a.descr, "shape": a.shape, "min": summary.min, "max": summary.max,
+                "mean": summary.mean, "head": summary.head,
+            })
+        })
+        .collect();
+    Ok(RunResult { kernel, device: "simulator".into(), elapsed_ms, arrays, messages })
+}
+
+fn run_failed(message: String) -> Error {
+    Error { code: ErrorCode::ServerError(custom::NOT_AVAILABLE), message: message.into(), data: None }
 }
 
 /// Markdown where the client reads it, else a plain string (always allowed).
@@ -821,9 +875,11 @@ impl LanguageServer for Backend {
                 Ok(serde_json::to_value(result).ok())
             }
             custom::RUN_KERNEL_COMMAND => {
-                let grid = arg(2).unwrap_or(serde_json::json!(1));
-                let block = arg(3).unwrap_or(serde_json::json!(32));
-                let result = self.run_kernel(RunParams { uri, kernel, grid, block, args: None, signature: None }).await?;
+                // With grid, block and arguments given, run those; else the recipe in the file.
+                let grid = arg(2).unwrap_or(serde_json::Value::Null);
+                let block = arg(3).unwrap_or(serde_json::Value::Null);
+                let args = arg(4).and_then(|a| a.as_array().cloned());
+                let result = self.run_kernel(RunParams { uri, kernel, grid, block, args, signature: None }).await?;
                 Ok(serde_json::to_value(result).ok())
             }
             other => Err(invalid_params(format!("unknown command `{other}`"))),

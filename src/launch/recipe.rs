@@ -1,0 +1,394 @@
+//! Launch recipes: how to run a kernel without asking the user, derived from its launch
+//! sites in host code (`k[blocks, threads](out, x, 2.0)` with arrays built by NumPy
+//! constructors of constant size) or from a comment above it:
+//!
+//! ```python
+//! # kernlint: run grid=8 block=128 args=zeros:float32[1000],2.5,rand:float32[1000]
+//! @cuda.jit
+//! def saxpy(out, a, x): ...
+//! ```
+//!
+//! Arguments use the same spellings as `kernlint run`: a literal for a scalar, or a
+//! generator `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint) for an array.
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::analysis::items::{item_statements, module_items};
+use crate::analysis::kernels::{ItemScope, file_gpu_functions, for_each_body};
+use crate::analysis::launches::{CallForm, item_host_calls};
+use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
+use crate::analysis::scope::{Binding, ConstValue, ModuleScope, module_scope};
+use crate::analysis::types::Scalar;
+use crate::analysis::typing::find_def;
+use crate::analysis::{Db, SourceFile};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecipeSource {
+    /// A `# kernlint: run ...` comment.
+    Comment,
+    /// A launch in host code, at this file-relative range.
+    LaunchSite(TextRange),
+}
+
+/// A complete launch: configuration and arguments in `kernlint run` spelling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recipe {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_mem: usize,
+    pub args: Vec<String>,
+    pub source: RecipeSource,
+}
+
+/// Every recipe found for `kernel`: the comment first, then launch sites in source order.
+pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe> {
+    let mut out = Vec::new();
+    let functions = file_gpu_functions(db, file);
+    let Some((item, _)) = functions.iter().find(|(_, f)| f.name == kernel || f.qualname == kernel) else {
+        return out;
+    };
+    // The comment sits on the lines just above the item (its decorators included).
+    let text = file.text(db);
+    let before = &text[..usize::from(item.start)];
+    for line in before.lines().rev().take_while(|l| l.trim_start().starts_with('#') || l.trim().is_empty()) {
+        if let Some(recipe) = parse_comment(line) {
+            out.push(recipe);
+            break;
+        }
+    }
+    let scope_module = module_scope(db, file);
+    for item in module_items(db, file) {
+        for call in item_host_calls(db, file, item.text).iter().filter(|c| c.callee == kernel) {
+            if !matches!(call.form, CallForm::Launch { block: Some(_), .. }) {
+                continue;
+            }
+            let stmts = item_statements(db, item.text);
+            let Some(call_expr) = find_call(stmts, call.range) else { continue };
+            // Names bound once in the enclosing function (or the module) give the values.
+            let function = call.scope.and_then(|r| find_def(stmts, r));
+            let scope = function_scope(scope_module, function);
+            // The configuration, evaluated with the function's constants: `k[(n + 255) // 256, 256]`.
+            let Expr::Subscript(sub) = &*call_expr.func else { continue };
+            let parts: Vec<&Expr> = match &*sub.slice {
+                Expr::Tuple(t) => t.elts.iter().collect(),
+                one => vec![one],
+            };
+            let value = |i: usize| parts.get(i).and_then(|e| const_eval(e, &scope));
+            let (Some(grid), Some(block)) = (dims(value(0).as_ref()), dims(value(1).as_ref())) else { continue };
+            let shared_mem = match parts.get(3) {
+                Some(_) => match value(3).as_ref().and_then(ConstValue::as_int) {
+                    Some(v) if v >= 0 => v as usize,
+                    _ => continue,
+                },
+                None => 0,
+            };
+            let bodies: Vec<&[Stmt]> = function.map(|d| d.body.as_slice()).into_iter().chain([stmts]).collect();
+            let eval = Evaluator { scope: &scope, bodies: &bodies };
+            let args: Option<Vec<String>> = call_expr.arguments.args.iter().map(|a| eval.arg(a, 0)).collect();
+            if let Some(args) = args {
+                out.push(Recipe { grid, block, shared_mem, args, source: RecipeSource::LaunchSite(item.to_file(call.range)) });
+            }
+        }
+    }
+    out
+}
+
+/// The module's names plus the function's own: imports, and constants folded in order
+/// (`n = N * 2` with `N` a module constant).
+fn function_scope<'a>(module: &'a ModuleScope, function: Option<&ast::StmtFunctionDef>) -> ItemScope<'a> {
+    let mut scope = ItemScope { module, local: ModuleScope::default() };
+    for stmt in function.map(|d| d.body.as_slice()).unwrap_or_default() {
+        match stmt {
+            Stmt::Assign(a) if a.targets.len() == 1 => {
+                let Expr::Name(target) = &a.targets[0] else { continue };
+                let binding = match const_eval(&a.value, &scope) {
+                    Some(c) => Binding::Const(c),
+                    None => match qualified_path(&a.value, &scope) {
+                        Some(p) => Binding::Path(p),
+                        None => Binding::Other,
+                    },
+                };
+                scope.local.bindings.insert(target.id.to_string(), binding);
+            }
+            other => scope.local.add_statement(other),
+        }
+    }
+    scope
+}
+
+fn dims(value: Option<&ConstValue>) -> Option<[u32; 3]> {
+    let list: Vec<i128> = match value? {
+        ConstValue::Int(v) => vec![*v],
+        ConstValue::Tuple(items) => items.iter().map(ConstValue::as_int).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    if list.is_empty() || list.len() > 3 || list.iter().any(|&v| v <= 0 || v > u32::MAX as i128) {
+        return None;
+    }
+    let mut out = [1u32; 3];
+    for (o, v) in out.iter_mut().zip(list) {
+        *o = v as u32;
+    }
+    Some(out)
+}
+
+/// `# kernlint: run grid=8 block=128 shared=0 args=a,b,c`.
+pub fn parse_comment(line: &str) -> Option<Recipe> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("kernlint: run")?;
+    let (mut grid, mut block, mut shared_mem, mut args) = (None, None, 0usize, Vec::new());
+    for field in rest.split_whitespace() {
+        let (key, value) = field.split_once('=')?;
+        match key {
+            "grid" => grid = Some(parse_dims(value)?),
+            "block" => block = Some(parse_dims(value)?),
+            "shared" | "shared_mem" => shared_mem = value.parse().ok()?,
+            "args" => args = split_top_level(value),
+            _ => return None,
+        }
+    }
+    Some(Recipe { grid: grid?, block: block?, shared_mem, args, source: RecipeSource::Comment })
+}
+
+fn parse_dims(text: &str) -> Option<[u32; 3]> {
+    let parts: Vec<u32> = text.trim_matches(|c| c == '(' || c == ')').split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
+    dims(Some(&ConstValue::Tuple(parts.into_iter().map(|p| ConstValue::Int(p as i128)).collect())))
+}
+
+/// Split on commas outside brackets: `zeros:float32[4,4],2.5` -> two arguments.
+fn split_top_level(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut current) = (0i32, String::new());
+    for c in text.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+fn find_call(stmts: &[Stmt], range: TextRange) -> Option<&ast::ExprCall> {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Find<'a> {
+        range: TextRange,
+        found: Option<&'a ast::ExprCall>,
+    }
+    impl<'a> Visitor<'a> for Find<'a> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr
+                && call.range() == self.range
+            {
+                self.found = Some(call);
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Find { range, found: None };
+    for stmt in stmts {
+        finder.visit_stmt(stmt);
+    }
+    finder.found
+}
+
+/// An array to generate: what fills it, its dtype and shape.
+#[derive(Clone, Debug, PartialEq)]
+struct ArraySpec {
+    fill: &'static str,
+    dtype: Scalar,
+    shape: Vec<usize>,
+}
+
+impl ArraySpec {
+    fn render(&self) -> String {
+        let dims: Vec<String> = self.shape.iter().map(|d| d.to_string()).collect();
+        format!("{}:{}[{}]", self.fill, self.dtype.name(), dims.join(","))
+    }
+}
+
+enum Value {
+    Array(ArraySpec),
+    Scalar(String),
+}
+
+struct Evaluator<'a> {
+    scope: &'a ItemScope<'a>,
+    /// Where to look for assignments: the enclosing function, then the item.
+    bodies: &'a [&'a [Stmt]],
+}
+
+impl Evaluator<'_> {
+    fn arg(&self, e: &Expr, depth: usize) -> Option<String> {
+        match self.value(e, depth)? {
+            Value::Array(spec) => Some(spec.render()),
+            Value::Scalar(s) => Some(s),
+        }
+    }
+
+    fn value(&self, e: &Expr, depth: usize) -> Option<Value> {
+        if depth > 8 {
+            return None;
+        }
+        match e {
+            Expr::Name(n) => {
+                if let Some(assigned) = self.assignment(n.id.as_str()) {
+                    return self.value(assigned, depth + 1);
+                }
+                self.scalar(e)
+            }
+            Expr::Call(call) => {
+                if let Expr::Attribute(attr) = &*call.func
+                    && qualified_path(&call.func, self.scope).is_none()
+                {
+                    // Methods on an array: .astype(dtype), .copy(), .copy_to_host().
+                    let Value::Array(mut spec) = self.value(&attr.value, depth + 1)? else { return None };
+                    return match attr.attr.as_str() {
+                        "astype" => {
+                            spec.dtype = self.dtype(call.arguments.args.first()?)?;
+                            Some(Value::Array(spec))
+                        }
+                        "copy" | "copy_to_host" => Some(Value::Array(spec)),
+                        _ => None,
+                    };
+                }
+                let path = qualified_path(&call.func, self.scope)?;
+                let args = &call.arguments.args;
+                let keyword = |name: &str| {
+                    call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)).map(|k| &k.value)
+                };
+                let dtype_arg = |default: Scalar| match keyword("dtype") {
+                    Some(d) => self.dtype(d),
+                    None => Some(default),
+                };
+                match path.as_str() {
+                    "numpy.zeros" | "numpy.empty" | "numpy.ones" | "numba.cuda.device_array" => {
+                        let fill = if path == "numpy.ones" { "ones" } else { "zeros" };
+                        let dtype = match (keyword("dtype"), args.get(1)) {
+                            (Some(d), _) | (None, Some(d)) => self.dtype(d)?,
+                            _ => Scalar::F64,
+                        };
+                        let shape = self.shape(args.first().or_else(|| keyword("shape"))?)?;
+                        Some(Value::Array(ArraySpec { fill, dtype, shape }))
+                    }
+                    "numpy.arange" => {
+                        let n = self.int(args.first()?)?;
+                        Some(Value::Array(ArraySpec { fill: "arange", dtype: dtype_arg(Scalar::I64)?, shape: vec![n] }))
+                    }
+                    "numpy.random.rand" | "numpy.random.random" | "numpy.random.random_sample" => {
+                        let shape = match path.as_str() {
+                            "numpy.random.rand" => args.iter().map(|a| self.int(a)).collect::<Option<Vec<_>>>()?,
+                            _ => self.shape(args.first()?)?,
+                        };
+                        Some(Value::Array(ArraySpec { fill: "rand", dtype: Scalar::F64, shape }))
+                    }
+                    "numpy.random.randint" => {
+                        let size = keyword("size").or(args.get(2))?;
+                        Some(Value::Array(ArraySpec { fill: "randint", dtype: dtype_arg(Scalar::I64)?, shape: self.shape(size)? }))
+                    }
+                    "numpy.zeros_like" | "numpy.empty_like" | "numpy.ones_like" | "numba.cuda.device_array_like" => {
+                        let Value::Array(mut spec) = self.value(args.first()?, depth + 1)? else { return None };
+                        spec.fill = if path == "numpy.ones_like" { "ones" } else { "zeros" };
+                        if let Some(d) = keyword("dtype") {
+                            spec.dtype = self.dtype(d)?;
+                        }
+                        Some(Value::Array(spec))
+                    }
+                    "numba.cuda.to_device" | "numpy.ascontiguousarray" | "numpy.copy" => self.value(args.first()?, depth + 1),
+                    _ => {
+                        // `np.float32(2.0)` and friends: the scalar's value.
+                        scalar_type_of_path(&path)?;
+                        self.scalar(args.first()?)
+                    }
+                }
+            }
+            _ => self.scalar(e),
+        }
+    }
+
+    fn scalar(&self, e: &Expr) -> Option<Value> {
+        Some(Value::Scalar(match const_eval(e, self.scope)? {
+            ConstValue::Int(v) => v.to_string(),
+            ConstValue::Float(f) => format!("{f:?}"),
+            ConstValue::Bool(b) => b.to_string(),
+            _ => return None,
+        }))
+    }
+
+    fn int(&self, e: &Expr) -> Option<usize> {
+        const_eval(e, self.scope)?.as_int().filter(|v| *v >= 0).map(|v| v as usize)
+    }
+
+    fn shape(&self, e: &Expr) -> Option<Vec<usize>> {
+        match const_eval(e, self.scope)? {
+            ConstValue::Int(v) if v >= 0 => Some(vec![v as usize]),
+            ConstValue::Tuple(items) => items.iter().map(|i| i.as_int().filter(|v| *v >= 0).map(|v| v as usize)).collect(),
+            _ => None,
+        }
+    }
+
+    fn dtype(&self, e: &Expr) -> Option<Scalar> {
+        match e {
+            Expr::StringLiteral(s) => Scalar::from_numpy_name(s.value.to_str()),
+            other => scalar_type_of_path(&qualified_path(other, self.scope)?),
+        }
+    }
+
+    /// The value of a name assigned exactly once in the enclosing function or the item.
+    fn assignment(&self, name: &str) -> Option<&Expr> {
+        for body in self.bodies {
+            let mut found = Vec::new();
+            collect_assignments(body, name, &mut found);
+            match found.as_slice() {
+                [one] => return Some(one),
+                [] => continue,
+                _ => return None,
+            }
+        }
+        None
+    }
+}
+
+fn collect_assignments<'a>(stmts: &'a [Stmt], name: &str, out: &mut Vec<&'a Expr>) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)) => {
+                out.push(&a.value);
+                if a.targets.len() > 1 {
+                    out.push(&a.value); // chained assignment: treat as ambiguous
+                }
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
+            _ => {}
+        }
+        for_each_body(stmt, |body| collect_assignments(body, name, out));
+    }
+}
+
+impl Recipe {
+    /// The `kernlint run` arguments as host arguments, for parameters that are arrays or not.
+    pub fn host_args(&self, is_array: &[bool]) -> Result<Vec<super::HostArg>, String> {
+        if self.args.len() != is_array.len() {
+            return Err(format!("the recipe has {} arguments, the kernel takes {}", self.args.len(), is_array.len()));
+        }
+        self.args
+            .iter()
+            .zip(is_array)
+            .map(|(spec, &array)| {
+                if array {
+                    super::parse_generator(spec).unwrap_or_else(|| Err(format!("`{spec}` is not an array generator"))).map(super::HostArg::Array)
+                } else {
+                    Ok(super::HostArg::Scalar(spec.clone()))
+                }
+            })
+            .collect()
+    }
+}

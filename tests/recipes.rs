@@ -1,0 +1,68 @@
+//! Launch recipes: how to run a kernel, read from host code or a comment.
+
+use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::launch::recipe::{RecipeSource, launch_recipes};
+
+const SOURCE: &str = r#"import numpy as np
+from numba import cuda
+
+N = 1000
+
+
+@cuda.jit
+def saxpy(out, a, x, y):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + y[i]
+
+
+# kernlint: run grid=(2,2) block=(8,8) args=zeros:float32[16,16],arange:float32[16,16]
+@cuda.jit
+def double(out, x):
+    i, j = cuda.grid(2)
+    if i < out.shape[0] and j < out.shape[1]:
+        out[i, j] = 2 * x[i, j]
+
+
+def main(m):
+    n = N * 2
+    x = np.random.rand(n).astype(np.float32)
+    y = np.ones(n, dtype=np.float32)
+    out = np.zeros_like(x)
+    d_out = cuda.to_device(out)
+    saxpy[(n + 255) // 256, 256](d_out, np.float32(2.0), x, y)
+    saxpy[m, 256](d_out, 2.0, x, y)  # unknown grid: no recipe
+"#;
+
+#[test]
+fn recipes_from_launch_sites_and_comments() {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), SOURCE.to_string());
+    let saxpy = launch_recipes(&db, file, "saxpy");
+    assert_eq!(saxpy.len(), 1, "{saxpy:?}");
+    assert_eq!(saxpy[0].grid, [8, 1, 1]);
+    assert_eq!(saxpy[0].block, [256, 1, 1]);
+    assert_eq!(saxpy[0].args, ["zeros:float32[2000]", "2.0", "rand:float32[2000]", "ones:float32[2000]"]);
+    assert!(matches!(saxpy[0].source, RecipeSource::LaunchSite(_)));
+
+    let double = launch_recipes(&db, file, "double");
+    assert_eq!(double.len(), 1);
+    assert_eq!(double[0].grid, [2, 2, 1]);
+    assert_eq!(double[0].args, ["zeros:float32[16,16]", "arange:float32[16,16]"]);
+    assert_eq!(double[0].source, RecipeSource::Comment);
+}
+
+#[test]
+fn run_without_a_launch_uses_the_recipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.py");
+    std::fs::write(&path, SOURCE).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kernlint"))
+        .args(["run", &format!("{}::double", path.display()), "--sig", "void(float32[:, ::1], float32[:, ::1])", "--device", "sim"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    // out = 2 * arange over 16 x 16: max 510, mean 255.
+    assert!(stdout.contains("out: shape [16, 16], dtype <f4, min 0, max 510, mean 255"), "{stdout}");
+}
