@@ -238,7 +238,7 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
                 if !layout_ok {
                     return Err(format!("argument `{}`: the signature wants layout {layout}, the array is not", param.name));
                 }
-                buffers.push(sim::Buffer { data: array.data.clone(), space: MemorySpace::Global, name: param.name.clone(), written: None });
+                buffers.push(sim::Buffer::new(array.data.clone(), MemorySpace::Global, param.name.clone()));
                 let shape = array.shape.iter().map(|&d| d as i64).collect();
                 let view = sim::ArrayRef::contiguous(buffers.len() - 1, shape, itemsize as i64, dtype.as_scalar(), array.fortran_order);
                 values.push(sim::V::Arr(Arc::new(view)));

@@ -92,8 +92,33 @@ pub struct Buffer {
     pub data: Vec<u8>,
     pub space: MemorySpace,
     pub name: String,
-    /// For shared memory: which bytes some thread wrote (reads of others are findings).
-    pub written: Option<Vec<bool>>,
+    /// Race bookkeeping per element: for shared memory, who last wrote and read it in which
+    /// barrier interval; for global memory, the last non-atomic writer. Empty until used.
+    pub track: Vec<Track>,
+}
+
+impl Buffer {
+    pub fn new(data: Vec<u8>, space: MemorySpace, name: impl Into<String>) -> Self {
+        Self { data, space, name: name.into(), track: Vec::new() }
+    }
+}
+
+/// One element's access history (thread ids are grid-wide; `NONE` when unset).
+#[derive(Clone, Copy, Debug)]
+pub struct Track {
+    writer: u32,
+    write_epoch: u32,
+    reader: u32,
+    read_epoch: u32,
+    many_readers: bool,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Default for Track {
+    fn default() -> Self {
+        Self { writer: NONE, write_epoch: 0, reader: NONE, read_epoch: 0, many_readers: false }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -191,12 +216,6 @@ struct Machine<'p> {
     dynamic_shared: HashMap<usize, usize>,
     globals: HashMap<String, usize>,
     reported: std::collections::HashSet<(FindingKind, TextRange)>,
-    /// Shared-memory race tracking: (buffer, byte) -> (writer thread, epoch).
-    shared_writes: HashMap<(usize, usize), (usize, u64)>,
-    /// Shared-memory reads since the last barrier: (buffer, byte) -> (a reader, epoch, several readers).
-    shared_reads: HashMap<(usize, usize), (usize, u64, bool)>,
-    /// Global memory: the grid-wide id of the last thread that wrote each byte, per buffer.
-    global_writers: HashMap<usize, Vec<u32>>,
     epoch: u64,
     steps: u64,
 }
@@ -211,9 +230,6 @@ pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launc
         dynamic_shared: HashMap::new(),
         globals: HashMap::new(),
         reported: Default::default(),
-        shared_writes: HashMap::new(),
-        shared_reads: HashMap::new(),
-        global_writers: HashMap::new(),
         epoch: 0,
         steps: 0,
     };
@@ -460,18 +476,6 @@ impl Machine<'_> {
                 }
             })
             .collect()
-    }
-
-    /// Note a shared read; returns the word's last writer and epoch for the race check.
-    fn record_shared_read(&mut self, buffer: usize, at: usize, reader: usize) -> Option<(usize, u64)> {
-        let epoch = self.epoch;
-        let entry = self.shared_reads.entry((buffer, at)).or_insert((reader, epoch, false));
-        if entry.1 != epoch {
-            *entry = (reader, epoch, false);
-        } else if entry.0 != reader {
-            entry.2 = true;
-        }
-        self.shared_writes.get(&(buffer, at)).copied()
     }
 
     /// A thread's id, unique across the grid.
@@ -721,12 +725,7 @@ impl Machine<'_> {
         if shape == [0] && space == MemorySpace::Shared {
             let owner = key.0;
             let buffer = *self.dynamic_shared.entry(owner).or_insert_with(|| {
-                self.buffers.push(Buffer {
-                    data: vec![0; self.launch.shared_mem],
-                    space,
-                    name: "dynamic shared memory".into(),
-                    written: Some(vec![false; self.launch.shared_mem]),
-                });
+                self.buffers.push(Buffer::new(vec![0; self.launch.shared_mem], space, "dynamic shared memory"));
                 self.buffers.len() - 1
             });
             let n = self.launch.shared_mem as i64 / size;
@@ -736,9 +735,8 @@ impl Machine<'_> {
             Some(b) => *b,
             None => {
                 let bytes = (shape.iter().product::<i64>() * size).max(0) as usize;
-                let written = (space == MemorySpace::Shared).then(|| vec![false; bytes]);
                 let name = if space == MemorySpace::Shared { "shared array" } else { "local array" };
-                self.buffers.push(Buffer { data: vec![0; bytes], space, name: name.into(), written });
+                self.buffers.push(Buffer::new(vec![0; bytes], space, name));
                 self.allocs.insert(key, self.buffers.len() - 1);
                 self.buffers.len() - 1
             }
@@ -751,7 +749,7 @@ impl Machine<'_> {
             Some(b) => *b,
             None => {
                 let Some((_, _, bytes)) = self.program.globals.get(name) else { return V::Void };
-                self.buffers.push(Buffer { data: bytes.clone(), space: MemorySpace::Const, name: name.into(), written: None });
+                self.buffers.push(Buffer::new(bytes.clone(), MemorySpace::Const, name));
                 self.globals.insert(name.into(), self.buffers.len() - 1);
                 self.buffers.len() - 1
             }
@@ -790,18 +788,29 @@ impl Machine<'_> {
         if at + n > buf.data.len() {
             return convert(&V::Int(0), s);
         }
-        if let Some(written) = &buf.written {
-            if !written[at] {
+        if buf.space == MemorySpace::Shared {
+            let me = self.global_id(t);
+            let epoch = self.epoch as u32;
+            let buf = &mut self.buffers[arr.buffer];
+            if buf.track.is_empty() {
+                buf.track = vec![Track::default(); buf.data.len() / n + 1];
+            }
+            let track = &mut buf.track[at / n];
+            let never_written = track.writer == NONE;
+            let raced = !never_written && track.writer != me && track.write_epoch == epoch;
+            if track.read_epoch != epoch || track.reader == NONE {
+                (track.reader, track.read_epoch, track.many_readers) = (me, epoch, false);
+            } else if track.reader != me {
+                track.many_readers = true;
+            }
+            if never_written {
                 self.report(
                     FindingKind::UninitializedRead,
                     span,
                     t,
                     format!("read of shared memory no thread has written (thread {:?}, block {:?})", t.tid, t.bid),
                 );
-            } else if let Some((writer, epoch)) = self.record_shared_read(arr.buffer, at, t.linear)
-                && writer != t.linear
-                && epoch == self.epoch
-            {
+            } else if raced {
                 self.report(
                     FindingKind::SharedRace,
                     span,
@@ -823,54 +832,56 @@ impl Machine<'_> {
         if at + n > self.buffers[arr.buffer].data.len() {
             return;
         }
-        if self.buffers[arr.buffer].written.is_some() && !atomic {
-            let read_by_other = self
-                .shared_reads
-                .get(&(arr.buffer, at))
-                .is_some_and(|&(reader, epoch, many)| epoch == self.epoch && (many || reader != t.linear));
-            let written_by_other = self
-                .shared_writes
-                .get(&(arr.buffer, at))
-                .is_some_and(|&(writer, epoch)| writer != t.linear && epoch == self.epoch);
-            if read_by_other || written_by_other {
-                self.report(
-                    FindingKind::SharedRace,
-                    span,
-                    t,
-                    format!(
-                        "shared-memory race: thread {:?} writes a word of block {:?}'s shared memory that another thread {} since the last barrier",
-                        t.tid,
-                        t.bid,
-                        if written_by_other { "wrote" } else { "read" }
-                    ),
-                );
+        let me = self.global_id(t);
+        let epoch = self.epoch as u32;
+        let space = self.buffers[arr.buffer].space;
+        if matches!(space, MemorySpace::Shared | MemorySpace::Global) {
+            let buf = &mut self.buffers[arr.buffer];
+            if buf.track.is_empty() {
+                buf.track = vec![Track::default(); buf.data.len() / n + 1];
             }
-            self.shared_writes.insert((arr.buffer, at), (t.linear, self.epoch));
-        }
-        if self.buffers[arr.buffer].space == MemorySpace::Global {
-            let gid = self.global_id(t);
-            let len = self.buffers[arr.buffer].data.len();
-            let writers = self.global_writers.entry(arr.buffer).or_insert_with(|| vec![u32::MAX; len]);
-            let previous = writers[at];
-            writers[at] = if atomic { u32::MAX } else { gid };
-            if !atomic && previous != u32::MAX && previous != gid {
-                let name = self.buffers[arr.buffer].name.clone();
-                self.report(
+            let track = buf.track[at / n];
+            let finding = match space {
+                MemorySpace::Shared if !atomic => {
+                    let read_by_other = track.read_epoch == epoch
+                        && track.reader != NONE
+                        && (track.many_readers || track.reader != me);
+                    let written_by_other = track.writer != NONE && track.writer != me && track.write_epoch == epoch;
+                    (read_by_other || written_by_other).then(|| {
+                        (
+                            FindingKind::SharedRace,
+                            format!(
+                                "shared-memory race: thread {:?} writes a word of block {:?}'s shared memory that another thread {} since the last barrier",
+                                t.tid,
+                                t.bid,
+                                if written_by_other { "wrote" } else { "read" }
+                            ),
+                        )
+                    })
+                }
+                MemorySpace::Global if !atomic && track.writer != NONE && track.writer != me => Some((
                     FindingKind::GlobalWriteConflict,
-                    span,
-                    t,
                     format!(
-                        "conflicting writes: two threads wrote the same element of `{name}` without an atomic (thread {:?}, block {:?}); the result depends on their order",
-                        t.tid, t.bid
+                        "conflicting writes: two threads wrote the same element of `{}` without an atomic (thread {:?}, block {:?}); the result depends on their order",
+                        buf.name, t.tid, t.bid
                     ),
-                );
+                )),
+                _ => None,
+            };
+            // Atomics never conflict, and reset the element's writer (global) as they do.
+            let entry = &mut buf.track[at / n];
+            if space == MemorySpace::Global && atomic {
+                entry.writer = NONE;
+            } else {
+                entry.writer = me;
+                entry.write_epoch = epoch;
+            }
+            if let Some((kind, message)) = finding {
+                self.report(kind, span, t, message);
             }
         }
         let buf = &mut self.buffers[arr.buffer];
         write_value(&mut buf.data[at..at + n], s, v);
-        if let Some(w) = &mut buf.written {
-            w[at..at + n].iter_mut().for_each(|b| *b = true);
-        }
     }
 
     fn index_list(v: &V) -> Vec<i64> {
