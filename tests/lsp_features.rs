@@ -531,3 +531,55 @@ async fn edits_in_order_and_utf8_positions() {
     assert_eq!(diags[0]["range"]["start"], json!({"line": 5, "character": 4}));
     e.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_index_finds_launches_in_other_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernels = dir.path().join("kernels.py");
+    std::fs::write(&kernels, KERNELS).unwrap();
+    std::fs::create_dir_all(dir.path().join("apps/deep")).unwrap();
+    std::fs::write(
+        dir.path().join("apps/deep/runner.py"),
+        "from numba import cuda\nfrom kernels import saxpy\n\ndef go(o, x):\n    saxpy[2, 64](o, x, 3.0)\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("apps/unrelated.py"), "print('no gpu here')\n").unwrap();
+    let root = format!("file://{}", dir.path().display());
+    let uri = format!("file://{}", kernels.display());
+
+    let mut e = Editor::start();
+    e.request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {}})).await;
+    e.notify("initialized", json!({}));
+    // The index reports when it is done: two files mention `cuda`.
+    loop {
+        let m = e.next().await;
+        if m["method"] == "window/logMessage" && m["params"]["message"].as_str().unwrap_or("").contains("indexed") {
+            assert!(m["params"]["message"].as_str().unwrap().contains("indexed 2 workspace files"), "{m}");
+            break;
+        }
+    }
+    e.open(&uri, KERNELS);
+    e.diagnostics(&uri, 1).await;
+    let refs = e
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 7, "character": 5}, "context": {"includeDeclaration": false}}),
+        )
+        .await;
+    let files: Vec<&str> = refs.as_array().unwrap().iter().map(|l| l["uri"].as_str().unwrap().rsplit('/').next().unwrap()).collect();
+    assert!(files.contains(&"runner.py"), "{refs}");
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diagnostics_carry_related_information() {
+    let text = "from numba import cuda\n\n@cuda.jit\ndef k(out):\n    t = cuda.threadIdx.x\n    if t < 16:\n        cuda.syncthreads()\n    out[0] = 1\n";
+    let mut e = editor_with(text).await;
+    let diags = e.diagnostics(URI, 1).await;
+    let barrier = diags.iter().find(|d| d["code"] == "KL201").expect("a KL201 finding");
+    let related = &barrier["relatedInformation"][0];
+    assert_eq!(related["location"]["uri"], URI);
+    assert_eq!(related["location"]["range"]["start"], json!({"line": 5, "character": 7}));
+    assert!(related["message"].as_str().unwrap().contains("condition"));
+    e.shutdown().await;
+}

@@ -111,7 +111,17 @@ pub fn text(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
             })
             .with_code(d.code)
             .with_message(&d.message)
-            .with_labels(vec![Label::primary(id, range)]);
+            .with_labels(
+                std::iter::once(Label::primary(id, range))
+                    .chain(
+                        // Related places in the same cell or file, as secondary labels.
+                        d.related
+                            .iter()
+                            .filter(|_| report.notebook.is_none())
+                            .map(|(r, label)| Label::secondary(file_id, usize::from(r.start())..usize::from(r.end())).with_message(label)),
+                    )
+                    .collect(),
+            );
             let mut notes = d.notes.clone();
             if let Some(fix) = &d.fix {
                 notes.push(format!("fix available: {}", fix.message));

@@ -33,12 +33,15 @@ pub struct Diagnostic {
     pub message: String,
     /// Further explanation, and what to write instead.
     pub notes: Vec<String>,
+    /// Other places that explain the finding (the condition a barrier sits under), with a
+    /// short label each; in the same file.
+    pub related: Vec<(TextRange, String)>,
     pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
     pub fn new(code: &'static str, range: TextRange, message: impl Into<String>) -> Self {
-        Self { code, severity: Severity::Error, range, message: message.into(), notes: Vec::new(), fix: None }
+        Self { code, severity: Severity::Error, range, message: message.into(), notes: Vec::new(), related: Vec::new(), fix: None }
     }
 
     pub fn warning(mut self) -> Self {
@@ -51,6 +54,11 @@ impl Diagnostic {
         self
     }
 
+    pub fn related(mut self, range: TextRange, label: impl Into<String>) -> Self {
+        self.related.push((range, label.into()));
+        self
+    }
+
     pub fn fix(mut self, message: impl Into<String>, edits: Vec<Edit>) -> Self {
         self.fix = Some(Fix { message: message.into(), edits });
         self
@@ -60,6 +68,9 @@ impl Diagnostic {
     pub fn shifted(&self, offset: TextSize) -> Self {
         let mut moved = self.clone();
         moved.range = self.range + offset;
+        for (range, _) in &mut moved.related {
+            *range = *range + offset;
+        }
         if let Some(fix) = &mut moved.fix {
             for edit in &mut fix.edits {
                 edit.range = edit.range + offset;

@@ -42,8 +42,11 @@ struct Document {
 struct State {
     db: RootDatabase,
     documents: HashMap<Uri, Document>,
-    /// Files read from disk for cross-file features (sibling modules), by path.
+    /// Files read from disk for cross-file features (sibling modules, launch sites in other
+    /// files), by path: the workspace index, filled in the background after `initialized`.
     disk: HashMap<PathBuf, SourceFile>,
+    /// The workspace folders, from `initialize`.
+    roots: Vec<PathBuf>,
 }
 
 /// Settings from the client (`workspace/configuration`, section `kernlint`).
@@ -371,6 +374,52 @@ impl Backend {
     }
 }
 
+/// Index the workspace folders in the background: every Python file (`.gitignore`
+/// honoured) that mentions `cuda` becomes an analysis input, and its kernels and launch
+/// sites are computed once, so cross-file features answer at once. Returns the count.
+fn index_workspace(state: &Arc<Mutex<State>>) -> usize {
+    /// Enough for large monorepos; beyond it, files are read on demand.
+    const MAX_FILES: usize = 20_000;
+    let roots = state.lock().unwrap().roots.clone();
+    let mut files = Vec::new();
+    for root in roots {
+        for entry in ignore::WalkBuilder::new(root).build().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "py") && entry.file_type().is_some_and(|t| t.is_file()) {
+                files.push(path.to_path_buf());
+            }
+            if files.len() >= MAX_FILES {
+                break;
+            }
+        }
+    }
+    let mut indexed = Vec::new();
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        if !text.contains("cuda") || text.len() > 5 << 20 {
+            continue;
+        }
+        let mut guard = state.lock().unwrap();
+        let state = &mut *guard;
+        if state.disk.contains_key(&path) {
+            continue;
+        }
+        let file = SourceFile::new(&state.db, path.clone(), text);
+        state.disk.insert(path, file);
+        indexed.push(file);
+    }
+    // Warm the queries cross-file features read, on a snapshot (an edit cancels it).
+    let db = state.lock().unwrap().db.clone();
+    let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        for file in &indexed {
+            for item in crate::analysis::items::module_items(&db, *file) {
+                crate::analysis::launches::item_host_calls(&db, *file, item.text);
+            }
+        }
+    }));
+    indexed.len()
+}
+
 /// Run on the simulator and describe the result for a client: array summaries and the
 /// sanitizer's findings by line.
 fn simulate_for_client(
@@ -436,7 +485,16 @@ fn to_lsp_diagnostic(d: &lint::Diagnostic, rope: &Rope, encoding: Encoding, uri:
         message.push('\n');
         message.push_str(note);
     }
+    let related: Vec<DiagnosticRelatedInformation> = d
+        .related
+        .iter()
+        .map(|(range, label)| DiagnosticRelatedInformation {
+            location: Location { uri: uri.clone(), range: to_range(rope, *range, encoding) },
+            message: label.clone(),
+        })
+        .collect();
     Diagnostic {
+        related_information: (!related.is_empty()).then_some(related),
         range: to_range(rope, d.range, encoding),
         severity: Some(match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
@@ -461,6 +519,12 @@ impl LanguageServer for Backend {
             .is_some_and(|encodings| encodings.contains(&PositionEncodingKind::UTF8));
         let encoding = if offers_utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
         *self.encoding.lock().unwrap() = encoding;
+        #[allow(deprecated)] // root_uri: older clients send only that
+        let roots: Vec<PathBuf> = match &params.workspace_folders {
+            Some(folders) => folders.iter().filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned())).collect(),
+            None => params.root_uri.iter().filter_map(|u| u.to_file_path().map(|p| p.into_owned())).collect(),
+        };
+        self.state.lock().unwrap().roots = roots;
         let workspace = params.capabilities.workspace.as_ref();
         let text_caps = params.capabilities.text_document.as_ref();
         *self.caps.lock().unwrap() = ClientCaps {
@@ -520,6 +584,12 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         self.pull_settings();
+        let state = self.state.clone();
+        let client = self.client.clone();
+        tokio::task::spawn_blocking(move || {
+            let indexed = std::panic::catch_unwind(AssertUnwindSafe(|| index_workspace(&state))).unwrap_or(0);
+            tokio::runtime::Handle::current().block_on(client.log_message(MessageType::INFO, format!("kernlint: indexed {indexed} workspace files")));
+        });
         if self.caps.lock().unwrap().watched_files_registration {
             let client = self.client.clone();
             tokio::spawn(async move {
@@ -807,7 +877,10 @@ impl LanguageServer for Backend {
         let mut others: Vec<PathBuf> = std::fs::read_dir(path.parent().unwrap_or(Path::new(".")))
             .map(|dir| dir.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "py") && *p != path).take(2000).collect())
             .unwrap_or_default();
+        // And every file of the workspace index.
+        others.extend(self.state.lock().unwrap().disk.keys().filter(|p| **p != path).cloned());
         others.sort();
+        others.dedup();
         let mut loaded = Vec::new();
         for other in others {
             let Some(other_uri) = Uri::from_file_path(&other) else { continue };

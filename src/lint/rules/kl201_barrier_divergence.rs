@@ -78,7 +78,11 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         snippet(ctx.text, at)
                     ),
                 )
-                .note("Move the barrier out of the thread-dependent branch so every thread of the block executes it, e.g. after the `if`, and guard only the work."),
+                .note("Move the barrier out of the thread-dependent branch so every thread of the block executes it, e.g. after the `if`, and guard only the work.")
+                .related(at, match divergence {
+                    Divergence::Condition(_) => "this condition differs between threads of a block",
+                    Divergence::Exit(_) => "only some threads leave here",
+                }),
             );
         }
     }
