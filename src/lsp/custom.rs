@@ -12,10 +12,9 @@
 //! -> result `{"kernel", "device": "simulator" | "<GPU name>", "elapsedMs": 1.5,
 //! "arrays": [{"arg": 0, "dtype", "shape", "min", "max", "mean", "head": [...]}], "messages": [...]}`.
 //!
-//! `kernlint/run` runs on the simulator. Until the compiler (`src/compile`) exists,
-//! `kernlint/ptx` checks its parameters (document open, kernel known, signature valid) and
-//! then answers the JSON-RPC error [`NOT_AVAILABLE`] with a message starting `not available
-//! yet: `. Bad parameters get `-32602` (invalid params).
+//! `kernlint/run` runs on the simulator; `kernlint/ptx` compiles with `src/compile` (with
+//! `.loc` lines). Bad parameters get `-32602` (invalid params); a kernel the compiler cannot
+//! handle yet gets [`NOT_AVAILABLE`] with a message starting `not available yet: `.
 //!
 //! ## Commands (`workspace/executeCommand`)
 //! The code lenses "Show PTX" and "Run on device" above each kernel carry

@@ -253,10 +253,36 @@ impl Backend {
 
     /// `kernlint/ptx`: check the request, then say that PTX is not available yet.
     async fn ptx(&self, params: PtxParams) -> Result<PtxResult> {
-        let (kernel, signature, _) = self.check_kernel(&params.uri, &params.kernel, params.signature.clone()).await?;
-        Err(not_available(&format!(
-            "PTX for `{kernel}` ({signature}) arrives with the compiler (src/compile)"
-        )))
+        let (kernel, signature_text, _) = self.check_kernel(&params.uri, &params.kernel, params.signature.clone()).await?;
+        let Some(snap) = self.snapshot(&params.uri) else {
+            return Err(invalid_params(format!("document not open: {}", params.uri.as_str())));
+        };
+        let signature = params.signature.clone();
+        let path = params.uri.to_file_path().map(|p| p.display().to_string()).unwrap_or_else(|| params.uri.as_str().to_string());
+        let outcome = self
+            .compute(move || -> std::result::Result<PtxResult, String> {
+                let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or("kernel not found")?;
+                let sig = match &signature {
+                    Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
+                    None => f.spec.signatures.first().and_then(|s| s.clone().ok()).ok_or("no signature")?,
+                };
+                let text = snap.rope.to_string();
+                let lines = crate::analysis::syntax::Lines::new(&text);
+                let at = |r: ruff_text_size::TextRange| format!("line {}: ", lines.line_of(r.start()) + 1);
+                let program = build_program(&snap.db, snap.file, &kernel, &sig)
+                    .map_err(|e| format!("{}{}", e.range.map(at).unwrap_or_default(), e.message))?;
+                // Line info on, so the preview can link PTX lines back to Python lines.
+                let options = crate::compile::CompileOptions {
+                    fastmath: f.spec.options.fastmath == Some(true),
+                    lineinfo: true,
+                    source: Some((path, text.clone())),
+                };
+                let ptx = crate::compile::compile_ptx(&program, "sm_80", &options)
+                    .map_err(|e| format!("{}{}", e.span.map(at).unwrap_or_default(), e.message))?;
+                Ok(PtxResult { kernel, signature: signature_text, ptx })
+            })
+            .await?;
+        outcome.map_err(|message| not_available(&message))
     }
 
     /// `kernlint/run`: run the kernel on the simulator with the given launch and arguments,
