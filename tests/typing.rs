@@ -150,3 +150,23 @@ fn salsa_query_is_reused() {
     let again = function_types(&db, file, request).as_ref().unwrap();
     assert!(std::ptr::eq(first, again));
 }
+
+/// A device function imported from another workspace module is typed there, with that
+/// module's names, for the caller's argument types.
+#[test]
+fn device_functions_from_sibling_modules() {
+    use salsa::Setter;
+    let mut db = kernlint::analysis::RootDatabase::default();
+    let helpers = SourceFile::new(
+        &db,
+        "helpers.py".into(),
+        "import math\nfrom numba import cuda\n\n@cuda.jit(device=True)\ndef norm2(x, y):\n    return math.sqrt(x * x + y * y)\n".into(),
+    );
+    let main = "from numba import cuda\nfrom helpers import norm2\nfrom helpers import *\n\n@cuda.jit(\"void(float32[::1], float64[::1])\")\ndef k(out, x):\n    i = cuda.grid(1)\n    a = norm2(out[i], out[i])\n    b = norm2(x[i], 1.0)\n";
+    let file = SourceFile::new(&db, "main.py".into(), main.into());
+    let ws = db.workspace_input();
+    ws.set_modules(&mut db).to([("helpers".to_string(), helpers)].into());
+    let types = type_function(&db, file, "k", None).unwrap();
+    assert_eq!(types.variables["a"].iter().collect::<Vec<_>>(), ["float32"]);
+    assert_eq!(types.variables["b"].iter().collect::<Vec<_>>(), ["float64"]);
+}

@@ -1,5 +1,6 @@
-//! The salsa database and its one input, a source file.
+//! The salsa database and its inputs: source files, and the workspace's module map.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -12,8 +13,19 @@ pub struct SourceFile {
     pub text: String,
 }
 
+/// The modules of the workspace by dotted name (`helpers`, `pkg.kernels`), so that
+/// `from helpers import dev_fn` reaches the device function in `helpers.py`.
+#[salsa::input(debug)]
+pub struct Workspace {
+    #[returns(ref)]
+    pub modules: BTreeMap<String, SourceFile>,
+}
+
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// The workspace's modules, when the adapter registered them.
+    fn workspace(&self) -> Option<Workspace>;
+}
 
 /// The database every adapter uses. `execution_log` records which queries ran, so tests
 /// can prove that an edit recomputes only what it must.
@@ -22,11 +34,12 @@ pub trait Db: salsa::Database {}
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     execution_log: Option<Arc<Mutex<Vec<String>>>>,
+    workspace: Option<Workspace>,
 }
 
 impl Default for RootDatabase {
     fn default() -> Self {
-        Self { storage: salsa::Storage::new(None), execution_log: None }
+        Self { storage: salsa::Storage::new(None), execution_log: None, workspace: None }
     }
 }
 
@@ -40,7 +53,7 @@ impl RootDatabase {
                 sink.lock().unwrap().push(format!("{database_key:?}"));
             }
         })));
-        Self { storage, execution_log: Some(log) }
+        Self { storage, execution_log: Some(log), workspace: None }
     }
 
     /// The queries executed since the last call, as `query_name(Id(..))` strings.
@@ -56,4 +69,20 @@ impl RootDatabase {
 impl salsa::Database for RootDatabase {}
 
 #[salsa::db]
-impl Db for RootDatabase {}
+impl Db for RootDatabase {
+    fn workspace(&self) -> Option<Workspace> {
+        self.workspace
+    }
+}
+
+impl RootDatabase {
+    /// The workspace input, created on first use; set its modules to register files.
+    pub fn workspace_input(&mut self) -> Workspace {
+        if let Some(ws) = self.workspace {
+            return ws;
+        }
+        let ws = Workspace::new(self, BTreeMap::new());
+        self.workspace = Some(ws);
+        ws
+    }
+}

@@ -22,4 +22,4 @@ pub mod syntax;
 pub mod types;
 pub mod typing;
 
-pub use db::{Db, RootDatabase, SourceFile};
+pub use db::{Db, RootDatabase, SourceFile, Workspace};

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::output::{self, FileReport};
 use super::{CheckArgs, Format};
 use crate::analysis::notebook::Notebook;
-use crate::analysis::{RootDatabase, SourceFile};
+
 use crate::config::Config;
 use crate::lint::settings::is_known_selector;
 use crate::lint::{Settings, check_file};
@@ -137,8 +137,7 @@ pub fn check_path(path: &Path, settings: &Settings) -> FileReport {
         report.text = text;
         return report;
     }
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, path.to_path_buf(), text);
+    let (db, file) = super::database_for(path, text);
     report.diagnostics = check_file(&db, file, settings);
     report.text = file.text(&db).clone();
     report

@@ -9,7 +9,7 @@ use crate::analysis::ir::lower_function;
 use crate::analysis::signature::parse_signature_str;
 use crate::analysis::syntax::Lines;
 use crate::analysis::typing::find_gpu_function;
-use crate::analysis::{RootDatabase, SourceFile};
+
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Emit {
@@ -45,8 +45,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
     let path = PathBuf::from(path);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, path.clone(), text.clone());
+    let (db, file) = super::database_for(&path, text.clone());
     let (item_start, function) =
         find_gpu_function(&db, file, name).ok_or_else(|| format!("{}: no kernel or device function `{name}`", path.display()))?;
     let signature = match &args.sig {

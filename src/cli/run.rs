@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use crate::analysis::signature::parse_signature_str;
 use crate::analysis::syntax::Lines;
 use crate::analysis::typing::find_gpu_function;
-use crate::analysis::{RootDatabase, SourceFile};
+
 use crate::compile::{CompileOptions, compile_ptx};
 use crate::launch::npy::NpyArray;
 use crate::launch::gpu::{GpuInfo, gpu_info};
@@ -87,8 +87,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
     let path = PathBuf::from(path);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, path.clone(), text.clone());
+    let (db, file) = super::database_for(&path, text.clone());
     let lines = Lines::new(&text);
     let locate = |range: ruff_text_size::TextRange| {
         let p = lines.position(&text, range.start(), ruff_source_file::PositionEncoding::Utf32);

@@ -35,8 +35,7 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
         .ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
     let path = PathBuf::from(path);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, path.clone(), text.clone());
+    let (db, file) = super::database_for(&path, text.clone());
     let lines = Lines::new(&text);
     let position = |offset| {
         let p = lines.position(&text, offset, ruff_source_file::PositionEncoding::Utf32);

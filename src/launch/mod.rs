@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::analysis::ir::MemorySpace;
 use crate::analysis::types::{Layout, Scalar, Type};
-use crate::analysis::typing::find_gpu_function;
+use crate::analysis::typing::{find_gpu_function, resolve_device_function};
 use crate::analysis::{Db, SourceFile};
 
 pub use gpu::{GpuTiming, gpu_available, run_on_gpu};
@@ -51,11 +51,14 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
         lower_function(db, file, range, args, kernel).map_err(|e| PrepareError::at(e.message, e.range))
     };
     let mut functions = vec![lower(function.def_range + item_start, &signature.args, is_kernel)?];
+    // The file each function comes from: its calls and globals resolve there.
+    let mut homes = vec![file];
     let mut index: HashMap<(String, Vec<Type>), usize> = HashMap::new();
     let mut calls = HashMap::new();
     let mut globals = HashMap::new();
     let mut next = 0;
     while next < functions.len() {
+        let here = homes[next];
         let mut pending = Vec::new();
         for (b, block) in functions[next].blocks.iter().enumerate() {
             for (i, inst) in block.insts.iter().enumerate() {
@@ -65,7 +68,7 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                         pending.push(((next, b as u32, i), callee.clone(), types, inst.span));
                     }
                     Op::GlobalArray(g) if !globals.contains_key(g) => {
-                        let value = module_array(db, file, g).ok_or_else(|| {
+                        let value = module_array(db, here, g).ok_or_else(|| {
                             PrepareError::at(format!("kernlint cannot evaluate the module array `{g}`"), inst.span)
                         })?;
                         globals.insert(g.clone(), value);
@@ -79,9 +82,14 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
             let target = match index.get(&key) {
                 Some(t) => *t,
                 None => {
-                    let (start, f) = find_gpu_function(db, file, &callee)
-                        .ok_or_else(|| PrepareError::at(format!("`{callee}` is not a device function of this module"), span))?;
-                    functions.push(lower(f.def_range + start, &types, false)?);
+                    let not_found = || PrepareError::at(format!("`{callee}` is not a device function kernlint can find"), span);
+                    let scope = ItemScope::new(module_scope(db, here), &[]);
+                    let (home, name) = resolve_device_function(db, here, &scope, &callee).ok_or_else(not_found)?;
+                    let (start, f) = find_gpu_function(db, home, &name).ok_or_else(not_found)?;
+                    let lowered = lower_function(db, home, f.def_range + start, &types, false)
+                        .map_err(|e| PrepareError::at(e.message, if home == file { e.range } else { span }))?;
+                    functions.push(lowered);
+                    homes.push(home);
                     index.insert(key, functions.len() - 1);
                     functions.len() - 1
                 }

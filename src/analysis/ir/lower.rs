@@ -16,7 +16,7 @@ use crate::analysis::scope::{Binding, ConstValue, module_scope};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::promote::{base_scalar, unify, unliteral};
-use crate::analysis::typing::{DefTypes, find_def, type_def_for_args};
+use crate::analysis::typing::{DefTypes, find_def, resolve_device_function, type_def_for_args};
 use crate::analysis::{Db, SourceFile};
 
 /// Why a function could not be lowered: a typing error, or a construct the IR does not
@@ -50,6 +50,8 @@ pub fn lower_function(
     let scope = ItemScope::new(module_scope(db, file), body);
     let ret = if is_kernel { Type::None } else { unliteral(&types.ret) };
     let mut lower = Lower {
+        db,
+        file,
         types: &types,
         scope: &scope,
         func: Function {
@@ -73,6 +75,8 @@ pub fn lower_function(
 }
 
 struct Lower<'a> {
+    db: &'a dyn Db,
+    file: SourceFile,
     types: &'a DefTypes,
     scope: &'a ItemScope<'a>,
     func: Function,
@@ -1050,10 +1054,10 @@ impl Lower<'_> {
         // Untyped here means an opaque Numba value (a grid group), not "no value".
         let result = self.expr_type(expr).unwrap_or(Type::Unknown);
         let result_opt = if result == Type::None { None } else { Some(result.clone()) };
-        // Device functions of this module.
+        // Device functions of this module or imported from a workspace module.
         if let Expr::Name(n) = &*call.func
             && !self.locals.contains(n.id.as_str())
-            && matches!(self.scope.module.get(n.id.as_str()), Some(Binding::Definition))
+            && resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).is_some()
         {
             let args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
             return Ok(self.emit(Op::Call { callee: n.id.to_string(), args }, result_opt, span));

@@ -99,8 +99,8 @@ pub fn reject<T>(kind: ErrorKind, message: impl Into<String>, range: TextRange) 
 /// on the items it reaches, not on their positions.
 pub struct ModuleCtx<'a> {
     pub scope: &'a ItemScope<'a>,
-    db: &'a dyn Db,
-    file: SourceFile,
+    pub db: &'a dyn Db,
+    pub file: SourceFile,
     pub host_arrays: &'a BTreeMap<String, Type>,
 }
 
@@ -109,16 +109,22 @@ impl<'a> ModuleCtx<'a> {
         Self { scope, db, file, host_arrays: super::module_host_arrays(db, file) }
     }
 
-    /// A module-level GPU function's `def` (in its item's own syntax) and first signature.
-    pub fn function(&self, name: &str) -> Option<(&'a ast::StmtFunctionDef, Option<Signature>)> {
-        let entry = super::gpu_function_entry(self.db, self.file, super::FunctionName::new(self.db, name.to_string()))
-            .as_ref()?;
+    /// A GPU function callable by `name` here: a module-level one of this file, or one
+    /// imported from a workspace module (`from helpers import dev_fn`, `from helpers import *`).
+    /// Gives its `def` (in its item's own syntax), first signature, and the file it is in.
+    pub fn function(&self, name: &str) -> Option<(&'a ast::StmtFunctionDef, Option<Signature>, SourceFile)> {
+        let (file, function) = super::resolve_device_function(self.db, self.file, self.scope, name)?;
+        self.function_in(file, &function)
+    }
+
+    fn function_in(&self, file: SourceFile, name: &str) -> Option<(&'a ast::StmtFunctionDef, Option<Signature>, SourceFile)> {
+        let entry = super::gpu_function_entry(self.db, file, super::FunctionName::new(self.db, name.to_string())).as_ref()?;
         if entry.function.qualname != entry.function.name {
             return None;
         }
         let def = super::find_def(crate::analysis::items::item_statements(self.db, entry.item), entry.function.def_range)?;
         let sig = entry.function.spec.signatures.first().and_then(|s| s.as_ref().ok()).cloned();
-        Some((def, sig))
+        Some((def, sig, file))
     }
 }
 
@@ -899,9 +905,11 @@ impl<'c, 'a> Typer<'c, 'a> {
         }
         let lookup: &dyn NameLookup = self.ctx.scope;
         match lookup.binding(name) {
-            Some(Binding::Path(p)) => {
-                Ok(calls::path_value(p).unwrap_or_else(|| Ty::Path(p.clone())))
-            }
+            Some(Binding::Path(p)) => match calls::path_value(p) {
+                Some(v) => Ok(v),
+                None if self.ctx.function(name).is_some() => Ok(Ty::Device(name.to_string())),
+                None => Ok(Ty::Path(p.clone())),
+            },
             Some(Binding::Const(c)) => match c {
                 ConstValue::HostArray => self
                     .ctx
@@ -937,6 +945,8 @@ impl<'c, 'a> Typer<'c, 'a> {
             None => {
                 if calls::is_builtin(name) {
                     Ok(Ty::Path(format!("builtins.{name}")))
+                } else if self.ctx.function(name).is_some() {
+                    Ok(Ty::Device(name.to_string()))
                 } else {
                     err(format!("untyped global name `{name}`"), range)
                 }
@@ -1180,7 +1190,7 @@ impl<'c, 'a> Typer<'c, 'a> {
 
     /// Types a call of a device function of this module.
     pub fn device_call(&mut self, name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
-        let Some((def, sig)) = self.ctx.function(name) else {
+        let Some((def, sig, home)) = self.ctx.function(name) else {
             return err(
                 format!("`{name}` is not a device function of this module"),
                 range,
@@ -1204,7 +1214,20 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             arg_types = sig.args.clone();
         }
-        let result = type_def(self.ctx, def, &arg_types, false, self.depth + 1)
+        // A function of another module is typed with that module's names.
+        let other_scope;
+        let other_ctx;
+        let ctx = if home == self.ctx.file {
+            self.ctx
+        } else {
+            other_scope = ItemScope::new(
+                crate::analysis::scope::module_scope(self.ctx.db, home),
+                &crate::analysis::syntax::parse_module(self.ctx.db, home).syntax().body,
+            );
+            other_ctx = ModuleCtx::new(self.ctx.db, home, &other_scope);
+            &other_ctx
+        };
+        let result = type_def(ctx, def, &arg_types, false, self.depth + 1)
             .map_err(|f| Fail {
                 message: format!("in device function `{name}`: {}", f.message),
                 range,

@@ -302,3 +302,33 @@ pub fn typing_failure<'db>(
         .err()
         .map(|e| (e.message.clone(), e.range, e.kind))
 }
+
+/// Where a GPU function called by `name` in `file` lives: this file (a module-level
+/// function), or a workspace module it is imported from (`from helpers import dev_fn`,
+/// `from helpers import *`). Gives the file and the function's own name there.
+pub fn resolve_device_function(
+    db: &dyn Db,
+    file: SourceFile,
+    scope: &dyn crate::analysis::resolve::NameLookup,
+    name: &str,
+) -> Option<(SourceFile, String)> {
+    use crate::analysis::scope::Binding;
+    let top_level = |f: SourceFile, n: &str| {
+        gpu_function_entry(db, f, FunctionName::new(db, n.to_string()))
+            .as_ref()
+            .is_some_and(|e| e.function.qualname == e.function.name)
+    };
+    if top_level(file, name) {
+        return Some((file, name.to_string()));
+    }
+    let modules = db.workspace()?.modules(db);
+    let candidates: Vec<(String, String)> = match scope.binding(name) {
+        Some(Binding::Path(p)) => p.rsplit_once('.').map(|(m, f)| (m.to_string(), f.to_string())).into_iter().collect(),
+        None => module_scope(db, file).star_imports.iter().map(|m| (m.clone(), name.to_string())).collect(),
+        _ => Vec::new(),
+    };
+    candidates.into_iter().find_map(|(module, function)| {
+        let home = *modules.get(module.trim_start_matches('.'))?;
+        top_level(home, &function).then_some((home, function))
+    })
+}
