@@ -240,3 +240,26 @@ def k(out, x):
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     assert_eq!(values(r.outputs[0].as_ref().unwrap()), [496.0, 1520.0]);
 }
+
+#[test]
+fn shared_atomics_do_not_race() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(hist, x):
+    sh = cuda.shared.array(4, int32)
+    t = cuda.threadIdx.x
+    if t < 4:
+        sh[t] = 0
+    cuda.syncthreads()
+    cuda.atomic.add(sh, x[t] % 4, 1)
+    cuda.syncthreads()
+    if t < 4:
+        hist[t] = sh[t]
+"
+    );
+    let x: Vec<f64> = (0..32).map(|i| i as f64).collect();
+    let r = run(&src, "k", "void(int32[::1], int32[::1])", 1, 32, vec![array(Scalar::I32, &[0.0; 4]), array(Scalar::I32, &x)]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [8.0, 8.0, 8.0, 8.0]);
+}

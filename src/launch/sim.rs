@@ -106,6 +106,9 @@ impl Buffer {
 /// One element's access history (thread ids are grid-wide; `NONE` when unset).
 #[derive(Clone, Copy, Debug)]
 pub struct Track {
+    /// Some thread wrote it (atomically or not): reading it is not a read of garbage.
+    written: bool,
+    /// The last non-atomic writer.
     writer: u32,
     write_epoch: u32,
     reader: u32,
@@ -117,7 +120,7 @@ const NONE: u32 = u32::MAX;
 
 impl Default for Track {
     fn default() -> Self {
-        Self { writer: NONE, write_epoch: 0, reader: NONE, read_epoch: 0, many_readers: false }
+        Self { written: false, writer: NONE, write_epoch: 0, reader: NONE, read_epoch: 0, many_readers: false }
     }
 }
 
@@ -781,6 +784,11 @@ impl Machine<'_> {
     }
 
     fn load(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], span: TextRange) -> V {
+        self.load_as(t, arr, indices, span, false)
+    }
+
+    /// A load; `atomic` for the read half of an atomic, which never races.
+    fn load_as(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], span: TextRange, atomic: bool) -> V {
         let Some(at) = self.address(t, arr, indices, span) else { return convert(&V::Int(0), arr.scalar.unwrap_or(Scalar::I64)) };
         let Some(s) = arr.scalar else { return V::Void };
         let buf = &self.buffers[arr.buffer];
@@ -796,9 +804,11 @@ impl Machine<'_> {
                 buf.track = vec![Track::default(); buf.data.len() / n + 1];
             }
             let track = &mut buf.track[at / n];
-            let never_written = track.writer == NONE;
-            let raced = !never_written && track.writer != me && track.write_epoch == epoch;
-            if track.read_epoch != epoch || track.reader == NONE {
+            let never_written = !track.written;
+            let raced = !atomic && track.writer != NONE && track.writer != me && track.write_epoch == epoch;
+            if atomic {
+                // Atomics are ordered among themselves: not a read that can race.
+            } else if track.read_epoch != epoch || track.reader == NONE {
                 (track.reader, track.read_epoch, track.many_readers) = (me, epoch, false);
             } else if track.reader != me {
                 track.many_readers = true;
@@ -870,7 +880,8 @@ impl Machine<'_> {
             };
             // Atomics never conflict, and reset the element's writer (global) as they do.
             let entry = &mut buf.track[at / n];
-            if space == MemorySpace::Global && atomic {
+            entry.written = true;
+            if atomic {
                 entry.writer = NONE;
             } else {
                 entry.writer = me;
@@ -1232,7 +1243,7 @@ impl Machine<'_> {
     fn atomic(&mut self, t: &Thread, op: &str, args: &[V], span: TextRange) -> V {
         let V::Arr(arr) = &args[0] else { return V::Void };
         let idx = Self::index_list(&args[1]);
-        let old = self.load(t, arr, &idx, span);
+        let old = self.load_as(t, arr, &idx, span, true);
         let s = arr.scalar.unwrap_or(Scalar::I64);
         let val = &args[2];
         let new = match op {
