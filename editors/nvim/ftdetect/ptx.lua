@@ -1,0 +1,1 @@
+vim.filetype.add({ extension = { ptx = "ptx" } })
