@@ -1,0 +1,244 @@
+// End-to-end test of the kernlint extension in real VS Code: code-server's workbench in
+// headless Chromium, driven by playwright-core. Run by scripts/vscode_e2e.sh, which starts
+// code-server with the .vsix installed and a workspace holding kernels.py.
+// env: CS_URL, WS (workspace folder), OUT_DIR (screenshots, result.json), PW_DIR (folder
+// with node_modules/playwright-core), CHROMIUM (browser executable), PROFILE (scratch dir).
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const require = createRequire(path.join(process.env.PW_DIR, 'package.json'));
+const { chromium } = require('playwright-core');
+
+const CS_URL = process.env.CS_URL;
+const WS = process.env.WS;
+const OUT = process.env.OUT_DIR;
+const FILE = 'kernels.py';
+const t0 = Date.now();
+const res = { ok: false, passed: [], failed: [], notes: [], steps: {} };
+fs.mkdirSync(OUT, { recursive: true });
+
+const ctx = await chromium.launchPersistentContext(process.env.PROFILE, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1600, height: 1000 },
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const page = ctx.pages()[0] || await ctx.newPage();
+page.setDefaultTimeout(30000);
+page.on('console', (m) => { if (m.type() === 'error') (res.console_errors ||= []).push(m.text().slice(0, 300)); });
+
+const shot = (name) => page.screenshot({ path: path.join(OUT, `${name}.png`) }).catch(() => {});
+
+/** One named check: a failure is recorded with a screenshot, and the next checks still run. */
+async function check(name, fn) {
+  const start = Date.now();
+  try {
+    const detail = await fn();
+    res.passed.push(name);
+    res.steps[name] = { ms: Date.now() - start, ...(detail ? { detail } : {}) };
+    console.log(`ok   ${name} (${Date.now() - start} ms)`);
+    await shot(name);
+  } catch (e) {
+    res.failed.push(name);
+    res.steps[name] = { ms: Date.now() - start, error: String(e && e.stack || e).slice(0, 1500) };
+    console.log(`FAIL ${name}: ${String(e && e.message || e).split('\n')[0]}`);
+    await shot(`${name}-failure`);
+    await page.keyboard.press('Escape').catch(() => {});
+  }
+}
+
+/** The source editor (first group). */
+const sourceEditor = () => page.locator('.editor-group-container').first().locator('.monaco-editor').first();
+
+async function focusSource() {
+  await page.keyboard.press('Escape');
+  await page.mouse.move(5, 500); // away from hovers and tooltips
+  // clicking the tab focuses its editor
+  await page.locator('.editor-group-container').first().locator('.tab', { hasText: FILE }).first().click();
+  await sourceEditor().locator('.monaco-editor-background, textarea').first().waitFor({ state: 'attached' });
+}
+
+/** Put the cursor at 1-based line:col with Go to Line. */
+async function goTo(line, col) {
+  await focusSource();
+  await page.keyboard.press('Control+G');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(`${line}:${col}`);
+  await page.keyboard.press('Enter');
+}
+
+/** Click the code lens `title` above the kernel `kernel` (lenses are in source order). */
+async function clickLens(title, index) {
+  const lens = sourceEditor().locator('.codelens-decoration a', { hasText: title }).nth(index);
+  await lens.waitFor({ timeout: 60000 });
+  await lens.click();
+}
+
+/** Answer the quick input with `text` (replacing its proposal). */
+async function answer(expectTitle, text) {
+  const box = page.locator('.quick-input-widget', { hasText: expectTitle });
+  await box.waitFor({ state: 'visible' });
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(text);
+  await page.waitForTimeout(150);
+  await page.keyboard.press('Enter');
+}
+
+/** The frame (of a webview) whose body text contains `needle`, and that text. */
+async function webviewFrame(needle) {
+  for (const frame of page.frames()) {
+    const text = await frame.evaluate(() => (document.body ? document.body.innerText : '')).catch(() => '');
+    if (text.includes(needle)) return { frame, text };
+  }
+  return undefined;
+}
+
+async function waitWebview(needle, timeout = 60000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    const found = await webviewFrame(needle);
+    if (found) return found;
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`no webview shows "${needle}"`);
+}
+
+/** Run the kernel around 1-based `line` from the command palette (kernlint: Run on Device). */
+async function runFromPalette(line, kernel, grid, block, args) {
+  await goTo(line, 5);
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type('kernlint: Run on Device');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run on Device' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  // the kernel under the cursor is proposed first
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: kernel }).first().waitFor();
+  const first = await page.locator('.quick-input-list .monaco-list-row').first().innerText();
+  if (!first.includes(kernel)) throw new Error(`kernel pick proposes "${first}" first, not ${kernel}`);
+  await page.keyboard.press('Enter');
+  await answer('grid', grid);
+  await answer('block', block);
+  await answer('arguments', args);
+}
+
+try {
+  await check('workbench_opens_kernel_file', async () => {
+    await page.goto(`${CS_URL}/?folder=${encodeURIComponent(WS)}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('.monaco-workbench', { timeout: 90000 });
+    await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => {});
+    await page.keyboard.press('Control+P');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type(FILE, { delay: 20 });
+    await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${FILE}"]`);
+    await page.keyboard.press('Enter');
+    await sourceEditor().locator('.view-lines').waitFor();
+  });
+
+  await check('problems_panel_has_KL101', async () => {
+    await page.keyboard.press('Control+Shift+M');
+    const row = page.locator('.markers-panel .monaco-tl-row', { hasText: 'KL101' });
+    await row.first().waitFor({ timeout: 90000 });
+    return (await row.first().innerText()).replace(/\s+/g, ' ');
+  });
+
+  await check('hover_shows_numba_type', async () => {
+    await goTo(6, 5); // `i` in `i = cuda.grid(1)`
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    const hover = page.locator('.monaco-hover-content', { hasText: 'int64' });
+    await hover.first().waitFor();
+    const text = (await hover.first().innerText()).replace(/\s+/g, ' ');
+    if (!text.includes('i: int64')) throw new Error(`hover says: ${text}`);
+    return text.slice(0, 200);
+  });
+  await page.keyboard.press('Escape');
+
+  await check('show_ptx_preview', async () => {
+    await focusSource();
+    await clickLens('Show PTX', 0);
+    const group = page.locator('.editor-group-container').nth(1);
+    await group.locator('.tab', { hasText: 'saxpy.ptx' }).waitFor();
+    const lines = group.locator('.view-lines');
+    const end = Date.now() + 30000;
+    let text = '';
+    while (Date.now() < end) {
+      text = await lines.innerText().catch(() => '');
+      if (/\.entry|not available yet/.test(text)) break;
+      await page.waitForTimeout(300);
+    }
+    const mode = /\.entry/.test(text) ? 'ptx' : /not available yet/.test(text) ? 'not available yet' : '';
+    if (!mode) throw new Error(`PTX preview shows: ${text.slice(0, 400)}`);
+    if (mode === 'ptx' && !/\.version/.test(text)) throw new Error(`PTX without .version: ${text.slice(0, 400)}`);
+    if (mode !== 'ptx') res.notes.push('kernlint/ptx answered "not available yet": the preview shows that message');
+    res.ptx_mode = mode;
+    // PTX language (TextMate colouring) on the preview: the status bar names the language
+    await group.locator('.view-lines').click({ position: { x: 100, y: 5 } });
+    const language = page.locator('#status\\.editor\\.mode');
+    await language.filter({ hasText: 'PTX' }).waitFor({ timeout: 10000 });
+    return { mode, head: text.slice(0, 300) };
+  });
+
+  await check('run_on_device_panel', async () => {
+    await focusSource();
+    await clickLens('Run on device', 0);
+    await answer('grid', '4');
+    await answer('block', '256');
+    await answer('arguments', '[{"dtype": "float32", "shape": [1024], "fill": 0}, {"dtype": "float32", "shape": [1024], "fill": "arange"}, 2.0]');
+    const { text } = await waitWebview('saxpy ran on');
+    // out = 2 * arange(1024): min 0, max 2046, mean 1023
+    for (const want of ['saxpy ran on', 'float32', '1024', '2046', '1023', 'No sanitizer findings']) {
+      if (!text.includes(want)) throw new Error(`panel lacks "${want}": ${text.slice(0, 600)}`);
+    }
+    return text.replace(/\s+/g, ' ').slice(0, 400);
+  });
+
+  await check('run_remembers_launch', async () => {
+    await page.keyboard.press('Escape');
+    await focusSource();
+    await clickLens('Run on device', 0);
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-widget', { hasText: 'grid' }).waitFor({ state: 'visible' });
+    const grid = await input.inputValue();
+    await page.keyboard.press('Escape');
+    if (grid !== '4') throw new Error(`grid proposal is "${grid}", not the last answer 4`);
+  });
+
+  await check('run_sanitizer_findings_linked_and_diagnostics', async () => {
+    await runFromPalette(18, 'oob', '1', '32', '[{"dtype": "float32", "shape": [32], "fill": 0}]');
+    const { text } = await waitWebview('oob ran on');
+    if (!/line 19\b/.test(text)) throw new Error(`no finding on line 19 in the panel: ${text.slice(0, 600)}`);
+    await page.keyboard.press('Control+Shift+M');
+    const row = page.locator('.markers-panel .monaco-tl-row', { hasText: 'oob (run)' });
+    await row.first().waitFor();
+    return { panel: text.replace(/\s+/g, ' ').slice(0, 400), problem: (await row.first().innerText()).replace(/\s+/g, ' ').slice(0, 300) };
+  });
+
+  await check('run_2d_heat_map', async () => {
+    await runFromPalette(25, 'ramp2d', '1', '8, 2', '[{"dtype": "float32", "shape": [2, 5], "fill": 0}]');
+    const { frame, text } = await waitWebview('ramp2d ran on');
+    const canvas = await frame.evaluate(() => {
+      const c = document.querySelector('canvas.heat');
+      if (!c) return null;
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      return { width: c.width, height: c.height, first: Array.from(px.slice(0, 4)), last: Array.from(px.slice(-4)) };
+    });
+    if (!canvas) throw new Error(`no heat map: ${text.slice(0, 400)}`);
+    if (canvas.width !== 5 || canvas.height !== 2) throw new Error(`heat map is ${canvas.width}x${canvas.height}`);
+    if (canvas.first.join() === canvas.last.join()) throw new Error('heat map is one colour');
+    return canvas;
+  });
+
+  res.ok = res.failed.length === 0;
+} catch (e) {
+  res.failed.push('driver');
+  res.error = String(e && e.stack || e).slice(0, 2000);
+  await shot('driver-failure');
+} finally {
+  res.total_ms = Date.now() - t0;
+  fs.writeFileSync(path.join(OUT, 'result.json'), JSON.stringify(res, null, 2));
+  await ctx.close().catch(() => {});
+  console.log(`vscode-e2e: ${res.passed.length} passed, ${res.failed.length} failed`);
+  process.exit(res.ok ? 0 : 1);
+}
