@@ -1,8 +1,7 @@
 //! What to show for the symbol under the cursor, as plain data (markdown text and a range).
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::Expr;
-use ruff_text_size::{Ranged, TextRange, TextSize};
+use ruff_text_size::{TextRange, TextSize};
 
 use super::intrinsics::{self, IntrinsicKind};
 use super::items::{item_statements, module_items};
@@ -16,28 +15,6 @@ use super::{Db, SourceFile};
 pub struct Hover {
     pub range: TextRange,
     pub markdown: String,
-}
-
-/// The innermost name or attribute whose identifier spans `offset`.
-struct Finder {
-    offset: TextSize,
-    found: Option<(TextRange, Expr)>,
-}
-
-impl<'a> Visitor<'a> for Finder {
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        let ident = match expr {
-            Expr::Name(n) => Some(n.range()),
-            Expr::Attribute(a) => Some(a.attr.range()),
-            _ => None,
-        };
-        if let Some(r) = ident
-            && r.contains_inclusive(self.offset)
-        {
-            self.found = Some((r, expr.clone()));
-        }
-        visitor::walk_expr(self, expr);
-    }
 }
 
 /// The hover at `offset`: the Numba type of the variable or expression there (for
@@ -71,11 +48,7 @@ fn symbol_hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover
     if let Some((_, f)) = functions.iter().find(|(i, f)| i.start == item.start && f.name_range.contains_inclusive(rel)) {
         return Some(Hover { range: item.to_file(f.name_range), markdown: function_summary(db, file, f) });
     }
-    let mut finder = Finder { offset: rel, found: None };
-    for stmt in stmts {
-        finder.visit_stmt(stmt);
-    }
-    let (range, expr) = finder.found?;
+    let (range, expr) = super::ide::expr_at(stmts, rel)?;
     let scope = ItemScope::new(module_scope(db, file), stmts);
     if let Some(path) = qualified_path(&expr, &scope)
         && let Some(member) = path.strip_prefix("numba.cuda.")
