@@ -121,16 +121,7 @@ fn rc_of(s: Scalar) -> Option<Rc> {
 }
 
 fn scalar_of_type(t: &Type) -> Option<Scalar> {
-    match t {
-        Type::Scalar(s) => Some(*s),
-        Type::IntLiteral(v) => Some(if *v > i64::MAX as i128 {
-            Scalar::U64
-        } else {
-            Scalar::I64
-        }),
-        Type::BoolLiteral(_) => Some(Scalar::Bool),
-        _ => None,
-    }
+    crate::analysis::typing::promote::base_scalar(t)
 }
 
 /// Arithmetic type suffix of a scalar held in a register.

@@ -19,8 +19,8 @@ use cudarc::nvrtc::Ptx;
 
 use super::npy::NpyArray;
 use super::sim::{self, Launch, Program};
-use super::{HostArg, scalar_arg};
-use crate::analysis::types::{Layout, Scalar, Type};
+use super::{HostArg, check_array, scalar_arg};
+use crate::analysis::types::{Scalar, Type};
 
 /// Kernel times measured with CUDA events.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,52 +181,6 @@ pub fn marshal(
     Ok(layout.into_iter().zip(values).collect())
 }
 
-fn check_array(name: &str, dtype: &Type, ndim: u8, layout: Layout, array: &NpyArray) -> Result<(), String> {
-    let itemsize = match dtype {
-        Type::Scalar(s) => {
-            if array.scalar() != Some(*s) {
-                return Err(format!(
-                    "argument `{name}`: the signature wants {s} but the array holds {}",
-                    array.descr
-                ));
-            }
-            s.itemsize() as usize
-        }
-        Type::Record(r) => r.size as usize,
-        other => return Err(format!("argument `{name}`: arrays of {other} are not supported")),
-    };
-    if array.itemsize != itemsize {
-        return Err(format!(
-            "argument `{name}`: items of {} bytes, the signature wants {itemsize}",
-            array.itemsize
-        ));
-    }
-    if array.shape.len() != ndim as usize {
-        return Err(format!(
-            "argument `{name}`: the signature wants {ndim} dimensions, the array has {}",
-            array.shape.len()
-        ));
-    }
-    let layout_ok = array.shape.len() <= 1
-        || match layout {
-            Layout::C => !array.fortran_order,
-            Layout::F => array.fortran_order,
-            Layout::A => true,
-        };
-    if !layout_ok {
-        return Err(format!(
-            "argument `{name}`: the signature wants layout {layout}, the array is not"
-        ));
-    }
-    if array.data.len() != array.len() * itemsize {
-        return Err(format!(
-            "argument `{name}`: {} bytes of data for {} items of {itemsize} bytes",
-            array.data.len(),
-            array.len()
-        ));
-    }
-    Ok(())
-}
 
 /// Byte strides of a contiguous array (C or Fortran order).
 pub fn byte_strides(a: &NpyArray) -> Vec<usize> {

@@ -203,6 +203,55 @@ fn scalar_arg(text: &str, s: Scalar, name: &str) -> Result<sim::V, String> {
     })
 }
 
+/// Whether an array argument fits its parameter: dtype, item size, dimensions, layout and
+/// data length. Gives the item size.
+pub(crate) fn check_array(name: &str, dtype: &Type, ndim: u8, layout: Layout, array: &npy::NpyArray) -> Result<usize, String> {
+    let itemsize = match dtype {
+        Type::Scalar(s) => {
+            if array.scalar() != Some(*s) {
+                return Err(format!(
+                    "argument `{name}`: the signature wants {s} but the array holds {}",
+                    array.descr
+                ));
+            }
+            s.itemsize() as usize
+        }
+        Type::Record(r) => r.size as usize,
+        other => return Err(format!("argument `{name}`: arrays of {other} are not supported")),
+    };
+    if array.itemsize != itemsize {
+        return Err(format!(
+            "argument `{name}`: items of {} bytes, the signature wants {itemsize}",
+            array.itemsize
+        ));
+    }
+    if array.shape.len() != ndim as usize {
+        return Err(format!(
+            "argument `{name}`: the signature wants {ndim} dimensions, the array has {}",
+            array.shape.len()
+        ));
+    }
+    let layout_ok = array.shape.len() <= 1
+        || match layout {
+            Layout::C => !array.fortran_order,
+            Layout::F => array.fortran_order,
+            Layout::A => true,
+        };
+    if !layout_ok {
+        return Err(format!(
+            "argument `{name}`: the signature wants layout {layout}, the array is not"
+        ));
+    }
+    if array.data.len() != array.len() * itemsize {
+        return Err(format!(
+            "argument `{name}`: {} bytes of data for {} items of {itemsize} bytes",
+            array.data.len(),
+            array.len()
+        ));
+    }
+    Ok(itemsize)
+}
+
 /// Check the arguments against the kernel's parameters, run the launch on the simulator,
 /// and return each array argument's final contents (in parameter order; `None` for
 /// scalars) with the findings.
@@ -217,35 +266,7 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
     for (param, arg) in params.iter().zip(args) {
         match (&param.ty, arg) {
             (Type::Array { dtype, ndim, layout, .. }, HostArg::Array(array)) => {
-                let itemsize = match &**dtype {
-                    Type::Scalar(s) => {
-                        if array.scalar() != Some(*s) {
-                            return Err(format!("argument `{}`: the signature wants {s} but the array holds {}", param.name, array.descr));
-                        }
-                        s.itemsize() as usize
-                    }
-                    Type::Record(r) => r.size as usize,
-                    other => return Err(format!("argument `{}`: arrays of {other} are not supported", param.name)),
-                };
-                if array.itemsize != itemsize {
-                    return Err(format!("argument `{}`: items of {} bytes, the signature wants {itemsize}", param.name, array.itemsize));
-                }
-                if array.shape.len() != *ndim as usize {
-                    return Err(format!(
-                        "argument `{}`: the signature wants {ndim} dimensions, the array has {}",
-                        param.name,
-                        array.shape.len()
-                    ));
-                }
-                let layout_ok = array.shape.len() <= 1
-                    || match layout {
-                        Layout::C => !array.fortran_order,
-                        Layout::F => array.fortran_order,
-                        Layout::A => true,
-                    };
-                if !layout_ok {
-                    return Err(format!("argument `{}`: the signature wants layout {layout}, the array is not", param.name));
-                }
+                let itemsize = check_array(&param.name, dtype, *ndim, *layout, array)?;
                 buffers.push(sim::Buffer::new(array.data.clone(), MemorySpace::Global, param.name.clone()));
                 let shape = array.shape.iter().map(|&d| d as i64).collect();
                 let view = sim::ArrayRef::contiguous(buffers.len() - 1, shape, itemsize as i64, dtype.as_scalar(), array.fortran_order);

@@ -174,17 +174,8 @@ fn tuple_element(t: &Type, i: usize) -> Option<Type> {
 
 /// The result type of an arithmetic operator on scalars (Numba's rules).
 fn binary_result(op: Operator, a: Scalar, b: Scalar) -> Option<Scalar> {
-    use crate::analysis::typing::promote::{ArithOp, binary};
-    let arith = match op {
-        Operator::Add | Operator::Sub | Operator::Mult => ArithOp::Add,
-        Operator::Div => ArithOp::TrueDiv,
-        Operator::FloorDiv | Operator::Mod => ArithOp::FloorDiv,
-        Operator::Pow => ArithOp::Pow,
-        Operator::BitAnd | Operator::BitOr | Operator::BitXor => ArithOp::Bitwise,
-        Operator::LShift | Operator::RShift => ArithOp::Shift,
-        Operator::MatMult => return None,
-    };
-    binary(arith, a, b)
+    use crate::analysis::typing::promote::{arith_op, binary};
+    binary(arith_op(op)?, a, b)
 }
 
 fn scalar(t: &Type) -> Option<Scalar> {

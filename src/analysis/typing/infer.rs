@@ -7,7 +7,7 @@ use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Number, Operator, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::calls;
-use super::promote::{self, ArithOp, base_scalar, tuple_elems, unliteral};
+use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
 use crate::analysis::scope::{Binding, ConstValue};
@@ -1132,14 +1132,8 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     pub fn binop(&mut self, op: Operator, l: &Ty, r: &Ty, range: TextRange) -> TResult<Ty> {
-        let kind = match op {
-            Operator::Add | Operator::Sub | Operator::Mult => ArithOp::Add,
-            Operator::Div => ArithOp::TrueDiv,
-            Operator::FloorDiv | Operator::Mod => ArithOp::FloorDiv,
-            Operator::Pow => ArithOp::Pow,
-            Operator::BitAnd | Operator::BitOr | Operator::BitXor => ArithOp::Bitwise,
-            Operator::LShift | Operator::RShift => ArithOp::Shift,
-            Operator::MatMult => return err("`@` is not supported", range),
+        let Some(kind) = promote::arith_op(op) else {
+            return err("`@` is not supported", range);
         };
         let (Some(a), Some(b)) = (
             l.value().and_then(base_scalar),

@@ -126,6 +126,20 @@ fn complex_result(a: Scalar, b: Scalar) -> Scalar {
     }
 }
 
+/// How typing groups a Python arithmetic operator, or `None` for `@`.
+pub fn arith_op(op: ruff_python_ast::Operator) -> Option<ArithOp> {
+    use ruff_python_ast::Operator;
+    Some(match op {
+        Operator::Add | Operator::Sub | Operator::Mult => ArithOp::Add,
+        Operator::Div => ArithOp::TrueDiv,
+        Operator::FloorDiv | Operator::Mod => ArithOp::FloorDiv,
+        Operator::Pow => ArithOp::Pow,
+        Operator::BitAnd | Operator::BitOr | Operator::BitXor => ArithOp::Bitwise,
+        Operator::LShift | Operator::RShift => ArithOp::Shift,
+        Operator::MatMult => return None,
+    })
+}
+
 /// The result type of `a OP b` on scalars, or `None` when Numba has no implementation.
 pub fn binary(op: ArithOp, a: Scalar, b: Scalar) -> Option<Scalar> {
     if a.is_complex() || b.is_complex() {
