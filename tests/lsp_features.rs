@@ -495,6 +495,9 @@ async fn code_lenses_commands_and_custom_requests() {
     assert_eq!(result["arrays"][0]["max"], 1998.0, "{r}");
     assert_eq!(result["arrays"][0]["head"].as_array().unwrap()[..3], [json!(0.0), json!(2.0), json!(4.0)]);
     assert!(result["messages"].as_array().unwrap().is_empty(), "{r}");
+    // Small arrays come whole (for heat maps).
+    assert_eq!(result["arrays"][0]["values"].as_array().unwrap().len(), 1000);
+    assert_eq!(result["arrays"][0]["values"][999], 1998.0);
     // A sanitizer finding comes back with its line: an array too short for the grid.
     let short = json!([{"dtype": "float32", "shape": [10]}, {"dtype": "float32", "shape": [1000]}, 2.0]);
     let r = e.call("kernlint/run", json!({"uri": URI, "kernel": "saxpy", "grid": 4, "block": 256, "args": short})).await;

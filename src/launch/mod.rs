@@ -359,18 +359,9 @@ pub struct ArraySummary {
 impl ArraySummary {
     pub fn of(a: &npy::NpyArray) -> Self {
         let checksum = a.data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x100_0000_01b3));
-        let Some(s) = a.scalar() else { return Self { min: None, max: None, mean: None, head: Vec::new(), checksum } };
-        let size = s.itemsize() as usize;
-        let values: Vec<f64> = (0..a.len())
-            .map(|i| match sim::read_value(&a.data[i * size..], s) {
-                sim::V::Int(v) if s == Scalar::U64 => v as u64 as f64,
-                sim::V::Int(v) => v as f64,
-                sim::V::F32(x) | sim::V::F16(x) => x as f64,
-                sim::V::F64(x) => x,
-                sim::V::Bool(b) => b as i64 as f64,
-                _ => 0.0,
-            })
-            .collect();
+        let Some(values) = array_values(a) else {
+            return Self { min: None, max: None, mean: None, head: Vec::new(), checksum };
+        };
         let nonempty = !values.is_empty();
         Self {
             min: nonempty.then(|| values.iter().copied().fold(f64::INFINITY, f64::min)),
@@ -398,4 +389,22 @@ pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
             .ok_or_else(|| format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint)"))?;
         Ok(generate_array(scalar, shape, fill))
     }))
+}
+
+/// An array's elements as numbers, in memory order (`None` for records).
+pub fn array_values(a: &npy::NpyArray) -> Option<Vec<f64>> {
+    let s = a.scalar()?;
+    let size = s.itemsize() as usize;
+    Some(
+        (0..a.len())
+            .map(|i| match sim::read_value(&a.data[i * size..], s) {
+                sim::V::Int(v) if s == Scalar::U64 => v as u64 as f64,
+                sim::V::Int(v) => v as f64,
+                sim::V::F32(x) | sim::V::F16(x) => x as f64,
+                sim::V::F64(x) => x,
+                sim::V::Bool(b) => b as i64 as f64,
+                _ => 0.0,
+            })
+            .collect(),
+    )
 }

@@ -10,7 +10,8 @@
 //! "args": [...]?, "signature": "..."?}` where each argument is a number, or an array
 //! description `{"dtype": "float32", "shape": [1024], "fill": 0.0 | "random" | "arange"}`
 //! -> result `{"kernel", "device": "simulator" | "<GPU name>", "elapsedMs": 1.5,
-//! "arrays": [{"arg": 0, "dtype", "shape", "min", "max", "mean", "head": [...]}], "messages": [...]}`.
+//! "arrays": [{"arg": 0, "dtype", "shape", "min", "max", "mean", "head": [...], "values"?: [...]}],
+//! "messages": [...]}`; `values` holds every element (row-major) of arrays up to 65,536 elements.
 //!
 //! `kernlint/run` runs on the simulator; `kernlint/ptx` compiles with `src/compile` (with
 //! `.loc` lines). Bad parameters get `-32602` (invalid params); a kernel the compiler cannot

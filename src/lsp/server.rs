@@ -446,6 +446,9 @@ fn index_workspace(state: &Arc<Mutex<State>>) -> usize {
     indexed.len()
 }
 
+/// Arrays up to this many elements are sent whole in `kernlint/run` results.
+const MAX_SENT_VALUES: usize = 65_536;
+
 /// Run on the simulator and describe the result for a client: array summaries and the
 /// sanitizer's findings by line.
 fn simulate_for_client(
@@ -471,10 +474,18 @@ fn simulate_for_client(
         .filter_map(|(i, a)| a.as_ref().map(|a| (i, a)))
         .map(|(i, a)| {
             let summary = ArraySummary::of(a);
-            serde_json::json!({
+            let mut entry = serde_json::json!({
                 "arg": i, "dtype": a.descr, "shape": a.shape, "min": summary.min, "max": summary.max,
                 "mean": summary.mean, "head": summary.head,
-            })
+            });
+            // Every value of a C-ordered array up to 256 x 256, for heat maps.
+            if a.len() <= MAX_SENT_VALUES
+                && !a.fortran_order
+                && let Some(values) = crate::launch::array_values(a)
+            {
+                entry["values"] = serde_json::json!(values);
+            }
+            entry
         })
         .collect();
     Ok(RunResult { kernel, device: "simulator".into(), elapsed_ms, arrays, messages })
