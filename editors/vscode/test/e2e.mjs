@@ -78,10 +78,13 @@ async function clickLens(title, index) {
 
 /** Answer the quick input with `text` (replacing its proposal). */
 async function answer(expectTitle, text) {
-  const box = page.locator('.quick-input-widget', { hasText: expectTitle });
-  await box.waitFor({ state: 'visible' });
+  // Match the step's title ("Run saxpy (2/3): block"), not the whole widget: a step's
+  // prompt may mention the next step's name, and answering early types into the wrong box.
+  const title = page.locator('.quick-input-widget .quick-input-title', { hasText: `: ${expectTitle}` });
+  await title.waitFor({ state: 'visible' });
   const input = page.locator('.quick-input-widget input');
   await input.fill(text);
+  await page.waitForFunction((want) => document.querySelector('.quick-input-widget input')?.value === want, text);
   await page.waitForTimeout(150);
   await page.keyboard.press('Enter');
 }
