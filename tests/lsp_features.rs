@@ -588,3 +588,22 @@ async fn diagnostics_carry_related_information() {
     assert!(related["message"].as_str().unwrap().contains("condition"));
     e.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_2d_results_come_as_averaged_heat_maps() {
+    const URI: &str = "file:///tmp/heat.py";
+    let text = "from numba import cuda\n\n@cuda.jit\ndef ramp(out):\n    i, j = cuda.grid(2)\n    if i < out.shape[0] and j < out.shape[1]:\n        out[i, j] = i\n";
+    let mut e = editor_with("").await;
+    e.notify("textDocument/didOpen", json!({"textDocument": {"uri": URI, "languageId": "python", "version": 1, "text": text}}));
+    // 512 x 300 elements: more than are sent whole, so a 256 x 256 image of row means.
+    let args = json!([{"dtype": "float32", "shape": [512, 300]}]);
+    let r = e.call("kernlint/run", json!({"uri": URI, "kernel": "ramp", "signature": "void(float32[:, :])", "grid": [32, 19], "block": [16, 16], "args": args})).await;
+    let array = &r["result"]["arrays"][0];
+    assert!(array.get("values").is_none(), "{r}");
+    assert_eq!((array["heat"]["rows"].as_u64(), array["heat"]["cols"].as_u64()), (Some(256), Some(256)), "{r}");
+    let pixels = array["heat"]["values"].as_array().unwrap();
+    assert_eq!(pixels.len(), 256 * 256);
+    // Pixel row k averages rows 2k and 2k + 1: 2k + 0.5.
+    assert_eq!(pixels[0], 0.5);
+    assert_eq!(pixels[255 * 256 + 17], 510.5);
+}

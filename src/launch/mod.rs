@@ -408,3 +408,86 @@ pub fn array_values(a: &npy::NpyArray) -> Option<Vec<f64>> {
             .collect(),
     )
 }
+
+/// A 2-D array as an image for a result panel: at most `max_side` pixels a side, each
+/// pixel the mean of the elements it covers (so a peak in a large array still shows),
+/// row-major whatever the array's memory order. `None` for other ranks, empty arrays and
+/// records.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct HeatMap {
+    pub rows: usize,
+    pub cols: usize,
+    pub values: Vec<f64>,
+}
+
+impl HeatMap {
+    pub fn of(a: &npy::NpyArray, max_side: usize) -> Option<Self> {
+        let [rows, cols] = a.shape[..] else { return None };
+        if rows == 0 || cols == 0 || max_side == 0 {
+            return None;
+        }
+        let values = array_values(a)?;
+        let at = |r: usize, c: usize| if a.fortran_order { values[c * rows + r] } else { values[r * cols + c] };
+        let (out_rows, out_cols) = (rows.min(max_side), cols.min(max_side));
+        // Output pixel k covers source rows [k * rows / out_rows, (k + 1) * rows / out_rows).
+        let span = |k: usize, n: usize, out: usize| (k * n / out)..((k + 1) * n / out);
+        let mut pixels = Vec::with_capacity(out_rows * out_cols);
+        for pr in 0..out_rows {
+            for pc in 0..out_cols {
+                let (mut sum, mut count) = (0.0, 0usize);
+                for r in span(pr, rows, out_rows) {
+                    for c in span(pc, cols, out_cols) {
+                        sum += at(r, c);
+                        count += 1;
+                    }
+                }
+                pixels.push(sum / count as f64);
+            }
+        }
+        Some(Self { rows: out_rows, cols: out_cols, values: pixels })
+    }
+}
+
+#[cfg(test)]
+mod heat_map_tests {
+    use super::*;
+
+    #[test]
+    fn small_arrays_keep_every_element_row_major() {
+        let a = generate_array(Scalar::F32, vec![2, 3], Fill::Arange);
+        let h = HeatMap::of(&a, 256).unwrap();
+        assert_eq!((h.rows, h.cols), (2, 3));
+        assert_eq!(h.values, vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        let mut f = a.clone();
+        f.fortran_order = true; // the same bytes read column-major: [[0, 2, 4], [1, 3, 5]]
+        assert_eq!(HeatMap::of(&f, 256).unwrap().values, vec![0.0, 2.0, 4.0, 1.0, 3.0, 5.0]);
+    }
+
+    #[test]
+    fn large_arrays_are_averaged_down_to_the_limit() {
+        // 600 x 1000: rows fold by 600/256 (2 or 3 rows per pixel), columns by 1000/256.
+        let a = generate_array(Scalar::F64, vec![600, 1000], Fill::Arange);
+        let h = HeatMap::of(&a, 256).unwrap();
+        assert_eq!((h.rows, h.cols), (256, 256));
+        assert_eq!(h.values.len(), 256 * 256);
+        // The first pixel averages rows 0..2 and columns 0..3: (0+1+2 + 1000+1001+1002) / 6.
+        assert_eq!(h.values[0], (0.0 + 1.0 + 2.0 + 1000.0 + 1001.0 + 1002.0) / 6.0);
+        // Means are monotone along a row of an arange, and the last pixel reaches the end.
+        assert!(h.values.windows(2).take(255).all(|w| w[0] < w[1]));
+        let last = *h.values.last().unwrap();
+        assert!(last > 598_000.0 && last < 600_000.0, "{last}");
+        // A single hot element is still visible after averaging.
+        let mut spike = generate_array(Scalar::F32, vec![1024, 1024], Fill::Zeros);
+        sim::write_value(&mut spike.data[(500 * 1024 + 700) * 4..], Scalar::F32, &sim::V::F32(1.0));
+        let h = HeatMap::of(&spike, 256).unwrap();
+        assert_eq!(h.values.iter().filter(|v| **v > 0.0).count(), 1);
+        assert_eq!(h.values[125 * 256 + 175], 1.0 / 16.0);
+    }
+
+    #[test]
+    fn other_ranks_and_empty_arrays_have_none() {
+        assert!(HeatMap::of(&generate_array(Scalar::F32, vec![16], Fill::Zeros), 256).is_none());
+        assert!(HeatMap::of(&generate_array(Scalar::F32, vec![0, 4], Fill::Zeros), 256).is_none());
+        assert!(HeatMap::of(&generate_array(Scalar::F32, vec![2, 2, 2], Fill::Zeros), 256).is_none());
+    }
+}

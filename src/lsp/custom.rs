@@ -11,7 +11,9 @@
 //! description `{"dtype": "float32", "shape": [1024], "fill": 0.0 | "random" | "arange"}`
 //! -> result `{"kernel", "device": "simulator" | "<GPU name>", "elapsedMs": 1.5,
 //! "arrays": [{"arg": 0, "dtype", "shape", "min", "max", "mean", "head": [...], "values"?: [...]}],
-//! "messages": [...]}`; `values` holds every element (row-major) of arrays up to 65,536 elements.
+//! "messages": [...]}`; `values` holds every element (row-major) of C-ordered arrays up to
+//! 65,536 elements; other 2-D arrays carry `"heat": {"rows", "cols", "values"}` instead, a
+//! row-major image at most 256 pixels a side whose pixels average the elements they cover.
 //!
 //! `kernlint/run` runs on the simulator; `kernlint/ptx` compiles with `src/compile` (with
 //! `.loc` lines). Bad parameters get `-32602` (invalid params); a kernel the compiler cannot

@@ -448,6 +448,8 @@ fn index_workspace(state: &Arc<Mutex<State>>) -> usize {
 
 /// Arrays up to this many elements are sent whole in `kernlint/run` results.
 const MAX_SENT_VALUES: usize = 65_536;
+/// Larger 2-D arrays are sent as a heat map at most this many pixels a side.
+const HEAT_MAP_SIDE: usize = 256;
 
 /// Run on the simulator and describe the result for a client: array summaries and the
 /// sanitizer's findings by line.
@@ -484,6 +486,9 @@ fn simulate_for_client(
                 && let Some(values) = crate::launch::array_values(a)
             {
                 entry["values"] = serde_json::json!(values);
+            } else if let Some(heat) = crate::launch::HeatMap::of(a, HEAT_MAP_SIDE) {
+                // Larger 2-D arrays (and Fortran-ordered ones): a row-major image, averaged down.
+                entry["heat"] = serde_json::json!(heat);
             }
             entry
         })

@@ -10,6 +10,8 @@ export interface ArrayResult {
   head: number[];
   /** All values in row-major order, when the server sends them (small arrays). */
   values?: number[];
+  /** Larger 2-D arrays: a row-major image, each pixel the mean of the elements it covers. */
+  heat?: { rows: number; cols: number; values: number[] };
 }
 
 export interface RunResult {
@@ -31,7 +33,6 @@ function num(v: number | null | undefined): string {
   return a !== 0 && (a < 1e-3 || a >= 1e6) ? v.toExponential(4) : String(Number(v.toPrecision(6)));
 }
 
-/** The values of a 2-D array for a heat map, when the result holds all of them. */
 /** NumPy's `<f4` as `float32`; other names unchanged. */
 export function dtypeName(descr: string): string {
   const m = /^[<>|=]?([fiucb])(\d+)$/.exec(descr);
@@ -47,12 +48,16 @@ export function dtypeName(descr: string): string {
   return descr;
 }
 
-function heatValues(a: ArrayResult): number[] | undefined {
+/** A 2-D array's heat map: every value when the result holds them all, else the server's averaged image. */
+export function heatMap(a: ArrayResult): { rows: number; cols: number; values: number[]; averaged: boolean } | undefined {
   if (a.shape.length !== 2) return undefined;
-  const size = a.shape[0] * a.shape[1];
+  const [rows, cols] = a.shape;
+  const size = rows * cols;
   if (size === 0) return undefined;
-  if (a.values && a.values.length === size) return a.values;
-  if (a.head.length === size) return a.head;
+  if (a.values && a.values.length === size) return { rows, cols, values: a.values, averaged: false };
+  if (a.heat && a.heat.values.length === a.heat.rows * a.heat.cols && a.heat.values.length > 0) {
+    return { ...a.heat, averaged: a.heat.rows !== rows || a.heat.cols !== cols };
+  }
   return undefined;
 }
 
@@ -61,11 +66,12 @@ export function resultHtml(r: RunResult, launch: { grid: string; block: string }
     .map((a, i) => {
       const dtype = dtypeName(a.dtype);
       const name = params[a.arg] ? ` <code>${esc(params[a.arg])}</code>` : '';
-      const heat = heatValues(a);
+      const heat = heatMap(a);
       const canvas = heat
-        ? `<canvas class="heat" id="heat${i}" data-rows="${a.shape[0]}" data-cols="${a.shape[1]}" data-min="${a.min ?? 0}" data-max="${a.max ?? 0}" data-values="${esc(JSON.stringify(heat))}"></canvas>`
+        ? `<canvas class="heat" id="heat${i}" data-rows="${heat.rows}" data-cols="${heat.cols}" data-min="${a.min ?? 0}" data-max="${a.max ?? 0}" data-values="${esc(JSON.stringify(heat.values))}"></canvas>` +
+          (heat.averaged ? `<p class="note">heat map: ${heat.rows} × ${heat.cols} pixels, each the mean of the elements it covers</p>` : '')
         : a.shape.length === 2
-          ? `<p class="note">heat map: the server sent only the first ${a.head.length} of ${a.shape[0] * a.shape[1]} values</p>`
+          ? `<p class="note">heat map: the server sent no image for this array</p>`
           : '';
       return `<section class="array" data-arg="${a.arg}">
   <h2>argument ${a.arg + 1}${name} <span class="dim">${esc(dtype)}[${a.shape.map(esc).join(', ')}]</span></h2>
