@@ -2,7 +2,8 @@
 # Build the wheel (scripts/build_wheel.sh), install it into a fresh venv as a user would
 # (`pip install kernlint-*.whl`), and run the installed binary: `kernlint --version` must
 # print the Cargo.toml version, and `kernlint check examples/` must report the planted bugs
-# (exit 1) from the `kernlint` that pip put on the venv's PATH.
+# (exit 1) from the `kernlint` that pip put on the venv's PATH; then the same through
+# `uv tool install`.
 # Usage: scripts/wheel_test.sh [path/to/kernlint-*.whl]   (default: build one)
 # Exit 3 when maturin cannot be installed (no PyPI), so CI can skip.
 set -euo pipefail
@@ -54,6 +55,20 @@ fi
 msg='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
 reply=$(printf 'Content-Length: %d\r\n\r\n%s' "${#msg}" "$msg" | timeout 10 "$KL" server 2>/dev/null | head -c 4000 || true)
 if printf '%s' "$reply" | grep -q '"capabilities"'; then echo "ok: kernlint server answers initialize"; else echo "FAIL: kernlint server gave no capabilities"; failed=1; fi
+
+# `uv tool install kernlint`: uv puts the same binary in its own tool environment.
+if "$WORK/venv/bin/pip" install --quiet --disable-pip-version-check uv >/dev/null 2>&1; then
+  export UV_TOOL_DIR="$WORK/uv-tools" UV_TOOL_BIN_DIR="$WORK/uv-bin" UV_CACHE_DIR="$WORK/uv-cache"
+  if "$WORK/venv/bin/uv" tool install --quiet --offline --no-index "$WHEEL" 2>"$WORK/uv.txt" \
+    && got=$("$WORK/uv-bin/kernlint" --version) && [ "$got" = "$expected" ] \
+    && status=0 && { "$WORK/uv-bin/kernlint" check examples/ >/dev/null || status=$?; } && [ "$status" -eq 1 ]; then
+    echo "ok: uv tool install -> $got, kernlint check examples/ -> exit 1"
+  else
+    echo "FAIL: uv tool install of the wheel did not give a working kernlint"; cat "$WORK/uv.txt"; failed=1
+  fi
+else
+  echo "uv could not be installed from PyPI: uv tool install not tested"
+fi
 
 [ "$failed" -eq 0 ] || exit 1
 echo "wheel test: passed ($((SECONDS - start)) s)"
