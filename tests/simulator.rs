@@ -263,3 +263,44 @@ def k(hist, x):
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     assert_eq!(values(r.outputs[0].as_ref().unwrap()), [8.0, 8.0, 8.0, 8.0]);
 }
+
+#[test]
+fn factory_kernels_use_their_closure_constants_and_nested_device_functions() {
+    let src = format!(
+        "{HEADER}
+def make(n, scale=2.0):
+    TPB = 4
+    bias = n + 0.5
+
+    @cuda.jit(device=True)
+    def dev(x):
+        return x * scale
+
+    @cuda.jit
+    def k(a):
+        s = cuda.shared.array(TPB, float32)
+        t = cuda.threadIdx.x
+        s[t] = dev(a[t]) + bias
+        cuda.syncthreads()
+        a[t] = s[TPB - 1 - t]
+
+    return k
+
+k = make(3)
+"
+    );
+    let r = run(&src, "k", "void(float32[::1])", 1, 4, vec![array(Scalar::F32, &[0.0, 1.0, 2.0, 3.0])]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    // s = 2x + 3.5, read back reversed.
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [9.5, 7.5, 5.5, 3.5]);
+}
+
+#[test]
+fn a_factory_parameter_without_a_known_value_is_named_in_the_error() {
+    let src = format!("{HEADER}\ndef make(n):\n    @cuda.jit\n    def k(a):\n        a[0] = n\n    return k\n");
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), src);
+    let sig = parse_signature_str("void(int64[::1])").unwrap();
+    let Err(e) = build_program(&db, file, "k", &sig) else { panic!("a kernel with an unknown closure value compiled") };
+    assert!(e.message.contains("`n` is a parameter of the enclosing function `make`"), "{}", e.message);
+}

@@ -99,15 +99,30 @@ struct Declarations {
     wraps: Vec<JitWrap>,
 }
 
-/// Names bound inside an item (imports in function bodies) layered over the module scope.
+/// Names bound inside an item (imports in function bodies) layered over the module scope,
+/// and for a function nested in others, the names of the enclosing functions it closes over.
 pub struct ItemScope<'a> {
     pub module: &'a ModuleScope,
     pub local: ModuleScope,
+    /// What the enclosing functions bind (parameters, constants, nested `def`s), innermost
+    /// last written: Numba freezes these closure cells as constants, like globals.
+    closure: ModuleScope,
+    /// Functions defined in the enclosing functions' bodies, by name, with their qualnames.
+    nested: BTreeMap<String, String>,
+    /// Enclosing functions' parameters whose value is not known here, with the function.
+    unknown_parameters: BTreeMap<String, String>,
 }
 
 impl NameLookup for ItemScope<'_> {
     fn binding(&self, name: &str) -> Option<&Binding> {
-        self.local.get(name).or_else(|| self.module.get(name))
+        self.closure.get(name).or_else(|| self.local.get(name)).or_else(|| self.module.get(name))
+    }
+
+    fn nested_function(&self, name: &str) -> Option<&str> {
+        match self.closure.get(name) {
+            Some(Binding::Definition) => self.nested.get(name).map(String::as_str),
+            _ => None,
+        }
     }
 }
 
@@ -116,8 +131,165 @@ impl<'a> ItemScope<'a> {
     pub fn new(module: &'a ModuleScope, stmts: &[Stmt]) -> Self {
         let mut local = ModuleScope::default();
         collect_nested_imports(stmts, &mut local, true);
-        Self { module, local }
+        Self { module, local, closure: ModuleScope::default(), nested: BTreeMap::new(), unknown_parameters: BTreeMap::new() }
     }
+
+    /// The names the function whose `def` is at `def_range` in `stmts` sees: [`Self::new`]
+    /// plus its enclosing functions' bindings. A factory's parameter is the constant its
+    /// call sites in the module agree on (or its default), else unknown.
+    pub fn for_def(db: &'a dyn Db, file: SourceFile, stmts: &[Stmt], def_range: TextRange) -> Self {
+        let mut scope = Self::new(module_scope(db, file), stmts);
+        scope.enclose(stmts, def_range, "", factory_arguments(db, file));
+        scope
+    }
+
+    fn enclose(&mut self, stmts: &[Stmt], def_range: TextRange, prefix: &str, factories: &FactoryArguments) {
+        for stmt in stmts {
+            if !stmt.range().contains_range(def_range) || stmt.range() == def_range {
+                continue;
+            }
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    let qualname = format!("{prefix}{}", def.name.as_str());
+                    let known = factories.get(&qualname);
+                    let params = &def.parameters;
+                    for p in params.posonlyargs.iter().chain(&params.args).chain(&params.kwonlyargs) {
+                        let name = p.parameter.name.as_str();
+                        let value = known
+                            .and_then(|k| k.get(name).cloned())
+                            .or_else(|| p.default.as_deref().and_then(|d| const_eval(d, &*self)));
+                        if value.is_none() {
+                            self.unknown_parameters.insert(name.to_string(), qualname.clone());
+                        }
+                        self.closure.bindings.insert(name.to_string(), value.map_or(Binding::Other, Binding::Const));
+                    }
+                    for p in params.vararg.iter().chain(&params.kwarg) {
+                        self.unknown_parameters.insert(p.name.to_string(), qualname.clone());
+                        self.closure.bindings.insert(p.name.to_string(), Binding::Other);
+                    }
+                    let inner = format!("{qualname}.<locals>.");
+                    self.bind_body(&def.body, &inner);
+                    self.enclose(&def.body, def_range, &inner, factories);
+                }
+                // Class bodies are not enclosing scopes for their methods.
+                Stmt::ClassDef(class) => self.enclose(&class.body, def_range, &format!("{prefix}{}.", class.name.as_str()), factories),
+                _ => for_each_body(stmt, |body| self.enclose(body, def_range, prefix, factories)),
+            }
+        }
+    }
+
+    /// The enclosing function whose parameter `name` is, when its value is unknown here.
+    pub fn unknown_parameter_of(&self, name: &str) -> Option<&str> {
+        match self.closure.get(name) {
+            Some(Binding::Other) => self.unknown_parameters.get(name).map(String::as_str),
+            _ => None,
+        }
+    }
+
+    /// The bindings of an enclosing function's body (not of functions nested in it).
+    fn bind_body(&mut self, body: &[Stmt], prefix: &str) {
+        for stmt in body {
+            let outer = ModuleAndImports { module: self.module, local: &self.local };
+            self.closure.add_statement_in(stmt, Some(&outer));
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    self.nested.insert(def.name.to_string(), format!("{prefix}{}", def.name.as_str()));
+                }
+                Stmt::For(stmt_for) => {
+                    bind_names_other(&stmt_for.target, &mut self.closure);
+                    self.bind_body(&stmt_for.body, prefix);
+                }
+                Stmt::While(stmt_while) => self.bind_body(&stmt_while.body, prefix),
+                Stmt::With(with) => {
+                    for item in &with.items {
+                        if let Some(target) = &item.optional_vars {
+                            bind_names_other(target, &mut self.closure);
+                        }
+                    }
+                    self.bind_body(&with.body, prefix);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+struct ModuleAndImports<'a> {
+    module: &'a ModuleScope,
+    local: &'a ModuleScope,
+}
+
+impl NameLookup for ModuleAndImports<'_> {
+    fn binding(&self, name: &str) -> Option<&Binding> {
+        self.local.get(name).or_else(|| self.module.get(name))
+    }
+}
+
+fn bind_names_other(target: &Expr, scope: &mut ModuleScope) {
+    match target {
+        Expr::Name(n) => {
+            scope.bindings.insert(n.id.to_string(), Binding::Other);
+        }
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| bind_names_other(e, scope)),
+        Expr::List(l) => l.elts.iter().for_each(|e| bind_names_other(e, scope)),
+        Expr::Starred(s) => bind_names_other(&s.value, scope),
+        _ => {}
+    }
+}
+
+/// For each module-level function, the constant each parameter gets at every call site in
+/// the module that passes one (parameters passed different values are left out).
+pub type FactoryArguments = BTreeMap<String, BTreeMap<String, ConstValue>>;
+
+/// The arguments module-level functions are called with, for kernel factories:
+/// `make_kernel(256, 2.0)` makes `make_kernel`'s `n` and `scale` constants of its kernels.
+#[salsa::tracked(returns(ref))]
+pub fn factory_arguments(db: &dyn Db, file: SourceFile) -> FactoryArguments {
+    use ruff_python_ast::visitor::{self, Visitor};
+    let module = crate::analysis::syntax::parse_module(db, file);
+    let body = &module.syntax().body;
+    let scope = module_scope(db, file);
+    let params: BTreeMap<&str, Vec<&str>> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::FunctionDef(def) => Some((
+                def.name.as_str(),
+                def.parameters.posonlyargs.iter().chain(&def.parameters.args).map(|p| p.parameter.name.as_str()).collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    struct Calls<'s> {
+        params: &'s BTreeMap<&'s str, Vec<&'s str>>,
+        scope: &'s ModuleScope,
+        seen: BTreeMap<String, BTreeMap<String, Option<ConstValue>>>,
+    }
+    impl<'s> Visitor<'s> for Calls<'s> {
+        fn visit_expr(&mut self, expr: &'s Expr) {
+            if let Expr::Call(call) = expr
+                && let Expr::Name(f) = &*call.func
+                && let Some(names) = self.params.get(f.id.as_str())
+            {
+                let positional = call.arguments.args.iter().zip(names.iter().copied());
+                let keywords = call.arguments.keywords.iter().filter_map(|k| Some((&k.value, k.arg.as_ref()?.as_str())));
+                for (value, param) in positional.chain(keywords) {
+                    let value = const_eval(value, self.scope);
+                    let slot = self.seen.entry(f.id.to_string()).or_default().entry(param.to_string()).or_insert(value.clone());
+                    if *slot != value {
+                        *slot = None;
+                    }
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut calls = Calls { params: &params, scope, seen: BTreeMap::new() };
+    calls.visit_body(body);
+    calls
+        .seen
+        .into_iter()
+        .map(|(f, args)| (f, args.into_iter().filter_map(|(p, v)| Some((p, v?))).collect()))
+        .collect()
 }
 
 fn collect_nested_imports(stmts: &[Stmt], local: &mut ModuleScope, top: bool) {

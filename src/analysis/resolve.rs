@@ -8,6 +8,12 @@ use super::types::Scalar;
 /// Where names are looked up.
 pub trait NameLookup {
     fn binding(&self, name: &str) -> Option<&Binding>;
+
+    /// The qualified name of a function `def`ined in an enclosing function's body (a device
+    /// function beside a kernel in a factory), when `name` is one.
+    fn nested_function(&self, _name: &str) -> Option<&str> {
+        None
+    }
 }
 
 impl NameLookup for ModuleScope {

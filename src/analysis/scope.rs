@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
-use super::resolve::{const_eval, qualified_path};
+use super::resolve::{NameLookup, const_eval, qualified_path};
 use super::syntax::parse_module;
 use super::types::Scalar;
 use super::{Db, SourceFile};
@@ -79,6 +79,12 @@ impl ModuleScope {
     /// Add the bindings a statement makes (imports, assignments, definitions).
     /// Recurses into top-level `if`/`try` blocks, where guarded imports live.
     pub fn add_statement(&mut self, stmt: &Stmt) {
+        self.add_statement_in(stmt, None);
+    }
+
+    /// [`Self::add_statement`] in a nested scope: values are folded with this scope's
+    /// names first, then `outer`'s (a factory's `TPB = BLOCK * 2` reads the module's `BLOCK`).
+    pub fn add_statement_in(&mut self, stmt: &Stmt, outer: Option<&dyn NameLookup>) {
         match stmt {
             Stmt::Import(import) => {
                 for alias in &import.names {
@@ -108,14 +114,14 @@ impl ModuleScope {
                 }
             }
             Stmt::Assign(assign) => {
-                let binding = self.binding_of(&assign.value);
+                let binding = self.binding_of(&assign.value, outer);
                 for target in &assign.targets {
                     self.bind_target(target, binding.clone());
                 }
             }
             Stmt::AnnAssign(assign) => {
                 if let Some(value) = &assign.value {
-                    let binding = self.binding_of(value);
+                    let binding = self.binding_of(value, outer);
                     self.bind_target(&assign.target, binding);
                 }
             }
@@ -124,33 +130,34 @@ impl ModuleScope {
             Stmt::ClassDef(def) => self.bind(def.name.as_str(), Binding::Definition),
             Stmt::If(stmt_if) => {
                 for s in &stmt_if.body {
-                    self.add_statement(s);
+                    self.add_statement_in(s, outer);
                 }
                 for clause in &stmt_if.elif_else_clauses {
                     for s in &clause.body {
-                        self.add_statement(s);
+                        self.add_statement_in(s, outer);
                     }
                 }
             }
             Stmt::Try(stmt_try) => {
                 for s in &stmt_try.body {
-                    self.add_statement(s);
+                    self.add_statement_in(s, outer);
                 }
             }
             _ => {}
         }
     }
 
-    fn binding_of(&self, value: &Expr) -> Binding {
-        if let Some(v) = const_eval(value, self) {
+    fn binding_of(&self, value: &Expr, outer: Option<&dyn NameLookup>) -> Binding {
+        let lookup = Layered { inner: self, outer };
+        if let Some(v) = const_eval(value, &lookup) {
             return Binding::Const(v);
         }
-        if let Some(path) = qualified_path(value, self) {
+        if let Some(path) = qualified_path(value, &lookup) {
             return Binding::Path(path);
         }
         // `np.zeros(...)`, `np.arange(...)`: module-level arrays, captured as constants.
         if let Expr::Call(call) = value {
-            let callee = qualified_path(&call.func, self);
+            let callee = qualified_path(&call.func, &lookup);
             if callee.as_deref().is_some_and(|p| p.starts_with("numpy.") && is_array_constructor(p)) {
                 return Binding::Const(ConstValue::HostArray);
             }
@@ -172,6 +179,18 @@ impl ModuleScope {
 
     fn bind(&mut self, name: &str, binding: Binding) {
         self.bindings.insert(name.to_string(), binding);
+    }
+}
+
+/// A scope's own names, then the enclosing ones.
+struct Layered<'a> {
+    inner: &'a ModuleScope,
+    outer: Option<&'a dyn NameLookup>,
+}
+
+impl NameLookup for Layered<'_> {
+    fn binding(&self, name: &str) -> Option<&Binding> {
+        self.inner.get(name).or_else(|| self.outer?.binding(name))
     }
 }
 

@@ -97,7 +97,7 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
 /// The module's names plus the function's own: imports, and constants folded in order
 /// (`n = N * 2` with `N` a module constant).
 fn function_scope<'a>(module: &'a ModuleScope, function: Option<&ast::StmtFunctionDef>) -> ItemScope<'a> {
-    let mut scope = ItemScope { module, local: ModuleScope::default() };
+    let mut scope = ItemScope::new(module, &[]);
     for stmt in function.map(|d| d.body.as_slice()).unwrap_or_default() {
         match stmt {
             Stmt::Assign(a) if a.targets.len() == 1 => {

@@ -23,6 +23,7 @@ SIGS = {
     "ranges": "void(int32[::1], int16, uint32, int64, uint64)",
     "device_calls": "void(float32[::1], float32, int32)",
     "tuples": "void(float32[:, :, ::1], int32)",
+    "closure_kernel": "void(float32[::1], int32)",
 }
 
 
@@ -210,3 +211,29 @@ def tuples(a, n):
     first = pair[0]
     second = pair[1]
     a[0, 0, 0] = dims[0] + nx + ny + nz + first + second
+
+
+def make_closure(n, scale=2.5, offset=1):
+    """A kernel factory: Numba freezes closure cells as constants, like globals."""
+    TPB = N * 2
+    bias = n + 0.5
+
+    @cuda.jit(device=True)
+    def closure_dev(x):
+        return x * scale + offset
+
+    @cuda.jit
+    def closure_kernel(a, m):
+        s = cuda.shared.array(TPB, float32)
+        i = cuda.grid(1)
+        t = cuda.threadIdx.x
+        if i < a.size and t < TPB:
+            s[t] = closure_dev(a[i]) + bias
+            cuda.syncthreads()
+            k = n * m
+            a[i] = s[t] + k
+
+    return closure_kernel
+
+
+closure_kernel = make_closure(3, offset=4)

@@ -11,8 +11,8 @@ use super::{
     UnaryOp, ValueId,
 };
 use crate::analysis::kernels::ItemScope;
-use crate::analysis::resolve::{const_eval, qualified_path};
-use crate::analysis::scope::{Binding, ConstValue, module_scope};
+use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
+use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::promote::{base_scalar, unify, unliteral};
@@ -47,7 +47,7 @@ pub fn lower_function(
     let body = &module.syntax().body;
     let def = find_def(body, def_range)
         .ok_or_else(|| LowerError { message: "cannot find the function's definition".into(), range: def_range })?;
-    let scope = ItemScope::new(module_scope(db, file), body);
+    let scope = ItemScope::for_def(db, file, body, def_range);
     let ret = if is_kernel { Type::None } else { unliteral(&types.ret) };
     let mut lower = Lower {
         db,
@@ -959,8 +959,9 @@ impl Lower<'_> {
             };
             return self.read(name, &ty, span);
         }
-        match self.scope.module.get(name) {
-            Some(Binding::Const(ConstValue::HostArray)) => {
+        match self.scope.binding(name) {
+            // Only module-level arrays are captured (an enclosing function's are not modelled).
+            Some(Binding::Const(ConstValue::HostArray)) if self.scope.module.get(name) == self.scope.binding(name) => {
                 let ty = self.expr_type(expr)?;
                 let v = self.emit(Op::GlobalArray(name.to_string()), Some(ty), span);
                 self.spaces.insert(v, MemorySpace::Const);
@@ -1050,8 +1051,11 @@ impl Lower<'_> {
             && !self.locals.contains(n.id.as_str())
             && resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).is_some()
         {
+            // A function nested in a factory is called by its qualified name, which names it
+            // without the caller's scope.
+            let callee = self.scope.nested_function(n.id.as_str()).unwrap_or(n.id.as_str()).to_string();
             let args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
-            return Ok(self.emit(Op::Call { callee: n.id.to_string(), args }, result_opt, span));
+            return Ok(self.emit(Op::Call { callee, args }, result_opt, span));
         }
         // Methods: `g.sync()`, `x.bit_count()`.
         if let Expr::Attribute(attr) = &*call.func

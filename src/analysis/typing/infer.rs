@@ -109,8 +109,8 @@ impl<'a> ModuleCtx<'a> {
         Self { scope, db, file, host_arrays: super::module_host_arrays(db, file) }
     }
 
-    /// A GPU function callable by `name` here: a module-level one of this file, or one
-    /// imported from a workspace module (`from helpers import dev_fn`, `from helpers import *`).
+    /// A GPU function callable by `name` here: a module-level one of this file, one defined
+    /// in an enclosing function, or one imported from a workspace module (`from helpers import dev_fn`, `from helpers import *`).
     /// Gives its `def` (in its item's own syntax), first signature, and the file it is in.
     pub fn function(&self, name: &str) -> Option<(&'a ast::StmtFunctionDef, Option<Signature>, SourceFile)> {
         let (file, function) = super::resolve_device_function(self.db, self.file, self.scope, name)?;
@@ -119,7 +119,7 @@ impl<'a> ModuleCtx<'a> {
 
     fn function_in(&self, file: SourceFile, name: &str) -> Option<(&'a ast::StmtFunctionDef, Option<Signature>, SourceFile)> {
         let entry = super::gpu_function_entry(self.db, file, super::FunctionName::new(self.db, name.to_string())).as_ref()?;
-        if entry.function.qualname != entry.function.name {
+        if entry.function.qualname != name {
             return None;
         }
         let def = super::find_def(crate::analysis::items::item_statements(self.db, entry.item), entry.function.def_range)?;
@@ -941,7 +941,15 @@ impl<'c, 'a> Typer<'c, 'a> {
                     )
                 }
             }
-            Some(Binding::Other) => err(format!("untyped global name `{name}`"), range),
+            Some(Binding::Other) => match self.ctx.scope.unknown_parameter_of(name) {
+                Some(factory) => err(
+                    format!(
+                        "`{name}` is a parameter of the enclosing function `{factory}`, which Numba freezes as a constant when it compiles; kernlint knows its value only from a call `{factory}(...)` in this module with a constant argument, or a default"
+                    ),
+                    range,
+                ),
+                None => err(format!("untyped global name `{name}`"), range),
+            },
             None => {
                 if calls::is_builtin(name) {
                     Ok(Ty::Path(format!("builtins.{name}")))

@@ -206,7 +206,7 @@ fn item_function_types<'db>(
             function.def_range,
         )
     })?;
-    let scope = ItemScope::new(module_scope(db, file), stmts);
+    let scope = ItemScope::for_def(db, file, stmts, function.def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
     let kernel = !function.spec.kind.returns_values();
     let result = infer::type_def(&ctx, def, &sig.args, kernel, 0).map_err(|f| TypingError {
@@ -284,7 +284,7 @@ pub fn type_def_for_args(
     let module = parse_module(db, file);
     let def = find_def(&module.syntax().body, def_range)
         .ok_or_else(|| ("cannot find the function's definition".to_string(), def_range))?;
-    let scope = ItemScope::new(module_scope(db, file), &module.syntax().body);
+    let scope = ItemScope::for_def(db, file, &module.syntax().body, def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
     infer::type_def(&ctx, def, args, kernel, 0).map_err(|f| (f.message, f.range))
 }
@@ -304,8 +304,9 @@ pub fn typing_failure<'db>(
 }
 
 /// Where a GPU function called by `name` in `file` lives: this file (a module-level
-/// function), or a workspace module it is imported from (`from helpers import dev_fn`,
-/// `from helpers import *`). Gives the file and the function's own name there.
+/// function, or one defined beside the caller in an enclosing function), or a workspace
+/// module it is imported from (`from helpers import dev_fn`, `from helpers import *`).
+/// Gives the file and the function's qualified name there.
 pub fn resolve_device_function(
     db: &dyn Db,
     file: SourceFile,
@@ -316,8 +317,11 @@ pub fn resolve_device_function(
     let top_level = |f: SourceFile, n: &str| {
         gpu_function_entry(db, f, FunctionName::new(db, n.to_string()))
             .as_ref()
-            .is_some_and(|e| e.function.qualname == e.function.name)
+            .is_some_and(|e| e.function.qualname == n)
     };
+    if let Some(qualname) = scope.nested_function(name) {
+        return top_level(file, qualname).then(|| (file, qualname.to_string()));
+    }
     if top_level(file, name) {
         return Some((file, name.to_string()));
     }
