@@ -24,6 +24,7 @@ SIGS = {
     "device_calls": "void(float32[::1], float32, int32)",
     "tuples": "void(float32[:, :, ::1], int32)",
     "closure_kernel": "void(float32[::1], int32)",
+    "static_args": "void(uint32[::1])",
 }
 
 
@@ -237,3 +238,21 @@ def make_closure(n, scale=2.5, offset=1):
 
 
 closure_kernel = make_closure(3, offset=4)
+
+
+@cuda.jit(device=True)
+def specialized(ary, n, dt, op, init):
+    """Numba specializes on a literal shape, a type and an intrinsic passed as arguments."""
+    sm = cuda.shared.array(n, dt)
+    t = cuda.threadIdx.x
+    sm[t] = init
+    cuda.syncthreads()
+    op(sm, 0, ary[t])
+    cuda.syncthreads()
+    return sm[t] + n
+
+
+@cuda.jit
+def static_args(ary):
+    r = specialized(ary, 32, uint32, cuda.atomic.add, 0)
+    ary[cuda.threadIdx.x] = r

@@ -181,7 +181,7 @@ pub struct Typer<'c, 'a> {
 pub fn type_def(
     ctx: &ModuleCtx<'_>,
     def: &ast::StmtFunctionDef,
-    args: &[Type],
+    args: &[Ty],
     kernel: bool,
     depth: usize,
 ) -> TResult<DefTypes> {
@@ -229,7 +229,7 @@ pub fn type_def(
     for (param, ty) in params.iter().zip(args) {
         let name = param.name.to_string();
         typer.locals.insert(name.clone());
-        typer.define(&mut env, &name, Ty::Val(ty.clone()), param.range());
+        typer.define(&mut env, &name, ty.clone(), param.range());
     }
     let end = typer.block(&def.body, Some(env))?;
     if end.is_some() {
@@ -1198,10 +1198,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                 range,
             );
         };
+        // Numba specializes a device function on what it is given: literal values stay
+        // literal (a shape parameter works), and types, intrinsics, device functions of this
+        // module and opaque objects (a grid group) are passed as themselves.
         let mut arg_types = Vec::new();
         for a in args {
             match a {
-                Ty::Val(t) => arg_types.push(unliteral(t)),
+                Ty::Val(_) | Ty::Path(_) | Ty::Opaque(_) => arg_types.push(a.clone()),
+                Ty::Device(_) if home == self.ctx.file => arg_types.push(a.clone()),
                 other => {
                     return err(
                         format!("cannot pass {} to `{name}`", other.record_name()),
@@ -1214,7 +1218,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             if let Some(ret) = &sig.ret {
                 return Ok(Ty::Val(ret.clone()));
             }
-            arg_types = sig.args.clone();
+            arg_types = sig.args.iter().cloned().map(Ty::Val).collect();
         }
         // A function of another module is typed with that module's names.
         let other_scope;

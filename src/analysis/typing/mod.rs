@@ -209,7 +209,8 @@ fn item_function_types<'db>(
     let scope = ItemScope::for_def(db, file, stmts, function.def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
     let kernel = !function.spec.kind.returns_values();
-    let result = infer::type_def(&ctx, def, &sig.args, kernel, 0).map_err(|f| TypingError {
+    let args: Vec<Ty> = sig.args.iter().cloned().map(Ty::Val).collect();
+    let result = infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| TypingError {
         message: f.message,
         // A range outside the function (none known) falls back to the function's name.
         range: if function.def_range.contains_range(f.range) { f.range } else { function.name_range },
@@ -286,7 +287,8 @@ pub fn type_def_for_args(
         .ok_or_else(|| ("cannot find the function's definition".to_string(), def_range))?;
     let scope = ItemScope::for_def(db, file, &module.syntax().body, def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
-    infer::type_def(&ctx, def, args, kernel, 0).map_err(|f| (f.message, f.range))
+    let args: Vec<Ty> = args.iter().cloned().map(Ty::Val).collect();
+    infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| (f.message, f.range))
 }
 
 /// Why typing failed, without file positions (so an edit above the function reuses it):
