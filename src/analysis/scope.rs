@@ -114,6 +114,17 @@ impl ModuleScope {
                 }
             }
             Stmt::Assign(assign) => {
+                // `bpg, tpb = 50, 32`: each name gets its element.
+                if let [Expr::Tuple(targets)] = assign.targets.as_slice()
+                    && let Expr::Tuple(values) = &*assign.value
+                    && targets.elts.len() == values.elts.len()
+                {
+                    let bindings: Vec<Binding> = values.elts.iter().map(|v| self.binding_of(v, outer)).collect();
+                    for (target, binding) in targets.elts.iter().zip(bindings) {
+                        self.bind_target(target, binding);
+                    }
+                    return;
+                }
                 let binding = self.binding_of(&assign.value, outer);
                 for target in &assign.targets {
                     self.bind_target(target, binding.clone());
@@ -155,12 +166,8 @@ impl ModuleScope {
         if let Some(path) = qualified_path(value, &lookup) {
             return Binding::Path(path);
         }
-        // `np.zeros(...)`, `np.arange(...)`: module-level arrays, captured as constants.
-        if let Expr::Call(call) = value {
-            let callee = qualified_path(&call.func, &lookup);
-            if callee.as_deref().is_some_and(|p| p.starts_with("numpy.") && is_array_constructor(p)) {
-                return Binding::Const(ConstValue::HostArray);
-            }
+        if is_host_array_expr(value, &lookup) {
+            return Binding::Const(ConstValue::HostArray);
         }
         Binding::Other
     }
@@ -168,11 +175,19 @@ impl ModuleScope {
     fn bind_target(&mut self, target: &Expr, binding: Binding) {
         match target {
             Expr::Name(name) => self.bind(name.id.as_str(), binding),
-            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
-                for elt in elts {
-                    self.bind_target(elt, Binding::Other);
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => match binding {
+                // `a, b = PAIR` with `PAIR` a constant tuple.
+                Binding::Const(ConstValue::Tuple(items)) if items.len() == elts.len() => {
+                    for (elt, item) in elts.iter().zip(items) {
+                        self.bind_target(elt, Binding::Const(item));
+                    }
                 }
-            }
+                _ => {
+                    for elt in elts {
+                        self.bind_target(elt, Binding::Other);
+                    }
+                }
+            },
             _ => {}
         }
     }
@@ -191,6 +206,23 @@ struct Layered<'a> {
 impl NameLookup for Layered<'_> {
     fn binding(&self, name: &str) -> Option<&Binding> {
         self.inner.get(name).or_else(|| self.outer?.binding(name))
+    }
+}
+
+/// `np.zeros(...)`, `np.arange(...) / 2.0`, `np.ones(n).astype(np.float32)`, another
+/// module array: module-level arrays, captured as constants.
+fn is_host_array_expr(value: &Expr, lookup: &dyn NameLookup) -> bool {
+    match value {
+        Expr::Call(call) => match &*call.func {
+            Expr::Attribute(attr) if matches!(attr.attr.as_str(), "astype" | "reshape" | "copy" | "ravel") => {
+                is_host_array_expr(&attr.value, lookup)
+            }
+            func => qualified_path(func, lookup).is_some_and(|p| p.starts_with("numpy.") && is_array_constructor(&p)),
+        },
+        Expr::BinOp(op) => is_host_array_expr(&op.left, lookup) || is_host_array_expr(&op.right, lookup),
+        Expr::UnaryOp(op) => is_host_array_expr(&op.operand, lookup),
+        Expr::Name(n) => matches!(lookup.binding(n.id.as_str()), Some(Binding::Const(ConstValue::HostArray))),
+        _ => false,
     }
 }
 

@@ -25,6 +25,7 @@ SIGS = {
     "tuples": "void(float32[:, :, ::1], int32)",
     "closure_kernel": "void(float32[::1], int32)",
     "static_args": "void(uint32[::1])",
+    "host_exprs": "void(float64[::1])",
 }
 
 
@@ -256,3 +257,20 @@ def specialized(ary, n, dt, op, init):
 def static_args(ary):
     r = specialized(ary, 32, uint32, cuda.atomic.add, 0)
     ary[cuda.threadIdx.x] = r
+
+
+BPG, TPB2 = 50, 32
+SCALED = np.arange(10, dtype=np.int32) / 2
+HALVES = (np.ones(4, dtype=np.float32) * 0.5).astype(np.int16)
+MASKS = np.zeros(3, dtype=np.bool_) + 1
+
+
+@cuda.jit
+def host_exprs(a):
+    """Module arrays built by expressions, and constants unpacked from a tuple."""
+    c = cuda.const.array_like(SCALED)
+    h = cuda.const.array_like(HALVES)
+    m = cuda.const.array_like(MASKS)
+    s = cuda.shared.array((TPB2, 2), float32)
+    s[0, 0] = c[1]
+    a[0] = s[0, 0] + h[0] + m[0] + BPG

@@ -683,6 +683,49 @@ fn cuda(
 /// The type of a module-level NumPy array (`np.array([...], dtype=np.float32)`,
 /// `np.zeros((4, 4), np.int32)`), as a kernel sees it: readonly, C order.
 pub fn host_array_type(value: &Expr, scope: &ItemScope<'_>) -> Option<Type> {
+    let with_dtype = |ty: Type, dtype: Scalar| match ty {
+        Type::Array { ndim, layout, readonly, .. } => Type::Array { dtype: Box::new(Type::Scalar(dtype)), ndim, layout, readonly },
+        other => other,
+    };
+    let dtype_of_array = |ty: &Type| match ty {
+        Type::Array { dtype, .. } => crate::analysis::typing::promote::base_scalar(dtype),
+        _ => None,
+    };
+    match value {
+        // NumPy's promotion of an array with a Python scalar (NEP 50): the array's dtype,
+        // except that a float scalar or a true division makes an integer array float64.
+        Expr::BinOp(op) => {
+            let (array, other) = match host_array_type(&op.left, scope) {
+                Some(a) => (a, &*op.right),
+                None => (host_array_type(&op.right, scope)?, &*op.left),
+            };
+            let d = dtype_of_array(&array)?;
+            if let Some(b) = host_array_type(other, scope) {
+                // Two arrays: only the same dtype is modelled.
+                return (dtype_of_array(&b)? == d).then_some(array);
+            }
+            let operand = const_eval(other, scope)?;
+            let float_operand = matches!(operand, ConstValue::Float(_));
+            if !d.is_float() && (float_operand || matches!(op.op, ast::Operator::Div)) {
+                return Some(with_dtype(array, Scalar::F64));
+            }
+            if d == Scalar::Bool && matches!(operand, ConstValue::Int(_)) {
+                return Some(with_dtype(array, Scalar::I64));
+            }
+            return Some(array);
+        }
+        Expr::UnaryOp(op) => return host_array_type(&op.operand, scope),
+        Expr::Call(call) if let Expr::Attribute(attr) = &*call.func => match attr.attr.as_str() {
+            "astype" => {
+                let array = host_array_type(&attr.value, scope)?;
+                let dtype = dtype_argument(call.arguments.args.first()?, scope)?;
+                return Some(with_dtype(array, dtype));
+            }
+            "copy" => return host_array_type(&attr.value, scope),
+            _ => {}
+        },
+        _ => {}
+    }
     let Expr::Call(call) = value else { return None };
     let path = qualified_path(&call.func, scope)?;
     let func = path.strip_prefix("numpy.")?;
@@ -700,19 +743,7 @@ pub fn host_array_type(value: &Expr, scope: &ItemScope<'_>) -> Option<Type> {
         _ => None,
     });
     let explicit = match dtype_expr {
-        Some(Expr::StringLiteral(s)) => Some(
-            Scalar::from_numpy_name(s.value.to_str())
-                .or_else(|| Scalar::from_name(s.value.to_str()))?,
-        ),
-        Some(e) => match qualified_path(e, scope) {
-            Some(p) => Some(scalar_type_of_path(&p)?),
-            None => match e {
-                Expr::Name(n) if n.id.as_str() == "float" => Some(Scalar::F64),
-                Expr::Name(n) if n.id.as_str() == "int" => Some(Scalar::I64),
-                Expr::Name(n) if n.id.as_str() == "bool" => Some(Scalar::Bool),
-                _ => return None,
-            },
-        },
+        Some(e) => Some(dtype_argument(e, scope)?),
         None => None,
     };
     let first = call.arguments.args.first()?;
@@ -753,6 +784,22 @@ pub fn host_array_type(value: &Expr, scope: &ItemScope<'_>) -> Option<Type> {
         layout: Layout::C,
         readonly: true,
     })
+}
+
+/// A host-side dtype argument: `np.float32`, `"float32"`, `"f4"`, `float`, `int`, `bool`.
+fn dtype_argument(e: &Expr, scope: &ItemScope<'_>) -> Option<Scalar> {
+    match e {
+        Expr::StringLiteral(s) => Scalar::from_numpy_name(s.value.to_str()).or_else(|| Scalar::from_name(s.value.to_str())),
+        _ => match qualified_path(e, scope) {
+            Some(p) => scalar_type_of_path(&p),
+            None => match e {
+                Expr::Name(n) if n.id.as_str() == "float" => Some(Scalar::F64),
+                Expr::Name(n) if n.id.as_str() == "int" => Some(Scalar::I64),
+                Expr::Name(n) if n.id.as_str() == "bool" => Some(Scalar::Bool),
+                _ => None,
+            },
+        },
+    }
 }
 
 /// The nesting depth and element kind of a (nested) list/tuple literal.
