@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
 use super::resolve::{NameLookup, const_eval, qualified_path};
+use super::signature::{Signature, parse_signature_expr, parse_signature_str};
 use super::syntax::parse_module;
 use super::types::Scalar;
 use super::{Db, SourceFile};
@@ -55,6 +56,9 @@ pub enum Binding {
     Const(ConstValue),
     /// A function or class defined in this module.
     Definition,
+    /// `cuda.declare_device("name", "int32(int32)")`: a device function linked in from
+    /// CUDA C/C++ or PTX, known by its declared signature.
+    External(String, Signature),
     /// Anything else (assigned a value we do not model).
     Other,
 }
@@ -166,6 +170,9 @@ impl ModuleScope {
         if let Some(path) = qualified_path(value, &lookup) {
             return Binding::Path(path);
         }
+        if let Some((name, sig)) = declared_device(value, &lookup) {
+            return Binding::External(name, sig);
+        }
         if is_host_array_expr(value, &lookup) {
             return Binding::Const(ConstValue::HostArray);
         }
@@ -207,6 +214,26 @@ impl NameLookup for Layered<'_> {
     fn binding(&self, name: &str) -> Option<&Binding> {
         self.inner.get(name).or_else(|| self.outer?.binding(name))
     }
+}
+
+/// `cuda.declare_device(name, signature, link=...)`, with its signature.
+fn declared_device(value: &Expr, lookup: &dyn NameLookup) -> Option<(String, Signature)> {
+    let Expr::Call(call) = value else { return None };
+    if qualified_path(&call.func, lookup)? != "numba.cuda.declare_device" {
+        return None;
+    }
+    let kw = |n: &str| call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == n)).map(|k| &k.value);
+    let name = match call.arguments.args.first().or_else(|| kw("name"))? {
+        Expr::StringLiteral(s) => s.value.to_str().to_string(),
+        _ => return None,
+    };
+    let sig = match call.arguments.args.get(1).or_else(|| kw("sig"))? {
+        Expr::StringLiteral(s) => parse_signature_str(s.value.to_str()).ok()?,
+        e => parse_signature_expr(e, &|x: &Expr| super::kernels::numba_type_name(x, lookup)).ok()?,
+    };
+    // A declared function has a return type (Numba rejects a bare argument tuple).
+    sig.ret.as_ref()?;
+    Some((name, sig))
 }
 
 /// `np.zeros(...)`, `np.arange(...) / 2.0`, `np.ones(n).astype(np.float32)`, another

@@ -26,6 +26,7 @@ SIGS = {
     "closure_kernel": "void(float32[::1], int32)",
     "static_args": "void(uint32[::1])",
     "host_exprs": "void(float64[::1])",
+    "externs": "void(float32[::1], int32)",
 }
 
 
@@ -274,3 +275,15 @@ def host_exprs(a):
     s = cuda.shared.array((TPB2, 2), float32)
     s[0, 0] = c[1]
     a[0] = s[0, 0] + h[0] + m[0] + BPG
+
+
+ext_scale = cuda.declare_device("ext_scale", "float32(float32, int32)")
+ext_count = cuda.declare_device("ext_count", int32(float32[::1]))
+
+
+@cuda.jit
+def externs(a, n):
+    """Functions linked from CUDA C/C++, typed by their declarations."""
+    v = ext_scale(a[0], n)
+    c = ext_count(a)
+    a[1] = v + c

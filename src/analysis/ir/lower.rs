@@ -1046,6 +1046,12 @@ impl Lower<'_> {
         // Untyped here means an opaque Numba value (a grid group), not "no value".
         let result = self.expr_type(expr).unwrap_or(Type::Unknown);
         let result_opt = if result == Type::None { None } else { Some(result.clone()) };
+        if let Expr::Name(n) = &*call.func
+            && !self.locals.contains(n.id.as_str())
+            && let Some(Binding::External(name, _)) = self.scope.binding(n.id.as_str())
+        {
+            return unsupported(&format!("a call of `{name}`, declared with cuda.declare_device (linking external code)"), span);
+        }
         // Device functions of this module or imported from a workspace module.
         if let Expr::Name(n) = &*call.func
             && !self.locals.contains(n.id.as_str())

@@ -77,6 +77,13 @@ pub fn call(
     match func {
         Ty::Path(p) => call_path(typer, p, args, kwargs, call),
         Ty::Device(name) => typer.device_call(name, args, range),
+        Ty::External(name, sig) => {
+            if args.len() != sig.args.len() {
+                let msg = format!("`{name}` is declared with {} arguments, called with {}", sig.args.len(), args.len());
+                return Err(Fail { message: msg, range, kind: ErrorKind::Numba });
+            }
+            Ok(Ty::Val(sig.ret.clone().unwrap_or(Type::None)))
+        }
         Ty::Method(recv, name) => method(recv, name, args, range),
         other => err(format!("{} is not callable", describe(other)), range),
     }

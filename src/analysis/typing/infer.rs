@@ -32,6 +32,8 @@ pub enum Ty {
     Dtype(Scalar),
     /// An iterator yielding values of this type (`enumerate`, `zip`).
     Iter(Type),
+    /// A function declared with `cuda.declare_device`, by its name and signature.
+    External(String, Signature),
 }
 
 impl Ty {
@@ -54,6 +56,7 @@ impl Ty {
             Ty::Method(_, m) => format!("BoundFunction({m})"),
             Ty::Dtype(s) => format!("dtype({s})"),
             Ty::Iter(t) => format!("iter({t})"),
+            Ty::External(n, _) => format!("ExternFunction({n})"),
         }
     }
 }
@@ -929,6 +932,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                         .map_err(Fail::from)
                 }
             },
+            Some(Binding::External(n, sig)) => Ok(Ty::External(n.clone(), sig.clone())),
             Some(Binding::Definition) => {
                 if self.ctx.function(name).is_some() {
                     Ok(Ty::Device(name.to_string()))
