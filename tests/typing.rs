@@ -165,7 +165,7 @@ fn device_functions_from_sibling_modules() {
     let main = "from numba import cuda\nfrom helpers import norm2\nfrom helpers import *\n\n@cuda.jit(\"void(float32[::1], float64[::1])\")\ndef k(out, x):\n    i = cuda.grid(1)\n    a = norm2(out[i], out[i])\n    b = norm2(x[i], 1.0)\n";
     let file = SourceFile::new(&db, "main.py".into(), main.into());
     let ws = db.workspace_input();
-    ws.set_modules(&mut db).to([("helpers".to_string(), helpers)].into());
+    ws.set_modules(&mut db).to([("helpers.py".into(), helpers)].into());
     let types = type_function(&db, file, "k", None).unwrap();
     assert_eq!(types.variables["a"].iter().collect::<Vec<_>>(), ["float32"]);
     assert_eq!(types.variables["b"].iter().collect::<Vec<_>>(), ["float64"]);

@@ -13,12 +13,34 @@ pub struct SourceFile {
     pub text: String,
 }
 
-/// The modules of the workspace by dotted name (`helpers`, `pkg.kernels`), so that
-/// `from helpers import dev_fn` reaches the device function in `helpers.py`.
+/// The Python files of the workspace by path, so that `from helpers import dev_fn` reaches
+/// the device function in `helpers.py` beside the importing file (or in a folder above it,
+/// as a package root on `sys.path` would).
 #[salsa::input(debug)]
 pub struct Workspace {
     #[returns(ref)]
-    pub modules: BTreeMap<String, SourceFile>,
+    pub modules: BTreeMap<PathBuf, SourceFile>,
+}
+
+/// Where the module an import names may live, nearest first: `from helpers import f` in
+/// `src/pkg/k.py` -> `src/pkg/helpers.py`, `src/pkg/helpers/__init__.py`, `src/helpers.py`,
+/// ...; a relative import (`from .helpers import f`, `from ..util import f`) only in the
+/// folder its dots name.
+pub fn module_paths(importer: &std::path::Path, module: &str) -> Vec<PathBuf> {
+    let dots = module.len() - module.trim_start_matches('.').len();
+    let rel = module.trim_start_matches('.').replace('.', "/");
+    let Some(dir) = importer.parent() else { return Vec::new() };
+    let bases: Vec<&std::path::Path> = if dots > 0 { dir.ancestors().nth(dots - 1).into_iter().collect() } else { dir.ancestors().collect() };
+    bases
+        .into_iter()
+        .flat_map(|base| {
+            if rel.is_empty() {
+                vec![base.join("__init__.py")]
+            } else {
+                vec![base.join(format!("{rel}.py")), base.join(&rel).join("__init__.py")]
+            }
+        })
+        .collect()
 }
 
 #[salsa::db]

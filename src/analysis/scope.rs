@@ -268,3 +268,27 @@ pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
     }
     scope
 }
+
+/// The modules `file` imports names from that may be workspace modules (not numba, numpy
+/// or math), with the dots of relative imports: `from helpers import f` -> `helpers` (and
+/// `helpers.f`, which may itself be a module), `from .util import *` -> `.util`.
+pub fn imported_modules(db: &dyn Db, file: SourceFile) -> Vec<String> {
+    let scope = module_scope(db, file);
+    let mut names: Vec<String> = scope
+        .bindings
+        .values()
+        .filter_map(|b| match b {
+            Binding::Path(p) => Some(p.clone()),
+            _ => None,
+        })
+        .flat_map(|p| p.rsplit_once('.').map(|(m, _)| m.to_string()).into_iter().chain([p]))
+        .chain(scope.star_imports.iter().cloned())
+        .filter(|m| {
+            let m = m.trim_start_matches('.');
+            !m.is_empty() && !m.starts_with("numba") && !m.starts_with("numpy") && m != "math"
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}

@@ -126,39 +126,18 @@ fn rule(code: Option<&str>, all: bool) -> Result<u8, String> {
 /// A database holding `path` with `text`, and the workspace modules it imports from beside it
 /// (`from helpers import dev_fn` -> `helpers.py` or `helpers/__init__.py` next to the file).
 pub fn database_for(path: &std::path::Path, text: String) -> (crate::analysis::RootDatabase, crate::analysis::SourceFile) {
-    use crate::analysis::scope::{Binding, module_scope};
     use crate::analysis::{RootDatabase, SourceFile};
     use salsa::Setter;
     let mut db = RootDatabase::default();
     let file = SourceFile::new(&db, path.to_path_buf(), text);
-    let scope = module_scope(&db, file);
-    let mut names: Vec<String> = scope
-        .bindings
-        .values()
-        .filter_map(|b| match b {
-            Binding::Path(p) => Some(p.clone()),
-            _ => None,
-        })
-        .flat_map(|p| {
-            // `helpers.dev_fn` may name module `helpers`, or be module `helpers.dev_fn` itself.
-            let module = p.rsplit_once('.').map(|(m, _)| m.to_string());
-            module.into_iter().chain([p])
-        })
-        .chain(scope.star_imports.iter().cloned())
-        .map(|m| m.trim_start_matches('.').to_string())
-        .filter(|m| !m.is_empty() && !m.starts_with("numba") && !m.starts_with("numpy") && m != "math")
-        .collect();
-    names.sort();
-    names.dedup();
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let names = crate::analysis::scope::imported_modules(&db, file);
     let mut modules = std::collections::BTreeMap::new();
     for name in names {
-        let rel = name.replace('.', "/");
-        for candidate in [dir.join(format!("{rel}.py")), dir.join(&rel).join("__init__.py")] {
+        for candidate in crate::analysis::db::module_paths(path, &name) {
             if candidate != path
                 && let Ok(text) = std::fs::read_to_string(&candidate)
             {
-                modules.insert(name.clone(), SourceFile::new(&db, candidate, text));
+                modules.insert(candidate.clone(), SourceFile::new(&db, candidate, text));
                 break;
             }
         }

@@ -333,8 +333,9 @@ pub fn resolve_device_function(
         None => module_scope(db, file).star_imports.iter().map(|m| (m.clone(), name.to_string())).collect(),
         _ => Vec::new(),
     };
+    let importer = file.path(db);
     candidates.into_iter().find_map(|(module, function)| {
-        let home = *modules.get(module.trim_start_matches('.'))?;
-        top_level(home, &function).then_some((home, function))
+        let home = crate::analysis::db::module_paths(importer, &module).iter().find_map(|p| modules.get(p).copied())?;
+        (home != file && top_level(home, &function)).then_some((home, function))
     })
 }
