@@ -108,3 +108,23 @@ impl RootDatabase {
         ws
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::module_paths;
+    use std::path::PathBuf;
+
+    #[test]
+    fn imports_resolve_beside_the_file_then_above_it() {
+        let paths = |importer: &str, module: &str| -> Vec<PathBuf> { module_paths(importer.as_ref(), module) };
+        assert_eq!(
+            paths("/w/src/pkg/k.py", "helpers")[..4],
+            ["/w/src/pkg/helpers.py", "/w/src/pkg/helpers/__init__.py", "/w/src/helpers.py", "/w/src/helpers/__init__.py"].map(PathBuf::from)
+        );
+        assert_eq!(paths("/w/src/pkg/k.py", "pkg.util")[2], PathBuf::from("/w/src/pkg/util.py"));
+        // Relative imports look only where their dots point.
+        assert_eq!(paths("/w/src/pkg/k.py", ".util"), ["/w/src/pkg/util.py", "/w/src/pkg/util/__init__.py"].map(PathBuf::from));
+        assert_eq!(paths("/w/src/pkg/k.py", "..common.dev"), ["/w/src/common/dev.py", "/w/src/common/dev/__init__.py"].map(PathBuf::from));
+        assert_eq!(paths("/w/src/pkg/k.py", "."), [PathBuf::from("/w/src/pkg/__init__.py")]);
+    }
+}
