@@ -81,6 +81,47 @@ pub fn launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<V
     out
 }
 
+/// Per kernel, the argument types of each launch site, one `Option` per positional
+/// argument: like [`launch_arg_types`], but a site with some arguments of unknown type still
+/// tells the types of the others (for rules that look at one parameter at a time).
+#[salsa::tracked(returns(ref))]
+pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<Vec<Option<Type>>>> {
+    let mut out: BTreeMap<String, Vec<Vec<Option<Type>>>> = BTreeMap::new();
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let scope = ItemScope::new(module_scope(db, file), body);
+    let module_env = Assignments::of(body, &[]);
+    for item in module_items(db, file) {
+        for call in item_host_calls(db, file, item.text) {
+            if call.kind != FunctionKind::Kernel || call.form == super::launches::CallForm::Plain || call.has_keywords {
+                continue;
+            }
+            let local_env = call.scope.and_then(|r| super::typing::find_def(body, r + item.start)).map(|def| {
+                let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
+                Assignments::of(&def.body, &params)
+            });
+            let Some(found) = find_call(body, call.range + item.start) else { continue };
+            let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
+            // After a starred argument positions are unknown: stop there.
+            let types: Vec<Option<Type>> = found
+                .arguments
+                .args
+                .iter()
+                .take_while(|a| !a.is_starred_expr())
+                .map(|a| match eval.eval(a, 0) {
+                    Some(HostTy::Value(t)) if t.is_array() || t.as_scalar().is_some() => Some(t),
+                    _ => None,
+                })
+                .collect();
+            let entry = out.entry(call.callee.clone()).or_default();
+            if !entry.contains(&types) {
+                entry.push(types);
+            }
+        }
+    }
+    out
+}
+
 /// Where a typing request's argument types came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgSource {
@@ -674,6 +715,103 @@ impl<'a> Evaluator<'_, 'a> {
     }
 }
 
+/// Where an array passed to a kernel lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArrayHome {
+    /// A NumPy array in host memory (`np.zeros`, `np.arange`, `np.random.*`, `.astype`,
+    /// `.copy_to_host()`): a launch copies it to the device and back.
+    Host,
+    /// Memory a kernel reads in place: `cuda.to_device`, `cuda.device_array(_like)`,
+    /// mapped and managed arrays.
+    Device,
+}
+
+/// For each kernel launch (`k[g, b](...)`, `k.forall(n)(...)`) in `item`: the call's range
+/// (relative to the item) and, per positional argument, where the array it passes lives, when
+/// that is known (`None` for parameters, pinned arrays, scalars and anything not inferred).
+/// Names follow the same single-assignment rule as [`launch_arg_types`].
+pub fn launch_arg_homes(db: &dyn Db, file: SourceFile, item: super::items::ItemText<'_>) -> Vec<(TextRange, Vec<Option<ArrayHome>>)> {
+    let calls = item_host_calls(db, file, item);
+    if !calls.iter().any(|c| c.kind == FunctionKind::Kernel && c.form != super::launches::CallForm::Plain) {
+        return Vec::new();
+    }
+    let stmts = super::items::item_statements(db, item);
+    let scope = ItemScope::new(module_scope(db, file), stmts);
+    let module = parse_module(db, file);
+    let module_env = Assignments::of(&module.syntax().body, &[]);
+    let mut out = Vec::new();
+    for call in calls {
+        if call.kind != FunctionKind::Kernel || call.form == super::launches::CallForm::Plain {
+            continue;
+        }
+        let local_env = call.scope.and_then(|r| super::typing::find_def(stmts, r)).map(|def| {
+            let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
+            Assignments::of(&def.body, &params)
+        });
+        let Some(found) = find_call(stmts, call.range) else { continue };
+        let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
+        out.push((call.range, found.arguments.args.iter().map(|a| eval.home(a, 0)).collect()));
+    }
+    out
+}
+
+/// Whether the NumPy function `name` (without `numpy.`) returns an array for these
+/// arguments, whatever their types.
+fn numpy_makes_array(name: &str, call: &ast::ExprCall) -> bool {
+    let args = call.arguments.args.len();
+    let size = call.arguments.keywords.iter().any(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "size"));
+    match name {
+        "zeros" | "ones" | "empty" | "full" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "arange"
+        | "linspace" | "array" | "asarray" | "ascontiguousarray" | "asfortranarray" | "concatenate" | "stack"
+        | "vstack" | "hstack" | "tile" | "repeat" | "eye" | "identity" | "fromfunction" | "frombuffer"
+        | "fromiter" | "meshgrid" | "copy" | "fromfile" | "loadtxt" | "genfromtxt" => true,
+        "random.rand" | "random.randn" => args >= 1,
+        "random.random" | "random.random_sample" | "random.ranf" | "random.sample" | "random.standard_normal" => {
+            args >= 1 || size
+        }
+        "random.uniform" | "random.normal" => args >= 3 || size,
+        "random.randint" => args >= 3 || size,
+        _ => false,
+    }
+}
+
+impl Evaluator<'_, '_> {
+    /// Where the array `expr` evaluates to lives, when known.
+    fn home(&self, expr: &Expr, depth: usize) -> Option<ArrayHome> {
+        if depth > 24 {
+            return None;
+        }
+        match expr {
+            Expr::Name(n) => self.home(self.name_value(n.id.as_str())?, depth + 1),
+            Expr::Attribute(a) if a.attr.as_str() == "T" && self.path(expr).is_none() => self.home(&a.value, depth + 1),
+            Expr::Call(call) => {
+                if let Expr::Attribute(attr) = &*call.func
+                    && self.path(&call.func).is_none()
+                {
+                    return match attr.attr.as_str() {
+                        "copy_to_host" => Some(ArrayHome::Host),
+                        "astype" | "copy" | "reshape" | "ravel" | "flatten" | "view" | "transpose" | "squeeze" => {
+                            self.home(&attr.value, depth + 1)
+                        }
+                        _ => None,
+                    };
+                }
+                let path = self.path(&call.func)?;
+                if let Some(name) = path.strip_prefix("numpy.") {
+                    let typed = matches!(self.eval(expr, depth), Some(HostTy::Value(t)) if t.is_array());
+                    return (typed || numpy_makes_array(name, call)).then_some(ArrayHome::Host);
+                }
+                match path.strip_prefix("numba.cuda.")? {
+                    "to_device" | "device_array" | "device_array_like" | "mapped_array" | "mapped_array_like"
+                    | "managed_array" => Some(ArrayHome::Device),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -701,6 +839,36 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.clone(), v.iter().map(|s| s.iter().map(|t| t.to_string()).collect()).collect()))
             .collect()
+    }
+
+    #[test]
+    fn launch_arguments_live_on_host_or_device() {
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, b, c, d):
+    pass
+
+def main(n, p):
+    x = np.zeros(1024, dtype=np.float32)
+    y = cuda.to_device(x)
+    z = np.random.rand(n).astype(np.float32)
+    w = cuda.pinned_array(n)
+    k[1, 32](x, y, z, p)
+    k.forall(n)(w, x.T, cuda.device_array_like(x), y.copy_to_host())
+"#;
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+        let homes: Vec<Vec<Option<ArrayHome>>> =
+            module_items(&db, file).iter().flat_map(|i| launch_arg_homes(&db, file, i.text)).map(|(_, h)| h).collect();
+        use ArrayHome::{Device, Host};
+        assert_eq!(homes, vec![vec![Some(Host), Some(Device), Some(Host), None], vec![None, Some(Host), Some(Device), Some(Host)]]);
+        let params = &launch_param_types(&db, file)["k"];
+        let shown: Vec<Vec<String>> =
+            params.iter().map(|s| s.iter().map(|t| t.as_ref().map_or("?".to_string(), |t| t.to_string())).collect()).collect();
+        assert_eq!(shown[0], vec!["array(float32, 1d, C)", "array(float32, 1d, C)", "?", "?"]);
     }
 
     #[test]

@@ -1,0 +1,346 @@
+//! # KL205: a block reads global memory another block writes in the same launch
+//!
+//! ## What it does
+//! Finds a kernel that reads an element of a global array (a parameter) that a thread of
+//! another block writes in the same launch, with no grid-wide barrier
+//! (`cuda.cg.this_grid().sync()`) in the kernel:
+//! - the single-kernel reduction: every block writes its partial result
+//!   `partial[cuda.blockIdx.x] = ...`, then one block (or every block) reads `partial[j]`
+//!   for other `j`, or loops over `partial`;
+//! - a shifted read of the array the kernel writes: `a[i] = ...` and `a[i + 1]`,
+//!   `a[n - 1 - i]`, `a[x, y + 1]` where `i = cuda.grid(1)`: the neighbour at the edge of a
+//!   block belongs to the next block;
+//! - a slot one block writes (`if cuda.blockIdx.x == 0: a[tid] = ...`) read by every
+//!   block.
+//!
+//! Not reported: reading back what the same thread wrote (the same index, `a[i]` after
+//! `a[i] = ...`); a block's own slot (`partial[cuda.blockIdx.x]`); moves within a block's
+//! tile (`a[bid * bdim + (bdim - 1 - tid)]`); gathers through data whose index depends on
+//! the thread's own block (`a[idx[i]]`); monotone relaxations (`if v < d[i, j]: d[i, j] =
+//! v`, as in Floyd-Warshall or Bellman-Ford, which tolerate stale reads by design); the same
+//! slots written by every block (`a[tid]`, another rule's concern); and launches of a
+//! single block. Kernels that call `cuda.cg.this_grid()` (a grid sync orders the blocks),
+//! and kernels that call `cuda.threadfence()` and an atomic (the "last block done" pattern,
+//! correct when the atomic ticket guards the reads), are skipped as a whole.
+//!
+//! ## Why is this bad?
+//! `cuda.syncthreads()` only waits for the threads of one block. Blocks of a launch run in
+//! no fixed order — some may not have started when others finish — so a read of another
+//! block's result may see the old value, differently on every run and on every GPU. The
+//! kernel usually passes small tests (few blocks, all resident at once) and fails at scale.
+//!
+//! ## Example
+//! ```python
+//! from numba import cuda, float32
+//!
+//! @cuda.jit
+//! def total(out, partial, x):
+//!     s = cuda.shared.array(256, dtype=float32)
+//!     tid = cuda.threadIdx.x
+//!     s[tid] = x[cuda.grid(1)]
+//!     cuda.syncthreads()
+//!     if tid == 0:
+//!         acc = 0.0
+//!         for k in range(256):
+//!             acc += s[k]
+//!         partial[cuda.blockIdx.x] = acc
+//!     cuda.syncthreads()
+//!     if cuda.blockIdx.x == 0 and tid == 0:
+//!         acc = 0.0
+//!         for j in range(cuda.gridDim.x):
+//!             acc += partial[j]
+//!         out[0] = acc
+//! ```
+//!
+//! ## Use instead
+//! Finish the reduction in a second launch (launches on one stream run in order), or
+//! synchronise the whole grid with `cuda.cg.this_grid().sync()` (Numba then makes a
+//! cooperative launch, which limits the grid to the blocks that fit on the GPU at once):
+//! ```python
+//! from numba import cuda, float32
+//!
+//! @cuda.jit
+//! def block_sums(partial, x):
+//!     s = cuda.shared.array(256, dtype=float32)
+//!     tid = cuda.threadIdx.x
+//!     s[tid] = x[cuda.grid(1)]
+//!     cuda.syncthreads()
+//!     if tid == 0:
+//!         acc = 0.0
+//!         for k in range(256):
+//!             acc += s[k]
+//!         partial[cuda.blockIdx.x] = acc
+//!
+//! @cuda.jit
+//! def finish(out, partial):
+//!     if cuda.grid(1) == 0:
+//!         acc = 0.0
+//!         for j in range(partial.size):
+//!             acc += partial[j]
+//!         out[0] = acc
+//! ```
+
+use std::collections::BTreeSet;
+
+use ruff_python_ast::Expr;
+
+use crate::analysis::facts::launch::{active_atoms, kernel_launches};
+use crate::analysis::facts::uniformity::{
+    Access, ArrayKind, Atom, CmpOp, FunctionFacts, Poly, item_uniformity,
+};
+use crate::analysis::kernels::FunctionKind;
+use crate::lint::{Diagnostic, ItemContext};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    if ctx.gpu_functions().next().is_none() {
+        return;
+    }
+    let all = item_uniformity(ctx.db, ctx.file, ctx.item);
+    let launches = kernel_launches(ctx.db, ctx.file);
+    for (function, def) in ctx.gpu_functions() {
+        if function.spec.kind != FunctionKind::Kernel {
+            continue;
+        }
+        let Some(facts) = FunctionFacts::of(all, function.def_range) else {
+            continue;
+        };
+        let blocks: BTreeSet<Atom> = active_atoms(facts, launches.get(&function.name))
+            .into_iter()
+            .filter(|a| matches!(a, Atom::Bid(_)))
+            .collect();
+        if blocks.is_empty() {
+            continue; // one block
+        }
+        // Grid sync, or the threadfence + atomic ticket pattern: skip the kernel.
+        let (mut grid_sync, mut fence, mut atomic) = (false, false, false);
+        ctx.visit_body(def, &mut |_| {}, &mut |e| {
+            if let Expr::Call(c) = e
+                && let Some(path) = ctx.path(&c.func)
+            {
+                grid_sync |= path == "numba.cuda.cg.this_grid";
+                fence |=
+                    path == "numba.cuda.threadfence" || path == "numba.cuda.threadfence_system";
+                atomic |= path.starts_with("numba.cuda.atomic.");
+            }
+        });
+        if grid_sync || (fence && atomic) {
+            continue;
+        }
+        let mut reported = std::collections::HashSet::new();
+        for read in facts
+            .accesses
+            .iter()
+            .filter(|a| !a.write && a.kind == ArrayKind::Param)
+        {
+            if owned(read, facts, &blocks, ctx.text) {
+                continue;
+            }
+            let Some(write) = facts
+                .accesses
+                .iter()
+                .filter(|w| w.write && w.kind == ArrayKind::Param && w.array == read.array)
+                .filter(|w| !relaxation(w, ctx.text))
+                .find(|w| cross_block(w, read, &blocks, ctx.text))
+            else {
+                continue;
+            };
+            if !reported.insert(read.range) {
+                continue;
+            }
+            out.push(
+                Diagnostic::new(
+                    "KL205",
+                    read.range,
+                    format!(
+                        "`{}` may read an element that a thread of another block writes at `{}` in the same launch, with no grid-wide sync: blocks run in no fixed order, so it may see the old value",
+                        &ctx.text[read.range],
+                        &ctx.text[write.range]
+                    ),
+                )
+                .related(write.range, "written here by another block")
+                .note("`cuda.syncthreads()` orders one block only. Read the other blocks' results in a second kernel launch, or call `cuda.cg.this_grid().sync()` between the write and the read (a cooperative launch)."),
+            );
+        }
+    }
+}
+
+/// `if v < a[i, j]: a[i, j] = v`: a monotone min/max update (Floyd-Warshall, Bellman-Ford
+/// relaxation), which algorithms run knowingly against stale values.
+fn relaxation(w: &Access, text: &str) -> bool {
+    let target = text[w.range].trim();
+    w.guards.iter().any(|g| {
+        matches!(g.op, Some(CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE))
+            && text[g.range].contains(target)
+    })
+}
+
+/// The reading thread also writes the element it reads (`a[i + 1]` read and written by a
+/// swap of `a[i]` and `a[i + 1]`, odd-even sort): the element is its own, not another
+/// block's. The write must run in every block the read does.
+fn owned(r: &Access, facts: &FunctionFacts, blocks: &BTreeSet<Atom>, text: &str) -> bool {
+    facts.accesses.iter().any(|w| {
+        w.write
+            && w.array == r.array
+            && w.index.len() == r.index.len()
+            && w.pinned
+                .iter()
+                .filter(|a| blocks.contains(a))
+                .all(|a| r.pinned.contains(a))
+            && w.index
+                .iter()
+                .zip(&r.index)
+                .zip(w.index_ranges.iter().zip(&r.index_ranges))
+                .all(|((a, b), (ra, rb))| match (&a.poly, &b.poly) {
+                    (Some(pa), Some(pb)) => pa == pb,
+                    _ => text[*ra].trim() == text[*rb].trim(),
+                })
+    })
+}
+
+/// A guard of the write keeps one of its index components away from the read's: `if i > k:
+/// a[i, j] = ...` never writes row `k`, so `a[k, j]` is not another thread's element.
+fn excluded(w: &Access, r: &Access) -> bool {
+    w.index.iter().zip(&r.index).any(|(wv, rv)| {
+        let (Some(pw), Some(pr)) = (&wv.poly, &rv.poly) else {
+            return false;
+        };
+        w.guards.iter().any(|g| {
+            let (Some(op), Some(l), Some(rt)) = (g.op, &g.left.poly, &g.right.poly) else {
+                return false;
+            };
+            // The guard as `pw op bound`.
+            let (op, bound) = if l == pw {
+                (op, rt)
+            } else if rt == pw {
+                let mirrored = match op {
+                    CmpOp::Lt => CmpOp::Gt,
+                    CmpOp::LtE => CmpOp::GtE,
+                    CmpOp::Gt => CmpOp::Lt,
+                    CmpOp::GtE => CmpOp::LtE,
+                    other => other,
+                };
+                (mirrored, l)
+            } else {
+                return false;
+            };
+            let Some(c) = pr.sub(bound).and_then(|d| d.as_const()) else {
+                return false;
+            };
+            match op {
+                CmpOp::Gt => c <= 0,
+                CmpOp::GtE => c < 0,
+                CmpOp::Lt => c >= 0,
+                CmpOp::LtE => c > 0,
+                CmpOp::NotEq => c == 0,
+                _ => false,
+            }
+        })
+    })
+}
+
+/// Every active block index is fixed by an enclosing `==` test (`if cuda.blockIdx.x == 0:`).
+fn block_pinned(a: &Access, blocks: &BTreeSet<Atom>) -> bool {
+    blocks.iter().all(|b| a.pinned.contains(b))
+}
+
+fn has_block(p: &Poly) -> bool {
+    p.0.keys().flatten().any(|a| matches!(a, Atom::Bid(_)))
+}
+
+/// Whether the read `r` may touch an element the write `w` stores from another block.
+fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, text: &str) -> bool {
+    if w.index.len() != r.index.len() || w.index.is_empty() {
+        return false;
+    }
+    let (w_pinned, r_pinned) = (block_pinned(w, blocks), block_pinned(r, blocks));
+    if w_pinned && r_pinned {
+        return false; // both in the one block the tests select
+    }
+    if excluded(w, r) {
+        return false;
+    }
+    let same_text = w
+        .index_ranges
+        .iter()
+        .zip(&r.index_ranges)
+        .all(|(a, b)| text[*a].trim() == text[*b].trim());
+    let w_bid = w
+        .index
+        .iter()
+        .any(|v| v.atoms.iter().any(|a| matches!(a, Atom::Bid(_))));
+    let bids = |atoms: &BTreeSet<Atom>| {
+        atoms
+            .iter()
+            .filter(|a| matches!(a, Atom::Bid(_)))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let polys: Option<Vec<(&Poly, &Poly)>> = w
+        .index
+        .iter()
+        .zip(&r.index)
+        .map(|(a, b)| Some((a.poly.as_ref()?, b.poly.as_ref()?)))
+        .collect();
+    let Some(polys) = polys else {
+        if same_text {
+            return same_slot(w_pinned, r_pinned, w_bid);
+        }
+        // Equal components that name the block (`X[i, 0]` and `X[i, 1]`) keep the read in
+        // the writer's block.
+        let fixed: BTreeSet<Atom> = (0..w.index.len())
+            .filter(|&k| text[w.index_ranges[k]].trim() == text[r.index_ranges[k]].trim())
+            .flat_map(|k| bids(&w.index[k].atoms))
+            .collect();
+        if !fixed.is_empty() && blocks.is_subset(&fixed) {
+            return false;
+        }
+        // An index of unknown form: a read whose slots do not depend on its block reads
+        // what other blocks write when the writes are spread over blocks (or made by one).
+        let r_bid = r
+            .index
+            .iter()
+            .any(|v| v.atoms.iter().any(|a| matches!(a, Atom::Bid(_))));
+        return !r_bid && (w_bid || (w_pinned && !r_pinned));
+    };
+    let diffs: Option<Vec<Poly>> = polys.iter().map(|(pw, pr)| pr.sub(pw)).collect();
+    let Some(diffs) = diffs else { return false };
+    if diffs.iter().all(|d| d.0.is_empty()) {
+        return same_slot(w_pinned, r_pinned, w_bid);
+    }
+    // Components equal in both that name the block fix it: `X[i, 0]` and `X[i, 1]` are
+    // the same thread's row; `a[x, y + 1]` still moves along the other block axis.
+    let fixed: BTreeSet<Atom> = polys
+        .iter()
+        .zip(&diffs)
+        .filter(|(_, d)| d.0.is_empty())
+        .flat_map(|((pw, _), _)| bids(&pw.index_atoms()))
+        .collect();
+    if !fixed.is_empty() && blocks.is_subset(&fixed) {
+        return false;
+    }
+    if diffs.iter().any(has_block) {
+        return true; // the read's slot moves differently with the block than the write's
+    }
+    if polys.iter().any(|(pw, _)| has_block(pw)) {
+        // Block-tiled writes: a shift of the same thread's slot (`a[i + 1]`) along an axis
+        // the blocks tile crosses into the next block's tile at its edge; a
+        // thread-dependent move (`a[base + bdim - 1 - tid]`) stays in the block's tile.
+        return polys
+            .iter()
+            .zip(&diffs)
+            .any(|((pw, _), d)| has_block(pw) && !d.0.is_empty() && !d.has_thread());
+    }
+    if !w_pinned || r_pinned {
+        return false; // every block writes the same slots: not this rule's case
+    }
+    // One block writes; every block reads. Different constant slots never meet.
+    let w_varies = polys.iter().any(|(pw, _)| !pw.index_atoms().is_empty());
+    w_varies || diffs.iter().any(|d| d.as_const().is_none())
+}
+
+/// The read names the element the write stores (the same index).
+fn same_slot(w_pinned: bool, r_pinned: bool, w_bid: bool) -> bool {
+    // `partial[bid]` read back by its own block is fine; a block-independent slot written by
+    // one block and read by every block is not.
+    !w_bid && w_pinned && !r_pinned
+}

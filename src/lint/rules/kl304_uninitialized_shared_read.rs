@@ -1,0 +1,536 @@
+//! # KL304: shared memory read before any thread wrote it
+//!
+//! ## What it does
+//! Finds a read of a `cuda.shared.array` in a kernel at a point no write to that array can
+//! precede: an array read and never written, a read (or `+=`, or an atomic such as
+//! `cuda.atomic.add`) in the code before the first store to it, in program order and across
+//! barriers. A write anywhere earlier counts, in any thread and any branch, and so does a
+//! write later in an enclosing loop (it ran in the previous iteration). Passing the array
+//! to a function (a device function that may fill it), calling a function defined inside
+//! the kernel, or binding it to another name counts as a write. Dynamic shared arrays (`cuda.shared.array(0, ...)`) share one buffer,
+//! so a store to any of them counts for all.
+//!
+//! ## Why is this bad?
+//! Shared memory is not initialised: each block starts with whatever the previous block
+//! on that multiprocessor left there. A histogram accumulated with `cuda.atomic.add` into
+//! a shared array that nobody zeroed, or a tile read before it is loaded, gives garbage that
+//! changes from run to run and GPU to GPU.
+//!
+//! ## Example
+//! ```python
+//! from numba import cuda, int32
+//!
+//! @cuda.jit
+//! def histogram(out, data):
+//!     h = cuda.shared.array(256, dtype=int32)
+//!     i = cuda.grid(1)
+//!     if i < data.size:
+//!         cuda.atomic.add(h, data[i], 1)
+//!     cuda.syncthreads()
+//!     t = cuda.threadIdx.x
+//!     cuda.atomic.add(out, t, h[t])
+//! ```
+//!
+//! ## Use instead
+//! Zero the array (each thread its own slots) and wait for it before the first update:
+//! ```python
+//! from numba import cuda, int32
+//!
+//! @cuda.jit
+//! def histogram(out, data):
+//!     h = cuda.shared.array(256, dtype=int32)
+//!     t = cuda.threadIdx.x
+//!     h[t] = 0
+//!     cuda.syncthreads()
+//!     i = cuda.grid(1)
+//!     if i < data.size:
+//!         cuda.atomic.add(h, data[i], 1)
+//!     cuda.syncthreads()
+//!     cuda.atomic.add(out, t, h[t])
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::analysis::kernels::FunctionKind;
+use crate::analysis::resolve::const_eval;
+use crate::analysis::scope::ConstValue;
+use crate::lint::{Diagnostic, ItemContext};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    for (function, def) in ctx.gpu_functions() {
+        if function.spec.kind != FunctionKind::Kernel {
+            continue;
+        }
+        let mut w = Walk {
+            ctx,
+            arrays: BTreeMap::new(),
+            state: State::default(),
+            record: true,
+            found: Vec::new(),
+            closures: nested_functions(&def.body),
+        };
+        w.block(&def.body);
+        let mut seen = std::collections::HashSet::new();
+        let written_anywhere = written_names(ctx, &def.body);
+        for (range, name, dynamic) in w.found {
+            if !seen.insert(range) {
+                continue;
+            }
+            let never = !(written_anywhere.contains(&name)
+                || (dynamic && written_anywhere.contains(DYNAMIC)));
+            let what = if never {
+                format!(
+                    "shared array `{name}` is read here but nothing in the kernel ever writes it"
+                )
+            } else {
+                format!(
+                    "shared array `{name}` is read here before any thread of the block has written it"
+                )
+            };
+            out.push(
+                Diagnostic::new("KL304", range, format!("{what}: shared memory starts uninitialised, so this reads garbage"))
+                    .note("Store to the array first (each thread its own slots, e.g. `s[cuda.threadIdx.x] = 0`), then call `cuda.syncthreads()` before threads read or update it."),
+            );
+        }
+    }
+}
+
+/// The key standing for every dynamic shared array (they share one buffer).
+const DYNAMIC: &str = "<dynamic>";
+
+/// Which shared arrays may have been written on some path to the current point.
+#[derive(Clone, Default, PartialEq)]
+struct State {
+    written: BTreeSet<String>,
+}
+
+impl State {
+    fn union(&mut self, other: &State) {
+        self.written.extend(other.written.iter().cloned());
+    }
+}
+
+struct Walk<'c, 'x> {
+    ctx: &'c ItemContext<'x>,
+    /// Shared arrays by variable name: whether dynamic.
+    arrays: BTreeMap<String, bool>,
+    state: State,
+    /// Record reads (off during the first pass over a loop body).
+    record: bool,
+    found: Vec<(TextRange, String, bool)>,
+    /// Functions defined inside the kernel (Numba inlines them): a call may write any
+    /// shared array they see.
+    closures: BTreeSet<String>,
+}
+
+/// Names of the functions and lambdas defined inside a body.
+fn nested_functions(body: &[Stmt]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                out.insert(f.name.to_string());
+            }
+            Stmt::Assign(a) if matches!(&*a.value, Expr::Lambda(_)) => {
+                for t in &a.targets {
+                    if let Expr::Name(n) = t {
+                        out.insert(n.id.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+        crate::analysis::kernels::for_each_body(stmt, |b| out.extend(nested_functions(b)));
+    }
+    out
+}
+
+impl Walk<'_, '_> {
+    fn key(&self, name: &str) -> Option<String> {
+        let dynamic = *self.arrays.get(name)?;
+        Some(if dynamic {
+            DYNAMIC.to_string()
+        } else {
+            name.to_string()
+        })
+    }
+
+    fn shared_name<'e>(&self, e: &'e Expr) -> Option<&'e str> {
+        match e {
+            Expr::Name(n) if self.arrays.contains_key(n.id.as_str()) => Some(n.id.as_str()),
+            _ => None,
+        }
+    }
+
+    fn write(&mut self, name: &str) {
+        if let Some(k) = self.key(name) {
+            self.state.written.insert(k);
+        }
+    }
+
+    fn read(&mut self, name: &str, range: TextRange) {
+        let Some(k) = self.key(name) else { return };
+        if self.record && !self.state.written.contains(&k) {
+            let dynamic = self.arrays[name];
+            self.found.push((range, name.to_string(), dynamic));
+        }
+    }
+
+    fn block(&mut self, body: &[Stmt]) {
+        for stmt in body {
+            self.stmt(stmt);
+            if matches!(
+                stmt,
+                Stmt::Return(_) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::Raise(_)
+            ) {
+                break; // what follows in this block never runs
+            }
+        }
+    }
+
+    fn is_shared_alloc(&self, e: &Expr) -> Option<bool> {
+        let Expr::Call(c) = e else { return None };
+        if self.ctx.path(&c.func).as_deref() != Some("numba.cuda.shared.array") {
+            return None;
+        }
+        let shape = c.arguments.args.first().or_else(|| {
+            c.arguments
+                .keywords
+                .iter()
+                .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "shape"))
+                .map(|k| &k.value)
+        })?;
+        Some(matches!(
+            const_eval(shape, self.ctx.lookup()),
+            Some(ConstValue::Int(0))
+        ))
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Assign(a) => {
+                if let [Expr::Name(n)] = a.targets.as_slice()
+                    && let Some(dynamic) = self.is_shared_alloc(&a.value)
+                {
+                    self.expr(&a.value);
+                    // In a loop this is the same memory every iteration: earlier writes stay.
+                    self.arrays.insert(n.id.to_string(), dynamic);
+                    return;
+                }
+                self.expr(&a.value);
+                for t in &a.targets {
+                    self.target(t);
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    self.expr(v);
+                    self.target(&a.target);
+                }
+            }
+            Stmt::AugAssign(a) => {
+                self.expr(&a.value);
+                // `s[i] += v` and `s[i].field += v` read the element, then write it.
+                let element = match &*a.target {
+                    Expr::Attribute(at) => &*at.value,
+                    other => other,
+                };
+                if let Expr::Subscript(s) = element
+                    && let Some(name) = self.shared_name(&s.value)
+                {
+                    self.expr(&s.slice);
+                    if !matches!(&*s.slice, Expr::Slice(_)) {
+                        self.read(name, s.range());
+                    }
+                    self.write(name);
+                } else {
+                    self.expr(&a.target);
+                    self.target(&a.target);
+                }
+            }
+            Stmt::If(s) => {
+                self.expr(&s.test);
+                let start = self.state.clone();
+                let mut after = State::default();
+                let mut has_else = false;
+                self.block(&s.body);
+                after.union(&self.state);
+                let mut next = start.clone();
+                for clause in &s.elif_else_clauses {
+                    self.state = next.clone();
+                    match &clause.test {
+                        Some(t) => {
+                            self.expr(t);
+                            next = self.state.clone();
+                        }
+                        None => has_else = true,
+                    }
+                    self.block(&clause.body);
+                    after.union(&self.state);
+                }
+                if !has_else {
+                    after.union(&next);
+                }
+                self.state = after;
+            }
+            Stmt::For(s) => {
+                self.expr(&s.iter);
+                self.looped(|w| {
+                    w.target(&s.target);
+                    w.block(&s.body);
+                });
+                self.block(&s.orelse);
+            }
+            Stmt::While(s) => {
+                self.looped(|w| {
+                    w.expr(&s.test);
+                    w.block(&s.body);
+                });
+                self.expr(&s.test);
+                self.block(&s.orelse);
+            }
+            Stmt::With(s) => {
+                for item in &s.items {
+                    self.expr(&item.context_expr);
+                }
+                self.block(&s.body);
+            }
+            Stmt::Try(s) => self.block(&s.body),
+            Stmt::Expr(e) => self.expr(&e.value),
+            Stmt::Return(r) => {
+                if let Some(v) = &r.value {
+                    self.expr(v);
+                }
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+            _ => {}
+        }
+    }
+
+    /// A loop body: a first pass without reporting gathers what it writes, so a read of an
+    /// array the body writes later is seen with that write (from the previous iteration).
+    fn looped(&mut self, mut body: impl FnMut(&mut Self)) {
+        let entry = self.state.clone();
+        let record = std::mem::replace(&mut self.record, false);
+        body(self);
+        let mut state = entry.clone();
+        state.union(&self.state);
+        self.state = state;
+        self.record = record;
+        body(self);
+        self.state.union(&entry);
+    }
+
+    /// A store target: a shared element or slice is written; a name bound to a shared array
+    /// is an alias.
+    fn target(&mut self, t: &Expr) {
+        match t {
+            Expr::Subscript(s) => {
+                self.expr(&s.slice);
+                if let Some(name) = self.shared_name(&s.value) {
+                    self.write(name);
+                } else {
+                    self.expr(&s.value);
+                }
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.target(e)),
+            Expr::List(t) => t.elts.iter().for_each(|e| self.target(e)),
+            Expr::Starred(s) => self.target(&s.value),
+            // `s[i].field = v` (a record array): writes the element.
+            Expr::Attribute(a) => match &*a.value {
+                Expr::Subscript(sub) if self.shared_name(&sub.value).is_some() => {
+                    self.target(&a.value)
+                }
+                other => self.expr(other),
+            },
+            // The name now holds something else.
+            Expr::Name(n) => {
+                self.arrays.remove(n.id.as_str());
+            }
+            _ => {}
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Subscript(s) => {
+                if let Some(name) = self.shared_name(&s.value) {
+                    self.expr(&s.slice);
+                    if matches!(&*s.slice, Expr::Slice(_)) {
+                        // A view: whatever it is used for, treat it as a possible write.
+                        self.write(name);
+                    } else {
+                        self.read(name, s.range());
+                    }
+                } else {
+                    self.expr(&s.value);
+                    self.expr(&s.slice);
+                }
+            }
+            Expr::Attribute(a) => {
+                // `s.shape`, `s.size`: metadata, not contents.
+                if self.shared_name(&a.value).is_none() {
+                    self.expr(&a.value);
+                }
+            }
+            Expr::Name(n) => {
+                // Any other use of the array (an alias, an argument): it may be written.
+                if self.arrays.contains_key(n.id.as_str()) {
+                    self.write(n.id.as_str());
+                }
+            }
+            Expr::Call(c) => self.call(c),
+            Expr::If(i) => {
+                self.expr(&i.test);
+                let start = self.state.clone();
+                self.expr(&i.body);
+                let body = std::mem::replace(&mut self.state, start);
+                self.expr(&i.orelse);
+                self.state.union(&body);
+            }
+            Expr::BoolOp(b) => {
+                let start = self.state.clone();
+                for v in &b.values {
+                    self.expr(v);
+                }
+                self.state.union(&start);
+            }
+            Expr::Named(n) => {
+                self.expr(&n.value);
+                self.target(&n.target);
+            }
+            other => {
+                let mut children = Vec::new();
+                collect_children(other, &mut children);
+                for c in children {
+                    self.expr(c);
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, c: &ast::ExprCall) {
+        let member = self
+            .ctx
+            .path(&c.func)
+            .and_then(|p| p.strip_prefix("numba.cuda.").map(str::to_string));
+        if let Some(member) = member.as_deref() {
+            if let Some(op) = member.strip_prefix("atomic.") {
+                // `cuda.atomic.add(s, i, v)`: reads the element, then writes it.
+                let mut args = c.arguments.args.iter();
+                if let Some(first) = args.next()
+                    && let Some(name) = self.shared_name(first)
+                {
+                    for a in args {
+                        self.expr(a);
+                    }
+                    for k in &c.arguments.keywords {
+                        self.expr(&k.value);
+                    }
+                    if op != "exch" {
+                        self.read(name, c.range());
+                    }
+                    self.write(name);
+                    return;
+                }
+            }
+            if member == "shared.array" || member == "local.array" || member == "const.array_like" {
+                return;
+            }
+        }
+        // `len(s)` reads no element.
+        if let Expr::Name(f) = &*c.func
+            && f.id.as_str() == "len"
+            && self.ctx.lookup().binding("len").is_none()
+            && let [arg] = c.arguments.args.as_ref()
+            && self.shared_name(arg).is_some()
+        {
+            return;
+        }
+        if let Expr::Name(f) = &*c.func
+            && self.closures.contains(f.id.as_str())
+        {
+            let names: Vec<String> = self.arrays.keys().cloned().collect();
+            for n in names {
+                self.write(&n);
+            }
+        }
+        self.expr(&c.func);
+        for a in &c.arguments.args {
+            self.expr(a);
+        }
+        for k in &c.arguments.keywords {
+            self.expr(&k.value);
+        }
+    }
+}
+
+/// The direct sub-expressions of an expression, in evaluation order (enough for the
+/// expression kinds not handled above).
+fn collect_children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::BinOp(b) => {
+            out.push(&b.left);
+            out.push(&b.right);
+        }
+        Expr::UnaryOp(u) => out.push(&u.operand),
+        Expr::Compare(c) => {
+            out.push(&c.left);
+            out.extend(c.comparators.iter());
+        }
+        Expr::Tuple(t) => out.extend(t.elts.iter()),
+        Expr::List(t) => out.extend(t.elts.iter()),
+        Expr::Set(t) => out.extend(t.elts.iter()),
+        Expr::Starred(s) => out.push(&s.value),
+        Expr::Slice(s) => out.extend(
+            [&s.lower, &s.upper, &s.step]
+                .into_iter()
+                .flatten()
+                .map(|b| &**b),
+        ),
+        Expr::Lambda(l) => out.push(&l.body),
+        Expr::Await(a) => out.push(&a.value),
+        Expr::FString(_) => {}
+        Expr::Dict(d) => {
+            for item in &d.items {
+                if let Some(k) = &item.key {
+                    out.push(k);
+                }
+                out.push(&item.value);
+            }
+        }
+        Expr::ListComp(c) => {
+            out.push(&c.elt);
+            for g in &c.generators {
+                out.push(&g.iter);
+                out.extend(g.ifs.iter());
+            }
+        }
+        Expr::Generator(c) => {
+            out.push(&c.elt);
+            for g in &c.generators {
+                out.push(&g.iter);
+                out.extend(g.ifs.iter());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Names (and [`DYNAMIC`]) of the shared arrays written (or passed on) anywhere reachable
+/// in the body, for the message.
+fn written_names(ctx: &ItemContext, body: &[Stmt]) -> BTreeSet<String> {
+    let mut w = Walk {
+        ctx,
+        arrays: BTreeMap::new(),
+        state: State::default(),
+        record: false,
+        found: Vec::new(),
+        closures: nested_functions(body),
+    };
+    w.block(body);
+    w.state.written
+}
