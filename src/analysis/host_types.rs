@@ -71,7 +71,7 @@ pub fn launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<V
                 })
                 .collect();
             if let Some(types) = types {
-                let entry = out.entry(call.callee.clone()).or_default();
+                let entry = out.entry(call.target.clone()).or_default();
                 if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
                     entry.push(types);
                 }
@@ -113,7 +113,7 @@ pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec
                     _ => None,
                 })
                 .collect();
-            let entry = out.entry(call.callee.clone()).or_default();
+            let entry = out.entry(call.target.clone()).or_default();
             if !entry.contains(&types) {
                 entry.push(types);
             }

@@ -112,7 +112,7 @@ fn function_summary(db: &dyn Db, file: SourceFile, f: &GpuFunction) -> String {
     let text = file.text(db);
     let mut launches = Vec::new();
     for item in module_items(db, file) {
-        for call in item_host_calls(db, file, item.text).iter().filter(|c| c.callee == f.name) {
+        for call in item_host_calls(db, file, item.text).iter().filter(|c| c.target == f.name) {
             if let CallForm::Launch { grid, block, .. } = &call.form {
                 let src = |r: TextRange| text[item.to_file(r)].to_string();
                 let block = block.as_ref().map(|b| src(b.range)).unwrap_or_default();

@@ -511,11 +511,18 @@ pub struct GpuIndex {
     pub kinds: BTreeMap<String, FunctionKind>,
     /// Plain `def`s made GPU functions by a call in the same scope: (scope, name) -> spec.
     pub wrapped: BTreeMap<(String, String), JitSpec>,
+    /// Module-level aliases made by such calls (`k = cuda.jit(sig)(f)`) -> the function.
+    pub aliases: BTreeMap<String, String>,
 }
 
 impl GpuIndex {
     pub fn kind(&self, name: &str) -> Option<FunctionKind> {
         self.kinds.get(name).copied()
+    }
+
+    /// The GPU function a module-level name reaches: an alias's target, else the name.
+    pub fn target<'n>(&'n self, name: &'n str) -> &'n str {
+        self.aliases.get(name).map_or(name, String::as_str)
     }
 
     /// Whether some scope wraps a `def` of this name with a JIT call.
@@ -535,6 +542,9 @@ pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
         for wrap in &decls.wraps {
             if wrap.scope.is_empty() {
                 index.kinds.insert(wrap.alias.clone(), wrap.spec.kind);
+                if wrap.alias != wrap.target {
+                    index.aliases.insert(wrap.alias.clone(), wrap.target.clone());
+                }
             }
             index.wrapped.entry((wrap.scope.clone(), wrap.target.clone())).or_insert_with(|| wrap.spec.clone());
         }

@@ -10,7 +10,8 @@ use ruff_text_size::{Ranged, TextRange};
 use super::items::{ItemText, item_statements};
 use super::kernels::{FunctionKind, GpuIndex, ItemScope, for_each_body, gpu_index, jit_spec};
 use super::resolve::const_eval;
-use super::scope::{Binding, ConstValue, module_scope};
+use super::resolve::NameLookup;
+use super::scope::{Binding, ConstValue, Layered, ModuleScope, module_scope};
 use super::{Db, SourceFile};
 
 /// One dimension argument of a launch (`grid` or `block`), folded if it is constant.
@@ -33,7 +34,10 @@ pub enum CallForm {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HostCall {
+    /// The name called (`k`, or an alias `compiled` of `compiled = cuda.jit(sig)(k)`).
     pub callee: String,
+    /// The GPU function the call reaches: `k` in both cases.
+    pub target: String,
     pub kind: FunctionKind,
     pub form: CallForm,
     /// The whole call expression.
@@ -48,28 +52,88 @@ pub struct HostCall {
     pub scope: Option<TextRange>,
 }
 
-/// Names bound in one function scope: `Some(kind)` for GPU functions, `None` for others.
-type Env = HashMap<String, Option<FunctionKind>>;
+/// Names bound in one function scope: for GPU functions their kind and the function they
+/// reach (an alias's target), `None` for other names.
+type Env = HashMap<String, Option<(FunctionKind, String)>>;
 
 struct HostWalker<'a> {
     scope: &'a ItemScope<'a>,
     index: &'a GpuIndex,
     envs: Vec<Env>,
+    /// The constants of each enclosing function (`nelem = 32`), for launch dimensions.
+    constants: Vec<ModuleScope>,
     scopes: Vec<TextRange>,
     out: Vec<HostCall>,
 }
 
+fn bound_names(target: &Expr, f: &mut impl FnMut(&str)) {
+    match target {
+        Expr::Name(n) => f(n.id.as_str()),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| bound_names(e, f)),
+        Expr::List(l) => l.elts.iter().for_each(|e| bound_names(e, f)),
+        Expr::Starred(s) => bound_names(&s.value, f),
+        _ => {}
+    }
+}
+
+/// Names a function body binds to one constant value (`nelem = 32`, `n = N * 2`); a name
+/// assigned more than once, or bound by a loop or `with`, is not a constant.
+fn function_constants(def: &ast::StmtFunctionDef, outer: &dyn NameLookup) -> ModuleScope {
+    fn count(stmts: &[Stmt], counts: &mut HashMap<String, usize>) {
+        for stmt in stmts {
+            let mut targets = Vec::new();
+            match stmt {
+                Stmt::Assign(a) => targets.extend(a.targets.iter()),
+                Stmt::AugAssign(a) => targets.push(&a.target),
+                Stmt::AnnAssign(a) => targets.push(&a.target),
+                Stmt::For(f) => {
+                    targets.push(&f.target);
+                    targets.push(&f.target); // never a constant
+                }
+                Stmt::With(w) => targets.extend(w.items.iter().filter_map(|i| i.optional_vars.as_deref())),
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
+                _ => {}
+            }
+            for target in targets {
+                bound_names(target, &mut |n| *counts.entry(n.to_string()).or_default() += 1);
+            }
+            for_each_body(stmt, |body| count(body, counts));
+        }
+    }
+    let mut counts = HashMap::new();
+    count(&def.body, &mut counts);
+    let mut constants = ModuleScope::default();
+    for stmt in &def.body {
+        if let Stmt::Assign(a) = stmt
+            && let [Expr::Name(n)] = a.targets.as_slice()
+            && counts.get(n.id.as_str()) == Some(&1)
+        {
+            // Constants may build on earlier ones.
+            if let Some(value) = const_eval(&a.value, &Layered { inner: &constants, outer: Some(outer) }) {
+                constants.bindings.insert(n.id.to_string(), Binding::Const(value));
+            }
+        }
+    }
+    constants
+}
+
+
 impl HostWalker<'_> {
-    fn kind_of(&self, name: &str) -> Option<FunctionKind> {
+    fn kind_of(&self, name: &str) -> Option<(FunctionKind, String)> {
         for env in self.envs.iter().rev() {
             if let Some(bound) = env.get(name) {
-                return *bound;
+                return bound.clone();
             }
         }
         match self.scope.module.get(name) {
-            Some(Binding::Definition | Binding::Other) | None => self.index.kind(name),
+            Some(Binding::Definition | Binding::Other) | None => Some((self.index.kind(name)?, self.index.target(name).to_string())),
             _ => None,
         }
+    }
+
+    /// Names for folding launch dimensions: the innermost function's constants, then the item's.
+    fn constants(&self) -> Layered<'_> {
+        Layered { inner: self.constants.last().unwrap_or(&self.scope.local), outer: Some(self.scope) }
     }
 
     fn is_gpu_def(&self, def: &ast::StmtFunctionDef) -> bool {
@@ -91,12 +155,26 @@ impl HostWalker<'_> {
             match stmt {
                 Stmt::FunctionDef(def) => {
                     let kind = def.decorator_list.iter().find_map(|d| jit_spec(&d.expression, self.scope)).map(|s| s.kind);
-                    env.insert(def.name.to_string(), kind);
+                    env.insert(def.name.to_string(), kind.map(|k| (k, def.name.to_string())));
                 }
                 Stmt::Assign(assign) => {
-                    let kind = wrapped_kind(&assign.value, self.scope);
+                    let wrapped = wrapped_kind(&assign.value, self.scope).map(|(kind, target)| {
+                        // An alias of an alias reaches what the first one does.
+                        let target = match target {
+                            Some(t) => self.kind_of(&t).map_or(t, |(_, reached)| reached),
+                            None => String::new(),
+                        };
+                        (kind, target)
+                    });
                     for target in &assign.targets {
-                        bind_target(target, kind, env);
+                        let bound = wrapped.clone().map(|(kind, reached)| {
+                            let name = match target {
+                                Expr::Name(n) if reached.is_empty() => n.id.to_string(),
+                                _ => reached,
+                            };
+                            (kind, name)
+                        });
+                        bind_target(target, bound, env);
                     }
                 }
                 Stmt::AnnAssign(a) => bind_target(&a.target, None, env),
@@ -120,16 +198,21 @@ impl HostWalker<'_> {
     }
 }
 
-/// The kind of GPU function an assigned value makes: `cuda.jit(f)`, `cuda.jit("sig")(f)`.
-fn wrapped_kind(value: &Expr, scope: &ItemScope) -> Option<FunctionKind> {
+/// The kind of GPU function an assigned value makes, `cuda.jit(f)` or `cuda.jit("sig")(f)`,
+/// and the function it wraps when that is a name.
+fn wrapped_kind(value: &Expr, scope: &ItemScope) -> Option<(FunctionKind, Option<String>)> {
     let Expr::Call(call) = value else { return None };
+    let wrapped = |c: &ast::ExprCall| match c.arguments.args.first() {
+        Some(Expr::Name(n)) => Some(n.id.to_string()),
+        _ => None,
+    };
     if let Expr::Call(_) = &*call.func {
-        return jit_spec(&call.func, scope).map(|s| s.kind);
+        return jit_spec(&call.func, scope).map(|s| (s.kind, wrapped(call)));
     }
-    jit_spec(value, scope).map(|s| s.kind).filter(|_| !call.arguments.args.is_empty())
+    jit_spec(value, scope).filter(|_| !call.arguments.args.is_empty()).map(|s| (s.kind, wrapped(call)))
 }
 
-fn bind_target(target: &Expr, kind: Option<FunctionKind>, env: &mut Env) {
+fn bind_target(target: &Expr, kind: Option<(FunctionKind, String)>, env: &mut Env) {
     match target {
         Expr::Name(n) => {
             env.insert(n.id.to_string(), kind);
@@ -154,12 +237,15 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
                     return; // device code: not host calls
                 }
                 let env = self.function_env(def);
+                let constants = function_constants(def, self.scope);
                 self.envs.push(env);
+                self.constants.push(constants);
                 self.scopes.push(def.range());
                 for s in &def.body {
                     self.visit_stmt(s);
                 }
                 self.scopes.pop();
+                self.constants.pop();
                 self.envs.pop();
             }
             _ => visitor::walk_stmt(self, stmt),
@@ -168,11 +254,12 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
 
     fn visit_expr(&mut self, expr: &'a Expr) {
         if let Expr::Call(call) = expr
-            && let Some((callee, form)) = call_form(&call.func, self.scope)
-            && let Some(kind) = self.kind_of(callee.id.as_str())
+            && let Some((callee, form)) = call_form(&call.func, &self.constants())
+            && let Some((kind, target)) = self.kind_of(callee.id.as_str())
         {
             self.out.push(HostCall {
                 callee: callee.id.to_string(),
+                target,
                 kind,
                 form,
                 range: call.range(),
@@ -193,7 +280,7 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
 }
 
 /// Split a call's callee into the called name and the form of the call.
-fn call_form<'e>(func: &'e Expr, scope: &ItemScope) -> Option<(&'e ast::ExprName, CallForm)> {
+fn call_form<'e>(func: &'e Expr, scope: &dyn NameLookup) -> Option<(&'e ast::ExprName, CallForm)> {
     match func {
         Expr::Name(name) => Some((name, CallForm::Plain)),
         Expr::Subscript(sub) => {
@@ -224,7 +311,8 @@ pub fn item_host_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'d
     let index = gpu_index(db, file);
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
-    let mut walker = HostWalker { scope: &scope, index, envs: Vec::new(), scopes: Vec::new(), out: Vec::new() };
+    let mut walker =
+        HostWalker { scope: &scope, index, envs: Vec::new(), constants: Vec::new(), scopes: Vec::new(), out: Vec::new() };
     for stmt in stmts {
         walker.visit_stmt(stmt);
     }

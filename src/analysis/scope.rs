@@ -205,9 +205,9 @@ impl ModuleScope {
 }
 
 /// A scope's own names, then the enclosing ones.
-struct Layered<'a> {
-    inner: &'a ModuleScope,
-    outer: Option<&'a dyn NameLookup>,
+pub struct Layered<'a> {
+    pub inner: &'a ModuleScope,
+    pub outer: Option<&'a dyn NameLookup>,
 }
 
 impl NameLookup for Layered<'_> {

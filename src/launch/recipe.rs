@@ -59,7 +59,7 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
     }
     let scope_module = module_scope(db, file);
     for item in module_items(db, file) {
-        for call in item_host_calls(db, file, item.text).iter().filter(|c| c.callee == kernel) {
+        for call in item_host_calls(db, file, item.text).iter().filter(|c| c.target == kernel) {
             if !matches!(call.form, CallForm::Launch { block: Some(_), .. }) {
                 continue;
             }

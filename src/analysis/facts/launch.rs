@@ -62,7 +62,7 @@ pub fn kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<La
                 CallForm::Forall => LaunchConfig { grid: None, block: None, annotated: false },
                 CallForm::Plain => continue,
             };
-            let list = out.entry(call.callee.clone()).or_default();
+            let list = out.entry(call.target.clone()).or_default();
             if !list.contains(&config) {
                 list.push(config);
             }

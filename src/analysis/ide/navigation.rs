@@ -86,7 +86,7 @@ pub fn references(db: &dyn Db, file: SourceFile, offset: TextSize, include_decla
         out.push(r);
     }
     for item in module_items(db, file) {
-        for call in item_host_calls(db, file, item.text).iter().filter(|c| c.callee == name) {
+        for call in item_host_calls(db, file, item.text).iter().filter(|c| c.target == name) {
             out.push(item.to_file(call.callee_range));
         }
     }

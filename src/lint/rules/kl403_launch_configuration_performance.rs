@@ -8,7 +8,9 @@
 //!   (`NumbaPerformanceWarning: Grid size N will likely result in GPU under-utilization`),
 //!   since a GPU has tens to over a hundred multiprocessors to fill.
 //!
-//! A single-thread launch (`k[1, 1]`) is a deliberate serial run and is not reported.
+//! A single-thread launch (`k[1, 1]`) is a deliberate serial run and is not reported, and
+//! neither is a grid of one block (`k[1, 256]`): the whole problem fits in one block (a
+//! block-level algorithm, a small input, a test), where more blocks would have nothing to do.
 //!
 //! ## Why is this bad?
 //! Either way part of the GPU sits idle: the kernel runs slower than it could, and
@@ -82,13 +84,13 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             }
         }
         if let Some(b) = blocks
-            && (1..128).contains(&b)
+            && (2..128).contains(&b)
         {
             out.push(
                 Diagnostic::new(
                     "KL403",
                     grid.range,
-                    format!("a grid of {b} block{} is under 128 blocks: too few to fill the GPU, and Numba warns at launch (`Grid size {b} will likely result in GPU under-utilization due to low occupancy`)", if b == 1 { "" } else { "s" }),
+                    format!("a grid of {b} blocks is under 128 blocks: too few to fill the GPU, and Numba warns at launch (`Grid size {b} will likely result in GPU under-utilization due to low occupancy`)"),
                 )
                 .warning()
                 .note("Size the grid from the data, e.g. `(n + threads - 1) // threads` blocks, or use a grid-stride loop with a grid of a few multiples of the multiprocessor count."),
