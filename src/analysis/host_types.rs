@@ -125,10 +125,24 @@ pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec
 /// Where a typing request's argument types came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgSource {
-    /// The decorator's first signature.
-    Declared,
+    /// Signature `index` of the `count` the decorator lists (Numba compiles every one).
+    Declared { index: usize, count: usize, args: Vec<Type> },
     /// A launch site in this module, with the argument types it passes.
     Launch(Vec<Type>),
+}
+
+impl ArgSource {
+    /// A note saying which argument types a finding was typed for, when it is not obvious.
+    pub fn note(&self) -> Option<String> {
+        let shown = |args: &[Type]| args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        match self {
+            ArgSource::Declared { count: 1, .. } => None,
+            ArgSource::Declared { index, count, args } => {
+                Some(format!("Typed for signature {} of the {count} the decorator lists: ({}).", index + 1, shown(args)))
+            }
+            ArgSource::Launch(args) => Some(format!("Typed for the arguments a launch in this module passes: ({}).", shown(args))),
+        }
+    }
 }
 
 /// The typing requests for a kernel, by precedence: its explicit signature, else one per
@@ -142,11 +156,21 @@ pub fn kernel_typing_requests<'db>(
     if function.spec.kind != FunctionKind::Kernel {
         return Vec::new();
     }
-    if let Some(first) = function.spec.signatures.first() {
-        return match first {
-            Ok(_) => vec![(TypingRequest::new(db, function.qualname.clone(), None), ArgSource::Declared)],
-            Err(_) => Vec::new(),
-        };
+    let count = function.spec.signatures.len();
+    if count > 0 {
+        // The first as `None` (the request hovers and `types` share), the others by text.
+        return function
+            .spec
+            .signatures
+            .iter()
+            .enumerate()
+            .filter_map(|(index, sig)| {
+                let sig = sig.as_ref().ok()?;
+                let text = if index == 0 { None } else { Some(signature_text(&sig.args)?) };
+                let source = ArgSource::Declared { index, count, args: sig.args.clone() };
+                Some((TypingRequest::new(db, function.qualname.clone(), text), source))
+            })
+            .collect();
     }
     if function.qualname != function.name {
         return Vec::new();

@@ -39,7 +39,7 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::host_types::{ArgSource, kernel_typing_requests};
+use crate::analysis::host_types::kernel_typing_requests;
 use crate::analysis::typing::{ErrorKind, typing_failure};
 use crate::lint::{Diagnostic, ItemContext};
 
@@ -62,9 +62,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 format!("{message}: Numba refuses to compile kernel `{}` (`TypingError: No implementation of function ...`)", function.name),
             )
             .note(note);
-            if let ArgSource::Launch(args) = &source {
-                let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
-                d = d.note(format!("Typed for the arguments a launch in this module passes: ({}).", shown.join(", ")));
+            if let Some(note) = source.note() {
+                d = d.note(note);
             }
             out.push(d);
         }

@@ -41,7 +41,7 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::host_types::{ArgSource, kernel_typing_requests};
+use crate::analysis::host_types::kernel_typing_requests;
 use crate::analysis::typing::{ErrorKind, typing_failure};
 use crate::lint::{Diagnostic, ItemContext};
 
@@ -59,12 +59,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 format!("Numba cannot compile kernel `{}`: {message}", function.name),
             )
             .note(advice(message));
-            if let ArgSource::Launch(args) = &source {
-                let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
-                d = d.note(format!(
-                    "Typed for the arguments a launch in this module passes: ({}).",
-                    shown.join(", ")
-                ));
+            if let Some(note) = source.note() {
+                d = d.note(note);
             }
             out.push(d);
         }
