@@ -1,5 +1,5 @@
-//! `kernlint compile FILE::KERNEL`: lower a kernel to the typed IR (PTX arrives with the
-//! compiler issue).
+//! `kernlint compile FILE::KERNEL`: a kernel as PTX (our own compiler, `src/compile`) or as
+//! the typed IR.
 
 use std::path::PathBuf;
 
@@ -38,6 +38,10 @@ pub struct CompileArgs {
     /// Write the output here instead of stdout.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
+    /// Print on stderr how long compiling took (parse, typing, lowering, code generation;
+    /// not reading the file or writing the output).
+    #[arg(long)]
+    pub time: bool,
 }
 
 pub fn run(args: &CompileArgs) -> Result<u8, String> {
@@ -45,6 +49,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
     let path = PathBuf::from(path);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let start = std::time::Instant::now();
     let (db, file) = super::database_for(&path, text.clone());
     let (item_start, function) =
         find_gpu_function(&db, file, name).ok_or_else(|| format!("{}: no kernel or device function `{name}`", path.display()))?;
@@ -72,6 +77,9 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
             source: Some((path.display().to_string(), text.clone())),
         };
         let ptx = crate::compile::compile_ptx(&program, &args.arch, &options).map_err(|e| locate(e.span, &e.message))?;
+        if args.time {
+            eprintln!("compiled `{name}` in {:.3} ms", start.elapsed().as_secs_f64() * 1e3);
+        }
         match &args.output {
             Some(o) => std::fs::write(o, ptx).map_err(|e| format!("{}: {e}", o.display()))?,
             None => print!("{ptx}"),
