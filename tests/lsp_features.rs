@@ -607,3 +607,30 @@ async fn large_2d_results_come_as_averaged_heat_maps() {
     assert_eq!(pixels[0], 0.5);
     assert_eq!(pixels[255 * 256 + 17], 510.5);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imported_device_functions_are_typed_from_disk_and_open_documents() {
+    // helpers.py on disk beside main.py; only main.py is opened.
+    let dir = tempfile::tempdir().unwrap();
+    let helpers = "import math\nfrom numba import cuda\n\n@cuda.jit(device=True)\ndef norm2(x, y):\n    return math.sqrt(x * x + y * y)\n";
+    std::fs::write(dir.path().join("helpers.py"), helpers).unwrap();
+    let main = "from numba import cuda\nfrom helpers import norm2\n\n@cuda.jit(\"void(float32[::1], float64[::1])\")\ndef k(out, x):\n    i = cuda.grid(1)\n    a = norm2(out[i], out[i])\n    b = norm2(x[i], 1.0)\n";
+    let main_path = dir.path().join("main.py");
+    let main_uri = format!("file://{}", main_path.display());
+    let mut e = editor_with("").await;
+    e.open(&main_uri, main);
+    e.diagnostics(&main_uri, 1).await;
+    let a = e.hover_text(&main_uri, 6, 4).await;
+    assert!(a.contains("(variable) a: float32"), "{a}");
+    assert!(e.hover_text(&main_uri, 7, 4).await.contains("(variable) b: float64"));
+
+    // Opening the helper and editing it (unsaved) retypes the caller: norm2 now returns int64.
+    let helpers_uri = format!("file://{}", dir.path().join("helpers.py").display());
+    e.open(&helpers_uri, helpers);
+    e.diagnostics(&helpers_uri, 1).await;
+    e.edit(&helpers_uri, 2, [5, 11, 5, 35], "1");
+    e.diagnostics(&helpers_uri, 2).await;
+    let a = e.hover_text(&main_uri, 6, 4).await;
+    assert!(a.contains("(variable) a: int64"), "{a}");
+    e.shutdown().await;
+}

@@ -217,7 +217,7 @@ from numba import cuda
 @cuda.jit
 def k(out, x):
     i = cuda.grid(1)
-    out[i] = math.sin(x[i])
+    out[i] = math.lgamma(x[i])
 ";
     let e = compile_with(
         src,
@@ -226,18 +226,18 @@ def k(out, x):
         &CompileOptions::default(),
     )
     .unwrap_err();
-    assert_eq!(e.message, "kernlint cannot compile `math.sin` yet");
+    assert_eq!(e.message, "kernlint cannot compile `math.lgamma` yet");
     let span = e.span.expect("a span");
     let start: usize = span.start().into();
     assert!(
-        src[start..].starts_with("math.sin(x[i])"),
+        src[start..].starts_with("math.lgamma(x[i])"),
         "span at {:?}",
         &src[start..]
     );
 }
 
 #[test]
-fn float_pow_needs_fastmath() {
+fn float_pow_calls_the_shared_pow() {
     let src = "\
 from numba import cuda
 
@@ -247,23 +247,90 @@ def k(out, x):
     out[i] = x[i] ** x[i]
 ";
     let sig = "void(float32[::1], float32[::1])";
-    let e = compile_with(src, "k", sig, &CompileOptions::default()).unwrap_err();
-    assert!(e.message.contains("cannot compile `**`"), "{}", e.message);
-    let ptx = compile_with(
-        src,
-        "k",
-        sig,
-        &CompileOptions {
-            fastmath: true,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    assert!(
-        ptx.contains("ex2.approx.f32") && ptx.contains("lg2.approx.f32"),
-        "{ptx}"
-    );
-    assemble(&ptx, "fastpow");
+    for fastmath in [false, true] {
+        let ptx = compile_with(
+            src,
+            "k",
+            sig,
+            &CompileOptions {
+                fastmath,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}", e.message));
+        // The simulator's pow, not an approximation: fastmath does not change it.
+        assert!(
+            ptx.contains(".func (.param .f32 func_retval0) __kl_math_pow_f32("),
+            "{ptx}"
+        );
+        assert!(
+            ptx.contains("call (retval0), __kl_math_pow_f32, (param0, param1)"),
+            "{ptx}"
+        );
+        assert!(!ptx.contains("ex2.approx"), "{ptx}");
+        assemble(&ptx, &format!("pow_{fastmath}"));
+    }
+}
+
+const MATH_KERNEL: &str = "\
+import math
+from numba import cuda
+
+@cuda.jit
+def k(out, x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        a = x[i]
+        b = y[i]
+        out[i, 0] = math.exp(a)
+        out[i, 1] = math.exp2(a)
+        out[i, 2] = math.expm1(a)
+        out[i, 3] = math.log(a)
+        out[i, 4] = math.log2(a)
+        out[i, 5] = math.log10(a)
+        out[i, 6] = math.log1p(a)
+        out[i, 7] = math.sin(a)
+        out[i, 8] = math.cos(a)
+        out[i, 9] = math.tan(a)
+        out[i, 10] = math.asin(a)
+        out[i, 11] = math.acos(a)
+        out[i, 12] = math.atan(a)
+        out[i, 13] = math.atan2(a, b)
+        out[i, 14] = math.sinh(a)
+        out[i, 15] = math.cosh(a)
+        out[i, 16] = math.tanh(a)
+        out[i, 17] = math.pow(a, b)
+        out[i, 18] = math.erf(a)
+        out[i, 19] = a ** b
+";
+
+/// Every shared math function, at both widths, compiles to a `.func` ptxas accepts.
+#[test]
+fn math_functions_compile_and_assemble() {
+    for (ty, bits) in [("float32", 32), ("float64", 64)] {
+        let sig = format!("void({ty}[:, ::1], {ty}[::1], {ty}[::1])");
+        let ptx = compile(MATH_KERNEL, "k", &sig);
+        for f in [
+            "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+            "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "erf",
+        ] {
+            let name = format!("__kl_math_{f}_f{bits}");
+            assert_eq!(
+                ptx.matches(&format!(".func (.param .f{bits} func_retval0) {name}("))
+                    .count(),
+                1,
+                "{name}"
+            );
+            assert!(
+                ptx.contains(&format!("call (retval0), {name}, (")),
+                "{name}"
+            );
+        }
+        // The Payne-Hanek table, once.
+        assert_eq!(ptx.matches(&format!("__kl_math_2opi_b{bits}[")).count(), 1);
+        // No approximate instructions: the GPU computes what the simulator computes.
+        assert!(!ptx.contains(".approx"), "{ptx}");
+    }
 }
 
 /// Every corpus kernel either compiles to PTX that ptxas accepts, or fails with a

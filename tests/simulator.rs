@@ -304,3 +304,53 @@ fn a_factory_parameter_without_a_known_value_is_named_in_the_error() {
     let Err(e) = build_program(&db, file, "k", &sig) else { panic!("a kernel with an unknown closure value compiled") };
     assert!(e.message.contains("`n` is a parameter of the enclosing function `make`"), "{}", e.message);
 }
+
+/// `math.*` and float `**` run the shared implementations (`analysis::ir::math`, which the
+/// PTX backend compiles too), bit for bit, at float32 and float64.
+#[test]
+fn math_functions_run_the_shared_implementations() {
+    use kernlint::analysis::ir::math::{MathFn, eval_f32, eval_f64};
+    let names = [
+        "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
+        "sinh", "cosh", "tanh", "pow", "erf",
+    ];
+    let mut body = String::new();
+    for (j, n) in names.iter().enumerate() {
+        let args = if MathFn::from_intrinsic(&format!("math.{n}")).unwrap().arity() == 2 { "a, b" } else { "a" };
+        body.push_str(&format!("        out[i, {j}] = math.{n}({args})\n"));
+    }
+    body.push_str(&format!("        out[i, {}] = a ** b\n", names.len()));
+    let src = format!(
+        "import math\n{HEADER}
+@cuda.jit
+def k(out, x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        a = x[i]
+        b = y[i]
+{body}"
+    );
+    let xs = [0.5, -0.75, 3.0, 1e-3, 123.456, -7.25, 1e30, f64::NAN];
+    let ys = [2.0, 0.5, -1.5, 3.0, 0.25, 2.0, -0.5, 1.0];
+    let cols = names.len() + 1;
+    for (s, ty) in [(Scalar::F32, "float32"), (Scalar::F64, "float64")] {
+        let size = s.itemsize() as usize;
+        let out = HostArg::Array(NpyArray::new(s, vec![xs.len(), cols], vec![0u8; xs.len() * cols * size]));
+        let sig = format!("void({ty}[:, ::1], {ty}[::1], {ty}[::1])");
+        let r = run(&src, "k", &sig, 1, 8, vec![out, array(s, &xs), array(s, &ys)]);
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        let got = values(r.outputs[0].as_ref().unwrap());
+        for (i, (&x, &y)) in xs.iter().zip(&ys).enumerate() {
+            for (j, n) in names.iter().chain(["pow"].iter()).enumerate() {
+                let f = MathFn::from_intrinsic(&format!("math.{n}")).unwrap();
+                let want = if s == Scalar::F32 {
+                    eval_f32(f, &[x as f32, y as f32][..f.arity()]) as f64
+                } else {
+                    eval_f64(f, &[x, y][..f.arity()])
+                };
+                let g = got[i * cols + j];
+                assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()), "{ty} {n}({x}, {y}) = {g}, shared {want}");
+            }
+        }
+    }
+}

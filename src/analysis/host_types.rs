@@ -153,7 +153,7 @@ pub fn kernel_typing_requests<'db>(
     file: SourceFile,
     function: &GpuFunction,
 ) -> Vec<(TypingRequest<'db>, ArgSource)> {
-    if function.spec.kind != FunctionKind::Kernel {
+    if function.spec.kind != FunctionKind::Kernel || !super::typing::is_found_by_name(db, file, function) {
         return Vec::new();
     }
     let count = function.spec.signatures.len();

@@ -35,8 +35,10 @@ impl Item<'_> {
 
 #[salsa::tracked(returns(ref))]
 pub fn module_items<'db>(db: &'db dyn Db, file: SourceFile) -> Vec<Item<'db>> {
-    let text = file.text(db);
-    parse_module(db, file)
+    let parsed = parse_module(db, file);
+    // Statements nested too deeply are blanked out of the text that was parsed.
+    let text = parsed.masked_text().unwrap_or(file.text(db));
+    parsed
         .syntax()
         .body
         .iter()

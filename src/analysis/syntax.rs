@@ -12,22 +12,157 @@ use super::{Db, SourceFile};
 /// A parse tree shared between queries. Compared by identity: a re-parse is always "new",
 /// which is why position-free facts are computed per item (see `items`).
 #[derive(Clone)]
-pub struct ParsedModule(Arc<Parsed<ModModule>>);
+pub struct ParsedModule(Arc<Inner>);
+
+struct Inner {
+    parsed: Parsed<ModModule>,
+    /// Statements nested deeper than [`MAX_NESTING`], reported as syntax errors; they were
+    /// parsed as `pass` (see [`ParsedModule::parse`]).
+    too_deep: Vec<SyntaxError>,
+    /// The text that was parsed when statements were blanked out, else `None`.
+    masked: Option<String>,
+}
+
+/// Deeper nesting of statements, expressions and patterns (counted together) is not
+/// analysed. Every pass over the tree recurses, and a thread's stack (2 MiB for tokio's and
+/// rayon's threads) would overflow at some depth, killing the process: Python itself
+/// refuses such code (too many nested parentheses at 200 levels, indentation at 100, a
+/// recursion error during compilation beyond), so kernlint reports it as a syntax error.
+pub const MAX_NESTING: usize = 200;
 
 impl ParsedModule {
+    /// Parse `text`. A statement nested deeper than [`MAX_NESTING`] is blanked out of the
+    /// text (every byte but line breaks becomes a space, `pass` takes its first four), so
+    /// ranges stay those of `text`, and the text is parsed again: analyses see `pass` there
+    /// and never recurse that deep; [`syntax_errors`] reports it.
     pub fn parse(text: &str) -> Self {
-        let parsed = parse_unchecked(text, ParseOptions::from(Mode::Module))
-            .try_into_module()
-            .expect("Mode::Module always yields a module");
-        Self(Arc::new(parsed))
+        let parsed = parse_text(text);
+        let deep = too_deep(parsed.syntax());
+        if deep.is_empty() {
+            return Self(Arc::new(Inner { parsed, too_deep: Vec::new(), masked: None }));
+        }
+        drop_deep(parsed);
+        let mut bytes = text.as_bytes().to_vec();
+        for (stmt, _) in &deep {
+            let range = usize::from(stmt.start())..usize::from(stmt.end());
+            for b in &mut bytes[range.clone()] {
+                if *b != b'\n' && *b != b'\r' {
+                    *b = b' ';
+                }
+            }
+            if range.len() >= 4 {
+                bytes[range.start..range.start + 4].copy_from_slice(b"pass");
+            }
+        }
+        // Only ASCII bytes replaced whole characters: still UTF-8.
+        let masked = String::from_utf8(bytes).expect("blanking keeps UTF-8");
+        let parsed = parse_text(&masked);
+        let too_deep = deep
+            .into_iter()
+            .map(|(_, at)| SyntaxError {
+                range: TextRange::empty(at),
+                message: format!(
+                    "too deeply nested: more than {MAX_NESTING} levels of statements and expressions (Python refuses such code too); kernlint skips this statement"
+                ),
+            })
+            .collect();
+        Self(Arc::new(Inner { parsed, too_deep, masked: Some(masked) }))
     }
 
     pub fn syntax(&self) -> &ModModule {
-        self.0.syntax()
+        self.0.parsed.syntax()
     }
 
     pub fn parsed(&self) -> &Parsed<ModModule> {
-        &self.0
+        &self.0.parsed
+    }
+
+    /// The text the ranges of [`Self::syntax`] index: the parsed text, with statements
+    /// nested too deeply blanked out (`None` when there were none: the original text).
+    pub fn masked_text(&self) -> Option<&str> {
+        self.0.masked.as_deref()
+    }
+}
+
+fn parse_text(text: &str) -> Parsed<ModModule> {
+    parse_unchecked(text, ParseOptions::from(Mode::Module))
+        .try_into_module()
+        .expect("Mode::Module always yields a module")
+}
+
+/// The outermost statements whose nesting exceeds [`MAX_NESTING`] (the innermost statement
+/// around the first node past the limit, and where that node starts). The walk never goes
+/// deeper than the limit, so it cannot overflow the stack itself.
+fn too_deep(module: &ModModule) -> Vec<(TextRange, TextSize)> {
+    use ruff_python_ast::visitor::{self, Visitor};
+    use ruff_python_ast::{Expr, Pattern, Stmt};
+    use ruff_text_size::Ranged;
+
+    #[derive(Default)]
+    struct Depth {
+        depth: usize,
+        statements: Vec<TextRange>,
+        found: Vec<(TextRange, TextSize)>,
+    }
+    impl Depth {
+        /// Enter a node; `false` (and the statement recorded) when it is one level too deep.
+        fn enter(&mut self, at: TextSize) -> bool {
+            if self.depth >= MAX_NESTING {
+                let stmt = *self.statements.last().expect("every node sits in a statement");
+                if self.found.last().is_none_or(|(last, _)| !last.contains_range(stmt)) {
+                    self.found.push((stmt, at));
+                }
+                return false;
+            }
+            self.depth += 1;
+            true
+        }
+    }
+    impl<'a> Visitor<'a> for Depth {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            // Record the statement itself when it is the node past the limit.
+            self.statements.push(stmt.range());
+            if self.enter(stmt.start()) {
+                visitor::walk_stmt(self, stmt);
+                self.depth -= 1;
+            }
+            self.statements.pop();
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if self.enter(expr.start()) {
+                visitor::walk_expr(self, expr);
+                self.depth -= 1;
+            }
+        }
+        fn visit_pattern(&mut self, pattern: &'a Pattern) {
+            if self.enter(pattern.start()) {
+                visitor::walk_pattern(self, pattern);
+                self.depth -= 1;
+            }
+        }
+    }
+    let mut depth = Depth::default();
+    depth.visit_body(&module.body);
+    depth.found
+}
+
+/// Drop a parse tree that may be nested too deeply for this thread's stack (dropping is
+/// recursive too): on a thread with a stack sized for it. Leaked if no such thread starts.
+fn drop_deep(parsed: Parsed<ModModule>) {
+    // Each level of nesting costs a few hundred bytes of drop frames at most, and each
+    // level takes at least one byte of source.
+    let stack = (parsed.tokens().len().max(1) * 1024).clamp(64 << 20, 4 << 30);
+    let mut slot = Some(parsed);
+    let spawned = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("kernlint-drop".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, || drop(slot.take()))
+            .map(|handle| handle.join().is_ok())
+            .unwrap_or(false)
+    });
+    if !spawned {
+        std::mem::forget(slot);
     }
 }
 
@@ -58,7 +193,8 @@ pub struct SyntaxError {
 
 #[salsa::tracked(returns(ref))]
 pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Vec<SyntaxError> {
-    let parsed = parse_module(db, file).parsed();
+    let module = parse_module(db, file);
+    let parsed = module.parsed();
     let mut errors: Vec<SyntaxError> = parsed
         .errors()
         .iter()
@@ -70,6 +206,7 @@ pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Vec<SyntaxError> {
             .iter()
             .map(|e| SyntaxError { range: e.range, message: e.to_string() }),
     );
+    errors.extend(module.0.too_deep.iter().cloned());
     errors
 }
 
@@ -124,4 +261,39 @@ impl Lines {
 #[salsa::tracked(returns(ref))]
 pub fn line_index(db: &dyn Db, file: SourceFile) -> Lines {
     Lines::new(file.text(db))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Code nested far deeper than any pass could recurse: a syntax error, the rest of the
+    /// file parsed, and no stack overflow on a small thread stack (parsing, measuring or
+    /// dropping the deep tree).
+    #[test]
+    fn deep_nesting_is_a_syntax_error_not_a_stack_overflow() {
+        let deep = [
+            format!("x = {}1\n", "-".repeat(100_000)),
+            format!("x = {}\n", vec!["1"; 50_000].join("+")),
+            format!("x = {}a\n", "not ".repeat(50_000)),
+            format!("x = {}{}\n", "f(".repeat(20_000), ")".repeat(20_000)),
+        ];
+        for code in deep {
+            let text = format!("import math\n{code}y = 2\n");
+            let handle = std::thread::Builder::new()
+                .stack_size(256 << 10)
+                .spawn(move || {
+                    let parsed = ParsedModule::parse(&text);
+                    let body = &parsed.syntax().body;
+                    assert_eq!(body.len(), 3);
+                    assert!(matches!(body[1], ruff_python_ast::Stmt::Pass(_)));
+                    assert_eq!(parsed.0.too_deep.len(), 1);
+                    assert_eq!(parsed.masked_text().unwrap().len(), text.len());
+                })
+                .unwrap();
+            handle.join().unwrap();
+        }
+        let shallow = ParsedModule::parse("x = -(-(1))\n");
+        assert!(shallow.masked_text().is_none() && shallow.0.too_deep.is_empty());
+    }
 }

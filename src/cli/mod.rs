@@ -131,10 +131,19 @@ pub fn database_for(path: &std::path::Path, text: String) -> (crate::analysis::R
     let mut db = RootDatabase::default();
     let file = SourceFile::new(&db, path.to_path_buf(), text);
     let names = crate::analysis::scope::imported_modules(&db, file);
+    // Imports are looked for beside the file and in the folders above it, but not above the
+    // working directory (the project being run) unless the file itself is outside it.
+    let cwd = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
+    let own = path.parent().and_then(|d| d.canonicalize().ok());
+    let allowed = |p: &std::path::Path| {
+        let Some(dir) = p.parent().and_then(|d| d.canonicalize().ok()) else { return false };
+        Some(&dir) == own.as_ref() || cwd.as_ref().is_some_and(|c| dir.starts_with(c))
+    };
     let mut modules = std::collections::BTreeMap::new();
     for name in names {
         for candidate in crate::analysis::db::module_paths(path, &name) {
             if candidate != path
+                && allowed(&candidate)
                 && let Ok(text) = std::fs::read_to_string(&candidate)
             {
                 modules.insert(candidate.clone(), SourceFile::new(&db, candidate, text));

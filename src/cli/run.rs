@@ -105,6 +105,9 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             },
         },
     };
+    // Arguments from the file itself (a launch recipe) are never file paths: kernlint reads
+    // only the files named on its command line.
+    let from_file = args.grid.is_none() && args.block.is_none() && args.args.is_empty();
     let (launch, arg_specs) = match (&args.grid, &args.block) {
         (Some(grid), Some(block)) => {
             let launch = Launch {
@@ -159,6 +162,13 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         host_args.push(if param.ty.is_array() {
             let array = match parse_generator(arg) {
                 Some(a) => a?,
+                None if from_file => {
+                    return Err(format!(
+                        "argument `{}`: `{arg}` in the launch found in {} is not an array generator (such as zeros:float32[1024]); pass .npy files on the command line",
+                        param.name,
+                        path.display()
+                    ));
+                }
                 None => NpyArray::read(std::path::Path::new(arg)).map_err(|e| format!("argument `{}`: {e}", param.name))?,
             };
             HostArg::Array(array)
@@ -178,14 +188,12 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     }
     let (arrays, outcome) = result.expect("ran at least once");
     let elapsed = start.elapsed() / args.repeat.max(1);
-    if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    for (p, result) in params.iter().zip(&arrays) {
+    let outputs = out_paths(args.out.as_deref(), &params, &arrays)?;
+    for ((p, result), out) in params.iter().zip(&arrays).zip(&outputs) {
         let Some(result) = result else { continue };
         println!("{}: {}", p.name, summarize(result));
-        if let Some(dir) = &args.out {
-            result.write(&dir.join(format!("{}.npy", p.name)))?;
+        if let Some(path) = out {
+            result.write(path)?;
         }
     }
     let rate = outcome.steps as f64 / elapsed.as_secs_f64().max(1e-9);
@@ -232,14 +240,13 @@ fn run_gpu(
     }
     let entry = program.functions[0].name.clone();
     let (arrays, timing) = run_on_gpu(program, &ptx, &entry, launch, host_args, args.repeat)?;
-    if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    for (p, result) in program.functions[0].params.iter().zip(&arrays) {
+    let params = &program.functions[0].params;
+    let outputs = out_paths(args.out.as_deref(), params, &arrays)?;
+    for ((p, result), out) in params.iter().zip(&arrays).zip(&outputs) {
         let Some(result) = result else { continue };
         println!("{}: {}", p.name, summarize(result));
-        if let Some(dir) = &args.out {
-            result.write(&dir.join(format!("{}.npy", p.name)))?;
+        if let Some(path) = out {
+            result.write(path)?;
         }
     }
     println!(
@@ -247,6 +254,38 @@ fn run_gpu(
         timing.median_ms, info.name, timing.runs
     );
     Ok(Some(0))
+}
+
+/// Where `--out DIR` puts each array argument: `DIR/NAME.npy`, NAME the parameter's name.
+/// Checked before anything is written: a name must be a plain identifier (never a path:
+/// no separators, no `..`), and two arrays never share a file. Creates DIR.
+fn out_paths(
+    dir: Option<&std::path::Path>,
+    params: &[crate::analysis::ir::Param],
+    arrays: &[Option<NpyArray>],
+) -> Result<Vec<Option<PathBuf>>, String> {
+    let Some(dir) = dir else { return Ok(vec![None; arrays.len()]) };
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (p, array) in params.iter().zip(arrays) {
+        if array.is_none() {
+            out.push(None);
+            continue;
+        }
+        let name = p.name.as_str();
+        let plain = !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c == '_' || c.is_alphanumeric());
+        if !plain {
+            return Err(format!("--out: parameter `{name}` is not a plain name to write `{name}.npy` under {}", dir.display()));
+        }
+        if !seen.insert(name) {
+            return Err(format!("--out: two array parameters are named `{name}`"));
+        }
+        out.push(Some(dir.join(format!("{name}.npy"))));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(out)
 }
 
 fn summarize(a: &NpyArray) -> String {

@@ -20,15 +20,21 @@
 //! floats use `.rn` (no contraction) unless `fastmath` is on; integer `//` and `%` floor and
 //! give 0 for a zero divisor.
 //!
-//! Constructs the backend cannot compile yet (math functions other than the exact ones,
-//! float16, the RNG, float `%`, float `**` without fastmath, records) are reported as
-//! a [`CompileError`] at the instruction's span; no PTX is produced then.
+//! Transcendental math functions (`math.exp`, `math.sin`, ..., `math.pow` and float `**`)
+//! call one `.func` each (`__kl_math_sin_f64`), emitted from the shared implementations in
+//! `analysis::ir::math` by [`super::ptx_math`]: the same operations the simulator runs, one
+//! PTX instruction each, so results match it bit for bit (`fastmath` does not change them).
+//!
+//! Constructs the backend cannot compile yet (other math functions, float16, the RNG,
+//! float `%`, records) are reported as a [`CompileError`] at the instruction's span; no PTX
+//! is produced then.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
 use ruff_text_size::TextRange;
 
+use crate::analysis::ir::math::MathFn;
 use crate::analysis::ir::{
     BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlotId, Terminator, UnaryOp,
     ValueId,
@@ -217,9 +223,11 @@ pub fn compile_ptx(
         .collect();
     let mut protos = String::new();
     let mut bodies = String::new();
+    let mut math = BTreeSet::new();
     for (fi, f) in program.functions.iter().enumerate().rev() {
         let mut cx = FnCx::new(program, fi, f, options, &names, &line_starts);
         let (header, body) = cx.compile(&mut module)?;
+        math.append(&mut cx.math);
         if fi != 0 {
             let _ = writeln!(protos, "{header};");
         }
@@ -249,6 +257,7 @@ pub fn compile_ptx(
     }
     out.push_str(&module.decls);
     out.push('\n');
+    out.push_str(&super::ptx_math::definitions(&math));
     out.push_str(&protos);
     out.push('\n');
     out.push_str(&bodies);
@@ -271,6 +280,8 @@ struct FnCx<'a> {
     span: TextRange,
     last_line: usize,
     locals: String,
+    /// The shared math functions (and widths) this function calls.
+    math: BTreeSet<(MathFn, u32)>,
 }
 
 impl<'a> FnCx<'a> {
@@ -298,7 +309,37 @@ impl<'a> FnCx<'a> {
             span: TextRange::default(),
             last_line: 0,
             locals: String::new(),
+            math: BTreeSet::new(),
         }
+    }
+
+    /// Call the shared math function `f` on `args` (registers of float type `s`).
+    fn math_call(&mut self, f: MathFn, s: Scalar, args: &[String]) -> R<String> {
+        let bits = match s {
+            Scalar::F32 => 32,
+            Scalar::F64 => 64,
+            _ => return self.unsupported_scalar(s),
+        };
+        self.math.insert((f, bits));
+        let t = aty(s);
+        let d = self.sreg(s)?;
+        let _ = writeln!(self.out, "\t{{");
+        for i in 0..args.len() {
+            self.e(format!(".param .{t} param{i}"));
+        }
+        self.e(format!(".param .{t} retval0"));
+        for (i, a) in args.iter().enumerate() {
+            self.e(format!("st.param.{t} [param{i}], {a}"));
+        }
+        let plist = (0..args.len())
+            .map(|i| format!("param{i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let name = super::ptx_math::func_name(f, bits);
+        self.e(format!("call (retval0), {name}, ({plist})"));
+        self.e(format!("ld.param.{t} {d}, [retval0]"));
+        let _ = writeln!(self.out, "\t}}");
+        Ok(d)
     }
 
     fn e(&mut self, s: impl AsRef<str>) {
@@ -1292,16 +1333,9 @@ impl<'a> FnCx<'a> {
                         self.e(format!("cvt.rmi.{t}.{t} {d}, {d}"));
                     }
                 }
-                BinaryOp::Pow if self.opts.fastmath && rc == Rc::F => {
-                    self.e(format!("lg2.approx.f32 {d}, {x}"));
-                    self.e(format!("mul.f32 {d}, {d}, {y}"));
-                    self.e(format!("ex2.approx.f32 {d}, {d}"));
-                }
                 BinaryOp::Pow => {
-                    return err(
-                        "kernlint cannot compile `**` on floats yet (only with fastmath on float32)",
-                        self.span,
-                    );
+                    let r = self.math_call(MathFn::Pow, s, &[x.to_string(), y.to_string()])?;
+                    self.e(format!("mov.{t} {d}, {r}"));
                 }
                 BinaryOp::FloorMod => {
                     return err("kernlint cannot compile `%` on floats yet", self.span);
@@ -1454,6 +1488,14 @@ impl<'a> FnCx<'a> {
     ) -> R<Repr> {
         let a = self.args(args)?;
         let not_yet = |cx: &Self| err(format!("kernlint cannot compile `{name}` yet"), cx.span);
+        if let Some(f) = MathFn::from_intrinsic(name) {
+            let s = match rs {
+                Some(s @ (Scalar::F32 | Scalar::F64)) => s,
+                _ => return not_yet(self),
+            };
+            let xs: Vec<String> = a.iter().map(|v| self.cast_repr(v, s)).collect::<R<_>>()?;
+            return Ok(Repr::S(self.math_call(f, s, &xs)?, s));
+        }
         if let Some((head, axis)) = name.split_once('.')
             && matches!(axis, "x" | "y" | "z")
         {

@@ -68,9 +68,10 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                         pending.push(((next, b as u32, i), callee.clone(), types, inst.span));
                     }
                     Op::GlobalArray(g) if !globals.contains_key(g) => {
-                        let value = module_array(db, here, g).ok_or_else(|| {
-                            PrepareError::at(format!("kernlint cannot evaluate the module array `{g}`"), inst.span)
-                        })?;
+                        let value = module_array(db, here, g)
+                            .ok_or_else(|| format!("kernlint cannot evaluate the module array `{g}`"))
+                            .and_then(|r| r)
+                            .map_err(|message| PrepareError::at(message, inst.span))?;
                         globals.insert(g.clone(), value);
                     }
                     _ => {}
@@ -101,9 +102,21 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
     Ok(Program { functions, calls, globals })
 }
 
+/// Module arrays with more elements are not evaluated: constant memory holds 64 KiB.
+pub const MAX_MODULE_ARRAY_ELEMENTS: usize = 1 << 20;
+
 /// A module-level NumPy array built from literals: `np.array([...], dtype=np.float32)`,
-/// `np.arange(n, dtype=...)`, `np.zeros(n, dtype=...)`, `np.ones(...)`.
-fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<(Scalar, Vec<i64>, Vec<u8>)> {
+/// `np.arange(n, dtype=...)`, `np.zeros(n, dtype=...)`, `np.ones(...)`. `None` when it is
+/// not written that way; an error when it is too large to evaluate.
+#[allow(clippy::type_complexity)]
+fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<Result<(Scalar, Vec<i64>, Vec<u8>), String>> {
+    let too_large = |n: Option<usize>| {
+        n.is_none_or(|n| n > MAX_MODULE_ARRAY_ELEMENTS).then(|| {
+            format!(
+                "the module array `{name}` has more than {MAX_MODULE_ARRAY_ELEMENTS} elements: far more than the 64 KiB of constant memory a kernel can capture"
+            )
+        })
+    };
     let module = parse_module(db, file);
     let body = &module.syntax().body;
     let scope = ItemScope::new(module_scope(db, file), body);
@@ -127,18 +140,30 @@ fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<(Scalar, Ve
             (shape, values)
         }
         "numpy.arange" => {
-            let n = const_eval(first, &scope)?.as_int()? as i64;
+            let n = const_eval(first, &scope)?.as_int()?.max(0);
+            if let Some(e) = too_large(usize::try_from(n).ok()) {
+                return Some(Err(e));
+            }
+            let n = n as i64;
             (vec![n], (0..n).map(|i| i as f64).collect())
         }
         "numpy.zeros" | "numpy.ones" => {
             let shape: Vec<i64> = match const_eval(first, &scope)? {
-                ConstValue::Int(n) => vec![n as i64],
-                ConstValue::Tuple(items) => items.iter().map(|i| i.as_int().map(|v| v as i64)).collect::<Option<_>>()?,
+                ConstValue::Int(n) => vec![i64::try_from(n).ok()?],
+                ConstValue::Tuple(items) => {
+                    items.iter().map(|i| i.as_int().and_then(|v| i64::try_from(v).ok())).collect::<Option<_>>()?
+                }
                 _ => return None,
             };
+            if shape.iter().any(|&d| d < 0) {
+                return None;
+            }
+            let n = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d as usize));
+            if let Some(e) = too_large(n) {
+                return Some(Err(e));
+            }
             let fill = if callee.ends_with("ones") { 1.0 } else { 0.0 };
-            let n = shape.iter().product::<i64>() as usize;
-            (shape, vec![fill; n])
+            (shape, vec![fill; n.unwrap_or(0)])
         }
         _ => return None,
     };
@@ -147,7 +172,7 @@ fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<(Scalar, Ve
         let at = i * dtype.itemsize() as usize;
         sim::write_value(&mut bytes[at..], dtype, &sim::V::F64(*v));
     }
-    Some((dtype, shape, bytes))
+    Some(Ok((dtype, shape, bytes)))
 }
 
 fn flatten(e: &Expr, scope: &ItemScope, depth: usize, shape: &mut Vec<i64>, out: &mut Vec<f64>) -> Option<()> {
@@ -256,6 +281,7 @@ pub(crate) fn check_array(name: &str, dtype: &Type, ndim: u8, layout: Layout, ar
 /// and return each array argument's final contents (in parameter order; `None` for
 /// scalars) with the findings.
 pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<(Vec<Option<npy::NpyArray>>, sim::Outcome), String> {
+    check_launch(program, launch)?;
     let params = &program.functions[0].params;
     if args.len() != params.len() {
         return Err(format!("the kernel takes {} arguments, {} given", params.len(), args.len()));
@@ -267,6 +293,14 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
         match (&param.ty, arg) {
             (Type::Array { dtype, ndim, layout, .. }, HostArg::Array(array)) => {
                 let itemsize = check_array(&param.name, dtype, *ndim, *layout, array)?;
+                if array.data.len() > MAX_ARRAY_BYTES {
+                    return Err(format!(
+                        "argument `{}`: {} bytes, more than the {} MiB the simulator takes per array",
+                        param.name,
+                        array.data.len(),
+                        MAX_ARRAY_BYTES >> 20
+                    ));
+                }
                 buffers.push(sim::Buffer::new(array.data.clone(), MemorySpace::Global, param.name.clone()));
                 let shape = array.shape.iter().map(|&d| d as i64).collect();
                 let view = sim::ArrayRef::contiguous(buffers.len() - 1, shape, itemsize as i64, dtype.as_scalar(), array.fortran_order);
@@ -289,6 +323,54 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
         .map(|h| h.map(|(buffer, header)| npy::NpyArray { data: finals[buffer].data.clone(), ..header }))
         .collect();
     Ok((arrays, outcome))
+}
+
+/// The most threads one simulated launch may have. Each runs interpreted; beyond this a
+/// launch would run for hours (CUDA allows 2^31 - 1 blocks in x: refused with a message,
+/// never attempted).
+pub const MAX_SIM_THREADS: u64 = 1 << 24;
+
+/// The most threads of a launch that uses grid sync, all of which the simulator keeps live
+/// at once (a GPU also runs only as many blocks as fit on it at the same time).
+pub const MAX_COOPERATIVE_THREADS: u64 = 1 << 18;
+
+/// The largest array the simulator generates or takes (per array).
+pub const MAX_ARRAY_BYTES: usize = 256 << 20;
+
+/// Whether the simulator can run `launch`: the limits CUDA sets on a launch, and its own.
+pub fn check_launch(program: &Program, launch: &Launch) -> Result<(), String> {
+    let [gx, gy, gz] = launch.grid;
+    let [bx, by, bz] = launch.block;
+    if launch.grid.contains(&0) || launch.block.contains(&0) {
+        return Err(format!("grid {:?}, block {:?}: every dimension must be at least 1", launch.grid, launch.block));
+    }
+    if gx > i32::MAX as u32 || gy > 65_535 || gz > 65_535 {
+        return Err(format!("grid {:?}: CUDA allows at most 2147483647 blocks in x and 65535 in y and z", launch.grid));
+    }
+    let per_block = bx as u64 * by as u64 * bz as u64;
+    if per_block > 1024 || bz > 64 {
+        return Err(format!("block {:?}: a block may have at most 1024 threads (z at most 64)", launch.block));
+    }
+    if launch.shared_mem > 48 * 1024 {
+        return Err(format!("{} bytes of dynamic shared memory: more than the 48 KiB a block may have by default", launch.shared_mem));
+    }
+    let threads = gx as u64 * gy as u64 * gz as u64 * per_block;
+    if threads > MAX_SIM_THREADS {
+        return Err(format!(
+            "grid {:?} x block {:?} is {threads} threads: the simulator runs at most {MAX_SIM_THREADS} (each thread is interpreted); use a smaller grid",
+            launch.grid, launch.block
+        ));
+    }
+    let cooperative = program.functions.iter().any(|f| {
+        f.instructions().any(|(_, i)| matches!(&i.op, Op::Intrinsic { name, .. } if name == "cg.grid_sync"))
+    });
+    if cooperative && threads > MAX_COOPERATIVE_THREADS {
+        return Err(format!(
+            "grid {:?} x block {:?} is {threads} threads in a launch with grid sync: the simulator runs at most {MAX_COOPERATIVE_THREADS} such threads at once",
+            launch.grid, launch.block
+        ));
+    }
+    Ok(())
 }
 
 /// How to fill a generated input array.
@@ -318,7 +400,21 @@ impl Fill {
     }
 }
 
-/// A generated input array.
+/// A generated input array, unless it would be larger than [`MAX_ARRAY_BYTES`] (an error
+/// that says so, before anything is allocated).
+pub fn try_generate_array(scalar: Scalar, shape: Vec<usize>, fill: Fill) -> Result<npy::NpyArray, String> {
+    let bytes = shape.iter().try_fold(scalar.itemsize() as usize, |acc, &d| acc.checked_mul(d));
+    match bytes {
+        Some(b) if b <= MAX_ARRAY_BYTES => Ok(generate_array(scalar, shape, fill)),
+        _ => Err(format!(
+            "an array of shape {shape:?} of {scalar} is {}: more than the {} MiB kernlint generates",
+            bytes.map_or_else(|| "too many bytes to count".to_string(), |b| format!("{b} bytes")),
+            MAX_ARRAY_BYTES >> 20
+        )),
+    }
+}
+
+/// A generated input array (of any size: see [`try_generate_array`] for input from users).
 pub fn generate_array(scalar: Scalar, shape: Vec<usize>, fill: Fill) -> npy::NpyArray {
     let n: usize = shape.iter().product();
     let size = scalar.itemsize() as usize;
@@ -387,7 +483,7 @@ pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
     Some(shape.and_then(|shape| {
         let fill = Fill::parse(kind)
             .ok_or_else(|| format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint)"))?;
-        Ok(generate_array(scalar, shape, fill))
+        try_generate_array(scalar, shape, fill).map_err(|e| format!("`{spec}`: {e}"))
     }))
 }
 

@@ -130,7 +130,10 @@ impl NpyArray {
             .map(|s| s.trim_end_matches('L').parse::<usize>().map_err(|_| format!("malformed shape `{s}`")))
             .collect::<Result<_, _>>()?;
         let data = bytes[start + header_len..].to_vec();
-        let expected = shape.iter().product::<usize>() * itemsize;
+        let expected = shape
+            .iter()
+            .try_fold(itemsize, |acc, &d| acc.checked_mul(d))
+            .ok_or_else(|| format!("shape {shape:?} is too large"))?;
         if data.len() < expected {
             return Err(format!("truncated data: {} bytes, expected {expected}", data.len()));
         }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use ruff_text_size::TextRange;
 
+use crate::analysis::ir::math::{self, MathFn};
 use crate::analysis::ir::{
     BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlotId, Terminator, UnaryOp, ValueId,
 };
@@ -207,7 +208,19 @@ enum Stop {
     Wait(Wait),
     Done,
     Budget(TextRange),
+    /// Device-function calls nested deeper than [`MAX_CALL_DEPTH`].
+    Recursion(TextRange),
 }
+
+/// Device-function calls nest at most this deep (recursion, direct or not, stops here).
+pub const MAX_CALL_DEPTH: usize = 64;
+
+/// The largest `cuda.local.array` of one thread: the 512 KiB of local memory CUDA gives a
+/// thread. Larger ones are reported and not allocated.
+pub const MAX_LOCAL_ARRAY_BYTES: usize = 512 << 10;
+
+/// The largest `cuda.shared.array` of one block: the most shared memory any GPU gives a block.
+pub const MAX_SHARED_ARRAY_BYTES: usize = 228 << 10;
 
 struct Machine<'p> {
     program: &'p Program,
@@ -221,6 +234,9 @@ struct Machine<'p> {
     reported: std::collections::HashSet<(FindingKind, TextRange)>,
     epoch: u64,
     steps: u64,
+    /// A thread exhausted its step budget or its call depth: the launch stops there, as a
+    /// GPU's would never end (its results are not meaningful anyway).
+    stopped: bool,
 }
 
 pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launch) -> (Vec<Buffer>, Outcome) {
@@ -235,27 +251,51 @@ pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launc
         reported: Default::default(),
         epoch: 0,
         steps: 0,
+        stopped: false,
     };
     let cooperative = program.functions.iter().any(|f| {
         f.instructions().any(|(_, i)| matches!(&i.op, Op::Intrinsic { name, .. } if name == "cg.grid_sync"))
     });
     let [gx, gy, gz] = launch.grid;
-    let blocks: Vec<[u32; 3]> =
-        (0..gz).flat_map(|z| (0..gy).flat_map(move |y| (0..gx).map(move |x| [x, y, z]))).collect();
+    // Blocks one at a time (never a list of them all: grids can be large).
+    let blocks = (0..gz).flat_map(|z| (0..gy).flat_map(move |y| (0..gx).map(move |x| [x, y, z])));
+    // Module arrays first, so that a block's own allocations can be freed after it.
+    let mut names: Vec<&String> = program.globals.keys().collect();
+    names.sort();
+    for name in names {
+        m.global_array(name);
+    }
+    let shared_buffers = m.buffers.len();
     if cooperative {
         let mut threads = Vec::new();
-        for (b, bid) in blocks.iter().enumerate() {
-            threads.extend(m.make_threads(*bid, &args, b * 1_000_000));
+        let mut count = 0;
+        for (b, bid) in blocks.enumerate() {
+            threads.extend(m.make_threads(bid, &args, b * 1_000_000));
+            count += 1;
         }
-        m.schedule(threads, blocks.len());
+        m.schedule(threads, count);
     } else {
         for bid in blocks {
             let threads = m.make_threads(bid, &args, 0);
             m.schedule(threads, 1);
+            // The block's shared and local arrays die with it.
+            m.free_from(shared_buffers);
+            if m.stopped {
+                break;
+            }
         }
     }
     let outcome = Outcome { findings: m.findings, steps: m.steps };
     (m.buffers, outcome)
+}
+
+/// Bytes of an array of `shape` (`None` for a negative extent or an overflow).
+fn alloc_bytes(shape: &[i64], dtype: Scalar) -> Option<usize> {
+    shape.iter().try_fold(dtype.itemsize() as usize, |acc, &d| acc.checked_mul(usize::try_from(d).ok()?))
+}
+
+fn alloc_limit(space: MemorySpace) -> usize {
+    if space == MemorySpace::Shared { MAX_SHARED_ARRAY_BYTES } else { MAX_LOCAL_ARRAY_BYTES }
 }
 
 fn block_threads(block: [u32; 3]) -> impl Iterator<Item = [u32; 3]> {
@@ -380,7 +420,7 @@ fn float_binary(op: BinaryOp, a: f64, b: f64) -> f64 {
             let r = a % b;
             if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r }
         }
-        BinaryOp::Pow => a.powf(b),
+        BinaryOp::Pow => math::eval_f64(MathFn::Pow, &[a, b]),
         _ => f64::NAN,
     }
 }
@@ -396,7 +436,7 @@ fn f32_binary(op: BinaryOp, a: f32, b: f32) -> f32 {
             let r = a % b;
             if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r }
         }
-        BinaryOp::Pow => a.powf(b),
+        BinaryOp::Pow => math::eval_f32(MathFn::Pow, &[a, b]),
         _ => f32::NAN,
     }
 }
@@ -484,9 +524,9 @@ impl Machine<'_> {
     /// A thread's id, unique across the grid.
     fn global_id(&self, t: &Thread) -> u32 {
         let [gx, gy, _] = self.launch.grid;
-        let block = (t.bid[2] * gy + t.bid[1]) * gx + t.bid[0];
+        let block = (t.bid[2].wrapping_mul(gy).wrapping_add(t.bid[1])).wrapping_mul(gx).wrapping_add(t.bid[0]);
         let per_block = self.launch.block.iter().product::<u32>();
-        block * per_block + (t.linear % 1_000_000) as u32
+        block.wrapping_mul(per_block).wrapping_add((t.linear % 1_000_000) as u32)
     }
 
     fn report(&mut self, kind: FindingKind, span: TextRange, t: &Thread, message: String) {
@@ -508,18 +548,28 @@ impl Machine<'_> {
                 match stop {
                     Stop::Done => threads[i].done = true,
                     Stop::Wait(w) => threads[i].wait = Some(w),
-                    Stop::Budget(span) => {
+                    Stop::Budget(span) | Stop::Recursion(span) => {
                         let t = &threads[i];
-                        let msg = format!(
-                            "thread {:?} of block {:?} ran {} instructions without finishing: an endless loop?",
-                            t.tid, t.bid, self.launch.step_budget
-                        );
-                        let t_ref = &threads[i];
-                        let (bid, tid) = (t_ref.bid, t_ref.tid);
+                        let msg = match stop {
+                            Stop::Recursion(_) => format!(
+                                "thread {:?} of block {:?} nested more than {MAX_CALL_DEPTH} device-function calls: endless recursion? The launch stops here.",
+                                t.tid, t.bid
+                            ),
+                            _ => format!(
+                                "thread {:?} of block {:?} ran {} instructions without finishing: an endless loop? The launch stops here.",
+                                t.tid, t.bid, self.launch.step_budget
+                            ),
+                        };
+                        let (bid, tid) = (t.bid, t.tid);
                         if self.reported.insert((FindingKind::StepBudget, span)) {
                             self.findings.push(Finding { kind: FindingKind::StepBudget, message: msg, span, block: bid, thread: tid });
                         }
-                        threads[i].done = true;
+                        // A GPU would never finish this launch: stop every thread.
+                        self.stopped = true;
+                        for t in threads.iter_mut() {
+                            t.done = true;
+                        }
+                        return;
                     }
                 }
             }
@@ -605,7 +655,45 @@ impl Machine<'_> {
                 any = true;
             }
             if !any {
-                // Waiting forever (e.g. a grid sync some threads never reach): stop them.
+                // Waiting forever: some threads wait at a collective the others never reach
+                // (a warp shuffle while the rest of the warp waits at a barrier, a grid sync
+                // some blocks skip). Report it, then stop them.
+                let describe = |w: &Option<Wait>| match w {
+                    Some(Wait::Barrier { name, .. }) => format!("`{name}`"),
+                    Some(Wait::Warp { name, .. }) => format!("`{name}`"),
+                    Some(Wait::Grid { .. }) => "`grid.sync()`".to_string(),
+                    None => "nothing".to_string(),
+                };
+                let span_of = |w: &Option<Wait>| match w {
+                    Some(Wait::Barrier { span, .. } | Wait::Warp { span, .. } | Wait::Grid { span }) => Some(*span),
+                    None => None,
+                };
+                let first = &threads[live[0]];
+                let other = live.iter().map(|&i| &threads[i]).find(|t| describe(&t.wait) != describe(&first.wait));
+                let message = match other {
+                    Some(o) => format!(
+                        "deadlock: thread {:?} of block {:?} waits at {} while thread {:?} of block {:?} waits at {}; neither can go on",
+                        first.tid,
+                        first.bid,
+                        describe(&first.wait),
+                        o.tid,
+                        o.bid,
+                        describe(&o.wait)
+                    ),
+                    None => format!(
+                        "deadlock: {} threads wait at {} forever (thread {:?} of block {:?} among them)",
+                        live.len(),
+                        describe(&first.wait),
+                        first.tid,
+                        first.bid
+                    ),
+                };
+                if let Some(span) = span_of(&first.wait)
+                    && self.reported.insert((FindingKind::BarrierDivergence, span))
+                {
+                    let (block, thread) = (first.bid, first.tid);
+                    self.findings.push(Finding { kind: FindingKind::BarrierDivergence, message, span, block, thread });
+                }
                 for &i in &live {
                     threads[i].done = true;
                 }
@@ -671,7 +759,10 @@ impl Machine<'_> {
                 }
                 "shfl_down_sync" => {
                     let d = args[2].int() as usize;
-                    if lane + d < 32 { value_of(lane + d).unwrap_or(own) } else { own }
+                    match lane.checked_add(d) {
+                        Some(src) if src < 32 => value_of(src).unwrap_or(own),
+                        _ => own,
+                    }
                 }
                 "shfl_xor_sync" => value_of(lane ^ (args[2].int() as usize & 31)).unwrap_or(own),
                 "ballot_sync" => {
@@ -723,6 +814,14 @@ impl Machine<'_> {
         })
     }
 
+    /// Free every buffer from index `first` on (the allocations of a finished block).
+    fn free_from(&mut self, first: usize) {
+        self.buffers.truncate(first);
+        self.allocs.retain(|_, b| *b < first);
+        self.dynamic_shared.retain(|_, b| *b < first);
+        self.globals.retain(|_, b| *b < first);
+    }
+
     fn alloc(&mut self, key: (usize, usize, u32, usize), space: MemorySpace, shape: &[i64], dtype: Scalar) -> Arc<ArrayRef> {
         let size = dtype.itemsize() as i64;
         if shape == [0] && space == MemorySpace::Shared {
@@ -737,7 +836,8 @@ impl Machine<'_> {
         let buffer = match self.allocs.get(&key) {
             Some(b) => *b,
             None => {
-                let bytes = (shape.iter().product::<i64>() * size).max(0) as usize;
+                // Too large (reported by the caller): no memory, so every access reads zero.
+                let bytes = alloc_bytes(shape, dtype).filter(|&b| b <= alloc_limit(space)).unwrap_or(0);
                 let name = if space == MemorySpace::Shared { "shared array" } else { "local array" };
                 self.buffers.push(Buffer::new(vec![0; bytes], space, name));
                 self.allocs.insert(key, self.buffers.len() - 1);
@@ -1044,14 +1144,30 @@ impl Machine<'_> {
                     other => other,
                 },
                 Op::AllocArray { space, shape, dtype } => {
+                    let [gx, gy, _] = self.launch.grid;
+                    let [x, y, z] = t.bid;
+                    let block_id = (z as usize * gy as usize + y as usize) * gx as usize + x as usize;
                     let owner = if *space == MemorySpace::Shared {
                         // One allocation per block: key by the block index.
-                        let [x, y, z] = t.bid;
-                        (z as usize * 65536 + y as usize) * 65536 + x as usize
+                        block_id
                     } else {
-                        usize::MAX / 2 + t.linear + t.bid[0] as usize * 4096
+                        // One per thread: key by the thread (unique across the grid).
+                        usize::MAX / 2 + block_id * 1024 + t.linear % 1_000_000
                     };
-                    V::Arr(self.alloc((owner, fi, bi.0, pc), *space, shape, *dtype))
+                    let key = (owner, fi, bi.0, pc);
+                    let dynamic = shape == &[0] && *space == MemorySpace::Shared;
+                    if !dynamic && !self.allocs.contains_key(&key) {
+                        let limit = alloc_limit(*space);
+                        if alloc_bytes(shape, *dtype).is_none_or(|b| b > limit) {
+                            let what = if *space == MemorySpace::Shared { "shared array of a block" } else { "local array of a thread" };
+                            let message = format!(
+                                "a {what} of shape {shape:?} ({dtype}): more than the {} KiB a GPU allows; not allocated, its elements read as zero",
+                                limit >> 10
+                            );
+                            self.report(FindingKind::Unsupported, span, t, message);
+                        }
+                    }
+                    V::Arr(self.alloc(key, *space, shape, *dtype))
                 }
                 Op::GlobalArray(name) => self.global_array(name),
                 Op::MakeTuple(items) => V::Tup(items.iter().map(val).collect::<Vec<_>>().into()),
@@ -1077,8 +1193,8 @@ impl Machine<'_> {
                     }
                     let ret_to = inst.result;
                     t.frames.push(Frame { func: callee, block: Function::ENTRY, pc: 0, values, slots: vec![V::Void; f.slots.len()], ret_to });
-                    if t.frames.len() > 64 {
-                        return Stop::Budget(span);
+                    if t.frames.len() > MAX_CALL_DEPTH {
+                        return Stop::Recursion(span);
                     }
                     continue;
                 }
@@ -1159,21 +1275,9 @@ impl Machine<'_> {
             "cbrt" | "math.cbrt" => f1(f32::cbrt, f64::cbrt),
             "selp" => if args[0].truth() { args[1].clone() } else { args[2].clone() },
             "math.sqrt" => f1(f32::sqrt, f64::sqrt),
-            "math.exp" => f1(f32::exp, f64::exp),
-            "math.expm1" => f1(f32::exp_m1, f64::exp_m1),
-            "math.log" => f1(f32::ln, f64::ln),
-            "math.log2" => f1(f32::log2, f64::log2),
-            "math.log10" => f1(f32::log10, f64::log10),
-            "math.log1p" => f1(f32::ln_1p, f64::ln_1p),
-            "math.sin" => f1(f32::sin, f64::sin),
-            "math.cos" => f1(f32::cos, f64::cos),
-            "math.tan" => f1(f32::tan, f64::tan),
-            "math.asin" => f1(f32::asin, f64::asin),
-            "math.acos" => f1(f32::acos, f64::acos),
-            "math.atan" => f1(f32::atan, f64::atan),
-            "math.sinh" => f1(f32::sinh, f64::sinh),
-            "math.cosh" => f1(f32::cosh, f64::cosh),
-            "math.tanh" => f1(f32::tanh, f64::tanh),
+            "math.exp" | "math.exp2" | "math.expm1" | "math.log" | "math.log2" | "math.log10" | "math.log1p"
+            | "math.sin" | "math.cos" | "math.tan" | "math.asin" | "math.acos" | "math.atan" | "math.atan2"
+            | "math.sinh" | "math.cosh" | "math.tanh" | "math.pow" | "math.erf" => shared_math(name, args, rs),
             "math.asinh" => f1(f32::asinh, f64::asinh),
             "math.acosh" => f1(f32::acosh, f64::acosh),
             "math.atanh" => f1(f32::atanh, f64::atanh),
@@ -1181,10 +1285,7 @@ impl Machine<'_> {
             "math.floor" => f1(f32::floor, f64::floor),
             "math.ceil" => f1(f32::ceil, f64::ceil),
             "math.trunc" => f1(f32::trunc, f64::trunc),
-            "math.erf" => convert(&V::F64(erf(args[0].f64())), rs),
-            "math.atan2" => f2(f32::atan2, f64::atan2),
             "math.hypot" => f2(f32::hypot, f64::hypot),
-            "math.pow" => f2(f32::powf, f64::powf),
             "math.fmod" => f2(|a, b| a % b, |a, b| a % b),
             "math.copysign" => f2(f32::copysign, f64::copysign),
             "math.isnan" => V::Bool(args[0].f64().is_nan()),
@@ -1330,8 +1431,8 @@ impl Machine<'_> {
 
     /// numba.cuda.random's xoroshiro128+, bit for bit.
     fn random(&mut self, t: &Thread, f: &str, args: &[V], span: TextRange) -> V {
-        let V::Arr(states) = &args[0] else { return V::Void };
-        let index = args[1].int();
+        let [V::Arr(states), index, ..] = args else { return V::Void };
+        let index = index.int();
         let next = |m: &mut Self| -> u64 {
             let Some(at) = m.address(t, states, &[index], span) else { return 0 };
             let buf = &mut m.buffers[states.buffer].data;
@@ -1384,25 +1485,17 @@ fn add_like(old: &V, val: &V, s: Scalar, op: BinaryOp) -> V {
     }
 }
 
-/// The error function (Abramowitz-Stegun 7.1.26 refined by a series for small |x|).
-fn erf(x: f64) -> f64 {
-    if x.abs() < 0.5 {
-        let mut sum = x;
-        let mut term = x;
-        let x2 = x * x;
-        for n in 1..30 {
-            term *= -x2 / n as f64;
-            sum += term / (2 * n + 1) as f64;
-        }
-        return sum * 2.0 / std::f64::consts::PI.sqrt();
+/// A transcendental math function, from the implementation the PTX backend compiles
+/// (`analysis::ir::math`), so the simulator computes what the GPU does: float32 (and
+/// float16, through float32 as CUDA's half-precision functions do) in float32 arithmetic,
+/// everything else in float64.
+fn shared_math(name: &str, args: &[V], rs: Scalar) -> V {
+    let Some(f) = MathFn::from_intrinsic(name) else { return V::F64(f64::NAN) };
+    if matches!(args.first(), Some(V::F32(_) | V::F16(_))) {
+        let xs: Vec<f32> = args.iter().map(|a| a.f64_for_f32()).collect();
+        convert(&V::F32(math::eval_f32(f, &xs)), rs)
+    } else {
+        let xs: Vec<f64> = args.iter().map(|a| a.f64()).collect();
+        convert(&V::F64(math::eval_f64(f, &xs)), rs)
     }
-    let t = 1.0 / (1.0 + 0.5 * x.abs());
-    let y = 1.0
-        - t * (-x * x - 1.26551223
-            + t * (1.00002368
-                + t * (0.37409196
-                    + t * (0.09678418
-                        + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
-            .exp();
-    if x >= 0.0 { y } else { -y }
 }

@@ -90,7 +90,7 @@ pub fn invalid_params(message: impl Into<String>) -> Error {
 /// a constant, `"random"`, `"arange"`, `"zeros"` or `"ones"`).
 pub fn host_arg(value: &Value) -> Result<crate::launch::HostArg, Error> {
     use crate::analysis::types::Scalar;
-    use crate::launch::{Fill, HostArg, generate_array};
+    use crate::launch::{Fill, HostArg, try_generate_array};
     match value {
         Value::Number(n) => Ok(HostArg::Scalar(n.to_string())),
         Value::Bool(b) => Ok(HostArg::Scalar(b.to_string())),
@@ -112,7 +112,7 @@ pub fn host_arg(value: &Value) -> Result<crate::launch::HostArg, Error> {
                 Some(Value::String(kind)) => Fill::parse(kind).ok_or_else(|| invalid_params(format!("unknown fill `{kind}`")))?,
                 Some(_) => return Err(invalid_params("`fill` is a number or a generator name")),
             };
-            Ok(HostArg::Array(generate_array(scalar, shape, fill)))
+            Ok(HostArg::Array(try_generate_array(scalar, shape, fill).map_err(invalid_params)?))
         }
         _ => Err(invalid_params("an argument is a number, a boolean or an array description")),
     }
@@ -130,6 +130,9 @@ pub fn launch_dims(value: &Value, what: &str) -> Result<Vec<u64>, Error> {
     };
     if dims.contains(&0) {
         return Err(invalid_params(format!("{what} must be positive in every dimension")));
+    }
+    if dims.iter().any(|&d| d > i32::MAX as u64) {
+        return Err(invalid_params(format!("{what}: at most 2147483647 in any dimension")));
     }
     Ok(dims)
 }

@@ -13,7 +13,9 @@
 //! [`serve`] runs the server over any pair of pipes; tests drive it in-process.
 
 pub mod custom;
-mod framing;
+/// Public for the fuzz targets (fuzz/); not an API.
+#[doc(hidden)]
+pub mod framing;
 mod position;
 mod server;
 

@@ -95,7 +95,7 @@ struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
     encoding: Mutex<Encoding>,
-    config: Mutex<Option<Arc<Config>>>,
+    config: Arc<Mutex<Option<Arc<Config>>>>,
     settings: Arc<Mutex<ClientSettings>>,
     caps: Mutex<ClientCaps>,
 }
@@ -122,64 +122,19 @@ impl Backend {
     /// Run analysis off the async runtime. A salsa cancellation (a newer edit arrived) or a
     /// panic becomes an error response; the server keeps serving.
     async fn compute<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-        let handle = tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(job)));
-        match handle.await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(payload)) => {
-                if payload.downcast_ref::<salsa::Cancelled>().is_some() {
-                    return Err(Error { code: ErrorCode::ServerError(-32802), message: "content modified".into(), data: None });
-                }
-                let message = payload
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown panic".into());
-                self.client.log_message(MessageType::ERROR, format!("kernlint: internal error: {message}")).await;
-                Err(Error::internal_error())
-            }
-            Err(e) => Err(Error { code: ErrorCode::InternalError, message: e.to_string().into(), data: None }),
-        }
+        compute(&self.client, job).await
     }
 
-    fn settings_for(&self, uri: &Uri) -> lint::Settings {
-        let path = uri.to_file_path().map(|p| p.into_owned()).unwrap_or_default();
-        let mut config = self.config.lock().unwrap();
-        if config.is_none() {
-            *config = Config::discover(&path).ok().map(Arc::new);
-        }
-        config.as_ref().map(|c| c.settings_for(&path)).unwrap_or_default()
+    /// What publishing diagnostics needs, to run as a task of its own.
+    fn publisher(&self) -> Publisher {
+        Publisher { client: self.client.clone(), state: self.state.clone(), config: self.config.clone(), encoding: self.encoding() }
     }
 
-    /// Compute and publish diagnostics, unless a newer edit arrives first. `delay` debounces
-    /// bursts of typing; a newer edit also cancels the computation through salsa.
-    async fn publish(&self, uri: Uri, version: i32, delay: Duration) {
-        if delay.is_zero() {
-            tokio::task::yield_now().await;
-        } else {
-            tokio::time::sleep(delay).await;
-        }
-        let Some(snap) = self.snapshot(&uri) else { return };
-        if snap.version != version {
-            return; // a newer edit will publish
-        }
-        let settings = self.settings_for(&uri);
-        let encoding = self.encoding();
-        let target = uri.clone();
-        let result = self
-            .compute(move || {
-                let findings = lint::check_file(&snap.db, snap.file, &settings);
-                findings.iter().map(|d| to_lsp_diagnostic(d, &snap.rope, encoding, &target)).collect::<Vec<_>>()
-            })
-            .await;
-        let current = self.state.lock().unwrap().documents.get(&uri).map(|d| d.version);
-        if let Ok(diagnostics) = result
-            && current == Some(version)
-        {
-            if let Some(doc) = self.state.lock().unwrap().documents.get_mut(&uri) {
-                doc.published = Some(version);
-            }
-            self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
-        }
+    /// Publish diagnostics for `version` in a task of its own: the debounce delay and the
+    /// analysis never hold up the messages that follow (the transport handles only a few
+    /// at a time, and a burst of edits would otherwise queue every request behind them).
+    fn spawn_publish(&self, uri: Uri, version: i32, delay: Duration) {
+        tokio::spawn(self.publisher().publish(uri, version, delay));
     }
 
     /// Check every open document again (settings or configuration files changed).
@@ -187,10 +142,9 @@ impl Backend {
         let open: Vec<(Uri, i32)> =
             self.state.lock().unwrap().documents.iter().map(|(u, d)| (u.clone(), d.version)).collect();
         for (uri, version) in open {
-            self.publish(uri, version, Duration::ZERO).await;
+            self.publisher().publish(uri, version, Duration::ZERO).await;
         }
     }
-
     /// The file at `path` as an analysis input: the open document if there is one, else the
     /// file on disk (read again on every call; only a changed text is set). Never call it
     /// while holding a snapshot: setting an input waits for every snapshot to be dropped.
@@ -219,10 +173,35 @@ impl Backend {
             None => {
                 let file = SourceFile::new(&state.db, path.to_path_buf(), text.clone());
                 state.disk.insert(path.to_path_buf(), file);
+                sync_workspace(state);
                 file
             }
         };
         Some((file, Rope::from_str(&text)))
+    }
+
+    /// Read the workspace modules the file at `path` imports from (`from helpers import
+    /// dev_fn`) that are on disk but not indexed yet, so its device functions resolve.
+    fn load_imports(&self, path: &Path) {
+        let names = {
+            let state = self.state.lock().unwrap();
+            let Some(file) = state.documents.values().find(|d| d.file.path(&state.db) == path).map(|d| d.file) else { return };
+            let db = state.db.clone();
+            drop(state);
+            std::panic::catch_unwind(AssertUnwindSafe(|| crate::analysis::scope::imported_modules(&db, file))).unwrap_or_default()
+        };
+        // Only inside the workspace folders (or the file's own folder without any): the
+        // server reads no files elsewhere on its own.
+        let roots = self.state.lock().unwrap().roots.clone();
+        let own = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let allowed = |p: &Path| if roots.is_empty() { p.parent() == Some(own.as_path()) } else { roots.iter().any(|r| p.starts_with(r)) };
+        for name in names {
+            for candidate in crate::analysis::db::module_paths(path, &name) {
+                if candidate != path && allowed(&candidate) && self.load(&candidate).is_some() {
+                    break;
+                }
+            }
+        }
     }
 
     /// Pull the `kernlint` settings section from the client, then refresh what depends on it.
@@ -400,6 +379,93 @@ impl Backend {
     }
 }
 
+/// Run analysis off the async runtime. A salsa cancellation (a newer edit arrived) or a
+/// panic becomes an error response; the server keeps serving.
+async fn compute<T: Send + 'static>(client: &Client, job: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    let handle = tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(job)));
+    match handle.await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(payload)) => {
+            if payload.downcast_ref::<salsa::Cancelled>().is_some() {
+                // LSP's ContentModified: the answer would be for a text that no longer exists.
+                return Err(Error { code: ErrorCode::ContentModified, message: "content modified".into(), data: None });
+            }
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            client.log_message(MessageType::ERROR, format!("kernlint: internal error: {message}")).await;
+            Err(Error::internal_error())
+        }
+        Err(e) => Err(Error { code: ErrorCode::InternalError, message: e.to_string().into(), data: None }),
+    }
+}
+
+/// Publishes a document's diagnostics (see [`Backend::spawn_publish`]).
+struct Publisher {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    config: Arc<Mutex<Option<Arc<Config>>>>,
+    encoding: Encoding,
+}
+
+impl Publisher {
+    fn settings_for(&self, uri: &Uri) -> lint::Settings {
+        let path = uri.to_file_path().map(|p| p.into_owned()).unwrap_or_default();
+        let mut config = self.config.lock().unwrap();
+        if config.is_none() {
+            *config = Config::discover(&path).ok().map(Arc::new);
+        }
+        config.as_ref().map(|c| c.settings_for(&path)).unwrap_or_default()
+    }
+
+    /// Compute and publish diagnostics, unless a newer edit arrives first. `delay` debounces
+    /// bursts of typing; a newer edit also cancels the computation through salsa.
+    async fn publish(self, uri: Uri, version: i32, delay: Duration) {
+        if delay.is_zero() {
+            tokio::task::yield_now().await;
+        } else {
+            tokio::time::sleep(delay).await;
+        }
+        let (result, current) = loop {
+            let snap = {
+                let state = self.state.lock().unwrap();
+                let Some(doc) = state.documents.get(&uri) else { return };
+                Snapshot { db: state.db.clone(), file: doc.file, rope: doc.rope.clone(), version: doc.version }
+            };
+            if snap.version != version {
+                return; // a newer edit will publish
+            }
+            let settings = self.settings_for(&uri);
+            let encoding = self.encoding;
+            let target = uri.clone();
+            let result = compute(&self.client, move || {
+                let findings = lint::check_file(&snap.db, snap.file, &settings);
+                findings.iter().map(|d| to_lsp_diagnostic(d, &snap.rope, encoding, &target)).collect::<Vec<_>>()
+            })
+            .await;
+            let current = self.state.lock().unwrap().documents.get(&uri).map(|d| d.version);
+            // Cancelled by a change to some other input (another document, the workspace's
+            // modules) while this version is still current: nobody else will publish it, so
+            // compute it again once that change has settled.
+            if matches!(&result, Err(e) if e.code == ErrorCode::ContentModified) && current == Some(version) {
+                tokio::time::sleep(BURST).await;
+                continue;
+            }
+            break (result, current);
+        };
+        if let Ok(diagnostics) = result
+            && current == Some(version)
+        {
+            if let Some(doc) = self.state.lock().unwrap().documents.get_mut(&uri) {
+                doc.published = Some(version);
+            }
+            self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+        }
+    }
+}
+
 /// Index the workspace folders in the background: every Python file (`.gitignore`
 /// honoured) that mentions `cuda` becomes an analysis input, and its kernels and launch
 /// sites are computed once, so cross-file features answer at once. Returns the count.
@@ -421,6 +487,10 @@ fn index_workspace(state: &Arc<Mutex<State>>) -> usize {
     }
     let mut indexed = Vec::new();
     for path in files {
+        // The size first: a huge file is never read into memory.
+        if std::fs::metadata(&path).is_ok_and(|m| m.len() > 5 << 20) {
+            continue;
+        }
         let Ok(text) = std::fs::read_to_string(&path) else { continue };
         if !text.contains("cuda") || text.len() > 5 << 20 {
             continue;
@@ -434,6 +504,7 @@ fn index_workspace(state: &Arc<Mutex<State>>) -> usize {
         state.disk.insert(path, file);
         indexed.push(file);
     }
+    sync_workspace(&mut state.lock().unwrap());
     // Warm the queries cross-file features read, on a snapshot (an edit cancels it).
     let db = state.lock().unwrap().db.clone();
     let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -444,6 +515,22 @@ fn index_workspace(state: &Arc<Mutex<State>>) -> usize {
         }
     }));
     indexed.len()
+}
+
+/// Register every indexed file and open document (an open one wins) as a workspace module,
+/// so imported device functions resolve. Sets the input only when the map changed: setting
+/// it waits for running requests to notice the cancellation, and nothing may hold a
+/// snapshot while it waits for the state lock.
+fn sync_workspace(state: &mut State) {
+    use salsa::Setter;
+    let mut modules: std::collections::BTreeMap<PathBuf, SourceFile> = state.disk.iter().map(|(p, f)| (p.clone(), *f)).collect();
+    for doc in state.documents.values() {
+        modules.insert(doc.file.path(&state.db).clone(), doc.file);
+    }
+    let workspace = state.db.workspace_input();
+    if *workspace.modules(&state.db) != modules {
+        workspace.set_modules(&mut state.db).to(modules);
+    }
 }
 
 /// Arrays up to this many elements are sent whole in `kernlint/run` results.
@@ -503,13 +590,6 @@ fn run_failed(message: String) -> Error {
 /// Markdown where the client reads it, else a plain string (always allowed).
 fn documentation(value: String, plain: bool) -> Documentation {
     if plain { Documentation::String(value) } else { Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value }) }
-}
-
-/// Where a module named in `from M import f` lives, beside the importing file.
-fn module_candidates(from: &Path, module: &str) -> Vec<PathBuf> {
-    let Some(dir) = from.parent() else { return Vec::new() };
-    let rel = module.trim_start_matches('.').replace('.', "/");
-    vec![dir.join(format!("{rel}.py")), dir.join(&rel).join("__init__.py")]
 }
 
 fn to_lsp_diagnostic(d: &lint::Diagnostic, rope: &Rope, encoding: Encoding, uri: &Uri) -> Diagnostic {
@@ -689,11 +769,13 @@ impl LanguageServer for Backend {
         let path = doc.uri.to_file_path().map(|p| p.into_owned()).unwrap_or_else(|| PathBuf::from(doc.uri.as_str()));
         {
             let mut state = self.state.lock().unwrap();
-            let file = SourceFile::new(&state.db, path, doc.text.clone());
+            let file = SourceFile::new(&state.db, path.clone(), doc.text.clone());
             let document = Document { rope: Rope::from_str(&doc.text), file, version: doc.version, last_edit: Instant::now(), published: None };
             state.documents.insert(doc.uri.clone(), document);
+            sync_workspace(&mut state);
         }
-        self.publish(doc.uri, doc.version, Duration::ZERO).await;
+        self.load_imports(&path);
+        self.spawn_publish(doc.uri, doc.version, Duration::ZERO);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -728,11 +810,15 @@ impl LanguageServer for Backend {
             file.set_text(&mut state.db).to(text);
             delay
         };
-        self.publish(uri, version, delay).await;
+        self.spawn_publish(uri, version, delay);
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
-        self.state.lock().unwrap().documents.remove(&params.text_document.uri);
+        {
+            let mut state = self.state.lock().unwrap();
+            state.documents.remove(&params.text_document.uri);
+            sync_workspace(&mut state);
+        }
         self.client.publish_diagnostics(params.text_document.uri, vec![], None).await;
     }
 
@@ -883,7 +969,7 @@ impl LanguageServer for Backend {
         };
         // Another module: find its file beside this one (no snapshot is held here).
         let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else { return Ok(None) };
-        for candidate in module_candidates(&path, &module) {
+        for candidate in crate::analysis::db::module_paths(&path, &module) {
             let Some((file, rope)) = self.load(&candidate) else { continue };
             let Some(target_uri) = Uri::from_file_path(&candidate) else { continue };
             let db = self.state.lock().unwrap().db.clone();
@@ -1037,7 +1123,7 @@ where
         client,
         state: Arc::default(),
         encoding: Mutex::new(Encoding::Utf16),
-        config: Mutex::new(None),
+        config: Arc::default(),
         settings: Arc::default(),
         caps: Mutex::new(ClientCaps::default()),
     })
@@ -1059,7 +1145,13 @@ where
 
 /// Serve LSP over stdio until the client exits.
 pub fn run() -> std::result::Result<u8, String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    // Analyses recurse over syntax trees (nested up to `syntax::MAX_NESTING` levels): give
+    // them more than the default 2 MiB of stack (reserved, and only touched when used).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_stack_size(8 << 20)
+        .build()
+        .map_err(|e| e.to_string())?;
     runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     runtime.shutdown_background();
     Ok(0)

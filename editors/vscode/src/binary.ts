@@ -67,8 +67,24 @@ async function pythonBinDir(log: vscode.OutputChannel): Promise<string | undefin
   }
 }
 
+/**
+ * The `kernlint.path` setting, never from a workspace's `.vscode/settings.json` (which
+ * would let a cloned repository choose the program this extension starts). The setting is
+ * machine-scoped, so VS Code reads it from user (or remote) settings only; an editor that
+ * applied a workspace value anyway gets the user's value instead.
+ */
+function pathSetting(log: vscode.OutputChannel): string {
+  const cfg = vscode.workspace.getConfiguration('kernlint');
+  const inspected = cfg.inspect<string>('path');
+  if ((inspected?.workspaceFolderValue ?? inspected?.workspaceValue) !== undefined) {
+    log.appendLine('kernlint: ignoring `kernlint.path` in the workspace settings: set it in your user settings');
+    return inspected?.globalValue ?? '';
+  }
+  return cfg.get<string>('path', '');
+}
+
 export async function findKernlint(log: vscode.OutputChannel): Promise<Found | undefined> {
-  const setting = vscode.workspace.getConfiguration('kernlint').get<string>('path', '');
+  const setting = pathSetting(log);
   if (setting && setting.trim()) {
     const p = expand(setting);
     if (path.isAbsolute(p)) {

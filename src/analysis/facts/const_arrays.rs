@@ -51,7 +51,9 @@ fn array_size(value: &Expr, scope: &ItemScope) -> Option<ConstArray> {
     let int = |e: &Expr| const_eval(e, scope).and_then(|c| c.as_int());
     let shape = |e: &Expr| -> Option<i128> {
         match const_eval(e, scope)? {
-            crate::analysis::scope::ConstValue::Tuple(items) => items.iter().map(|i| i.as_int()).product(),
+            crate::analysis::scope::ConstValue::Tuple(items) => {
+                items.iter().try_fold(1i128, |n, i| n.checked_mul(i.as_int()?))
+            }
             other => other.as_int(),
         }
     };
@@ -61,18 +63,19 @@ fn array_size(value: &Expr, scope: &ItemScope) -> Option<ConstArray> {
         "zeros" | "ones" | "empty" => (shape(args.first()?)?, args.get(1)),
         "full" => (shape(args.first()?)?, args.get(2)),
         "arange" => {
-            let (start, stop) = match args.len() {
-                1 => (0, int(&args[0])?),
-                _ => (int(&args[0])?, int(&args[1])?),
+            let (start, stop) = match &args[..] {
+                [] => return None,
+                [stop] => (0, int(stop)?),
+                [start, stop, ..] => (int(start)?, int(stop)?),
             };
             let step = args.get(2).map(int).unwrap_or(Some(1))?;
             if step <= 0 {
                 return None;
             }
-            (((stop - start).max(0) + step - 1) / step, None)
+            (stop.checked_sub(start)?.max(0).checked_add(step - 1)? / step, None)
         }
         "linspace" => (args.get(2).map(int).unwrap_or(Some(50))?, None),
-        "random.random" | "random.rand" => (args.iter().map(int).product::<Option<i128>>()?, None),
+        "random.random" | "random.rand" => (args.iter().try_fold(1i128, |n, a| n.checked_mul(int(a)?))?, None),
         _ => return None,
     };
     let itemsize = match dtype_expr.or(positional_dtype) {

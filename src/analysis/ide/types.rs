@@ -33,7 +33,7 @@ pub struct InlayHint {
 /// The types of a GPU function for its decorator's first signature, when it has one and
 /// typing succeeds.
 pub fn explicit_types<'db>(db: &'db dyn Db, file: SourceFile, f: &GpuFunction) -> Option<&'db FunctionTypes> {
-    if !matches!(f.spec.signatures.first(), Some(Ok(_))) {
+    if !matches!(f.spec.signatures.first(), Some(Ok(_))) || !crate::analysis::typing::is_found_by_name(db, file, f) {
         return None;
     }
     function_types(db, file, TypingRequest::new(db, f.qualname.clone(), None)).as_ref().ok()

@@ -29,6 +29,9 @@ pub struct LowerError {
 
 type LResult<T> = Result<T, LowerError>;
 
+/// What [`Lower::emit`] gives for an instruction without a result: never an operand.
+const VOID: ValueId = ValueId(u32::MAX);
+
 fn unsupported<T>(what: &str, range: TextRange) -> LResult<T> {
     Err(LowerError { message: format!("kernlint cannot compile {what} yet"), range })
 }
@@ -196,7 +199,7 @@ impl Lower<'_> {
             ValueId(self.func.values.len() as u32 - 1)
         });
         self.func.blocks[self.current.0 as usize].insts.push(Inst { result, op, span });
-        result.unwrap_or(ValueId(u32::MAX))
+        result.unwrap_or(VOID)
     }
 
     fn emit_void(&mut self, op: Op, span: TextRange) {
@@ -393,6 +396,10 @@ impl Lower<'_> {
 
     fn block(&mut self, stmts: &[Stmt]) -> LResult<()> {
         for stmt in stmts {
+            // Code no path reaches was never typed (Numba drops it too): nothing to lower.
+            if self.types.unreachable.contains(&(stmt.start().into(), stmt.end().into())) {
+                break;
+            }
             self.stmt(stmt)?;
         }
         Ok(())
@@ -416,7 +423,7 @@ impl Lower<'_> {
             Stmt::AugAssign(a) => self.aug_assign(a)?,
             Stmt::Expr(e) => {
                 if !matches!(&*e.value, Expr::StringLiteral(_)) {
-                    self.expr(&e.value)?;
+                    self.any_expr(&e.value)?;
                 }
             }
             Stmt::Pass(_) => {}
@@ -433,6 +440,11 @@ impl Lower<'_> {
             }
             Stmt::Return(r) => {
                 let value = match &r.value {
+                    // `return f()` of a function that returns nothing returns nothing.
+                    Some(v) if !self.func.is_kernel && !v.is_none_literal_expr() && self.func.ret == Type::None => {
+                        self.any_expr(v)?;
+                        None
+                    }
                     Some(v) if !self.func.is_kernel && !v.is_none_literal_expr() => {
                         let x = self.expr(v)?;
                         let ret = self.func.ret.clone();
@@ -483,9 +495,11 @@ impl Lower<'_> {
             Expr::Name(n) => {
                 let name = n.id.as_str();
                 let rhs = self.expr(&a.value)?;
-                // The variable's current type: the slot whose type the operator accepts.
+                // The variable's current type: the typing's for the target (the variable may
+                // have other types elsewhere in the function), else its first slot.
                 let candidates: Vec<Type> = self.slots.get(name).map(|v| v.iter().map(|(t, _)| t.clone()).collect()).unwrap_or_default();
-                let current = candidates.first().cloned().ok_or_else(|| LowerError { message: format!("`{name}` is used before it is assigned"), range: span })?;
+                let current = self.expr_type(&a.target).ok().or_else(|| candidates.first().cloned());
+                let current = current.ok_or_else(|| LowerError { message: format!("`{name}` is used before it is assigned"), range: span })?;
                 let lhs = self.read(name, &current, span)?;
                 let v = self.arith(a.op, lhs, rhs, None, span)?;
                 self.write(name, v, span)
@@ -506,8 +520,14 @@ impl Lower<'_> {
         let mut clauses: Vec<(Option<&Expr>, &[Stmt])> = vec![(Some(&*s.test), &s.body)];
         clauses.extend(s.elif_else_clauses.iter().map(|c| (c.test.as_ref(), c.body.as_slice())));
         for (test, body) in clauses {
-            match test {
-                Some(test) => {
+            // Numba prunes a branch it decides at compile time: the other side is not typed.
+            match test.map(|t| (t, self.pruned(t))) {
+                Some((_, Some(false))) => continue,
+                Some((_, Some(true))) | None => {
+                    self.block(body)?;
+                    break;
+                }
+                Some((test, None)) => {
                     let c = self.expr(test)?;
                     let cond = self.truth(c, test.range())?;
                     let (then, otherwise) = (self.new_block(), self.new_block());
@@ -517,12 +537,17 @@ impl Lower<'_> {
                     self.terminate(Terminator::Jump(exit));
                     self.switch_to(otherwise);
                 }
-                None => self.block(body)?,
             }
         }
         self.terminate(Terminator::Jump(exit));
         self.switch_to(exit);
         Ok(())
+    }
+
+    /// The truth of a branch condition Numba decides at compile time.
+    fn pruned(&self, test: &Expr) -> Option<bool> {
+        let r = test.range();
+        self.types.pruned.get(&(r.start().into(), r.end().into())).copied()
     }
 
     fn while_loop(&mut self, w: &ast::StmtWhile) -> LResult<()> {
@@ -737,7 +762,18 @@ impl Lower<'_> {
 
     // ---- expressions -------------------------------------------------------------------
 
+    /// An expression used as a value: an operand, an argument, an assigned value. A call of
+    /// a function that returns nothing (`cuda.syncthreads()`) has no value to use.
     fn expr(&mut self, expr: &Expr) -> LResult<ValueId> {
+        let v = self.any_expr(expr)?;
+        if v == VOID {
+            return Err(LowerError { message: "this expression has no value (it returns None)".into(), range: expr.range() });
+        }
+        Ok(v)
+    }
+
+    /// An expression, which may have no value ([`VOID`]): an expression statement.
+    fn any_expr(&mut self, expr: &Expr) -> LResult<ValueId> {
         let span = expr.range();
         match expr {
             Expr::NumberLiteral(n) => match &n.value {
@@ -781,6 +817,12 @@ impl Lower<'_> {
             }
             Expr::Compare(c) => self.compare(c),
             Expr::BoolOp(b) => self.bool_op(b, expr),
+            Expr::If(e) if self.pruned(&e.test).is_some() => {
+                let branch = if self.pruned(&e.test) == Some(true) { &e.body } else { &e.orelse };
+                let result = self.expr_type(expr)?;
+                let v = self.expr(branch)?;
+                self.cast_to_type(v, &result, span)
+            }
             Expr::If(e) => {
                 let result = self.expr_type(expr)?;
                 let slot = self.temp("if", &result);
@@ -927,9 +969,18 @@ impl Lower<'_> {
         let slot = self.temp("boolop", &result);
         let exit = self.new_block();
         for (i, value) in b.values.iter().enumerate() {
+            // An operand of known truth either always goes on (it is never the value) or
+            // always ends the chain (the later operands are not typed).
+            let known = if i + 1 < b.values.len() { self.pruned(value) } else { None };
+            if known == Some(b.op == BoolOp::And) {
+                continue;
+            }
             let v = self.expr(value)?;
             let converted = self.cast_to_type(v, &result, span)?;
             self.emit_void(Op::WriteSlot(slot, converted), span);
+            if known.is_some() {
+                break;
+            }
             if i + 1 < b.values.len() {
                 let t = self.truth(v, value.range())?;
                 let next = self.new_block();
@@ -993,9 +1044,23 @@ impl Lower<'_> {
         }
     }
 
+    /// The module path an expression names (`cuda.threadIdx.x` -> `numba.cuda.threadIdx.x`),
+    /// unless it starts at a local variable: a parameter or assignment shadows any import or
+    /// global of that name (as in the typing, which reads the local).
+    fn global_path(&self, expr: &Expr) -> Option<String> {
+        let mut root = expr;
+        while let Expr::Attribute(a) = root {
+            root = &a.value;
+        }
+        match root {
+            Expr::Name(n) if self.locals.contains(n.id.as_str()) => None,
+            _ => qualified_path(expr, self.scope),
+        }
+    }
+
     fn attribute(&mut self, a: &ast::ExprAttribute, expr: &Expr) -> LResult<ValueId> {
         let span = a.range();
-        if let Some(path) = qualified_path(expr, self.scope) {
+        if let Some(path) = self.global_path(expr) {
             if let Some(member) = path.strip_prefix("numba.cuda.") {
                 let ty = self.expr_type(expr)?;
                 return Ok(self.emit(Op::Intrinsic { name: member.to_string(), args: vec![] }, Some(ty), span));
@@ -1065,7 +1130,7 @@ impl Lower<'_> {
         }
         // Methods: `g.sync()`, `x.bit_count()`.
         if let Expr::Attribute(attr) = &*call.func
-            && qualified_path(&call.func, self.scope).is_none()
+            && self.global_path(&call.func).is_none()
         {
             let recv = self.expr(&attr.value)?;
             let name = match (self.ty(recv), attr.attr.as_str()) {
@@ -1075,7 +1140,8 @@ impl Lower<'_> {
             };
             return Ok(self.emit(Op::Intrinsic { name, args: vec![recv] }, result_opt, span));
         }
-        let path = qualified_path(&call.func, self.scope)
+        let path = self
+            .global_path(&call.func)
             .or_else(|| match &*call.func {
                 Expr::Name(n) if !self.locals.contains(n.id.as_str()) => Some(format!("builtins.{}", n.id)),
                 _ => None,

@@ -20,6 +20,7 @@
 //! Every instruction carries its source span (file-relative).
 
 mod lower;
+pub mod math;
 mod print;
 
 use ruff_text_size::TextRange;

@@ -151,6 +151,38 @@ fn arity(args: &[Ty], min: usize, max: usize, name: &str, range: TextRange) -> T
     Ok(())
 }
 
+/// The arguments of a `numba.cuda.random` device function: a 1-D array of xoroshiro128+
+/// states, then numbers (the state index; the seed of `init_xoroshiro128p_state`). The
+/// simulator reads the 16-byte state at the index, so only the real state dtype is taken.
+fn rng_arguments(name: &str, args: &[Ty], params: usize, range: TextRange) -> TResult<()> {
+    let numba = |message: String| Err(Fail { message, range, kind: ErrorKind::Numba });
+    if args.len() != params {
+        return numba(format!("`{name}` takes {params} arguments, not {}", args.len()));
+    }
+    match args[0].value() {
+        Some(Type::Array { dtype, ndim: 1, .. }) if **dtype == Type::xoroshiro128p_state() => {}
+        Some(Type::Array { dtype, ndim: 1, .. })
+            if matches!(&**dtype, Type::Record(r) if r.field("s0").is_some() && r.field("s1").is_some()) =>
+        {
+            return err(format!("`{name}` on states of dtype {dtype}: kernlint models only xoroshiro128p_type"), range);
+        }
+        Some(Type::Unknown) | None => return err(format!("`{name}` on {}", describe(&args[0])), range),
+        Some(other) => {
+            return numba(format!(
+                "`{name}` needs a 1-D array of xoroshiro128p states (from `create_xoroshiro128p_states`), not {other}"
+            ));
+        }
+    }
+    for arg in &args[1..] {
+        match arg.value() {
+            Some(t) if base_scalar(t).is_some_and(|s| s.is_int() || s.is_float() || s == Scalar::Bool) => {}
+            Some(Type::Unknown) | None => return err(format!("`{name}` with an argument of {}", describe(arg)), range),
+            Some(other) => return numba(format!("`{name}` needs a number for its index and seed, not {other}")),
+        }
+    }
+    Ok(())
+}
+
 fn need_scalar(ty: &Ty, what: &str, range: TextRange) -> TResult<Scalar> {
     scalar_of(ty)
         .ok_or_else(|| (format!("`{what}` needs a number, not {}", describe(ty)), range))
@@ -179,18 +211,21 @@ fn call_path(
         return math(name, args, range);
     }
     if let Some(name) = path.strip_prefix("numba.cuda.random.") {
-        return Ok(Ty::scalar(match name {
-            "xoroshiro128p_uniform_float32" | "xoroshiro128p_normal_float32" => Scalar::F32,
-            "xoroshiro128p_uniform_float64" | "xoroshiro128p_normal_float64" => Scalar::F64,
-            "xoroshiro128p_next" => Scalar::U64,
-            "xoroshiro128p_jump" | "init_xoroshiro128p_state" => return Ok(Ty::Val(Type::None)),
+        let (ret, params) = match name {
+            "xoroshiro128p_uniform_float32" | "xoroshiro128p_normal_float32" => (Some(Scalar::F32), 2),
+            "xoroshiro128p_uniform_float64" | "xoroshiro128p_normal_float64" => (Some(Scalar::F64), 2),
+            "xoroshiro128p_next" => (Some(Scalar::U64), 2),
+            "xoroshiro128p_jump" => (None, 2),
+            "init_xoroshiro128p_state" => (None, 3),
             _ => {
                 return err(
                     format!("`numba.cuda.random.{name}` cannot be called in a kernel"),
                     range,
                 );
             }
-        }));
+        };
+        rng_arguments(name, args, params, range)?;
+        return Ok(ret.map_or(Ty::Val(Type::None), Ty::scalar));
     }
     if let Some(name) = path.strip_prefix("numba.cuda.") {
         return cuda(typer, name, args, kwargs, call);
@@ -625,6 +660,9 @@ fn cuda(
         }
         "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" => {
             arity(args, 3, 3, name, range)?;
+            // The mask and the lane or delta are numbers too.
+            scalar(0)?;
+            scalar(2)?;
             let v = scalar(1)?;
             if !matches!(v, Scalar::I32 | Scalar::I64 | Scalar::F32 | Scalar::F64) {
                 return reject(
@@ -635,13 +673,23 @@ fn cuda(
             }
             Ty::scalar(v)
         }
-        "all_sync" | "any_sync" | "eq_sync" => Ty::scalar(Scalar::Bool),
-        "ballot_sync" | "match_any_sync" => Ty::scalar(Scalar::I32),
-        "match_all_sync" => Ty::Val(Type::Tuple(vec![
-            Type::Scalar(Scalar::I32),
-            Type::Scalar(Scalar::Bool),
-        ])),
-        "activemask" | "lanemask_lt" => Ty::scalar(Scalar::U32),
+        // (mask, predicate or value): the backends read both.
+        "all_sync" | "any_sync" | "eq_sync" => {
+            arity(args, 2, 2, name, range)?;
+            Ty::scalar(Scalar::Bool)
+        }
+        "ballot_sync" | "match_any_sync" => {
+            arity(args, 2, 2, name, range)?;
+            Ty::scalar(Scalar::I32)
+        }
+        "match_all_sync" => {
+            arity(args, 2, 2, name, range)?;
+            Ty::Val(Type::Tuple(vec![Type::Scalar(Scalar::I32), Type::Scalar(Scalar::Bool)]))
+        }
+        "activemask" | "lanemask_lt" => {
+            arity(args, 0, 0, name, range)?;
+            Ty::scalar(Scalar::U32)
+        }
         "popc" | "clz" => {
             arity(args, 1, 1, name, range)?;
             let s = scalar(0)?;
@@ -650,7 +698,11 @@ fn cuda(
             }
             Ty::scalar(s)
         }
-        "ffs" => Ty::scalar(Scalar::U32),
+        "ffs" => {
+            arity(args, 1, 1, name, range)?;
+            scalar(0)?;
+            Ty::scalar(Scalar::U32)
+        }
         "brev" => {
             arity(args, 1, 1, name, range)?;
             Ty::scalar(if scalar(0)? == Scalar::U64 {

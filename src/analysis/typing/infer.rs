@@ -1,7 +1,7 @@
 //! The statement and expression typer: Numba's SSA versions, lazy phi nodes and loop
 //! fixpoints over the Python AST.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Number, Operator, Stmt};
 use ruff_text_size::{Ranged, TextRange};
@@ -138,11 +138,20 @@ pub struct DefTypes {
     pub first_binding: BTreeMap<String, TextRange>,
     pub ret: Type,
     pub expressions: BTreeMap<(u32, u32), Type>,
+    /// Branch conditions Numba decides at compile time (CPython's constant jumps and Numba's
+    /// dead-branch pruning: `if DEBUG:`, `x = 2.0; if x > 1:`, `1.5 and n`), by the range of
+    /// the condition (an `if`/`elif` test, a conditional expression's test, an `and`/`or`
+    /// operand) -> its truth. The other side is never typed, nor lowered.
+    pub pruned: BTreeMap<(u32, u32), bool>,
+    /// Statements no path reaches (after a `return`, `break`, `continue` or `raise`, or an
+    /// `if` whose every branch leaves), by range: Numba neither types nor compiles them.
+    pub unreachable: BTreeSet<(u32, u32)>,
 }
 
 #[derive(Clone, Debug)]
 enum Val {
-    Def(Ty),
+    /// A definition, with what Numba's branch pruning knows of it.
+    Def(Ty, Option<Known>),
     Phi {
         var: String,
         incoming: Vec<usize>,
@@ -152,6 +161,25 @@ enum Val {
 }
 
 type Env = BTreeMap<String, usize>;
+
+/// What Numba's dead-branch pruning knows of a definition: a constant (a literal, a
+/// constant global, or a copy of such a variable: `find_const`), or the truth of a binary
+/// operation or comparison of two such constants (`v = a + a; if v:`). The flag: known
+/// before SSA too (from literals, globals and variables the function assigns once).
+#[derive(Clone, Debug)]
+enum Known {
+    Const(ConstValue, bool),
+    Truth(bool, bool),
+}
+
+/// Numba prunes branches in passes before its SSA reconstruction (where a variable is a
+/// constant only if the function assigns it once) and in one after it (one definition per
+/// SSA version), deciding every branch of a pass on the code as it was before the pass.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    BeforeSsa,
+    AfterSsa,
+}
 
 #[derive(Clone, Default)]
 struct LoopFrame {
@@ -166,6 +194,7 @@ struct Snapshot {
     first_binding: BTreeMap<String, TextRange>,
     expressions: BTreeMap<(u32, u32), Type>,
     returns: Vec<(Ty, TextRange)>,
+    pruned: BTreeMap<(u32, u32), Option<bool>>,
 }
 
 pub struct Typer<'c, 'a> {
@@ -176,6 +205,13 @@ pub struct Typer<'c, 'a> {
     first_binding: BTreeMap<String, TextRange>,
     expressions: BTreeMap<(u32, u32), Type>,
     returns: Vec<(Ty, TextRange)>,
+    /// Branch conditions by range: decided (`Some`) in every place they were typed, or not.
+    pruned: BTreeMap<(u32, u32), Option<bool>>,
+    /// Statements typed on some pass, and statements some pass found no path to.
+    reached: HashSet<(u32, u32)>,
+    skipped: HashSet<(u32, u32)>,
+    /// How many times the function assigns each name (Numba's definitions before SSA).
+    definitions: HashMap<String, usize>,
     loops: Vec<LoopFrame>,
     pub depth: usize,
 }
@@ -225,9 +261,14 @@ pub fn type_def(
         first_binding: BTreeMap::new(),
         expressions: BTreeMap::new(),
         returns: Vec::new(),
+        pruned: BTreeMap::new(),
+        reached: HashSet::new(),
+        skipped: HashSet::new(),
+        definitions: HashMap::new(),
         loops: Vec::new(),
         depth,
     };
+    count_definitions(&def.body, &mut typer.definitions);
     let mut env = Env::new();
     for (param, ty) in params.iter().zip(args) {
         let name = param.name.to_string();
@@ -268,7 +309,32 @@ pub fn type_def(
         first_binding: typer.first_binding,
         ret,
         expressions: typer.expressions,
+        pruned: typer.pruned.into_iter().filter_map(|(k, v)| Some((k, v?))).collect(),
+        unreachable: typer.skipped.difference(&typer.reached).copied().collect(),
     })
+}
+
+/// How many assignments bind each name in a function body.
+fn count_definitions(stmts: &[Stmt], out: &mut HashMap<String, usize>) {
+    fn target(e: &Expr, out: &mut HashMap<String, usize>) {
+        match e {
+            Expr::Name(n) => *out.entry(n.id.to_string()).or_default() += 1,
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, out)),
+            Expr::List(t) => t.elts.iter().for_each(|e| target(e, out)),
+            _ => {}
+        }
+    }
+    for stmt in stmts {
+        match stmt {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
+            Stmt::AugAssign(a) => target(&a.target, out),
+            Stmt::AnnAssign(a) => target(&a.target, out),
+            Stmt::For(f) => target(&f.target, out),
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
+            _ => {}
+        }
+        crate::analysis::kernels::for_each_body(stmt, |body| count_definitions(body, out));
+    }
 }
 
 /// Names bound anywhere in a function body (Python's local-variable rule).
@@ -332,6 +398,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             first_binding: self.first_binding.clone(),
             expressions: self.expressions.clone(),
             returns: self.returns.clone(),
+            pruned: self.pruned.clone(),
         }
     }
 
@@ -341,6 +408,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         self.first_binding = s.first_binding;
         self.expressions = s.expressions;
         self.returns = s.returns;
+        self.pruned = s.pruned;
     }
 
     fn record(&mut self, var: &str, ty: &Ty) {
@@ -353,14 +421,223 @@ impl<'c, 'a> Typer<'c, 'a> {
     fn define(&mut self, env: &mut Env, var: &str, ty: Ty, range: TextRange) {
         self.record(var, &ty);
         self.first_binding.entry(var.to_string()).or_insert(range);
-        self.vals.push(Val::Def(ty));
+        self.vals.push(Val::Def(ty, None));
         env.insert(var.to_string(), self.vals.len() - 1);
+    }
+
+    /// What Numba's branch pruning knows of the variable's current definition.
+    fn mark_known(&mut self, env: &Env, var: &str, known: Known) {
+        if let Some(&id) = env.get(var)
+            && let Val::Def(_, k) = &mut self.vals[id]
+        {
+            *k = Some(known);
+        }
+    }
+
+    /// What branch pruning knows of an assigned value.
+    fn known(&self, value: &Expr, env: &Env) -> Option<Known> {
+        if let Some(c) = self.const_value(value, env, Stage::AfterSsa) {
+            let early = self.const_value(value, env, Stage::BeforeSsa).is_some();
+            return Some(Known::Const(c, early));
+        }
+        let t = self.binop_truth(value, env, Stage::AfterSsa)?;
+        Some(Known::Truth(t, self.binop_truth(value, env, Stage::BeforeSsa).is_some()))
+    }
+
+    /// The truth of a binary operation or single comparison of two constants, which Numba
+    /// evaluates when it is a branch condition (or the one definition of one).
+    fn binop_truth(&self, expr: &Expr, env: &Env, stage: Stage) -> Option<bool> {
+        match expr {
+            Expr::BinOp(b) => {
+                let (l, r) = (self.const_value(&b.left, env, stage)?, self.const_value(&b.right, env, stage)?);
+                const_bool(&const_binop(b.op, &l, &r)?)
+            }
+            Expr::Compare(c) if c.ops.len() == 1 => {
+                let (l, r) = (self.const_value(&c.left, env, stage)?, self.const_value(&c.comparators[0], env, stage)?);
+                const_compare(c.ops[0], &l, &r)
+            }
+            _ => None,
+        }
+    }
+
+    /// What pruning at `stage` knows of the local's reaching definition.
+    fn known_local(&self, name: &str, env: &Env, stage: Stage) -> Option<&Known> {
+        let id = *env.get(name)?;
+        let Val::Def(_, Some(k)) = &self.vals[id] else { return None };
+        let early = match k {
+            Known::Const(_, e) | Known::Truth(_, e) => *e,
+        };
+        match stage {
+            Stage::BeforeSsa if !early || self.definitions.get(name) != Some(&1) => None,
+            _ => Some(k),
+        }
+    }
+
+    /// The value of `expr` when Numba's dead-branch pruning (`find_const`) knows it: a
+    /// literal (CPython folds `-1`), a constant global, or a local whose one reaching
+    /// definition is such a constant.
+    fn const_value(&self, expr: &Expr, env: &Env, stage: Stage) -> Option<ConstValue> {
+        match expr {
+            Expr::NumberLiteral(n) => match &n.value {
+                Number::Int(i) => i.as_i64().map(|v| ConstValue::Int(v.into())),
+                Number::Float(x) => Some(ConstValue::Float(*x)),
+                Number::Complex { .. } => None,
+            },
+            Expr::BooleanLiteral(b) => Some(ConstValue::Bool(b.value)),
+            Expr::NoneLiteral(_) => Some(ConstValue::None),
+            Expr::StringLiteral(s) => Some(ConstValue::Str(s.value.to_str().to_string())),
+            Expr::UnaryOp(u) if matches!(&*u.operand, Expr::NumberLiteral(_)) => {
+                match (u.op, self.const_value(&u.operand, env, stage)?) {
+                    (ast::UnaryOp::USub, ConstValue::Int(v)) => Some(ConstValue::Int(-v)),
+                    (ast::UnaryOp::USub, ConstValue::Float(v)) => Some(ConstValue::Float(-v)),
+                    (ast::UnaryOp::UAdd, v) => Some(v),
+                    _ => None,
+                }
+            }
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                if env.contains_key(name) {
+                    return match self.known_local(name, env, stage) {
+                        Some(Known::Const(c, _)) => Some(c.clone()),
+                        _ => None,
+                    };
+                }
+                if self.locals.contains(name) {
+                    return None;
+                }
+                let lookup: &dyn NameLookup = self.ctx.scope;
+                match lookup.binding(name) {
+                    Some(Binding::Const(
+                        c @ (ConstValue::Int(_)
+                        | ConstValue::Float(_)
+                        | ConstValue::Bool(_)
+                        | ConstValue::Str(_)
+                        | ConstValue::None),
+                    )) => Some(c.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The truth of a branch condition when Numba decides it at compile time: a constant,
+    /// a comparison of constants, `not` of one, `and`/`or` decided by their operands.
+    fn const_truth(&self, expr: &Expr, env: &Env) -> Option<bool> {
+        self.truth_at(expr, env, Stage::AfterSsa)
+    }
+
+    fn truth_at(&self, expr: &Expr, env: &Env, stage: Stage) -> Option<bool> {
+        if let Some(v) = self.const_value(expr, env, stage) {
+            return const_bool(&v);
+        }
+        if let Some(t) = self.binop_truth(expr, env, stage) {
+            return Some(t);
+        }
+        match expr {
+            Expr::Name(n) => match self.known_local(n.id.as_str(), env, stage) {
+                Some(Known::Truth(t, _)) => Some(*t),
+                _ => None,
+            },
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => self.truth_at(&u.operand, env, stage).map(|b| !b),
+            Expr::Compare(c) => {
+                // Each link of a chain is its own branch: one decided false decides it.
+                let mut left = self.const_value(&c.left, env, stage);
+                let mut all_true = true;
+                for (op, right) in c.ops.iter().zip(&c.comparators) {
+                    let r = self.const_value(right, env, stage);
+                    match (&left, &r) {
+                        (Some(a), Some(b)) => match const_compare(*op, a, b) {
+                            Some(false) => return Some(false),
+                            Some(true) => {}
+                            None => all_true = false,
+                        },
+                        _ => all_true = false,
+                    }
+                    left = r;
+                }
+                all_true.then_some(true)
+            }
+            Expr::BoolOp(b) => {
+                let truths: Vec<Option<bool>> = b.values.iter().map(|v| self.truth_at(v, env, stage)).collect();
+                let (decisive, other) = match b.op {
+                    BoolOp::And => (false, true),
+                    BoolOp::Or => (true, false),
+                };
+                if truths.contains(&Some(decisive)) {
+                    Some(decisive)
+                } else if truths.iter().all(|t| *t == Some(other)) {
+                    Some(other)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Note a branch condition's truth where Numba decides it at compile time. A condition
+    /// typed in several places (a `while` test, before the loop and at its bottom) counts as
+    /// decided only when it is decided the same way in each.
+    fn note_pruned(&mut self, expr: &Expr, truth: Option<bool>) {
+        let key = (expr.range().start().into(), expr.range().end().into());
+        let merged = match self.pruned.get(&key) {
+            Some(prev) if *prev != truth => None,
+            _ => truth,
+        };
+        self.pruned.insert(key, merged);
+    }
+
+    /// The operand values an `and`/`or` can produce, as (when truthy, when falsy), in the
+    /// way CPython compiles it: a nested `and`/`or` passes on only the values that decide
+    /// the outer one (in `(a and b) or c` a falsy `a` goes straight to `c`), and an operand
+    /// of known truth (`1.5 and n`) has one outcome only. Unreachable operands are not typed.
+    fn bool_flows(&mut self, expr: &Expr, env: &Env) -> TResult<(Vec<Ty>, Vec<Ty>)> {
+        let Expr::BoolOp(b) = expr else {
+            let ty = self.expr(expr, env)?;
+            return Ok(match self.const_truth(expr, env) {
+                Some(true) => (vec![ty], vec![]),
+                Some(false) => (vec![], vec![ty]),
+                None => (vec![ty.clone()], vec![ty]),
+            });
+        };
+        let (mut truthy, mut falsy) = (Vec::new(), Vec::new());
+        let last = b.values.len() - 1;
+        for (i, v) in b.values.iter().enumerate() {
+            let (t, f) = self.bool_flows(v, env)?;
+            if i < last {
+                self.note_pruned(v, self.const_truth(v, env));
+            }
+            // `and` goes on past a truthy operand, `or` past a falsy one.
+            let (stop, go_on) = match b.op {
+                BoolOp::And => (f, t),
+                BoolOp::Or => (t, f),
+            };
+            if i == last {
+                truthy.extend(if b.op == BoolOp::And { go_on.clone() } else { stop.clone() });
+                falsy.extend(if b.op == BoolOp::And { stop } else { go_on });
+                break;
+            }
+            match b.op {
+                BoolOp::And => falsy.extend(stop),
+                BoolOp::Or => truthy.extend(stop),
+            }
+            if go_on.is_empty() {
+                break;
+            }
+        }
+        // A nested `and`/`or` still has a value of its own (the lowering computes it).
+        let all: Vec<Ty> = truthy.iter().chain(&falsy).cloned().collect();
+        if let Some(t) = unify_all(&all) {
+            self.note(expr, &t);
+        }
+        Ok((truthy, falsy))
     }
 
     /// The type of a value, creating (and recording) the phi nodes it needs.
     fn resolve(&mut self, id: usize, range: TextRange) -> TResult<Ty> {
         match &self.vals[id] {
-            Val::Def(t) => Ok(t.clone()),
+            Val::Def(t, _) => Ok(t.clone()),
             Val::Phi {
                 resolved: Some(t), ..
             } => Ok(t.clone()),
@@ -399,7 +676,7 @@ impl<'c, 'a> Typer<'c, 'a> {
     /// The type a value would have, without creating phi nodes.
     fn peek(&self, id: usize) -> Option<Ty> {
         match &self.vals[id] {
-            Val::Def(t) => Some(t.clone()),
+            Val::Def(t, _) => Some(t.clone()),
             Val::Phi {
                 resolved: Some(t), ..
             } => Some(t.clone()),
@@ -446,8 +723,13 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     fn block(&mut self, stmts: &[Stmt], mut env: Option<Env>) -> TResult<Option<Env>> {
-        for stmt in stmts {
-            let Some(e) = env else { return Ok(None) };
+        let key = |s: &Stmt| (s.start().into(), s.end().into());
+        for (i, stmt) in stmts.iter().enumerate() {
+            let Some(e) = env else {
+                self.skipped.extend(stmts[i..].iter().map(key));
+                return Ok(None);
+            };
+            self.reached.insert(key(stmt));
             env = self.stmt(stmt, e)?;
         }
         Ok(env)
@@ -460,8 +742,30 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             Stmt::Assign(a) => {
                 let ty = self.expr(&a.value, &env)?;
+                let value = self.known(&a.value, &env);
+                // `a, b = 1, n` is two stores (CPython swaps, no tuple), unless CPython folds
+                // an all-constant tuple into one constant.
+                let items: Option<Vec<Option<Known>>> = match &*a.value {
+                    Expr::Tuple(t) if (2..=3).contains(&t.elts.len()) => {
+                        let items: Vec<Option<Known>> =
+                            t.elts.iter().map(|e| self.known(e, &env).filter(|k| matches!(k, Known::Const(..)))).collect();
+                        (!items.iter().all(Option::is_some)).then_some(items)
+                    }
+                    _ => None,
+                };
                 for target in &a.targets {
                     self.assign(target, ty.clone(), &mut env, a.value.range())?;
+                    match (target, &value, &items) {
+                        (Expr::Name(n), Some(v), _) => self.mark_known(&env, n.id.as_str(), v.clone()),
+                        (Expr::Tuple(t), _, Some(items)) if t.elts.len() == items.len() => {
+                            for (e, v) in t.elts.iter().zip(items) {
+                                if let (Expr::Name(n), Some(v)) = (e, v) {
+                                    self.mark_known(&env, n.id.as_str(), v.clone());
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
                 }
             }
             Stmt::AnnAssign(a) => {
@@ -492,27 +796,57 @@ impl<'c, 'a> Typer<'c, 'a> {
                 return Ok(None);
             }
             Stmt::If(s) => {
-                self.expr(&s.test, &env)?;
                 let mut outs = Vec::new();
-                if let Some(e) = self.block(&s.body, Some(env.clone()))? {
-                    outs.push(e);
-                }
-                let mut has_else = false;
-                for clause in &s.elif_else_clauses {
-                    match &clause.test {
+                let clauses = std::iter::once((Some(&*s.test), &s.body))
+                    .chain(s.elif_else_clauses.iter().map(|c| (c.test.as_ref(), &c.body)));
+                let mut falls_through = true;
+                // Variables assigned in clauses pruned only after SSA still meet in a phi
+                // after the `if`: no constants there, for the pruning of later branches.
+                let mut dead_after_ssa = HashSet::new();
+                // Once a clause is always taken: the rest is dead (pruned after SSA?).
+                let mut rest_dead: Option<bool> = None;
+                for (test, body) in clauses {
+                    if let Some(after_ssa) = rest_dead {
+                        if after_ssa {
+                            collect_assigned(body, &mut dead_after_ssa);
+                        }
+                        continue;
+                    }
+                    let (truth, after_ssa) = match test {
                         Some(test) => {
                             self.expr(test, &env)?;
+                            let truth = self.const_truth(test, &env);
+                            self.note_pruned(test, truth);
+                            (truth, truth.is_some() && self.truth_at(test, &env, Stage::BeforeSsa).is_none())
                         }
-                        None => has_else = true,
+                        None => (Some(true), false),
+                    };
+                    // A clause Numba prunes is never typed; one always taken ends the chain.
+                    if truth != Some(false) {
+                        if let Some(e) = self.block(body, Some(env.clone()))? {
+                            outs.push(e);
+                        }
+                    } else if after_ssa {
+                        collect_assigned(body, &mut dead_after_ssa);
                     }
-                    if let Some(e) = self.block(&clause.body, Some(env.clone()))? {
-                        outs.push(e);
+                    if truth == Some(true) {
+                        falls_through = false;
+                        rest_dead = Some(after_ssa);
                     }
                 }
-                if !has_else {
+                if falls_through {
                     outs.push(env);
                 }
-                return Ok(self.join(outs));
+                let mut out = self.join(outs);
+                if let Some(out) = &mut out {
+                    for var in dead_after_ssa {
+                        if let Some(&id) = out.get(&var) {
+                            self.vals.push(Val::Phi { var: var.clone(), incoming: vec![id], extra: Vec::new(), resolved: None });
+                            out.insert(var, self.vals.len() - 1);
+                        }
+                    }
+                }
+                return Ok(out);
             }
             Stmt::For(f) => return self.for_loop(f, env),
             Stmt::While(w) => return self.while_loop(w, env),
@@ -845,17 +1179,21 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
                 Ty::scalar(Scalar::Bool)
             }
-            Expr::BoolOp(b) => {
-                let mut tys = Vec::new();
-                for v in &b.values {
-                    tys.push(self.expr(v, env)?);
-                }
-                let _ = matches!(b.op, BoolOp::And);
+            Expr::BoolOp(_) => {
+                let (truthy, falsy) = self.bool_flows(expr, env)?;
+                let tys: Vec<Ty> = truthy.into_iter().chain(falsy).collect();
                 unify_all(&tys)
                     .ok_or_else(|| ("cannot unify the operands of `and`/`or`".to_string(), range))?
             }
             Expr::If(i) => {
                 self.expr(&i.test, env)?;
+                let truth = self.const_truth(&i.test, env);
+                self.note_pruned(&i.test, truth);
+                match truth {
+                    Some(true) => return self.expr(&i.body, env),
+                    Some(false) => return self.expr(&i.orelse, env),
+                    None => {}
+                }
                 let a = self.expr(&i.body, env)?;
                 let b = self.expr(&i.orelse, env)?;
                 unify_all(&[a.clone(), b.clone()]).ok_or_else(|| Fail {
@@ -1300,6 +1638,100 @@ pub fn unify_all(tys: &[Ty]) -> Option<Ty> {
 }
 
 /// The type Numba gives a frozen global.
+/// Python's truth of a constant.
+fn const_bool(v: &ConstValue) -> Option<bool> {
+    Some(match v {
+        ConstValue::Int(i) => *i != 0,
+        ConstValue::Float(x) => *x != 0.0,
+        ConstValue::Bool(b) => *b,
+        ConstValue::Str(s) => !s.is_empty(),
+        ConstValue::None => false,
+        _ => return None,
+    })
+}
+
+/// Python's arithmetic on two constants (`None` where Python raises or it is not modelled).
+fn const_binop(op: Operator, a: &ConstValue, b: &ConstValue) -> Option<ConstValue> {
+    let int = |v: &ConstValue| match v {
+        ConstValue::Int(i) => Some(*i),
+        ConstValue::Bool(b) => Some(*b as i128),
+        _ => None,
+    };
+    let float = |v: &ConstValue| match v {
+        ConstValue::Float(x) => Some(*x),
+        _ => int(v).map(|i| i as f64),
+    };
+    if let (Some(x), Some(y)) = (int(a), int(b)) {
+        return Some(ConstValue::Int(match op {
+            Operator::Add => x.checked_add(y)?,
+            Operator::Sub => x.checked_sub(y)?,
+            Operator::Mult => x.checked_mul(y)?,
+            Operator::FloorDiv if y != 0 => x / y - i128::from(x % y != 0 && (x < 0) != (y < 0)),
+            Operator::Mod if y != 0 => ((x % y) + y) % y,
+            Operator::BitAnd => x & y,
+            Operator::BitOr => x | y,
+            Operator::BitXor => x ^ y,
+            Operator::Div if y != 0 => return Some(ConstValue::Float(x as f64 / y as f64)),
+            _ => return None,
+        }));
+    }
+    let (x, y) = (float(a)?, float(b)?);
+    Some(ConstValue::Float(match op {
+        Operator::Add => x + y,
+        Operator::Sub => x - y,
+        Operator::Mult => x * y,
+        Operator::Div if y != 0.0 => x / y,
+        Operator::FloorDiv if y != 0.0 => (x / y).floor(),
+        Operator::Mod if y != 0.0 => {
+            let m = x % y;
+            if m != 0.0 && (m < 0.0) != (y < 0.0) { m + y } else { m }
+        }
+        _ => return None,
+    }))
+}
+
+/// Python's `a op b` on two constants (`None` where Python raises or it is not modelled).
+fn const_compare(op: CmpOp, a: &ConstValue, b: &ConstValue) -> Option<bool> {
+    use std::cmp::Ordering;
+    let number = |v: &ConstValue| match v {
+        ConstValue::Int(i) => Some((*i, None)),
+        ConstValue::Bool(b) => Some((*b as i128, None)),
+        ConstValue::Float(x) => Some((0, Some(*x))),
+        _ => None,
+    };
+    let order: Option<Ordering> = match (a, b) {
+        (ConstValue::Str(x), ConstValue::Str(y)) => Some(x.cmp(y)),
+        (ConstValue::None, ConstValue::None) => {
+            return match op {
+                CmpOp::Eq | CmpOp::Is => Some(true),
+                CmpOp::NotEq | CmpOp::IsNot => Some(false),
+                _ => None,
+            };
+        }
+        _ => match (number(a), number(b)) {
+            (Some((x, None)), Some((y, None))) => Some(x.cmp(&y)),
+            (Some((x, fx)), Some((y, fy))) => fx.unwrap_or(x as f64).partial_cmp(&fy.unwrap_or(y as f64)),
+            // A number against a string or None: only (in)equality, which is false.
+            (Some(_), None) | (None, Some(_)) | (None, None) => {
+                return match op {
+                    CmpOp::Eq => Some(false),
+                    CmpOp::NotEq => Some(true),
+                    _ => None,
+                };
+            }
+        },
+    };
+    Some(match op {
+        CmpOp::Eq => order == Some(Ordering::Equal),
+        CmpOp::NotEq => order != Some(Ordering::Equal),
+        CmpOp::Lt => order? == Ordering::Less,
+        CmpOp::LtE => order? != Ordering::Greater,
+        CmpOp::Gt => order? == Ordering::Greater,
+        CmpOp::GtE => order? != Ordering::Less,
+        _ => return None,
+    })
+}
+
 pub fn const_type(c: &ConstValue) -> Option<Ty> {
     Some(Ty::Val(match c {
         ConstValue::Int(v) => Type::IntLiteral(*v),

@@ -143,6 +143,15 @@ pub fn gpu_function_entry<'db>(db: &'db dyn Db, file: SourceFile, name: Function
         .map(|(item, f)| GpuEntry { item: item.text, function: (*f).clone() })
 }
 
+/// Whether `function` is the GPU function its qualified name finds. Typing requests name
+/// their function, so a second `def` of the same name (a redefinition, a notebook cell run
+/// again with an edit) would get the first one's types, with ranges of the first one's item.
+pub fn is_found_by_name(db: &dyn Db, file: SourceFile, function: &GpuFunction) -> bool {
+    gpu_function_entry(db, file, FunctionName::new(db, function.qualname.clone()))
+        .as_ref()
+        .is_some_and(|entry| entry.function == *function)
+}
+
 /// Module-level NumPy arrays (captured as constant memory) and their Numba types.
 #[salsa::tracked(returns(ref))]
 pub fn module_host_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Type> {

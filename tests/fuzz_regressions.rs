@@ -1,0 +1,289 @@
+//! Inputs the fuzz targets (fuzz/, `scripts/fuzz.sh`) found crashing kernlint, each reduced
+//! to its cause: the analysis, the lowering, the PTX backend and the simulator must answer
+//! with findings or errors, never a panic, a hang or an unbounded allocation.
+
+use kernlint::analysis::signature::parse_signature_str;
+use kernlint::analysis::types::Scalar;
+use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::compile::{CompileOptions, compile_ptx};
+use kernlint::launch::npy::NpyArray;
+use kernlint::launch::{Fill, HostArg, Launch, build_program, generate_array, simulate};
+use kernlint::lint::{Diagnostic, Settings, check_file};
+
+fn database(source: &str) -> (RootDatabase, SourceFile) {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    (db, file)
+}
+
+/// Every rule over the file (what `kernlint check --select ALL` runs).
+fn check(source: &str) -> Vec<Diagnostic> {
+    let (db, file) = database(source);
+    check_file(&db, file, &Settings { select: vec!["ALL".into()], ignore: Vec::new() })
+}
+
+fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
+    diagnostics.iter().map(|d| d.code).collect()
+}
+
+fn launch(threads: u32) -> Launch {
+    Launch { grid: [1, 1, 1], block: [threads, 1, 1], shared_mem: 0, step_budget: 10_000 }
+}
+
+fn array(scalar: Scalar, n: usize, fill: Fill) -> HostArg {
+    HostArg::Array(generate_array(scalar, vec![n], fill))
+}
+
+/// `n` xoroshiro128+ states (the `xoroshiro128p_dtype` records), seeded with distinct words.
+fn rng_states(n: usize) -> HostArg {
+    let data = (0..2 * n as u64).flat_map(|w| (w.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1).to_le_bytes()).collect();
+    HostArg::Array(NpyArray {
+        descr: "[('s0', '<u8'), ('s1', '<u8')]".into(),
+        itemsize: 16,
+        shape: vec![n],
+        fortran_order: false,
+        data,
+    })
+}
+
+fn floats(a: &NpyArray) -> Vec<f32> {
+    a.data.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+const RNG: &str = "\
+from numba import cuda
+from numba.cuda.random import xoroshiro128p_uniform_float32
+
+@cuda.jit
+def k(out, states):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = xoroshiro128p_uniform_float32(states, i)
+
+@cuda.jit
+def one_argument(out, states):
+    out[0] = xoroshiro128p_uniform_float32(states)
+";
+
+/// The simulator read 16 bytes of state at each element of whatever array was passed, and
+/// panicked past the end of a float32 array; the typing took any arguments. Numba rejects a
+/// state array of another dtype and a wrong argument count: now the typing does too.
+#[test]
+fn rng_draw_needs_a_state_array_and_two_arguments() {
+    let (db, file) = database(RNG);
+    let sig = parse_signature_str("void(float32[::1], float32[::1])").unwrap();
+    let e = build_program(&db, file, "k", &sig).err().expect("float32 states are a typing error");
+    assert!(e.message.contains("xoroshiro128p states"), "{}", e.message);
+    let e = build_program(&db, file, "one_argument", &sig).err().expect("one argument is a typing error");
+    assert!(e.message.contains("takes 2 arguments"), "{}", e.message);
+
+    // With real states it still runs: one uniform draw in [0, 1) per thread.
+    let sig = parse_signature_str("void(float32[::1], xoroshiro128p_type[::1])").unwrap();
+    let program = build_program(&db, file, "k", &sig).unwrap_or_else(|e| panic!("{}", e.message));
+    let (outputs, outcome) = simulate(&program, &launch(8), &[array(Scalar::F32, 8, Fill::Zeros), rng_states(8)]).unwrap();
+    assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
+    let draws = floats(outputs[0].as_ref().unwrap());
+    assert!(draws.iter().all(|x| (0.0..1.0).contains(x)), "{draws:?}");
+    assert!(draws.windows(2).any(|w| w[0] != w[1]), "{draws:?}");
+
+    // The linter, with every rule, takes the file as it is.
+    let _ = check(RNG);
+}
+
+/// A parameter named like an import (here `x`, imported from `numba.cuda.random`; `local`,
+/// imported from `numba.cuda`) was lowered as that import: `x.size` became a call of the
+/// RNG intrinsic `random.x.size` with no arguments, which panicked the simulator. The
+/// typing reads the parameter; the lowering now does too.
+#[test]
+fn parameters_shadow_imports_in_the_lowering() {
+    let source = "\
+from numba import cuda
+from numba.cuda import local
+from numba.cuda.random import x
+
+@cuda.jit
+def k(out, x, local):
+    i = cuda.grid(1)
+    if i < x.size and i < local.size:
+        out[i] = x[i] + local[i]
+";
+    let (db, file) = database(source);
+    let sig = parse_signature_str("void(float32[::1], float32[::1], float32[::1])").unwrap();
+    let program = build_program(&db, file, "k", &sig).unwrap_or_else(|e| panic!("{}", e.message));
+    let ir = program.functions[0].to_string();
+    assert!(!ir.contains("random.") && !ir.contains("local.size"), "{ir}");
+    let args = [array(Scalar::F32, 4, Fill::Zeros), array(Scalar::F32, 4, Fill::Arange), array(Scalar::F32, 4, Fill::Ones)];
+    let (outputs, outcome) = simulate(&program, &launch(4), &args).unwrap();
+    assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
+    assert_eq!(floats(outputs[0].as_ref().unwrap()), [1.0, 2.0, 3.0, 4.0]);
+    compile_ptx(&program, "sm_80", &CompileOptions::default()).unwrap_or_else(|e| panic!("{}", e.message));
+    assert!(!codes(&check(source)).contains(&"KL110"));
+}
+
+/// A call that returns nothing, used as a value: the recovered parse of
+/// `cuda.shfl_sync(tid] += s[tid + step]` followed by `cuda.syncthreads()` passed the barrier
+/// as the shuffle's lane. The lowering handed the intrinsic a value id that does not exist
+/// and the simulator indexed past its values. Now such an operand is a lowering error (and
+/// the shuffle's lane and mask must be numbers), wherever it appears.
+#[test]
+fn a_call_without_a_value_is_no_operand() {
+    let source = "\
+from numba import cuda, float32
+
+@cuda.jit
+def shuffle(out, x):
+    s = cuda.shared.array(256, dtype=float32)
+    tid = cuda.threadIdx.x
+    step = 128
+    while step > 0:
+        if tid < step:cuda.shfl_sync(tid] += s[tid + step]
+            cuda.syncthreads()
+        step //= 2
+    out[0] = s[0]
+
+@cuda.jit
+def fused(out, x):
+    i = cuda.grid(1)
+    out[i] = cuda.fma(x[i], x[i], cuda.syncthreads())
+
+@cuda.jit(device=True)
+def nothing(a):
+    a[0] = 1
+
+@cuda.jit(device=True)
+def forward(a):
+    return nothing(a)
+
+@cuda.jit
+def calls_forward(out, x):
+    forward(out)
+";
+    let (db, file) = database(source);
+    let sig = parse_signature_str("void(float32[::1], float32[::1])").unwrap();
+    for kernel in ["shuffle", "fused"] {
+        if let Ok(program) = build_program(&db, file, kernel, &sig) {
+            panic!("{kernel} lowered:\n{}", program.functions[0]);
+        }
+    }
+    // `return f()` of a function that returns nothing still lowers, and runs.
+    let program = build_program(&db, file, "calls_forward", &sig).unwrap_or_else(|e| panic!("{}", e.message));
+    let args = [array(Scalar::F32, 2, Fill::Zeros), array(Scalar::F32, 2, Fill::Zeros)];
+    let (outputs, outcome) = simulate(&program, &launch(1), &args).unwrap();
+    assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
+    assert_eq!(floats(outputs[0].as_ref().unwrap()), [1.0, 0.0]);
+    assert!(codes(&check(source)).contains(&"KL001"));
+}
+
+/// Warp votes, `activemask` and `ffs` with the wrong number of arguments were typed (and so
+/// lowered), and the backends read arguments that were not there.
+#[test]
+fn intrinsic_argument_counts_are_checked() {
+    let sig = parse_signature_str("void(int32[::1])").unwrap();
+    for call in ["cuda.all_sync()", "cuda.ballot_sync(1)", "cuda.ffs()", "cuda.activemask(1)", "cuda.match_any_sync()"] {
+        let source = format!("from numba import cuda\n\n@cuda.jit\ndef k(out):\n    out[0] = {call}\n");
+        let (db, file) = database(&source);
+        assert!(build_program(&db, file, "k", &sig).is_err(), "{call} lowered");
+        let _ = check(&source);
+    }
+}
+
+/// Code after a `continue` (here what the parser recovered from `if      tid] < 0:`) is never
+/// typed, as Numba never types it; the lowering lowered it anyway, with the parameters' types,
+/// and `x[k, tid]` on a 1-D array underflowed the dimension count. Unreachable statements
+/// are now left out of the IR, as Numba leaves them out.
+#[test]
+fn unreachable_code_is_not_lowered() {
+    let source = "\
+from numba import cuda
+
+@cuda.jit
+def after_continue(out, x, n):
+    tid = cuda.threadIdx.x
+    for k in range(n):
+        out[k] = 1
+        continue
+        out[k, tid] = cuda.all_sync(0xffffffff, x[k, tid] > 1)
+
+@cuda.jit
+def after_return(out, x, n):
+    i = cuda.grid(1)
+    if i < n:
+        out[i] = 2
+        return
+    else:
+        return
+    out[i, i] = x[i, i, i]
+
+@cuda.jit
+def recovered(out, x, n):
+    tid = cuda.threadIdx.x
+    for k in range(n):
+        if      tid] < 0:
+            continue
+        out[k, tid] = cuda.all_sync(0xffffffff, x[k, tid] > 1)
+";
+    let (db, file) = database(source);
+    let sig = parse_signature_str("void(float32[::1], float32[::1], int64)").unwrap();
+    for kernel in ["after_continue", "after_return"] {
+        let program = build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
+        let args = [array(Scalar::F32, 4, Fill::Zeros), array(Scalar::F32, 4, Fill::Zeros), HostArg::Scalar("3".into())];
+        let threads = if kernel == "after_continue" { 1 } else { 4 };
+        let (outputs, outcome) = simulate(&program, &launch(threads), &args).unwrap();
+        assert!(outcome.findings.is_empty(), "{kernel}: {:?}", outcome.findings);
+        let expected = if kernel == "after_continue" { [1.0, 1.0, 1.0, 0.0] } else { [2.0, 2.0, 2.0, 0.0] };
+        assert_eq!(floats(outputs[0].as_ref().unwrap()), expected, "{kernel}");
+        compile_ptx(&program, "sm_80", &CompileOptions::default()).unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
+    }
+    // Whatever the parser recovered, building the program answers without a panic.
+    let _ = build_program(&db, file, "recovered", &sig);
+    assert!(codes(&check(source)).contains(&"KL001"));
+}
+
+/// The constant-memory size rule (KL405) sized `np.arange(...)` by indexing its first
+/// argument, and a module array built by a call the parser recovered without arguments
+/// (`np.arange(06, ...)`: a leading zero is a syntax error) panicked; sizes that overflow
+/// 128 bits panicked in debug builds. Such arrays now have no known size.
+#[test]
+fn module_array_sizes_never_panic() {
+    for table in [
+        "np.arange(06, dtype=np.float32)",
+        "np.arange()",
+        "np.arange(dtype=np.float32)",
+        "np.zeros((2**62, 2**62, 2**62), dtype=np.float64)",
+        "np.random.rand(2**62, 2**62, 2**62)",
+        "np.arange(-2**62 * 2**62, 2**62 * 2**62, 1)",
+    ] {
+        let source = format!(
+            "import numpy as np\nfrom numba import cuda\n\nTABLE = {table}\n\n@cuda.jit\ndef k(out):\n    out[0] = TABLE[0]\n"
+        );
+        let diagnostics = check(&source);
+        assert!(!codes(&diagnostics).contains(&"KL405"), "{table}: {diagnostics:?}");
+    }
+    // A real oversized table is still found.
+    let source = "import numpy as np\nfrom numba import cuda\n\nTABLE = np.arange(20000, dtype=np.float32)\n\n@cuda.jit\ndef k(out):\n    out[0] = TABLE[0]\n";
+    assert!(codes(&check(source)).contains(&"KL405"));
+}
+
+/// Two module-level kernels of one name: typing requests name their function, so the second
+/// `def` got the first one's typing error, placed with the first one's item-relative range
+/// in the second item (here past the end of the file). A redefinition is typed only when
+/// it is the definition its name finds.
+#[test]
+fn a_redefined_kernel_gets_no_other_definitions_findings() {
+    let source = "\
+from numba import cuda
+
+@cuda.jit(\"void(float32[::1], float32)\")
+def float_shift(a, x):
+    a[0] = x << 2
+
+@cuda.jit(\"void(float32[::1], float32)\")
+def float_shift(a, x):
+    a(out, x)
+";
+    let diagnostics = check(source);
+    let typing: Vec<_> = diagnostics.iter().filter(|d| d.code == "KL110").collect();
+    assert_eq!(typing.len(), 1, "{diagnostics:?}");
+    assert_eq!(&source[typing[0].range], "x << 2");
+    assert!(diagnostics.iter().all(|d| d.range.end().to_usize() <= source.len()), "{diagnostics:?}");
+}
