@@ -60,8 +60,9 @@ struct HostWalker<'a> {
     scope: &'a ItemScope<'a>,
     index: &'a GpuIndex,
     envs: Vec<Env>,
-    /// The constants of each enclosing function (`nelem = 32`), for launch dimensions.
-    constants: Vec<ModuleScope>,
+    /// The enclosing host functions, innermost last, with their constants (`nelem = 32`)
+    /// once a launch needs them to fold its dimensions.
+    defs: Vec<(&'a ast::StmtFunctionDef, Option<ModuleScope>)>,
     scopes: Vec<TextRange>,
     out: Vec<HostCall>,
 }
@@ -132,8 +133,13 @@ impl HostWalker<'_> {
     }
 
     /// Names for folding launch dimensions: the innermost function's constants, then the item's.
-    fn constants(&self) -> Layered<'_> {
-        Layered { inner: self.constants.last().unwrap_or(&self.scope.local), outer: Some(self.scope) }
+    fn constants(&mut self) -> Layered<'_> {
+        let scope = self.scope;
+        let inner = match self.defs.last_mut() {
+            Some((def, constants)) => &*constants.get_or_insert_with(|| function_constants(def, scope)),
+            None => &scope.local,
+        };
+        Layered { inner, outer: Some(scope) }
     }
 
     fn is_gpu_def(&self, def: &ast::StmtFunctionDef) -> bool {
@@ -226,7 +232,7 @@ fn bind_target(target: &Expr, kind: Option<(FunctionKind, String)>, env: &mut En
     }
 }
 
-impl<'a> Visitor<'a> for HostWalker<'_> {
+impl<'a> Visitor<'a> for HostWalker<'a> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         match stmt {
             Stmt::FunctionDef(def) => {
@@ -237,15 +243,14 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
                     return; // device code: not host calls
                 }
                 let env = self.function_env(def);
-                let constants = function_constants(def, self.scope);
                 self.envs.push(env);
-                self.constants.push(constants);
+                self.defs.push((def, None));
                 self.scopes.push(def.range());
                 for s in &def.body {
                     self.visit_stmt(s);
                 }
                 self.scopes.pop();
-                self.constants.pop();
+                self.defs.pop();
                 self.envs.pop();
             }
             _ => visitor::walk_stmt(self, stmt),
@@ -254,9 +259,17 @@ impl<'a> Visitor<'a> for HostWalker<'_> {
 
     fn visit_expr(&mut self, expr: &'a Expr) {
         if let Expr::Call(call) = expr
-            && let Some((callee, form)) = call_form(&call.func, &self.constants())
+            && let Some((callee, form)) = call_form(&call.func, self.scope)
             && let Some((kind, target)) = self.kind_of(callee.id.as_str())
         {
+            // Dimensions the module's names do not fold may use the function's constants.
+            let unfolded = |d: &Option<LaunchDim>| d.as_ref().is_some_and(|d| d.value.is_none());
+            let form = match form {
+                CallForm::Launch { ref grid, ref block, .. } if !self.defs.is_empty() && (grid.value.is_none() || unfolded(block)) => {
+                    call_form(&call.func, &self.constants()).map_or(form, |(_, refolded)| refolded)
+                }
+                other => other,
+            };
             self.out.push(HostCall {
                 callee: callee.id.to_string(),
                 target,
@@ -312,7 +325,7 @@ pub fn item_host_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'d
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
     let mut walker =
-        HostWalker { scope: &scope, index, envs: Vec::new(), constants: Vec::new(), scopes: Vec::new(), out: Vec::new() };
+        HostWalker { scope: &scope, index, envs: Vec::new(), defs: Vec::new(), scopes: Vec::new(), out: Vec::new() };
     for stmt in stmts {
         walker.visit_stmt(stmt);
     }

@@ -132,17 +132,16 @@ pub fn database_for(path: &std::path::Path, text: String) -> (crate::analysis::R
     let file = SourceFile::new(&db, path.to_path_buf(), text);
     let names = crate::analysis::scope::imported_modules(&db, file);
     // Imports are looked for beside the file and in the folders above it, but not above the
-    // working directory (the project being run) unless the file itself is outside it.
-    let cwd = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
-    let own = path.parent().and_then(|d| d.canonicalize().ok());
-    let allowed = |p: &std::path::Path| {
-        let Some(dir) = p.parent().and_then(|d| d.canonicalize().ok()) else { return false };
-        Some(&dir) == own.as_ref() || cwd.as_ref().is_some_and(|c| dir.starts_with(c))
-    };
+    // working directory (the project being run). Lexical paths: no system call per candidate.
+    static CWD: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let cwd = CWD.get_or_init(|| std::env::current_dir().ok());
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let own = absolute.parent();
+    let allowed = |p: &std::path::Path| p.parent() == own || cwd.as_ref().is_some_and(|c| p.starts_with(c));
     let mut modules = std::collections::BTreeMap::new();
     for name in names {
-        for candidate in crate::analysis::db::module_paths(path, &name) {
-            if candidate != path
+        for candidate in crate::analysis::db::module_paths(&absolute, &name) {
+            if candidate != absolute
                 && allowed(&candidate)
                 && let Ok(text) = std::fs::read_to_string(&candidate)
             {
