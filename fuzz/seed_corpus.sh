@@ -14,7 +14,7 @@ trap 'rm -rf "$seeds"' EXIT
 {
   find "$repo/tests" -name '*.py' -not -path '*/snapshots/*' -not -path '*/clients/*'
   find "$repo/examples" -name '*.py'
-  [ -d "$shared/kernels" ] && find "$shared/kernels" -maxdepth 1 -name '*.py'
+  if [ -d "$shared/kernels" ]; then find "$shared/kernels" -maxdepth 1 -name '*.py'; fi
 } 2>/dev/null | sort > "$seeds/list"
 
 n=0
