@@ -37,20 +37,21 @@ check_pass() {
   start=$(date +%s%N)
   rm -f "$work/batch."*
   split -l 1000 "$list" "$work/batch."
+  local batch
   for batch in "$work/batch."*; do
+    mapfile -t paths < "$batch"
     status=0
-    (cd "$root" && tr '\n' '\0' < "$batch" | xargs -0 "$kernlint" check --select ALL --config "$work/kernlint.toml" --statistics) \
+    (cd "$root" && "$kernlint" check --select ALL --config "$work/kernlint.toml" --statistics "${paths[@]}") \
       >> "$stats" 2>> "$errors" || status=$?
-    # xargs reports a kernlint exit status 1-125 as 123 and a signal as 125.
-    if [ "$status" -ne 0 ] && [ "$status" -ne 123 ]; then worst=$status; fi
+    # 0: clean, 1: findings; 2 is an internal or usage error, above that a signal.
+    if [ "$status" -gt 1 ]; then worst=$status; fi
   done
   local ms=$(( ($(date +%s%N) - start) / 1000000 ))
   echo "== $name: $files files checked in $((ms / 1000)).$(printf '%03d' $((ms % 1000))) s"
   awk '$2 ~ /^KL/ {n[$2" "$3] += $1; total += $1} $2 == "files" {unreadable += $1}
        END {for (k in n) printf "%8d  %s\n", n[k], k; printf "%8d  findings\n", total;
             if (unreadable) printf "%8d  files that could not be checked\n", unreadable}' "$stats" | sort -k2
-  # A batch with findings exits 1 (123 from xargs); anything else, an internal error or a
-  # panic message is a failure.
+  # Any exit status but 0 and 1, an internal error or a panic message is a failure.
   if [ "$worst" -ne 0 ] || grep -q -E 'internal error|panicked|RUST_BACKTRACE' "$errors"; then
     echo "FAIL ($name): kernlint crashed or errored (exit status $worst):" >&2
     grep -E -B2 -A8 'internal error|panicked' "$errors" | head -n 60 >&2 || head -n 40 "$errors" >&2

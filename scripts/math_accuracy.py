@@ -39,6 +39,7 @@ FUNCS = {
     "tanh": lambda a, b: mpmath.tanh(a),
     "pow": lambda a, b: mpmath.power(a, b),
     "erf": lambda a, b: mpmath.erf(a),
+    "hypot": lambda a, b: mpmath.hypot(a, b),
 }
 
 FORMATS = {
@@ -114,7 +115,7 @@ def main():
         where = ""
         if at is not None:
             a, b, r, exact = at
-            where = f" at {a!r}" + (f", {b!r}" if name in ("atan2", "pow") else "") + f" -> {r!r} (exact {exact!r})"
+            where = f" at {a!r}" + (f", {b!r}" if name in ("atan2", "pow", "hypot") else "") + f" -> {r!r} (exact {exact!r})"
         print(f"{fmt} {name:<6} {n:>7} inputs  max {err:.3f} ulp{where}")
         for case in bad[:5]:
             print(f"    wrong special case: {case}")

@@ -19,7 +19,14 @@ fn database(source: &str) -> (RootDatabase, SourceFile) {
 /// Every rule over the file (what `kernlint check --select ALL` runs).
 fn check(source: &str) -> Vec<Diagnostic> {
     let (db, file) = database(source);
-    check_file(&db, file, &Settings { select: vec!["ALL".into()], ignore: Vec::new() })
+    check_file(
+        &db,
+        file,
+        &Settings {
+            select: vec!["ALL".into()],
+            ignore: Vec::new(),
+        },
+    )
 }
 
 fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
@@ -27,7 +34,12 @@ fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
 }
 
 fn launch(threads: u32) -> Launch {
-    Launch { grid: [1, 1, 1], block: [threads, 1, 1], shared_mem: 0, step_budget: 10_000 }
+    Launch {
+        grid: [1, 1, 1],
+        block: [threads, 1, 1],
+        shared_mem: 0,
+        step_budget: 10_000,
+    }
 }
 
 fn array(scalar: Scalar, n: usize, fill: Fill) -> HostArg {
@@ -36,7 +48,9 @@ fn array(scalar: Scalar, n: usize, fill: Fill) -> HostArg {
 
 /// `n` xoroshiro128+ states (the `xoroshiro128p_dtype` records), seeded with distinct words.
 fn rng_states(n: usize) -> HostArg {
-    let data = (0..2 * n as u64).flat_map(|w| (w.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1).to_le_bytes()).collect();
+    let data = (0..2 * n as u64)
+        .flat_map(|w| (w.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1).to_le_bytes())
+        .collect();
     HostArg::Array(NpyArray {
         descr: "[('s0', '<u8'), ('s1', '<u8')]".into(),
         itemsize: 16,
@@ -47,7 +61,10 @@ fn rng_states(n: usize) -> HostArg {
 }
 
 fn floats(a: &NpyArray) -> Vec<f32> {
-    a.data.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+    a.data
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 const RNG: &str = "\
@@ -72,15 +89,24 @@ def one_argument(out, states):
 fn rng_draw_needs_a_state_array_and_two_arguments() {
     let (db, file) = database(RNG);
     let sig = parse_signature_str("void(float32[::1], float32[::1])").unwrap();
-    let e = build_program(&db, file, "k", &sig).err().expect("float32 states are a typing error");
+    let e = build_program(&db, file, "k", &sig)
+        .err()
+        .expect("float32 states are a typing error");
     assert!(e.message.contains("xoroshiro128p states"), "{}", e.message);
-    let e = build_program(&db, file, "one_argument", &sig).err().expect("one argument is a typing error");
+    let e = build_program(&db, file, "one_argument", &sig)
+        .err()
+        .expect("one argument is a typing error");
     assert!(e.message.contains("takes 2 arguments"), "{}", e.message);
 
     // With real states it still runs: one uniform draw in [0, 1) per thread.
     let sig = parse_signature_str("void(float32[::1], xoroshiro128p_type[::1])").unwrap();
     let program = build_program(&db, file, "k", &sig).unwrap_or_else(|e| panic!("{}", e.message));
-    let (outputs, outcome) = simulate(&program, &launch(8), &[array(Scalar::F32, 8, Fill::Zeros), rng_states(8)]).unwrap();
+    let (outputs, outcome) = simulate(
+        &program,
+        &launch(8),
+        &[array(Scalar::F32, 8, Fill::Zeros), rng_states(8)],
+    )
+    .unwrap();
     assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
     let draws = floats(outputs[0].as_ref().unwrap());
     assert!(draws.iter().all(|x| (0.0..1.0).contains(x)), "{draws:?}");
@@ -111,12 +137,20 @@ def k(out, x, local):
     let sig = parse_signature_str("void(float32[::1], float32[::1], float32[::1])").unwrap();
     let program = build_program(&db, file, "k", &sig).unwrap_or_else(|e| panic!("{}", e.message));
     let ir = program.functions[0].to_string();
-    assert!(!ir.contains("random.") && !ir.contains("local.size"), "{ir}");
-    let args = [array(Scalar::F32, 4, Fill::Zeros), array(Scalar::F32, 4, Fill::Arange), array(Scalar::F32, 4, Fill::Ones)];
+    assert!(
+        !ir.contains("random.") && !ir.contains("local.size"),
+        "{ir}"
+    );
+    let args = [
+        array(Scalar::F32, 4, Fill::Zeros),
+        array(Scalar::F32, 4, Fill::Arange),
+        array(Scalar::F32, 4, Fill::Ones),
+    ];
     let (outputs, outcome) = simulate(&program, &launch(4), &args).unwrap();
     assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
     assert_eq!(floats(outputs[0].as_ref().unwrap()), [1.0, 2.0, 3.0, 4.0]);
-    compile_ptx(&program, "sm_80", &CompileOptions::default()).unwrap_or_else(|e| panic!("{}", e.message));
+    compile_ptx(&program, "sm_80", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{}", e.message));
     assert!(!codes(&check(source)).contains(&"KL110"));
 }
 
@@ -166,8 +200,12 @@ def calls_forward(out, x):
         }
     }
     // `return f()` of a function that returns nothing still lowers, and runs.
-    let program = build_program(&db, file, "calls_forward", &sig).unwrap_or_else(|e| panic!("{}", e.message));
-    let args = [array(Scalar::F32, 2, Fill::Zeros), array(Scalar::F32, 2, Fill::Zeros)];
+    let program =
+        build_program(&db, file, "calls_forward", &sig).unwrap_or_else(|e| panic!("{}", e.message));
+    let args = [
+        array(Scalar::F32, 2, Fill::Zeros),
+        array(Scalar::F32, 2, Fill::Zeros),
+    ];
     let (outputs, outcome) = simulate(&program, &launch(1), &args).unwrap();
     assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
     assert_eq!(floats(outputs[0].as_ref().unwrap()), [1.0, 0.0]);
@@ -179,10 +217,20 @@ def calls_forward(out, x):
 #[test]
 fn intrinsic_argument_counts_are_checked() {
     let sig = parse_signature_str("void(int32[::1])").unwrap();
-    for call in ["cuda.all_sync()", "cuda.ballot_sync(1)", "cuda.ffs()", "cuda.activemask(1)", "cuda.match_any_sync()"] {
-        let source = format!("from numba import cuda\n\n@cuda.jit\ndef k(out):\n    out[0] = {call}\n");
+    for call in [
+        "cuda.all_sync()",
+        "cuda.ballot_sync(1)",
+        "cuda.ffs()",
+        "cuda.activemask(1)",
+        "cuda.match_any_sync()",
+    ] {
+        let source =
+            format!("from numba import cuda\n\n@cuda.jit\ndef k(out):\n    out[0] = {call}\n");
         let (db, file) = database(&source);
-        assert!(build_program(&db, file, "k", &sig).is_err(), "{call} lowered");
+        assert!(
+            build_program(&db, file, "k", &sig).is_err(),
+            "{call} lowered"
+        );
         let _ = check(&source);
     }
 }
@@ -225,14 +273,28 @@ def recovered(out, x, n):
     let (db, file) = database(source);
     let sig = parse_signature_str("void(float32[::1], float32[::1], int64)").unwrap();
     for kernel in ["after_continue", "after_return"] {
-        let program = build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
-        let args = [array(Scalar::F32, 4, Fill::Zeros), array(Scalar::F32, 4, Fill::Zeros), HostArg::Scalar("3".into())];
+        let program = build_program(&db, file, kernel, &sig)
+            .unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
+        let args = [
+            array(Scalar::F32, 4, Fill::Zeros),
+            array(Scalar::F32, 4, Fill::Zeros),
+            HostArg::Scalar("3".into()),
+        ];
         let threads = if kernel == "after_continue" { 1 } else { 4 };
         let (outputs, outcome) = simulate(&program, &launch(threads), &args).unwrap();
-        assert!(outcome.findings.is_empty(), "{kernel}: {:?}", outcome.findings);
-        let expected = if kernel == "after_continue" { [1.0, 1.0, 1.0, 0.0] } else { [2.0, 2.0, 2.0, 0.0] };
+        assert!(
+            outcome.findings.is_empty(),
+            "{kernel}: {:?}",
+            outcome.findings
+        );
+        let expected = if kernel == "after_continue" {
+            [1.0, 1.0, 1.0, 0.0]
+        } else {
+            [2.0, 2.0, 2.0, 0.0]
+        };
         assert_eq!(floats(outputs[0].as_ref().unwrap()), expected, "{kernel}");
-        compile_ptx(&program, "sm_80", &CompileOptions::default()).unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
+        compile_ptx(&program, "sm_80", &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
     }
     // Whatever the parser recovered, building the program answers without a panic.
     let _ = build_program(&db, file, "recovered", &sig);
@@ -257,7 +319,10 @@ fn module_array_sizes_never_panic() {
             "import numpy as np\nfrom numba import cuda\n\nTABLE = {table}\n\n@cuda.jit\ndef k(out):\n    out[0] = TABLE[0]\n"
         );
         let diagnostics = check(&source);
-        assert!(!codes(&diagnostics).contains(&"KL405"), "{table}: {diagnostics:?}");
+        assert!(
+            !codes(&diagnostics).contains(&"KL405"),
+            "{table}: {diagnostics:?}"
+        );
     }
     // A real oversized table is still found.
     let source = "import numpy as np\nfrom numba import cuda\n\nTABLE = np.arange(20000, dtype=np.float32)\n\n@cuda.jit\ndef k(out):\n    out[0] = TABLE[0]\n";
@@ -285,5 +350,10 @@ def float_shift(a, x):
     let typing: Vec<_> = diagnostics.iter().filter(|d| d.code == "KL110").collect();
     assert_eq!(typing.len(), 1, "{diagnostics:?}");
     assert_eq!(&source[typing[0].range], "x << 2");
-    assert!(diagnostics.iter().all(|d| d.range.end().to_usize() <= source.len()), "{diagnostics:?}");
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| d.range.end().to_usize() <= source.len()),
+        "{diagnostics:?}"
+    );
 }

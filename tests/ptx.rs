@@ -302,6 +302,7 @@ def k(out, x, y):
         out[i, 17] = math.pow(a, b)
         out[i, 18] = math.erf(a)
         out[i, 19] = a ** b
+        out[i, 20] = math.hypot(a, b)
 ";
 
 /// Every shared math function, at both widths, compiles to a `.func` ptxas accepts.
@@ -312,7 +313,7 @@ fn math_functions_compile_and_assemble() {
         let ptx = compile(MATH_KERNEL, "k", &sig);
         for f in [
             "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
-            "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "erf",
+            "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "erf", "hypot",
         ] {
             let name = format!("__kl_math_{f}_f{bits}");
             assert_eq!(
@@ -379,5 +380,5 @@ fn corpus_kernels_assemble() {
             ),
         }
     }
-    assert!(compiled >= 26, "only {compiled} corpus kernels compiled");
+    assert!(compiled >= 28, "only {compiled} corpus kernels compiled");
 }

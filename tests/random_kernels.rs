@@ -486,6 +486,34 @@ fn branches_numba_decides_at_compile_time_are_not_typed() {
             &[("f", &["int64"]), ("g", &["int32"]), ("h", &["int32"])],
             &[],
         ),
+        // `while` tests twice (before the loop and at its bottom): a loop always entered
+        // never exits with the value from before it; one never entered is not typed.
+        (
+            "def k(out, n):\n    x = 1.5\n    w = 0\n    while w < 4:\n        w += 1\n        x = 3\n    y = x\n",
+            &[("x", &["float64", "int64"]), ("y", &["int64"])],
+            &[],
+        ),
+        // ... unless a `continue` jumps back to that first test.
+        (
+            "def k(out, n):\n    x = 1.5\n    w = 0\n    while w < 4:\n        w += 1\n        x = 3\n        if out[0] > 0:\n            continue\n    y = x\n",
+            &[("x", &["float64", "int64"]), ("y", &["float64"])],
+            &[],
+        ),
+        (
+            "def k(out, n):\n    v = 2\n    w = 0\n    while w < 1 and (v < v):\n        w += 1\n        for k in range(0):\n            z = 1\n        a = 2.5\n    b = w\n",
+            &[("b", &["int64"]), ("w", &["int64"])],
+            &["z", "k", "a"],
+        ),
+        (
+            "def k(out, n):\n    x = 1.5\n    while DEBUG:\n        x = 3\n    y = x\n    c = 5\n    while c < 3:\n        c = 7\n        d = 2.5\n    else:\n        e = 1\n    f = c\n",
+            &[
+                ("x", &["float64"]),
+                ("y", &["float64"]),
+                ("c", &["int64"]),
+                ("e", &["int64"]),
+            ],
+            &["d"],
+        ),
     ];
     for (body, expected, absent) in cases {
         let src = format!("{header}{body}");
@@ -523,4 +551,68 @@ fn pruned_branches_and_boolean_operators_compute_pythons_values() {
     );
     // The same as Numba's CUDA simulator.
     assert_eq!(out, [3.0, 1.5, -2.0, 3.0, 0.0, 3.0, 2.0]);
+}
+
+/// `math.isnan` and the NaN-aware atomics assemble (`testp.notanumber`, not `testp.nan`).
+#[test]
+fn nan_tests_assemble() {
+    let src = "import math\nfrom numba import cuda\n\n@cuda.jit\ndef k(out, x):\n    v = x[0]\n    if math.isnan(v) or math.isinf(v) or not math.isfinite(v):\n        out[0] = 1.0\n    cuda.atomic.nanmax(out, 1, v)\n    cuda.atomic.nanmin(out, 2, v)\n";
+    let out = simulate_k(
+        "nan",
+        src,
+        "void(float32[::1], float32[::1])",
+        vec![
+            ArgValue::Array {
+                dtype: Ty::F32,
+                shape: vec![3],
+                values: vec![0.0, 1.0, 5.0],
+            },
+            ArgValue::Array {
+                dtype: Ty::F32,
+                shape: vec![1],
+                values: vec![2.5],
+            },
+        ],
+    );
+    assert_eq!(out, [0.0, 2.5, 2.5]);
+}
+
+/// `cuda.popc` counts the bits of its operand's own width: `popc(int32(-8))` is 29.
+#[test]
+fn popc_of_a_negative_int32_counts_32_bits() {
+    let src = "from numba import cuda\n\n@cuda.jit\ndef k(out, x, y):\n    out[0] = cuda.popc(x[0])\n    out[1] = cuda.popc(y[0])\n    out[2] = cuda.clz(x[0])\n    out[3] = cuda.ffs(x[0])\n    out[4] = cuda.brev(x[1])\n";
+    let int64 = |values: &[f64]| ArgValue::Array {
+        dtype: Ty::I64,
+        shape: vec![values.len()],
+        values: values.to_vec(),
+    };
+    let out = simulate_k(
+        "popc",
+        src,
+        "void(int64[::1], int32[::1], int64[::1])",
+        vec![
+            int64(&[0.0; 5]),
+            ArgValue::Array {
+                dtype: Ty::I32,
+                shape: vec![2],
+                values: vec![-8.0, 1.0],
+            },
+            int64(&[-1.0]),
+        ],
+    );
+    assert_eq!(out, [29.0, 64.0, 0.0, 4.0, 2147483648.0]);
+}
+
+/// A typing error in a branch Numba prunes is no error: Numba compiles the kernel.
+#[test]
+fn no_typing_error_reported_in_pruned_code() {
+    let src = "from numba import cuda\nDEBUG = False\n\n@cuda.jit(\"void(float32[::1])\")\ndef k(a):\n    i = cuda.grid(1)\n    if DEBUG:\n        a[0] = a.shpe[0]\n    if i < a.size:\n        a[i] = 1.0\n";
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), src.to_string());
+    let codes: Vec<&str> = kernlint::lint::file_diagnostics(&db, file)
+        .iter()
+        .map(|d| d.code)
+        .collect();
+    assert!(!codes.contains(&"KL110"), "{codes:?}");
+    assert!(type_function(&db, file, "k", None).is_ok());
 }

@@ -312,7 +312,7 @@ fn math_functions_run_the_shared_implementations() {
     use kernlint::analysis::ir::math::{MathFn, eval_f32, eval_f64};
     let names = [
         "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
-        "sinh", "cosh", "tanh", "pow", "erf",
+        "sinh", "cosh", "tanh", "pow", "erf", "hypot",
     ];
     let mut body = String::new();
     for (j, n) in names.iter().enumerate() {

@@ -25,10 +25,16 @@ fuzz_target!(|data: &[u8]| {
         }
         let len = text.len();
         let (db, file) = database(text.clone());
-        let settings = Settings { select: vec!["ALL".into()], ignore: Vec::new() };
+        let settings = Settings {
+            select: vec!["ALL".into()],
+            ignore: Vec::new(),
+        };
         let diagnostics = check_file(&db, file, &settings);
         for d in &diagnostics {
-            assert!(d.range.end().to_usize() <= len, "finding past the end of the file: {d:?}");
+            assert!(
+                d.range.end().to_usize() <= len,
+                "finding past the end of the file: {d:?}"
+            );
             assert!(d.range.start() <= d.range.end(), "inverted range: {d:?}");
         }
         let _ = file_gpu_functions(&db, file);

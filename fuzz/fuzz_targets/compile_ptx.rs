@@ -16,7 +16,9 @@ fuzz_target!(|data: &[u8]| {
         for target in targets(&db, file, 8) {
             for sig in signatures(&db, file, &target, &mut rng, 4) {
                 kernlint_fuzz::trace(|| format!("{} {sig}", target.qualname));
-                let Ok(program) = build_program(&db, file, &target.qualname, &sig) else { continue };
+                let Ok(program) = build_program(&db, file, &target.qualname, &sig) else {
+                    continue;
+                };
                 let options = CompileOptions {
                     fastmath: rng.below(2) == 0,
                     lineinfo: rng.below(2) == 0,
@@ -24,7 +26,10 @@ fuzz_target!(|data: &[u8]| {
                 };
                 let arch = *rng.pick(&["sm_70", "sm_80", "sm_90"]);
                 if let Ok(ptx) = compile_ptx(&program, arch, &options) {
-                    assert!(ptx.contains(".entry") || !target.is_kernel(), "a kernel without an .entry:\n{ptx}");
+                    assert!(
+                        ptx.contains(".entry") || !target.is_kernel(),
+                        "a kernel without an .entry:\n{ptx}"
+                    );
                 }
             }
         }

@@ -13,7 +13,11 @@ use tokio::sync::mpsc;
 
 fn runtime() -> &'static Runtime {
     static RT: OnceLock<Runtime> = OnceLock::new();
-    RT.get_or_init(|| tokio::runtime::Builder::new_current_thread().build().unwrap())
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+    })
 }
 
 /// Run the guard over `input`: (what it forwards to the server, its error replies).
@@ -37,13 +41,24 @@ fuzz_target!(|data: &[u8]| {
         for reply in &replies {
             let text = String::from_utf8_lossy(reply);
             let (header, body) = text.split_once("\r\n\r\n").expect("a framed reply");
-            assert_eq!(header, format!("Content-Length: {}", body.len()), "malformed reply {text:?}");
+            assert_eq!(
+                header,
+                format!("Content-Length: {}", body.len()),
+                "malformed reply {text:?}"
+            );
             let body: serde_json::Value = serde_json::from_str(body).expect("a JSON reply");
-            assert!(body["error"]["code"].is_i64(), "a reply that is not an error: {text:?}");
+            assert!(
+                body["error"]["code"].is_i64(),
+                "a reply that is not an error: {text:?}"
+            );
         }
         // What passed the guard passes it again, unchanged and without complaint.
         let (again, complaints) = guard(&forwarded).await;
-        assert!(complaints.is_empty(), "the guard rejects its own output: {:?}", String::from_utf8_lossy(&forwarded));
+        assert!(
+            complaints.is_empty(),
+            "the guard rejects its own output: {:?}",
+            String::from_utf8_lossy(&forwarded)
+        );
         assert_eq!(again, forwarded);
         // The output side passes the same frames on.
         let (tx, mut rx) = mpsc::channel(16);

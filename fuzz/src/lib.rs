@@ -122,7 +122,12 @@ pub fn targets(db: &RootDatabase, file: SourceFile, limit: usize) -> Vec<Target>
                 kind: f.spec.kind,
                 def_range,
                 params: count_params(&module.syntax().body, def_range).unwrap_or(0),
-                declared: f.spec.signatures.iter().filter_map(|s| s.as_ref().ok().cloned()).collect(),
+                declared: f
+                    .spec
+                    .signatures
+                    .iter()
+                    .filter_map(|s| s.as_ref().ok().cloned())
+                    .collect(),
             }
         })
         .collect()
@@ -146,7 +151,11 @@ pub fn random_type(rng: &mut Rng) -> Type {
     let scalar = *rng.pick(SCALARS);
     match rng.below(8) {
         0..=2 => Type::array(Type::Scalar(scalar), 1, *rng.pick(&[Layout::C, Layout::A])),
-        3 => Type::array(Type::Scalar(scalar), 2, *rng.pick(&[Layout::C, Layout::F, Layout::A])),
+        3 => Type::array(
+            Type::Scalar(scalar),
+            2,
+            *rng.pick(&[Layout::C, Layout::F, Layout::A]),
+        ),
         4 => Type::array(Type::Scalar(scalar), 3, Layout::C),
         _ => Type::Scalar(scalar),
     }
@@ -155,16 +164,31 @@ pub fn random_type(rng: &mut Rng) -> Type {
 /// The signatures to try for a function, at most `limit`: its declared ones, the argument
 /// types of its launches in the file, then ones derived from the input (all float32[::1],
 /// all int64, a random mix).
-pub fn signatures(db: &RootDatabase, file: SourceFile, target: &Target, rng: &mut Rng, limit: usize) -> Vec<Signature> {
+pub fn signatures(
+    db: &RootDatabase,
+    file: SourceFile,
+    target: &Target,
+    rng: &mut Rng,
+    limit: usize,
+) -> Vec<Signature> {
     let mut out: Vec<Signature> = target.declared.clone();
     if let Some(sites) = launch_arg_types(db, file).get(&target.name) {
-        out.extend(sites.iter().map(|args| Signature { ret: None, args: args.clone() }));
+        out.extend(sites.iter().map(|args| Signature {
+            ret: None,
+            args: args.clone(),
+        }));
     }
     let n = target.params;
-    let fixed = |t: Type| Signature { ret: None, args: vec![t; n] };
+    let fixed = |t: Type| Signature {
+        ret: None,
+        args: vec![t; n],
+    };
     out.push(fixed(Type::array(Type::Scalar(Scalar::F32), 1, Layout::C)));
     out.push(fixed(Type::Scalar(Scalar::I64)));
-    out.push(Signature { ret: None, args: (0..n).map(|_| random_type(rng)).collect() });
+    out.push(Signature {
+        ret: None,
+        args: (0..n).map(|_| random_type(rng)).collect(),
+    });
     out.dedup();
     out.truncate(limit);
     out
@@ -176,7 +200,12 @@ pub fn launch_args(params: &[Type], rng: &mut Rng) -> Option<Vec<HostArg>> {
     params
         .iter()
         .map(|ty| match ty {
-            Type::Array { dtype, ndim, layout, .. } => {
+            Type::Array {
+                dtype,
+                ndim,
+                layout,
+                ..
+            } => {
                 let scalar = dtype.as_scalar()?;
                 let mut shape: Vec<usize> = (0..*ndim).map(|_| 1 + rng.below(8) as usize).collect();
                 if let Some(first) = shape.first_mut() {
@@ -186,7 +215,13 @@ pub fn launch_args(params: &[Type], rng: &mut Rng) -> Option<Vec<HostArg>> {
                     let big = shape.iter_mut().max().unwrap();
                     *big = (*big / 2).max(1);
                 }
-                let fill = *rng.pick(&[Fill::Zeros, Fill::Ones, Fill::Arange, Fill::Rand, Fill::Randint]);
+                let fill = *rng.pick(&[
+                    Fill::Zeros,
+                    Fill::Ones,
+                    Fill::Arange,
+                    Fill::Rand,
+                    Fill::Randint,
+                ]);
                 let mut array = generate_array(scalar, shape, fill);
                 array.fortran_order = *layout == Layout::F && array.shape.len() > 1;
                 Some(HostArg::Array(array))

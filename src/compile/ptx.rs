@@ -22,7 +22,7 @@
 //!
 //! Transcendental math functions (`math.exp`, `math.sin`, ..., `math.pow` and float `**`)
 //! call one `.func` each (`__kl_math_sin_f64`), emitted from the shared implementations in
-//! `analysis::ir::math` by [`super::ptx_math`]: the same operations the simulator runs, one
+//! `analysis::ir::math` by `compile::ptx_math`: the same operations the simulator runs, one
 //! PTX instruction each, so results match it bit for bit (`fastmath` does not change them).
 //!
 //! Constructs the backend cannot compile yet (other math functions, float16, the RNG,
@@ -44,7 +44,8 @@ use crate::launch::Program;
 
 #[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
-    /// Allow contraction and approximate division/sqrt/pow.
+    /// Allow contraction and approximate division/sqrt (the shared math functions and `**`
+    /// stay as the simulator computes them).
     pub fastmath: bool,
     /// Emit `.loc` lines (needs `source`).
     pub lineinfo: bool,
@@ -1751,7 +1752,8 @@ impl<'a> FnCx<'a> {
                 let d = self.reg(Rc::P);
                 if s.is_float() && rc_of(s).is_some() {
                     let m = match name {
-                        "math.isnan" => "nan",
+                        // PTX spells it `notanumber` (`testp.nan` does not assemble).
+                        "math.isnan" => "notanumber",
                         "math.isinf" => "infinite",
                         _ => "finite",
                     };
@@ -1944,7 +1946,7 @@ impl<'a> FnCx<'a> {
                 let c = if want_max { "gt" } else { "lt" };
                 self.e(format!("setp.{c}.{t} {p}, {val}, {d}"));
                 if op.starts_with("nan") {
-                    self.e(format!("testp.nan.{t} {q}, {d}"));
+                    self.e(format!("testp.notanumber.{t} {q}, {d}"));
                     self.e(format!("or.pred {p}, {p}, {q}"));
                 }
                 self.e(format!("mov.{b} {new}, {val}"));

@@ -1253,7 +1253,8 @@ impl Machine<'_> {
             }
             "activemask" => V::Int(norm(-1, Scalar::U32)),
             "threadfence" | "threadfence_block" | "threadfence_system" | "nanosleep" => V::Void,
-            "popc" => V::Int(norm(args[0].int().count_ones() as i64, rs)),
+            // The bits of the operand's own width (`popc(int32(-8))` is 29, not 61).
+            "popc" => V::Int(norm((args[0].int() as u64 & (u64::MAX >> (64 - rs.bits().min(64)))).count_ones() as i64, rs)),
             "clz" => {
                 let s = rs;
                 let bits = s.bits();
@@ -1277,7 +1278,7 @@ impl Machine<'_> {
             "math.sqrt" => f1(f32::sqrt, f64::sqrt),
             "math.exp" | "math.exp2" | "math.expm1" | "math.log" | "math.log2" | "math.log10" | "math.log1p"
             | "math.sin" | "math.cos" | "math.tan" | "math.asin" | "math.acos" | "math.atan" | "math.atan2"
-            | "math.sinh" | "math.cosh" | "math.tanh" | "math.pow" | "math.erf" => shared_math(name, args, rs),
+            | "math.sinh" | "math.cosh" | "math.tanh" | "math.pow" | "math.erf" | "math.hypot" => shared_math(name, args, rs),
             "math.asinh" => f1(f32::asinh, f64::asinh),
             "math.acosh" => f1(f32::acosh, f64::acosh),
             "math.atanh" => f1(f32::atanh, f64::atanh),
@@ -1285,7 +1286,6 @@ impl Machine<'_> {
             "math.floor" => f1(f32::floor, f64::floor),
             "math.ceil" => f1(f32::ceil, f64::ceil),
             "math.trunc" => f1(f32::trunc, f64::trunc),
-            "math.hypot" => f2(f32::hypot, f64::hypot),
             "math.fmod" => f2(|a, b| a % b, |a, b| a % b),
             "math.copysign" => f2(f32::copysign, f64::copysign),
             "math.isnan" => V::Bool(args[0].f64().is_nan()),

@@ -255,6 +255,8 @@ pub enum E {
     MinMax(bool, Vec<E>),
     Abs(Box<E>),
     Round(Box<E>),
+    /// `cuda.popc/clz/ffs/brev/cbrt/fma(...)` (reference sections 4.6, 4.7).
+    Cuda(&'static str, Vec<E>),
     /// A device function call with its (fixed) return type.
     Call(String, Vec<E>, Ty),
 }
@@ -279,6 +281,7 @@ impl E {
             | E::Math(_, a)
             | E::Abs(a)
             | E::Round(a) => a.is_const(),
+            E::Cuda(_, xs) => xs.iter().all(E::is_const),
             E::Ternary(c, a, b) => c.is_const() && a.is_const() && b.is_const(),
         }
     }
@@ -338,6 +341,10 @@ impl E {
                     _ => return None,
                 }
             }
+            E::Math("isnan" | "isinf" | "isfinite", a) => match a.ty()? {
+                t if t.is_float() => Ty::B,
+                _ => return None,
+            },
             E::Math(_, a) => match a.ty()? {
                 Ty::B => return None,
                 t if t.is_float() => t,
@@ -361,6 +368,19 @@ impl E {
                 t if t.is_float() => Ty::I64,
                 _ => return None,
             },
+            E::Cuda(name, xs) => {
+                let tys: Vec<Ty> = xs.iter().map(E::ty).collect::<Option<_>>()?;
+                match (*name, tys.as_slice()) {
+                    ("popc" | "clz", [t]) if t.is_int() => *t,
+                    ("ffs", [t]) if t.is_int() => Ty::U32,
+                    ("brev", [Ty::U64]) => Ty::U64,
+                    ("brev", [t]) if t.is_int() => Ty::U32,
+                    ("cbrt", [t]) if t.is_float() => *t,
+                    ("cbrt", [t]) if t.is_int() => Ty::F64,
+                    ("fma", [a, b, c]) if a.is_float() && a == b && b == c => *a,
+                    _ => return None,
+                }
+            }
         })
     }
 
@@ -402,6 +422,10 @@ impl E {
             }
             E::Abs(a) => format!("abs({})", a.render()),
             E::Round(a) => format!("round({})", a.render()),
+            E::Cuda(name, xs) => {
+                let args: Vec<String> = xs.iter().map(E::render).collect();
+                format!("cuda.{name}({})", args.join(", "))
+            }
             E::Call(f, args, _) => {
                 let args: Vec<String> = args.iter().map(E::render).collect();
                 format!("{f}({})", args.join(", "))
@@ -845,7 +869,7 @@ impl Gen {
     }
 
     fn int_expr(&mut self, depth: u32) -> E {
-        let e = match self.rng.below(20) {
+        let e = match self.rng.below(21) {
             0..=2 => {
                 let op = self.rng.pick(&[Bin::Add, Bin::Sub, Bin::Mul, Bin::Add]);
                 let (a, b) = self.operands(Want::Int, Want::Int, depth);
@@ -940,6 +964,16 @@ impl Gen {
                 Some(e) => e,
                 None => self.leaf(Want::Int, depth),
             },
+            15 => {
+                self.feature("bit intrinsics");
+                let a = self.non_const(Want::Int, depth + 1);
+                let names: &[&'static str] = if self.no_unsigned {
+                    &["popc", "clz"]
+                } else {
+                    &["popc", "clz", "ffs", "brev"]
+                };
+                E::Cuda(self.rng.pick(names), vec![a])
+            }
             _ => self.leaf(Want::Int, depth),
         };
         // A join of a signed int with uint64 is float64: cast the result back.
@@ -975,7 +1009,7 @@ impl Gen {
     }
 
     fn float_expr(&mut self, depth: u32) -> E {
-        match self.rng.below(22) {
+        match self.rng.below(23) {
             0..=3 => {
                 let op = self.rng.pick(&[Bin::Add, Bin::Sub, Bin::Mul, Bin::Add]);
                 let other = if self.rng.chance(70) {
@@ -1093,6 +1127,29 @@ impl Gen {
                 Some(e) => e,
                 None => self.leaf(Want::Float, depth),
             },
+            16 => {
+                self.feature("fma/cbrt");
+                if self.rng.chance(50) {
+                    E::Cuda("cbrt", vec![self.non_const(Want::Num, depth + 1)])
+                } else {
+                    // Three operands of one float type.
+                    let t = self.rng.pick(&[Ty::F32, Ty::F64]);
+                    let mut xs = Vec::new();
+                    for i in 0..3 {
+                        let x = if i == 0 {
+                            self.non_const(Want::Float, depth + 1)
+                        } else {
+                            self.expr(Want::Num, depth + 1)
+                        };
+                        xs.push(if x.ty() == Some(t) {
+                            x
+                        } else {
+                            E::Cast(t, bx(x), false)
+                        });
+                    }
+                    E::Cuda("fma", xs)
+                }
+            }
             _ => self.leaf(Want::Float, depth),
         }
     }
@@ -1124,6 +1181,11 @@ impl Gen {
             7 if depth < MAX_DEPTH => {
                 let a = self.cond(depth + 1);
                 E::Not(bx(a))
+            }
+            8 if self.rng.chance(20) => {
+                self.feature("math.isnan/isinf/isfinite");
+                let a = self.non_const(Want::Float, depth + 1);
+                E::Math(self.rng.pick(&["isnan", "isinf", "isfinite"]), bx(a))
             }
             8 => {
                 self.feature("truthiness");
@@ -1440,9 +1502,13 @@ impl Gen {
         } else {
             self.expr(Want::Int, depth + 1)
         };
+        let op = self.rng.pick(&["add", "add", "add", "sub", "max", "min"]);
+        if op != "add" {
+            self.feature("atomic sub/max/min");
+        }
         self.line(
             indent,
-            format!("cuda.atomic.add({}, {index}, {})", a.name, v.render()),
+            format!("cuda.atomic.{op}({}, {index}, {})", a.name, v.render()),
         );
     }
 

@@ -551,6 +551,10 @@ impl Lower<'_> {
     }
 
     fn while_loop(&mut self, w: &ast::StmtWhile) -> LResult<()> {
+        if self.pruned(&w.test) == Some(false) {
+            // Numba prunes a loop whose condition it knows is false: only `else` runs.
+            return self.block(&w.orelse);
+        }
         let (header, body, orelse, exit) = (self.new_block(), self.new_block(), self.new_block(), self.new_block());
         self.terminate(Terminator::Jump(header));
         self.switch_to(header);

@@ -837,16 +837,8 @@ impl<'c, 'a> Typer<'c, 'a> {
                 if falls_through {
                     outs.push(env);
                 }
-                let mut out = self.join(outs);
-                if let Some(out) = &mut out {
-                    for var in dead_after_ssa {
-                        if let Some(&id) = out.get(&var) {
-                            self.vals.push(Val::Phi { var: var.clone(), incoming: vec![id], extra: Vec::new(), resolved: None });
-                            out.insert(var, self.vals.len() - 1);
-                        }
-                    }
-                }
-                return Ok(out);
+                let out = self.join(outs);
+                return Ok(out.map(|e| self.no_constants(e, &dead_after_ssa)));
             }
             Stmt::For(f) => return self.for_loop(f, env),
             Stmt::While(w) => return self.while_loop(w, env),
@@ -1060,20 +1052,44 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     fn while_loop(&mut self, w: &ast::StmtWhile, env: Env) -> TResult<Option<Env>> {
-        // CPython 3.11 tests the condition before the loop and again at the bottom.
-        let always = matches!(&*w.test, Expr::BooleanLiteral(b) if b.value);
+        // CPython 3.11 tests the condition before the loop and again at the bottom: two
+        // branches, each pruned when Numba can decide it (`while True:`, `i = 0; while i < n:`).
         self.expr(&w.test, &env)?;
+        let entry = self.const_truth(&w.test, &env);
+        let mut after_ssa = entry.is_some() && self.truth_at(&w.test, &env, Stage::BeforeSsa).is_none();
         let mut assigned = HashSet::new();
         collect_assigned(&w.body, &mut assigned);
+        if entry == Some(false) {
+            // The body never runs, and is not typed.
+            self.note_pruned(&w.test, entry);
+            let exit = self.block(&w.orelse, Some(env))?;
+            return Ok(exit.map(|e| if after_ssa { self.no_constants(e, &assigned) } else { e }));
+        }
         let body = &w.body;
         let (_header, back, frame) =
             self.fixpoint(&env, &assigned, |this, h| this.block(body, Some(h)))?;
+        // `continue` jumps back to the first test, which then sees those values too.
+        let mut entry = entry;
+        if !frame.continues.is_empty() {
+            let mut tops = vec![env.clone()];
+            tops.extend(frame.continues.iter().cloned());
+            if let Some(top) = self.join(tops) {
+                entry = self.const_truth(&w.test, &top);
+                after_ssa = entry.is_some() && self.truth_at(&w.test, &top, Stage::BeforeSsa).is_none();
+            }
+        }
+        self.note_pruned(&w.test, entry);
+        let mut bottom = None;
         if let Some(back) = &back {
             self.expr(&w.test, back)?;
+            bottom = self.const_truth(&w.test, back);
+            self.note_pruned(&w.test, bottom);
         }
         let mut normal: Vec<Env> = Vec::new();
-        if !always {
+        if entry != Some(true) {
             normal.push(env);
+        }
+        if bottom != Some(true) {
             normal.extend(back);
         }
         let normal = self.join(normal);
@@ -1083,7 +1099,20 @@ impl<'c, 'a> Typer<'c, 'a> {
         };
         let mut outs: Vec<Env> = exit.into_iter().collect();
         outs.extend(frame.breaks);
-        Ok(self.join(outs))
+        let out = self.join(outs);
+        Ok(out.map(|e| if after_ssa { self.no_constants(e, &assigned) } else { e }))
+    }
+
+    /// After code Numba prunes only after its SSA reconstruction: the variables the pruned
+    /// code assigns still meet in a phi there, so they are no constants for other branches.
+    fn no_constants(&mut self, mut env: Env, vars: &HashSet<String>) -> Env {
+        for var in vars {
+            if let Some(&id) = env.get(var) {
+                self.vals.push(Val::Phi { var: var.clone(), incoming: vec![id], extra: Vec::new(), resolved: None });
+                env.insert(var.clone(), self.vals.len() - 1);
+            }
+        }
+        env
     }
 
 

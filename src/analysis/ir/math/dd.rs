@@ -483,6 +483,16 @@ pub trait Ext: MathOps {
         dd(s, e)
     }
 
+    fn ddsqrt_d(&mut self, d: D<Self>) -> D<Self> {
+        let s = self.add(d.x, d.y);
+        let t = self.sqrt(s);
+        let tt = self.ddmul_ff(t, t);
+        let a = self.ddadd2_dd(d, tt);
+        let r = self.ddrec_f(t);
+        let p = self.ddmul_dd(a, r);
+        self.ddscalec(p, 0.5)
+    }
+
     fn ddsqrt_f(&mut self, d: Self::F) -> D<Self> {
         let t = self.sqrt(d);
         let tt = self.ddmul_ff(t, t);

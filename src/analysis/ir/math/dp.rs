@@ -1,6 +1,6 @@
 //! The float64 functions: SLEEF's `sleefsimddp.c` `u10` functions (FMA configuration),
 //! with branches turned into selects and SLEEF's medium-range trigonometric reduction
-//! replaced by [`rempi`] above 15.
+//! replaced by `rempi` above 15.
 
 use super::dd::{D, Ext, dd};
 use super::rempi::rempi;
@@ -41,6 +41,7 @@ pub fn build<M: MathOps>(m: &mut M, f: MathFn, a: &[M::F]) -> M::F {
         MathFn::Tanh => tanh(m, a[0]),
         MathFn::Pow => pow(m, a[0], a[1]),
         MathFn::Erf => erf(m, a[0]),
+        MathFn::Hypot => hypot(m, a[0], a[1]),
     }
 }
 
@@ -988,4 +989,43 @@ pub(super) fn poly4dd<M: MathOps>(
 fn ddmla<M: MathOps>(m: &mut M, x: M::F, y: D<M>, z: D<M>) -> D<M> {
     let yx = m.ddmul_df(y, x);
     m.ddadd_dd(z, yx)
+}
+
+/// `sqrt(x^2 + y^2)` without overflow (SLEEF `xhypot_u05`/`xhypotf_u05`; both widths),
+/// scaling small arguments up so that the double-word low parts stay normal.
+pub(super) fn hypot<M: MathOps>(m: &mut M, x: M::F, y: M::F) -> M::F {
+    let k = if m.bits() == 64 { 512.0 } else { 64.0 };
+    let (tiny, up, down) = (f64::exp2(-k), f64::exp2(k), f64::exp2(-k));
+    let x = m.abs(x);
+    let y = m.abs(y);
+    let xl = m.lt(x, y);
+    let min = m.fsel(xl, x, y);
+    let max = m.fsel(xl, y, x);
+    let o = m.ltc(max, tiny);
+    let ns = m.mulc(min, up);
+    let n = m.fsel(o, ns, min);
+    let ds = m.mulc(max, up);
+    let d = m.fsel(o, ds, max);
+    let z = m.c(0.0);
+    let t = m.dddiv(dd(n, z), dd(d, z));
+    let t2 = m.ddsqu(t);
+    let one = m.c(1.0);
+    let a = m.ddadd2_df(t2, one);
+    let r = m.ddsqrt_d(a);
+    let t = m.ddmul_df(r, d);
+    let ret = m.add(t.x, t.y);
+    let back = m.mulc(ret, down);
+    let ret = m.fsel(o, back, ret);
+    let rn = m.isnan(ret);
+    let ret = m.selc(rn, f64::INFINITY, ret);
+    let min0 = m.eqc(min, 0.0);
+    let ret = m.fsel(min0, max, ret);
+    let xn = m.isnan(x);
+    let yn = m.isnan(y);
+    let n = m.bor(xn, yn);
+    let ret = m.selc(n, f64::NAN, ret);
+    let xi = m.ispinf(x);
+    let yi = m.ispinf(y);
+    let i = m.bor(xi, yi);
+    m.selc(i, f64::INFINITY, ret)
 }

@@ -16,15 +16,26 @@
 //! License 1.0, <https://github.com/shibatch/sleef>, `sleefsimddp.c`/`sleefsimdsp.c` with
 //! FMA, as SLEEF builds for CUDA): double-word (`dd`) arithmetic where the last bit matters,
 //! Cody-Waite reduction for small trigonometric arguments and a table-driven Payne-Hanek
-//! reduction ([`rempi`]) for the others, so `sin`/`cos`/`tan` stay within bounds over the
-//! whole float range. Accuracy is measured against the host libm in `tests/math.rs`.
+//! reduction (`rempi.rs`) for the others, so `sin`/`cos`/`tan` stay within bounds over the
+//! whole float range. Departures from SLEEF (each commented where it is): no medium-range
+//! trigonometric reduction, `rempi` instead of SLEEF's 32 KB table; tiny arguments of `tan`,
+//! `log1p`, `sinh`, `tanh` return the argument; `tanh`/`expm1` saturate where the result
+//! rounds to ±1 (SLEEF did an ulp early); `sinh`/`cosh` reach the overflow threshold through
+//! `e^(x - ln 2)`; `hypot` scales small arguments. Accuracy is measured against the host
+//! libm in `tests/math.rs` and against mpmath by `scripts/math_accuracy.py`.
+
+// The constants are SLEEF's, digit for digit (some equal `std::f64::consts` values); the
+// operations are named after the instructions (`to_bits`/`from_bits` on a handle).
+#![allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::wrong_self_convention
+)]
 
 mod dd;
 mod dp;
 mod rempi;
 mod sp;
-
-pub use dd::DD;
 
 /// The math functions implemented here. `Pow` is also float `**`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,10 +59,11 @@ pub enum MathFn {
     Tanh,
     Pow,
     Erf,
+    Hypot,
 }
 
 impl MathFn {
-    pub const ALL: [MathFn; 19] = [
+    pub const ALL: [MathFn; 20] = [
         MathFn::Exp,
         MathFn::Exp2,
         MathFn::Expm1,
@@ -71,6 +83,7 @@ impl MathFn {
         MathFn::Tanh,
         MathFn::Pow,
         MathFn::Erf,
+        MathFn::Hypot,
     ];
 
     /// The function an intrinsic name (`math.exp`) stands for.
@@ -101,12 +114,13 @@ impl MathFn {
             MathFn::Tanh => "tanh",
             MathFn::Pow => "pow",
             MathFn::Erf => "erf",
+            MathFn::Hypot => "hypot",
         }
     }
 
     pub fn arity(self) -> usize {
         match self {
-            MathFn::Atan2 | MathFn::Pow => 2,
+            MathFn::Atan2 | MathFn::Pow | MathFn::Hypot => 2,
             _ => 1,
         }
     }
@@ -128,6 +142,7 @@ impl MathFn {
             MathFn::Tanh => (2.0, 1.0),
             MathFn::Pow => (4.0, 2.0),
             MathFn::Erf => (2.0, 2.0),
+            MathFn::Hypot => (3.0, 2.0),
         };
         if bits == 32 { f32_bound } else { f64_bound }
     }

@@ -1,5 +1,5 @@
 //! The float32 functions: SLEEF's `sleefsimdsp.c` `u10` functions (FMA configuration),
-//! all in float32 arithmetic, with branches turned into selects and [`rempi`] for
+//! all in float32 arithmetic, with branches turned into selects and `rempi` for
 //! trigonometric arguments of 125 and more.
 
 use super::dd::{D, Ext, dd};
@@ -44,6 +44,7 @@ pub fn build<M: MathOps>(m: &mut M, f: MathFn, a: &[M::F]) -> M::F {
         MathFn::Tanh => tanh(m, a[0]),
         MathFn::Pow => pow(m, a[0], a[1]),
         MathFn::Erf => erf(m, a[0]),
+        MathFn::Hypot => super::dp::hypot(m, a[0], a[1]),
     }
 }
 
