@@ -424,7 +424,8 @@ fn branches_numba_decides_at_compile_time_are_not_typed() {
     let header = "from numba import cuda\nDEBUG = False\nSCALE = 2.5\n\n@cuda.jit\n";
     let sig = "void(float64[::1], int32)";
     // (body, Numba's types of some variables, variables only in pruned code)
-    let cases: &[(&str, &[(&str, &[&str])], &[&str])] = &[
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a [&'a str])], &'a [&'a str]);
+    let cases: &[Case] = &[
         // A global constant, then a variable it left constant.
         (
             "def k(out, n):\n    x = 1\n    if DEBUG:\n        x = 2.5\n    if x > 0:\n        a = 1\n    else:\n        b = 2.5\n",
