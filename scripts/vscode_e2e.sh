@@ -131,6 +131,10 @@ cat > "$WORK/data/User/settings.json" <<JSON
   "kernlint.trace.server": "messages"
 }
 JSON
+# `kernlint.path` is machine-scoped (a workspace cannot set it): code-server, like any remote
+# window, reads such settings from the machine's settings, not the user's.
+mkdir -p "$WORK/data/Machine"
+printf '{\n  "kernlint.path": "%s"\n}\n' "$BIN" > "$WORK/data/Machine/settings.json"
 FLAGS=(--auth none --disable-telemetry --disable-update-check --disable-workspace-trust
        --disable-getting-started-override --user-data-dir "$WORK/data" --extensions-dir "$WORK/ext")
 log "installing $(basename "$VSIX") into code-server"
