@@ -11,7 +11,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use super::items::{Item, ItemText, item_statements, module_items};
 use super::resolve::{NameLookup, const_eval, qualified_path};
-use super::scope::{Binding, ConstValue, ModuleScope, module_scope};
+use super::scope::{Binding, ConstValue, Layered, ModuleScope, module_scope};
 use super::signature::{Signature, SignatureError, parse_signature_expr, parse_signature_str};
 use super::types::Scalar;
 use super::{Db, SourceFile};
@@ -189,21 +189,21 @@ impl<'a> ItemScope<'a> {
     /// The bindings of an enclosing function's body (not of functions nested in it).
     fn bind_body(&mut self, body: &[Stmt], prefix: &str) {
         for stmt in body {
-            let outer = ModuleAndImports { module: self.module, local: &self.local };
+            let outer = Layered { inner: &self.local, outer: Some(self.module) };
             self.closure.add_statement_in(stmt, Some(&outer));
             match stmt {
                 Stmt::FunctionDef(def) => {
                     self.nested.insert(def.name.to_string(), format!("{prefix}{}", def.name.as_str()));
                 }
                 Stmt::For(stmt_for) => {
-                    bind_names_other(&stmt_for.target, &mut self.closure);
+                    bound_names(&stmt_for.target, &mut |n| bind_other(&mut self.closure, n));
                     self.bind_body(&stmt_for.body, prefix);
                 }
                 Stmt::While(stmt_while) => self.bind_body(&stmt_while.body, prefix),
                 Stmt::With(with) => {
                     for item in &with.items {
                         if let Some(target) = &item.optional_vars {
-                            bind_names_other(target, &mut self.closure);
+                            bound_names(target, &mut |n| bind_other(&mut self.closure, n));
                         }
                     }
                     self.bind_body(&with.body, prefix);
@@ -214,25 +214,17 @@ impl<'a> ItemScope<'a> {
     }
 }
 
-struct ModuleAndImports<'a> {
-    module: &'a ModuleScope,
-    local: &'a ModuleScope,
+fn bind_other(scope: &mut ModuleScope, name: &str) {
+    scope.bindings.insert(name.to_string(), Binding::Other);
 }
 
-impl NameLookup for ModuleAndImports<'_> {
-    fn binding(&self, name: &str) -> Option<&Binding> {
-        self.local.get(name).or_else(|| self.module.get(name))
-    }
-}
-
-fn bind_names_other(target: &Expr, scope: &mut ModuleScope) {
+/// Every name an assignment target binds (`a`, `a, (b, *c)`).
+pub fn bound_names(target: &Expr, f: &mut impl FnMut(&str)) {
     match target {
-        Expr::Name(n) => {
-            scope.bindings.insert(n.id.to_string(), Binding::Other);
-        }
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| bind_names_other(e, scope)),
-        Expr::List(l) => l.elts.iter().for_each(|e| bind_names_other(e, scope)),
-        Expr::Starred(s) => bind_names_other(&s.value, scope),
+        Expr::Name(n) => f(n.id.as_str()),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| bound_names(e, f)),
+        Expr::List(l) => l.elts.iter().for_each(|e| bound_names(e, f)),
+        Expr::Starred(s) => bound_names(&s.value, f),
         _ => {}
     }
 }

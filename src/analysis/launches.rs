@@ -8,7 +8,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::items::{ItemText, item_statements};
-use super::kernels::{FunctionKind, GpuIndex, ItemScope, for_each_body, gpu_index, jit_spec};
+use super::kernels::{FunctionKind, GpuIndex, ItemScope, bound_names, for_each_body, gpu_index, jit_spec};
 use super::resolve::const_eval;
 use super::resolve::NameLookup;
 use super::scope::{Binding, ConstValue, Layered, ModuleScope, module_scope};
@@ -65,16 +65,6 @@ struct HostWalker<'a> {
     defs: Vec<(&'a ast::StmtFunctionDef, Option<ModuleScope>)>,
     scopes: Vec<TextRange>,
     out: Vec<HostCall>,
-}
-
-fn bound_names(target: &Expr, f: &mut impl FnMut(&str)) {
-    match target {
-        Expr::Name(n) => f(n.id.as_str()),
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| bound_names(e, f)),
-        Expr::List(l) => l.elts.iter().for_each(|e| bound_names(e, f)),
-        Expr::Starred(s) => bound_names(&s.value, f),
-        _ => {}
-    }
 }
 
 /// Names a function body binds to one constant value (`nelem = 32`, `n = N * 2`); a name
