@@ -74,6 +74,7 @@ pub fn lower_function(
         locals: BTreeSet::new(),
     };
     lower.function(def, args)?;
+    super::wraps::drop_needless_wraps(&mut lower.func);
     Ok(lower.func)
 }
 

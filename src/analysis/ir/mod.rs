@@ -7,7 +7,8 @@
 //!   signedness happen in float64; unary ops run at the operand's width, then widen);
 //! - `//` and `%` are [`BinaryOp::FloorDiv`] and [`BinaryOp::FloorMod`]: floor semantics on
 //!   signed integers and floats, plain on unsigned integers, 0 for an integer divisor of 0;
-//! - negative indices are wrapped once, explicitly (`i < 0 ? i + extent : i`);
+//! - negative indices are wrapped once, explicitly (`i < 0 ? i + extent : i`), unless the
+//!   index is provably non-negative (see `wraps`);
 //! - truthiness, chained comparisons, `and`/`or` and conditional expressions are control
 //!   flow and comparisons; tuples are values built and taken apart by `MakeTuple`/`Extract`;
 //! - memory spaces are explicit on every load and store.
@@ -22,6 +23,7 @@
 mod lower;
 pub mod math;
 mod print;
+mod wraps;
 
 use ruff_text_size::TextRange;
 
