@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Number, Operator, Stmt, UnaryOp};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::TextRange;
 
 use super::items::module_items;
 use super::kernels::{FunctionKind, GpuFunction, ItemScope, for_each_body};
@@ -22,7 +22,7 @@ use super::typing::TypingRequest;
 use super::launches::item_host_calls;
 use super::resolve::{NameLookup, qualified_path, scalar_type_of_path};
 use super::scope::module_scope;
-use super::syntax::parse_module;
+use super::syntax::{call_at, parse_module};
 use super::types::{Layout, Scalar, Type};
 use super::{Db, SourceFile};
 
@@ -59,7 +59,7 @@ pub fn launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<V
                 let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
                 Assignments::of(&def.body, &params)
             });
-            let Some(found) = find_call(body, call.range + item.start) else { continue };
+            let Some(found) = call_at(body, call.range + item.start) else { continue };
             let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
             let types: Option<Vec<Type>> = found
                 .arguments
@@ -100,7 +100,7 @@ pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec
                 let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
                 Assignments::of(&def.body, &params)
             });
-            let Some(found) = find_call(body, call.range + item.start) else { continue };
+            let Some(found) = call_at(body, call.range + item.start) else { continue };
             let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
             // After a starred argument positions are unknown: stop there.
             let types: Vec<Option<Type>> = found
@@ -209,38 +209,6 @@ fn scalar_name(s: Scalar) -> &'static str {
         Scalar::BF16 => "bfloat16",
         other => other.name(),
     }
-}
-
-/// The call expression at `range` anywhere in `stmts`.
-fn find_call(stmts: &[Stmt], range: TextRange) -> Option<&ast::ExprCall> {
-    struct Finder<'a> {
-        range: TextRange,
-        found: Option<&'a ast::ExprCall>,
-    }
-    impl<'a> Visitor<'a> for Finder<'a> {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if self.found.is_none() && stmt.range().contains_range(self.range) {
-                visitor::walk_stmt(self, stmt);
-            }
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if self.found.is_some() || !expr.range().contains_range(self.range) {
-                return;
-            }
-            if let Expr::Call(call) = expr
-                && call.range() == self.range
-            {
-                self.found = Some(call);
-                return;
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut finder = Finder { range, found: None };
-    for stmt in stmts {
-        finder.visit_stmt(stmt);
-    }
-    finder.found
 }
 
 /// The names one scope binds: the value of each name assigned exactly once (`None` for names
@@ -772,7 +740,7 @@ pub fn launch_arg_homes(db: &dyn Db, file: SourceFile, item: super::items::ItemT
             let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
             Assignments::of(&def.body, &params)
         });
-        let Some(found) = find_call(stmts, call.range) else { continue };
+        let Some(found) = call_at(stmts, call.range) else { continue };
         let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
         out.push((call.range, found.arguments.args.iter().map(|a| eval.home(a, 0)).collect()));
     }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use ruff_python_ast::ModModule;
+use ruff_python_ast::{self as ast, ModModule};
 use ruff_python_parser::{Mode, ParseOptions, Parsed, parse_unchecked};
 use ruff_source_file::{LineIndex, OneIndexed, PositionEncoding};
 use ruff_text_size::{TextRange, TextSize};
@@ -296,4 +296,40 @@ mod tests {
         let shallow = ParsedModule::parse("x = -(-(1))\n");
         assert!(shallow.masked_text().is_none() && shallow.0.too_deep.is_empty());
     }
+}
+
+/// The call expression at `range` anywhere in `stmts`.
+pub fn call_at(stmts: &[ruff_python_ast::Stmt], range: TextRange) -> Option<&ast::ExprCall> {
+    use ruff_python_ast::visitor::{self, Visitor};
+    use ruff_python_ast::{Expr, Stmt};
+    use ruff_text_size::Ranged;
+
+    struct Finder<'a> {
+        range: TextRange,
+        found: Option<&'a ast::ExprCall>,
+    }
+    impl<'a> Visitor<'a> for Finder<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if self.found.is_none() && stmt.range().contains_range(self.range) {
+                visitor::walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if self.found.is_some() || !expr.range().contains_range(self.range) {
+                return;
+            }
+            if let Expr::Call(call) = expr
+                && call.range() == self.range
+            {
+                self.found = Some(call);
+                return;
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder { range, found: None };
+    for stmt in stmts {
+        finder.visit_stmt(stmt);
+    }
+    finder.found
 }

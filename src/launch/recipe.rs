@@ -12,13 +12,14 @@
 //! generator `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint) for an array.
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::TextRange;
 
 use crate::analysis::items::{item_statements, module_items};
 use crate::analysis::kernels::{ItemScope, file_gpu_functions, for_each_body};
 use crate::analysis::launches::{CallForm, item_host_calls};
 use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
 use crate::analysis::scope::{Binding, ConstValue, ModuleScope, module_scope};
+use crate::analysis::syntax::call_at;
 use crate::analysis::types::Scalar;
 use crate::analysis::typing::find_def;
 use crate::analysis::{Db, SourceFile};
@@ -64,7 +65,7 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
                 continue;
             }
             let stmts = item_statements(db, item.text);
-            let Some(call_expr) = find_call(stmts, call.range) else { continue };
+            let Some(call_expr) = call_at(stmts, call.range) else { continue };
             // Names bound once in the enclosing function (or the module) give the values.
             let function = call.scope.and_then(|r| find_def(stmts, r));
             let scope = function_scope(scope_module, function);
@@ -175,29 +176,6 @@ fn split_top_level(text: &str) -> Vec<String> {
         out.push(current);
     }
     out
-}
-
-fn find_call(stmts: &[Stmt], range: TextRange) -> Option<&ast::ExprCall> {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct Find<'a> {
-        range: TextRange,
-        found: Option<&'a ast::ExprCall>,
-    }
-    impl<'a> Visitor<'a> for Find<'a> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Call(call) = expr
-                && call.range() == self.range
-            {
-                self.found = Some(call);
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut finder = Find { range, found: None };
-    for stmt in stmts {
-        finder.visit_stmt(stmt);
-    }
-    finder.found
 }
 
 /// An array to generate: what fills it, its dtype and shape.

@@ -54,9 +54,10 @@
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::Ranged;
 
 use crate::analysis::host_types::{ArrayHome, launch_arg_homes};
+use crate::analysis::syntax::call_at;
 use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
@@ -71,7 +72,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     let mut loops = Vec::new();
     innermost_loops(ctx.stmts, &mut loops);
     for (call_range, args) in homes {
-        let Some(call) = find_call(ctx.stmts, call_range) else {
+        let Some(call) = call_at(ctx.stmts, call_range) else {
             continue;
         };
         let Some((_, Some(looped))) = loops
@@ -198,37 +199,5 @@ fn bound_in(stmt: &Stmt, name: &str) -> bool {
     }
     let mut f = Finder { name, found: false };
     f.visit_stmt(stmt);
-    f.found
-}
-
-/// The call expression at `range` in `stmts`.
-fn find_call(stmts: &[Stmt], range: TextRange) -> Option<&ruff_python_ast::ExprCall> {
-    struct F<'a> {
-        range: TextRange,
-        found: Option<&'a ruff_python_ast::ExprCall>,
-    }
-    impl<'a> Visitor<'a> for F<'a> {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if self.found.is_none() && stmt.range().contains_range(self.range) {
-                visitor::walk_stmt(self, stmt);
-            }
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if self.found.is_some() || !expr.range().contains_range(self.range) {
-                return;
-            }
-            if let Expr::Call(c) = expr
-                && c.range() == self.range
-            {
-                self.found = Some(c);
-                return;
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut f = F { range, found: None };
-    for s in stmts {
-        f.visit_stmt(s);
-    }
     f.found
 }
