@@ -229,6 +229,22 @@ pub fn bound_names(target: &Expr, f: &mut impl FnMut(&str)) {
     }
 }
 
+/// Every name an assignment or a `for` binds in `stmts`, nested blocks included, nested
+/// functions and classes not (they are scopes of their own). Once per binding statement.
+pub fn for_each_assigned_name(stmts: &[Stmt], f: &mut impl FnMut(&str)) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| bound_names(t, f)),
+            Stmt::AugAssign(a) => bound_names(&a.target, f),
+            Stmt::AnnAssign(a) => bound_names(&a.target, f),
+            Stmt::For(l) => bound_names(&l.target, f),
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
+            _ => {}
+        }
+        for_each_body(stmt, |body| for_each_assigned_name(body, f));
+    }
+}
+
 /// For each module-level function, the constant each parameter gets at every call site in
 /// the module that passes one (parameters passed different values are left out).
 pub type FactoryArguments = BTreeMap<String, BTreeMap<String, ConstValue>>;

@@ -377,9 +377,9 @@ impl Lower<'_> {
             self.func.params.push(Param { name: param.name.to_string(), ty, value });
             self.locals.insert(param.name.to_string());
         }
-        let mut assigned = BTreeSet::new();
-        collect_assigned(&def.body, &mut assigned);
-        self.locals.extend(assigned);
+        crate::analysis::kernels::for_each_assigned_name(&def.body, &mut |name| {
+            self.locals.insert(name.to_string());
+        });
         for (name, types) in &collector.found {
             if self.locals.contains(name) {
                 for t in types {
@@ -1287,31 +1287,6 @@ fn is_alloc_call(call: &ast::ExprCall, scope: &ItemScope) -> bool {
 
 fn is_nonnegative_literal(e: &Expr) -> bool {
     matches!(e, Expr::NumberLiteral(ast::ExprNumberLiteral { value: Number::Int(_), .. }))
-}
-
-fn collect_assigned(stmts: &[Stmt], out: &mut BTreeSet<String>) {
-    fn target(e: &Expr, out: &mut BTreeSet<String>) {
-        match e {
-            Expr::Name(n) => {
-                out.insert(n.id.to_string());
-            }
-            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
-                elts.iter().for_each(|x| target(x, out))
-            }
-            _ => {}
-        }
-    }
-    for stmt in stmts {
-        match stmt {
-            Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
-            Stmt::AugAssign(a) => target(&a.target, out),
-            Stmt::AnnAssign(a) => target(&a.target, out),
-            Stmt::For(f) => target(&f.target, out),
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
-            _ => {}
-        }
-        crate::analysis::kernels::for_each_body(stmt, |body| collect_assigned(body, out));
-    }
 }
 
 fn statement_name(stmt: &Stmt) -> &'static str {

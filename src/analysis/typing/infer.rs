@@ -8,7 +8,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use super::calls;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
-use crate::analysis::kernels::ItemScope;
+use crate::analysis::kernels::{ItemScope, bound_names, for_each_assigned_name, for_each_body};
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
 use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::signature::Signature;
@@ -268,7 +268,7 @@ pub fn type_def(
         loops: Vec::new(),
         depth,
     };
-    count_definitions(&def.body, &mut typer.definitions);
+    for_each_assigned_name(&def.body, &mut |name| *typer.definitions.entry(name.to_string()).or_default() += 1);
     let mut env = Env::new();
     for (param, ty) in params.iter().zip(args) {
         let name = param.name.to_string();
@@ -314,41 +314,23 @@ pub fn type_def(
     })
 }
 
-/// How many assignments bind each name in a function body.
-fn count_definitions(stmts: &[Stmt], out: &mut HashMap<String, usize>) {
-    fn target(e: &Expr, out: &mut HashMap<String, usize>) {
-        match e {
-            Expr::Name(n) => *out.entry(n.id.to_string()).or_default() += 1,
-            Expr::Tuple(t) => t.elts.iter().for_each(|e| target(e, out)),
-            Expr::List(t) => t.elts.iter().for_each(|e| target(e, out)),
-            _ => {}
-        }
-    }
-    for stmt in stmts {
-        match stmt {
-            Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
-            Stmt::AugAssign(a) => target(&a.target, out),
-            Stmt::AnnAssign(a) => target(&a.target, out),
-            Stmt::For(f) => target(&f.target, out),
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
-            _ => {}
-        }
-        crate::analysis::kernels::for_each_body(stmt, |body| count_definitions(body, out));
-    }
+/// Names bound anywhere in a function body (Python's local-variable rule): assignment
+/// targets, and the names nested functions and imports bind.
+fn collect_assigned(stmts: &[Stmt], out: &mut HashSet<String>) {
+    for_each_assigned_name(stmts, &mut |n| {
+        out.insert(n.to_string());
+    });
+    collect_defined(stmts, out);
 }
 
-/// Names bound anywhere in a function body (Python's local-variable rule).
-fn collect_assigned(stmts: &[Stmt], out: &mut HashSet<String>) {
+fn collect_defined(stmts: &[Stmt], out: &mut HashSet<String>) {
     for stmt in stmts {
         match stmt {
-            Stmt::Assign(a) => a.targets.iter().for_each(|t| target_names(t, out)),
-            Stmt::AugAssign(a) => target_names(&a.target, out),
-            Stmt::AnnAssign(a) => target_names(&a.target, out),
-            Stmt::For(f) => target_names(&f.target, out),
             Stmt::FunctionDef(d) => {
                 out.insert(d.name.to_string());
                 continue;
             }
+            Stmt::ClassDef(_) => continue,
             Stmt::Import(i) => {
                 for alias in &i.names {
                     let n = alias.asname.as_ref().unwrap_or(&alias.name).as_str();
@@ -362,19 +344,7 @@ fn collect_assigned(stmts: &[Stmt], out: &mut HashSet<String>) {
             }
             _ => {}
         }
-        crate::analysis::kernels::for_each_body(stmt, |body| collect_assigned(body, out));
-    }
-}
-
-fn target_names(target: &Expr, out: &mut HashSet<String>) {
-    match target {
-        Expr::Name(n) => {
-            out.insert(n.id.to_string());
-        }
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| target_names(e, out)),
-        Expr::List(t) => t.elts.iter().for_each(|e| target_names(e, out)),
-        Expr::Starred(s) => target_names(&s.value, out),
-        _ => {}
+        for_each_body(stmt, |body| collect_defined(body, out));
     }
 }
 
@@ -1037,7 +1007,9 @@ impl<'c, 'a> Typer<'c, 'a> {
         let elem = iter_elem(&iter, f.iter.range())?;
         let mut assigned = HashSet::new();
         collect_assigned(&f.body, &mut assigned);
-        target_names(&f.target, &mut assigned);
+        bound_names(&f.target, &mut |n| {
+            assigned.insert(n.to_string());
+        });
         let target = &*f.target;
         let body = &f.body;
         let (header, _back, frame) = self.fixpoint(&env, &assigned, |this, mut h| {

@@ -104,7 +104,7 @@ use crate::analysis::facts::launch::{LaunchConfig, active_atoms, kernel_launches
 use crate::analysis::facts::uniformity::{
     Access, ArrayKind, Atom, FunctionFacts, Guard, Level, Poly, item_uniformity,
 };
-use crate::analysis::kernels::FunctionKind;
+use crate::analysis::kernels::{FunctionKind, bound_names};
 use crate::analysis::resolve::{const_eval, scalar_type_of_path};
 use crate::lint::{Diagnostic, ItemContext};
 
@@ -556,44 +556,28 @@ fn local_constants(ctx: &ItemContext, body: &[Stmt]) -> BTreeMap<String, i128> {
             match stmt {
                 Stmt::Assign(a) => {
                     for t in &a.targets {
-                        let mut names = Vec::new();
-                        target_names(t, &mut names);
                         let single = matches!(t, Expr::Name(_));
-                        for n in names {
-                            let e = counts.entry(n).or_insert((0, None));
+                        bound_names(t, &mut |n| {
+                            let e = counts.entry(n.to_string()).or_insert((0, None));
                             e.0 += 1;
                             if single {
                                 e.1 = const_eval(&a.value, ctx.lookup()).and_then(|c| c.as_int());
                             }
-                        }
+                        });
                     }
                 }
                 Stmt::AugAssign(a) => {
-                    let mut names = Vec::new();
-                    target_names(&a.target, &mut names);
-                    for n in names {
-                        counts.entry(n).or_insert((0, None)).0 += 2;
-                    }
+                    bound_names(&a.target, &mut |n| counts.entry(n.to_string()).or_insert((0, None)).0 += 2);
                 }
                 Stmt::AnnAssign(a) => {
-                    let mut names = Vec::new();
-                    target_names(&a.target, &mut names);
-                    for n in names {
-                        let e = counts.entry(n).or_insert((0, None));
+                    bound_names(&a.target, &mut |n| {
+                        let e = counts.entry(n.to_string()).or_insert((0, None));
                         e.0 += 1;
-                        e.1 = a
-                            .value
-                            .as_ref()
-                            .and_then(|v| const_eval(v, ctx.lookup()))
-                            .and_then(|c| c.as_int());
-                    }
+                        e.1 = a.value.as_ref().and_then(|v| const_eval(v, ctx.lookup())).and_then(|c| c.as_int());
+                    });
                 }
                 Stmt::For(f) => {
-                    let mut names = Vec::new();
-                    target_names(&f.target, &mut names);
-                    for n in names {
-                        counts.entry(n).or_insert((0, None)).0 += 2;
-                    }
+                    bound_names(&f.target, &mut |n| counts.entry(n.to_string()).or_insert((0, None)).0 += 2);
                 }
                 _ => {}
             }
@@ -610,16 +594,6 @@ fn local_constants(ctx: &ItemContext, body: &[Stmt]) -> BTreeMap<String, i128> {
         .into_iter()
         .filter_map(|(n, (c, v))| (c == 1).then_some(v).flatten().map(|v| (n, v)))
         .collect()
-}
-
-fn target_names(t: &Expr, out: &mut Vec<String>) {
-    match t {
-        Expr::Name(n) => out.push(n.id.to_string()),
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| target_names(e, out)),
-        Expr::List(t) => t.elts.iter().for_each(|e| target_names(e, out)),
-        Expr::Starred(s) => target_names(&s.value, out),
-        _ => {}
-    }
 }
 
 impl Lanes<'_, '_> {
