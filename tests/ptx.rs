@@ -380,5 +380,227 @@ fn corpus_kernels_assemble() {
             ),
         }
     }
-    assert!(compiled >= 28, "only {compiled} corpus kernels compiled");
+    assert_eq!(
+        compiled,
+        cases.len(),
+        "only {compiled} of {} corpus kernels compiled",
+        cases.len()
+    );
+}
+
+const F16_KERNEL: &str = "\
+import math
+from numba import cuda, float16, float32
+
+@cuda.jit
+def k(out, flags, ints, x, y, a, d, n):
+    i = cuda.grid(1)
+    if i < x.size:
+        u = x[i]
+        v = y[i]
+        out[i, 0] = a * u + v
+        out[i, 1] = u - v
+        out[i, 2] = u / v
+        out[i, 3] = -u
+        out[i, 4] = abs(u)
+        out[i, 5] = cuda.fp16.hfma(u, v, a)
+        out[i, 6] = cuda.fp16.hmax(u, cuda.fp16.hneg(a))
+        out[i, 7] = cuda.fp16.hmin(cuda.fp16.habs(u), v)
+        out[i, 8] = cuda.fp16.hadd(u, cuda.fp16.hmul(v, cuda.fp16.hsub(u, v)))
+        out[i, 9] = cuda.fp16.hdiv(u, v)
+        out[i, 10] = cuda.fp16.hsqrt(cuda.fp16.habs(u))
+        out[i, 11] = cuda.fp16.hexp(u)
+        out[i, 12] = cuda.fp16.hsin(u)
+        out[i, 13] = cuda.fp16.hfloor(u)
+        out[i, 14] = d
+        out[i, 15] = n
+        flags[i, 0] = cuda.fp16.heq(u, v)
+        flags[i, 1] = cuda.fp16.hne(u, v)
+        flags[i, 2] = cuda.fp16.hlt(u, v)
+        flags[i, 3] = u <= v
+        ints[i] = int(u)
+";
+
+/// float16 values live in `.b16` registers; `+ - * /` are computed in float32 and rounded
+/// once (the correctly rounded float16 result), `hfma` is `fma.rn.f16`, `-`/`abs` flip and
+/// clear the sign bit, conversions round once from the source type (as Numba's `cvt`).
+#[test]
+fn float16_arithmetic_intrinsics_and_conversions() {
+    let sig = "void(float16[:, ::1], boolean[:, ::1], int64[::1], float16[::1], float16[::1], \
+               float16, float64, int32)";
+    let ptx = compile(F16_KERNEL, "k", sig);
+    assert!(ptx.contains(".param .b16 k_param_"), "{ptx}");
+    assert!(ptx.contains("ld.param.b16 %h"), "{ptx}");
+    assert!(ptx.contains(".reg .b16 %h<"), "{ptx}");
+    assert!(ptx.contains("ld.global.b16 %h"), "{ptx}");
+    assert!(ptx.contains("st.global.b16 ["), "{ptx}");
+    for op in ["add", "sub", "mul", "div"] {
+        assert!(ptx.contains(&format!("{op}.rn.f32 %f")), "{op}: {ptx}");
+    }
+    assert!(ptx.contains("cvt.f32.f16 %f"), "{ptx}");
+    assert!(ptx.contains("cvt.rn.f16.f32 %h"), "{ptx}");
+    assert!(ptx.contains("fma.rn.f16 %h"), "{ptx}");
+    assert!(ptx.contains(", 0x8000;"), "{ptx}");
+    assert!(ptx.contains(", 0x7FFF;"), "{ptx}");
+    assert!(ptx.contains("max.f32") && ptx.contains("min.f32"), "{ptx}");
+    assert!(ptx.contains("sqrt.rn.f32"), "{ptx}");
+    assert!(ptx.contains("cvt.rmi.f32.f32"), "{ptx}");
+    // Transcendentals: the shared float32 functions (what the simulator calls), rounded.
+    assert!(
+        ptx.contains("call (retval0), __kl_math_exp_f32, ("),
+        "{ptx}"
+    );
+    assert!(
+        ptx.contains("call (retval0), __kl_math_sin_f32, ("),
+        "{ptx}"
+    );
+    // float64 and int32 to float16: one rounding.
+    assert!(ptx.contains("cvt.rn.f16.f64 %h"), "{ptx}");
+    assert!(ptx.contains("cvt.rn.f16.s32 %h"), "{ptx}");
+    // Comparisons in float32 (exact); `hne` is ordered, `<=` as Python's.
+    assert!(ptx.contains("setp.eq.f32"), "{ptx}");
+    assert!(ptx.contains("setp.ne.f32"), "{ptx}");
+    assert!(ptx.contains("setp.le.f32"), "{ptx}");
+    // int(h): through float32, truncating.
+    assert!(ptx.contains("cvt.rzi.s64.f32"), "{ptx}");
+    assert!(!ptx.contains(".approx"), "{ptx}");
+}
+
+#[test]
+fn float16_through_device_functions_and_shared_memory() {
+    let src = "\
+from numba import cuda, float16
+
+@cuda.jit(device=True)
+def lerp(a, b, t):
+    return a + t * (b - a)
+
+@cuda.jit
+def k(out, x, t):
+    buf = cuda.shared.array(64, dtype=float16)
+    i = cuda.threadIdx.x
+    buf[i] = x[i]
+    cuda.syncthreads()
+    out[i] = lerp(buf[i], buf[63 - i], t)
+";
+    let ptx = compile(src, "k", "void(float16[::1], float16[::1], float16)");
+    assert!(ptx.contains("st.shared.b16"), "{ptx}");
+    assert!(ptx.contains("ld.shared.b16"), "{ptx}");
+    assert!(ptx.contains("st.param.b16 [param0]"), "{ptx}");
+    assert!(ptx.contains("st.param.b16 [func_retval0+0]"), "{ptx}");
+    assert!(ptx.contains("ld.param.b16 %h"), "{ptx}");
+}
+
+const RNG_KERNEL: &str = "\
+from numba import cuda
+from numba.cuda.random import (xoroshiro128p_next, xoroshiro128p_normal_float32,
+    xoroshiro128p_normal_float64, xoroshiro128p_uniform_float32,
+    xoroshiro128p_uniform_float64)
+
+@cuda.jit
+def k(f32, f64, bits, states):
+    i = cuda.grid(1)
+    if i < states.size:
+        f32[i, 0] = xoroshiro128p_uniform_float32(states, i)
+        f32[i, 1] = xoroshiro128p_normal_float32(states, i)
+        f64[i, 0] = xoroshiro128p_uniform_float64(states, i)
+        f64[i, 1] = xoroshiro128p_normal_float64(states, i)
+        bits[i] = xoroshiro128p_next(states, i)
+";
+
+/// numba.cuda.random in PTX: xoroshiro128+ on the state record (s0 at +0, s1 at +8), the
+/// top 53 bits times 2**-53, Box-Muller from two float32 uniforms with the shared log/cos.
+#[test]
+fn rng_draws_follow_xoroshiro128p() {
+    let sig = "void(float32[:, ::1], float64[:, ::1], uint64[::1], xoroshiro128p_type[::1])";
+    let ptx = compile(RNG_KERNEL, "k", sig);
+    // One state update per draw: 1 + 2 + 1 + 2 + 1.
+    assert_eq!(ptx.matches("ld.global.u64 %rd").count(), 2 * 7, "{ptx}");
+    assert_eq!(ptx.matches("st.global.u64 [").count(), 2 * 7 + 1, "{ptx}");
+    assert!(ptx.contains("+8];"), "{ptx}");
+    for rot in [", 55;", ", 9;", ", 14;", ", 36;", ", 28;"] {
+        assert!(ptx.contains(rot), "{rot}: {ptx}");
+    }
+    assert!(ptx.contains(", 11;"), "{ptx}");
+    assert!(ptx.contains("cvt.rn.f64.u64"), "{ptx}");
+    assert!(ptx.contains("0d3CA0000000000000"), "{ptx}");
+    assert!(ptx.contains("cvt.rn.f32.f64"), "{ptx}");
+    // normal_float32: sqrt(-2 * logf(u1)) * cosf(float32(2 pi) * u2).
+    assert!(ptx.contains("0fC0000000"), "{ptx}");
+    assert!(ptx.contains("0f40C90FDB"), "{ptx}");
+    // normal_float64: float32 log widened, float64 sqrt and cos.
+    assert!(ptx.contains("0d401921FB54442D18"), "{ptx}");
+    assert!(ptx.contains("sqrt.rn.f64"), "{ptx}");
+    assert!(
+        ptx.contains("call (retval0), __kl_math_log_f32, ("),
+        "{ptx}"
+    );
+    assert!(!ptx.contains("__kl_math_log_f64"), "{ptx}");
+    assert!(
+        ptx.contains("call (retval0), __kl_math_cos_f32, ("),
+        "{ptx}"
+    );
+    assert!(
+        ptx.contains("call (retval0), __kl_math_cos_f64, ("),
+        "{ptx}"
+    );
+}
+
+/// Float `%` is Numba's `real_mod`: an exact `fmod` (shift-and-subtract on the
+/// significands), then the divisor's sign; `math.fmod` is the plain `fmod`.
+#[test]
+fn float_mod_and_fmod() {
+    let src = "\
+import math
+from numba import cuda
+
+@cuda.jit
+def k(out, x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i, 0] = x[i] % y[i]
+        out[i, 1] = math.fmod(x[i], y[i])
+";
+    for (ty, b, t) in [("float32", "b32", "f32"), ("float64", "b64", "f64")] {
+        let ptx = compile(
+            src,
+            "k",
+            &format!("void({ty}[:, ::1], {ty}[::1], {ty}[::1])"),
+        );
+        assert_eq!(ptx.matches(&format!("clz.{b}")).count(), 2 * 3, "{ptx}");
+        assert!(ptx.contains(&format!("testp.notanumber.{t}")), "{ptx}");
+        assert!(ptx.contains(&format!("testp.infinite.{t}")), "{ptx}");
+        // Only `%` fixes the sign: once a `+ y`, once the signed zero.
+        assert_eq!(ptx.matches(&format!("add.rn.{t}")).count(), 1, "{ptx}");
+        let zeros = if t == "f32" {
+            "0f80000000, 0f00000000"
+        } else {
+            "0d8000000000000000, 0d0000000000000000"
+        };
+        assert_eq!(ptx.matches(zeros).count(), 1, "{ptx}");
+    }
+}
+
+#[test]
+fn unsupported_rng_functions_are_errors() {
+    let src = "\
+from numba import cuda
+from numba.cuda.random import xoroshiro128p_jump
+
+@cuda.jit
+def k(states):
+    xoroshiro128p_jump(states, cuda.grid(1))
+";
+    let e = compile_with(
+        src,
+        "k",
+        "void(xoroshiro128p_type[::1])",
+        &CompileOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.message,
+        "kernlint cannot compile `random.xoroshiro128p_jump` yet"
+    );
+    assert!(e.span.is_some());
 }

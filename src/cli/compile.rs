@@ -26,9 +26,10 @@ pub struct CompileArgs {
     pub sig: Option<String>,
     #[arg(long, value_enum, default_value_t = Emit::Ptx)]
     pub emit: Emit,
-    /// The GPU architecture for `--emit ptx` (`sm_70` ... `sm_90`).
-    #[arg(long, default_value = "sm_80")]
-    pub arch: String,
+    /// The GPU architecture for `--emit ptx` (`sm_70` ... `sm_90`; default: the GPU's when
+    /// one is usable, else `sm_80`).
+    #[arg(long)]
+    pub arch: Option<String>,
     /// Emit `.loc` line information in the PTX.
     #[arg(long)]
     pub lineinfo: bool,
@@ -50,8 +51,15 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
     let path = PathBuf::from(path);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let arch = match &args.arch {
+        Some(arch) => arch.clone(),
+        None if args.emit == Emit::Ptx => {
+            crate::launch::gpu::gpu_info().map_or_else(|_| "sm_80".to_string(), |gpu| gpu.arch())
+        }
+        None => String::new(),
+    };
     if args.time {
-        warm_up(&args.arch);
+        warm_up(&arch);
     }
     let start = std::time::Instant::now();
     let (db, file) = super::database_for(&path, text.clone());
@@ -80,7 +88,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
             lineinfo: args.lineinfo,
             source: Some((path.display().to_string(), text.clone())),
         };
-        let ptx = crate::compile::compile_ptx(&program, &args.arch, &options).map_err(|e| locate(e.span, &e.message))?;
+        let ptx = crate::compile::compile_ptx(&program, &arch, &options).map_err(|e| locate(e.span, &e.message))?;
         if args.time {
             eprintln!("compiled `{name}` in {:.3} ms", start.elapsed().as_secs_f64() * 1e3);
         }

@@ -5,7 +5,7 @@
 //! The kernel (`functions[0]`) becomes one `.visible .entry` named after the kernel; its
 //! parameters, in order, are:
 //! - a scalar: by value, as `.u8` (bool, 0 or 1), `.s8`/`.u8`/`.s16`/`.u16`/`.s32`/`.u32`/
-//!   `.s64`/`.u64`, `.f32` or `.f64`;
+//!   `.s64`/`.u64`, `.b16` (float16, its bits), `.f32` or `.f64`;
 //! - an N-d array: its data pointer (`.u64`, a global address), then its N extents
 //!   (`.u64` each), then its N strides in bytes (`.u64` each). For C- and F-contiguous
 //!   signatures the innermost stride is still passed but the code assumes the item size.
@@ -15,7 +15,8 @@
 //! returning their components in one `.param .align 8 .b8 retval[8 * n]` (one 8-byte slot each).
 //!
 //! Registers: one virtual register per IR value component (`%p` pred, `%r` b32 for ints up to
-//! 32 bits kept normalised as the simulator's `norm` does, `%rd` b64, `%f` f32, `%fd` f64);
+//! 32 bits kept normalised as the simulator's `norm` does, `%rd` b64, `%f` f32, `%fd` f64,
+//! `%h` b16 for float16 bits);
 //! slots are registers too (a write is a `mov`). Arithmetic follows `launch::sim` exactly:
 //! floats use `.rn` (no contraction) unless `fastmath` is on; integer `//` and `%` floor and
 //! give 0 for a zero divisor.
@@ -25,9 +26,15 @@
 //! `analysis::ir::math` by `compile::ptx_math`: the same operations the simulator runs, one
 //! PTX instruction each, so results match it bit for bit (`fastmath` does not change them).
 //!
-//! Constructs the backend cannot compile yet (other math functions, float16, the RNG,
-//! float `%`, records) are reported as a [`CompileError`] at the instruction's span; no PTX
-//! is produced then.
+//! float16 arithmetic and the `cuda.fp16` functions compute in float32 and round once to
+//! float16 (for `+ - * /` and `sqrt` that is the correctly rounded float16 result), except
+//! `hfma`, which is `fma.rn.f16` as in Numba; conversions to float16 round once from the
+//! source type. `numba.cuda.random`'s xoroshiro128+ functions are inlined on the state
+//! record. Float `%` is Numba's `real_mod` over an exact shift-and-subtract `fmod`.
+//!
+//! Constructs the backend cannot compile yet (other math functions such as `cbrt`,
+//! `xoroshiro128p_jump`, records) are reported as a [`CompileError`] at the instruction's
+//! span; no PTX is produced then.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
@@ -114,6 +121,8 @@ enum Rc {
     Rd,
     F,
     Fd,
+    /// A float16, as its bits in a `.b16` register.
+    H,
 }
 
 fn rc_of(s: Scalar) -> Option<Rc> {
@@ -123,6 +132,7 @@ fn rc_of(s: Scalar) -> Option<Rc> {
         Scalar::I64 | Scalar::U64 => Rc::Rd,
         Scalar::F32 => Rc::F,
         Scalar::F64 => Rc::Fd,
+        Scalar::F16 => Rc::H,
         _ => return None,
     })
 }
@@ -139,6 +149,7 @@ fn aty(s: Scalar) -> &'static str {
         Scalar::I64 => "s64",
         Scalar::U64 => "u64",
         Scalar::F32 => "f32",
+        Scalar::F16 => "f16",
         _ => "f64",
     }
 }
@@ -146,6 +157,7 @@ fn aty(s: Scalar) -> &'static str {
 fn bty(s: Scalar) -> &'static str {
     match rc_of(s) {
         Some(Rc::Rd) | Some(Rc::Fd) => "b64",
+        Some(Rc::H) => "b16",
         _ => "b32",
     }
 }
@@ -162,8 +174,14 @@ fn mty(s: Scalar) -> &'static str {
         Scalar::I64 => "s64",
         Scalar::U64 => "u64",
         Scalar::F32 => "f32",
+        Scalar::F16 => "b16",
         _ => "f64",
     }
+}
+
+/// The bits of a float16 as a `.b16` immediate.
+fn f16_imm(bits: u16) -> String {
+    format!("0x{bits:04X}")
 }
 
 fn f32_imm(x: f32) -> String {
@@ -273,7 +291,7 @@ struct FnCx<'a> {
     names: &'a [String],
     line_starts: &'a [usize],
     out: String,
-    counts: [u32; 5],
+    counts: [u32; 6],
     vals: Vec<Option<Repr>>,
     slots: Vec<Repr>,
     slot_spaces: Vec<Option<Space>>,
@@ -302,7 +320,7 @@ impl<'a> FnCx<'a> {
             names,
             line_starts,
             out: String::new(),
-            counts: [0; 5],
+            counts: [0; 6],
             vals: vec![None; f.values.len()],
             slots: Vec::new(),
             slot_spaces: vec![None; f.slots.len()],
@@ -356,6 +374,7 @@ impl<'a> FnCx<'a> {
             Rc::Rd => (2, "%rd"),
             Rc::F => (3, "%f"),
             Rc::Fd => (4, "%fd"),
+            Rc::H => (5, "%h"),
         };
         self.counts[i] += 1;
         format!("{p}{}", self.counts[i])
@@ -370,7 +389,7 @@ impl<'a> FnCx<'a> {
 
     fn unsupported_scalar<T>(&self, s: Scalar) -> R<T> {
         let what = match s {
-            Scalar::F16 | Scalar::BF16 => "float16 values".to_string(),
+            Scalar::BF16 => "bfloat16 values".to_string(),
             other => format!("{other} values"),
         };
         err(format!("kernlint cannot compile {what} yet"), self.span)
@@ -749,6 +768,7 @@ impl<'a> FnCx<'a> {
             (".b64", "%rd"),
             (".f32", "%f"),
             (".f64", "%fd"),
+            (".b16", "%h"),
         ]
         .iter()
         .enumerate()
@@ -815,6 +835,10 @@ impl<'a> FnCx<'a> {
                     Some(Rc::Rd) => self.e(format!("mov.b64 {r}, {}", v as i64)),
                     Some(Rc::P) => self.e(format!("setp.ne.u32 {r}, {}, 0", (v != 0) as u32)),
                     Some(Rc::F) => self.e(format!("mov.f32 {r}, {}", f32_imm(v as f32))),
+                    Some(Rc::H) => self.e(format!(
+                        "mov.b16 {r}, {}",
+                        f16_imm(half::f16::from_f64(v as f64).to_bits())
+                    )),
                     _ => self.e(format!("mov.f64 {r}, {}", f64_imm(v as f64))),
                 }
                 Repr::S(r, s)
@@ -824,6 +848,11 @@ impl<'a> FnCx<'a> {
                 match rc_of(s) {
                     Some(Rc::F) => self.e(format!("mov.f32 {r}, {}", f32_imm(x as f32))),
                     Some(Rc::Fd) => self.e(format!("mov.f64 {r}, {}", f64_imm(x))),
+                    // Rounded once, as NVVM folds `fptrunc double to half`.
+                    Some(Rc::H) => self.e(format!(
+                        "mov.b16 {r}, {}",
+                        f16_imm(half::f16::from_f64(x).to_bits())
+                    )),
                     _ => return self.const_scalar(&Constant::Int(x as i128, s)),
                 }
                 Repr::S(r, s)
@@ -838,6 +867,15 @@ impl<'a> FnCx<'a> {
             (None, _) => return self.unsupported_scalar(from),
             (_, None) => return self.unsupported_scalar(to),
         };
+        if fc == Rc::H && tc != Rc::H {
+            // Exact: every float16 is a float32.
+            let f = self.reg(Rc::F);
+            self.e(format!("cvt.f32.f16 {f}, {x}"));
+            if to == Scalar::F32 {
+                return Ok(f);
+            }
+            return self.cast(&f, Scalar::F32, to);
+        }
         let d = self.reg(tc);
         if from == to {
             let t = if tc == Rc::P { "pred" } else { bty(to) };
@@ -845,6 +883,12 @@ impl<'a> FnCx<'a> {
             return Ok(d);
         }
         match (fc, tc) {
+            (Rc::P, Rc::H) => self.e(format!("selp.b16 {d}, 0x3C00, 0x0000, {x}")),
+            // One rounding from the source type, as Numba's `sitofp`/`fptrunc` to half.
+            (Rc::R | Rc::Rd | Rc::F | Rc::Fd, Rc::H) => {
+                self.e(format!("cvt.rn.f16.{} {d}, {x}", aty(from)))
+            }
+            (_, Rc::H) => unreachable!("float16 sources are widened above"),
             (Rc::P, Rc::R | Rc::Rd) => self.e(format!("selp.{} {d}, 1, 0, {x}", bty(to))),
             (Rc::P, Rc::F) => self.e(format!("selp.f32 {d}, 0f3F800000, 0f00000000, {x}")),
             (Rc::P, Rc::Fd) => self.e(format!(
@@ -891,6 +935,7 @@ impl<'a> FnCx<'a> {
             (Rc::F, Rc::Fd) => self.e(format!("cvt.f64.f32 {d}, {x}")),
             (Rc::Fd, Rc::F) => self.e(format!("cvt.rn.f32.f64 {d}, {x}")),
             (Rc::F, Rc::F) | (Rc::Fd, Rc::Fd) => self.e(format!("mov.{} {d}, {x}", aty(to))),
+            (Rc::H, _) => unreachable!("float16 sources are widened above"),
         }
         Ok(d)
     }
@@ -984,6 +1029,8 @@ impl<'a> FnCx<'a> {
                     (UnaryOp::Neg, Some(Rc::F | Rc::Fd)) => {
                         self.e(format!("neg.{} {d}, {x}", aty(s)))
                     }
+                    // The sign flipped, NaNs too (as the simulator's `-x`).
+                    (UnaryOp::Neg, Some(Rc::H)) => self.e(format!("xor.b16 {d}, {x}, 0x8000")),
                     _ => {
                         return err(
                             "kernlint cannot compile this unary operation yet",
@@ -1003,7 +1050,12 @@ impl<'a> FnCx<'a> {
                 let (mut x, s) = self.scalar(*a)?;
                 let (mut y, s2) = self.scalar(*bv)?;
                 let mut s = s;
-                if s == Scalar::Bool || s2 != s {
+                if s == Scalar::F16 && s2 == Scalar::F16 {
+                    // float16 compares exactly as float32.
+                    x = self.cast(&x, s, Scalar::F32)?;
+                    y = self.cast(&y, s2, Scalar::F32)?;
+                    s = Scalar::F32;
+                } else if s == Scalar::Bool || s2 != s {
                     let t = if s2 != s && (s.is_float() || s2.is_float()) {
                         Scalar::F64
                     } else if s == Scalar::Bool {
@@ -1300,6 +1352,9 @@ impl<'a> FnCx<'a> {
             Some(rc) => rc,
             None => return self.unsupported_scalar(s),
         };
+        if rc == Rc::H {
+            return self.f16_binary(op, x, y);
+        }
         let d = self.reg(rc);
         let t = aty(s);
         let b = bty(s);
@@ -1339,7 +1394,8 @@ impl<'a> FnCx<'a> {
                     self.e(format!("mov.{t} {d}, {r}"));
                 }
                 BinaryOp::FloorMod => {
-                    return err("kernlint cannot compile `%` on floats yet", self.span);
+                    let r = self.float_mod(x, y, s)?;
+                    self.e(format!("mov.{t} {d}, {r}"));
                 }
                 _ => {
                     return err(
@@ -1466,6 +1522,30 @@ impl<'a> FnCx<'a> {
         Ok(d)
     }
 
+    /// A float16 operation: computed in float32, then rounded once to float16. For `+ - * /`
+    /// that is the correctly rounded float16 result (float32 has 24 >= 2 * 11 + 2 bits, so
+    /// the double rounding is innocuous), what `add.rn.f16` etc. compute; `.rn` always, as
+    /// Numba's float16 operators do not contract.
+    fn f16_binary(&mut self, op: BinaryOp, x: &str, y: &str) -> R<String> {
+        let a = self.cast(x, Scalar::F16, Scalar::F32)?;
+        let b = self.cast(y, Scalar::F16, Scalar::F32)?;
+        let r = match op {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::TrueDiv => {
+                let o = match op {
+                    BinaryOp::Add => "add",
+                    BinaryOp::Sub => "sub",
+                    BinaryOp::Mul => "mul",
+                    _ => "div",
+                };
+                let r = self.reg(Rc::F);
+                self.e(format!("{o}.rn.f32 {r}, {a}, {b}"));
+                r
+            }
+            _ => self.binary(op, &a, &b, Scalar::F32)?,
+        };
+        self.cast(&r, Scalar::F32, Scalar::F16)
+    }
+
     fn args(&self, args: &[ValueId]) -> R<Vec<Repr>> {
         args.iter().map(|a| self.val(*a)).collect()
     }
@@ -1490,12 +1570,13 @@ impl<'a> FnCx<'a> {
         let a = self.args(args)?;
         let not_yet = |cx: &Self| err(format!("kernlint cannot compile `{name}` yet"), cx.span);
         if let Some(f) = MathFn::from_intrinsic(name) {
-            let s = match rs {
-                Some(s @ (Scalar::F32 | Scalar::F64)) => s,
-                _ => return not_yet(self),
+            // float16 goes through the float32 function, as the simulator does.
+            let Some((s, out)) = float_work(rs) else {
+                return not_yet(self);
             };
             let xs: Vec<String> = a.iter().map(|v| self.cast_repr(v, s)).collect::<R<_>>()?;
-            return Ok(Repr::S(self.math_call(f, s, &xs)?, s));
+            let r = self.math_call(f, s, &xs)?;
+            return Ok(Repr::S(self.cast(&r, s, out)?, out));
         }
         if let Some((head, axis)) = name.split_once('.')
             && matches!(axis, "x" | "y" | "z")
@@ -1602,6 +1683,7 @@ impl<'a> FnCx<'a> {
                     Some(Rc::R | Rc::F) => {
                         self.e(format!("shfl.sync.{mode}.b32 {d}, {v}, {lane}, {c}, {m}"))
                     }
+                    Some(Rc::H) | None => return not_yet(self),
                     _ => {
                         let (lo, hi) = (self.reg(Rc::R), self.reg(Rc::R));
                         self.e(format!("mov.b64 {{{lo}, {hi}}}, {v}"));
@@ -1715,9 +1797,8 @@ impl<'a> FnCx<'a> {
                 self.select(&c, &a[1], &a[2])
             }
             "math.sqrt" | "math.fabs" | "math.floor" | "math.ceil" | "math.trunc" => {
-                let s = match rs {
-                    Some(s @ (Scalar::F32 | Scalar::F64)) => s,
-                    _ => return not_yet(self),
+                let Some((s, out)) = float_work(rs) else {
+                    return not_yet(self);
                 };
                 let x = self.cast_repr(&a[0], s)?;
                 let d = self.sreg(s)?;
@@ -1732,23 +1813,39 @@ impl<'a> FnCx<'a> {
                     "math.ceil" => self.e(format!("cvt.rpi.{t}.{t} {d}, {x}")),
                     _ => self.e(format!("cvt.rzi.{t}.{t} {d}, {x}")),
                 }
-                Ok(Repr::S(d, s))
+                self.result_from(&d, s, Some(out))
             }
-            "math.copysign" => {
-                let s = match rs {
-                    Some(s @ (Scalar::F32 | Scalar::F64)) => s,
-                    _ => return not_yet(self),
+            "math.copysign" | "math.fmod" => {
+                let Some((s, out)) = float_work(rs) else {
+                    return not_yet(self);
                 };
                 let x = self.cast_repr(&a[0], s)?;
                 let y = self.cast_repr(&a[1], s)?;
-                let d = self.sreg(s)?;
-                self.e(format!("copysign.{} {d}, {y}, {x}", aty(s)));
-                Ok(Repr::S(d, s))
+                let d = if name == "math.copysign" {
+                    let d = self.sreg(s)?;
+                    self.e(format!("copysign.{} {d}, {y}, {x}", aty(s)));
+                    d
+                } else {
+                    self.fmod(&x, &y, s)?
+                };
+                self.result_from(&d, s, Some(out))
             }
-            "math.isnan" | "math.isinf" | "math.isfinite" => {
-                let Repr::S(x, s) = a[0].clone() else {
+            "cbrt" | "math.cbrt" => {
+                let Some((s, out)) = float_work(rs) else {
                     return not_yet(self);
                 };
+                let x = self.cast_repr(&a[0], s)?;
+                let d = self.cbrt(&x, s)?;
+                self.result_from(&d, s, Some(out))
+            }
+            "math.isnan" | "math.isinf" | "math.isfinite" => {
+                let Repr::S(mut x, mut s) = a[0].clone() else {
+                    return not_yet(self);
+                };
+                if s == Scalar::F16 {
+                    x = self.cast(&x, s, Scalar::F32)?;
+                    s = Scalar::F32;
+                }
                 let d = self.reg(Rc::P);
                 if s.is_float() && rc_of(s).is_some() {
                     let m = match name {
@@ -1775,6 +1872,7 @@ impl<'a> FnCx<'a> {
                 let d = self.sreg(s)?;
                 match rc_of(s) {
                     Some(Rc::F | Rc::Fd) => self.e(format!("abs.{} {d}, {x}", aty(s))),
+                    Some(Rc::H) => self.e(format!("and.b16 {d}, {x}, 0x7FFF")),
                     Some(Rc::R | Rc::Rd) if s.is_unsigned_int() => {
                         self.e(format!("mov.{} {d}, {x}", bty(s)))
                     }
@@ -1792,24 +1890,32 @@ impl<'a> FnCx<'a> {
                     [Repr::T(items)] => items.clone(),
                     _ => a.clone(),
                 };
-                let Some(s) = rs else { return not_yet(self) };
-                if rc_of(s).is_none() || s == Scalar::Bool {
+                let Some(out) = rs else { return not_yet(self) };
+                if rc_of(out).is_none() || out == Scalar::Bool {
                     return not_yet(self);
                 }
-                let mut acc = self.cast_repr(&items[0], s)?;
+                // float16 through float32: exact, and `max.f16` needs sm_80.
+                let s = if out == Scalar::F16 { Scalar::F32 } else { out };
+                let mut acc = self.cast_repr(&items[0], out)?;
+                acc = self.cast(&acc, out, s)?;
                 let o = if name.ends_with("max") { "max" } else { "min" };
                 for it in &items[1..] {
-                    let y = self.cast_repr(it, s)?;
+                    let y = self.cast_repr(it, out)?;
+                    let y = self.cast(&y, out, s)?;
                     let d = self.sreg(s)?;
                     self.e(format!("{o}.{} {d}, {acc}, {y}", aty(s)));
                     acc = d;
                 }
-                Ok(Repr::S(acc, s))
+                self.result_from(&acc, s, Some(out))
             }
             "builtins.round" => {
-                let Repr::S(x, s) = a[0].clone() else {
+                let Repr::S(mut x, mut s) = a[0].clone() else {
                     return not_yet(self);
                 };
+                if s == Scalar::F16 {
+                    x = self.cast(&x, s, Scalar::F32)?;
+                    s = Scalar::F32;
+                }
                 if a.len() != 1 || !matches!(s, Scalar::F32 | Scalar::F64) {
                     return not_yet(self);
                 }
@@ -1866,16 +1972,369 @@ impl<'a> FnCx<'a> {
                 Ok(Repr::None)
             }
             n if n.starts_with("atomic.") => self.atomic(&n["atomic.".len()..], &a, name),
-            n if n.starts_with("fp16.") => err(
-                format!("kernlint cannot compile float16 operations (`{n}`) yet"),
-                self.span,
-            ),
-            n if n.starts_with("random.") => err(
-                format!("kernlint cannot compile the RNG (`{n}`) yet"),
-                self.span,
-            ),
+            n if n.starts_with("fp16.") => self.fp16(&n["fp16.".len()..], &a, name),
+            n if n.starts_with("random.") => self.random(&n["random.".len()..], &a, name),
             _ => not_yet(self),
         }
+    }
+
+    /// `cuda.fp16.*`: the arguments rounded to float16 first, then the operation as the
+    /// simulator computes it (in float32, rounded once to float16), except `hfma`, which is
+    /// Numba's `fma.rn.f16` (one rounding of the exact `a * b + c`).
+    fn fp16(&mut self, op: &str, a: &[Repr], name: &str) -> R<Repr> {
+        let not_yet = |cx: &Self| err(format!("kernlint cannot compile `{name}` yet"), cx.span);
+        let arity = match op {
+            "hfma" => 3,
+            "hadd" | "hsub" | "hmul" | "hdiv" | "hmax" | "hmin" | "heq" | "hne" | "hgt" | "hge"
+            | "hlt" | "hle" => 2,
+            "hneg" | "habs" | "hsqrt" | "hrsqrt" | "hrcp" | "hexp" | "hexp2" | "hexp10"
+            | "hlog" | "hlog2" | "hlog10" | "hsin" | "hcos" | "htanh" | "hfloor" | "hceil"
+            | "htrunc" | "hrint" => 1,
+            _ => return not_yet(self),
+        };
+        if a.len() != arity {
+            return not_yet(self);
+        }
+        let h: Vec<String> = a
+            .iter()
+            .map(|v| self.cast_repr(v, Scalar::F16))
+            .collect::<R<_>>()?;
+        match op {
+            "hneg" => {
+                let d = self.reg(Rc::H);
+                self.e(format!("xor.b16 {d}, {}, 0x8000", h[0]));
+                return Ok(Repr::S(d, Scalar::F16));
+            }
+            "habs" => {
+                let d = self.reg(Rc::H);
+                self.e(format!("and.b16 {d}, {}, 0x7FFF", h[0]));
+                return Ok(Repr::S(d, Scalar::F16));
+            }
+            "hfma" => {
+                let d = self.reg(Rc::H);
+                self.e(format!("fma.rn.f16 {d}, {}, {}, {}", h[0], h[1], h[2]));
+                return Ok(Repr::S(d, Scalar::F16));
+            }
+            _ => {}
+        }
+        let f: Vec<String> = h
+            .iter()
+            .map(|x| self.cast(x, Scalar::F16, Scalar::F32))
+            .collect::<R<_>>()?;
+        let cmp = match op {
+            "heq" => Some("eq"),
+            // `__hne` is ordered: false when either is NaN.
+            "hne" => Some("ne"),
+            "hgt" => Some("gt"),
+            "hge" => Some("ge"),
+            "hlt" => Some("lt"),
+            "hle" => Some("le"),
+            _ => None,
+        };
+        if let Some(c) = cmp {
+            let d = self.reg(Rc::P);
+            self.e(format!("setp.{c}.f32 {d}, {}, {}", f[0], f[1]));
+            return Ok(Repr::S(d, Scalar::Bool));
+        }
+        let math = |m: MathFn| Some(m);
+        let shared = match op {
+            "hexp" => math(MathFn::Exp),
+            "hexp2" => math(MathFn::Exp2),
+            "hlog" => math(MathFn::Log),
+            "hlog2" => math(MathFn::Log2),
+            "hlog10" => math(MathFn::Log10),
+            "hsin" => math(MathFn::Sin),
+            "hcos" => math(MathFn::Cos),
+            "htanh" => math(MathFn::Tanh),
+            _ => None,
+        };
+        let r = if let Some(m) = shared {
+            self.math_call(m, Scalar::F32, &f)?
+        } else {
+            let r = self.reg(Rc::F);
+            let (x, y) = (&f[0], f.get(1).cloned().unwrap_or_default());
+            match op {
+                "hadd" => self.e(format!("add.rn.f32 {r}, {x}, {y}")),
+                "hsub" => self.e(format!("sub.rn.f32 {r}, {x}, {y}")),
+                "hmul" => self.e(format!("mul.rn.f32 {r}, {x}, {y}")),
+                "hdiv" => self.e(format!("div.rn.f32 {r}, {x}, {y}")),
+                "hmax" => self.e(format!("max.f32 {r}, {x}, {y}")),
+                "hmin" => self.e(format!("min.f32 {r}, {x}, {y}")),
+                "hsqrt" => self.e(format!("sqrt.rn.f32 {r}, {x}")),
+                "hrsqrt" => {
+                    self.e(format!("sqrt.rn.f32 {r}, {x}"));
+                    self.e(format!("div.rn.f32 {r}, 0f3F800000, {r}"));
+                }
+                "hrcp" => self.e(format!("div.rn.f32 {r}, 0f3F800000, {x}")),
+                "hexp10" => {
+                    let ten = self.reg(Rc::F);
+                    self.e(format!("mov.f32 {ten}, 0f41200000"));
+                    let p = self.math_call(MathFn::Pow, Scalar::F32, &[ten, x.clone()])?;
+                    self.e(format!("mov.f32 {r}, {p}"));
+                }
+                "hfloor" => self.e(format!("cvt.rmi.f32.f32 {r}, {x}")),
+                "hceil" => self.e(format!("cvt.rpi.f32.f32 {r}, {x}")),
+                "htrunc" => self.e(format!("cvt.rzi.f32.f32 {r}, {x}")),
+                _ => self.e(format!("cvt.rni.f32.f32 {r}, {x}")),
+            }
+            r
+        };
+        Ok(Repr::S(
+            self.cast(&r, Scalar::F32, Scalar::F16)?,
+            Scalar::F16,
+        ))
+    }
+
+    /// `numba.cuda.random`: xoroshiro128+ on the state record `states[index]` (`s0` at
+    /// offset 0, `s1` at 8), and Numba's conversions to floats, operation for operation
+    /// (`log`/`cos` are the shared math functions the simulator calls).
+    fn random(&mut self, f: &str, a: &[Repr], name: &str) -> R<Repr> {
+        let (Some(Repr::A(states)), Some(index)) = (a.first(), a.get(1)) else {
+            return err(format!("kernlint cannot compile `{name}` yet"), self.span);
+        };
+        let (states, index) = (states.clone(), index.clone());
+        match f {
+            "xoroshiro128p_next" => {
+                let x = self.rng_next(&states, &index)?;
+                Ok(Repr::S(x, Scalar::U64))
+            }
+            "xoroshiro128p_uniform_float64" => {
+                let x = self.rng_next(&states, &index)?;
+                Ok(Repr::S(self.rng_unit64(&x), Scalar::F64))
+            }
+            "xoroshiro128p_uniform_float32" => {
+                let u = self.rng_unit32(&states, &index)?;
+                Ok(Repr::S(u, Scalar::F32))
+            }
+            "xoroshiro128p_normal_float32" | "xoroshiro128p_normal_float64" => {
+                let u1 = self.rng_unit32(&states, &index)?;
+                let u2 = self.rng_unit32(&states, &index)?;
+                // math.log(u1) is float32's log in both (u1 is a float32).
+                let l = self.math_call(MathFn::Log, Scalar::F32, &[u1])?;
+                if f.ends_with("32") {
+                    let (m, q, t, d) = (
+                        self.reg(Rc::F),
+                        self.reg(Rc::F),
+                        self.reg(Rc::F),
+                        self.reg(Rc::F),
+                    );
+                    let two_pi = (2.0 * std::f64::consts::PI) as f32;
+                    self.e(format!("mul.rn.f32 {m}, {}, {l}", f32_imm(-2.0)));
+                    self.e(format!("sqrt.rn.f32 {q}, {m}"));
+                    self.e(format!("mul.rn.f32 {t}, {}, {u2}", f32_imm(two_pi)));
+                    let c = self.math_call(MathFn::Cos, Scalar::F32, &[t])?;
+                    self.e(format!("mul.rn.f32 {d}, {q}, {c}"));
+                    Ok(Repr::S(d, Scalar::F32))
+                } else {
+                    let (ld, m, q, w, t, d) = (
+                        self.reg(Rc::Fd),
+                        self.reg(Rc::Fd),
+                        self.reg(Rc::Fd),
+                        self.reg(Rc::Fd),
+                        self.reg(Rc::Fd),
+                        self.reg(Rc::Fd),
+                    );
+                    self.e(format!("cvt.f64.f32 {ld}, {l}"));
+                    self.e(format!("mul.rn.f64 {m}, {}, {ld}", f64_imm(-2.0)));
+                    self.e(format!("sqrt.rn.f64 {q}, {m}"));
+                    self.e(format!("cvt.f64.f32 {w}, {u2}"));
+                    let two_pi = 2.0 * std::f64::consts::PI;
+                    self.e(format!("mul.rn.f64 {t}, {}, {w}", f64_imm(two_pi)));
+                    let c = self.math_call(MathFn::Cos, Scalar::F64, &[t])?;
+                    self.e(format!("mul.rn.f64 {d}, {q}, {c}"));
+                    Ok(Repr::S(d, Scalar::F64))
+                }
+            }
+            _ => err(format!("kernlint cannot compile `{name}` yet"), self.span),
+        }
+    }
+
+    /// `xoroshiro128p_next`: the next uint64 of `states[index]`, advancing it.
+    fn rng_next(&mut self, states: &Arr, index: &Repr) -> R<String> {
+        let addr = self.address(states, std::slice::from_ref(index))?;
+        let sp = states.space.suffix();
+        let [s0, s1, res, t, u, v] = std::array::from_fn(|_| self.reg(Rc::Rd));
+        self.e(format!("ld{sp}.u64 {s0}, [{addr}]"));
+        self.e(format!("ld{sp}.u64 {s1}, [{addr}+8]"));
+        self.e(format!("add.s64 {res}, {s0}, {s1}"));
+        self.e(format!("xor.b64 {s1}, {s1}, {s0}"));
+        // s0' = rotl(s0, 55) ^ s1 ^ (s1 << 14); s1' = rotl(s1, 36).
+        self.e(format!("shl.b64 {t}, {s0}, 55"));
+        self.e(format!("shr.u64 {u}, {s0}, 9"));
+        self.e(format!("or.b64 {t}, {t}, {u}"));
+        self.e(format!("xor.b64 {t}, {t}, {s1}"));
+        self.e(format!("shl.b64 {u}, {s1}, 14"));
+        self.e(format!("xor.b64 {t}, {t}, {u}"));
+        self.e(format!("shl.b64 {v}, {s1}, 36"));
+        self.e(format!("shr.u64 {u}, {s1}, 28"));
+        self.e(format!("or.b64 {v}, {v}, {u}"));
+        self.e(format!("st{sp}.u64 [{addr}], {t}"));
+        self.e(format!("st{sp}.u64 [{addr}+8], {v}"));
+        Ok(res)
+    }
+
+    /// `uint64_to_unit_float64`: `(x >> 11) * 2**-53` (both steps exact).
+    fn rng_unit64(&mut self, x: &str) -> String {
+        let t = self.reg(Rc::Rd);
+        let d = self.reg(Rc::Fd);
+        self.e(format!("shr.u64 {t}, {x}, 11"));
+        self.e(format!("cvt.rn.f64.u64 {d}, {t}"));
+        self.e(format!(
+            "mul.rn.f64 {d}, {d}, {}",
+            f64_imm(1.0 / (1u64 << 53) as f64)
+        ));
+        d
+    }
+
+    /// `xoroshiro128p_uniform_float32`: the float64 uniform rounded to float32.
+    fn rng_unit32(&mut self, states: &Arr, index: &Repr) -> R<String> {
+        let x = self.rng_next(states, index)?;
+        let d64 = self.rng_unit64(&x);
+        let d = self.reg(Rc::F);
+        self.e(format!("cvt.rn.f32.f64 {d}, {d64}"));
+        Ok(d)
+    }
+
+    /// Python's float `%` (Numba's `real_mod`): `fmod` (exact), then the divisor's sign: a
+    /// non-zero remainder of the other sign gets `y` added, a zero one is `-0.0` for a
+    /// negative divisor and `0.0` otherwise.
+    fn float_mod(&mut self, x: &str, y: &str, s: Scalar) -> R<String> {
+        let t = aty(s);
+        let (zero, nzero) = match s {
+            Scalar::F32 => (f32_imm(0.0), f32_imm(-0.0)),
+            _ => (f64_imm(0.0), f64_imm(-0.0)),
+        };
+        let r = self.fmod(x, y, s)?;
+        let (pa, pb, pz) = (self.reg(Rc::P), self.reg(Rc::P), self.reg(Rc::P));
+        let (d, sum, z) = (self.sreg(s)?, self.sreg(s)?, self.sreg(s)?);
+        self.e(format!("setp.lt.{t} {pa}, {r}, {zero}"));
+        self.e(format!("setp.lt.{t} {pb}, {y}, {zero}"));
+        self.e(format!("xor.pred {pa}, {pa}, {pb}"));
+        self.e(format!("add.rn.{t} {sum}, {r}, {y}"));
+        self.e(format!("selp.{t} {d}, {sum}, {r}, {pa}"));
+        self.e(format!("selp.{t} {z}, {nzero}, {zero}, {pb}"));
+        self.e(format!("setp.eq.{t} {pz}, {r}, {zero}"));
+        self.e(format!("selp.{t} {d}, {z}, {d}, {pz}"));
+        Ok(d)
+    }
+
+    /// C's `fmod(x, y)` (exact: the remainder of the truncated quotient, with x's sign), by
+    /// shift-and-subtract on the significands (as musl's `fmod`): NaN when `y` is 0 or NaN
+    /// or `x` is infinite or NaN, `x` when `|x| < |y|`.
+    fn fmod(&mut self, x: &str, y: &str, s: Scalar) -> R<String> {
+        let (t, w, rc, mant) = match s {
+            Scalar::F32 => ("f32", 32, Rc::R, 23u32),
+            Scalar::F64 => ("f64", 64, Rc::Rd, 52),
+            _ => return self.unsupported_scalar(s),
+        };
+        let b = format!("b{w}");
+        let st = format!("s{w}");
+        let ut = format!("u{w}");
+        let hidden = format!("{}", 1u64 << mant);
+        let low = format!("{}", (1u64 << mant) - 1);
+        let nan = if w == 32 {
+            f32_imm(f32::NAN)
+        } else {
+            f64_imm(f64::NAN)
+        };
+        let d = self.sreg(s)?;
+        let (ax, ay) = (self.sreg(s)?, self.sreg(s)?);
+        let [p, q] = std::array::from_fn(|_| self.reg(Rc::P));
+        let [ux, uy, mx, my, sx, i] = std::array::from_fn(|_| self.reg(rc));
+        let [ex, ey, k] = std::array::from_fn(|_| self.reg(Rc::R));
+        let [l_nan, l_zero, l_loop, l_tail, l_end] = std::array::from_fn(|_| self.label());
+        self.e(format!("mov.{t} {d}, {x}"));
+        self.e(format!("abs.{t} {ax}, {x}"));
+        self.e(format!("abs.{t} {ay}, {y}"));
+        self.e(format!("testp.notanumber.{t} {p}, {y}"));
+        self.e(format!("testp.notanumber.{t} {q}, {x}"));
+        self.e(format!("or.pred {p}, {p}, {q}"));
+        self.e(format!("testp.infinite.{t} {q}, {x}"));
+        self.e(format!("or.pred {p}, {p}, {q}"));
+        let zero = if w == 32 { f32_imm(0.0) } else { f64_imm(0.0) };
+        self.e(format!("setp.eq.{t} {q}, {ay}, {zero}"));
+        self.e(format!("or.pred {p}, {p}, {q}"));
+        self.e(format!("@{p} bra {l_nan}"));
+        self.e(format!("setp.lt.{t} {p}, {ax}, {ay}"));
+        self.e(format!("@{p} bra {l_end}"));
+        self.e(format!("setp.eq.{t} {p}, {ax}, {ay}"));
+        self.e(format!("mov.{b} {ux}, {x}"));
+        self.e(format!("mov.{b} {uy}, {ay}"));
+        self.e(format!("and.{b} {sx}, {ux}, {}", 1u64 << (w - 1)));
+        self.e(format!("@{p} bra {l_zero}"));
+        self.e(format!("mov.{b} {ux}, {ax}"));
+        // Exponents and significands (with the hidden bit), subnormals normalised.
+        for (u, m, e) in [(&ux, &mx, &ex), (&uy, &my, &ey)] {
+            let i64_ = self.reg(rc);
+            self.e(format!("shr.{ut} {i64_}, {u}, {mant}"));
+            if rc == Rc::Rd {
+                self.e(format!("cvt.u32.u64 {e}, {i64_}"));
+            } else {
+                self.e(format!("mov.b32 {e}, {i64_}"));
+            }
+            self.e(format!("and.{b} {m}, {u}, {low}"));
+            self.e(format!("or.{b} {i}, {m}, {hidden}"));
+            // Subnormal: shift the top set bit up to the hidden bit; the exponent is 1 - shift.
+            self.e(format!("clz.{b} {k}, {m}"));
+            self.e(format!("sub.s32 {k}, {k}, {}", w - 1 - mant));
+            self.e(format!("setp.eq.s32 {q}, {e}, 0"));
+            let sh = self.reg(rc);
+            self.e(format!("shl.{b} {sh}, {m}, {k}"));
+            self.e(format!("selp.{b} {m}, {sh}, {i}, {q}"));
+            self.e(format!("sub.s32 {k}, 1, {k}"));
+            self.e(format!("selp.b32 {e}, {k}, {e}, {q}"));
+        }
+        let _ = writeln!(self.out, "{l_loop}:");
+        self.e(format!("setp.le.s32 {p}, {ex}, {ey}"));
+        self.e(format!("@{p} bra {l_tail}"));
+        self.e(format!("sub.{st} {i}, {mx}, {my}"));
+        self.e(format!("setp.eq.{st} {q}, {i}, 0"));
+        self.e(format!("@{q} bra {l_zero}"));
+        self.e(format!("setp.gt.{st} {q}, {i}, 0"));
+        self.e(format!("selp.{b} {mx}, {i}, {mx}, {q}"));
+        self.e(format!("shl.{b} {mx}, {mx}, 1"));
+        self.e(format!("sub.s32 {ex}, {ex}, 1"));
+        self.e(format!("bra {l_loop}"));
+        let _ = writeln!(self.out, "{l_tail}:");
+        self.e(format!("sub.{st} {i}, {mx}, {my}"));
+        self.e(format!("setp.eq.{st} {q}, {i}, 0"));
+        self.e(format!("@{q} bra {l_zero}"));
+        self.e(format!("setp.gt.{st} {q}, {i}, 0"));
+        self.e(format!("selp.{b} {mx}, {i}, {mx}, {q}"));
+        // Normalise: the top bit back to the hidden bit.
+        self.e(format!("clz.{b} {k}, {mx}"));
+        self.e(format!("sub.s32 {k}, {k}, {}", w - 1 - mant));
+        self.e(format!("shl.{b} {mx}, {mx}, {k}"));
+        self.e(format!("sub.s32 {ex}, {ex}, {k}"));
+        // Normal: replace the hidden bit by the exponent; subnormal: shift right by 1 - ex.
+        self.e(format!("setp.gt.s32 {p}, {ex}, 0"));
+        let (n, e64) = (self.reg(rc), self.reg(rc));
+        if rc == Rc::Rd {
+            self.e(format!("cvt.u64.u32 {e64}, {ex}"));
+        } else {
+            self.e(format!("mov.b32 {e64}, {ex}"));
+        }
+        self.e(format!("shl.{b} {e64}, {e64}, {mant}"));
+        self.e(format!("and.{b} {n}, {mx}, {low}"));
+        self.e(format!("or.{b} {n}, {n}, {e64}"));
+        self.e(format!("sub.s32 {k}, 1, {ex}"));
+        self.e(format!("min.s32 {k}, {k}, {w}"));
+        self.e(format!("shr.{ut} {mx}, {mx}, {k}"));
+        self.e(format!("selp.{b} {mx}, {n}, {mx}, {p}"));
+        self.e(format!("or.{b} {mx}, {mx}, {sx}"));
+        self.e(format!("mov.{b} {d}, {mx}"));
+        self.e(format!("bra {l_end}"));
+        let _ = writeln!(self.out, "{l_zero}:");
+        self.e(format!("mov.{b} {d}, {sx}"));
+        self.e(format!("bra {l_end}"));
+        let _ = writeln!(self.out, "{l_nan}:");
+        self.e(format!("mov.{t} {d}, {nan}"));
+        let _ = writeln!(self.out, "{l_end}:");
+        Ok(d)
+    }
+
+    fn cbrt(&mut self, _x: &str, _s: Scalar) -> R<String> {
+        err("kernlint cannot compile `cbrt` yet", self.span)
     }
 
     fn atomic(&mut self, op: &str, a: &[Repr], name: &str) -> R<Repr> {
@@ -2066,6 +2525,16 @@ impl<'a> FnCx<'a> {
     }
 }
 
+/// The float type an operation with result `rs` computes in, and its result type: float16
+/// computes in float32 and rounds once at the end.
+fn float_work(rs: Option<Scalar>) -> Option<(Scalar, Scalar)> {
+    match rs? {
+        s @ (Scalar::F32 | Scalar::F64) => Some((s, s)),
+        Scalar::F16 => Some((Scalar::F32, Scalar::F16)),
+        _ => None,
+    }
+}
+
 fn a_scalar(r: &Repr) -> Scalar {
     match r {
         Repr::S(_, s) => *s,
@@ -2079,6 +2548,7 @@ fn param_type(rc: Rc) -> &'static str {
         Rc::Rd => "b64",
         Rc::F => "f32",
         Rc::Fd => "f64",
+        Rc::H => "b16",
     }
 }
 
