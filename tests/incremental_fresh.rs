@@ -11,16 +11,18 @@
 //! the number of edits (default 2,000), `KERNLINT_PROPTEST_SEED` the seed; a failure names
 //! the seed and the edit, and writes the text it failed on.
 
+#[path = "support/editor.rs"]
+mod editor;
+
 use std::time::{Duration, Instant};
 
+use editor::{Editor, Patience};
 use kernlint::analysis::kernels::file_gpu_functions;
 use kernlint::analysis::typing::{TypingRequest, function_types};
 use kernlint::analysis::{RootDatabase, SourceFile};
 use ruff_text_size::{TextRange, TextSize};
 use salsa::Setter;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
 
 // ---------------------------------------------------------------------------------------
 // A tiny deterministic generator.
@@ -268,139 +270,27 @@ fn next_boundary(text: &str, at: usize) -> usize {
 }
 
 // ---------------------------------------------------------------------------------------
-// An editor talking to `kernlint::lsp::serve` in-process (as tests/lsp_features.rs does).
+// The server, in-process (tests/support/editor.rs, as tests/lsp_features.rs drives it).
 
-struct Editor {
-    outgoing: mpsc::UnboundedSender<Value>,
-    incoming: mpsc::UnboundedReceiver<Value>,
-    diagnostics: std::collections::HashMap<(String, i64), Value>,
-    next_id: i64,
-    server: tokio::task::JoinHandle<()>,
-}
-
-fn frame(message: &Value) -> Vec<u8> {
-    let body = message.to_string();
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body.as_bytes());
-    out
+/// A server initialized with no capabilities, with `documents` (uri, text) open.
+async fn start_server(documents: &[(String, String)]) -> Editor {
+    let mut editor = Editor::start_with(Patience {
+        message: Duration::from_secs(60),
+        diagnostics: Duration::from_secs(30),
+        exit: Duration::from_secs(10),
+    });
+    editor.initialize(json!({})).await;
+    for (uri, text) in documents {
+        editor.open(uri, text);
+    }
+    editor
 }
 
 impl Editor {
-    async fn start(documents: &[(String, String)]) -> Self {
-        let (client_end, server_in) = tokio::io::duplex(1 << 20);
-        let (server_out, client_read) = tokio::io::duplex(1 << 20);
-        let server = tokio::spawn(kernlint::lsp::serve(server_in, server_out));
-        let (outgoing, mut to_send) = mpsc::unbounded_channel::<Value>();
-        let (deliver, incoming) = mpsc::unbounded_channel();
-        let mut writer = client_end;
-        tokio::spawn(async move {
-            while let Some(message) = to_send.recv().await {
-                if writer.write_all(&frame(&message)).await.is_err() {
-                    return;
-                }
-            }
-        });
-        let answers = outgoing.clone();
-        tokio::spawn(async move {
-            let mut reader = BufReader::new(client_read);
-            loop {
-                let mut length = 0usize;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        length = v.parse().unwrap();
-                    }
-                }
-                let mut body = vec![0; length];
-                if reader.read_exact(&mut body).await.is_err() {
-                    return;
-                }
-                let message: Value = serde_json::from_slice(&body).unwrap();
-                // Server-to-client requests (configuration, registrations): answer null.
-                if let (Some(_), Some(id)) = (message["method"].as_str(), message.get("id")) {
-                    let _ = answers.send(json!({"jsonrpc": "2.0", "id": id, "result": null}));
-                }
-                if deliver.send(message).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut editor = Editor { outgoing, incoming, diagnostics: Default::default(), next_id: 1, server };
-        editor.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}})).await;
-        editor.notify("initialized", json!({}));
-        for (uri, text) in documents {
-            editor
-                .notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}));
-        }
-        editor
-    }
-
-    fn notify(&self, method: &str, params: Value) {
-        self.outgoing.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).unwrap();
-    }
-
-    async fn next(&mut self) -> Value {
-        let message = tokio::time::timeout(Duration::from_secs(60), self.incoming.recv())
-            .await
-            .expect("timed out waiting for the server")
-            .expect("the server closed the pipe");
-        self.file(&message);
-        message
-    }
-
-    /// Note what a message says: diagnostics are kept; an internal error (a panic the
-    /// server caught) fails the test.
-    fn file(&mut self, message: &Value) {
-        if message["method"] == "window/logMessage" && message["params"]["type"] == 1 {
-            panic!("the server reported {}", message["params"]["message"]);
-        }
-        if message["method"] == "textDocument/publishDiagnostics" {
-            let key = (message["params"]["uri"].as_str().unwrap().to_string(), message["params"]["version"].as_i64().unwrap());
-            self.diagnostics.insert(key, message["params"]["diagnostics"].clone());
-        }
-    }
-
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.outgoing.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
-        loop {
-            let m = self.next().await;
-            if m["id"] == id && m.get("method").is_none() {
-                assert!(m.get("error").is_none(), "{method}: {m}");
-                return m["result"].clone();
-            }
-        }
-    }
-
-    async fn diagnostics_of(&mut self, uri: &str, version: i64) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(d) = self.diagnostics.get(&(uri.to_string(), version)) {
-                return d.clone();
-            }
-            if Instant::now() > deadline {
-                let mut seen: Vec<i64> = self.diagnostics.keys().filter(|k| k.0 == uri).map(|k| k.1).collect();
-                seen.sort();
-                panic!("no diagnostics for {uri} version {version}; got versions {seen:?}");
-            }
-            if let Ok(Some(m)) = tokio::time::timeout(Duration::from_millis(200), self.incoming.recv()).await {
-                self.file(&m);
-            }
-        }
-    }
-
     /// Everything the check compares, for one document: diagnostics, then the answers to
     /// hovers at `offsets`, inlay hints, symbols and code lenses.
     async fn observe(&mut self, uri: &str, version: i64, text: &str, offsets: &[usize]) -> Vec<(String, Value)> {
-        let mut out = vec![("diagnostics".to_string(), self.diagnostics_of(uri, version).await)];
+        let mut out = vec![("diagnostics".to_string(), Value::from(self.diagnostics(uri, version).await))];
         for &at in offsets {
             let pos = position(text, at);
             let hover = self.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": pos})).await;
@@ -414,12 +304,6 @@ impl Editor {
         out.push(("symbols".into(), self.request("textDocument/documentSymbol", doc.clone()).await));
         out.push(("code lenses".into(), self.request("textDocument/codeLens", doc).await));
         out
-    }
-
-    async fn shutdown(mut self) {
-        self.request("shutdown", Value::Null).await;
-        self.notify("exit", Value::Null);
-        tokio::time::timeout(Duration::from_secs(10), self.server).await.expect("server did not exit").unwrap();
     }
 }
 
@@ -513,7 +397,7 @@ async fn incremental_analysis_equals_fresh_analysis() {
         })
         .collect();
     let opened: Vec<(String, String)> = docs.iter().map(|d| (d.uri.clone(), d.text.clone())).collect();
-    let mut server = Editor::start(&opened).await;
+    let mut server = start_server(&opened).await;
 
     let (mut applied, mut checks, mut notifications) = (0usize, 0usize, 0usize);
     let (mut touch_time, mut check_time) = (Duration::ZERO, Duration::ZERO);
@@ -559,7 +443,7 @@ async fn incremental_analysis_equals_fresh_analysis() {
         checks += 1;
         let t1 = Instant::now();
         let current: Vec<(String, String)> = docs.iter().map(|d| (d.uri.clone(), d.text.clone())).collect();
-        let mut fresh = Editor::start(&current).await;
+        let mut fresh = start_server(&current).await;
         for doc in &docs {
             let offsets: Vec<usize> = (0..6).map(|_| interesting(&mut rng, &doc.text)).collect();
             let incremental = server.observe(&doc.uri, doc.version, &doc.text, &offsets).await;

@@ -1,70 +1,17 @@
 //! `kernlint server` driven over stdio as an editor would: framed JSON-RPC messages.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+#[path = "support/server_process.rs"]
+mod server_process;
+
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use server_process::ServerProcess;
 
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
-    next_id: i64,
-}
-
-impl Client {
-    fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kernlint"))
-            .arg("server")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, messages) = channel();
-        std::thread::spawn(move || {
-            loop {
-                let mut length = 0;
-                loop {
-                    let mut line = String::new();
-                    if stdout.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        length = v.parse().unwrap();
-                    }
-                }
-                let mut body = vec![0; length];
-                stdout.read_exact(&mut body).unwrap();
-                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
-                    return;
-                }
-            }
-        });
-        Self { child, stdin, messages, next_id: 1 }
-    }
-
-    fn send_raw(&mut self, body: &str) {
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send_raw(&json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string());
-    }
-
+/// How these tests wait, on the shared process (tests/support/server_process.rs).
+impl ServerProcess {
     fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send_raw(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string());
+        let id = self.post(method, params);
         self.wait_for(|m| m["id"] == id)
     }
 
@@ -91,7 +38,7 @@ const TEXT: &str = "from numba import cuda\n\n@cuda.jit\ndef k(out, x):\n    i =
 
 #[test]
 fn diagnostics_edits_hover_and_abuse() {
-    let mut c = Client::start();
+    let mut c = ServerProcess::start();
     let init = c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
     assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-16");
     c.notify("initialized", json!({}));
@@ -129,7 +76,7 @@ fn diagnostics_edits_hover_and_abuse() {
     assert!(far.get("error").is_none(), "{far}");
     let unknown = c.request("kernlint/unknown", json!({}));
     assert!(unknown["error"]["code"].as_i64().is_some());
-    c.send_raw("{not json");
+    c.send_body(b"{not json");
     let still = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}}));
     assert_eq!(still["result"][0]["name"], "k");
 

@@ -7,88 +7,44 @@
 
 #![cfg(unix)]
 
+#[path = "support/server_process.rs"]
+mod server_process;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::ops::{Deref, DerefMut};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use server_process::ServerProcess;
 
 /// Generous: the server holds a few copies of the largest document and its analysis.
 const MEMORY_LIMIT_KB: u64 = 1 << 20;
 
+/// The shared process (tests/support/server_process.rs), with what it has said so far.
 struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
+    process: ServerProcess,
     /// Responses by id, and everything else, in arrival order.
     responses: HashMap<String, Value>,
     other: Vec<Value>,
-    next_id: i64,
+}
+
+impl Deref for Server {
+    type Target = ServerProcess;
+
+    fn deref(&self) -> &ServerProcess {
+        &self.process
+    }
+}
+
+impl DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut ServerProcess {
+        &mut self.process
+    }
 }
 
 impl Server {
     fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kernlint"))
-            .arg("server")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, messages) = channel();
-        std::thread::spawn(move || {
-            loop {
-                let mut length = None;
-                loop {
-                    let mut line = String::new();
-                    if stdout.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim();
-                    if line.is_empty() {
-                        break;
-                    }
-                    let (name, value) = line.split_once(':').expect("a header the server wrote");
-                    if name.eq_ignore_ascii_case("content-length") {
-                        length = Some(value.trim().parse::<usize>().expect("a valid length"));
-                    }
-                }
-                let mut body = vec![0; length.expect("the server always sends Content-Length")];
-                stdout.read_exact(&mut body).unwrap();
-                let message: Value = serde_json::from_slice(&body).expect("the server writes JSON");
-                assert_eq!(message["jsonrpc"], "2.0", "{message}");
-                if tx.send(message).is_err() {
-                    return;
-                }
-            }
-        });
-        Self { child, stdin, messages, responses: HashMap::new(), other: Vec::new(), next_id: 1 }
-    }
-
-    fn raw(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, message: &Value) {
-        let body = message.to_string();
-        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// Send a request without waiting; its id.
-    fn post(&mut self, method: &str, params: Value) -> i64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        id
+        Self { process: ServerProcess::start(), responses: HashMap::new(), other: Vec::new() }
     }
 
     /// The response to request `id` (as any JSON value).

@@ -1,149 +1,16 @@
 //! The language server driven in-process over `tokio::io::duplex`, through its LSP interface
 //! exactly as an editor drives it: one test per feature, edits included.
 
-use std::sync::{Arc, Mutex};
+#[path = "support/editor.rs"]
+mod editor;
+
 use std::time::Duration;
 
+use editor::Editor;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
 
-/// An editor talking to `kernlint::lsp::serve` over in-memory pipes. Requests the server
-/// makes of the client are answered automatically: `workspace/configuration` with
-/// `settings`, everything else with `null`.
-struct Editor {
-    outgoing: mpsc::UnboundedSender<Value>,
-    incoming: mpsc::UnboundedReceiver<Value>,
-    /// Every notification and server request seen so far.
-    seen: Vec<Value>,
-    settings: Arc<Mutex<Value>>,
-    server_requests: Arc<Mutex<Vec<String>>>,
-    next_id: i64,
-    server: tokio::task::JoinHandle<()>,
-}
-
-fn frame(message: &Value) -> Vec<u8> {
-    let body = message.to_string();
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body.as_bytes());
-    out
-}
-
+/// Helpers only these tests use, on the shared editor (tests/support/editor.rs).
 impl Editor {
-    fn start() -> Self {
-        let (client_end, server_in) = tokio::io::duplex(1 << 20);
-        let (server_out, client_read) = tokio::io::duplex(1 << 20);
-        let server = tokio::spawn(kernlint::lsp::serve(server_in, server_out));
-        let (outgoing, mut to_send) = mpsc::unbounded_channel::<Value>();
-        let (deliver, incoming) = mpsc::unbounded_channel();
-        let settings = Arc::new(Mutex::new(json!({"inlayHints": {"enable": true}})));
-        let server_requests: Arc<Mutex<Vec<String>>> = Arc::default();
-        let mut writer = client_end;
-        tokio::spawn(async move {
-            while let Some(message) = to_send.recv().await {
-                if writer.write_all(&frame(&message)).await.is_err() {
-                    return;
-                }
-            }
-        });
-        let (answers, settings2, log) = (outgoing.clone(), settings.clone(), server_requests.clone());
-        tokio::spawn(async move {
-            let mut reader = BufReader::new(client_read);
-            loop {
-                let mut length = 0usize;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        length = v.parse().unwrap();
-                    }
-                }
-                let mut body = vec![0; length];
-                if reader.read_exact(&mut body).await.is_err() {
-                    return;
-                }
-                let message: Value = serde_json::from_slice(&body).unwrap();
-                if let (Some(method), Some(id)) = (message["method"].as_str(), message.get("id")) {
-                    log.lock().unwrap().push(method.to_string());
-                    let result = if method == "workspace/configuration" {
-                        json!([settings2.lock().unwrap().clone()])
-                    } else {
-                        Value::Null
-                    };
-                    let _ = answers.send(json!({"jsonrpc": "2.0", "id": id, "result": result}));
-                }
-                if deliver.send(message).is_err() {
-                    return;
-                }
-            }
-        });
-        Editor { outgoing, incoming, seen: Vec::new(), settings, server_requests, next_id: 1, server }
-    }
-
-    fn notify(&self, method: &str, params: Value) {
-        self.outgoing.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).unwrap();
-    }
-
-    async fn next(&mut self) -> Value {
-        let message = tokio::time::timeout(Duration::from_secs(20), self.incoming.recv())
-            .await
-            .expect("timed out waiting for the server")
-            .expect("server closed the pipe");
-        if message.get("method").is_some() {
-            self.seen.push(message.clone());
-        }
-        message
-    }
-
-    /// The whole response (with `result` or `error`).
-    async fn call(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.outgoing.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
-        loop {
-            let m = self.next().await;
-            if m["id"] == id && m.get("method").is_none() {
-                return m;
-            }
-        }
-    }
-
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        let response = self.call(method, params).await;
-        assert!(response.get("error").is_none(), "{method}: {response}");
-        response["result"].clone()
-    }
-
-    async fn initialize(&mut self, capabilities: Value) -> Value {
-        let init = self.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": capabilities})).await;
-        self.notify("initialized", json!({}));
-        init
-    }
-
-    async fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
-        if let Some(found) = self.seen.iter().find(|m| {
-            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version
-        }) {
-            return found["params"]["diagnostics"].as_array().unwrap().clone();
-        }
-        loop {
-            let m = self.next().await;
-            if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version {
-                return m["params"]["diagnostics"].as_array().unwrap().clone();
-            }
-        }
-    }
-
-    fn open(&self, uri: &str, text: &str) {
-        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}));
-    }
-
     fn edit(&self, uri: &str, version: i64, range: [u32; 4], text: &str) {
         let [l0, c0, l1, c1] = range;
         self.notify(
@@ -161,12 +28,6 @@ impl Editor {
     async fn hover_text(&mut self, uri: &str, line: u32, character: u32) -> String {
         let hover = self.at("textDocument/hover", uri, line, character).await;
         hover["contents"]["value"].as_str().unwrap_or_default().to_string()
-    }
-
-    async fn shutdown(mut self) {
-        self.request("shutdown", Value::Null).await;
-        self.notify("exit", Value::Null);
-        tokio::time::timeout(Duration::from_secs(5), self.server).await.expect("server did not exit").unwrap();
     }
 }
 

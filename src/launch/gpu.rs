@@ -82,6 +82,7 @@ fn scalar_param(s: Scalar) -> Option<(&'static str, usize)> {
         Scalar::I64 => ("s64", 8),
         Scalar::U64 => ("u64", 8),
         Scalar::F32 => ("f32", 4),
+        Scalar::F16 => ("b16", 2),
         Scalar::F64 => ("f64", 8),
         _ => return None,
     })
