@@ -154,10 +154,10 @@ fn binop(op: Operator, l: ConstValue, r: ConstValue) -> Option<ConstValue> {
         };
         return Some(ConstValue::Int(v));
     }
-    if let (ConstValue::Tuple(a), ConstValue::Tuple(b)) = (&l, &r) {
-        if op == Operator::Add {
-            return Some(ConstValue::Tuple(a.iter().chain(b).cloned().collect()));
-        }
+    if let (ConstValue::Tuple(a), ConstValue::Tuple(b)) = (&l, &r)
+        && op == Operator::Add
+    {
+        return Some(ConstValue::Tuple(a.iter().chain(b).cloned().collect()));
     }
     let (a, b) = (as_float(&l)?, as_float(&r)?);
     let v = match op {

@@ -263,41 +263,6 @@ pub fn line_index(db: &dyn Db, file: SourceFile) -> Lines {
     Lines::new(file.text(db))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Code nested far deeper than any pass could recurse: a syntax error, the rest of the
-    /// file parsed, and no stack overflow on a small thread stack (parsing, measuring or
-    /// dropping the deep tree).
-    #[test]
-    fn deep_nesting_is_a_syntax_error_not_a_stack_overflow() {
-        let deep = [
-            format!("x = {}1\n", "-".repeat(100_000)),
-            format!("x = {}\n", vec!["1"; 50_000].join("+")),
-            format!("x = {}a\n", "not ".repeat(50_000)),
-            format!("x = {}{}\n", "f(".repeat(20_000), ")".repeat(20_000)),
-        ];
-        for code in deep {
-            let text = format!("import math\n{code}y = 2\n");
-            let handle = std::thread::Builder::new()
-                .stack_size(256 << 10)
-                .spawn(move || {
-                    let parsed = ParsedModule::parse(&text);
-                    let body = &parsed.syntax().body;
-                    assert_eq!(body.len(), 3);
-                    assert!(matches!(body[1], ruff_python_ast::Stmt::Pass(_)));
-                    assert_eq!(parsed.0.too_deep.len(), 1);
-                    assert_eq!(parsed.masked_text().unwrap().len(), text.len());
-                })
-                .unwrap();
-            handle.join().unwrap();
-        }
-        let shallow = ParsedModule::parse("x = -(-(1))\n");
-        assert!(shallow.masked_text().is_none() && shallow.0.too_deep.is_empty());
-    }
-}
-
 /// The call expression at `range` anywhere in `stmts`.
 pub fn call_at(stmts: &[ruff_python_ast::Stmt], range: TextRange) -> Option<&ast::ExprCall> {
     use ruff_python_ast::visitor::{self, Visitor};
@@ -332,4 +297,39 @@ pub fn call_at(stmts: &[ruff_python_ast::Stmt], range: TextRange) -> Option<&ast
         finder.visit_stmt(stmt);
     }
     finder.found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Code nested far deeper than any pass could recurse: a syntax error, the rest of the
+    /// file parsed, and no stack overflow on a small thread stack (parsing, measuring or
+    /// dropping the deep tree).
+    #[test]
+    fn deep_nesting_is_a_syntax_error_not_a_stack_overflow() {
+        let deep = [
+            format!("x = {}1\n", "-".repeat(100_000)),
+            format!("x = {}\n", vec!["1"; 50_000].join("+")),
+            format!("x = {}a\n", "not ".repeat(50_000)),
+            format!("x = {}{}\n", "f(".repeat(20_000), ")".repeat(20_000)),
+        ];
+        for code in deep {
+            let text = format!("import math\n{code}y = 2\n");
+            let handle = std::thread::Builder::new()
+                .stack_size(256 << 10)
+                .spawn(move || {
+                    let parsed = ParsedModule::parse(&text);
+                    let body = &parsed.syntax().body;
+                    assert_eq!(body.len(), 3);
+                    assert!(matches!(body[1], ruff_python_ast::Stmt::Pass(_)));
+                    assert_eq!(parsed.0.too_deep.len(), 1);
+                    assert_eq!(parsed.masked_text().unwrap().len(), text.len());
+                })
+                .unwrap();
+            handle.join().unwrap();
+        }
+        let shallow = ParsedModule::parse("x = -(-(1))\n");
+        assert!(shallow.masked_text().is_none() && shallow.0.too_deep.is_empty());
+    }
 }

@@ -47,7 +47,7 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
         format!("{}:{}:{}: {}", path.display(), line + 1, col + 1, e.message)
     })?;
     match args.format {
-        Format::Json => println!("{}", json(&types)),
+        Format::Json => println!("{}", json(types)),
         _ => {
             let start = crate::analysis::typing::find_gpu_function(&db, file, name)
                 .map(|(s, _)| s)

@@ -175,7 +175,7 @@ mod tests {
         let a = NpyArray::new(Scalar::F32, vec![2, 3], (0..24).collect());
         let b = NpyArray::parse(&a.to_bytes()).unwrap();
         assert_eq!(a, b);
-        assert_eq!(b.to_bytes().len() % 64, 24 % 64);
+        assert_eq!(b.to_bytes().len() % 64, 24);
         let rec = NpyArray {
             descr: "[('s0', '<u8'), ('s1', '<u8')]".into(),
             itemsize: 16,

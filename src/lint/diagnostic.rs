@@ -69,11 +69,11 @@ impl Diagnostic {
         let mut moved = self.clone();
         moved.range = self.range + offset;
         for (range, _) in &mut moved.related {
-            *range = *range + offset;
+            *range += offset;
         }
         if let Some(fix) = &mut moved.fix {
             for edit in &mut fix.edits {
-                edit.range = edit.range + offset;
+                edit.range += offset;
             }
         }
         moved

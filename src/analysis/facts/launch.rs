@@ -116,21 +116,6 @@ fn keyed(text: &str, key: &str) -> Option<[i128; 3]> {
     dims(&value)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn annotation_forms() {
-        let text = "# kernlint: launch grid=(4, 2) block=128\n@cuda.jit\ndef k(a):\n    pass\n";
-        let found = annotations(text);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].0, "k");
-        assert_eq!(found[0].1.grid, Some([4, 2, 1]));
-        assert_eq!(found[0].1.block, Some([128, 1, 1]));
-    }
-}
-
 /// The thread and block index atoms along which a kernel's threads really differ: the axes
 /// it reads, less those every known launch makes of size 1.
 pub fn active_atoms(
@@ -144,7 +129,7 @@ pub fn active_atoms(
         let used = facts.axes_used[axis as usize] || axis == 0;
         let size = |get: fn(&LaunchConfig) -> Option<[i128; 3]>| -> bool {
             // Known launches all of size 1 on this axis: no second thread or block there.
-            !(!launches.is_empty() && launches.iter().all(|l| get(l).is_some_and(|d| d[axis as usize] == 1)))
+            launches.is_empty() || !launches.iter().all(|l| get(l).is_some_and(|d| d[axis as usize] == 1))
         };
         if used && size(|l| l.block) {
             out.insert(Atom::Tid(axis));
@@ -154,4 +139,19 @@ pub fn active_atoms(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotation_forms() {
+        let text = "# kernlint: launch grid=(4, 2) block=128\n@cuda.jit\ndef k(a):\n    pass\n";
+        let found = annotations(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "k");
+        assert_eq!(found[0].1.grid, Some([4, 2, 1]));
+        assert_eq!(found[0].1.block, Some([128, 1, 1]));
+    }
 }

@@ -1027,10 +1027,7 @@ impl Walker<'_> {
                 self.bind(target, value, ctl);
             }
             Expr::Tuple(t) => {
-                let grid = match value_expr {
-                    Expr::Call(c) if self.cuda(&c.func).as_deref() == Some("grid") => true,
-                    _ => false,
-                };
+                let grid = matches!(value_expr, Expr::Call(c) if self.cuda(&c.func).as_deref() == Some("grid"));
                 let elements = match value_expr {
                     Expr::Tuple(v) if v.elts.len() == t.elts.len() => Some(&v.elts),
                     _ => None,

@@ -193,12 +193,11 @@ impl Checker<'_> {
         }
         let mut accumulates = false;
         walk(&def.body, &mut |s| match s {
-            Stmt::AugAssign(a) => {
+            Stmt::AugAssign(a)
                 if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == name)
-                    && (self.is(&a.value, Scalar::F32) || self.promoted(&a.value))
-                {
-                    accumulates = true;
-                }
+                    && (self.is(&a.value, Scalar::F32) || self.promoted(&a.value)) =>
+            {
+                accumulates = true;
             }
             Stmt::Assign(a) => {
                 if let [Expr::Name(n)] = a.targets.as_slice()

@@ -64,24 +64,26 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         if threads == Some(1) && blocks == Some(1) {
             continue;
         }
-        if let (Some(t), Some(b)) = (threads, block) {
-            if t > 1 && t <= 1024 && t % 32 != 0 {
-                let warps = (t + 31) / 32;
-                out.push(
-                    Diagnostic::new(
-                        "KL403",
-                        b.range,
-                        format!(
-                            "a block of {t} threads is not a multiple of the warp size 32: {warps} warps run {} thread slots, {} of them idle ({}% of the block's lanes)",
-                            warps * 32,
-                            warps * 32 - t,
-                            (warps * 32 - t) * 100 / (warps * 32)
-                        ),
-                    )
-                    .warning()
-                    .note("Use a multiple of 32 threads per block (128 or 256 are good defaults) and round the grid up."),
-                );
-            }
+        if let (Some(t), Some(b)) = (threads, block)
+            && t > 1
+            && t <= 1024
+            && t % 32 != 0
+        {
+            let warps = (t + 31) / 32;
+            out.push(
+                Diagnostic::new(
+                    "KL403",
+                    b.range,
+                    format!(
+                        "a block of {t} threads is not a multiple of the warp size 32: {warps} warps run {} thread slots, {} of them idle ({}% of the block's lanes)",
+                        warps * 32,
+                        warps * 32 - t,
+                        (warps * 32 - t) * 100 / (warps * 32)
+                    ),
+                )
+                .warning()
+                .note("Use a multiple of 32 threads per block (128 or 256 are good defaults) and round the grid up."),
+            );
         }
         if let Some(b) = blocks
             && (2..128).contains(&b)
