@@ -2,7 +2,10 @@
 //! compile yet, and (when ptxas is present) PTX that assembles, for these kernels and for
 //! every corpus kernel in ../shared/kernels.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+#[path = "support/ptxas.rs"]
+mod ptxas;
 
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::{RootDatabase, SourceFile};
@@ -30,42 +33,11 @@ fn compile(source: &str, kernel: &str, sig: &str) -> String {
     ptx
 }
 
-fn ptxas() -> Option<PathBuf> {
-    if let Ok(p) = std::env::var("PTXAS") {
-        return Some(PathBuf::from(p));
-    }
-    let venv = PathBuf::from(
-        "/root/.cache/kernlint-oracle/lib/python3.11/site-packages/nvidia/cu13/bin/ptxas",
-    );
-    if venv.exists() {
-        return Some(venv);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join("ptxas"))
-            .find(|p| p.exists())
-    })
-}
-
 /// Assemble with ptxas when it is installed; skip otherwise.
 fn assemble(ptx: &str, name: &str) {
-    let Some(ptxas) = ptxas() else { return };
+    let Some(ptxas) = ptxas::ptxas() else { return };
     let dir = std::env::temp_dir().join(format!("kernlint-ptx-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.ptx"));
-    std::fs::write(&path, ptx).unwrap();
-    let out = std::process::Command::new(&ptxas)
-        .arg("-arch=sm_80")
-        .arg(&path)
-        .arg("-o")
-        .arg("/dev/null")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "ptxas rejected {name}:\n{}\n{ptx}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ptxas::assemble(&ptxas, &dir, ptx, name).unwrap_or_else(|e| panic!("{name}: {e}\n{ptx}"));
 }
 
 const SAXPY: &str = "\

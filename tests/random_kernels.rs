@@ -11,6 +11,9 @@
 
 #[path = "support/kernel_gen.rs"]
 mod kernel_gen;
+#[path = "support/ptxas.rs"]
+mod ptxas;
+use ptxas::{assemble, ptxas};
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -64,45 +67,6 @@ fn host_args(k: &GeneratedKernel) -> Vec<HostArg> {
             }
         })
         .collect()
-}
-
-fn ptxas() -> Option<PathBuf> {
-    if let Ok(p) = std::env::var("PTXAS") {
-        return Some(PathBuf::from(p));
-    }
-    let venv = PathBuf::from(
-        "/root/.cache/kernlint-oracle/lib/python3.11/site-packages/nvidia/cu13/bin/ptxas",
-    );
-    if venv.exists() {
-        return Some(venv);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join("ptxas"))
-            .find(|p| p.exists())
-    })
-}
-
-fn assemble(ptxas: &Path, dir: &Path, ptx: &str, name: &str) -> Result<(), String> {
-    let path = dir.join(format!("{name}.ptx"));
-    std::fs::write(&path, ptx).unwrap();
-    let out = std::process::Command::new(ptxas)
-        .arg("-arch=sm_80")
-        .arg(&path)
-        .arg("-o")
-        .arg("/dev/null")
-        .output()
-        .unwrap();
-    if out.status.success() {
-        let _ = std::fs::remove_file(&path);
-        Ok(())
-    } else {
-        Err(format!(
-            "ptxas rejected the PTX ({}):\n{}",
-            path.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
 }
 
 #[derive(Default)]
