@@ -40,6 +40,11 @@ FUNCS = {
     "pow": lambda a, b: mpmath.power(a, b),
     "erf": lambda a, b: mpmath.erf(a),
     "hypot": lambda a, b: mpmath.hypot(a, b),
+    # mpmath's cbrt of a negative number is the complex principal root.
+    "cbrt": lambda a, b: mpmath.sign(a) * mpmath.cbrt(abs(a)),
+    "asinh": lambda a, b: mpmath.asinh(a),
+    "acosh": lambda a, b: mpmath.acosh(a),
+    "atanh": lambda a, b: mpmath.atanh(a),
 }
 
 FORMATS = {

@@ -11,10 +11,16 @@
 
 use std::io::Write;
 
-use kernlint::analysis::ir::math::{MathFn, eval_f32, eval_f64};
+use kernlint::analysis::ir::math::{MathFn, eval_f32, eval_f64, floor_div_f32, floor_div_f64};
 
+// The C library's versions (Rust's `acosh`/`asinh` lose bits near 1 and for large
+// negative arguments).
 unsafe extern "C" {
     fn erf(x: f64) -> f64;
+    fn cbrt(x: f64) -> f64;
+    fn asinh(x: f64) -> f64;
+    fn acosh(x: f64) -> f64;
+    fn atanh(x: f64) -> f64;
 }
 
 fn reference(f: MathFn, a: f64, b: f64) -> f64 {
@@ -39,6 +45,10 @@ fn reference(f: MathFn, a: f64, b: f64) -> f64 {
         MathFn::Pow => a.powf(b),
         MathFn::Erf => unsafe { erf(a) },
         MathFn::Hypot => a.hypot(b),
+        MathFn::Cbrt => unsafe { cbrt(a) },
+        MathFn::Asinh => unsafe { asinh(a) },
+        MathFn::Acosh => unsafe { acosh(a) },
+        MathFn::Atanh => unsafe { atanh(a) },
     }
 }
 
@@ -154,6 +164,16 @@ fn inputs(f: MathFn, n: usize, rng: &mut Rng, wide: bool) -> Vec<(f64, f64)> {
             }
         }
     }
+    // Around the switch points of asinh/acosh/atanh (tiny: the argument; big: log(2x)).
+    if matches!(f, MathFn::Asinh | MathFn::Acosh | MathFn::Atanh) {
+        for edge in [1e-8, 1e-4, 16384.0, 268435456.0] {
+            for k in -20..=20 {
+                let x = edge * (1.0 + k as f64 * if wide { 1e-15 } else { 1e-7 });
+                v.push((x, 0.0));
+                v.push((-x, 0.0));
+            }
+        }
+    }
     let bits = |rng: &mut Rng| {
         if wide {
             rng.bits64()
@@ -225,6 +245,33 @@ fn inputs(f: MathFn, n: usize, rng: &mut Rng, wide: bool) -> Vec<(f64, f64)> {
                 0 => rng.uniform(-6.5, 6.5),
                 1 => rng.uniform(-1.0, 1.0),
                 2 => rng.log_uniform(emin, 3.0, true),
+                _ => bits(rng),
+            },
+            MathFn::Cbrt => match pick {
+                0 => rng.uniform(-10.0, 10.0),
+                1 => rng.uniform(-1.0, 1.0),
+                2 => rng.log_uniform(emin, emax, true),
+                _ => bits(rng),
+            },
+            MathFn::Asinh => match pick {
+                0 => rng.uniform(-20.0, 20.0),
+                1 => rng.uniform(-1.0, 1.0),
+                2 => rng.log_uniform(emin, emax, true),
+                _ => bits(rng),
+            },
+            MathFn::Acosh => match pick {
+                0 => 1.0 + rng.log_uniform(-60.0, 4.0, false),
+                1 => rng.uniform(1.0, 20.0),
+                2 => rng.log_uniform(0.0, emax, false),
+                _ => bits(rng),
+            },
+            MathFn::Atanh => match pick {
+                0 => rng.uniform(-1.0, 1.0),
+                1 => rng.log_uniform(emin, 0.0, true),
+                2 => {
+                    let x = 1.0 - rng.log_uniform(-60.0, -1.0, false);
+                    if rng.next() & 1 == 1 { -x } else { x }
+                }
                 _ => bits(rng),
             },
             MathFn::Pow => match pick {
@@ -414,6 +461,22 @@ fn special_values() {
         (MathFn::Exp2, 3.0, 0.0, 8.0),
         (MathFn::Log2, 8.0, 0.0, 3.0),
         (MathFn::Log10, 1000.0, 0.0, 3.0),
+        (MathFn::Cbrt, -8.0, 0.0, -2.0),
+        (MathFn::Cbrt, 27.0, 0.0, 3.0),
+        (MathFn::Cbrt, 0.0, 0.0, 0.0),
+        (MathFn::Cbrt, -0.0, 0.0, -0.0),
+        (MathFn::Cbrt, inf, 0.0, inf),
+        (MathFn::Cbrt, -inf, 0.0, -inf),
+        (MathFn::Asinh, 0.0, 0.0, 0.0),
+        (MathFn::Asinh, -0.0, 0.0, -0.0),
+        (MathFn::Asinh, inf, 0.0, inf),
+        (MathFn::Asinh, -inf, 0.0, -inf),
+        (MathFn::Acosh, 1.0, 0.0, 0.0),
+        (MathFn::Acosh, inf, 0.0, inf),
+        (MathFn::Atanh, 0.0, 0.0, 0.0),
+        (MathFn::Atanh, -0.0, 0.0, -0.0),
+        (MathFn::Atanh, 1.0, 0.0, inf),
+        (MathFn::Atanh, -1.0, 0.0, -inf),
     ];
     for &(f, a, b, want) in cases {
         let args = [a, b];
@@ -452,6 +515,10 @@ fn special_values() {
         (MathFn::Sin, f64::INFINITY),
         (MathFn::Asin, 2.0),
         (MathFn::Pow, -8.0),
+        (MathFn::Acosh, 0.5),
+        (MathFn::Acosh, -f64::INFINITY),
+        (MathFn::Atanh, 2.0),
+        (MathFn::Atanh, -f64::INFINITY),
     ] {
         let args = [x, 1.0 / 3.0];
         assert!(
@@ -459,6 +526,39 @@ fn special_values() {
             "{}({x})",
             f.name()
         );
+    }
+}
+
+/// Float `//` is Python's (NumPy's `floor_divide` for the zero divisors, where Python
+/// raises and Numba divides): not `floor(x / y)`, which gives 10 for `1.0 // 0.1`.
+#[test]
+fn float_floor_division_is_pythons() {
+    let (inf, nan) = (f64::INFINITY, f64::NAN);
+    let cases: &[(f64, f64, f64, f32)] = &[
+        (1.0, 0.1, 9.0, 9.0),
+        (-1.0, 0.1, -10.0, -10.0),
+        (7.5, 2.0, 3.0, 3.0),
+        (-7.5, 2.0, -4.0, -4.0),
+        (7.5, -2.0, -4.0, -4.0),
+        (0.0, -1.0, -0.0, -0.0),
+        (-0.0, 1.0, -0.0, -0.0),
+        (1.0, inf, 0.0, 0.0),
+        (-1.0, inf, -1.0, -1.0),
+        (inf, 1.0, nan, f32::NAN),
+        (1.0, 0.0, inf, f32::INFINITY),
+        (-1.0, 0.0, -inf, f32::NEG_INFINITY),
+        (0.0, 0.0, nan, f32::NAN),
+        (1e308, 1e-308, inf, f32::INFINITY),
+        (0.3, 0.1, 2.0, 3.0),
+        (9007199254740994.0, 3.0, 3002399751580330.0, 3002399841058816.0),
+    ];
+    let same64 = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+    let same32 = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+    for &(x, y, want, want32) in cases {
+        let got = floor_div_f64(x, y);
+        assert!(same64(got, want), "{x} // {y} = {got}, not {want}");
+        let got = floor_div_f32(x as f32, y as f32);
+        assert!(same32(got, want32), "{x}f // {y}f = {got}, not {want32}");
     }
 }
 

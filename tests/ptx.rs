@@ -244,6 +244,43 @@ def k(out, x):
     }
 }
 
+/// Float `//` is Python's (Numba's `real_divmod`): from the exact `fmod`, not `floor(x / y)`
+/// (which gives 10 for `1.0 // 0.1`), at both widths and whatever `fastmath` says.
+#[test]
+fn float_floor_division_follows_python() {
+    let src = "\
+from numba import cuda
+
+@cuda.jit
+def k(out, x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] // y[i]
+";
+    for (ty, t) in [("float32", "f32"), ("float64", "f64"), ("float16", "f32")] {
+        for fastmath in [false, true] {
+            let sig = format!("void({ty}[::1], {ty}[::1], {ty}[::1])");
+            let ptx = compile_with(
+                src,
+                "k",
+                &sig,
+                &CompileOptions {
+                    fastmath,
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{}", e.message));
+            // div = (x - fmod(x, y)) / y, snapped with floor and a 0.5 test.
+            assert!(ptx.contains(&format!("setp.neu.{t} ")), "{ptx}");
+            assert!(ptx.contains(&format!("cvt.rmi.{t}.{t} ")), "{ptx}");
+            assert!(ptx.contains(&format!("copysign.{t} ")), "{ptx}");
+            assert!(ptx.contains("clz.b"), "fmod's normalisation: {ptx}");
+            assert!(!ptx.contains("div.full"), "{ptx}");
+            assemble(&ptx, &format!("floordiv_{ty}_{fastmath}"));
+        }
+    }
+}
+
 const MATH_KERNEL: &str = "\
 import math
 from numba import cuda
@@ -275,6 +312,10 @@ def k(out, x, y):
         out[i, 18] = math.erf(a)
         out[i, 19] = a ** b
         out[i, 20] = math.hypot(a, b)
+        out[i, 21] = cuda.cbrt(a)
+        out[i, 22] = math.asinh(a)
+        out[i, 23] = math.acosh(a)
+        out[i, 24] = math.atanh(a)
 ";
 
 /// Every shared math function, at both widths, compiles to a `.func` ptxas accepts.
@@ -285,7 +326,8 @@ fn math_functions_compile_and_assemble() {
         let ptx = compile(MATH_KERNEL, "k", &sig);
         for f in [
             "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
-            "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "erf", "hypot",
+            "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "erf", "hypot", "cbrt",
+            "asinh", "acosh", "atanh",
         ] {
             let name = format!("__kl_math_{f}_f{bits}");
             assert_eq!(

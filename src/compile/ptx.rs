@@ -21,18 +21,20 @@
 //! floats use `.rn` (no contraction) unless `fastmath` is on; integer `//` and `%` floor and
 //! give 0 for a zero divisor.
 //!
-//! Transcendental math functions (`math.exp`, `math.sin`, ..., `math.pow` and float `**`)
-//! call one `.func` each (`__kl_math_sin_f64`), emitted from the shared implementations in
-//! `analysis::ir::math` by `compile::ptx_math`: the same operations the simulator runs, one
-//! PTX instruction each, so results match it bit for bit (`fastmath` does not change them).
+//! Transcendental math functions (`math.exp`, `math.sin`, ..., `math.pow` and float `**`,
+//! `cuda.cbrt`, `math.asinh`/`acosh`/`atanh`) call one `.func` each (`__kl_math_sin_f64`),
+//! emitted from the shared implementations in `analysis::ir::math` by `compile::ptx_math`:
+//! the same operations the simulator runs, one PTX instruction each, so results match it
+//! bit for bit (`fastmath` does not change them).
 //!
 //! float16 arithmetic and the `cuda.fp16` functions compute in float32 and round once to
 //! float16 (for `+ - * /` and `sqrt` that is the correctly rounded float16 result), except
 //! `hfma`, which is `fma.rn.f16` as in Numba; conversions to float16 round once from the
 //! source type. `numba.cuda.random`'s xoroshiro128+ functions are inlined on the state
-//! record. Float `%` is Numba's `real_mod` over an exact shift-and-subtract `fmod`.
+//! record. Float `%` is Numba's `real_mod` over an exact shift-and-subtract `fmod`; float
+//! `//` is Python's (Numba's `real_divmod`) over the same `fmod`.
 //!
-//! Constructs the backend cannot compile yet (other math functions such as `cbrt`,
+//! Constructs the backend cannot compile yet (other math functions such as `lgamma`,
 //! `xoroshiro128p_jump`, records) are reported as a [`CompileError`] at the instruction's
 //! span; no PTX is produced then.
 
@@ -1379,15 +1381,16 @@ impl<'a> FnCx<'a> {
                 BinaryOp::Add => self.e(format!("add{rn}.{t} {d}, {x}, {y}")),
                 BinaryOp::Sub => self.e(format!("sub{rn}.{t} {d}, {x}, {y}")),
                 BinaryOp::Mul => self.e(format!("mul{rn}.{t} {d}, {x}, {y}")),
-                BinaryOp::TrueDiv | BinaryOp::FloorDiv => {
+                BinaryOp::TrueDiv => {
                     if self.opts.fastmath && rc == Rc::F {
                         self.e(format!("div.full.f32 {d}, {x}, {y}"));
                     } else {
                         self.e(format!("div.rn.{t} {d}, {x}, {y}"));
                     }
-                    if op == BinaryOp::FloorDiv {
-                        self.e(format!("cvt.rmi.{t}.{t} {d}, {d}"));
-                    }
+                }
+                BinaryOp::FloorDiv => {
+                    let r = self.float_floor_div(x, y, s)?;
+                    self.e(format!("mov.{t} {d}, {r}"));
                 }
                 BinaryOp::Pow => {
                     let r = self.math_call(MathFn::Pow, s, &[x.to_string(), y.to_string()])?;
@@ -1830,14 +1833,6 @@ impl<'a> FnCx<'a> {
                 };
                 self.result_from(&d, s, Some(out))
             }
-            "cbrt" | "math.cbrt" => {
-                let Some((s, out)) = float_work(rs) else {
-                    return not_yet(self);
-                };
-                let x = self.cast_repr(&a[0], s)?;
-                let d = self.cbrt(&x, s)?;
-                self.result_from(&d, s, Some(out))
-            }
             "math.isnan" | "math.isinf" | "math.isfinite" => {
                 let Repr::S(mut x, mut s) = a[0].clone() else {
                     return not_yet(self);
@@ -2218,6 +2213,50 @@ impl<'a> FnCx<'a> {
         Ok(d)
     }
 
+    /// Python's float `//` as Numba computes it (`real_divmod`, CPython's
+    /// `float_floor_div`; `math::floor_div_f64`/`floor_div_f32` for the simulator): the exact
+    /// `m = fmod(x, y)`, `div = (x - m) / y`, minus one where `m` is non-zero and of the other
+    /// sign than `y`, snapped to the nearest integral value (`floor(div)`, plus one where
+    /// `div - floor(div) > 0.5`); a zero `div` is `copysign(0, x / y)` and a zero divisor
+    /// gives `x / y`. Always `.rn`: `fastmath` does not change it.
+    fn float_floor_div(&mut self, x: &str, y: &str, s: Scalar) -> R<String> {
+        let t = aty(s);
+        let imm = |v: f64| match s {
+            Scalar::F32 => f32_imm(v as f32),
+            _ => f64_imm(v),
+        };
+        let (zero, one, mone, half) = (imm(0.0), imm(1.0), imm(-1.0), imm(0.5));
+        let m = self.fmod(x, y, s)?;
+        let [pa, pb, pm, pg, pz] = std::array::from_fn(|_| self.reg(Rc::P));
+        let (diff, div, dm1) = (self.sreg(s)?, self.sreg(s)?, self.sreg(s)?);
+        let (fl, frac, fl1) = (self.sreg(s)?, self.sreg(s)?, self.sreg(s)?);
+        let (q, z, d) = (self.sreg(s)?, self.sreg(s)?, self.sreg(s)?);
+        self.e(format!("sub.rn.{t} {diff}, {x}, {m}"));
+        self.e(format!("div.rn.{t} {div}, {diff}, {y}"));
+        // One less where the remainder is non-zero (or NaN) and of the other sign than y.
+        self.e(format!("setp.neu.{t} {pm}, {m}, {zero}"));
+        self.e(format!("setp.lt.{t} {pa}, {m}, {zero}"));
+        self.e(format!("setp.lt.{t} {pb}, {y}, {zero}"));
+        self.e(format!("xor.pred {pa}, {pa}, {pb}"));
+        self.e(format!("and.pred {pa}, {pa}, {pm}"));
+        self.e(format!("add.rn.{t} {dm1}, {div}, {mone}"));
+        self.e(format!("selp.{t} {div}, {dm1}, {div}, {pa}"));
+        // Snapped to the nearest integral value.
+        self.e(format!("cvt.rmi.{t}.{t} {fl}, {div}"));
+        self.e(format!("sub.rn.{t} {frac}, {div}, {fl}"));
+        self.e(format!("add.rn.{t} {fl1}, {fl}, {one}"));
+        self.e(format!("setp.gt.{t} {pg}, {frac}, {half}"));
+        self.e(format!("selp.{t} {d}, {fl1}, {fl}, {pg}"));
+        // A zero quotient takes the sign of x / y; a zero divisor gives x / y.
+        self.e(format!("div.rn.{t} {q}, {x}, {y}"));
+        self.e(format!("copysign.{t} {z}, {q}, {zero}"));
+        self.e(format!("setp.eq.{t} {pz}, {div}, {zero}"));
+        self.e(format!("selp.{t} {d}, {z}, {d}, {pz}"));
+        self.e(format!("setp.eq.{t} {pz}, {y}, {zero}"));
+        self.e(format!("selp.{t} {d}, {q}, {d}, {pz}"));
+        Ok(d)
+    }
+
     /// C's `fmod(x, y)` (exact: the remainder of the truncated quotient, with x's sign), by
     /// shift-and-subtract on the significands (as musl's `fmod`): NaN when `y` is 0 or NaN
     /// or `x` is infinite or NaN, `x` when `|x| < |y|`.
@@ -2331,10 +2370,6 @@ impl<'a> FnCx<'a> {
         self.e(format!("mov.{t} {d}, {nan}"));
         let _ = writeln!(self.out, "{l_end}:");
         Ok(d)
-    }
-
-    fn cbrt(&mut self, _x: &str, _s: Scalar) -> R<String> {
-        err("kernlint cannot compile `cbrt` yet", self.span)
     }
 
     fn atomic(&mut self, op: &str, a: &[Repr], name: &str) -> R<Repr> {

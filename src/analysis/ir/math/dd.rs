@@ -210,6 +210,27 @@ pub trait Ext: MathOps {
         self.iaddc(e, -bias)
     }
 
+    /// The unbiased exponent of `d >= 0`, subnormals included (SLEEF `vilogbk`: tiny
+    /// values are scaled up first).
+    fn ilogbk(&mut self, d: Self::F) -> Self::I {
+        let (tiny, up, k) = if self.bits() == 64 {
+            (4.9090934652977266e-91, 2.037035976334486e90, 300)
+        } else {
+            (5.421010862427522e-20, 1.8446744073709552e19, 64)
+        };
+        let o = self.ltc(d, tiny);
+        let ds = self.mulc(d, up);
+        let d = self.fsel(o, ds, d);
+        let b = self.to_bits(d);
+        let mb = self.mant_bits();
+        let e = self.srl(b, mb);
+        let em = self.exp_mask();
+        let e = self.iandc(e, em);
+        let bias = self.exp_bias();
+        let off = self.iconst_sel(o, k + bias, bias);
+        self.isub(e, off)
+    }
+
     /// `2^q` for a q in the normal exponent range (SLEEF `vpow2i`).
     fn pow2i(&mut self, q: Self::I) -> Self::F {
         let bias = self.exp_bias();

@@ -42,6 +42,10 @@ pub fn build<M: MathOps>(m: &mut M, f: MathFn, a: &[M::F]) -> M::F {
         MathFn::Pow => pow(m, a[0], a[1]),
         MathFn::Erf => erf(m, a[0]),
         MathFn::Hypot => hypot(m, a[0], a[1]),
+        MathFn::Cbrt => super::inverse::cbrt(m, a[0]),
+        MathFn::Asinh => super::inverse::asinh(m, a[0]),
+        MathFn::Acosh => super::inverse::acosh(m, a[0]),
+        MathFn::Atanh => super::inverse::atanh(m, a[0]),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The semantics of the IR's transcendental math intrinsics (`math.exp`, `math.sin`, ...,
-//! `math.pow` and float `**`), written once and shared by every backend.
+//! `math.pow` and float `**`, `cuda.cbrt`, `math.asinh`/`acosh`/`atanh`), written once and
+//! shared by every backend, and of float `//` ([`floor_div_f64`], [`floor_div_f32`]).
 //!
 //! Each function is straight-line code (no branches: both sides of a case are computed and
 //! one is chosen with [`MathOps::fsel`]) over the primitive operations of [`MathOps`], each
@@ -21,8 +22,10 @@
 //! trigonometric reduction, `rempi` instead of SLEEF's 32 KB table; tiny arguments of `tan`,
 //! `log1p`, `sinh`, `tanh` return the argument; `tanh`/`expm1` saturate where the result
 //! rounds to ±1 (SLEEF did an ulp early); `sinh`/`cosh` reach the overflow threshold through
-//! `e^(x - ln 2)`; `hypot` scales small arguments. Accuracy is measured against the host
-//! libm in `tests/math.rs` and against mpmath by `scripts/math_accuracy.py`.
+//! `e^(x - ln 2)`; `hypot` scales small arguments; `asinh`/`atanh` work on `|x|`, tiny
+//! arguments of theirs return the argument, and `asinh`/`acosh` of large arguments are
+//! `log(x) + ln 2` (`inverse.rs`). Accuracy is measured against the host libm in
+//! `tests/math.rs` and against mpmath by `scripts/math_accuracy.py`.
 
 // The constants are SLEEF's, digit for digit (some equal `std::f64::consts` values); the
 // operations are named after the instructions (`to_bits`/`from_bits` on a handle).
@@ -34,6 +37,7 @@
 
 mod dd;
 mod dp;
+mod inverse;
 mod rempi;
 mod sp;
 
@@ -60,10 +64,14 @@ pub enum MathFn {
     Pow,
     Erf,
     Hypot,
+    Cbrt,
+    Asinh,
+    Acosh,
+    Atanh,
 }
 
 impl MathFn {
-    pub const ALL: [MathFn; 20] = [
+    pub const ALL: [MathFn; 24] = [
         MathFn::Exp,
         MathFn::Exp2,
         MathFn::Expm1,
@@ -84,10 +92,17 @@ impl MathFn {
         MathFn::Pow,
         MathFn::Erf,
         MathFn::Hypot,
+        MathFn::Cbrt,
+        MathFn::Asinh,
+        MathFn::Acosh,
+        MathFn::Atanh,
     ];
 
-    /// The function an intrinsic name (`math.exp`) stands for.
+    /// The function an intrinsic name (`math.exp`; `cbrt` is `cuda.cbrt`) stands for.
     pub fn from_intrinsic(name: &str) -> Option<MathFn> {
+        if name == "cbrt" {
+            return Some(MathFn::Cbrt);
+        }
         let n = name.strip_prefix("math.")?;
         MathFn::ALL.into_iter().find(|f| f.name() == n)
     }
@@ -115,6 +130,10 @@ impl MathFn {
             MathFn::Pow => "pow",
             MathFn::Erf => "erf",
             MathFn::Hypot => "hypot",
+            MathFn::Cbrt => "cbrt",
+            MathFn::Asinh => "asinh",
+            MathFn::Acosh => "acosh",
+            MathFn::Atanh => "atanh",
         }
     }
 
@@ -143,6 +162,10 @@ impl MathFn {
             MathFn::Pow => (4.0, 2.0),
             MathFn::Erf => (2.0, 2.0),
             MathFn::Hypot => (3.0, 2.0),
+            MathFn::Cbrt => (1.0, 1.0),
+            MathFn::Asinh => (3.0, 3.0),
+            MathFn::Acosh => (4.0, 3.0),
+            MathFn::Atanh => (3.0, 2.0),
         };
         if bits == 32 { f32_bound } else { f64_bound }
     }
@@ -275,6 +298,47 @@ pub fn eval_f32(f: MathFn, args: &[f32]) -> f32 {
 /// Evaluate on `f64` values, as the GPU does.
 pub fn eval_f64(f: MathFn, args: &[f64]) -> f64 {
     build(&mut Native64, f, args)
+}
+
+/// Python's float `x // y` at float64, as Numba computes it (CPython's `float_floor_div`,
+/// Numba's `real_divmod`): `m = fmod(x, y)` (exact), `div = (x - m) / y`, one less where
+/// `m` is non-zero and of the other sign than `y`, then snapped to the nearest integral
+/// value (`floor(div)`, plus one where `div - floor(div) > 0.5`); a zero `div` takes the
+/// sign of `x / y`. A zero divisor gives `x / y` (±inf or NaN: Numba's NumPy error model).
+/// The PTX backend emits the same operations.
+pub fn floor_div_f64(x: f64, y: f64) -> f64 {
+    if y == 0.0 {
+        return x / y;
+    }
+    let m = x % y;
+    let mut div = (x - m) / y;
+    if m != 0.0 && ((y < 0.0) != (m < 0.0)) {
+        div -= 1.0;
+    }
+    if div != 0.0 {
+        let f = div.floor();
+        if div - f > 0.5 { f + 1.0 } else { f }
+    } else {
+        0.0f64.copysign(x / y)
+    }
+}
+
+/// [`floor_div_f64`] at float32, in float32 arithmetic (as Numba computes `float32 //`).
+pub fn floor_div_f32(x: f32, y: f32) -> f32 {
+    if y == 0.0 {
+        return x / y;
+    }
+    let m = x % y;
+    let mut div = (x - m) / y;
+    if m != 0.0 && ((y < 0.0) != (m < 0.0)) {
+        div -= 1.0;
+    }
+    if div != 0.0 {
+        let f = div.floor();
+        if div - f > 0.5 { f + 1.0 } else { f }
+    } else {
+        0.0f32.copysign(x / y)
+    }
 }
 
 /// The operations on `f32`/`i32` values.
