@@ -134,3 +134,29 @@ fn rule_explains_itself() {
     }
     assert_eq!(kernlint(&dir, &["rule", "KL999"]).status.code(), Some(2));
 }
+
+#[test]
+fn compile_honours_the_decorators_options_and_flags_add_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "from numba import cuda\nimport math\n\n\
+@cuda.jit(\"void(float32[::1])\", fastmath=True, lineinfo=True, max_registers=32)\n\
+def tuned(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = math.sqrt(a[i]) / 3.0\n\n\
+@cuda.jit(\"void(float32[::1])\")\n\
+def plain(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = math.sqrt(a[i]) / 3.0\n";
+    std::fs::write(dir.path().join("k.py"), source).unwrap();
+    let ptx = |args: &[&str]| {
+        let out = kernlint(dir.path(), &[&["compile", "--arch", "sm_80"], args].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let tuned = ptx(&["k.py::tuned"]);
+    assert!(tuned.contains(".maxnreg 32"), "{tuned}");
+    assert!(tuned.contains(".loc"), "lineinfo: {tuned}");
+    assert!(tuned.contains("sqrt.approx.f32"), "fastmath: {tuned}");
+    let plain = ptx(&["k.py::plain"]);
+    assert!(!plain.contains(".maxnreg") && !plain.contains(".loc") && !plain.contains("sqrt.approx"), "{plain}");
+    assert!(plain.contains("sqrt.rn.f32"), "{plain}");
+    let flagged = ptx(&["k.py::plain", "--max-registers", "40", "--fastmath"]);
+    assert!(flagged.contains(".maxnreg 40") && flagged.contains("sqrt.approx.f32"), "{flagged}");
+    assert!(ptx(&["k.py::tuned", "--max-registers", "64"]).contains(".maxnreg 64"));
+}

@@ -23,6 +23,7 @@ fuzz_target!(|data: &[u8]| {
                     fastmath: rng.below(2) == 0,
                     lineinfo: rng.below(2) == 0,
                     source: Some(("fuzz.py".into(), text.clone())),
+                    max_registers: (rng.below(2) == 0).then(|| 16 + rng.below(240) as u32),
                 };
                 let arch = *rng.pick(&["sm_70", "sm_80", "sm_90"]);
                 if let Ok(ptx) = compile_ptx(&program, arch, &options) {

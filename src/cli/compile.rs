@@ -36,6 +36,9 @@ pub struct CompileArgs {
     /// Allow fast, approximate float arithmetic in the PTX.
     #[arg(long)]
     pub fastmath: bool,
+    /// Limit the kernel to this many registers per thread (`.maxnreg`).
+    #[arg(long, value_name = "N")]
+    pub max_registers: Option<u32>,
     /// Write the output here instead of stdout.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
@@ -83,10 +86,13 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
     };
     if args.emit == Emit::Ptx {
         let program = crate::launch::build_program(&db, file, name, &signature).map_err(|e| locate(e.range, &e.message))?;
+        // The flags add to what the decorator asks for.
+        let jit = crate::compile::CompileOptions::from_jit(&function.spec.options);
         let options = crate::compile::CompileOptions {
-            fastmath: args.fastmath,
-            lineinfo: args.lineinfo,
+            fastmath: args.fastmath || jit.fastmath,
+            lineinfo: args.lineinfo || jit.lineinfo,
             source: Some((path.display().to_string(), text.clone())),
+            max_registers: args.max_registers.or(jit.max_registers),
         };
         let ptx = crate::compile::compile_ptx(&program, &arch, &options).map_err(|e| locate(e.span, &e.message))?;
         if args.time {

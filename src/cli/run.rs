@@ -176,8 +176,11 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             HostArg::Scalar(arg.clone())
         });
     }
+    let options =
+        CompileOptions { source: Some((path.display().to_string(), text.clone())), ..CompileOptions::from_jit(&function.spec.options) };
+    let at = |span: Option<ruff_text_size::TextRange>| span.map_or_else(|| path.display().to_string(), locate);
     if let Some(info) = &gpu
-        && let Some(code) = run_gpu(args, info, &program, &launch, &host_args, &path, &text)?
+        && let Some(code) = run_gpu(args, info, &program, &options, &launch, &host_args, &at)?
     {
         return Ok(code);
     }
@@ -211,23 +214,16 @@ fn run_gpu(
     args: &RunArgs,
     info: &GpuInfo,
     program: &Program,
+    options: &CompileOptions,
     launch: &Launch,
     host_args: &[HostArg],
-    path: &std::path::Path,
-    text: &str,
+    locate: &dyn Fn(Option<ruff_text_size::TextRange>) -> String,
 ) -> Result<Option<u8>, String> {
     let arch = info.arch();
-    let options = CompileOptions { source: Some((path.display().to_string(), text.to_string())), ..Default::default() };
-    let ptx = match compile_ptx(program, &arch, &options) {
+    let ptx = match compile_ptx(program, &arch, options) {
         Ok(ptx) => ptx,
         Err(e) => {
-            let at = match e.span {
-                Some(r) => {
-                    let p = Lines::new(text).position(text, r.start(), ruff_source_file::PositionEncoding::Utf32);
-                    format!("{}:{}:{}: ", path.display(), p.line + 1, p.column + 1)
-                }
-                None => format!("{}: ", path.display()),
-            };
+            let at = format!("{}: ", locate(e.span));
             if args.device == Device::Auto {
                 eprintln!("kernlint: no PTX for this kernel ({at}{}): running on the simulator", e.message);
                 return Ok(None);

@@ -48,6 +48,7 @@ use crate::analysis::ir::{
     BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlotId, Terminator, UnaryOp,
     ValueId,
 };
+use crate::analysis::kernels::JitOptions;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::launch::Program;
 
@@ -60,6 +61,20 @@ pub struct CompileOptions {
     pub lineinfo: bool,
     /// The source path and text the spans refer to (for `.loc`).
     pub source: Option<(String, String)>,
+    /// `.maxnreg` on the kernel: ptxas keeps it within this many registers per thread.
+    pub max_registers: Option<u32>,
+}
+
+impl CompileOptions {
+    /// What the kernel's `@cuda.jit(fastmath=..., lineinfo=..., max_registers=...)` asks for.
+    pub fn from_jit(jit: &JitOptions) -> Self {
+        CompileOptions {
+            fastmath: jit.fastmath == Some(true),
+            lineinfo: jit.lineinfo == Some(true),
+            source: None,
+            max_registers: jit.max_registers.and_then(|n| u32::try_from(n).ok()).filter(|n| *n > 0),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -752,7 +767,8 @@ impl<'a> FnCx<'a> {
         // Header.
         let name = &self.names[self.fi];
         let header = if self.fi == 0 {
-            format!(".visible .entry {name}(\n\t{}\n)", params.join(",\n\t"))
+            let maxnreg = self.opts.max_registers.map(|n| format!("\n.maxnreg {n}")).unwrap_or_default();
+            format!(".visible .entry {name}(\n\t{}\n){maxnreg}", params.join(",\n\t"))
         } else {
             let ret = match f.ret {
                 Type::None => String::new(),

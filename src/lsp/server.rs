@@ -252,9 +252,9 @@ impl Backend {
                     .map_err(|e| format!("{}{}", e.range.map(at).unwrap_or_default(), e.message))?;
                 // Line info on, so the preview can link PTX lines back to Python lines.
                 let options = crate::compile::CompileOptions {
-                    fastmath: f.spec.options.fastmath == Some(true),
                     lineinfo: true,
                     source: Some((path, text.clone())),
+                    ..crate::compile::CompileOptions::from_jit(&f.spec.options)
                 };
                 let ptx = crate::compile::compile_ptx(&program, "sm_80", &options)
                     .map_err(|e| format!("{}{}", e.span.map(at).unwrap_or_default(), e.message))?;
