@@ -20,10 +20,13 @@ pub fn ptxas() -> Option<PathBuf> {
     found
 }
 
-/// Assemble `ptx` (written to `dir/NAME.ptx`, removed when it assembles) for sm_90.
+/// Assemble `ptx` (written to `dir/NAME-N.ptx`, removed when it assembles) for sm_90. N
+/// keeps files apart when tests running in parallel assemble kernels of the same name.
 pub fn assemble(ptxas: &Path, dir: &Path, ptx: &str, name: &str) -> Result<(), String> {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     std::fs::create_dir_all(dir).unwrap();
-    let path = dir.join(format!("{name}.ptx"));
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("{name}-{n}.ptx"));
     std::fs::write(&path, ptx).unwrap();
     let out = std::process::Command::new(ptxas).arg("-arch=sm_90").arg(&path).arg("-o").arg("/dev/null").output().unwrap();
     if out.status.success() {
