@@ -6,6 +6,12 @@
 //! it, a warp collective when every live lane of the warp does. Threads waiting at
 //! different barriers, or waiting while others have exited, is barrier divergence.
 //! Kernels that use grid sync run the whole grid in one schedule.
+//!
+//! Threads do not walk the IR: each function is first decoded ([`decode`]) into typed
+//! operations on registers, which [`exec`] runs.
+
+mod decode;
+mod exec;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -13,10 +19,9 @@ use std::sync::Arc;
 use ruff_text_size::TextRange;
 
 use crate::analysis::ir::math::{self, MathFn};
-use crate::analysis::ir::{
-    BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlotId, Terminator, UnaryOp, ValueId,
-};
+use crate::analysis::ir::{BinaryOp, CompareOp, Function, MemorySpace, Op};
 use crate::analysis::types::{Scalar, Type};
+use decode::{Atomic, Code, Intrinsic, Loc, from_bits, to_bits};
 
 /// A run-time value. Integers are kept sign- or zero-extended from their static width.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,15 +82,32 @@ pub struct ArrayRef {
 }
 
 impl ArrayRef {
-    pub fn contiguous(buffer: usize, shape: Vec<i64>, itemsize: i64, scalar: Option<Scalar>, fortran: bool) -> Self {
+    pub fn contiguous(
+        buffer: usize,
+        shape: Vec<i64>,
+        itemsize: i64,
+        scalar: Option<Scalar>,
+        fortran: bool,
+    ) -> Self {
         let mut strides = vec![0; shape.len()];
         let mut step = itemsize;
-        let axes: Vec<usize> = if fortran { (0..shape.len()).collect() } else { (0..shape.len()).rev().collect() };
+        let axes: Vec<usize> = if fortran {
+            (0..shape.len()).collect()
+        } else {
+            (0..shape.len()).rev().collect()
+        };
         for axis in axes {
             strides[axis] = step;
             step *= shape[axis].max(1);
         }
-        Self { buffer, offset: 0, shape, strides, itemsize, scalar }
+        Self {
+            buffer,
+            offset: 0,
+            shape,
+            strides,
+            itemsize,
+            scalar,
+        }
     }
 }
 
@@ -100,7 +122,12 @@ pub struct Buffer {
 
 impl Buffer {
     pub fn new(data: Vec<u8>, space: MemorySpace, name: impl Into<String>) -> Self {
-        Self { data, space, name: name.into(), track: Vec::new() }
+        Self {
+            data,
+            space,
+            name: name.into(),
+            track: Vec::new(),
+        }
     }
 }
 
@@ -121,7 +148,14 @@ const NONE: u32 = u32::MAX;
 
 impl Default for Track {
     fn default() -> Self {
-        Self { written: false, writer: NONE, write_epoch: 0, reader: NONE, read_epoch: 0, many_readers: false }
+        Self {
+            written: false,
+            writer: NONE,
+            write_epoch: 0,
+            reader: NONE,
+            read_epoch: 0,
+            many_readers: false,
+        }
     }
 }
 
@@ -163,44 +197,106 @@ pub struct Launch {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub shared_mem: usize,
-    /// Instructions one thread may execute before it is stopped as endless.
+    /// Operations (decoded instructions, jumps included) one thread may execute before it
+    /// is stopped as endless.
     pub step_budget: u64,
 }
 
 pub struct Outcome {
     pub findings: Vec<Finding>,
-    /// Instructions executed by all threads together.
+    /// Operations executed by all threads together (decoded operations: a few IR
+    /// instructions may make one).
     pub steps: u64,
 }
 
+/// One function's activation: its registers ([`decode::Loc`]) and where it is.
 struct Frame {
     func: usize,
-    block: BlockId,
+    /// The operation to run next (while waiting: the one waited at).
     pc: usize,
-    values: Vec<V>,
-    slots: Vec<V>,
+    bits: Vec<u64>,
+    aggs: Vec<V>,
     /// Where the caller wants the result.
-    ret_to: Option<ValueId>,
+    ret_to: Option<Loc>,
+}
+
+impl Frame {
+    fn new(func: usize, code: &Code) -> Self {
+        Self {
+            func,
+            pc: 0,
+            bits: code.bits.clone(),
+            aggs: code.aggs.clone(),
+            ret_to: None,
+        }
+    }
+
+    fn set(&mut self, loc: Loc, v: V) {
+        set(&mut self.bits, &mut self.aggs, loc, v);
+    }
+}
+
+/// The value in a frame's register.
+fn get(bits: &[u64], aggs: &[V], loc: Loc) -> V {
+    match loc {
+        Loc::Bits(r, s) => from_bits(bits[r as usize], s),
+        Loc::Agg(r) => aggs[r as usize].clone(),
+    }
+}
+
+fn set(bits: &mut [u64], aggs: &mut [V], loc: Loc, v: V) {
+    match loc {
+        Loc::Bits(r, s) => bits[r as usize] = to_bits(&v, s),
+        Loc::Agg(r) => aggs[r as usize] = v,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 enum Wait {
     /// A block barrier; `pred` for syncthreads_count/_and/_or.
-    Barrier { name: String, span: TextRange, pred: Option<i64> },
+    Barrier {
+        name: &'static str,
+        span: TextRange,
+        pred: Option<i64>,
+    },
     /// A warp collective with this thread's arguments.
-    Warp { name: String, span: TextRange, args: Vec<V> },
-    Grid { span: TextRange },
+    Warp {
+        name: &'static str,
+        span: TextRange,
+        args: Vec<V>,
+    },
+    Grid {
+        span: TextRange,
+    },
+}
+
+/// Which thread: what findings name and race bookkeeping keys on.
+#[derive(Clone, Copy, Debug)]
+struct Who {
+    tid: [u32; 3],
+    bid: [u32; 3],
+    /// Index of the thread within its block (x fastest), plus 1,000,000 per block before
+    /// it in a cooperative launch.
+    linear: usize,
+    /// The thread's id, unique across the grid (what race bookkeeping records).
+    id: u32,
 }
 
 struct Thread {
-    tid: [u32; 3],
-    bid: [u32; 3],
-    /// Index of the thread within its block (x fastest).
-    linear: usize,
+    who: Who,
     frames: Vec<Frame>,
     wait: Option<Wait>,
     done: bool,
     steps: u64,
+}
+
+/// Why a write is a finding.
+#[derive(Clone, Copy)]
+enum WriteConflict {
+    /// Another thread of the block read or wrote the word since the last barrier.
+    Shared { written_by_other: bool },
+    /// Another thread wrote the element, without an atomic.
+    Global,
 }
 
 /// What stopped a thread's run.
@@ -224,11 +320,13 @@ pub const MAX_SHARED_ARRAY_BYTES: usize = 228 << 10;
 
 struct Machine<'p> {
     program: &'p Program,
+    /// `program.functions`, decoded.
+    codes: &'p [Code],
     buffers: Vec<Buffer>,
     launch: &'p Launch,
     findings: Vec<Finding>,
-    /// Shared/local allocations by (owner, function, block, instruction).
-    allocs: HashMap<(usize, usize, u32, usize), usize>,
+    /// Shared/local allocations by (owner, function, operation).
+    allocs: HashMap<(usize, usize, usize), usize>,
     dynamic_shared: HashMap<usize, usize>,
     globals: HashMap<String, usize>,
     reported: std::collections::HashSet<(FindingKind, TextRange)>,
@@ -239,9 +337,18 @@ struct Machine<'p> {
     stopped: bool,
 }
 
-pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launch) -> (Vec<Buffer>, Outcome) {
+pub fn run(
+    program: &Program,
+    buffers: Vec<Buffer>,
+    args: Vec<V>,
+    launch: &Launch,
+) -> (Vec<Buffer>, Outcome) {
+    let codes: Vec<Code> = (0..program.functions.len())
+        .map(|fi| decode::decode(program, fi, launch))
+        .collect();
     let mut m = Machine {
         program,
+        codes: &codes,
         buffers,
         launch,
         findings: Vec::new(),
@@ -254,7 +361,8 @@ pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launc
         stopped: false,
     };
     let cooperative = program.functions.iter().any(|f| {
-        f.instructions().any(|(_, i)| matches!(&i.op, Op::Intrinsic { name, .. } if name == "cg.grid_sync"))
+        f.instructions()
+            .any(|(_, i)| matches!(&i.op, Op::Intrinsic { name, .. } if name == "cg.grid_sync"))
     });
     let [gx, gy, gz] = launch.grid;
     // Blocks one at a time (never a list of them all: grids can be large).
@@ -285,17 +393,26 @@ pub fn run(program: &Program, buffers: Vec<Buffer>, args: Vec<V>, launch: &Launc
             }
         }
     }
-    let outcome = Outcome { findings: m.findings, steps: m.steps };
+    let outcome = Outcome {
+        findings: m.findings,
+        steps: m.steps,
+    };
     (m.buffers, outcome)
 }
 
 /// Bytes of an array of `shape` (`None` for a negative extent or an overflow).
 fn alloc_bytes(shape: &[i64], dtype: Scalar) -> Option<usize> {
-    shape.iter().try_fold(dtype.itemsize() as usize, |acc, &d| acc.checked_mul(usize::try_from(d).ok()?))
+    shape.iter().try_fold(dtype.itemsize() as usize, |acc, &d| {
+        acc.checked_mul(usize::try_from(d).ok()?)
+    })
 }
 
 fn alloc_limit(space: MemorySpace) -> usize {
-    if space == MemorySpace::Shared { MAX_SHARED_ARRAY_BYTES } else { MAX_LOCAL_ARRAY_BYTES }
+    if space == MemorySpace::Shared {
+        MAX_SHARED_ARRAY_BYTES
+    } else {
+        MAX_LOCAL_ARRAY_BYTES
+    }
 }
 
 fn block_threads(block: [u32; 3]) -> impl Iterator<Item = [u32; 3]> {
@@ -376,17 +493,31 @@ fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
         BinaryOp::FloorMod if unsigned => ((a as u64) % (b as u64)) as i64,
         BinaryOp::FloorDiv => {
             let q = a.wrapping_div(b);
-            if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
+            if (a % b != 0) && ((a < 0) != (b < 0)) {
+                q - 1
+            } else {
+                q
+            }
         }
         BinaryOp::FloorMod => {
             let r = a.wrapping_rem(b);
-            if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }
+            if r != 0 && ((r < 0) != (b < 0)) {
+                r + b
+            } else {
+                r
+            }
         }
         BinaryOp::Pow => {
             if b < 0 {
                 match a {
                     1 => 1,
-                    -1 => if b % 2 == 0 { 1 } else { -1 },
+                    -1 => {
+                        if b % 2 == 0 {
+                            1
+                        } else {
+                            -1
+                        }
+                    }
                     _ => 0,
                 }
             } else {
@@ -396,10 +527,20 @@ fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
         BinaryOp::BitAnd => a & b,
         BinaryOp::BitOr => a | b,
         BinaryOp::BitXor => a ^ b,
-        BinaryOp::Shl => if (0..64).contains(&b) { a.wrapping_shl(b as u32) } else { 0 },
+        BinaryOp::Shl => {
+            if (0..64).contains(&b) {
+                a.wrapping_shl(b as u32)
+            } else {
+                0
+            }
+        }
         BinaryOp::Shr => {
             if unsigned {
-                if (0..64).contains(&b) { ((a as u64) >> b) as i64 } else { 0 }
+                if (0..64).contains(&b) {
+                    ((a as u64) >> b) as i64
+                } else {
+                    0
+                }
             } else {
                 a >> b.clamp(0, 63)
             }
@@ -418,7 +559,11 @@ fn float_binary(op: BinaryOp, a: f64, b: f64) -> f64 {
         BinaryOp::FloorDiv => (a / b).floor(),
         BinaryOp::FloorMod => {
             let r = a % b;
-            if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r }
+            if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+                r + b
+            } else {
+                r
+            }
         }
         BinaryOp::Pow => math::eval_f64(MathFn::Pow, &[a, b]),
         _ => f64::NAN,
@@ -434,7 +579,11 @@ fn f32_binary(op: BinaryOp, a: f32, b: f32) -> f32 {
         BinaryOp::FloorDiv => (a / b).floor(),
         BinaryOp::FloorMod => {
             let r = a % b;
-            if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r }
+            if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+                r + b
+            } else {
+                r
+            }
         }
         BinaryOp::Pow => math::eval_f32(MathFn::Pow, &[a, b]),
         _ => f32::NAN,
@@ -480,7 +629,9 @@ pub fn write_value(bytes: &mut [u8], s: Scalar, v: &V) {
     let v = convert(v, s);
     match (s, v) {
         (Scalar::Bool, V::Bool(b)) => bytes[0] = b as u8,
-        (Scalar::F16, V::F16(x)) => bytes[..2].copy_from_slice(&half::f16::from_f32(x).to_le_bytes()),
+        (Scalar::F16, V::F16(x)) => {
+            bytes[..2].copy_from_slice(&half::f16::from_f32(x).to_le_bytes())
+        }
         (Scalar::F32, V::F32(x)) => bytes[..4].copy_from_slice(&x.to_le_bytes()),
         (Scalar::F64, V::F64(x)) => bytes[..8].copy_from_slice(&x.to_le_bytes()),
         (s, V::Int(i)) => {
@@ -491,28 +642,61 @@ pub fn write_value(bytes: &mut [u8], s: Scalar, v: &V) {
     }
 }
 
+/// Read a little-endian value of type `s` as a scalar register's bits
+/// ([`decode::to_bits`]); `bytes` holds exactly one.
+fn read_bits(bytes: &[u8], s: Scalar) -> u64 {
+    fn le<const N: usize>(bytes: &[u8]) -> [u8; N] {
+        bytes[..N].try_into().expect("an element's bytes")
+    }
+    match s {
+        Scalar::Bool => (bytes[0] != 0) as u64,
+        Scalar::I8 => bytes[0] as i8 as i64 as u64,
+        Scalar::U8 => bytes[0] as u64,
+        Scalar::I16 => i16::from_le_bytes(le(bytes)) as i64 as u64,
+        Scalar::U16 => u16::from_le_bytes(le(bytes)) as u64,
+        Scalar::F16 => half::f16::from_le_bytes(le(bytes)).to_f32().to_bits() as u64,
+        Scalar::I32 => i32::from_le_bytes(le(bytes)) as i64 as u64,
+        // float32's bits are its bytes.
+        Scalar::U32 | Scalar::F32 => u32::from_le_bytes(le(bytes)) as u64,
+        _ => u64::from_le_bytes(le(bytes)),
+    }
+}
+
+/// Store a scalar register's bits as a little-endian value of its type `s`; `bytes` has
+/// room for exactly one.
+fn write_bits(bytes: &mut [u8], bits: u64, s: Scalar) {
+    match s {
+        Scalar::Bool | Scalar::I8 | Scalar::U8 => bytes[0] = bits as u8,
+        Scalar::I16 | Scalar::U16 => bytes[..2].copy_from_slice(&(bits as u16).to_le_bytes()),
+        Scalar::F16 => bytes[..2]
+            .copy_from_slice(&half::f16::from_f32(f32::from_bits(bits as u32)).to_le_bytes()),
+        Scalar::I32 | Scalar::U32 | Scalar::F32 => {
+            bytes[..4].copy_from_slice(&(bits as u32).to_le_bytes())
+        }
+        _ => bytes[..8].copy_from_slice(&bits.to_le_bytes()),
+    }
+}
+
 impl Machine<'_> {
     fn make_threads(&mut self, bid: [u32; 3], args: &[V], base: usize) -> Vec<Thread> {
-        let entry = &self.program.functions[0];
+        let entry = &self.codes[0];
         block_threads(self.launch.block)
             .enumerate()
             .map(|(linear, tid)| {
-                let mut values = vec![V::Void; entry.values.len()];
+                let mut frame = Frame::new(0, entry);
                 for (p, a) in entry.params.iter().zip(args) {
-                    values[p.value.0 as usize] = a.clone();
+                    frame.set(*p, a.clone());
                 }
-                Thread {
+                let id = self.global_id(bid, linear);
+                let who = Who {
                     tid,
                     bid,
                     linear: base + linear,
-                    frames: vec![Frame {
-                        func: 0,
-                        block: Function::ENTRY,
-                        pc: 0,
-                        values,
-                        slots: vec![V::Void; entry.slots.len()],
-                        ret_to: None,
-                    }],
+                    id,
+                };
+                Thread {
+                    who,
+                    frames: vec![frame],
                     wait: None,
                     done: false,
                     steps: 0,
@@ -521,22 +705,30 @@ impl Machine<'_> {
             .collect()
     }
 
-    /// A thread's id, unique across the grid.
-    fn global_id(&self, t: &Thread) -> u32 {
+    /// The id, unique across the grid, of the thread `linear` of block `bid`.
+    fn global_id(&self, bid: [u32; 3], linear: usize) -> u32 {
         let [gx, gy, _] = self.launch.grid;
-        let block = (t.bid[2].wrapping_mul(gy).wrapping_add(t.bid[1])).wrapping_mul(gx).wrapping_add(t.bid[0]);
+        let block = (bid[2].wrapping_mul(gy).wrapping_add(bid[1]))
+            .wrapping_mul(gx)
+            .wrapping_add(bid[0]);
         let per_block = self.launch.block.iter().product::<u32>();
-        block.wrapping_mul(per_block).wrapping_add((t.linear % 1_000_000) as u32)
+        block.wrapping_mul(per_block).wrapping_add(linear as u32)
     }
 
-    fn report(&mut self, kind: FindingKind, span: TextRange, t: &Thread, message: String) {
+    fn report(&mut self, kind: FindingKind, span: TextRange, t: Who, message: String) {
         if self.reported.insert((kind, span)) {
-            self.findings.push(Finding { kind, message, span, block: t.bid, thread: t.tid });
+            self.findings.push(Finding {
+                kind,
+                message,
+                span,
+                block: t.bid,
+                thread: t.tid,
+            });
         }
     }
 
     fn schedule(&mut self, mut threads: Vec<Thread>, _blocks: usize) {
-        let warp_of = |t: &Thread| (t.bid, (t.linear % 1_000_000) / 32);
+        let warp_of = |t: &Thread| (t.who.bid, (t.who.linear % 1_000_000) / 32);
         loop {
             let mut progressed = false;
             for i in 0..threads.len() {
@@ -549,7 +741,7 @@ impl Machine<'_> {
                     Stop::Done => threads[i].done = true,
                     Stop::Wait(w) => threads[i].wait = Some(w),
                     Stop::Budget(span) | Stop::Recursion(span) => {
-                        let t = &threads[i];
+                        let t = &threads[i].who;
                         let msg = match stop {
                             Stop::Recursion(_) => format!(
                                 "thread {:?} of block {:?} nested more than {MAX_CALL_DEPTH} device-function calls: endless recursion? The launch stops here.",
@@ -562,7 +754,13 @@ impl Machine<'_> {
                         };
                         let (bid, tid) = (t.bid, t.tid);
                         if self.reported.insert((FindingKind::StepBudget, span)) {
-                            self.findings.push(Finding { kind: FindingKind::StepBudget, message: msg, span, block: bid, thread: tid });
+                            self.findings.push(Finding {
+                                kind: FindingKind::StepBudget,
+                                message: msg,
+                                span,
+                                block: bid,
+                                thread: tid,
+                            });
                         }
                         // A GPU would never finish this launch: stop every thread.
                         self.stopped = true;
@@ -576,13 +774,21 @@ impl Machine<'_> {
             // Warp collectives: release a warp whose live lanes all wait at one.
             let mut released = false;
             let mut warps: HashMap<([u32; 3], usize), Vec<usize>> = HashMap::new();
-            for (i, t) in threads.iter().enumerate() {
-                if !t.done {
-                    warps.entry(warp_of(t)).or_default().push(i);
+            if threads
+                .iter()
+                .any(|t| matches!(t.wait, Some(Wait::Warp { .. })))
+            {
+                for (i, t) in threads.iter().enumerate() {
+                    if !t.done {
+                        warps.entry(warp_of(t)).or_default().push(i);
+                    }
                 }
             }
             for lanes in warps.values() {
-                if lanes.iter().all(|&i| matches!(threads[i].wait, Some(Wait::Warp { .. }))) {
+                if lanes
+                    .iter()
+                    .all(|&i| matches!(threads[i].wait, Some(Wait::Warp { .. })))
+                {
                     self.release_warp(&mut threads, lanes);
                     released = true;
                 }
@@ -600,9 +806,11 @@ impl Machine<'_> {
             // Everyone live is waiting: a barrier (per block) or a grid sync.
             let mut by_block: HashMap<[u32; 3], Vec<usize>> = HashMap::new();
             for &i in &live {
-                by_block.entry(threads[i].bid).or_default().push(i);
+                by_block.entry(threads[i].who.bid).or_default().push(i);
             }
-            let all_grid = live.iter().all(|&i| matches!(threads[i].wait, Some(Wait::Grid { .. })));
+            let all_grid = live
+                .iter()
+                .all(|&i| matches!(threads[i].wait, Some(Wait::Grid { .. })));
             if all_grid {
                 self.epoch += 1;
                 for &i in &live {
@@ -613,32 +821,42 @@ impl Machine<'_> {
             }
             let mut any = false;
             for (bid, members) in by_block {
-                let waits: Vec<(String, TextRange)> = members
+                let waits: Vec<(&str, TextRange)> = members
                     .iter()
                     .filter_map(|&i| match &threads[i].wait {
-                        Some(Wait::Barrier { name, span, .. }) => Some((name.clone(), *span)),
+                        Some(Wait::Barrier { name, span, .. }) => Some((*name, *span)),
                         _ => None,
                     })
                     .collect();
                 if waits.len() != members.len() {
                     continue;
                 }
-                let block_size = (self.launch.block[0] * self.launch.block[1] * self.launch.block[2]) as usize;
-                let exited = threads.iter().filter(|t| t.bid == bid && t.done).count();
+                let block_size =
+                    (self.launch.block[0] * self.launch.block[1] * self.launch.block[2]) as usize;
+                let exited = threads
+                    .iter()
+                    .filter(|t| t.who.bid == bid && t.done)
+                    .count();
                 let first = waits[0].1;
                 if let Some(other) = waits.iter().find(|w| w.1 != first) {
-                    let t = &threads[members[0]];
+                    let t = &threads[members[0]].who;
                     let msg = format!(
                         "barrier divergence in block {:?}: threads wait at different barriers (two of them are at the spans shown here and at another line)",
                         t.bid
                     );
                     let (span, tref) = (other.1, members[0]);
-                    let th = &threads[tref];
+                    let th = &threads[tref].who;
                     if self.reported.insert((FindingKind::BarrierDivergence, span)) {
-                        self.findings.push(Finding { kind: FindingKind::BarrierDivergence, message: msg, span, block: th.bid, thread: th.tid });
+                        self.findings.push(Finding {
+                            kind: FindingKind::BarrierDivergence,
+                            message: msg,
+                            span,
+                            block: th.bid,
+                            thread: th.tid,
+                        });
                     }
                 } else if exited > 0 && members.len() < block_size {
-                    let th = &threads[members[0]];
+                    let th = &threads[members[0]].who;
                     let msg = format!(
                         "barrier divergence in block {:?}: {} of {} threads wait at `{}` while {exited} have already exited",
                         th.bid,
@@ -647,8 +865,17 @@ impl Machine<'_> {
                         waits[0].0
                     );
                     let (b, tt) = (th.bid, th.tid);
-                    if self.reported.insert((FindingKind::BarrierDivergence, first)) {
-                        self.findings.push(Finding { kind: FindingKind::BarrierDivergence, message: msg, span: first, block: b, thread: tt });
+                    if self
+                        .reported
+                        .insert((FindingKind::BarrierDivergence, first))
+                    {
+                        self.findings.push(Finding {
+                            kind: FindingKind::BarrierDivergence,
+                            message: msg,
+                            span: first,
+                            block: b,
+                            thread: tt,
+                        });
                     }
                 }
                 self.release_barrier(&mut threads, &members);
@@ -665,34 +892,46 @@ impl Machine<'_> {
                     None => "nothing".to_string(),
                 };
                 let span_of = |w: &Option<Wait>| match w {
-                    Some(Wait::Barrier { span, .. } | Wait::Warp { span, .. } | Wait::Grid { span }) => Some(*span),
+                    Some(
+                        Wait::Barrier { span, .. } | Wait::Warp { span, .. } | Wait::Grid { span },
+                    ) => Some(*span),
                     None => None,
                 };
                 let first = &threads[live[0]];
-                let other = live.iter().map(|&i| &threads[i]).find(|t| describe(&t.wait) != describe(&first.wait));
-                let message = match other {
-                    Some(o) => format!(
+                let other = live
+                    .iter()
+                    .map(|&i| &threads[i])
+                    .find(|t| describe(&t.wait) != describe(&first.wait));
+                let (first_who, other_who) = (first.who, other.map(|o| o.who));
+                let message = match (other, other_who) {
+                    (Some(o), Some(ow)) => format!(
                         "deadlock: thread {:?} of block {:?} waits at {} while thread {:?} of block {:?} waits at {}; neither can go on",
-                        first.tid,
-                        first.bid,
+                        first_who.tid,
+                        first_who.bid,
                         describe(&first.wait),
-                        o.tid,
-                        o.bid,
+                        ow.tid,
+                        ow.bid,
                         describe(&o.wait)
                     ),
-                    None => format!(
+                    _ => format!(
                         "deadlock: {} threads wait at {} forever (thread {:?} of block {:?} among them)",
                         live.len(),
                         describe(&first.wait),
-                        first.tid,
-                        first.bid
+                        first_who.tid,
+                        first_who.bid
                     ),
                 };
                 if let Some(span) = span_of(&first.wait)
                     && self.reported.insert((FindingKind::BarrierDivergence, span))
                 {
-                    let (block, thread) = (first.bid, first.tid);
-                    self.findings.push(Finding { kind: FindingKind::BarrierDivergence, message, span, block, thread });
+                    let (block, thread) = (first_who.bid, first_who.tid);
+                    self.findings.push(Finding {
+                        kind: FindingKind::BarrierDivergence,
+                        message,
+                        span,
+                        block,
+                        thread,
+                    });
                 }
                 for &i in &live {
                     threads[i].done = true;
@@ -712,10 +951,10 @@ impl Machine<'_> {
             })
             .collect();
         let name = match &threads[members[0]].wait {
-            Some(Wait::Barrier { name, .. }) => name.clone(),
-            _ => String::new(),
+            Some(Wait::Barrier { name, .. }) => *name,
+            _ => "",
         };
-        let result = match name.as_str() {
+        let result = match name {
             "syncthreads_count" => V::Int(preds.iter().filter(|p| **p != 0).count() as i64),
             "syncthreads_and" => V::Int(preds.iter().all(|p| *p != 0) as i64),
             "syncthreads_or" => V::Int(preds.iter().any(|p| *p != 0) as i64),
@@ -727,23 +966,24 @@ impl Machine<'_> {
         }
     }
 
-    /// Put the result of the instruction the thread stopped at into its value.
+    /// Put the result of the intrinsic the thread stopped at into its register.
     fn deliver(&mut self, t: &mut Thread, v: V) {
         let frame = t.frames.last_mut().expect("a waiting thread has a frame");
-        let f = &self.program.functions[frame.func];
-        let inst = &f.blocks[frame.block.0 as usize].insts[frame.pc];
-        if let Some(r) = inst.result {
-            frame.values[r.0 as usize] = v;
+        let code = &self.codes[frame.func];
+        if let decode::Op::Intrinsic { site } = code.ops[frame.pc]
+            && let Some(r) = code.intrinsics[site as usize].result
+        {
+            frame.set(r, v);
         }
         frame.pc += 1;
     }
 
     fn release_warp(&mut self, threads: &mut [Thread], lanes: &[usize]) {
-        let lane_of = |t: &Thread| (t.linear % 1_000_000) % 32;
-        let mut by_lane: HashMap<usize, (String, Vec<V>)> = HashMap::new();
+        let lane_of = |t: &Thread| (t.who.linear % 1_000_000) % 32;
+        let mut by_lane: HashMap<usize, (&str, Vec<V>)> = HashMap::new();
         for &i in lanes {
             if let Some(Wait::Warp { name, args, .. }) = &threads[i].wait {
-                by_lane.insert(lane_of(&threads[i]), (name.clone(), args.clone()));
+                by_lane.insert(lane_of(&threads[i]), (*name, args.clone()));
             }
         }
         for &i in lanes {
@@ -751,11 +991,15 @@ impl Machine<'_> {
             let (name, args) = by_lane[&lane].clone();
             let value_of = |src: usize| by_lane.get(&src).and_then(|(_, a)| a.get(1).cloned());
             let own = args.get(1).cloned().unwrap_or(V::Void);
-            let result = match name.as_str() {
+            let result = match name {
                 "shfl_sync" => value_of((args[2].int() as usize) % 32).unwrap_or(own),
                 "shfl_up_sync" => {
                     let d = args[2].int() as usize;
-                    if lane >= d { value_of(lane - d).unwrap_or(own) } else { own }
+                    if lane >= d {
+                        value_of(lane - d).unwrap_or(own)
+                    } else {
+                        own
+                    }
                 }
                 "shfl_down_sync" => {
                     let d = args[2].int() as usize;
@@ -774,11 +1018,27 @@ impl Machine<'_> {
                     }
                     V::Int(norm(bits, Scalar::I32))
                 }
-                "all_sync" => V::Bool(by_lane.values().all(|(_, a)| a.get(1).is_some_and(V::truth))),
-                "any_sync" => V::Bool(by_lane.values().any(|(_, a)| a.get(1).is_some_and(V::truth))),
+                "all_sync" => V::Bool(
+                    by_lane
+                        .values()
+                        .all(|(_, a)| a.get(1).is_some_and(V::truth)),
+                ),
+                "any_sync" => V::Bool(
+                    by_lane
+                        .values()
+                        .any(|(_, a)| a.get(1).is_some_and(V::truth)),
+                ),
                 "eq_sync" => {
-                    let first = by_lane.values().next().and_then(|(_, a)| a.get(1)).map(V::truth);
-                    V::Bool(by_lane.values().all(|(_, a)| a.get(1).map(V::truth) == first))
+                    let first = by_lane
+                        .values()
+                        .next()
+                        .and_then(|(_, a)| a.get(1))
+                        .map(V::truth);
+                    V::Bool(
+                        by_lane
+                            .values()
+                            .all(|(_, a)| a.get(1).map(V::truth) == first),
+                    )
                 }
                 "match_any_sync" => {
                     let mut bits = 0i64;
@@ -796,24 +1056,6 @@ impl Machine<'_> {
         }
     }
 
-    fn geometry(&self, t: &Thread, name: &str) -> Option<i64> {
-        let axis = |s: &str| match s {
-            "x" => Some(0),
-            "y" => Some(1),
-            "z" => Some(2),
-            _ => None,
-        };
-        let (head, tail) = name.split_once('.')?;
-        let a = axis(tail)?;
-        Some(match head {
-            "threadIdx" => t.tid[a] as i64,
-            "blockIdx" => t.bid[a] as i64,
-            "blockDim" => self.launch.block[a] as i64,
-            "gridDim" => self.launch.grid[a] as i64,
-            _ => return None,
-        })
-    }
-
     /// Free every buffer from index `first` on (the allocations of a finished block).
     fn free_from(&mut self, first: usize) {
         self.buffers.truncate(first);
@@ -822,60 +1064,98 @@ impl Machine<'_> {
         self.globals.retain(|_, b| *b < first);
     }
 
-    fn alloc(&mut self, key: (usize, usize, u32, usize), space: MemorySpace, shape: &[i64], dtype: Scalar) -> Arc<ArrayRef> {
+    fn alloc(
+        &mut self,
+        key: (usize, usize, usize),
+        space: MemorySpace,
+        shape: &[i64],
+        dtype: Scalar,
+    ) -> Arc<ArrayRef> {
         let size = dtype.itemsize() as i64;
         if shape == [0] && space == MemorySpace::Shared {
             let owner = key.0;
             let buffer = *self.dynamic_shared.entry(owner).or_insert_with(|| {
-                self.buffers.push(Buffer::new(vec![0; self.launch.shared_mem], space, "dynamic shared memory"));
+                self.buffers.push(Buffer::new(
+                    vec![0; self.launch.shared_mem],
+                    space,
+                    "dynamic shared memory",
+                ));
                 self.buffers.len() - 1
             });
             let n = self.launch.shared_mem as i64 / size;
-            return Arc::new(ArrayRef::contiguous(buffer, vec![n], size, Some(dtype), false));
+            return Arc::new(ArrayRef::contiguous(
+                buffer,
+                vec![n],
+                size,
+                Some(dtype),
+                false,
+            ));
         }
         let buffer = match self.allocs.get(&key) {
             Some(b) => *b,
             None => {
                 // Too large (reported by the caller): no memory, so every access reads zero.
-                let bytes = alloc_bytes(shape, dtype).filter(|&b| b <= alloc_limit(space)).unwrap_or(0);
-                let name = if space == MemorySpace::Shared { "shared array" } else { "local array" };
+                let bytes = alloc_bytes(shape, dtype)
+                    .filter(|&b| b <= alloc_limit(space))
+                    .unwrap_or(0);
+                let name = if space == MemorySpace::Shared {
+                    "shared array"
+                } else {
+                    "local array"
+                };
                 self.buffers.push(Buffer::new(vec![0; bytes], space, name));
                 self.allocs.insert(key, self.buffers.len() - 1);
                 self.buffers.len() - 1
             }
         };
-        Arc::new(ArrayRef::contiguous(buffer, shape.to_vec(), size, Some(dtype), false))
+        Arc::new(ArrayRef::contiguous(
+            buffer,
+            shape.to_vec(),
+            size,
+            Some(dtype),
+            false,
+        ))
     }
 
     fn global_array(&mut self, name: &str) -> V {
         let buffer = match self.globals.get(name) {
             Some(b) => *b,
             None => {
-                let Some((_, _, bytes)) = self.program.globals.get(name) else { return V::Void };
-                self.buffers.push(Buffer::new(bytes.clone(), MemorySpace::Const, name));
+                let Some((_, _, bytes)) = self.program.globals.get(name) else {
+                    return V::Void;
+                };
+                self.buffers
+                    .push(Buffer::new(bytes.clone(), MemorySpace::Const, name));
                 self.globals.insert(name.into(), self.buffers.len() - 1);
                 self.buffers.len() - 1
             }
         };
         let (dtype, shape, _) = &self.program.globals[name];
-        V::Arr(Arc::new(ArrayRef::contiguous(buffer, shape.clone(), dtype.itemsize() as i64, Some(*dtype), false)))
+        V::Arr(Arc::new(ArrayRef::contiguous(
+            buffer,
+            shape.clone(),
+            dtype.itemsize() as i64,
+            Some(*dtype),
+            false,
+        )))
     }
 
     /// Byte address of an element, or a finding when an index is outside its extent.
-    fn address(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], span: TextRange) -> Option<usize> {
+    fn address(
+        &mut self,
+        t: Who,
+        arr: &ArrayRef,
+        indices: &[i64],
+        span: TextRange,
+    ) -> Option<usize> {
         let mut at = arr.offset;
-        for (axis, (&i, (&n, &s))) in indices.iter().zip(arr.shape.iter().zip(&arr.strides)).enumerate() {
+        for (axis, (&i, (&n, &s))) in indices
+            .iter()
+            .zip(arr.shape.iter().zip(&arr.strides))
+            .enumerate()
+        {
             if i < 0 || i >= n {
-                let name = self.buffers[arr.buffer].name.clone();
-                self.report(
-                    FindingKind::OutOfBounds,
-                    span,
-                    t,
-                    format!(
-                        "out-of-bounds access to {name}: index {i} on axis {axis} of extent {n} (thread {:?}, block {:?})",
-                        t.tid, t.bid
-                    ),
-                );
+                self.out_of_bounds(t, arr, (axis, i, n), span);
                 return None;
             }
             at += i * s;
@@ -883,116 +1163,255 @@ impl Machine<'_> {
         Some(at as usize)
     }
 
-    fn load(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], span: TextRange) -> V {
-        self.load_as(t, arr, indices, span, false)
+    /// Report index `i` on `axis` of extent `n`.
+    #[cold]
+    fn out_of_bounds(
+        &mut self,
+        t: Who,
+        arr: &ArrayRef,
+        (axis, i, n): (usize, i64, i64),
+        span: TextRange,
+    ) {
+        let name = self.buffers[arr.buffer].name.clone();
+        self.report(
+            FindingKind::OutOfBounds,
+            span,
+            t,
+            format!(
+                "out-of-bounds access to {name}: index {i} on axis {axis} of extent {n} (thread {:?}, block {:?})",
+                t.tid, t.bid
+            ),
+        );
+    }
+
+    /// The byte offset of an element that can be read or written (in bounds and inside its
+    /// buffer), with its type.
+    fn element(
+        &mut self,
+        t: Who,
+        arr: &ArrayRef,
+        indices: &[i64],
+        span: TextRange,
+    ) -> Option<(usize, Scalar)> {
+        let at = self.address(t, arr, indices, span)?;
+        let s = arr.scalar?;
+        (at + s.itemsize() as usize <= self.buffers[arr.buffer].data.len()).then_some((at, s))
     }
 
     /// A load; `atomic` for the read half of an atomic, which never races.
-    fn load_as(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], span: TextRange, atomic: bool) -> V {
-        let Some(at) = self.address(t, arr, indices, span) else { return convert(&V::Int(0), arr.scalar.unwrap_or(Scalar::I64)) };
+    fn load_as(
+        &mut self,
+        t: Who,
+        arr: &ArrayRef,
+        indices: &[i64],
+        span: TextRange,
+        atomic: bool,
+    ) -> V {
+        let Some(at) = self.address(t, arr, indices, span) else {
+            return convert(&V::Int(0), arr.scalar.unwrap_or(Scalar::I64));
+        };
         let Some(s) = arr.scalar else { return V::Void };
-        let buf = &self.buffers[arr.buffer];
         let n = s.itemsize() as usize;
-        if at + n > buf.data.len() {
+        if at + n > self.buffers[arr.buffer].data.len() {
             return convert(&V::Int(0), s);
         }
-        if buf.space == MemorySpace::Shared {
-            let me = self.global_id(t);
-            let epoch = self.epoch as u32;
-            let buf = &mut self.buffers[arr.buffer];
-            if buf.track.is_empty() {
-                buf.track = vec![Track::default(); buf.data.len() / n + 1];
-            }
-            let track = &mut buf.track[at / n];
-            let never_written = !track.written;
-            let raced = !atomic && track.writer != NONE && track.writer != me && track.write_epoch == epoch;
-            if atomic {
-                // Atomics are ordered among themselves: not a read that can race.
-            } else if track.read_epoch != epoch || track.reader == NONE {
-                (track.reader, track.read_epoch, track.many_readers) = (me, epoch, false);
-            } else if track.reader != me {
-                track.many_readers = true;
-            }
-            if never_written {
-                self.report(
-                    FindingKind::UninitializedRead,
-                    span,
-                    t,
-                    format!("read of shared memory no thread has written (thread {:?}, block {:?})", t.tid, t.bid),
-                );
-            } else if raced {
-                self.report(
-                    FindingKind::SharedRace,
-                    span,
-                    t,
-                    format!(
-                        "shared-memory race: thread {:?} reads a word another thread of block {:?} wrote since the last barrier",
-                        t.tid, t.bid
-                    ),
-                );
-            }
-        }
+        self.track_read(t, arr.buffer, at, n, span, atomic);
         read_value(&self.buffers[arr.buffer].data[at..at + n], s)
     }
 
-    fn store(&mut self, t: &Thread, arr: &ArrayRef, indices: &[i64], v: &V, span: TextRange, atomic: bool) {
-        let Some(at) = self.address(t, arr, indices, span) else { return };
-        let Some(s) = arr.scalar else { return };
+    /// A (non-atomic) load into a scalar register of type `s`.
+    fn load_bits(
+        &mut self,
+        t: Who,
+        arr: &ArrayRef,
+        indices: &[i64],
+        span: TextRange,
+        s: Scalar,
+    ) -> u64 {
+        if arr.scalar != Some(s) {
+            return to_bits(&self.load_as(t, arr, indices, span, false), s);
+        }
+        // Outside the array or its buffer: zero, which is 0 in every scalar type's bits.
+        let Some((at, _)) = self.element(t, arr, indices, span) else {
+            return 0;
+        };
         let n = s.itemsize() as usize;
-        if at + n > self.buffers[arr.buffer].data.len() {
+        self.track_read(t, arr.buffer, at, n, span, false);
+        read_bits(&self.buffers[arr.buffer].data[at..at + n], s)
+    }
+
+    /// Race bookkeeping of a read of `n` bytes at `at` (shared memory only).
+    fn track_read(
+        &mut self,
+        t: Who,
+        buffer: usize,
+        at: usize,
+        n: usize,
+        span: TextRange,
+        atomic: bool,
+    ) {
+        if self.buffers[buffer].space != MemorySpace::Shared {
             return;
         }
-        let me = self.global_id(t);
+        let me = t.id;
         let epoch = self.epoch as u32;
-        let space = self.buffers[arr.buffer].space;
-        if matches!(space, MemorySpace::Shared | MemorySpace::Global) {
-            let buf = &mut self.buffers[arr.buffer];
-            if buf.track.is_empty() {
-                buf.track = vec![Track::default(); buf.data.len() / n + 1];
-            }
-            let track = buf.track[at / n];
-            let finding = match space {
-                MemorySpace::Shared if !atomic => {
-                    let read_by_other = track.read_epoch == epoch
-                        && track.reader != NONE
-                        && (track.many_readers || track.reader != me);
-                    let written_by_other = track.writer != NONE && track.writer != me && track.write_epoch == epoch;
-                    (read_by_other || written_by_other).then(|| {
-                        (
-                            FindingKind::SharedRace,
-                            format!(
-                                "shared-memory race: thread {:?} writes a word of block {:?}'s shared memory that another thread {} since the last barrier",
-                                t.tid,
-                                t.bid,
-                                if written_by_other { "wrote" } else { "read" }
-                            ),
-                        )
-                    })
-                }
-                MemorySpace::Global if !atomic && track.writer != NONE && track.writer != me => Some((
-                    FindingKind::GlobalWriteConflict,
-                    format!(
-                        "conflicting writes: two threads wrote the same element of `{}` without an atomic (thread {:?}, block {:?}); the result depends on their order",
-                        buf.name, t.tid, t.bid
-                    ),
-                )),
-                _ => None,
-            };
-            // Atomics never conflict, and reset the element's writer (global) as they do.
-            let entry = &mut buf.track[at / n];
-            entry.written = true;
-            if atomic {
-                entry.writer = NONE;
-            } else {
-                entry.writer = me;
-                entry.write_epoch = epoch;
-            }
-            if let Some((kind, message)) = finding {
-                self.report(kind, span, t, message);
-            }
+        let buf = &mut self.buffers[buffer];
+        if buf.track.is_empty() {
+            buf.track = vec![Track::default(); buf.data.len() / n + 1];
         }
-        let buf = &mut self.buffers[arr.buffer];
-        write_value(&mut buf.data[at..at + n], s, v);
+        // Element sizes are powers of two.
+        let track = &mut buf.track[at >> n.trailing_zeros()];
+        let never_written = !track.written;
+        let raced =
+            !atomic && track.writer != NONE && track.writer != me && track.write_epoch == epoch;
+        if atomic {
+            // Atomics are ordered among themselves: not a read that can race.
+        } else if track.read_epoch != epoch || track.reader == NONE {
+            (track.reader, track.read_epoch, track.many_readers) = (me, epoch, false);
+        } else if track.reader != me {
+            track.many_readers = true;
+        }
+        if never_written || raced {
+            self.read_finding(t, span, never_written);
+        }
+    }
+
+    /// Report a read of shared memory no thread wrote, or (`never_written` false) a race.
+    #[cold]
+    fn read_finding(&mut self, t: Who, span: TextRange, never_written: bool) {
+        if never_written {
+            self.report(
+                FindingKind::UninitializedRead,
+                span,
+                t,
+                format!(
+                    "read of shared memory no thread has written (thread {:?}, block {:?})",
+                    t.tid, t.bid
+                ),
+            );
+        } else {
+            self.report(
+                FindingKind::SharedRace,
+                span,
+                t,
+                format!(
+                    "shared-memory race: thread {:?} reads a word another thread of block {:?} wrote since the last barrier",
+                    t.tid, t.bid
+                ),
+            );
+        }
+    }
+
+    fn store(
+        &mut self,
+        t: Who,
+        arr: &ArrayRef,
+        indices: &[i64],
+        v: &V,
+        span: TextRange,
+        atomic: bool,
+    ) {
+        let Some((at, s)) = self.element(t, arr, indices, span) else {
+            return;
+        };
+        let n = s.itemsize() as usize;
+        self.track_write(t, arr.buffer, at, n, span, atomic);
+        write_value(&mut self.buffers[arr.buffer].data[at..at + n], s, v);
+    }
+
+    /// A (non-atomic) store of a scalar register of type `s`.
+    fn store_bits(
+        &mut self,
+        t: Who,
+        arr: &ArrayRef,
+        indices: &[i64],
+        bits: u64,
+        s: Scalar,
+        span: TextRange,
+    ) {
+        if arr.scalar != Some(s) {
+            return self.store(t, arr, indices, &from_bits(bits, s), span, false);
+        }
+        let Some((at, _)) = self.element(t, arr, indices, span) else {
+            return;
+        };
+        let n = s.itemsize() as usize;
+        self.track_write(t, arr.buffer, at, n, span, false);
+        write_bits(&mut self.buffers[arr.buffer].data[at..at + n], bits, s);
+    }
+
+    /// Race bookkeeping of a write of `n` bytes at `at` (shared and global memory).
+    fn track_write(
+        &mut self,
+        t: Who,
+        buffer: usize,
+        at: usize,
+        n: usize,
+        span: TextRange,
+        atomic: bool,
+    ) {
+        let space = self.buffers[buffer].space;
+        if !matches!(space, MemorySpace::Shared | MemorySpace::Global) {
+            return;
+        }
+        let me = t.id;
+        let epoch = self.epoch as u32;
+        let buf = &mut self.buffers[buffer];
+        if buf.track.is_empty() {
+            buf.track = vec![Track::default(); buf.data.len() / n + 1];
+        }
+        let element = at >> n.trailing_zeros();
+        let track = buf.track[element];
+        let conflict = match space {
+            MemorySpace::Shared if !atomic => {
+                let read_by_other = track.read_epoch == epoch
+                    && track.reader != NONE
+                    && (track.many_readers || track.reader != me);
+                let written_by_other =
+                    track.writer != NONE && track.writer != me && track.write_epoch == epoch;
+                (read_by_other || written_by_other)
+                    .then_some(WriteConflict::Shared { written_by_other })
+            }
+            MemorySpace::Global if !atomic && track.writer != NONE && track.writer != me => {
+                Some(WriteConflict::Global)
+            }
+            _ => None,
+        };
+        // Atomics never conflict, and reset the element's writer (global) as they do.
+        let entry = &mut buf.track[element];
+        entry.written = true;
+        if atomic {
+            entry.writer = NONE;
+        } else {
+            entry.writer = me;
+            entry.write_epoch = epoch;
+        }
+        if let Some(conflict) = conflict {
+            self.write_finding(t, span, buffer, conflict);
+        }
+    }
+
+    #[cold]
+    fn write_finding(&mut self, t: Who, span: TextRange, buffer: usize, conflict: WriteConflict) {
+        let (kind, message) = match conflict {
+            WriteConflict::Shared { written_by_other } => (
+                FindingKind::SharedRace,
+                format!(
+                    "shared-memory race: thread {:?} writes a word of block {:?}'s shared memory that another thread {} since the last barrier",
+                    t.tid,
+                    t.bid,
+                    if written_by_other { "wrote" } else { "read" }
+                ),
+            ),
+            WriteConflict::Global => (
+                FindingKind::GlobalWriteConflict,
+                format!(
+                    "conflicting writes: two threads wrote the same element of `{}` without an atomic (thread {:?}, block {:?}); the result depends on their order",
+                    self.buffers[buffer].name, t.tid, t.bid
+                ),
+            ),
+        };
+        self.report(kind, span, t, message);
     }
 
     fn index_list(v: &V) -> Vec<i64> {
@@ -1002,223 +1421,16 @@ impl Machine<'_> {
         }
     }
 
-    /// Run one thread until it waits, ends or exhausts its budget.
-    fn run_thread(&mut self, t: &mut Thread) -> Stop {
-        loop {
-            let Some(frame) = t.frames.last() else { return Stop::Done };
-            let (fi, bi, pc) = (frame.func, frame.block, frame.pc);
-            let program = self.program;
-            let func = &program.functions[fi];
-            let block = &func.blocks[bi.0 as usize];
-            if pc >= block.insts.len() {
-                match &block.term {
-                    Terminator::Jump(b) => {
-                        let f = t.frames.last_mut().unwrap();
-                        f.block = *b;
-                        f.pc = 0;
-                    }
-                    Terminator::Branch { cond, then, otherwise } => {
-                        let f = t.frames.last_mut().unwrap();
-                        f.block = if f.values[cond.0 as usize].truth() { *then } else { *otherwise };
-                        f.pc = 0;
-                    }
-                    // A return, or falling off a block no path should reach: leave the function.
-                    Terminator::Return(_) | Terminator::Unreachable => {
-                        let value = match &block.term {
-                            Terminator::Return(Some(v)) => t.frames.last().unwrap().values[v.0 as usize].clone(),
-                            _ => V::Void,
-                        };
-                        let finished = t.frames.pop().unwrap();
-                        match t.frames.last_mut() {
-                            None => return Stop::Done,
-                            Some(caller) => {
-                                if let Some(r) = finished.ret_to {
-                                    caller.values[r.0 as usize] = value;
-                                }
-                                caller.pc += 1;
-                            }
-                        }
-                    }
-                }
-                continue;
-            }
-            t.steps += 1;
-            self.steps += 1;
-            let inst = &block.insts[pc];
-            if t.steps > self.launch.step_budget {
-                return Stop::Budget(inst.span);
-            }
-            let span = inst.span;
-            let frame = t.frames.last().unwrap();
-            let val = |v: &ValueId| frame.values[v.0 as usize].clone();
-            let result_type = inst.result.map(|r| func.value_type(r));
-            let value: V = match &inst.op {
-                Op::Const(Constant::Int(i, s)) => V::Int(norm(*i as i64, *s)),
-                Op::Const(Constant::Float(x, s)) => convert(&V::F64(*x), *s),
-                Op::Const(Constant::Bool(b)) => V::Bool(*b),
-                Op::ReadSlot(SlotId(s)) => frame.slots[*s as usize].clone(),
-                Op::WriteSlot(SlotId(s), v) => {
-                    let x = val(v);
-                    t.frames.last_mut().unwrap().slots[*s as usize] = x;
-                    V::Void
-                }
-                Op::Cast(v, s) => convert(&val(v), *s),
-                Op::Unary(op, v) => {
-                    let x = val(v);
-                    let s = scalar_of(func.value_type(*v));
-                    match (op, x) {
-                        (UnaryOp::Not, x) => V::Bool(!x.truth()),
-                        (UnaryOp::Invert, V::Bool(b)) => V::Bool(!b),
-                        (UnaryOp::Invert, x) => V::Int(norm(!x.int(), s)),
-                        (UnaryOp::Neg, V::F32(x)) => V::F32(-x),
-                        (UnaryOp::Neg, V::F16(x)) => V::F16(-x),
-                        (UnaryOp::Neg, V::F64(x)) => V::F64(-x),
-                        (UnaryOp::Neg, x) => V::Int(norm(x.int().wrapping_neg(), s)),
-                    }
-                }
-                Op::Binary(op, a, b) => {
-                    let s = scalar_of(result_type.unwrap());
-                    match (val(a), val(b)) {
-                        (V::F32(x), V::F32(y)) => V::F32(f32_binary(*op, x, y)),
-                        (V::F16(x), V::F16(y)) => convert(&V::F32(f32_binary(*op, x, y)), Scalar::F16),
-                        (x, y) if s.is_float() => convert(&V::F64(float_binary(*op, x.f64(), y.f64())), s),
-                        (x, y) => V::Int(int_binary(*op, x.int(), y.int(), s)),
-                    }
-                }
-                Op::Compare(op, a, b) => {
-                    let s = scalar_of(func.value_type(*a));
-                    let (x, y) = (val(a), val(b));
-                    V::Bool(if s.is_float() {
-                        compare(*op, x.f64(), y.f64())
-                    } else if s == Scalar::U64 {
-                        compare(*op, x.int() as u64, y.int() as u64)
-                    } else {
-                        compare(*op, x.int(), y.int())
-                    })
-                }
-                Op::Select { cond, then, otherwise } => {
-                    if val(cond).truth() { val(then) } else { val(otherwise) }
-                }
-                Op::Extent { array, axis } => match &frame.values[array.0 as usize] {
-                    V::Arr(a) => V::Int(a.shape.get(*axis as usize).copied().unwrap_or(1)),
-                    _ => V::Int(0),
-                },
-                Op::Load { array, indices, .. } => {
-                    let (idx, n) = index_array(&frame.values, indices);
-                    match &frame.values[array.0 as usize] {
-                        V::Arr(a) => {
-                            let a = a.clone();
-                            self.load(t, &a, &idx[..n], span)
-                        }
-                        _ => V::Void,
-                    }
-                }
-                Op::Store { array, indices, value, .. } => {
-                    let (idx, n) = index_array(&frame.values, indices);
-                    let v = val(value);
-                    if let V::Arr(a) = &frame.values[array.0 as usize] {
-                        let a = a.clone();
-                        self.store(t, &a, &idx[..n], &v, span, false);
-                    }
-                    V::Void
-                }
-                Op::SubArray { array, indices } => match val(array) {
-                    V::Arr(a) => {
-                        let mut view = (*a).clone();
-                        for (axis, i) in indices.iter().enumerate() {
-                            view.offset += val(i).int() * a.strides[axis];
-                        }
-                        view.shape.drain(..indices.len());
-                        view.strides.drain(..indices.len());
-                        V::Arr(Arc::new(view))
-                    }
-                    other => other,
-                },
-                Op::Transpose(array) => match val(array) {
-                    V::Arr(a) => {
-                        let mut view = (*a).clone();
-                        view.shape.reverse();
-                        view.strides.reverse();
-                        V::Arr(Arc::new(view))
-                    }
-                    other => other,
-                },
-                Op::AllocArray { space, shape, dtype } => {
-                    let [gx, gy, _] = self.launch.grid;
-                    let [x, y, z] = t.bid;
-                    let block_id = (z as usize * gy as usize + y as usize) * gx as usize + x as usize;
-                    let owner = if *space == MemorySpace::Shared {
-                        // One allocation per block: key by the block index.
-                        block_id
-                    } else {
-                        // One per thread: key by the thread (unique across the grid).
-                        usize::MAX / 2 + block_id * 1024 + t.linear % 1_000_000
-                    };
-                    let key = (owner, fi, bi.0, pc);
-                    let dynamic = shape == &[0] && *space == MemorySpace::Shared;
-                    if !dynamic && !self.allocs.contains_key(&key) {
-                        let limit = alloc_limit(*space);
-                        if alloc_bytes(shape, *dtype).is_none_or(|b| b > limit) {
-                            let what = if *space == MemorySpace::Shared { "shared array of a block" } else { "local array of a thread" };
-                            let message = format!(
-                                "a {what} of shape {shape:?} ({dtype}): more than the {} KiB a GPU allows; not allocated, its elements read as zero",
-                                limit >> 10
-                            );
-                            self.report(FindingKind::Unsupported, span, t, message);
-                        }
-                    }
-                    V::Arr(self.alloc(key, *space, shape, *dtype))
-                }
-                Op::GlobalArray(name) => self.global_array(name),
-                Op::MakeTuple(items) => V::Tup(items.iter().map(val).collect::<Vec<_>>().into()),
-                Op::Extract(tup, i) => match val(tup) {
-                    V::Tup(items) => items.get(*i as usize).cloned().unwrap_or(V::Void),
-                    _ => V::Void,
-                },
-                Op::TupleGet(tup, i) => match val(tup) {
-                    V::Tup(items) => {
-                        let n = items.len() as i64;
-                        let k = val(i).int();
-                        let k = if k < 0 { k + n } else { k };
-                        items.get(k as usize).cloned().unwrap_or(V::Void)
-                    }
-                    _ => V::Void,
-                },
-                Op::Call { args, .. } => {
-                    let callee = program.calls[&(fi, bi.0, pc)];
-                    let f = &program.functions[callee];
-                    let mut values = vec![V::Void; f.values.len()];
-                    for (p, a) in f.params.iter().zip(args) {
-                        values[p.value.0 as usize] = val(a);
-                    }
-                    let ret_to = inst.result;
-                    t.frames.push(Frame { func: callee, block: Function::ENTRY, pc: 0, values, slots: vec![V::Void; f.slots.len()], ret_to });
-                    if t.frames.len() > MAX_CALL_DEPTH {
-                        return Stop::Recursion(span);
-                    }
-                    continue;
-                }
-                Op::Intrinsic { name, args } => {
-                    let args: Vec<V> = args.iter().map(val).collect();
-                    match self.intrinsic(t, name, &args, result_type, span) {
-                        Ok(v) => v,
-                        Err(w) => return Stop::Wait(w),
-                    }
-                }
-            };
-            let frame = t.frames.last_mut().unwrap();
-            if let Some(r) = inst.result {
-                frame.values[r.0 as usize] = value;
-            }
-            frame.pc += 1;
-        }
-    }
-
-    fn intrinsic(&mut self, t: &Thread, name: &str, args: &[V], ty: Option<&Type>, span: TextRange) -> Result<V, Wait> {
-        let rs = ty.map(scalar_of).unwrap_or(Scalar::I64);
-        if let Some(v) = self.geometry(t, name) {
-            return Ok(V::Int(v));
-        }
+    /// An intrinsic whose result has scalar type `rs` (int64 when it has none); `Err` when
+    /// the thread waits at it.
+    fn intrinsic(
+        &mut self,
+        t: Who,
+        intrinsic: &Intrinsic,
+        args: &[V],
+        rs: Scalar,
+        span: TextRange,
+    ) -> Result<V, Wait> {
         let f1 = |f32f: fn(f32) -> f32, f64f: fn(f64) -> f64| match &args[0] {
             V::F32(x) => V::F32(f32f(*x)),
             other => convert(&V::F64(f64f(other.f64())), rs),
@@ -1227,91 +1439,131 @@ impl Machine<'_> {
             (V::F32(x), V::F32(y)) => V::F32(f32f(*x, *y)),
             (x, y) => convert(&V::F64(f64f(x.f64(), y.f64())), rs),
         };
-        let grid_pos = |axis: usize| t.bid[axis] as i64 * self.launch.block[axis] as i64 + t.tid[axis] as i64;
-        let grid_size = |axis: usize| self.launch.grid[axis] as i64 * self.launch.block[axis] as i64;
+        let grid_pos =
+            |axis: usize| t.bid[axis] as i64 * self.launch.block[axis] as i64 + t.tid[axis] as i64;
+        let grid_size =
+            |axis: usize| self.launch.grid[axis] as i64 * self.launch.block[axis] as i64;
         let tuple_or_one = |n: i64, f: &dyn Fn(usize) -> i64| {
-            if n == 1 { V::Int(f(0)) } else { V::Tup((0..n as usize).map(|a| V::Int(f(a))).collect::<Vec<_>>().into()) }
-        };
-        Ok(match name {
-            "grid" => tuple_or_one(args[0].int(), &grid_pos),
-            "gridsize" => tuple_or_one(args[0].int(), &grid_size),
-            "laneid" => V::Int(((t.linear % 1_000_000) % 32) as i64),
-            "warpsize" => V::Int(32),
-            "syncthreads" => return Err(Wait::Barrier { name: name.into(), span, pred: None }),
-            "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
-                return Err(Wait::Barrier { name: name.into(), span, pred: Some(args[0].int()) });
+            if n == 1 {
+                V::Int(f(0))
+            } else {
+                V::Tup(
+                    (0..n as usize)
+                        .map(|a| V::Int(f(a)))
+                        .collect::<Vec<_>>()
+                        .into(),
+                )
             }
-            "cg.this_grid" => V::Void,
-            "cg.grid_sync" => return Err(Wait::Grid { span }),
-            "syncwarp" | "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" | "ballot_sync" | "all_sync"
-            | "any_sync" | "eq_sync" | "match_any_sync" => {
+        };
+        Ok(match intrinsic {
+            Intrinsic::ThreadIdx(a) => V::Int(t.tid[*a] as i64),
+            Intrinsic::BlockIdx(a) => V::Int(t.bid[*a] as i64),
+            Intrinsic::BlockDim(a) => V::Int(self.launch.block[*a] as i64),
+            Intrinsic::GridDim(a) => V::Int(self.launch.grid[*a] as i64),
+            Intrinsic::Grid => tuple_or_one(args[0].int(), &grid_pos),
+            Intrinsic::GridSize => tuple_or_one(args[0].int(), &grid_size),
+            Intrinsic::LaneId => V::Int(((t.linear % 1_000_000) % 32) as i64),
+            Intrinsic::WarpSize => V::Int(32),
+            Intrinsic::Barrier(name) => {
+                let pred = (*name != "syncthreads").then(|| args[0].int());
+                return Err(Wait::Barrier { name, span, pred });
+            }
+            Intrinsic::ThisGrid => V::Void,
+            Intrinsic::GridSync => return Err(Wait::Grid { span }),
+            Intrinsic::Warp(name) => {
                 let mut a = args.to_vec();
                 if a.len() < 3 {
                     a.resize(3, V::Int(0));
                 }
-                return Err(Wait::Warp { name: name.into(), span, args: a });
+                return Err(Wait::Warp {
+                    name,
+                    span,
+                    args: a,
+                });
             }
-            "activemask" => V::Int(norm(-1, Scalar::U32)),
-            "threadfence" | "threadfence_block" | "threadfence_system" | "nanosleep" => V::Void,
+            Intrinsic::ActiveMask => V::Int(norm(-1, Scalar::U32)),
+            Intrinsic::Nothing => V::Void,
             // The bits of the operand's own width (`popc(int32(-8))` is 29, not 61).
-            "popc" => V::Int(norm((args[0].int() as u64 & (u64::MAX >> (64 - rs.bits().min(64)))).count_ones() as i64, rs)),
-            "clz" => {
-                let s = rs;
-                let bits = s.bits();
-                let x = args[0].int() as u64 & if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            Intrinsic::Popc => V::Int(norm(
+                (args[0].int() as u64 & (u64::MAX >> (64 - rs.bits().min(64)))).count_ones() as i64,
+                rs,
+            )),
+            Intrinsic::Clz => {
+                let bits = rs.bits();
+                let x = args[0].int() as u64
+                    & if bits == 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << bits) - 1
+                    };
                 V::Int((x.leading_zeros() as i64) - (64 - bits as i64))
             }
-            "brev" => {
+            Intrinsic::Brev => {
                 let x = args[0].int();
-                V::Int(if rs == Scalar::U64 { (x as u64).reverse_bits() as i64 } else { (x as u32).reverse_bits() as i64 })
+                V::Int(if rs == Scalar::U64 {
+                    (x as u64).reverse_bits() as i64
+                } else {
+                    (x as u32).reverse_bits() as i64
+                })
             }
-            "ffs" => {
+            Intrinsic::Ffs => {
                 let x = args[0].int() as u64;
-                V::Int(if x == 0 { 0 } else { x.trailing_zeros() as i64 + 1 })
+                V::Int(if x == 0 {
+                    0
+                } else {
+                    x.trailing_zeros() as i64 + 1
+                })
             }
-            "fma" => match (&args[0], &args[1], &args[2]) {
+            Intrinsic::Fma => match (&args[0], &args[1], &args[2]) {
                 (V::F32(a), V::F32(b), V::F32(c)) => V::F32(a.mul_add(*b, *c)),
                 (a, b, c) => V::F64(a.f64().mul_add(b.f64(), c.f64())),
             },
-            "cbrt" | "math.cbrt" => f1(f32::cbrt, f64::cbrt),
-            "selp" => if args[0].truth() { args[1].clone() } else { args[2].clone() },
-            "math.sqrt" => f1(f32::sqrt, f64::sqrt),
-            "math.exp" | "math.exp2" | "math.expm1" | "math.log" | "math.log2" | "math.log10" | "math.log1p"
-            | "math.sin" | "math.cos" | "math.tan" | "math.asin" | "math.acos" | "math.atan" | "math.atan2"
-            | "math.sinh" | "math.cosh" | "math.tanh" | "math.pow" | "math.erf" | "math.hypot" => shared_math(name, args, rs),
-            "math.asinh" => f1(f32::asinh, f64::asinh),
-            "math.acosh" => f1(f32::acosh, f64::acosh),
-            "math.atanh" => f1(f32::atanh, f64::atanh),
-            "math.fabs" => f1(f32::abs, f64::abs),
-            "math.floor" => f1(f32::floor, f64::floor),
-            "math.ceil" => f1(f32::ceil, f64::ceil),
-            "math.trunc" => f1(f32::trunc, f64::trunc),
-            "math.fmod" => f2(|a, b| a % b, |a, b| a % b),
-            "math.copysign" => f2(f32::copysign, f64::copysign),
-            "math.isnan" => V::Bool(args[0].f64().is_nan()),
-            "math.isinf" => V::Bool(args[0].f64().is_infinite()),
-            "math.isfinite" => V::Bool(args[0].f64().is_finite()),
-            "builtins.abs" => match &args[0] {
+            Intrinsic::Selp => {
+                if args[0].truth() {
+                    args[1].clone()
+                } else {
+                    args[2].clone()
+                }
+            }
+            Intrinsic::Unary(f32f, f64f) => f1(*f32f, *f64f),
+            Intrinsic::Binary(f32f, f64f) => f2(*f32f, *f64f),
+            Intrinsic::Shared(f) => shared_math(*f, args, rs),
+            Intrinsic::IsNan => V::Bool(args[0].f64().is_nan()),
+            Intrinsic::IsInf => V::Bool(args[0].f64().is_infinite()),
+            Intrinsic::IsFinite => V::Bool(args[0].f64().is_finite()),
+            Intrinsic::Abs => match &args[0] {
                 V::F32(x) => V::F32(x.abs()),
                 V::F16(x) => V::F16(x.abs()),
                 V::F64(x) => V::F64(x.abs()),
                 V::Int(i) => V::Int(norm(i.wrapping_abs(), rs)),
                 other => other.clone(),
             },
-            "builtins.min" | "builtins.max" => {
+            Intrinsic::Min | Intrinsic::Max => {
                 let items: Vec<V> = match args {
                     [V::Tup(items)] => items.to_vec(),
                     _ => args.to_vec(),
                 };
-                let want_max = name == "builtins.max";
+                let want_max = matches!(intrinsic, Intrinsic::Max);
                 // Two-argument float forms ignore a NaN (libdevice fmax/fmin), as Numba's do.
                 let mut best = items[0].clone();
                 for x in &items[1..] {
                     let better = if rs.is_float() {
                         let (a, b) = (best.f64(), x.f64());
-                        if a.is_nan() { true } else if b.is_nan() { false } else if want_max { b > a } else { b < a }
+                        if a.is_nan() {
+                            true
+                        } else if b.is_nan() {
+                            false
+                        } else if want_max {
+                            b > a
+                        } else {
+                            b < a
+                        }
                     } else if rs == Scalar::U64 {
-                        if want_max { (x.int() as u64) > (best.int() as u64) } else { (x.int() as u64) < (best.int() as u64) }
+                        if want_max {
+                            (x.int() as u64) > (best.int() as u64)
+                        } else {
+                            (x.int() as u64) < (best.int() as u64)
+                        }
                     } else if want_max {
                         x.int() > best.int()
                     } else {
@@ -1323,38 +1575,47 @@ impl Machine<'_> {
                 }
                 convert(&best, rs)
             }
-            "builtins.round" => {
+            Intrinsic::Round => {
                 let x = args[0].f64();
                 // Python rounds half to even.
                 let r = x.round_ties_even();
-                if rs.is_int() { V::Int(r as i64) } else { convert(&V::F64(r), rs) }
+                if rs.is_int() {
+                    V::Int(r as i64)
+                } else {
+                    convert(&V::F64(r), rs)
+                }
             }
-            "builtins.print" => V::Void,
-            n if n.starts_with("atomic.") => self.atomic(t, &n["atomic.".len()..], args, span),
-            n if n.starts_with("fp16.") => self.fp16(&n["fp16.".len()..], args),
-            n if n.starts_with("random.") => self.random(t, &n["random.".len()..], args, span),
-            n if n.starts_with("field.") => V::Void,
-            other => {
-                self.report(FindingKind::Unsupported, span, t, format!("the simulator does not implement `{other}` yet"));
+            Intrinsic::Atomic(op) => self.atomic(t, *op, args, span),
+            Intrinsic::Fp16(op) => self.fp16(op, args),
+            Intrinsic::Random(f) => self.random(t, f, args, span),
+            Intrinsic::Unsupported(name) => {
+                self.report(
+                    FindingKind::Unsupported,
+                    span,
+                    t,
+                    format!("the simulator does not implement `{name}` yet"),
+                );
                 V::Void
             }
         })
     }
 
-    fn atomic(&mut self, t: &Thread, op: &str, args: &[V], span: TextRange) -> V {
-        let V::Arr(arr) = &args[0] else { return V::Void };
+    fn atomic(&mut self, t: Who, op: Atomic, args: &[V], span: TextRange) -> V {
+        let V::Arr(arr) = &args[0] else {
+            return V::Void;
+        };
         let idx = Self::index_list(&args[1]);
         let old = self.load_as(t, arr, &idx, span, true);
         let s = arr.scalar.unwrap_or(Scalar::I64);
         let val = &args[2];
         let new = match op {
-            "add" => add_like(&old, val, s, BinaryOp::Add),
-            "sub" => add_like(&old, val, s, BinaryOp::Sub),
-            "max" | "nanmax" | "min" | "nanmin" => {
-                let want_max = op.ends_with("max");
+            Atomic::Add => add_like(&old, val, s, BinaryOp::Add),
+            Atomic::Sub => add_like(&old, val, s, BinaryOp::Sub),
+            Atomic::Max { nan } | Atomic::Min { nan } => {
+                let want_max = matches!(op, Atomic::Max { .. });
                 let (a, b) = (old.f64(), val.f64());
                 if s.is_float() {
-                    let nan_ignoring = op.starts_with("nan");
+                    let nan_ignoring = nan;
                     let pick_new = if a.is_nan() {
                         nan_ignoring
                     } else if b.is_nan() {
@@ -1364,11 +1625,19 @@ impl Machine<'_> {
                     } else {
                         b < a
                     };
-                    if pick_new { convert(val, s) } else { old.clone() }
+                    if pick_new {
+                        convert(val, s)
+                    } else {
+                        old.clone()
+                    }
                 } else {
                     let (x, y) = (old.int(), val.int());
                     let better = if s.is_unsigned_int() {
-                        if want_max { (y as u64) > (x as u64) } else { (y as u64) < (x as u64) }
+                        if want_max {
+                            (y as u64) > (x as u64)
+                        } else {
+                            (y as u64) < (x as u64)
+                        }
                     } else if want_max {
                         y > x
                     } else {
@@ -1377,22 +1646,30 @@ impl Machine<'_> {
                     if better { convert(val, s) } else { old.clone() }
                 }
             }
-            "and_" => V::Int(old.int() & val.int()),
-            "or_" => V::Int(old.int() | val.int()),
-            "xor" => V::Int(old.int() ^ val.int()),
-            "exch" => convert(val, s),
-            "inc" => {
+            Atomic::And => V::Int(old.int() & val.int()),
+            Atomic::Or => V::Int(old.int() | val.int()),
+            Atomic::Xor => V::Int(old.int() ^ val.int()),
+            Atomic::Exch => convert(val, s),
+            Atomic::Inc => {
                 let (o, v) = (old.int() as u64, val.int() as u64);
                 V::Int(if o >= v { 0 } else { (o + 1) as i64 })
             }
-            "dec" => {
+            Atomic::Dec => {
                 let (o, v) = (old.int() as u64, val.int() as u64);
-                V::Int(if o == 0 || o > v { v as i64 } else { (o - 1) as i64 })
+                V::Int(if o == 0 || o > v {
+                    v as i64
+                } else {
+                    (o - 1) as i64
+                })
             }
-            "cas" => {
-                if old.int() == args[2].int() { convert(&args[3], s) } else { old.clone() }
+            Atomic::Cas => {
+                if old.int() == args[2].int() {
+                    convert(&args[3], s)
+                } else {
+                    old.clone()
+                }
             }
-            _ => old.clone(),
+            Atomic::Other => old.clone(),
         };
         self.store(t, arr, &idx, &new, span, true);
         old
@@ -1430,11 +1707,15 @@ impl Machine<'_> {
     }
 
     /// numba.cuda.random's xoroshiro128+, bit for bit.
-    fn random(&mut self, t: &Thread, f: &str, args: &[V], span: TextRange) -> V {
-        let [V::Arr(states), index, ..] = args else { return V::Void };
+    fn random(&mut self, t: Who, f: &str, args: &[V], span: TextRange) -> V {
+        let [V::Arr(states), index, ..] = args else {
+            return V::Void;
+        };
         let index = index.int();
         let next = |m: &mut Self| -> u64 {
-            let Some(at) = m.address(t, states, &[index], span) else { return 0 };
+            let Some(at) = m.address(t, states, &[index], span) else {
+                return 0;
+            };
             let buf = &mut m.buffers[states.buffer].data;
             let s0 = u64::from_le_bytes(buf[at..at + 8].try_into().unwrap());
             let mut s1 = u64::from_le_bytes(buf[at + 8..at + 16].try_into().unwrap());
@@ -1468,15 +1749,6 @@ impl Machine<'_> {
     }
 }
 
-/// Up to eight indices without allocating (Numba arrays in kernels rarely have more).
-fn index_array(values: &[V], indices: &[ValueId]) -> ([i64; 8], usize) {
-    let mut out = [0i64; 8];
-    for (slot, i) in out.iter_mut().zip(indices) {
-        *slot = values[i.0 as usize].int();
-    }
-    (out, indices.len().min(8))
-}
-
 fn add_like(old: &V, val: &V, s: Scalar, op: BinaryOp) -> V {
     match s {
         Scalar::F32 => V::F32(f32_binary(op, old.f64_for_f32(), val.f64_for_f32())),
@@ -1489,8 +1761,8 @@ fn add_like(old: &V, val: &V, s: Scalar, op: BinaryOp) -> V {
 /// (`analysis::ir::math`), so the simulator computes what the GPU does: float32 (and
 /// float16, through float32 as CUDA's half-precision functions do) in float32 arithmetic,
 /// everything else in float64.
-fn shared_math(name: &str, args: &[V], rs: Scalar) -> V {
-    let Some(f) = MathFn::from_intrinsic(name) else { return V::F64(f64::NAN) };
+fn shared_math(f: Option<MathFn>, args: &[V], rs: Scalar) -> V {
+    let Some(f) = f else { return V::F64(f64::NAN) };
     if matches!(args.first(), Some(V::F32(_) | V::F16(_))) {
         let xs: Vec<f32> = args.iter().map(|a| a.f64_for_f32()).collect();
         convert(&V::F32(math::eval_f32(f, &xs)), rs)
