@@ -11,7 +11,7 @@
 
 use std::io::Write;
 
-use kernlint::analysis::ir::math::{MathFn, eval_f32, eval_f64, floor_div_f32, floor_div_f64};
+use kernlint::analysis::ir::math::{MathFn, eval_f32, eval_f64, f16_from_f64, floor_div_f32, floor_div_f64};
 
 // The C library's versions (Rust's `acosh`/`asinh` lose bits near 1 and for large
 // negative arguments).
@@ -531,6 +531,34 @@ fn special_values() {
 
 /// Float `//` is Python's (NumPy's `floor_divide` for the zero divisors, where Python
 /// raises and Numba divides): not `floor(x / y)`, which gives 10 for `1.0 // 0.1`.
+/// float64 -> float16 rounds once, to nearest even, checked against the two neighbouring
+/// float16 values and their midpoint (all exact in float64), on values near ties above all.
+#[test]
+fn float16_from_float64_rounds_once() {
+    let mut rng = Rng(0x5eed_f16);
+    for i in 0..200_000u32 {
+        // A random float16 (finite, positive or negative), and a point near the midpoint to
+        // the next one or anywhere between.
+        let bits = ((rng.next() as u16) & 0x7bff).min(0x7bfe);
+        let lo = half::f16::from_bits(bits).to_f64();
+        let hi = half::f16::from_bits(bits + 1).to_f64();
+        let mid = (lo + hi) / 2.0;
+        let offset = match i % 4 {
+            0 => 0.0,
+            1 => (hi - lo) * 2f64.powi(-(20 + (rng.next() % 30) as i32)),
+            2 => -(hi - lo) * 2f64.powi(-(20 + (rng.next() % 30) as i32)),
+            _ => rng.uniform(-0.5, 0.5) * (hi - lo),
+        };
+        let sign = if rng.next() % 2 == 0 { 1.0 } else { -1.0 };
+        let x = mid + offset;
+        let expected = if x < mid || (x == mid && bits % 2 == 0) { lo } else { hi };
+        assert_eq!(f16_from_f64(sign * x).to_f64(), sign * expected, "{x:e}");
+    }
+    assert!(f16_from_f64(f64::NAN).is_nan());
+    assert_eq!(f16_from_f64(1e300).to_f64(), f64::INFINITY);
+    assert_eq!(f16_from_f64(-1e-300).to_bits(), 0x8000);
+}
+
 #[test]
 fn float_floor_division_is_pythons() {
     let (inf, nan) = (f64::INFINITY, f64::NAN);

@@ -23,7 +23,7 @@ fn values(a: &NpyArray) -> Vec<f64> {
     (0..a.len())
         .map(|i| match read_value(&a.data[i * size..], s) {
             V::Int(v) => v as f64,
-            V::F32(x) => x as f64,
+            V::F32(x) | V::F16(x) => x as f64,
             V::F64(x) => x,
             V::Bool(b) => b as i64 as f64,
             _ => f64::NAN,
@@ -71,6 +71,57 @@ def k(out, a, b):
     // Floor division and modulo with the divisor's sign, plus a wrapped negative index.
     let expected = [3.0 + 100.0 - 7.0, -4.0 + 100.0 - 7.0, -4.0 - 100.0 - 7.0, 3.0 - 100.0 - 7.0];
     assert_eq!(values(r.outputs[0].as_ref().unwrap()), expected);
+}
+
+#[test]
+fn float_floor_division_and_modulo_are_pythons() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(q, r, a, b):
+    i = cuda.grid(1)
+    if i < q.size:
+        q[i] = a[i] // b[i]
+        r[i] = a[i] % b[i]
+"
+    );
+    for (dtype, sig) in [(Scalar::F64, "void(float64[::1], float64[::1], float64[::1], float64[::1])"),
+                         (Scalar::F32, "void(float32[::1], float32[::1], float32[::1], float32[::1])")] {
+        let r = run(&src, "k", sig, 1, 4, vec![
+            array(dtype, &[0.0; 4]),
+            array(dtype, &[0.0; 4]),
+            array(dtype, &[1.0, -4.0, 4.0, 7.5]),
+            array(dtype, &[0.1, 2.0, -2.0, -2.0]),
+        ]);
+        let q = values(r.outputs[0].as_ref().unwrap());
+        let m = values(r.outputs[1].as_ref().unwrap());
+        // Python: 1.0 // 0.1 == 9.0 (not floor(1.0 / 0.1) == 10.0); a zero remainder takes
+        // the divisor's sign.
+        assert_eq!(q, [9.0, -2.0, -2.0, -4.0], "{dtype}");
+        assert_eq!(m[1].to_bits(), 0.0f64.to_bits(), "{dtype}: -4.0 % 2.0 is +0.0");
+        assert_eq!(m[2].to_bits(), (-0.0f64).to_bits(), "{dtype}: 4.0 % -2.0 is -0.0");
+        assert_eq!(m[3], -0.5, "{dtype}");
+    }
+}
+
+#[test]
+fn float16_rounds_once_as_numba() {
+    let src = "from numba import cuda, float16\nfrom numba.cuda import fp16\n
+@cuda.jit
+def k(out, wide):
+    # 683/512 * 0.75 + 2**-24: fma.rn.f16 rounds once, to 1 + 2**-10.
+    out[0] = fp16.hfma(float16(683 / 512), float16(0.75), float16(2.0 ** -24))
+    # NaN != 1 is True, but __hne is ordered.
+    out[1] = float16(1.0) if fp16.hne(float16(wide[1]), float16(1.0)) else float16(2.0)
+    # 1 + 2**-11 + 2**-30 is just above a float16 tie: rounding once goes up.
+    out[2] = float16(wide[0])
+";
+    let r = run(src, "k", "void(float16[::1], float64[::1])", 1, 1, vec![
+        array(Scalar::F16, &[0.0; 3]),
+        array(Scalar::F64, &[1.0 + 2f64.powi(-11) + 2f64.powi(-30), f64::NAN]),
+    ]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [1.0 + 2f64.powi(-10), 2.0, 1.0 + 2f64.powi(-10)]);
 }
 
 #[test]

@@ -855,7 +855,7 @@ impl<'a> FnCx<'a> {
                     Some(Rc::F) => self.e(format!("mov.f32 {r}, {}", f32_imm(v as f32))),
                     Some(Rc::H) => self.e(format!(
                         "mov.b16 {r}, {}",
-                        f16_imm(half::f16::from_f64(v as f64).to_bits())
+                        f16_imm(crate::analysis::ir::math::f16_from_f64(v as f64).to_bits())
                     )),
                     _ => self.e(format!("mov.f64 {r}, {}", f64_imm(v as f64))),
                 }
@@ -869,7 +869,7 @@ impl<'a> FnCx<'a> {
                     // Rounded once, as NVVM folds `fptrunc double to half`.
                     Some(Rc::H) => self.e(format!(
                         "mov.b16 {r}, {}",
-                        f16_imm(half::f16::from_f64(x).to_bits())
+                        f16_imm(crate::analysis::ir::math::f16_from_f64(x).to_bits())
                     )),
                     _ => return self.const_scalar(&Constant::Int(x as i128, s)),
                 }

@@ -456,15 +456,12 @@ impl Intrinsic {
             "ffs" => Intrinsic::Ffs,
             "fma" => Intrinsic::Fma,
             "selp" => Intrinsic::Selp,
-            "cbrt" | "math.cbrt" => Intrinsic::Unary(f32::cbrt, f64::cbrt),
             "math.sqrt" => Intrinsic::Unary(f32::sqrt, f64::sqrt),
             "math.exp" | "math.exp2" | "math.expm1" | "math.log" | "math.log2" | "math.log10"
             | "math.log1p" | "math.sin" | "math.cos" | "math.tan" | "math.asin" | "math.acos"
             | "math.atan" | "math.atan2" | "math.sinh" | "math.cosh" | "math.tanh" | "math.pow"
-            | "math.erf" | "math.hypot" => Intrinsic::Shared(MathFn::from_intrinsic(name)),
-            "math.asinh" => Intrinsic::Unary(f32::asinh, f64::asinh),
-            "math.acosh" => Intrinsic::Unary(f32::acosh, f64::acosh),
-            "math.atanh" => Intrinsic::Unary(f32::atanh, f64::atanh),
+            | "math.erf" | "math.hypot" | "math.asinh" | "math.acosh" | "math.atanh" | "cbrt"
+            | "math.cbrt" => Intrinsic::Shared(MathFn::from_intrinsic(name)),
             "math.fabs" => Intrinsic::Unary(f32::abs, f64::abs),
             "math.floor" => Intrinsic::Unary(f32::floor, f64::floor),
             "math.ceil" => Intrinsic::Unary(f32::ceil, f64::ceil),

@@ -426,7 +426,14 @@ pub fn convert(v: &V, to: Scalar) -> V {
         Scalar::Bool => V::Bool(v.truth()),
         Scalar::F32 => V::F32(v.f64_for_f32()),
         Scalar::F64 => V::F64(v.f64()),
-        Scalar::F16 | Scalar::BF16 => V::F16(half::f16::from_f32(v.f64_for_f32()).to_f32()),
+        // From float64 (and integers) in one rounding, as `cvt.rn.f16.f64` does.
+        Scalar::F16 => V::F16(match v {
+            V::F64(x) => math::f16_from_f64(*x),
+            V::Int(i) => math::f16_from_f64(*i as f64),
+            other => half::f16::from_f32(other.f64_for_f32()),
+        }
+        .to_f32()),
+        Scalar::BF16 => V::F16(half::f16::from_f32(v.f64_for_f32()).to_f32()),
         s if s.is_int() => {
             let raw = match v {
                 // Float to int truncates toward zero; out of range saturates like the GPU's cvt.rzi.
@@ -556,10 +563,13 @@ fn float_binary(op: BinaryOp, a: f64, b: f64) -> f64 {
         BinaryOp::Sub => a - b,
         BinaryOp::Mul => a * b,
         BinaryOp::TrueDiv => a / b,
-        BinaryOp::FloorDiv => (a / b).floor(),
+        BinaryOp::FloorDiv => math::floor_div_f64(a, b),
         BinaryOp::FloorMod => {
             let r = a % b;
-            if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+            if r == 0.0 {
+                // Python's zero remainder takes the divisor's sign.
+                0.0f64.copysign(b)
+            } else if (r < 0.0) != (b < 0.0) {
                 r + b
             } else {
                 r
@@ -576,10 +586,12 @@ fn f32_binary(op: BinaryOp, a: f32, b: f32) -> f32 {
         BinaryOp::Sub => a - b,
         BinaryOp::Mul => a * b,
         BinaryOp::TrueDiv => a / b,
-        BinaryOp::FloorDiv => (a / b).floor(),
+        BinaryOp::FloorDiv => math::floor_div_f32(a, b),
         BinaryOp::FloorMod => {
             let r = a % b;
-            if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+            if r == 0.0 {
+                0.0f32.copysign(b)
+            } else if (r < 0.0) != (b < 0.0) {
                 r + b
             } else {
                 r
@@ -1676,27 +1688,42 @@ impl Machine<'_> {
     }
 
     fn fp16(&self, op: &str, args: &[V]) -> V {
+        // Computed in float32 (exactly rounded, or the shared math functions), rounded once
+        // to float16: what the PTX backend emits.
         let h = |v: &V| convert(v, Scalar::F16).f64_for_f32();
+        let shared = |f: MathFn, x: f32| math::eval_f32(f, &[x]);
         let r = match (op, args) {
             ("hadd", [a, b]) => h(a) + h(b),
             ("hsub", [a, b]) => h(a) - h(b),
             ("hmul", [a, b]) => h(a) * h(b),
             ("hdiv", [a, b]) => h(a) / h(b),
-            ("hfma", [a, b, c]) => h(a).mul_add(h(b), h(c)),
+            // `fma.rn.f16` rounds once: the float64 sum of float16 products is exact.
+            ("hfma", [a, b, c]) => {
+                return V::F16(math::f16_from_f64(h(a) as f64 * h(b) as f64 + h(c) as f64).to_f32());
+            }
             ("hneg", [a]) => -h(a),
             ("habs", [a]) => h(a).abs(),
             ("hmax", [a, b]) => h(a).max(h(b)),
             ("hmin", [a, b]) => h(a).min(h(b)),
             ("hsqrt", [a]) => h(a).sqrt(),
-            ("hexp", [a]) => h(a).exp(),
-            ("hlog", [a]) => h(a).ln(),
-            ("hsin", [a]) => h(a).sin(),
-            ("hcos", [a]) => h(a).cos(),
+            ("hrsqrt", [a]) => 1.0 / h(a).sqrt(),
+            ("hrcp", [a]) => 1.0 / h(a),
+            ("hexp", [a]) => shared(MathFn::Exp, h(a)),
+            ("hexp2", [a]) => shared(MathFn::Exp2, h(a)),
+            ("hexp10", [a]) => math::eval_f32(MathFn::Pow, &[10.0, h(a)]),
+            ("hlog", [a]) => shared(MathFn::Log, h(a)),
+            ("hlog2", [a]) => shared(MathFn::Log2, h(a)),
+            ("hlog10", [a]) => shared(MathFn::Log10, h(a)),
+            ("hsin", [a]) => shared(MathFn::Sin, h(a)),
+            ("hcos", [a]) => shared(MathFn::Cos, h(a)),
+            ("htanh", [a]) => shared(MathFn::Tanh, h(a)),
             ("hfloor", [a]) => h(a).floor(),
             ("hceil", [a]) => h(a).ceil(),
             ("htrunc", [a]) => h(a).trunc(),
+            ("hrint", [a]) => h(a).round_ties_even(),
             ("heq", [a, b]) => return V::Bool(h(a) == h(b)),
-            ("hne", [a, b]) => return V::Bool(h(a) != h(b)),
+            // `__hne` is ordered: false when either is NaN (unlike `!=`).
+            ("hne", [a, b]) => return V::Bool(h(a) < h(b) || h(a) > h(b)),
             ("hgt", [a, b]) => return V::Bool(h(a) > h(b)),
             ("hge", [a, b]) => return V::Bool(h(a) >= h(b)),
             ("hlt", [a, b]) => return V::Bool(h(a) < h(b)),
@@ -1737,12 +1764,16 @@ impl Machine<'_> {
                 let u1 = unit32(next(self));
                 let u2 = unit32(next(self));
                 let two_pi = (2.0 * std::f64::consts::PI) as f32;
-                V::F32((-2.0f32 * u1.ln()).sqrt() * (two_pi * u2).cos())
+                let log = math::eval_f32(MathFn::Log, &[u1]);
+                V::F32((-2.0f32 * log).sqrt() * math::eval_f32(MathFn::Cos, &[two_pi * u2]))
             }
+            // Numba draws float32 uniforms and takes float32's log even here.
             "xoroshiro128p_normal_float64" => {
-                let u1 = unit32(next(self)) as f64;
+                let u1 = unit32(next(self));
                 let u2 = unit32(next(self)) as f64;
-                V::F64((-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos())
+                let log = math::eval_f32(MathFn::Log, &[u1]) as f64;
+                let cos = math::eval_f64(MathFn::Cos, &[2.0 * std::f64::consts::PI * u2]);
+                V::F64((-2.0 * log).sqrt() * cos)
             }
             _ => V::Void,
         }

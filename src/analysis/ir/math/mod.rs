@@ -300,6 +300,21 @@ pub fn eval_f64(f: MathFn, args: &[f64]) -> f64 {
     build(&mut Native64, f, args)
 }
 
+/// float64 to float16 in one rounding (to nearest, ties to even), as `cvt.rn.f16.f64` does.
+/// `half::f16::from_f64` goes through float32 on hosts with F16C, rounding twice; here the
+/// float32 step rounds to odd, which keeps the second rounding exact.
+pub fn f16_from_f64(x: f64) -> half::f16 {
+    let nearest = x as f32;
+    let narrow = if nearest as f64 == x || !x.is_finite() || nearest.is_infinite() {
+        nearest
+    } else {
+        // Toward zero, then the lowest bit set: round to odd.
+        let toward_zero = if (nearest as f64).abs() > x.abs() { f32::from_bits(nearest.to_bits() - 1) } else { nearest };
+        f32::from_bits(toward_zero.to_bits() | 1)
+    };
+    half::f16::from_f32(narrow)
+}
+
 /// Python's float `x // y` at float64, as Numba computes it (CPython's `float_floor_div`,
 /// Numba's `real_divmod`): `m = fmod(x, y)` (exact), `div = (x - m) / y`, one less where
 /// `m` is non-zero and of the other sign than `y`, then snapped to the nearest integral
