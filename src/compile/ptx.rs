@@ -2230,7 +2230,7 @@ impl<'a> FnCx<'a> {
     }
 
     /// Python's float `//` as Numba computes it (`real_divmod`, CPython's
-    /// `float_floor_div`; `math::floor_div_f64`/`floor_div_f32` for the simulator): the exact
+    /// `float_floor_div`; `math::floor_div` for the simulator): the exact
     /// `m = fmod(x, y)`, `div = (x - m) / y`, minus one where `m` is non-zero and of the other
     /// sign than `y`, snapped to the nearest integral value (`floor(div)`, plus one where
     /// `div - floor(div) > 0.5`); a zero `div` is `copysign(0, x / y)` and a zero divisor

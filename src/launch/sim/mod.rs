@@ -558,47 +558,24 @@ fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
 }
 
 fn float_binary(op: BinaryOp, a: f64, b: f64) -> f64 {
-    match op {
-        BinaryOp::Add => a + b,
-        BinaryOp::Sub => a - b,
-        BinaryOp::Mul => a * b,
-        BinaryOp::TrueDiv => a / b,
-        BinaryOp::FloorDiv => math::floor_div_f64(a, b),
-        BinaryOp::FloorMod => {
-            let r = a % b;
-            if r == 0.0 {
-                // Python's zero remainder takes the divisor's sign.
-                0.0f64.copysign(b)
-            } else if (r < 0.0) != (b < 0.0) {
-                r + b
-            } else {
-                r
-            }
-        }
-        BinaryOp::Pow => math::eval_f64(MathFn::Pow, &[a, b]),
-        _ => f64::NAN,
-    }
+    float_op(op, a, b, |a, b| math::eval_f64(MathFn::Pow, &[a, b]))
 }
 
 fn f32_binary(op: BinaryOp, a: f32, b: f32) -> f32 {
+    float_op(op, a, b, |a, b| math::eval_f32(MathFn::Pow, &[a, b]))
+}
+
+/// A float operation in `T`'s precision, with Python's `//` and `%`.
+fn float_op<T: num_traits::Float>(op: BinaryOp, a: T, b: T, pow: fn(T, T) -> T) -> T {
     match op {
         BinaryOp::Add => a + b,
         BinaryOp::Sub => a - b,
         BinaryOp::Mul => a * b,
         BinaryOp::TrueDiv => a / b,
-        BinaryOp::FloorDiv => math::floor_div_f32(a, b),
-        BinaryOp::FloorMod => {
-            let r = a % b;
-            if r == 0.0 {
-                0.0f32.copysign(b)
-            } else if (r < 0.0) != (b < 0.0) {
-                r + b
-            } else {
-                r
-            }
-        }
-        BinaryOp::Pow => math::eval_f32(MathFn::Pow, &[a, b]),
-        _ => f32::NAN,
+        BinaryOp::FloorDiv => math::floor_div(a, b),
+        BinaryOp::FloorMod => math::floor_mod(a, b),
+        BinaryOp::Pow => pow(a, b),
+        _ => T::nan(),
     }
 }
 

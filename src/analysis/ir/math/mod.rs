@@ -1,6 +1,6 @@
 //! The semantics of the IR's transcendental math intrinsics (`math.exp`, `math.sin`, ...,
 //! `math.pow` and float `**`, `cuda.cbrt`, `math.asinh`/`acosh`/`atanh`), written once and
-//! shared by every backend, and of float `//` ([`floor_div_f64`], [`floor_div_f32`]).
+//! shared by every backend, and of float `//` and `%` ([`floor_div`], [`floor_mod`]).
 //!
 //! Each function is straight-line code (no branches: both sides of a case are computed and
 //! one is chosen with [`MathOps::fsel`]) over the primitive operations of [`MathOps`], each
@@ -315,44 +315,42 @@ pub fn f16_from_f64(x: f64) -> half::f16 {
     half::f16::from_f32(narrow)
 }
 
-/// Python's float `x // y` at float64, as Numba computes it (CPython's `float_floor_div`,
-/// Numba's `real_divmod`): `m = fmod(x, y)` (exact), `div = (x - m) / y`, one less where
-/// `m` is non-zero and of the other sign than `y`, then snapped to the nearest integral
-/// value (`floor(div)`, plus one where `div - floor(div) > 0.5`); a zero `div` takes the
-/// sign of `x / y`. A zero divisor gives `x / y` (±inf or NaN: Numba's NumPy error model).
-/// The PTX backend emits the same operations.
-pub fn floor_div_f64(x: f64, y: f64) -> f64 {
-    if y == 0.0 {
+/// Python's float `x // y`, as Numba computes it (CPython's `float_floor_div`, Numba's
+/// `real_divmod`), in the precision of `T` (float32 `//` is computed in float32):
+/// `m = fmod(x, y)` (exact), `div = (x - m) / y`, one less where `m` is non-zero and of the
+/// other sign than `y`, then snapped to the nearest integral value (`floor(div)`, plus one
+/// where `div - floor(div) > 0.5`); a zero `div` takes the sign of `x / y`. A zero divisor
+/// gives `x / y` (±inf or NaN: Numba's NumPy error model). The PTX backend emits the same
+/// operations.
+pub fn floor_div<T: num_traits::Float>(x: T, y: T) -> T {
+    let zero = T::zero();
+    if y == zero {
         return x / y;
     }
     let m = x % y;
     let mut div = (x - m) / y;
-    if m != 0.0 && ((y < 0.0) != (m < 0.0)) {
-        div -= 1.0;
+    if m != zero && ((y < zero) != (m < zero)) {
+        div = div - T::one();
     }
-    if div != 0.0 {
+    if div != zero {
         let f = div.floor();
-        if div - f > 0.5 { f + 1.0 } else { f }
+        if div - f > T::from(0.5).expect("0.5 is a float") { f + T::one() } else { f }
     } else {
-        0.0f64.copysign(x / y)
+        zero.copysign(x / y)
     }
 }
 
-/// [`floor_div_f64`] at float32, in float32 arithmetic (as Numba computes `float32 //`).
-pub fn floor_div_f32(x: f32, y: f32) -> f32 {
-    if y == 0.0 {
-        return x / y;
-    }
-    let m = x % y;
-    let mut div = (x - m) / y;
-    if m != 0.0 && ((y < 0.0) != (m < 0.0)) {
-        div -= 1.0;
-    }
-    if div != 0.0 {
-        let f = div.floor();
-        if div - f > 0.5 { f + 1.0 } else { f }
+/// Python's float `x % y`: the exact `fmod`, moved into the divisor's sign; a zero remainder
+/// takes the divisor's sign too.
+pub fn floor_mod<T: num_traits::Float>(x: T, y: T) -> T {
+    let zero = T::zero();
+    let r = x % y;
+    if r == zero {
+        zero.copysign(y)
+    } else if (r < zero) != (y < zero) {
+        r + y
     } else {
-        0.0f32.copysign(x / y)
+        r
     }
 }
 
