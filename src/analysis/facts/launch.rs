@@ -17,6 +17,10 @@ pub struct LaunchConfig {
     pub block: Option<[i128; 3]>,
     /// From a `# kernlint: launch` annotation rather than a call site.
     pub annotated: bool,
+    /// One block of as many threads as an array has elements (`k[1, a.size](a)`,
+    /// `k[1, len(a)]`, `k[1, a.shape]`), or that many blocks of one thread: the launch is
+    /// sized by the data at run time and covers it exactly.
+    pub sized_by_data: bool,
 }
 
 impl LaunchConfig {
@@ -54,12 +58,18 @@ pub fn kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<La
     for item in module_items(db, file) {
         for call in item_host_calls(db, file, item.text) {
             let config = match &call.form {
-                CallForm::Launch { grid, block, .. } => LaunchConfig {
-                    grid: grid.value.as_ref().and_then(dims),
-                    block: block.as_ref().and_then(|b| b.value.as_ref()).and_then(dims),
-                    annotated: false,
-                },
-                CallForm::Forall => LaunchConfig { grid: None, block: None, annotated: false },
+                CallForm::Launch { grid, block, .. } => {
+                    let grid_dims = grid.value.as_ref().and_then(dims);
+                    let block_dims = block.as_ref().and_then(|b| b.value.as_ref()).and_then(dims);
+                    let text = item.text.text(db);
+                    let data_sized = |dim: Option<&crate::analysis::launches::LaunchDim>| {
+                        dim.is_some_and(|d| is_data_extent(&text[d.range]))
+                    };
+                    let sized_by_data = (grid_dims == Some([1, 1, 1]) && data_sized(block.as_ref()))
+                        || (block_dims == Some([1, 1, 1]) && data_sized(Some(grid)));
+                    LaunchConfig { grid: grid_dims, block: block_dims, annotated: false, sized_by_data }
+                }
+                CallForm::Forall => LaunchConfig { grid: None, block: None, annotated: false, sized_by_data: false },
                 CallForm::Plain => continue,
             };
             let list = out.entry(call.target.clone()).or_default();
@@ -75,6 +85,17 @@ pub fn kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<La
         }
     }
     out
+}
+
+/// An array's element count as written in a launch: `a.size`, `len(a)`, `a.shape` (1-D)
+/// or `a.shape[0]`.
+fn is_data_extent(expr: &str) -> bool {
+    let name = |s: &str| !s.is_empty() && s.chars().all(|c| c == '_' || c == '.' || c.is_alphanumeric());
+    let expr = expr.trim();
+    if let Some(inner) = expr.strip_prefix("len(").and_then(|r| r.strip_suffix(')')) {
+        return name(inner);
+    }
+    [".size", ".shape", ".shape[0]"].iter().any(|suffix| expr.strip_suffix(suffix).is_some_and(name))
 }
 
 /// `# kernlint: launch grid=G block=B` comments and the `def` that follows each.
@@ -95,7 +116,7 @@ fn annotations(text: &str) -> Vec<(String, LaunchConfig)> {
         let grid = keyed(rest, "grid=");
         let block = keyed(rest, "block=");
         if grid.is_some() || block.is_some() {
-            out.push((name, LaunchConfig { grid, block, annotated: true }));
+            out.push((name, LaunchConfig { grid, block, annotated: true, sized_by_data: false }));
         }
     }
     out

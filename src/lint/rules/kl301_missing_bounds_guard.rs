@@ -9,8 +9,9 @@
 //! (`x[i] if i < x.size else 0`). Indices that vary only between blocks
 //! (`partial[cuda.blockIdx.x]`, sized by the grid) and indices that are not affine in the
 //! thread index (`w[i // 32]`) are not judged. Kernels whose every known launch has a constant
-//! grid and block (`k[4, 256](a)`, or a `# kernlint: launch grid=... block=...` comment)
-//! are taken to cover their arrays exactly and are not reported.
+//! grid and block (`k[4, 256](a)`, or a `# kernlint: launch grid=... block=...` comment),
+//! or one block of as many threads as an array has elements (`k[1, a.size](a)`,
+//! `k[1, len(a)](a)`), are taken to cover their arrays exactly and are not reported.
 //!
 //! ## Why is this bad?
 //! The grid is rounded up to whole blocks, so the last block has threads past the end of
@@ -57,9 +58,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         }
         if let Some(list) = launches.get(&function.name)
             && !list.is_empty()
-            && list.iter().all(|l| l.grid.is_some() && l.block.is_some())
+            && list.iter().all(|l| (l.grid.is_some() && l.block.is_some()) || l.sized_by_data)
         {
-            continue; // a fixed launch: taken to cover the data exactly
+            continue; // fixed or data-sized launches: taken to cover the data exactly
         }
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
         let mut reported = std::collections::HashSet::new();
