@@ -60,8 +60,9 @@ struct HostWalker<'a> {
     scope: &'a ItemScope<'a>,
     index: &'a GpuIndex,
     envs: Vec<Env>,
-    /// The enclosing host functions, innermost last, with their constants (`nelem = 32`)
-    /// once a launch needs them to fold its dimensions.
+    /// The enclosing host functions, innermost last, each with the constants (`nelem = 32`)
+    /// of itself and the functions around it, once a launch needs them to fold its
+    /// dimensions.
     defs: Vec<(&'a ast::StmtFunctionDef, Option<ModuleScope>)>,
     scopes: Vec<TextRange>,
     out: Vec<HostCall>,
@@ -93,16 +94,33 @@ fn function_constants(def: &ast::StmtFunctionDef, outer: &dyn NameLookup) -> Mod
     }
     let mut counts = HashMap::new();
     count(&def.body, &mut counts);
+    // Parameters and every assigned name shadow the names outside; those assigned one
+    // constant are constants.
     let mut constants = ModuleScope::default();
+    for name in def.parameters.iter().map(|p| p.name().as_str()).chain(counts.keys().map(String::as_str)) {
+        constants.bindings.insert(name.to_string(), Binding::Other);
+    }
     for stmt in &def.body {
-        if let Stmt::Assign(a) = stmt
-            && let [Expr::Name(n)] = a.targets.as_slice()
-            && counts.get(n.id.as_str()) == Some(&1)
-        {
-            // Constants may build on earlier ones.
-            if let Some(value) = const_eval(&a.value, &Layered { inner: &constants, outer: Some(outer) }) {
+        let Stmt::Assign(a) = stmt else { continue };
+        let [target] = a.targets.as_slice() else { continue };
+        // Constants may build on earlier ones.
+        let Some(value) = const_eval(&a.value, &Layered { inner: &constants, outer: Some(outer) }) else { continue };
+        let single = |n: &ast::ExprName| counts.get(n.id.as_str()) == Some(&1);
+        match (target, value) {
+            (Expr::Name(n), value) if single(n) => {
                 constants.bindings.insert(n.id.to_string(), Binding::Const(value));
             }
+            // `ntid, nctaid = 3, 7`
+            (Expr::Tuple(t), ConstValue::Tuple(values)) if t.elts.len() == values.len() => {
+                for (e, v) in t.elts.iter().zip(values) {
+                    if let Expr::Name(n) = e
+                        && single(n)
+                    {
+                        constants.bindings.insert(n.id.to_string(), Binding::Const(v));
+                    }
+                }
+            }
+            _ => {}
         }
     }
     constants
@@ -122,12 +140,22 @@ impl HostWalker<'_> {
         }
     }
 
-    /// Names for folding launch dimensions: the innermost function's constants, then the item's.
+    /// Names for folding launch dimensions: the enclosing functions' constants, the innermost
+    /// first, then the item's.
     fn constants(&mut self) -> Layered<'_> {
         let scope = self.scope;
-        let inner = match self.defs.last_mut() {
-            Some((def, constants)) => &*constants.get_or_insert_with(|| function_constants(def, scope)),
-            None => &scope.local,
+        let mut around = ModuleScope::default();
+        for (def, constants) in &mut self.defs {
+            let own = constants.get_or_insert_with(|| {
+                let mut merged = around.clone();
+                merged.bindings.extend(function_constants(def, &Layered { inner: &around, outer: Some(scope) }).bindings);
+                merged
+            });
+            around = own.clone();
+        }
+        let inner = match self.defs.last() {
+            Some((_, Some(constants))) => constants,
+            _ => &scope.local,
         };
         Layered { inner, outer: Some(scope) }
     }
@@ -252,10 +280,10 @@ impl<'a> Visitor<'a> for HostWalker<'a> {
             && let Some((callee, form)) = call_form(&call.func, self.scope)
             && let Some((kind, target)) = self.kind_of(callee.id.as_str())
         {
-            // Dimensions the module's names do not fold may use the function's constants.
-            let unfolded = |d: &Option<LaunchDim>| d.as_ref().is_some_and(|d| d.value.is_none());
+            // Inside a function, its names (constants, or locals shadowing the module's) fold
+            // the dimensions.
             let form = match form {
-                CallForm::Launch { ref grid, ref block, .. } if !self.defs.is_empty() && (grid.value.is_none() || unfolded(block)) => {
+                CallForm::Launch { .. } if !self.defs.is_empty() => {
                     call_form(&call.func, &self.constants()).map_or(form, |(_, refolded)| refolded)
                 }
                 other => other,
