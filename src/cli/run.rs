@@ -48,7 +48,8 @@ pub struct RunArgs {
     /// Run the launch this many times (timing).
     #[arg(long, default_value_t = 1)]
     pub repeat: u32,
-    /// Instructions one thread may execute before it is reported as endless.
+    /// Operations one thread may execute before it is reported as endless (decoded
+    /// operations: one may stand for a few IR instructions).
     #[arg(long, default_value_t = 50_000_000)]
     pub step_budget: u64,
     /// Arguments in parameter order: an .npy path, a scalar literal, or a generator such as
@@ -200,7 +201,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         }
     }
     let rate = outcome.steps as f64 / elapsed.as_secs_f64().max(1e-9);
-    println!("time: {:.3} ms on the simulator ({} instructions, {:.1} M/s)", elapsed.as_secs_f64() * 1e3, outcome.steps, rate / 1e6);
+    println!("time: {:.3} ms on the simulator ({} operations, {:.1} M/s)", elapsed.as_secs_f64() * 1e3, outcome.steps, rate / 1e6);
     for f in &outcome.findings {
         println!("{}: {:?}: {}", locate(f.span), f.kind, f.message);
     }

@@ -737,7 +737,7 @@ impl Machine<'_> {
                                 t.tid, t.bid
                             ),
                             _ => format!(
-                                "thread {:?} of block {:?} ran {} instructions without finishing: an endless loop? The launch stops here.",
+                                "thread {:?} of block {:?} ran {} operations without finishing: an endless loop? The launch stops here.",
                                 t.tid, t.bid, self.launch.step_budget
                             ),
                         };
