@@ -26,16 +26,8 @@ import argparse, json, math, os, re, shlex, subprocess, sys, tempfile, traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORACLE_DIR = os.environ.get("KERNLINT_CORPUS", os.path.join(ROOT, "..", "shared", "kernels"))
 
-
-def normalize(t):
-    s = str(t)
-    if s.startswith("Literal[int]"):
-        return "int64"
-    if s.startswith("Literal[bool]"):
-        return "bool"
-    if s.startswith("Literal[float]"):
-        return "float64"
-    return s
+# Types are compared as gen_typing_table.py folds them (literal types as their base type).
+from gen_typing_table import normalize  # noqa: E402  (a sibling script)
 
 
 def write_corpus(dirname, count, seed):

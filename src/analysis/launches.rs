@@ -144,14 +144,18 @@ impl HostWalker<'_> {
     /// first, then the item's.
     fn constants(&mut self) -> Layered<'_> {
         let scope = self.scope;
-        let mut around = ModuleScope::default();
-        for (def, constants) in &mut self.defs {
-            let own = constants.get_or_insert_with(|| {
-                let mut merged = around.clone();
-                merged.bindings.extend(function_constants(def, &Layered { inner: &around, outer: Some(scope) }).bindings);
-                merged
-            });
-            around = own.clone();
+        // Each level once, outermost first: a function's constants build on those around it.
+        for k in 0..self.defs.len() {
+            if self.defs[k].1.is_some() {
+                continue;
+            }
+            let mut merged = match k {
+                0 => ModuleScope::default(),
+                _ => self.defs[k - 1].1.clone().expect("computed outermost first"),
+            };
+            let own = function_constants(self.defs[k].0, &Layered { inner: &merged, outer: Some(scope) });
+            merged.bindings.extend(own.bindings);
+            self.defs[k].1 = Some(merged);
         }
         let inner = match self.defs.last() {
             Some((_, Some(constants))) => constants,

@@ -17,9 +17,9 @@ use crate::analysis::types::{Scalar, Type};
 /// Replace each wrap of a provably non-negative index by the index, and delete what the
 /// wraps computed.
 pub fn drop_needless_wraps(func: &mut Function) {
-    let nonnegative = nonnegative_values(func);
-    let mut replace: Vec<Option<ValueId>> = vec![None; func.values.len()];
     let defs = definitions(func);
+    let nonnegative = nonnegative_values(func, &defs);
+    let mut replace: Vec<Option<ValueId>> = vec![None; func.values.len()];
     let mut any = false;
     for (_, inst) in func.instructions() {
         let (Some(result), Op::Select { cond, then, otherwise }) = (inst.result, &inst.op) else { continue };
@@ -67,7 +67,7 @@ fn is_zero(defs: &[Option<&Op>], v: ValueId) -> bool {
 }
 
 /// Which values are integers that can never be negative.
-fn nonnegative_values(func: &Function) -> Vec<bool> {
+fn nonnegative_values(func: &Function, defs: &[Option<&Op>]) -> Vec<bool> {
     let int = |t: &Type| matches!(t, Type::Scalar(s) if s.is_int() || *s == Scalar::Bool);
     let unsigned = |t: &Type| matches!(t, Type::Scalar(s) if s.is_unsigned_int() || *s == Scalar::Bool);
     // Optimistic start: every integer slot and value; each round only takes claims back.
@@ -76,7 +76,6 @@ fn nonnegative_values(func: &Function) -> Vec<bool> {
     for p in &func.params {
         value_ok[p.value.0 as usize] = unsigned(&p.ty);
     }
-    let defs = definitions(func);
     loop {
         let mut changed = false;
         for (_, inst) in func.instructions() {
