@@ -596,25 +596,20 @@ def k(out, x, y):
 }
 
 #[test]
-fn unsupported_rng_functions_are_errors() {
+fn unsupported_values_are_errors_at_the_construct() {
     let src = "\
 from numba import cuda
-from numba.cuda.random import xoroshiro128p_jump
 
 @cuda.jit
-def k(states):
-    xoroshiro128p_jump(states, cuda.grid(1))
+def k(a):
+    a[0] = a[0] * 2
 ";
-    let e = compile_with(
-        src,
-        "k",
-        "void(xoroshiro128p_type[::1])",
-        &CompileOptions::default(),
-    )
-    .unwrap_err();
-    assert_eq!(
-        e.message,
-        "kernlint cannot compile `random.xoroshiro128p_jump` yet"
-    );
-    assert!(e.span.is_some());
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), src.to_string());
+    let sig = parse_signature_str("void(complex128[::1])").unwrap();
+    // Refused before either backend sees it: the simulator and the PTX backend share it.
+    let e = build_program(&db, file, "k", &sig).err().expect("complex values are refused");
+    assert_eq!(e.message, "kernlint cannot compile complex128 values yet");
+    let span = e.range.expect("a location");
+    assert_eq!(&src[span.start().to_usize()..span.end().to_usize()], "a[0]");
 }

@@ -32,11 +32,13 @@
 //! `hfma`, which is `fma.rn.f16` as in Numba; conversions to float16 round once from the
 //! source type. `numba.cuda.random`'s xoroshiro128+ functions are inlined on the state
 //! record. Float `%` is Numba's `real_mod` over an exact shift-and-subtract `fmod`; float
-//! `//` is Python's (Numba's `real_divmod`) over the same `fmod`.
+//! `//` is Python's (Numba's `real_divmod`) over the same `fmod`. The exactly rounded
+//! functions (`ldexp`, `frexp`, `modf`, `remainder`, `nextafter`) are written inline with
+//! the steps of `analysis::ir::math::exact`, which the simulator runs.
 //!
-//! Constructs the backend cannot compile yet (other math functions such as `lgamma`,
-//! `xoroshiro128p_jump`, records) are reported as a [`CompileError`] at the instruction's
-//! span; no PTX is produced then.
+//! Constructs the backend cannot compile yet (records, complex numbers, `cuda.libdevice`
+//! routines) are reported as a [`CompileError`] at the instruction's span; no PTX is
+//! produced then.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
@@ -207,6 +209,25 @@ fn f32_imm(x: f32) -> String {
 
 fn f64_imm(x: f64) -> String {
     format!("0d{:016X}", x.to_bits())
+}
+
+/// `x` as an immediate of float type `s` (float32 rounds it).
+fn float_imm(s: Scalar, x: f64) -> String {
+    if s == Scalar::F32 { f32_imm(x as f32) } else { f64_imm(x) }
+}
+
+/// `2^e` (a normal exponent) as an immediate of float type `s`.
+fn pow2_imm(s: Scalar, e: i32) -> String {
+    if s == Scalar::F32 {
+        f32_imm(f32::from_bits(((e + 127) as u32) << 23))
+    } else {
+        f64_imm(f64::from_bits(((e + 1023) as u64) << 52))
+    }
+}
+
+/// All ones in the low `w` bits.
+fn mask(w: u32) -> u64 {
+    if w == 64 { u64::MAX } else { (1u64 << w) - 1 }
 }
 
 struct Module {
@@ -1735,6 +1756,37 @@ impl<'a> FnCx<'a> {
                 self.e(format!("activemask.b32 {r}"));
                 self.result_from(&r, Scalar::U32, rs)
             }
+            "lanemask_lt" => {
+                let r = self.reg(Rc::R);
+                self.e(format!("mov.u32 {r}, %lanemask_lt"));
+                self.result_from(&r, Scalar::U32, rs)
+            }
+            "match_any_sync" | "match_all_sync" => {
+                let m = self.u32_of(&a[0])?;
+                let Repr::S(v, s) = a[1].clone() else {
+                    return not_yet(self);
+                };
+                // The value's bits: 32 or 64 of them (a bool as 0 or 1).
+                let (v, b) = match rc_of(s) {
+                    Some(Rc::R | Rc::F) => (v, "b32"),
+                    Some(Rc::Rd | Rc::Fd) => (v, "b64"),
+                    Some(Rc::P) => {
+                        let t = self.reg(Rc::R);
+                        self.e(format!("selp.u32 {t}, 1, 0, {v}"));
+                        (t, "b32")
+                    }
+                    _ => return not_yet(self),
+                };
+                let r = self.reg(Rc::R);
+                if name == "match_any_sync" {
+                    self.e(format!("match.any.sync.{b} {r}, {v}, {m}"));
+                    return self.result_from(&r, Scalar::U32, Some(Scalar::I32));
+                }
+                let p = self.reg(Rc::P);
+                self.e(format!("match.all.sync.{b} {r}|{p}, {v}, {m}"));
+                let r = self.cast(&r, Scalar::U32, Scalar::I32)?;
+                Ok(Repr::T(vec![Repr::S(r, Scalar::I32), Repr::S(p, Scalar::Bool)]))
+            }
             "threadfence" | "threadfence_block" | "threadfence_system" => {
                 let l = match name {
                     "threadfence" => "gl",
@@ -1848,6 +1900,61 @@ impl<'a> FnCx<'a> {
                     self.fmod(&x, &y, s)?
                 };
                 self.result_from(&d, s, Some(out))
+            }
+            "math.degrees" | "math.radians" => {
+                let Some((s, out)) = float_work(rs) else {
+                    return not_yet(self);
+                };
+                let x = self.cast_repr(&a[0], s)?;
+                // Numba multiplies by the constant rounded to the result type.
+                let c = if name == "math.degrees" {
+                    180.0 / std::f64::consts::PI
+                } else {
+                    std::f64::consts::PI / 180.0
+                };
+                let d = self.sreg(s)?;
+                let rn = if self.opts.fastmath { "" } else { ".rn" };
+                self.e(format!("mul{rn}.{} {d}, {x}, {}", aty(s), float_imm(s, c)));
+                self.result_from(&d, s, Some(out))
+            }
+            "math.remainder" | "math.nextafter" | "math.ldexp" => {
+                let Some((s, out)) = float_work(rs) else {
+                    return not_yet(self);
+                };
+                let x = self.cast_repr(&a[0], s)?;
+                let d = match name {
+                    "math.ldexp" => {
+                        let n = self.cast_repr(&a[1], Scalar::I32)?;
+                        self.ldexp(&x, &n, s)?
+                    }
+                    "math.remainder" => {
+                        let y = self.cast_repr(&a[1], s)?;
+                        self.remainder(&x, &y, s)?
+                    }
+                    _ => {
+                        let y = self.cast_repr(&a[1], s)?;
+                        self.nextafter(&x, &y, s)?
+                    }
+                };
+                self.result_from(&d, s, Some(out))
+            }
+            "math.frexp" | "math.modf" => {
+                let s = match rty {
+                    Type::Tuple(items) => items.first().and_then(Type::as_scalar),
+                    Type::UniTuple(item, _) => item.as_scalar(),
+                    _ => None,
+                };
+                let Some(s @ (Scalar::F32 | Scalar::F64)) = s else {
+                    return not_yet(self);
+                };
+                let x = self.cast_repr(&a[0], s)?;
+                Ok(Repr::T(if name == "math.frexp" {
+                    let (m, e) = self.frexp(&x, s)?;
+                    vec![Repr::S(m, s), Repr::S(e, Scalar::I32)]
+                } else {
+                    let (frac, int) = self.modf(&x, s)?;
+                    vec![Repr::S(frac, s), Repr::S(int, s)]
+                }))
             }
             "math.isnan" | "math.isinf" | "math.isfinite" => {
                 let Repr::S(mut x, mut s) = a[0].clone() else {
@@ -2156,18 +2263,85 @@ impl<'a> FnCx<'a> {
                     Ok(Repr::S(d, Scalar::F64))
                 }
             }
+            "xoroshiro128p_jump" => {
+                self.rng_jump(&states, &index)?;
+                Ok(Repr::None)
+            }
+            "init_xoroshiro128p_state" => {
+                let Some(seed) = a.get(2) else {
+                    return err(format!("kernlint cannot compile `{name}` yet"), self.span);
+                };
+                // SplitMix64 of the seed, into both words.
+                let z = self.cast_repr(seed, Scalar::U64)?;
+                let [x, t] = std::array::from_fn(|_| self.reg(Rc::Rd));
+                self.e(format!("add.s64 {x}, {z}, {}", 0x9E37_79B9_7F4A_7C15u64 as i64));
+                for (shift, mul) in [(30, 0xBF58_476D_1CE4_E5B9u64), (27, 0x94D0_49BB_1331_11EB)] {
+                    self.e(format!("shr.u64 {t}, {x}, {shift}"));
+                    self.e(format!("xor.b64 {x}, {x}, {t}"));
+                    self.e(format!("mul.lo.s64 {x}, {x}, {}", mul as i64));
+                }
+                self.e(format!("shr.u64 {t}, {x}, 31"));
+                self.e(format!("xor.b64 {x}, {x}, {t}"));
+                let addr = self.address(&states, std::slice::from_ref(&index))?;
+                let sp = states.space.suffix();
+                self.e(format!("st{sp}.u64 [{addr}], {x}"));
+                self.e(format!("st{sp}.u64 [{addr}+8], {x}"));
+                Ok(Repr::None)
+            }
             _ => err(format!("kernlint cannot compile `{name}` yet"), self.span),
         }
+    }
+
+    /// `xoroshiro128p_jump`: advance `states[index]` by 2^64 steps, as Numba does (the xor
+    /// of the states at the set bits of the jump polynomial, over 128 steps), in registers.
+    fn rng_jump(&mut self, states: &Arr, index: &Repr) -> R<()> {
+        const JUMP: [u64; 2] = [0xBEAC_0467_EBA5_FACB, 0xD86B_048B_86AA_9922];
+        let addr = self.address(states, std::slice::from_ref(index))?;
+        let sp = states.space.suffix();
+        let [s0, s1, acc0, acc1, bits, bit] = std::array::from_fn(|_| self.reg(Rc::Rd));
+        let step = self.reg(Rc::R);
+        let p = self.reg(Rc::P);
+        let top = self.label();
+        self.e(format!("ld{sp}.u64 {s0}, [{addr}]"));
+        self.e(format!("ld{sp}.u64 {s1}, [{addr}+8]"));
+        self.e(format!("mov.u64 {acc0}, 0"));
+        self.e(format!("mov.u64 {acc1}, 0"));
+        self.e(format!("mov.b64 {bits}, {}", JUMP[0] as i64));
+        self.e(format!("mov.u32 {step}, 0"));
+        let _ = writeln!(self.out, "{top}:");
+        self.e(format!("and.b64 {bit}, {bits}, 1"));
+        self.e(format!("setp.ne.u64 {p}, {bit}, 0"));
+        self.e(format!("@{p} xor.b64 {acc0}, {acc0}, {s0}"));
+        self.e(format!("@{p} xor.b64 {acc1}, {acc1}, {s1}"));
+        self.rng_advance(&s0, &s1);
+        self.e(format!("shr.u64 {bits}, {bits}, 1"));
+        self.e(format!("add.u32 {step}, {step}, 1"));
+        self.e(format!("setp.eq.u32 {p}, {step}, 64"));
+        self.e(format!("@{p} mov.b64 {bits}, {}", JUMP[1] as i64));
+        self.e(format!("setp.lt.u32 {p}, {step}, 128"));
+        self.e(format!("@{p} bra {top}"));
+        self.e(format!("st{sp}.u64 [{addr}], {acc0}"));
+        self.e(format!("st{sp}.u64 [{addr}+8], {acc1}"));
+        Ok(())
     }
 
     /// `xoroshiro128p_next`: the next uint64 of `states[index]`, advancing it.
     fn rng_next(&mut self, states: &Arr, index: &Repr) -> R<String> {
         let addr = self.address(states, std::slice::from_ref(index))?;
         let sp = states.space.suffix();
-        let [s0, s1, res, t, u, v] = std::array::from_fn(|_| self.reg(Rc::Rd));
+        let [s0, s1, res] = std::array::from_fn(|_| self.reg(Rc::Rd));
         self.e(format!("ld{sp}.u64 {s0}, [{addr}]"));
         self.e(format!("ld{sp}.u64 {s1}, [{addr}+8]"));
         self.e(format!("add.s64 {res}, {s0}, {s1}"));
+        self.rng_advance(&s0, &s1);
+        self.e(format!("st{sp}.u64 [{addr}], {s0}"));
+        self.e(format!("st{sp}.u64 [{addr}+8], {s1}"));
+        Ok(res)
+    }
+
+    /// One xoroshiro128+ state transition of the registers `s0`, `s1`, in place.
+    fn rng_advance(&mut self, s0: &str, s1: &str) {
+        let [t, u, v] = std::array::from_fn(|_| self.reg(Rc::Rd));
         self.e(format!("xor.b64 {s1}, {s1}, {s0}"));
         // s0' = rotl(s0, 55) ^ s1 ^ (s1 << 14); s1' = rotl(s1, 36).
         self.e(format!("shl.b64 {t}, {s0}, 55"));
@@ -2179,9 +2353,8 @@ impl<'a> FnCx<'a> {
         self.e(format!("shl.b64 {v}, {s1}, 36"));
         self.e(format!("shr.u64 {u}, {s1}, 28"));
         self.e(format!("or.b64 {v}, {v}, {u}"));
-        self.e(format!("st{sp}.u64 [{addr}], {t}"));
-        self.e(format!("st{sp}.u64 [{addr}+8], {v}"));
-        Ok(res)
+        self.e(format!("mov.b64 {s0}, {t}"));
+        self.e(format!("mov.b64 {s1}, {v}"));
     }
 
     /// `uint64_to_unit_float64`: `(x >> 11) * 2**-53` (both steps exact).
@@ -2276,6 +2449,180 @@ impl<'a> FnCx<'a> {
     /// C's `fmod(x, y)` (exact: the remainder of the truncated quotient, with x's sign), by
     /// shift-and-subtract on the significands (as musl's `fmod`): NaN when `y` is 0 or NaN
     /// or `x` is infinite or NaN, `x` when `|x| < |y|`.
+    /// The float width's layout: (type, bits, integer register class, mantissa bits, bias).
+    fn float_layout(&self, s: Scalar) -> R<(&'static str, u32, Rc, i32, i32)> {
+        match s {
+            Scalar::F32 => Ok(("f32", 32, Rc::R, 23, 127)),
+            Scalar::F64 => Ok(("f64", 64, Rc::Rd, 52, 1023)),
+            _ => self.unsupported_scalar(s),
+        }
+    }
+
+    /// `x * 2^n` rounded once: `analysis::ir::math::ldexp`'s steps (musl's `scalbn`).
+    fn ldexp(&mut self, x: &str, n: &str, s: Scalar) -> R<String> {
+        let (t, w, rc, mant, bias) = self.float_layout(s)?;
+        let (max, min) = (bias, 1 - bias);
+        let down = min + mant + 1;
+        let pow2 = |e: i32| pow2_imm(s, e);
+        let (y, d) = (self.sreg(s)?, self.sreg(s)?);
+        let k = self.reg(Rc::R);
+        let p = self.reg(Rc::P);
+        self.e(format!("mov.{t} {y}, {x}"));
+        self.e(format!("mov.b32 {k}, {n}"));
+        for _ in 0..2 {
+            self.e(format!("setp.gt.s32 {p}, {k}, {max}"));
+            self.e(format!("@{p} mul.rn.{t} {y}, {y}, {}", pow2(max)));
+            self.e(format!("@{p} sub.s32 {k}, {k}, {max}"));
+        }
+        self.e(format!("min.s32 {k}, {k}, {max}"));
+        for _ in 0..2 {
+            self.e(format!("setp.lt.s32 {p}, {k}, {min}"));
+            self.e(format!("@{p} mul.rn.{t} {y}, {y}, {}", pow2(down)));
+            self.e(format!("@{p} sub.s32 {k}, {k}, {down}"));
+        }
+        self.e(format!("max.s32 {k}, {k}, {min}"));
+        self.e(format!("add.s32 {k}, {k}, {bias}"));
+        let scale = self.sreg(s)?;
+        if w == 64 {
+            let kk = self.reg(rc);
+            self.e(format!("cvt.u64.u32 {kk}, {k}"));
+            self.e(format!("shl.b64 {kk}, {kk}, {mant}"));
+            self.e(format!("mov.b64 {scale}, {kk}"));
+        } else {
+            self.e(format!("shl.b32 {k}, {k}, {mant}"));
+            self.e(format!("mov.b32 {scale}, {k}"));
+        }
+        self.e(format!("mul.rn.{t} {d}, {y}, {scale}"));
+        Ok(d)
+    }
+
+    /// `(m, e)` with `x == m * 2^e`, `0.5 <= |m| < 1`; `(x, 0)` for zeros, infinities and
+    /// NaN (`analysis::ir::math::frexp`).
+    fn frexp(&mut self, x: &str, s: Scalar) -> R<(String, String)> {
+        let (t, w, rc, mant, bias) = self.float_layout(s)?;
+        let b = format!("b{w}");
+        let field_mask = (bias as u64) * 2 + 1;
+        let (xs, m) = (self.sreg(s)?, self.sreg(s)?);
+        let (bits, tmp) = (self.reg(rc), self.reg(rc));
+        let (e, adj) = (self.reg(Rc::R), self.reg(Rc::R));
+        let (sub, special, q) = (self.reg(Rc::P), self.reg(Rc::P), self.reg(Rc::P));
+        let field = |cx: &mut Self, from: &str, to: &str| {
+            cx.e(format!("shr.u{w} {tmp}, {from}, {mant}"));
+            if w == 64 {
+                cx.e(format!("cvt.u32.u64 {to}, {tmp}"));
+            } else {
+                cx.e(format!("mov.b32 {to}, {tmp}"));
+            }
+            cx.e(format!("and.b32 {to}, {to}, {field_mask}"));
+        };
+        // Subnormals are scaled into the normal range first.
+        self.e(format!("mov.{b} {bits}, {x}"));
+        field(self, &bits, &e);
+        self.e(format!("setp.eq.s32 {sub}, {e}, 0"));
+        self.e(format!("mul.rn.{t} {xs}, {x}, {}", pow2_imm(s, mant + 2)));
+        self.e(format!("selp.{t} {xs}, {xs}, {x}, {sub}"));
+        self.e(format!("selp.s32 {adj}, {}, 0, {sub}", mant + 2));
+        self.e(format!("mov.{b} {bits}, {xs}"));
+        field(self, &bits, &e);
+        self.e(format!("sub.s32 {e}, {e}, {adj}"));
+        self.e(format!("sub.s32 {e}, {e}, {}", bias - 1));
+        self.e(format!("and.{b} {bits}, {bits}, {}", !(field_mask << mant) & mask(w)));
+        self.e(format!("or.{b} {bits}, {bits}, {}", ((bias - 1) as u64) << mant));
+        self.e(format!("mov.{b} {m}, {bits}"));
+        self.e(format!("setp.eq.{t} {special}, {x}, {}", float_imm(s, 0.0)));
+        self.e(format!("testp.infinite.{t} {q}, {x}"));
+        self.e(format!("or.pred {special}, {special}, {q}"));
+        self.e(format!("testp.notanumber.{t} {q}, {x}"));
+        self.e(format!("or.pred {special}, {special}, {q}"));
+        self.e(format!("selp.{t} {m}, {x}, {m}, {special}"));
+        self.e(format!("selp.s32 {e}, 0, {e}, {special}"));
+        Ok((m, e))
+    }
+
+    /// `(fraction, integer part)`, each with the sign of `x` (`analysis::ir::math::modf`).
+    fn modf(&mut self, x: &str, s: Scalar) -> R<(String, String)> {
+        let (t, ..) = self.float_layout(s)?;
+        let (frac, int) = (self.sreg(s)?, self.sreg(s)?);
+        let p = self.reg(Rc::P);
+        self.e(format!("cvt.rzi.{t}.{t} {int}, {x}"));
+        self.e(format!("sub.rn.{t} {frac}, {x}, {int}"));
+        self.e(format!("testp.infinite.{t} {p}, {x}"));
+        self.e(format!("selp.{t} {frac}, {}, {frac}, {p}", float_imm(s, 0.0)));
+        self.e(format!("copysign.{t} {frac}, {x}, {frac}"));
+        Ok((frac, int))
+    }
+
+    /// The IEEE remainder, exactly (`analysis::ir::math::remainder`, fdlibm's steps, with
+    /// the reduction modulo `2|y|` always taken: it returns `x` where `2|y|` overflows).
+    fn remainder(&mut self, x: &str, y: &str, s: Scalar) -> R<String> {
+        let (t, _, _, _, bias) = self.float_layout(s)?;
+        let mut float = || self.sreg(s);
+        let (p, pp, ph, r) = (float()?, float()?, float()?, float()?);
+        let (a, bnd, d) = (float()?, float()?, float()?);
+        let [small, c1, c2, q] = std::array::from_fn(|_| self.reg(Rc::P));
+        self.e(format!("abs.{t} {p}, {y}"));
+        self.e(format!("add.rn.{t} {pp}, {p}, {p}"));
+        let reduced = self.fmod(x, &pp, s)?;
+        self.e(format!("abs.{t} {r}, {reduced}"));
+        // |r| < 2p now: subtract p at most twice, comparing `2r` with `p` where `p/2` would
+        // lose bits (p below twice the smallest normal), else `r` with `p/2`.
+        self.e(format!("setp.lt.{t} {small}, {p}, {}", pow2_imm(s, 2 - bias)));
+        self.e(format!("mul.rn.{t} {ph}, {p}, {}", float_imm(s, 0.5)));
+        self.e(format!("selp.{t} {bnd}, {p}, {ph}, {small}"));
+        for (c, op) in [(&c1, "gt"), (&c2, "ge")] {
+            self.e(format!("add.rn.{t} {a}, {r}, {r}"));
+            self.e(format!("selp.{t} {a}, {a}, {r}, {small}"));
+            self.e(format!("setp.{op}.{t} {c}, {a}, {bnd}"));
+            if op == "ge" {
+                self.e(format!("and.pred {c}, {c}, {c1}"));
+            }
+            self.e(format!("@{c} sub.rn.{t} {r}, {r}, {p}"));
+        }
+        // The sign of x, and a zero of that sign where |x| == |y|.
+        self.e(format!("setp.lt.{t} {q}, {x}, {}", float_imm(s, 0.0)));
+        self.e(format!("@{q} neg.{t} {r}, {r}"));
+        self.e(format!("abs.{t} {a}, {x}"));
+        self.e(format!("setp.eq.{t} {q}, {a}, {p}"));
+        self.e(format!("@{q} mul.rn.{t} {r}, {x}, {}", float_imm(s, 0.0)));
+        // NaN where y is 0 or NaN or x is not finite.
+        self.e(format!("mov.{t} {d}, {r}"));
+        self.e(format!("setp.eq.{t} {q}, {p}, {}", float_imm(s, 0.0)));
+        self.e(format!("@{q} mov.{t} {d}, {}", float_imm(s, f64::NAN)));
+        self.e(format!("testp.notanumber.{t} {q}, {y}"));
+        self.e(format!("@{q} mov.{t} {d}, {}", float_imm(s, f64::NAN)));
+        self.e(format!("testp.finite.{t} {q}, {x}"));
+        self.e(format!("@!{q} mov.{t} {d}, {}", float_imm(s, f64::NAN)));
+        Ok(d)
+    }
+
+    /// The next float after `x` towards `y` (`analysis::ir::math::nextafter`).
+    fn nextafter(&mut self, x: &str, y: &str, s: Scalar) -> R<String> {
+        let (t, w, rc, ..) = self.float_layout(s)?;
+        let b = format!("b{w}");
+        let d = self.sreg(s)?;
+        let tiny = self.sreg(s)?;
+        let (bits, up) = (self.reg(rc), self.reg(rc));
+        let [toward, positive, q] = std::array::from_fn(|_| self.reg(Rc::P));
+        self.e(format!("mov.{b} {bits}, {x}"));
+        self.e(format!("add.s{w} {up}, {bits}, 1"));
+        self.e(format!("sub.s{w} {bits}, {bits}, 1"));
+        // One step away from zero when y lies beyond x on x's side of zero.
+        self.e(format!("setp.gt.{t} {toward}, {y}, {x}"));
+        self.e(format!("setp.gt.{t} {positive}, {x}, {}", float_imm(s, 0.0)));
+        self.e(format!("xor.pred {q}, {toward}, {positive}"));
+        self.e(format!("selp.{b} {bits}, {bits}, {up}, {q}"));
+        self.e(format!("mov.{b} {d}, {bits}"));
+        self.e(format!("mov.{b} {tiny}, 1"));
+        self.e(format!("copysign.{t} {tiny}, {y}, {tiny}"));
+        self.e(format!("setp.eq.{t} {q}, {x}, {}", float_imm(s, 0.0)));
+        self.e(format!("selp.{t} {d}, {tiny}, {d}, {q}"));
+        self.e(format!("setp.eq.{t} {q}, {x}, {y}"));
+        self.e(format!("selp.{t} {d}, {y}, {d}, {q}"));
+        self.e(format!("setp.nan.{t} {q}, {x}, {y}"));
+        self.e(format!("@{q} add.rn.{t} {d}, {x}, {y}"));
+        Ok(d)
+    }
+
     fn fmod(&mut self, x: &str, y: &str, s: Scalar) -> R<String> {
         let (t, w, rc, mant) = match s {
             Scalar::F32 => ("f32", 32, Rc::R, 23u32),

@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 use crate::analysis::ir::MemorySpace;
 use crate::analysis::types::{Layout, Scalar, Type};
+use crate::analysis::typing::promote::base_scalar;
 use crate::analysis::typing::{find_gpu_function, resolve_device_function};
 use crate::analysis::{Db, SourceFile};
 
@@ -62,6 +63,16 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
         let mut pending = Vec::new();
         for (b, block) in functions[next].blocks.iter().enumerate() {
             for (i, inst) in block.insts.iter().enumerate() {
+                // Neither the simulator nor the PTX backend computes complex numbers.
+                let touched = match &inst.op {
+                    Op::Store { array, .. } => Some(*array),
+                    _ => inst.result,
+                };
+                if let Some(s) = touched.and_then(|v| base_scalar(functions[next].value_type(v)))
+                    && s.is_complex()
+                {
+                    return Err(PrepareError::at(format!("kernlint cannot compile {s} values yet"), inst.span));
+                }
                 match &inst.op {
                     Op::Call { callee, args } => {
                         let types: Vec<Type> = args.iter().map(|a| functions[next].value_type(*a).clone()).collect();

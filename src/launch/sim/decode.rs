@@ -20,7 +20,7 @@
 use ruff_text_size::TextRange;
 
 use super::{Launch, Program, V, convert, norm};
-use crate::analysis::ir::math::MathFn;
+use crate::analysis::ir::math::{self, MathFn};
 use crate::analysis::ir::{
     BinaryOp, BlockId, CompareOp, Constant, Function, Inst, Op as IrOp, Terminator, ValueId,
 };
@@ -355,6 +355,7 @@ pub(super) enum Intrinsic {
     /// `syncwarp` and the warp collectives, by name.
     Warp(&'static str),
     ActiveMask,
+    LaneMaskLt,
     /// Fences, `nanosleep`, `print` and record fields: nothing to compute.
     Nothing,
     Popc,
@@ -369,6 +370,10 @@ pub(super) enum Intrinsic {
     /// A function of the shared math library (`analysis::ir::math`); `None` for a name it
     /// lacks.
     Shared(Option<MathFn>),
+    /// `math.ldexp`, `math.frexp`, `math.modf` (`analysis::ir::math`'s exact functions).
+    Ldexp,
+    Frexp,
+    Modf,
     IsNan,
     IsInf,
     IsFinite,
@@ -447,7 +452,9 @@ impl Intrinsic {
             "any_sync" => Intrinsic::Warp("any_sync"),
             "eq_sync" => Intrinsic::Warp("eq_sync"),
             "match_any_sync" => Intrinsic::Warp("match_any_sync"),
+            "match_all_sync" => Intrinsic::Warp("match_all_sync"),
             "activemask" => Intrinsic::ActiveMask,
+            "lanemask_lt" => Intrinsic::LaneMaskLt,
             "threadfence" | "threadfence_block" | "threadfence_system" | "nanosleep"
             | "builtins.print" => Intrinsic::Nothing,
             "popc" => Intrinsic::Popc,
@@ -468,6 +475,20 @@ impl Intrinsic {
             "math.trunc" => Intrinsic::Unary(f32::trunc, f64::trunc),
             "math.fmod" => Intrinsic::Binary(|a, b| a % b, |a, b| a % b),
             "math.copysign" => Intrinsic::Binary(f32::copysign, f64::copysign),
+            "math.remainder" => Intrinsic::Binary(math::remainder::<f32>, math::remainder::<f64>),
+            "math.nextafter" => Intrinsic::Binary(math::nextafter::<f32>, math::nextafter::<f64>),
+            // Numba multiplies by the constant rounded to the result type.
+            "math.degrees" => Intrinsic::Unary(
+                |x| x * (180.0 / std::f64::consts::PI) as f32,
+                |x| x * (180.0 / std::f64::consts::PI),
+            ),
+            "math.radians" => Intrinsic::Unary(
+                |x| x * (std::f64::consts::PI / 180.0) as f32,
+                |x| x * (std::f64::consts::PI / 180.0),
+            ),
+            "math.ldexp" => Intrinsic::Ldexp,
+            "math.frexp" => Intrinsic::Frexp,
+            "math.modf" => Intrinsic::Modf,
             "math.isnan" => Intrinsic::IsNan,
             "math.isinf" => Intrinsic::IsInf,
             "math.isfinite" => Intrinsic::IsFinite,

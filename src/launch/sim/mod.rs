@@ -1038,6 +1038,11 @@ impl Machine<'_> {
                     }
                     V::Int(norm(bits, Scalar::I32))
                 }
+                "match_all_sync" => {
+                    let all = by_lane.values().all(|(_, a)| a.get(1) == Some(&own));
+                    let mask = by_lane.keys().fold(0i64, |m, l| m | 1 << l);
+                    V::Tup(vec![V::Int(norm(if all { mask } else { 0 }, Scalar::I32)), V::Bool(all)].into())
+                }
                 _ => V::Void, // syncwarp
             };
             threads[i].wait = None;
@@ -1420,12 +1425,15 @@ impl Machine<'_> {
         rs: Scalar,
         span: TextRange,
     ) -> Result<V, Wait> {
+        // float16 computes in float32, as the PTX backend does.
         let f1 = |f32f: fn(f32) -> f32, f64f: fn(f64) -> f64| match &args[0] {
             V::F32(x) => V::F32(f32f(*x)),
+            V::F16(x) => convert(&V::F32(f32f(*x)), rs),
             other => convert(&V::F64(f64f(other.f64())), rs),
         };
         let f2 = |f32f: fn(f32, f32) -> f32, f64f: fn(f64, f64) -> f64| match (&args[0], &args[1]) {
             (V::F32(x), V::F32(y)) => V::F32(f32f(*x, *y)),
+            (V::F32(x) | V::F16(x), V::F32(y) | V::F16(y)) => convert(&V::F32(f32f(*x, *y)), rs),
             (x, y) => convert(&V::F64(f64f(x.f64(), y.f64())), rs),
         };
         let grid_pos =
@@ -1471,6 +1479,7 @@ impl Machine<'_> {
                 });
             }
             Intrinsic::ActiveMask => V::Int(norm(-1, Scalar::U32)),
+            Intrinsic::LaneMaskLt => V::Int((1i64 << ((t.linear % 1_000_000) % 32)) - 1),
             Intrinsic::Nothing => V::Void,
             // The bits of the operand's own width (`popc(int32(-8))` is 29, not 61).
             Intrinsic::Popc => V::Int(norm(
@@ -1517,6 +1526,40 @@ impl Machine<'_> {
             Intrinsic::Unary(f32f, f64f) => f1(*f32f, *f64f),
             Intrinsic::Binary(f32f, f64f) => f2(*f32f, *f64f),
             Intrinsic::Shared(f) => shared_math(*f, args, rs),
+            // float16 arguments compute in float32, as Numba's typing says.
+            Intrinsic::Ldexp => {
+                let n = args[1].int() as i32;
+                match &args[0] {
+                    V::F32(x) | V::F16(x) => V::F32(math::ldexp(*x, n)),
+                    x => V::F64(math::ldexp(x.f64(), n)),
+                }
+            }
+            Intrinsic::Frexp => {
+                let (m, e) = match &args[0] {
+                    V::F32(x) | V::F16(x) => {
+                        let (m, e) = math::frexp(*x);
+                        (V::F32(m), e)
+                    }
+                    x => {
+                        let (m, e) = math::frexp(x.f64());
+                        (V::F64(m), e)
+                    }
+                };
+                V::Tup(vec![m, V::Int(e as i64)].into())
+            }
+            Intrinsic::Modf => {
+                let (frac, int) = match &args[0] {
+                    V::F32(x) => {
+                        let (f, i) = math::modf(*x);
+                        (V::F32(f), V::F32(i))
+                    }
+                    x => {
+                        let (f, i) = math::modf(x.f64());
+                        (V::F64(f), V::F64(i))
+                    }
+                };
+                V::Tup(vec![frac, int].into())
+            }
             Intrinsic::IsNan => V::Bool(args[0].f64().is_nan()),
             Intrinsic::IsInf => V::Bool(args[0].f64().is_infinite()),
             Intrinsic::IsFinite => V::Bool(args[0].f64().is_finite()),
@@ -1731,6 +1774,37 @@ impl Machine<'_> {
             buf[at + 8..at + 16].copy_from_slice(&n1.to_le_bytes());
             result
         };
+        // Numba's `xoroshiro128p_jump`: the xor of the states at the jump polynomial's set
+        // bits over 128 steps, which advances the stream by 2^64.
+        if f == "init_xoroshiro128p_state" {
+            let Some(at) = self.address(t, states, &[index], span) else {
+                return V::Void;
+            };
+            let z = splitmix64(args.get(2).map_or(0, V::int) as u64);
+            let buf = &mut self.buffers[states.buffer].data;
+            buf[at..at + 8].copy_from_slice(&z.to_le_bytes());
+            buf[at + 8..at + 16].copy_from_slice(&z.to_le_bytes());
+            return V::Void;
+        }
+        if f == "xoroshiro128p_jump" {
+            const JUMP: [u64; 2] = [0xBEAC_0467_EBA5_FACB, 0xD86B_048B_86AA_9922];
+            let Some(at) = self.address(t, states, &[index], span) else {
+                return V::Void;
+            };
+            let (mut s0, mut s1) = (0u64, 0u64);
+            for b in 0..128 {
+                if JUMP[b / 64] >> (b % 64) & 1 == 1 {
+                    let buf = &self.buffers[states.buffer].data;
+                    s0 ^= u64::from_le_bytes(buf[at..at + 8].try_into().unwrap());
+                    s1 ^= u64::from_le_bytes(buf[at + 8..at + 16].try_into().unwrap());
+                }
+                next(self);
+            }
+            let buf = &mut self.buffers[states.buffer].data;
+            buf[at..at + 8].copy_from_slice(&s0.to_le_bytes());
+            buf[at + 8..at + 16].copy_from_slice(&s1.to_le_bytes());
+            return V::Void;
+        }
         let unit64 = |x: u64| (x >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
         let unit32 = |x: u64| unit64(x) as f32;
         match f {
@@ -1755,6 +1829,14 @@ impl Machine<'_> {
             _ => V::Void,
         }
     }
+}
+
+/// Numba's `init_xoroshiro128p_state`: SplitMix64 of the seed.
+fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 fn add_like(old: &V, val: &V, s: Scalar, op: BinaryOp) -> V {

@@ -37,9 +37,12 @@
 
 mod dd;
 mod dp;
+mod exact;
 mod inverse;
 mod rempi;
 mod sp;
+
+pub use exact::{frexp, ldexp, modf, nextafter, remainder};
 
 /// The math functions implemented here. `Pow` is also float `**`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,0 +1,246 @@
+//! Intrinsics beyond the corpus's: the exact math functions (`math.ldexp`, `frexp`, `modf`,
+//! `remainder`, `nextafter`, `degrees`, `radians`), `match_any_sync`/`match_all_sync`,
+//! `lanemask_lt`, and the RNG's `init_xoroshiro128p_state`/`xoroshiro128p_jump`. The
+//! simulator computes what Numba does (expected values from Python's `math` and from
+//! numba.cuda.random's host implementations), and the PTX backend compiles each kernel to
+//! PTX that ptxas accepts.
+
+#[path = "support/ptxas.rs"]
+mod ptxas;
+
+use kernlint::analysis::signature::parse_signature_str;
+use kernlint::analysis::types::Scalar;
+use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::compile::{CompileOptions, compile_ptx};
+use kernlint::launch::npy::NpyArray;
+use kernlint::launch::{Fill, HostArg, Launch, build_program, generate_array, simulate};
+
+fn database(source: &str) -> (RootDatabase, SourceFile) {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    (db, file)
+}
+
+fn launch(threads: u32) -> Launch {
+    Launch {
+        grid: [1, 1, 1],
+        block: [threads, 1, 1],
+        shared_mem: 0,
+        step_budget: 1_000_000,
+    }
+}
+
+fn from_values<T: Copy>(descr: &str, values: &[T], bytes: fn(T) -> Vec<u8>) -> HostArg {
+    HostArg::Array(NpyArray {
+        descr: descr.into(),
+        itemsize: std::mem::size_of::<T>(),
+        shape: vec![values.len()],
+        fortran_order: false,
+        data: values.iter().flat_map(|v| bytes(*v)).collect(),
+    })
+}
+
+fn f64s(values: &[f64]) -> HostArg {
+    from_values("<f8", values, |v| v.to_le_bytes().to_vec())
+}
+
+fn f32s(values: &[f32]) -> HostArg {
+    from_values("<f4", values, |v| v.to_le_bytes().to_vec())
+}
+
+fn words<const N: usize>(a: &NpyArray) -> Vec<[u8; N]> {
+    a.data.chunks(N).map(|c| c.try_into().unwrap()).collect()
+}
+
+/// Run `kernel` of `source` with `sig` on the simulator, with no findings allowed; also
+/// compile it to PTX and assemble that where ptxas is available.
+fn run(source: &str, kernel: &str, sig: &str, threads: u32, args: &[HostArg]) -> Vec<NpyArray> {
+    let (db, file) = database(source);
+    let sig = parse_signature_str(sig).unwrap();
+    let program = build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{}", e.message));
+    let (outputs, outcome) = simulate(&program, &launch(threads), args).unwrap();
+    assert!(outcome.findings.is_empty(), "{kernel}: {:?}", outcome.findings);
+    let ptx = compile_ptx(&program, "sm_80", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{kernel} does not compile: {}", e.message));
+    if let Some(ptxas) = ptxas::ptxas() {
+        let dir = tempfile::tempdir().unwrap();
+        ptxas::assemble(&ptxas, dir.path(), &ptx, kernel).unwrap();
+    }
+    outputs.into_iter().map(|o| o.expect("an array output")).collect()
+}
+
+const EXACT_MATH: &str = "\
+import math
+from numba import cuda
+
+@cuda.jit
+def exact(x, y, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        m, e = math.frexp(x[i])
+        f, n = math.modf(x[i])
+        out[i, 0] = m
+        out[i, 1] = e
+        out[i, 2] = f
+        out[i, 3] = n
+        out[i, 4] = math.ldexp(x[i], int(y[i]))
+        out[i, 5] = math.remainder(x[i], y[i])
+        out[i, 6] = math.nextafter(x[i], y[i])
+        out[i, 7] = math.degrees(x[i])
+        out[i, 8] = math.radians(x[i])
+";
+
+/// Python's `math` gives the same results as libdevice for these exactly defined functions.
+#[test]
+fn exact_math_functions_compute_what_python_does() {
+    let x = [0.0, -0.0, 1.5, -7.25, 1e-310, 3.0, -2.5, 6.0, 1e300, f64::INFINITY];
+    let y = [3.0, -3.0, 2.0, 2.0, 60.0, 2.0, -1.0, 4.0, -1000.0, 1.0];
+    // Rows: frexp mantissa and exponent, modf fraction and integer part, ldexp, remainder,
+    // nextafter, degrees, radians, as CPython 3.11 computes them.
+    let expected: [[f64; 9]; 10] = [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 5e-324, 0.0, 0.0],
+        [-0.0, 0.0, -0.0, -0.0, -0.0, -0.0, -5e-324, -0.0, -0.0],
+        [0.75, 1.0, 0.5, 1.0, 6.0, -0.5, 1.5000000000000002, 85.94366926962348, 0.026179938779914945],
+        [-0.90625, 3.0, -0.25, -7.0, -29.0, 0.75, -7.249999999999999, -415.39440146984685, -0.1265363707695889],
+        [0.5752618031559393, -1029.0, 1e-310, 0.0, 1.1529215046068435e-292, 1e-310, 1.00000000000005e-310, 5.729577951308214e-309, 1.745329251995e-312],
+        [0.75, 2.0, 0.0, 3.0, 12.0, -1.0, 2.9999999999999996, 171.88733853924697, 0.05235987755982989],
+        [-0.625, 2.0, -0.5, -2.0, -1.25, -0.5, -2.4999999999999996, -143.2394487827058, -0.04363323129985824],
+        [0.75, 3.0, 0.0, 6.0, 96.0, -2.0, 5.999999999999999, 343.77467707849394, 0.10471975511965978],
+        [0.7466108948025751, 997.0, 0.0, 1e+300, 0.09332636185032189, 160.0, 9.999999999999999e+299, 5.729577951308233e+301, 1.7453292519943297e+298],
+        [f64::INFINITY, 0.0, 0.0, f64::INFINITY, f64::INFINITY, f64::NAN, 1.7976931348623157e+308, f64::INFINITY, f64::INFINITY],
+    ];
+    let out = run(
+        EXACT_MATH,
+        "exact",
+        "void(float64[::1], float64[::1], float64[:, ::1])",
+        x.len() as u32,
+        &[f64s(&x), f64s(&y), HostArg::Array(generate_array(Scalar::F64, vec![x.len(), 9], Fill::Zeros))],
+    );
+    let got: Vec<f64> = words::<8>(&out[2]).into_iter().map(f64::from_le_bytes).collect();
+    for (row, want) in expected.iter().enumerate() {
+        for (col, w) in want.iter().enumerate() {
+            let g = got[row * 9 + col];
+            assert!(
+                g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                "x={}, y={}, column {col}: {g:e}, expected {w:e}",
+                x[row],
+                y[row]
+            );
+        }
+    }
+}
+
+/// At float32, each function works in float32 (`math.degrees` multiplies by the constant
+/// rounded to float32).
+#[test]
+fn exact_math_functions_stay_in_float32() {
+    let x = [1.5f32, -7.25, 1e-40, 3.0];
+    let y = [2.0f32, 2.0, 60.0, 2.0];
+    let out = run(
+        EXACT_MATH,
+        "exact",
+        "void(float32[::1], float32[::1], float32[:, ::1])",
+        x.len() as u32,
+        &[f32s(&x), f32s(&y), HostArg::Array(generate_array(Scalar::F32, vec![x.len(), 9], Fill::Zeros))],
+    );
+    let got: Vec<f32> = words::<4>(&out[2]).into_iter().map(f32::from_le_bytes).collect();
+    let degrees = |v: f32| v * (180.0 / std::f64::consts::PI) as f32;
+    assert_eq!(got[7], degrees(1.5));
+    assert_eq!(got[9 + 6], f32::from_bits((-7.25f32).to_bits() - 1), "nextafter(-7.25f, 2f)");
+    // 1e-40 is subnormal at float32: frexp normalizes it, ldexp scales it exactly.
+    assert_eq!((got[18], got[19]), (0.54444885, -132.0));
+    assert_eq!(got[18 + 4], 1e-40f32 * 2f32.powi(60));
+    assert_eq!(got[27 + 5], -1.0, "remainder(3f, 2f) rounds the quotient to even");
+}
+
+const WARP_MATCH: &str = "\
+from numba import cuda
+
+@cuda.jit
+def matches(values, any_mask, all_mask, all_pred, below):
+    i = cuda.grid(1)
+    any_mask[i] = cuda.match_any_sync(0xffffffff, values[i])
+    m, p = cuda.match_all_sync(0xffffffff, values[i] // 100)
+    all_mask[i] = m
+    all_pred[i] = p
+    below[i] = cuda.lanemask_lt()
+";
+
+#[test]
+fn warp_matches_group_lanes_by_value() {
+    // Lanes hold i % 3 (plus 0 here; match_all sees i % 3 // 100 == 0 everywhere).
+    let values: Vec<i32> = (0..32).map(|i| i % 3).collect();
+    let int32s = |n: usize| HostArg::Array(generate_array(Scalar::I32, vec![n], Fill::Zeros));
+    let out = run(
+        WARP_MATCH,
+        "matches",
+        "void(int32[::1], int32[::1], int32[::1], boolean[::1], uint32[::1])",
+        32,
+        &[
+            from_values("<i4", &values, |v| v.to_le_bytes().to_vec()),
+            int32s(32),
+            int32s(32),
+            HostArg::Array(generate_array(Scalar::Bool, vec![32], Fill::Zeros)),
+            HostArg::Array(generate_array(Scalar::U32, vec![32], Fill::Zeros)),
+        ],
+    );
+    let any: Vec<u32> = words::<4>(&out[1]).into_iter().map(u32::from_le_bytes).collect();
+    let all: Vec<u32> = words::<4>(&out[2]).into_iter().map(u32::from_le_bytes).collect();
+    let below: Vec<u32> = words::<4>(&out[4]).into_iter().map(u32::from_le_bytes).collect();
+    for lane in 0..32 {
+        let same: u32 = (0..32).filter(|l| l % 3 == lane % 3).map(|l| 1u32 << l).sum();
+        assert_eq!(any[lane], same, "match_any_sync at lane {lane}");
+        assert_eq!(all[lane], u32::MAX, "match_all_sync at lane {lane}");
+        assert_eq!(out[3].data[lane], 1, "match_all_sync's predicate at lane {lane}");
+        assert_eq!(below[lane], (1u32 << lane) - 1, "lanemask_lt at lane {lane}");
+    }
+}
+
+const RNG: &str = "\
+from numba import cuda
+from numba.cuda.random import init_xoroshiro128p_state, xoroshiro128p_jump, xoroshiro128p_next
+
+@cuda.jit
+def seeded(states, out):
+    i = cuda.grid(1)
+    init_xoroshiro128p_state(states, i, 1000 + i)
+    if i % 2 == 1:
+        xoroshiro128p_jump(states, i)
+    out[i] = xoroshiro128p_next(states, i)
+";
+
+/// Numba's host implementations of the same calls, run in numba-cuda 0.x:
+/// `init_xoroshiro128p_state(st, i, 1000 + i)`, a jump on odd `i`, one `xoroshiro128p_next`.
+#[test]
+fn rng_seeding_and_jumps_follow_numba() {
+    let states = HostArg::Array(NpyArray {
+        descr: "[('s0', '<u8'), ('s1', '<u8')]".into(),
+        itemsize: 16,
+        shape: vec![4],
+        fortran_order: false,
+        data: vec![0; 64],
+    });
+    let out = run(
+        RNG,
+        "seeded",
+        "void(xoroshiro128p_type[::1], uint64[::1])",
+        4,
+        &[states, HostArg::Array(generate_array(Scalar::U64, vec![4], Fill::Zeros))],
+    );
+    let draws: Vec<u64> = words::<8>(&out[1]).into_iter().map(u64::from_le_bytes).collect();
+    assert_eq!(draws, [0x783d75169b998290, 0xf2ff6d15084a89b3, 0xddf462ff58f571fa, 0x63c6a366436a8ccf]);
+    let state: Vec<u64> = words::<8>(&out[0]).into_iter().map(u64::from_le_bytes).collect();
+    assert_eq!(
+        state,
+        [
+            0xa41e0f5d45a6e660,
+            0x0,
+            0x8624a18715bcf863,
+            0x70569ab8afe6d12c,
+            0x7ef77d18bfd63d5c,
+            0x0,
+            0x6aa163d8bc6fbc97,
+            0xb126a8f1b3693113
+        ]
+    );
+}
