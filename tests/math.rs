@@ -21,6 +21,9 @@ unsafe extern "C" {
     fn asinh(x: f64) -> f64;
     fn acosh(x: f64) -> f64;
     fn atanh(x: f64) -> f64;
+    fn erfc(x: f64) -> f64;
+    fn lgamma_r(x: f64, sign: *mut i32) -> f64;
+    fn tgamma(x: f64) -> f64;
 }
 
 fn reference(f: MathFn, a: f64, b: f64) -> f64 {
@@ -49,6 +52,12 @@ fn reference(f: MathFn, a: f64, b: f64) -> f64 {
         MathFn::Asinh => unsafe { asinh(a) },
         MathFn::Acosh => unsafe { acosh(a) },
         MathFn::Atanh => unsafe { atanh(a) },
+        MathFn::Erfc => unsafe { erfc(a) },
+        MathFn::Lgamma => {
+            let mut sign = 0;
+            unsafe { lgamma_r(a, &mut sign) }
+        }
+        MathFn::Gamma => unsafe { tgamma(a) },
     }
 }
 
@@ -174,6 +183,35 @@ fn inputs(f: MathFn, n: usize, rng: &mut Rng, wide: bool) -> Vec<(f64, f64)> {
             }
         }
     }
+    // Around the switch points of erfc, lgamma and gamma, and near the poles of gamma.
+    if matches!(f, MathFn::Erfc) {
+        for edge in [1.0, 2.2, 4.2, 4.3, 10.1, 27.3] {
+            for k in -20..=20 {
+                let x = edge * (1.0 + k as f64 * if wide { 1e-15 } else { 1e-7 });
+                v.push((x, 0.0));
+                v.push((-x, 0.0));
+            }
+        }
+    }
+    if matches!(f, MathFn::Lgamma | MathFn::Gamma) {
+        let edges = [
+            1e-306, 1e-30, 0.5, 1.0, 1.1, 1.2, 2.0, 2.3, 7.0, 35.04, 36.0, 171.6, 200.0, 2.5e305,
+            4e36,
+        ];
+        for edge in edges {
+            for k in -20..=20 {
+                let x = edge * (1.0 + k as f64 * if wide { 1e-15 } else { 1e-7 });
+                v.push((x, 0.0));
+                v.push((-x, 0.0));
+            }
+        }
+        for n in 1..=40 {
+            for e in [1e-12, 1e-9, 1e-6, 1e-3, 0.1, 0.5] {
+                v.push((-(n as f64) + e, 0.0));
+                v.push((-(n as f64) - e, 0.0));
+            }
+        }
+    }
     let bits = |rng: &mut Rng| {
         if wide {
             rng.bits64()
@@ -274,6 +312,28 @@ fn inputs(f: MathFn, n: usize, rng: &mut Rng, wide: bool) -> Vec<(f64, f64)> {
                 }
                 _ => bits(rng),
             },
+            MathFn::Erfc => match pick {
+                0 => rng.uniform(-6.0, if wide { 27.5 } else { 10.5 }),
+                1 => rng.uniform(-1.0, 5.0),
+                2 => rng.log_uniform(emin, 5.0, true),
+                _ => bits(rng),
+            },
+            MathFn::Lgamma => match pick {
+                // Across the negative zeros too (measured apart: no bound there).
+                0 => rng.uniform(-12.0, 12.0),
+                1 => -rng.log_uniform(3.46, if wide { 52.0 } else { 23.0 }, false),
+                2 => rng.log_uniform(emin, emax, false),
+                _ => bits(rng),
+            },
+            MathFn::Gamma => match pick {
+                0 => rng.uniform(-4.0, 8.0),
+                1 => {
+                    let lim = if wide { 180.0 } else { 45.0 };
+                    rng.uniform(-lim, lim)
+                }
+                2 => rng.log_uniform(emin, 5.5, true),
+                _ => bits(rng),
+            },
             MathFn::Pow => match pick {
                 0 | 1 => rng.log_uniform(-20.0, 20.0, false),
                 2 => -(rng.log_uniform(-10.0, 10.0, false)),
@@ -309,6 +369,20 @@ struct Worst {
     at: (f64, f64),
     got: f64,
     want: f64,
+    /// The largest error where CUDA documents no bound (lgamma near its negative zeros).
+    unbounded: f64,
+}
+
+/// Where CUDA documents no bound for `f`: lgamma between -10.001 and -2.264 (float32) or
+/// -11.0001 and -2.2637 (float64), around its zeros, where the relative error of any
+/// evaluation from `x` grows without bound.
+fn unbounded(f: MathFn, x: f64, wide: bool) -> bool {
+    let (lo, hi) = if wide {
+        (-11.0001, -2.2637)
+    } else {
+        (-10.001, -2.264)
+    };
+    f == MathFn::Lgamma && lo <= x && x <= hi
 }
 
 fn measure(f: MathFn, wide: bool, n: usize, dump: Option<&std::path::Path>) -> Worst {
@@ -319,6 +393,7 @@ fn measure(f: MathFn, wide: bool, n: usize, dump: Option<&std::path::Path>) -> W
         at: (0.0, 0.0),
         got: 0.0,
         want: 0.0,
+        unbounded: 0.0,
     };
     let mut out = dump.map(|d| {
         let name = format!("{}_{}.txt", f.name(), if wide { "f64" } else { "f32" });
@@ -362,12 +437,15 @@ fn measure(f: MathFn, wide: bool, n: usize, dump: Option<&std::path::Path>) -> W
                 .unwrap();
             }
         }
-        if err > worst.err || (err.is_nan() && !worst.err.is_nan()) {
+        if unbounded(f, a, wide) {
+            worst.unbounded = worst.unbounded.max(err);
+        } else if err > worst.err || (err.is_nan() && !worst.err.is_nan()) {
             worst = Worst {
                 err,
                 at: (a, b),
                 got,
                 want,
+                unbounded: worst.unbounded,
             };
         }
     }
@@ -394,7 +472,7 @@ fn run(wide: bool) {
         let w = measure(f, wide, n, dump.as_deref());
         let bound = f.cuda_ulp_bound(bits);
         println!(
-            "float{bits} {:<6} max {:.3} ulp (CUDA bound {bound}) at {:e}{} -> {:e}, libm {:e}",
+            "float{bits} {:<6} max {:.3} ulp (CUDA bound {bound}) at {:e}{} -> {:e}, libm {:e}{}",
             f.name(),
             w.err,
             w.at.0,
@@ -404,7 +482,12 @@ fn run(wide: bool) {
                 String::new()
             },
             w.got,
-            w.want
+            w.want,
+            if f == MathFn::Lgamma {
+                format!(" (around the negative zeros, no bound: max {:.3} ulp)", w.unbounded)
+            } else {
+                String::new()
+            }
         );
         if w.err.is_nan() || w.err > bound + slack {
             failures.push(format!("{} ({:.3} ulp at {:?})", f.name(), w.err, w.at));
@@ -477,6 +560,31 @@ fn special_values() {
         (MathFn::Atanh, -0.0, 0.0, -0.0),
         (MathFn::Atanh, 1.0, 0.0, inf),
         (MathFn::Atanh, -1.0, 0.0, -inf),
+        (MathFn::Erfc, -inf, 0.0, 2.0),
+        (MathFn::Erfc, inf, 0.0, 0.0),
+        (MathFn::Erfc, 0.0, 0.0, 1.0),
+        (MathFn::Erfc, -0.0, 0.0, 1.0),
+        (MathFn::Erfc, 30.0, 0.0, 0.0),
+        (MathFn::Erfc, -30.0, 0.0, 2.0),
+        (MathFn::Lgamma, 1.0, 0.0, 0.0),
+        (MathFn::Lgamma, 2.0, 0.0, 0.0),
+        (MathFn::Lgamma, 0.0, 0.0, inf),
+        (MathFn::Lgamma, -0.0, 0.0, inf),
+        (MathFn::Lgamma, -1.0, 0.0, inf),
+        (MathFn::Lgamma, -2.0, 0.0, inf),
+        (MathFn::Lgamma, -1e30, 0.0, inf),
+        (MathFn::Lgamma, inf, 0.0, inf),
+        (MathFn::Lgamma, -inf, 0.0, inf),
+        (MathFn::Lgamma, 1e306, 0.0, inf),
+        (MathFn::Gamma, 0.0, 0.0, inf),
+        (MathFn::Gamma, -0.0, 0.0, -inf),
+        (MathFn::Gamma, inf, 0.0, inf),
+        (MathFn::Gamma, 1.0, 0.0, 1.0),
+        (MathFn::Gamma, 2.0, 0.0, 1.0),
+        (MathFn::Gamma, 3.0, 0.0, 2.0),
+        (MathFn::Gamma, 5.0, 0.0, 24.0),
+        (MathFn::Gamma, 11.0, 0.0, 3628800.0),
+        (MathFn::Gamma, 1000.0, 0.0, inf),
     ];
     for &(f, a, b, want) in cases {
         let args = [a, b];
@@ -519,11 +627,22 @@ fn special_values() {
         (MathFn::Acosh, -f64::INFINITY),
         (MathFn::Atanh, 2.0),
         (MathFn::Atanh, -f64::INFINITY),
+        (MathFn::Gamma, -1.0),
+        (MathFn::Gamma, -2.0),
+        (MathFn::Gamma, -171.0),
+        (MathFn::Gamma, -1e30),
+        (MathFn::Gamma, -f64::INFINITY),
     ] {
         let args = [x, 1.0 / 3.0];
         assert!(
             eval_f64(f, &args[..f.arity()]).is_nan(),
             "{}({x})",
+            f.name()
+        );
+        let args = [x as f32, 1.0 / 3.0];
+        assert!(
+            eval_f32(f, &args[..f.arity()]).is_nan(),
+            "{}f({x})",
             f.name()
         );
     }
@@ -604,12 +723,15 @@ fn float32_sweep() {
         let mut bits = 0u64;
         while bits < 1 << 32 {
             let x = f32::from_bits(bits as u32);
+            bits += stride;
+            if unbounded(f, x as f64, false) {
+                continue;
+            }
             let got = eval_f32(f, &[x]) as f64;
             let err = ulps(got, reference(f, x as f64, 0.0), 24, -126, f32::MAX as f64);
             if err > worst.0 || (err.is_nan() && !worst.0.is_nan()) {
                 worst = (err, x);
             }
-            bits += stride;
         }
         println!(
             "float32 {:<6} max {:.3} ulp at {:e} over every {stride}th bit pattern",

@@ -181,34 +181,6 @@ fn lineinfo_emits_loc() {
 }
 
 #[test]
-fn unsupported_math_is_an_error_at_its_span() {
-    let src = "\
-import math
-from numba import cuda
-
-@cuda.jit
-def k(out, x):
-    i = cuda.grid(1)
-    out[i] = math.lgamma(x[i])
-";
-    let e = compile_with(
-        src,
-        "k",
-        "void(float32[::1], float32[::1])",
-        &CompileOptions::default(),
-    )
-    .unwrap_err();
-    assert_eq!(e.message, "kernlint cannot compile `math.lgamma` yet");
-    let span = e.span.expect("a span");
-    let start: usize = span.start().into();
-    assert!(
-        src[start..].starts_with("math.lgamma(x[i])"),
-        "span at {:?}",
-        &src[start..]
-    );
-}
-
-#[test]
 fn float_pow_calls_the_shared_pow() {
     let src = "\
 from numba import cuda
@@ -316,6 +288,9 @@ def k(out, x, y):
         out[i, 22] = math.asinh(a)
         out[i, 23] = math.acosh(a)
         out[i, 24] = math.atanh(a)
+        out[i, 25] = math.erfc(a)
+        out[i, 26] = math.lgamma(a)
+        out[i, 27] = math.gamma(a)
 ";
 
 /// Every shared math function, at both widths, compiles to a `.func` ptxas accepts.
@@ -327,7 +302,7 @@ fn math_functions_compile_and_assemble() {
         for f in [
             "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
             "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "erf", "hypot", "cbrt",
-            "asinh", "acosh", "atanh",
+            "asinh", "acosh", "atanh", "erfc", "lgamma", "gamma",
         ] {
             let name = format!("__kl_math_{f}_f{bits}");
             assert_eq!(

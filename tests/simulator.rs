@@ -363,7 +363,7 @@ fn math_functions_run_the_shared_implementations() {
     use kernlint::analysis::ir::math::{MathFn, eval_f32, eval_f64};
     let names = [
         "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
-        "sinh", "cosh", "tanh", "pow", "erf", "hypot",
+        "sinh", "cosh", "tanh", "pow", "erf", "hypot", "erfc", "lgamma", "gamma",
     ];
     let mut body = String::new();
     for (j, n) in names.iter().enumerate() {
@@ -401,6 +401,67 @@ def k(out, x, y):
                 };
                 let g = got[i * cols + j];
                 assert!(g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()), "{ty} {n}({x}, {y}) = {g}, shared {want}");
+            }
+        }
+    }
+}
+
+/// `math.erfc`, `math.lgamma` and `math.gamma` compute their values (within a few ulps of the
+/// C library's) and special values, at float32, float64 and float16 (through float32).
+#[test]
+fn erfc_lgamma_and_gamma_compute_their_values() {
+    unsafe extern "C" {
+        fn erfc(x: f64) -> f64;
+        fn lgamma_r(x: f64, sign: *mut i32) -> f64;
+        fn tgamma(x: f64) -> f64;
+    }
+    let src = format!(
+        "import math\n{HEADER}
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i, 0] = math.erfc(x[i])
+        out[i, 1] = math.lgamma(x[i])
+        out[i, 2] = math.gamma(x[i])
+"
+    );
+    let inf = f64::INFINITY;
+    let xs = [0.5, -0.75, 3.0, 1e-3, 5.0, -2.5, 20.0, 1.0, 2.0, 0.0, -3.0, inf, -inf, f64::NAN];
+    let reference = |x: f64| {
+        let mut sign = 0;
+        // libm's lgamma and tgamma of the poles and -inf, as CUDA documents them.
+        let pole = x <= 0.0 && x == x.trunc();
+        let lg = if pole { inf } else { unsafe { lgamma_r(x, &mut sign) } };
+        let g = if x == 0.0 { inf.copysign(x) } else if pole { f64::NAN } else { unsafe { tgamma(x) } };
+        [unsafe { erfc(x) }, lg, g]
+    };
+    // float16 arguments compute at float32 and return float32, as Numba types them.
+    for (s, out_s, ty, out_ty, ulp) in [
+        (Scalar::F32, Scalar::F32, "float32", "float32", f64::from(f32::EPSILON)),
+        (Scalar::F64, Scalar::F64, "float64", "float64", f64::EPSILON),
+        (Scalar::F16, Scalar::F32, "float16", "float32", f64::from(f32::EPSILON)),
+    ] {
+        let size = out_s.itemsize() as usize;
+        let out = HostArg::Array(NpyArray::new(out_s, vec![xs.len(), 3], vec![0u8; xs.len() * 3 * size]));
+        let sig = format!("void({out_ty}[:, ::1], {ty}[::1])");
+        let r = run(&src, "k", &sig, 1, 16, vec![out, array(s, &xs)]);
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        let got = values(r.outputs[0].as_ref().unwrap());
+        for (i, &x) in xs.iter().enumerate() {
+            // The argument as the kernel saw it (float16 rounds 1e-3).
+            let x = if s == Scalar::F16 { half::f16::from_f64(x).to_f64() } else { x };
+            let want = reference(x).map(|w| if out_s == Scalar::F32 { w as f32 as f64 } else { w });
+            for (j, n) in ["erfc", "lgamma", "gamma"].iter().enumerate() {
+                let (g, w) = (got[i * 3 + j], want[j]);
+                let close = if w.is_nan() {
+                    g.is_nan()
+                } else if w.is_infinite() || w == 0.0 {
+                    g == w && g.is_sign_negative() == w.is_sign_negative()
+                } else {
+                    ((g - w) / w).abs() <= 4.0 * ulp
+                };
+                assert!(close, "{ty} {n}({x}) = {g}, libm {w}");
             }
         }
     }

@@ -22,10 +22,10 @@
 //! give 0 for a zero divisor.
 //!
 //! Transcendental math functions (`math.exp`, `math.sin`, ..., `math.pow` and float `**`,
-//! `cuda.cbrt`, `math.asinh`/`acosh`/`atanh`) call one `.func` each (`__kl_math_sin_f64`),
-//! emitted from the shared implementations in `analysis::ir::math` by `compile::ptx_math`:
-//! the same operations the simulator runs, one PTX instruction each, so results match it
-//! bit for bit (`fastmath` does not change them).
+//! `cuda.cbrt`, `math.asinh`/`acosh`/`atanh`, `math.erfc`/`lgamma`/`gamma`) call one `.func`
+//! each (`__kl_math_sin_f64`), emitted from the shared implementations in
+//! `analysis::ir::math` by `compile::ptx_math`: the same operations the simulator runs, one
+//! PTX instruction each, so results match it bit for bit (`fastmath` does not change them).
 //!
 //! float16 arithmetic and the `cuda.fp16` functions compute in float32 and round once to
 //! float16 (for `+ - * /` and `sqrt` that is the correctly rounded float16 result), except

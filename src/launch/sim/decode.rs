@@ -468,7 +468,9 @@ impl Intrinsic {
             | "math.log1p" | "math.sin" | "math.cos" | "math.tan" | "math.asin" | "math.acos"
             | "math.atan" | "math.atan2" | "math.sinh" | "math.cosh" | "math.tanh" | "math.pow"
             | "math.erf" | "math.hypot" | "math.asinh" | "math.acosh" | "math.atanh" | "cbrt"
-            | "math.cbrt" => Intrinsic::Shared(MathFn::from_intrinsic(name)),
+            | "math.cbrt" | "math.erfc" | "math.lgamma" | "math.gamma" => {
+                Intrinsic::Shared(MathFn::from_intrinsic(name))
+            }
             "math.fabs" => Intrinsic::Unary(f32::abs, f64::abs),
             "math.floor" => Intrinsic::Unary(f32::floor, f64::floor),
             "math.ceil" => Intrinsic::Unary(f32::ceil, f64::ceil),

@@ -309,6 +309,35 @@ pub trait Ext: MathOps {
         dd(x, y)
     }
 
+    /// `|x|` of a double-word: both parts flipped where the high part is negative (SLEEF
+    /// `ddabs`).
+    fn ddabs(&mut self, x: D<Self>) -> D<Self> {
+        let n = self.signbit(x.x);
+        let nx = self.ddneg(x);
+        self.ddsel(n, nx, x)
+    }
+
+    /// A constant as a double-word at the width: the nearest float and the nearest float to
+    /// the rest (SLEEF `vcast_vf2_d`; at float64 the rest is 0).
+    fn cdd_split(&mut self, d: f64) -> D<Self> {
+        let hi = if self.bits() == 64 { d } else { d as f32 as f64 };
+        self.cdd(hi, d - hi)
+    }
+
+    /// `x` is an integral value or infinite (SLEEF `visint`).
+    fn isint(&mut self, x: Self::F) -> Self::B {
+        let t = self.trunc(x);
+        self.eq(t, x)
+    }
+
+    /// Neither infinite nor NaN (SLEEF `visnumber`).
+    fn isnumber(&mut self, x: Self::F) -> Self::B {
+        let inf = self.isinf(x);
+        let nan = self.isnan(x);
+        let bad = self.bor(inf, nan);
+        self.bnot(bad)
+    }
+
     fn ddneg(&mut self, a: D<Self>) -> D<Self> {
         let x = self.neg(a.x);
         let y = self.neg(a.y);

@@ -46,6 +46,9 @@ pub fn build<M: MathOps>(m: &mut M, f: MathFn, a: &[M::F]) -> M::F {
         MathFn::Asinh => super::inverse::asinh(m, a[0]),
         MathFn::Acosh => super::inverse::acosh(m, a[0]),
         MathFn::Atanh => super::inverse::atanh(m, a[0]),
+        MathFn::Erfc => super::gamma::erfc(m, a[0]),
+        MathFn::Lgamma => super::gamma::lgamma(m, a[0]),
+        MathFn::Gamma => super::gamma::tgamma(m, a[0]),
     }
 }
 
@@ -606,7 +609,7 @@ fn exp2<M: MathOps>(m: &mut M, d: M::F) -> M::F {
 }
 
 /// `e^d` for a double-word `d`, as a double-word (SLEEF `expk2`).
-fn expk2<M: MathOps>(m: &mut M, d: D<M>) -> D<M> {
+pub(super) fn expk2<M: MathOps>(m: &mut M, d: D<M>) -> D<M> {
     let d0 = m.add(d.x, d.y);
     let u = m.mulc(d0, R_LN2);
     let dq = m.rint(u);

@@ -39,7 +39,7 @@ fn tiny_bound<M: MathOps>(m: &M) -> f64 {
 
 /// `log(d)` of a double-word `d > 0` (SLEEF `logk2`/`logk2f`; the float32 version scales
 /// with `ldexp2` as the float64 one does, so that `d` may be up to the largest float).
-fn logk2<M: MathOps>(m: &mut M, d: D<M>) -> D<M> {
+pub(super) fn logk2<M: MathOps>(m: &mut M, d: D<M>) -> D<M> {
     let d4 = m.mulc(d.x, 1.0 / 0.75);
     let e = m.ilogbk(d4);
     let ne = m.ineg(e);

@@ -1,6 +1,6 @@
 //! The semantics of the IR's transcendental math intrinsics (`math.exp`, `math.sin`, ...,
-//! `math.pow` and float `**`, `cuda.cbrt`, `math.asinh`/`acosh`/`atanh`), written once and
-//! shared by every backend, and of float `//` and `%` ([`floor_div`], [`floor_mod`]).
+//! `math.pow` and float `**`, `cuda.cbrt`, `math.asinh`/`acosh`/`atanh`, `math.erfc`,
+//! `math.lgamma`, `math.gamma`), written once and shared by every backend, and of float `//` and `%` ([`floor_div`], [`floor_mod`]).
 //!
 //! Each function is straight-line code (no branches: both sides of a case are computed and
 //! one is chosen with [`MathOps::fsel`]) over the primitive operations of [`MathOps`], each
@@ -24,7 +24,8 @@
 //! rounds to ±1 (SLEEF did an ulp early); `sinh`/`cosh` reach the overflow threshold through
 //! `e^(x - ln 2)`; `hypot` scales small arguments; `asinh`/`atanh` work on `|x|`, tiny
 //! arguments of theirs return the argument, and `asinh`/`acosh` of large arguments are
-//! `log(x) + ln 2` (`inverse.rs`). Accuracy is measured against the host libm in
+//! `log(x) + ln 2` (`inverse.rs`); `erfc`, `lgamma` and `gamma` are SLEEF's `u15`/`u1`
+//! versions (`gamma.rs`). Accuracy is measured against the host libm in
 //! `tests/math.rs` and against mpmath by `scripts/math_accuracy.py`.
 
 // The constants are SLEEF's, digit for digit (some equal `std::f64::consts` values); the
@@ -38,6 +39,7 @@
 mod dd;
 mod dp;
 mod exact;
+mod gamma;
 mod inverse;
 mod rempi;
 mod sp;
@@ -71,10 +73,14 @@ pub enum MathFn {
     Asinh,
     Acosh,
     Atanh,
+    Erfc,
+    Lgamma,
+    /// `math.gamma` (C's `tgamma`).
+    Gamma,
 }
 
 impl MathFn {
-    pub const ALL: [MathFn; 24] = [
+    pub const ALL: [MathFn; 27] = [
         MathFn::Exp,
         MathFn::Exp2,
         MathFn::Expm1,
@@ -99,6 +105,9 @@ impl MathFn {
         MathFn::Asinh,
         MathFn::Acosh,
         MathFn::Atanh,
+        MathFn::Erfc,
+        MathFn::Lgamma,
+        MathFn::Gamma,
     ];
 
     /// The function an intrinsic name (`math.exp`; `cbrt` is `cuda.cbrt`) stands for.
@@ -137,6 +146,9 @@ impl MathFn {
             MathFn::Asinh => "asinh",
             MathFn::Acosh => "acosh",
             MathFn::Atanh => "atanh",
+            MathFn::Erfc => "erfc",
+            MathFn::Lgamma => "lgamma",
+            MathFn::Gamma => "gamma",
         }
     }
 
@@ -169,6 +181,11 @@ impl MathFn {
             MathFn::Asinh => (3.0, 3.0),
             MathFn::Acosh => (4.0, 3.0),
             MathFn::Atanh => (3.0, 2.0),
+            MathFn::Erfc => (4.0, 5.0),
+            // Outside [-10.001, -2.264] (float32) and [-11.0001, -2.2637] (float64), where
+            // lgamma has its negative zeros: CUDA documents no bound inside.
+            MathFn::Lgamma => (6.0, 4.0),
+            MathFn::Gamma => (5.0, 10.0),
         };
         if bits == 32 { f32_bound } else { f64_bound }
     }
