@@ -128,6 +128,13 @@ async fn hover_shows_types_docs_and_summaries() {
     e.edit(URI, 2, [10, 12, 10, 20], "i * 2");
     e.diagnostics(URI, 2).await;
     assert!(e.hover_text(URI, 10, 8).await.contains("(variable) y: int64"));
+    // A libdevice routine: the call types (float64 arguments convert to float32), and the
+    // routine is documented with its one signature.
+    e.edit(URI, 3, [10, 0, 10, 100], "        y = cuda.libdevice.sinf(x[i] * 2.0)");
+    e.diagnostics(URI, 3).await;
+    assert!(e.hover_text(URI, 10, 8).await.contains("(variable) y: float32"));
+    let routine = e.hover_text(URI, 10, 29).await;
+    assert!(routine.contains("cuda.libdevice.sinf(x: float32) -> float32") && routine.contains("__nv_sinf"), "{routine}");
     e.shutdown().await;
 }
 
@@ -153,7 +160,7 @@ async fn completes_cuda_namespaces_while_typing() {
     let jit = top["items"].as_array().unwrap().iter().find(|i| i["label"] == "jit").unwrap();
     assert!(jit["sortText"].as_str().unwrap() > grid["sortText"].as_str().unwrap());
 
-    let cases: [(&str, &[&str]); 7] = [
+    let cases: [(&str, &[&str]); 8] = [
         ("atomic", &["add", "cas", "max", "compare_and_swap"]),
         ("shared", &["array"]),
         ("local", &["array"]),
@@ -161,6 +168,7 @@ async fn completes_cuda_namespaces_while_typing() {
         ("cg", &["this_grid"]),
         ("fp16", &["hadd", "hfma", "hsqrt"]),
         ("random", &["xoroshiro128p_uniform_float32", "xoroshiro128p_normal_float64"]),
+        ("libdevice", &["sinf", "sincos", "fadd_rz", "erfcx"]),
     ];
     let mut version = 3;
     for (ns, expected) in cases {
@@ -198,6 +206,11 @@ async fn signature_help_for_intrinsics_and_device_functions() {
     e.edit(URI, 4, [16, 0, 16, 100], "    v = dev(1.0, ");
     let help = e.at("textDocument/signatureHelp", URI, 16, 17).await;
     assert_eq!(help["signatures"][0]["label"], "dev(a: float32, b: float32)");
+    assert_eq!(help["activeParameter"], 1);
+    // A libdevice routine: its one signature.
+    e.edit(URI, 5, [16, 0, 16, 100], "    v = cuda.libdevice.fmaf(1.0, ");
+    let help = e.at("textDocument/signatureHelp", URI, 16, 33).await;
+    assert_eq!(help["signatures"][0]["label"], "cuda.libdevice.fmaf(x: float32, y: float32, z: float32) -> float32");
     assert_eq!(help["activeParameter"], 1);
     // Outside any call: nothing.
     assert!(e.at("textDocument/signatureHelp", URI, 8, 4).await.is_null());

@@ -156,7 +156,44 @@ pub fn lookup(path: &str) -> Option<Intrinsic> {
         };
         return Some(f("fp16", arity, arity, "cuda.fp16.<op>(...) -> float16", FP16_DOC));
     }
+    if let Some(name) = path.strip_prefix("libdevice.") {
+        return libdevice_routine(name);
+    }
     None
+}
+
+/// `libdevice.<name>` as an intrinsic: its one signature, and what kernlint does with it.
+fn libdevice_routine(name: &str) -> Option<Intrinsic> {
+    use crate::analysis::libdevice::{self, Plan};
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static ROUTINES: OnceLock<HashMap<&'static str, Intrinsic>> = OnceLock::new();
+    let routines = ROUTINES.get_or_init(|| {
+        libdevice::names()
+            .into_iter()
+            .filter_map(|n| {
+                let r = libdevice::routine(n)?;
+                let arity = r.params.len() as u8;
+                // Built once per routine for the life of the process.
+                let path: &'static str = Box::leak(format!("libdevice.{n}").into_boxed_str());
+                let signature: &'static str = Box::leak(libdevice::signature(&r).into_boxed_str());
+                let doc: &'static str = Box::leak(
+                    format!(
+                        "NVIDIA libdevice `__nv_{n}`. The arguments are converted to the parameter types, possibly lossily \
+                         (a float64 rounds to float32, an int64 is truncated to int32, a float is truncated to an integer).{}",
+                        if libdevice::plan(n) == Plan::Unsupported {
+                            " kernlint types it but cannot simulate or compile it yet."
+                        } else {
+                            ""
+                        }
+                    )
+                    .into_boxed_str(),
+                );
+                Some((n, Intrinsic { path, kind: IntrinsicKind::Function { min: arity, max: arity }, signature, doc }))
+            })
+            .collect()
+    });
+    routines.get(name).copied()
 }
 
 const FP16_DOC: &str = "float16 arithmetic or math function; arguments are converted to float16.";
@@ -184,7 +221,7 @@ pub fn kernel_use(path: &str) -> KernelUse {
     if lookup(path).is_some()
         || TYPE_NAMES.contains(&path)
         || is_vector_type(path)
-        || matches!(first, "libdevice" | "random" | "types" | "fp16" | "bf16")
+        || matches!(first, "random" | "types" | "fp16" | "bf16")
         // attributes of geometry objects: threadIdx.x etc.
         || (matches!(first, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") && path.len() > first.len())
         || path.starts_with("cg.this_grid")

@@ -14,6 +14,7 @@ pub mod ir;
 pub mod items;
 pub mod kernels;
 pub mod launches;
+pub mod libdevice;
 pub mod notebook;
 pub mod resolve;
 pub mod scope;

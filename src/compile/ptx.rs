@@ -36,9 +36,12 @@
 //! functions (`ldexp`, `frexp`, `modf`, `remainder`, `nextafter`) are written inline with
 //! the steps of `analysis::ir::math::exact`, which the simulator runs.
 //!
-//! Constructs the backend cannot compile yet (records, complex numbers, `cuda.libdevice`
-//! routines) are reported as a [`CompileError`] at the instruction's span; no PTX is
-//! produced then.
+//! `cuda.libdevice` routines arrive either as the intrinsic they are the same function as
+//! (lowering chose it: `sinf` is `math.sin` at float32) or as `libdevice.<name>`, which
+//! the backend emits with libdevice's own instructions (`add.rz.f32`,
+//! `cvt.rmi.s32.f32`, `prmt.b32`, ...). Constructs the backend cannot compile yet (records,
+//! complex numbers, the libdevice routines kernlint does not compute) are reported as a
+//! [`CompileError`] at the instruction's span; no PTX is produced then.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
@@ -46,6 +49,7 @@ use std::fmt::Write;
 use ruff_text_size::TextRange;
 
 use crate::analysis::ir::math::MathFn;
+use crate::analysis::libdevice::{self, Arith, Native, Plan, Ret};
 use crate::analysis::ir::{
     BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlotId, Terminator, UnaryOp,
     ValueId,
@@ -2092,6 +2096,7 @@ impl<'a> FnCx<'a> {
             n if n.starts_with("atomic.") => self.atomic(&n["atomic.".len()..], &a, name),
             n if n.starts_with("fp16.") => self.fp16(&n["fp16.".len()..], &a, name),
             n if n.starts_with("random.") => self.random(&n["random.".len()..], &a, name),
+            n if n.starts_with("libdevice.") => self.libdevice(&n["libdevice.".len()..], &a, name),
             _ => not_yet(self),
         }
     }
@@ -2201,6 +2206,232 @@ impl<'a> FnCx<'a> {
             self.cast(&r, Scalar::F32, Scalar::F16)?,
             Scalar::F16,
         ))
+    }
+
+    /// A libdevice routine [`libdevice::plan`] leaves to the backends ([`Native`]), with the
+    /// instructions libdevice itself uses; the arguments already have its parameter types.
+    /// The explicitly rounded operations never take `fastmath`'s approximations or `.ftz`.
+    fn libdevice(&mut self, routine: &str, a: &[Repr], name: &str) -> R<Repr> {
+        let not_yet = |cx: &Self| err(format!("kernlint cannot compile `{name}` yet"), cx.span);
+        let (Plan::Native(op), Some(r)) = (libdevice::plan(routine), libdevice::routine(routine)) else {
+            return not_yet(self);
+        };
+        let Ret::One(out) = r.ret else { return not_yet(self) };
+        if a.len() != r.params.len() {
+            return not_yet(self);
+        }
+        let x: Vec<String> = a.iter().zip(r.params).map(|(v, p)| self.cast_repr(v, *p)).collect::<R<_>>()?;
+        let d = match op {
+            Native::Arith(op, s, mode) => {
+                let (t, m) = (aty(s), mode.ptx());
+                let d = self.sreg(s)?;
+                match op {
+                    Arith::Add => self.e(format!("add.{m}.{t} {d}, {}, {}", x[0], x[1])),
+                    Arith::Sub => self.e(format!("sub.{m}.{t} {d}, {}, {}", x[0], x[1])),
+                    Arith::Mul => self.e(format!("mul.{m}.{t} {d}, {}, {}", x[0], x[1])),
+                    Arith::Div => self.e(format!("div.{m}.{t} {d}, {}, {}", x[0], x[1])),
+                    Arith::Rcp => self.e(format!("rcp.{m}.{t} {d}, {}", x[0])),
+                    Arith::Sqrt => self.e(format!("sqrt.{m}.{t} {d}, {}", x[0])),
+                    Arith::Fma => self.e(format!("fma.{m}.{t} {d}, {}, {}, {}", x[0], x[1], x[2])),
+                }
+                return Ok(Repr::S(d, s));
+            }
+            Native::FloatToInt { from, to, mode } => {
+                let d = self.sreg(to)?;
+                self.e(format!("cvt.{}.{}.{} {d}, {}", mode.ptx_int(), aty(to), aty(from), x[0]));
+                return self.result_from(&d, to, Some(out));
+            }
+            Native::ToFloat { from, to, mode } => {
+                // The argument's register holds `from`'s bits (uint32 in an int32's).
+                let d = self.sreg(to)?;
+                self.e(format!("cvt.{}.{}.{} {d}, {}", mode.ptx(), aty(to), aty(from), x[0]));
+                d
+            }
+            Native::Round { s, int } => {
+                // libdevice: trunc(x + copysign(0.5, x)), the sum rounded toward zero.
+                let t = aty(s);
+                let (half, sum, d) = (self.sreg(s)?, self.sreg(s)?, self.sreg(s)?);
+                self.e(format!("mov.{t} {half}, {}", float_imm(s, 0.5)));
+                self.e(format!("copysign.{t} {half}, {}, {half}", x[0]));
+                self.e(format!("add.rz.{t} {sum}, {}, {half}", x[0]));
+                self.e(format!("cvt.rzi.{t}.{t} {d}, {sum}"));
+                if !int {
+                    return Ok(Repr::S(d, s));
+                }
+                let i = self.reg(Rc::Rd);
+                self.e(format!("cvt.rzi.s64.{t} {i}, {d}"));
+                return Ok(Repr::S(i, Scalar::I64));
+            }
+            Native::Saturate => {
+                let d = self.reg(Rc::F);
+                self.e(format!("cvt.sat.f32.f32 {d}, {}", x[0]));
+                d
+            }
+            Native::Fdim(s) => {
+                let t = aty(s);
+                let (diff, d, p) = (self.sreg(s)?, self.sreg(s)?, self.reg(Rc::P));
+                self.e(format!("sub.rn.{t} {diff}, {}, {}", x[0], x[1]));
+                self.e(format!("setp.le.{t} {p}, {}, {}", x[0], x[1]));
+                self.e(format!("selp.{t} {d}, {}, {diff}, {p}", float_imm(s, 0.0)));
+                d
+            }
+            Native::Ilogb(s) => self.ilogb(&x[0], s)?,
+            Native::Logb(s) => {
+                let t = aty(s);
+                let e = self.ilogb(&x[0], s)?;
+                let (d, inf_nan, zero, sq) = (self.sreg(s)?, self.reg(Rc::P), self.reg(Rc::P), self.sreg(s)?);
+                self.e(format!("cvt.rn.{t}.s32 {d}, {e}"));
+                self.e(format!("setp.eq.{t} {zero}, {}, {}", x[0], float_imm(s, 0.0)));
+                self.e(format!("selp.{t} {d}, {}, {d}, {zero}", float_imm(s, f64::NEG_INFINITY)));
+                // An infinity or a NaN: x * x (+inf, or the NaN).
+                self.e(format!("testp.finite.{t} {inf_nan}, {}", x[0]));
+                self.e(format!("mul.rn.{t} {sq}, {}, {}", x[0], x[0]));
+                self.e(format!("selp.{t} {d}, {d}, {sq}, {inf_nan}"));
+                d
+            }
+            Native::Signbit(s) => {
+                let d = self.reg(Rc::R);
+                if s == Scalar::F32 {
+                    self.e(format!("mov.b32 {d}, {}", x[0]));
+                } else {
+                    let lo = self.reg(Rc::R);
+                    self.e(format!("mov.b64 {{{lo}, {d}}}, {}", x[0]));
+                }
+                self.e(format!("shr.u32 {d}, {d}, 31"));
+                d
+            }
+            Native::BitCast => {
+                let d = self.sreg(out)?;
+                self.e(format!("mov.{} {d}, {}", bty(out), x[0]));
+                d
+            }
+            Native::DoubleWord { high } => {
+                let (lo, hi) = (self.reg(Rc::R), self.reg(Rc::R));
+                self.e(format!("mov.b64 {{{lo}, {hi}}}, {}", x[0]));
+                if high { hi } else { lo }
+            }
+            Native::HiLoToDouble => {
+                let d = self.reg(Rc::Fd);
+                self.e(format!("mov.b64 {d}, {{{}, {}}}", x[1], x[0]));
+                d
+            }
+            Native::HalfAdd { unsigned, round_up } => {
+                // (x & y) + ((x ^ y) >> 1), or (x | y) - ((x ^ y) >> 1) rounding up.
+                let (both, diff, d) = (self.reg(Rc::R), self.reg(Rc::R), self.reg(Rc::R));
+                let (logic, combine) = if round_up { ("or", "sub") } else { ("and", "add") };
+                self.e(format!("{logic}.b32 {both}, {}, {}", x[0], x[1]));
+                self.e(format!("xor.b32 {diff}, {}, {}", x[0], x[1]));
+                self.e(format!("shr.{} {diff}, {diff}, 1", if unsigned { "u32" } else { "s32" }));
+                self.e(format!("{combine}.s32 {d}, {both}, {diff}"));
+                d
+            }
+            Native::Mul24 { unsigned } => {
+                let (p, q, d) = (self.reg(Rc::R), self.reg(Rc::R), self.reg(Rc::R));
+                for (r, v) in [(&p, &x[0]), (&q, &x[1])] {
+                    if unsigned {
+                        self.e(format!("and.b32 {r}, {v}, 16777215"));
+                    } else {
+                        self.e(format!("shl.b32 {r}, {v}, 8"));
+                        self.e(format!("shr.s32 {r}, {r}, 8"));
+                    }
+                }
+                self.e(format!("mul.lo.s32 {d}, {p}, {q}"));
+                d
+            }
+            Native::MulHi(s) => {
+                let d = self.sreg(out)?;
+                self.e(format!("mul.hi.{} {d}, {}, {}", aty(s), x[0], x[1]));
+                d
+            }
+            Native::Sad { unsigned } => {
+                let d = self.reg(Rc::R);
+                self.e(format!("sad.{} {d}, {}, {}, {}", if unsigned { "u32" } else { "s32" }, x[0], x[1], x[2]));
+                d
+            }
+            Native::BytePerm => {
+                let (sel, d) = (self.reg(Rc::R), self.reg(Rc::R));
+                self.e(format!("and.b32 {sel}, {}, 30583", x[2]));
+                self.e(format!("prmt.b32 {d}, {}, {}, {sel}", x[0], x[1]));
+                d
+            }
+            Native::FloatToHalf => {
+                let (h, d) = (self.reg(Rc::H), self.reg(Rc::R));
+                self.e(format!("cvt.rn.f16.f32 {h}, {}", x[0]));
+                self.e(format!("cvt.s32.s16 {d}, {h}"));
+                d
+            }
+            Native::HalfToFloat => {
+                let (h, d) = (self.reg(Rc::H), self.reg(Rc::F));
+                self.e(format!("cvt.u16.u32 {h}, {}", x[0]));
+                self.e(format!("cvt.f32.f16 {d}, {h}"));
+                d
+            }
+            Native::Powi(s) => self.powi(&x[0], &x[1], s)?,
+        };
+        Ok(Repr::S(d, out))
+    }
+
+    /// libdevice's `ilogb[f]`: the exponent of `|x|` (subnormals counted from their leading
+    /// bit), INT_MIN for 0 and NaN, INT_MAX for infinities.
+    fn ilogb(&mut self, x: &str, s: Scalar) -> R<String> {
+        let (t, wide) = (aty(s), s == Scalar::F64);
+        let (bits_rc, b) = if wide { (Rc::Rd, "b64") } else { (Rc::R, "b32") };
+        let (mant, bias, sub_base, inf_bits) = if wide {
+            (52, 1023, -1011, "0x7FF0000000000000")
+        } else {
+            (23, 127, -118, "0x7F800000")
+        };
+        let u = if wide { "u64" } else { "u32" };
+        let (m, bits) = (self.sreg(s)?, self.reg(bits_rc));
+        self.e(format!("abs.{t} {m}, {x}"));
+        self.e(format!("mov.{b} {bits}, {m}"));
+        let (e, sub, lz) = (self.reg(Rc::R), self.reg(Rc::R), self.reg(Rc::R));
+        let shifted = self.reg(bits_rc);
+        self.e(format!("shr.{u} {shifted}, {bits}, {mant}"));
+        if wide {
+            self.e(format!("cvt.u32.u64 {e}, {shifted}"));
+        } else {
+            self.e(format!("mov.b32 {e}, {shifted}"));
+        }
+        self.e(format!("sub.s32 {e}, {e}, {bias}"));
+        self.e(format!("clz.{b} {lz}, {bits}"));
+        self.e(format!("mov.u32 {sub}, {sub_base}"));
+        self.e(format!("sub.s32 {sub}, {sub}, {lz}"));
+        let p = self.reg(Rc::P);
+        self.e(format!("setp.lt.{u} {p}, {bits}, {}", 1u64 << mant));
+        self.e(format!("selp.b32 {e}, {sub}, {e}, {p}"));
+        self.e(format!("setp.eq.{u} {p}, {bits}, 0"));
+        self.e(format!("selp.b32 {e}, -2147483648, {e}, {p}"));
+        self.e(format!("setp.eq.{u} {p}, {bits}, {inf_bits}"));
+        self.e(format!("selp.b32 {e}, 2147483647, {e}, {p}"));
+        self.e(format!("setp.gt.{u} {p}, {bits}, {inf_bits}"));
+        self.e(format!("selp.b32 {e}, -2147483648, {e}, {p}"));
+        Ok(e)
+    }
+
+    /// libdevice's `powi[f](x, n)`: repeated squaring over `|n|`, each product rounded to
+    /// nearest, then the correctly rounded reciprocal for a negative `n`.
+    fn powi(&mut self, x: &str, n: &str, s: Scalar) -> R<String> {
+        let t = aty(s);
+        let (r, sq, k, bit) = (self.sreg(s)?, self.sreg(s)?, self.reg(Rc::R), self.reg(Rc::R));
+        let (odd, done, neg) = (self.reg(Rc::P), self.reg(Rc::P), self.reg(Rc::P));
+        let (top, end) = (self.label(), self.label());
+        self.e(format!("mov.{t} {r}, {}", float_imm(s, 1.0)));
+        self.e(format!("mov.{t} {sq}, {x}"));
+        self.e(format!("abs.s32 {k}, {n}"));
+        let _ = writeln!(self.out, "{top}:");
+        self.e(format!("and.b32 {bit}, {k}, 1"));
+        self.e(format!("setp.ne.u32 {odd}, {bit}, 0"));
+        self.e(format!("@{odd} mul.rn.{t} {r}, {r}, {sq}"));
+        self.e(format!("shr.u32 {k}, {k}, 1"));
+        self.e(format!("setp.eq.u32 {done}, {k}, 0"));
+        self.e(format!("@{done} bra {end}"));
+        self.e(format!("mul.rn.{t} {sq}, {sq}, {sq}"));
+        self.e(format!("bra.uni {top}"));
+        let _ = writeln!(self.out, "{end}:");
+        self.e(format!("setp.lt.s32 {neg}, {n}, 0"));
+        self.e(format!("@{neg} rcp.rn.{t} {r}, {r}"));
+        Ok(r)
     }
 
     /// `numba.cuda.random`: xoroshiro128+ on the state record `states[index]` (`s0` at

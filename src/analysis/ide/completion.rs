@@ -1,6 +1,6 @@
 //! Completion after `cuda.` and its namespaces (`cuda.atomic.`, `cuda.shared.`, `cuda.local.`,
-//! `cuda.const.`, `cuda.cg.`, `cuda.fp16.`, `cuda.random.`), with signatures and docs from
-//! [`crate::analysis::intrinsics`].
+//! `cuda.const.`, `cuda.cg.`, `cuda.fp16.`, `cuda.random.`, `cuda.libdevice.`), with
+//! signatures and docs from [`crate::analysis::intrinsics`].
 
 use ruff_text_size::TextSize;
 
@@ -193,6 +193,13 @@ pub fn members(path: &str, in_gpu_code: bool) -> Vec<CompletionEntry> {
                 });
             }
         }
+        "libdevice" => {
+            for name in crate::analysis::libdevice::names() {
+                if let Some(i) = crate::analysis::intrinsics::lookup(&format!("libdevice.{name}")) {
+                    out.push(entry(name, &i, true));
+                }
+            }
+        }
         "random" => {
             for h in RANDOM_HELPERS {
                 let device = !h.doc.starts_with("Host:");
@@ -239,6 +246,10 @@ mod tests {
         assert!(members("numba.cuda.fp16", true).iter().any(|e| e.label == "hfma"));
         assert!(members("numba.cuda.random", true).iter().any(|e| e.label == "xoroshiro128p_uniform_float32"));
         assert!(members("numba.cuda.shared", true).iter().any(|e| e.label == "array"));
+        let libdevice = members("numba.cuda.libdevice", true);
+        assert_eq!(libdevice.len(), 317);
+        let sincosf = libdevice.iter().find(|e| e.label == "sincosf").unwrap();
+        assert_eq!(sincosf.detail, "cuda.libdevice.sincosf(x: float32) -> UniTuple(float32 x 2)");
         assert!(members("numba.cuda.threadIdx.x", true).is_empty());
         assert!(in_comment_or_string("x = 1  # cuda."));
         assert!(in_comment_or_string("s = 'cuda."));

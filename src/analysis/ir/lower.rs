@@ -11,6 +11,7 @@ use super::{
     UnaryOp, ValueId,
 };
 use crate::analysis::kernels::ItemScope;
+use crate::analysis::libdevice::{self, Plan};
 use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
 use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
@@ -1213,6 +1214,9 @@ impl Lower<'_> {
         {
             return self.arith(Operator::Pow, *a, *b, rs, span);
         }
+        if let Some(routine) = path.strip_prefix("numba.cuda.libdevice.") {
+            return self.libdevice(routine, args, &result, span);
+        }
         let name = if let Some(m) = path.strip_prefix("numba.cuda.") {
             m.to_string()
         } else if path.starts_with("math.") || path.starts_with("builtins.") || path.starts_with("numpy.") {
@@ -1222,6 +1226,43 @@ impl Lower<'_> {
         };
         let args = self.convert_intrinsic_args(&name, args, rs, span)?;
         Ok(self.emit(Op::Intrinsic { name, args }, result_opt, span))
+    }
+
+    /// A libdevice routine: the arguments converted to its parameter types, then the
+    /// operation [`libdevice::plan`] names (an existing intrinsic, or `libdevice.<name>`,
+    /// which the backends compute or reject themselves).
+    fn libdevice(&mut self, name: &str, args: Vec<ValueId>, result: &Type, span: TextRange) -> LResult<ValueId> {
+        let Some(routine) = libdevice::routine(name) else {
+            return unsupported(&format!("`cuda.libdevice.{name}`"), span);
+        };
+        let args: Vec<ValueId> =
+            args.into_iter().zip(routine.params).map(|(a, p)| self.cast(a, *p, span)).collect::<LResult<_>>()?;
+        let ret = routine.ret.to_type();
+        let result = if *result == Type::Unknown { ret.clone() } else { result.clone() };
+        match libdevice::plan(name) {
+            Plan::Intrinsic { name: intrinsic, args: conversion, result: produced } => {
+                let args = match conversion {
+                    Some(s) => args.into_iter().map(|a| self.cast(a, s, span)).collect::<LResult<_>>()?,
+                    None => args,
+                };
+                let v = self.emit(Op::Intrinsic { name: intrinsic.to_string(), args }, Some(produced.to_type()), span);
+                self.cast_to_type(v, &result, span)
+            }
+            Plan::SinCos => {
+                let ty = Type::Scalar(routine.params[0]);
+                let s = self.emit(Op::Intrinsic { name: "math.sin".into(), args: args.clone() }, Some(ty.clone()), span);
+                let c = self.emit(Op::Intrinsic { name: "math.cos".into(), args }, Some(ty), span);
+                Ok(self.emit(Op::MakeTuple(vec![s, c]), Some(result), span))
+            }
+            Plan::Exp10 => {
+                let s = routine.params[0];
+                let ten = self.constant(Constant::Float(10.0, s), span);
+                Ok(self.emit(Op::Intrinsic { name: "math.pow".into(), args: vec![ten, args[0]] }, Some(result), span))
+            }
+            Plan::Native(_) | Plan::Unsupported => {
+                Ok(self.emit(Op::Intrinsic { name: format!("libdevice.{name}"), args }, Some(result), span))
+            }
+        }
     }
 
     /// Convert arguments to what the operation takes: math functions and min/max/abs work in

@@ -227,6 +227,9 @@ fn call_path(
         rng_arguments(name, args, params, range)?;
         return Ok(ret.map_or(Ty::Val(Type::None), Ty::scalar));
     }
+    if let Some(name) = path.strip_prefix("numba.cuda.libdevice.") {
+        return libdevice(name, args, kwargs, range);
+    }
     if let Some(name) = path.strip_prefix("numba.cuda.") {
         return cuda(typer, name, args, kwargs, call);
     }
@@ -234,6 +237,49 @@ fn call_path(
         return numpy(name, args, range);
     }
     err(format!("`{path}` cannot be called in a CUDA kernel"), range)
+}
+
+/// A libdevice routine: one concrete signature, to whose parameter types any number (bool,
+/// integer or float, float16 included) converts, as Numba converts arguments for a
+/// `ConcreteTemplate`; the result is the table's (reference, Appendix A).
+fn libdevice(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
+    let Some(routine) = crate::analysis::libdevice::routine(name) else {
+        let hint = crate::analysis::libdevice::closest(name).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+        // Numba: `AttributeError: module 'numba.cuda.libdevice' has no attribute ...`; KL107
+        // reports it without types.
+        return reject(ErrorKind::Covered, format!("`cuda.libdevice.{name}` is not a libdevice routine{hint}"), range);
+    };
+    let signature = crate::analysis::libdevice::signature(&routine);
+    if !kwargs.is_empty() {
+        return reject(ErrorKind::Numba, format!("`libdevice.{name}` takes no keyword arguments (`{signature}`)"), range);
+    }
+    let n = routine.params.len();
+    if args.len() != n {
+        // Numba: `No implementation of function ... found for signature`; KL107 reports it.
+        let plural = if n == 1 { "" } else { "s" };
+        let message = format!("`libdevice.{name}` takes {n} argument{plural}, not {}: `{signature}`", args.len());
+        return reject(ErrorKind::Covered, message, range);
+    }
+    let number = |s: Scalar| s.is_int() || matches!(s, Scalar::Bool | Scalar::F16 | Scalar::F32 | Scalar::F64);
+    for (arg, param) in args.iter().zip(routine.params) {
+        match arg.value() {
+            Some(t) if base_scalar(t).is_some_and(number) => {}
+            Some(t) if base_scalar(t) == Some(Scalar::BF16) => {
+                return err(format!("`libdevice.{name}` of a bfloat16"), range);
+            }
+            Some(Type::Unknown | Type::Optional(_)) | None => {
+                return err(format!("`libdevice.{name}` with an argument of {}", describe(arg)), range);
+            }
+            Some(other) => {
+                return reject(
+                    ErrorKind::Numba,
+                    format!("`libdevice.{name}` takes numbers: no conversion of {other} to {param} (`{signature}`)"),
+                    range,
+                );
+            }
+        }
+    }
+    Ok(Ty::Val(routine.ret.to_type()))
 }
 
 fn range_type(args: &[Ty], range: TextRange) -> TResult<Scalar> {

@@ -24,6 +24,7 @@ use crate::analysis::ir::math::{self, MathFn};
 use crate::analysis::ir::{
     BinaryOp, BlockId, CompareOp, Constant, Function, Inst, Op as IrOp, Terminator, ValueId,
 };
+use crate::analysis::libdevice::{self, Native};
 use crate::analysis::types::{Scalar, Type};
 use crate::analysis::typing::promote::base_scalar;
 
@@ -384,6 +385,8 @@ pub(super) enum Intrinsic {
     Atomic(Atomic),
     Fp16(String),
     Random(String),
+    /// A libdevice routine the simulator computes itself (`sim::libdevice`).
+    Libdevice(Native),
     Unsupported(String),
 }
 
@@ -517,6 +520,13 @@ impl Intrinsic {
             n if n.starts_with("fp16.") => Intrinsic::Fp16(n["fp16.".len()..].to_string()),
             n if n.starts_with("random.") => Intrinsic::Random(n["random.".len()..].to_string()),
             n if n.starts_with("field.") => Intrinsic::Nothing,
+            // The routines that are another intrinsic were lowered to it; the others the
+            // simulator computes, or reports.
+            n if let Some(routine) = n.strip_prefix("libdevice.")
+                && let libdevice::Plan::Native(op) = libdevice::plan(routine) =>
+            {
+                Intrinsic::Libdevice(op)
+            }
             other => Intrinsic::Unsupported(other.to_string()),
         }
     }

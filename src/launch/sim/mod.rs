@@ -12,6 +12,7 @@
 
 mod decode;
 mod exec;
+mod libdevice;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -464,10 +465,14 @@ fn float_to_int(x: f64, s: Scalar) -> i64 {
     if x.is_nan() {
         return 0;
     }
-    if s == Scalar::U64 {
-        return (x as u64) as i64;
+    // `cvt.rzi.{s32,u32,s64,u64}` saturate at their own width (Rust's `as` does too); the
+    // narrower types go through int64 and wrap, as the PTX backend converts them.
+    match s {
+        Scalar::U64 => (x as u64) as i64,
+        Scalar::I32 => (x as i32) as i64,
+        Scalar::U32 => (x as u32) as i64,
+        _ => x as i64,
     }
-    x as i64
 }
 
 /// Truncate to the type's width and extend back to 64 bits.
@@ -1620,6 +1625,7 @@ impl Machine<'_> {
             Intrinsic::Atomic(op) => self.atomic(t, *op, args, span),
             Intrinsic::Fp16(op) => self.fp16(op, args),
             Intrinsic::Random(f) => self.random(t, f, args, span),
+            Intrinsic::Libdevice(op) => libdevice::eval(*op, args, rs),
             Intrinsic::Unsupported(name) => {
                 self.report(
                     FindingKind::Unsupported,

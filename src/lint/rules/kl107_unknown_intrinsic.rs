@@ -2,8 +2,9 @@
 //!
 //! ## What it does
 //! Checks the `numba.cuda` names a kernel or device function uses: names that are not CUDA
-//! intrinsics (`cuda.syncthread`), host API used on the GPU (`cuda.to_device`), intrinsics
-//! called with the wrong number of arguments (`cuda.atomic.add(a, v)`), a `bool` passed to
+//! intrinsics (`cuda.syncthread`) or libdevice routines (`cuda.libdevice.sinff`), host API
+//! used on the GPU (`cuda.to_device`), intrinsics and libdevice routines called with the
+//! wrong number of arguments (`cuda.atomic.add(a, v)`), a `bool` passed to
 //! `cuda.syncthreads_count/_and/_or`, stub intrinsics imported bare
 //! (`from numba.cuda import popc`), and thread-geometry components other than `x`, `y`, `z`.
 //! Host code is not checked: it legitimately uses many `numba.cuda` submodules.
@@ -200,11 +201,17 @@ fn check_chain(ctx: &ItemContext, expr: &Expr, locals: &HashSet<String>, out: &m
                 // Only `cuda.<name>` and the intrinsic namespaces (`cuda.atomic.<op>`, ...) are
                 // known in full; names imported bare or from submodules (`numba.cuda.fp8`,
                 // `numba.cuda.misc.special`) are library code kernlint does not model.
-                if !matches!(node, Expr::Attribute(_)) || !matches!(parent, "" | "atomic" | "shared" | "local" | "const" | "cg") {
+                if !matches!(node, Expr::Attribute(_))
+                    || !matches!(parent, "" | "atomic" | "shared" | "local" | "const" | "cg" | "libdevice")
+                {
                     return;
                 }
-                let suggestion = closest(parent, last);
-                let mut d = Diagnostic::new("KL107", node.range(), format!("`{shown}` is not a CUDA intrinsic"));
+                let (suggestion, what) = if parent == "libdevice" {
+                    (crate::analysis::libdevice::closest(last).map(str::to_string), "a libdevice routine")
+                } else {
+                    (closest(parent, last), "a CUDA intrinsic")
+                };
+                let mut d = Diagnostic::new("KL107", node.range(), format!("`{shown}` is not {what}"));
                 if let Some(s) = &suggestion {
                     let full = if parent.is_empty() { format!("cuda.{s}") } else { format!("cuda.{parent}.{s}") };
                     d = d.note(format!("Did you mean `{full}`?"));
@@ -214,6 +221,8 @@ fn check_chain(ctx: &ItemContext, expr: &Expr, locals: &HashSet<String>, out: &m
                             vec![Edit { range: attr.attr.range(), content: s.clone() }],
                         );
                     }
+                } else if parent == "libdevice" {
+                    d = d.note("Numba fails with `AttributeError: module 'numba.cuda.libdevice' has no attribute ...`. libdevice routines are named as in CUDA's libdevice without `__nv_` (`sinf`, `sincos`, `fadd_rz`).");
                 } else {
                     d = d.note("Numba fails to compile the kernel (`TypingError: Unknown attribute`). See the CUDA intrinsics in the numba-cuda documentation.");
                 }
