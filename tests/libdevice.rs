@@ -1325,8 +1325,8 @@ fn routines_not_computed_are_errors_at_the_call() {
         assert_eq!(e.span.map(|s| usize::from(s.start())), Some(call), "{name}");
     }
     let mut expected = vec![
-        "cospi", "erfc", "erfcinv", "erfcx", "erfinv", "j0", "j1", "jn", "lgamma", "normcdf", "normcdfinv", "rcbrt", "remquo",
-        "rsqrt", "sincospi", "sinpi", "tgamma", "y0", "y1", "yn",
+        "cospi", "erfcinv", "erfcx", "erfinv", "j0", "j1", "jn", "normcdf", "normcdfinv", "rcbrt", "remquo", "rsqrt",
+        "sincospi", "sinpi", "y0", "y1", "yn",
     ];
     expected.extend(expected.clone().iter().map(|n| Box::leak(format!("{n}f").into_boxed_str()) as &str));
     expected.extend([
