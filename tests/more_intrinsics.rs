@@ -66,7 +66,9 @@ fn run(source: &str, kernel: &str, sig: &str, threads: u32, args: &[HostArg]) ->
         let dir = tempfile::tempdir().unwrap();
         ptxas::assemble(&ptxas, dir.path(), &ptx, kernel).unwrap();
     }
-    outputs.into_iter().map(|o| o.expect("an array output")).collect()
+    // Scalars have no output: an empty array keeps the parameter positions.
+    let empty = || NpyArray { descr: String::new(), itemsize: 0, shape: Vec::new(), fortran_order: false, data: Vec::new() };
+    outputs.into_iter().map(|o| o.unwrap_or_else(empty)).collect()
 }
 
 const EXACT_MATH: &str = "\
@@ -243,4 +245,100 @@ fn rng_seeding_and_jumps_follow_numba() {
             0xb126a8f1b3693113
         ]
     );
+}
+
+const POWERS: &str = "\
+import math
+from numba import cuda
+
+@cuda.jit
+def powers(a, n, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = a[i] ** 3
+        out[i, 1] = a[i] ** -2
+        out[i, 2] = a[i] ** n
+        out[i, 3] = math.pow(a[i], n)
+        out[i, 4] = math.pow(a[i], 3)
+        out[i, 5] = a[i] ** 0
+        out[i, 6] = a[i] ** (n * 30000)
+        out[i, 7] = a[i] ** -n
+";
+
+/// Numba computes float `**` integer by repeated squaring in the float type (unrolled for a
+/// constant exponent), `math.pow(float32, int32)` with libdevice's `powif` (the same
+/// squaring), and `math.pow(float32, int64)` at float64 (typed float64: the float64 result
+/// is stored unrounded here); beyond `|n| = 2^16` `**` falls back to the float64 `pow`.
+#[test]
+fn integer_powers_square_as_numba_does() {
+    use kernlint::analysis::ir::math::{MathFn, eval_f64};
+    let xs = [1.1f32, -3.7, 0.9999, 1.0001, 7.0];
+    let out = run(
+        POWERS,
+        "powers",
+        "void(float32[::1], int32, float64[:, ::1])",
+        xs.len() as u32,
+        &[f32s(&xs), HostArg::Scalar("7".into()), HostArg::Array(generate_array(Scalar::F64, vec![xs.len(), 8], Fill::Zeros))],
+    );
+    let got: Vec<f64> = words::<8>(&out[2]).into_iter().map(f64::from_le_bytes).collect();
+    for (row, &x) in xs.iter().enumerate() {
+        let (x2, x4) = (x * x, (x * x) * (x * x));
+        let x7 = (x * x2) * x4;
+        let pow64 = |n: f64| eval_f64(MathFn::Pow, &[x as f64, n]);
+        let want = [
+            (x * x2) as f64,
+            (1.0 / x2) as f64,
+            x7 as f64,
+            x7 as f64,
+            pow64(3.0),
+            1.0,
+            pow64(210000.0) as f32 as f64,
+            (1.0 / x7 as f64) as f32 as f64,
+        ];
+        for (col, w) in want.iter().enumerate() {
+            let g = got[row * 8 + col];
+            assert!(g.to_bits() == w.to_bits(), "x = {x}, column {col}: {g:e}, expected {w:e}");
+        }
+    }
+}
+
+const CONVERSIONS: &str = "\
+from numba import cuda, int32, uint8
+
+@cuda.jit
+def conversions(h, u, ints, bytes_, floats):
+    i = cuda.grid(1)
+    if i < h.size:
+        ints[i] = int32(h[i])
+        bytes_[i] = uint8(h[i])
+    if i < u.size:
+        floats[i] = u[i]
+";
+
+/// float16 to an integer rounds to nearest (ties to even) and saturates, as Numba's
+/// `cvt.rni.{s32,u8}.f16` do; uint64 to float reads the bits as unsigned.
+#[test]
+fn float16_rounds_and_uint64_stays_unsigned_in_conversions() {
+    let hs = [2.5f32, 3.5, -2.5, 0.7, 300.0, -7.6];
+    let bits: Vec<u16> = hs.iter().map(|&v| half::f16::from_f32(v).to_bits()).collect();
+    let h = from_values("<f2", &bits, |v| v.to_le_bytes().to_vec());
+    let us = [u64::MAX, 1 << 63, 5];
+    let out = run(
+        CONVERSIONS,
+        "conversions",
+        "void(float16[::1], uint64[::1], int32[::1], uint8[::1], float64[::1])",
+        hs.len() as u32,
+        &[
+            h,
+            from_values("<u8", &us, |v| v.to_le_bytes().to_vec()),
+            HostArg::Array(generate_array(Scalar::I32, vec![hs.len()], Fill::Zeros)),
+            HostArg::Array(generate_array(Scalar::U8, vec![hs.len()], Fill::Zeros)),
+            HostArg::Array(generate_array(Scalar::F64, vec![us.len()], Fill::Zeros)),
+        ],
+    );
+    let ints: Vec<i32> = words::<4>(&out[2]).into_iter().map(i32::from_le_bytes).collect();
+    assert_eq!(ints, [2, 4, -2, 1, 300, -8]);
+    assert_eq!(out[3].data, [2, 4, 0, 1, 255, 0]);
+    let floats: Vec<f64> = words::<8>(&out[4]).into_iter().map(f64::from_le_bytes).collect();
+    assert_eq!(floats, [18446744073709551615.0, 9223372036854775808.0, 5.0]);
 }

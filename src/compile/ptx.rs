@@ -917,6 +917,19 @@ impl<'a> FnCx<'a> {
             if to == Scalar::F32 {
                 return Ok(f);
             }
+            if to.is_int() {
+                // Numba's `cvt.rni.{int}.f16`: to nearest, saturating at the target's width.
+                self.e(format!("cvt.rni.f32.f32 {f}, {f}"));
+                if to.bits() < 32 {
+                    let (lo, hi) = if to.is_signed() {
+                        (-(1i64 << (to.bits() - 1)), (1i64 << (to.bits() - 1)) - 1)
+                    } else {
+                        (0, (1i64 << to.bits()) - 1)
+                    };
+                    self.e(format!("max.f32 {f}, {f}, {}", f32_imm(lo as f32)));
+                    self.e(format!("min.f32 {f}, {f}, {}", f32_imm(hi as f32)));
+                }
+            }
             return self.cast(&f, Scalar::F32, to);
         }
         let d = self.reg(tc);
@@ -1942,6 +1955,15 @@ impl<'a> FnCx<'a> {
                 };
                 self.result_from(&d, s, Some(out))
             }
+            "int_power" => {
+                let Some((s, out)) = float_work(rs) else {
+                    return not_yet(self);
+                };
+                let x = self.cast_repr(&a[0], s)?;
+                let n = self.cast_repr(&a[1], Scalar::I64)?;
+                let d = self.int_power(&x, &n, s)?;
+                self.result_from(&d, s, Some(out))
+            }
             "math.frexp" | "math.modf" => {
                 let s = match rty {
                     Type::Tuple(items) => items.first().and_then(Type::as_scalar),
@@ -2725,6 +2747,59 @@ impl<'a> FnCx<'a> {
         }
         self.e(format!("mul.rn.{t} {d}, {y}, {scale}"));
         Ok(d)
+    }
+
+    /// Float `**` integer: `analysis::ir::math::int_power`'s steps (Numba's `int_power_impl`).
+    fn int_power(&mut self, x: &str, n: &str, s: Scalar) -> R<String> {
+        let t = aty(s);
+        let (r, sq) = (self.sreg(s)?, self.sreg(s)?);
+        let (k, bit) = (self.reg(Rc::Rd), self.reg(Rc::Rd));
+        let p = self.reg(Rc::P);
+        let [top, end, big, done] = std::array::from_fn(|_| self.label());
+        self.e(format!("abs.s64 {k}, {n}"));
+        self.e(format!("setp.gt.u64 {p}, {k}, 65536"));
+        self.e(format!("@{p} bra {big}"));
+        self.e(format!("mov.{t} {r}, {}", float_imm(s, 1.0)));
+        self.e(format!("mov.{t} {sq}, {x}"));
+        let _ = writeln!(self.out, "{top}:");
+        self.e(format!("setp.eq.u64 {p}, {k}, 0"));
+        self.e(format!("@{p} bra {end}"));
+        self.e(format!("and.b64 {bit}, {k}, 1"));
+        self.e(format!("setp.ne.u64 {p}, {bit}, 0"));
+        self.e(format!("@{p} mul.rn.{t} {r}, {r}, {sq}"));
+        self.e(format!("shr.u64 {k}, {k}, 1"));
+        self.e(format!("mul.rn.{t} {sq}, {sq}, {sq}"));
+        self.e(format!("bra.uni {top}"));
+        // A negative exponent: `1.0 / r` in float64.
+        let _ = writeln!(self.out, "{end}:");
+        self.e(format!("setp.lt.s64 {p}, {n}, 0"));
+        self.e(format!("@!{p} bra {done}"));
+        if s == Scalar::F64 {
+            self.e(format!("rcp.rn.f64 {r}, {r}"));
+        } else {
+            let w = self.reg(Rc::Fd);
+            self.e(format!("cvt.f64.f32 {w}, {r}"));
+            self.e(format!("rcp.rn.f64 {w}, {w}"));
+            self.e(format!("cvt.rn.f32.f64 {r}, {w}"));
+        }
+        self.e(format!("bra.uni {done}"));
+        // Beyond 2^16: `math.pow(x, float(n))` at float64.
+        let _ = writeln!(self.out, "{big}:");
+        let (xd, nd) = (self.reg(Rc::Fd), self.reg(Rc::Fd));
+        if s == Scalar::F64 {
+            self.e(format!("mov.f64 {xd}, {x}"));
+        } else {
+            self.e(format!("cvt.f64.f32 {xd}, {x}"));
+        }
+        self.e(format!("cvt.rn.f64.s64 {nd}, {n}"));
+        let pw = self.math_call(MathFn::Pow, Scalar::F64, &[xd, nd])?;
+        if s == Scalar::F64 {
+            self.e(format!("mov.f64 {r}, {pw}"));
+        } else {
+            self.e(format!("cvt.rn.f32.f64 {r}, {pw}"));
+        }
+        let _ = writeln!(self.out, "{done}:");
+        Ok(r)
     }
 
     /// `(m, e)` with `x == m * 2^e`, `0.5 <= |m| < 1`; `(x, 0)` for zeros, infinities and

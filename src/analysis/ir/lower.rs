@@ -16,7 +16,7 @@ use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
 use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
-use crate::analysis::typing::promote::{base_scalar, unify, unliteral};
+use crate::analysis::typing::promote::{base_scalar, converts_to_int32, unify, unliteral};
 use crate::analysis::typing::{DefTypes, find_def, resolve_device_function, type_def_for_args};
 use crate::analysis::{Db, SourceFile};
 
@@ -870,6 +870,9 @@ impl Lower<'_> {
             Some(s) => s,
             None => return Err(LowerError { message: format!("no implementation of `{}` for ({a}, {b})", op.as_str()), range: span }),
         };
+        if op == Operator::Pow && result.is_float() && b.is_int() {
+            return self.float_int_power(l, r, result, span);
+        }
         let l = self.cast(l, result, span)?;
         let r = self.cast(r, result, span)?;
         let bop = match op {
@@ -888,6 +891,44 @@ impl Lower<'_> {
             Operator::MatMult => return unsupported("`@`", span),
         };
         Ok(self.emit(Op::Binary(bop, l, r), Some(Type::Scalar(result)), span))
+    }
+
+    /// `x ** n` for a float `x` and an integer `n`, as Numba computes it: by repeated squaring
+    /// in the result type (unrolled when `n` is a constant, `static_power_impl`; else the
+    /// `int_power` intrinsic, `int_power_impl`), the reciprocal for a negative `n`.
+    fn float_int_power(&mut self, x: ValueId, n: ValueId, result: Scalar, span: TextRange) -> LResult<ValueId> {
+        let x = self.cast(x, result, span)?;
+        let ty = Some(Type::Scalar(result));
+        if let Some(k) = self.int_constant(n)
+            && k.unsigned_abs() <= 0x10000
+        {
+            let one = self.constant(Constant::Float(1.0, result), span);
+            let (mut acc, mut square, mut e) = (None, x, k.unsigned_abs());
+            while e != 0 {
+                if e & 1 == 1 {
+                    acc = Some(match acc {
+                        None => square,
+                        Some(a) => self.emit(Op::Binary(BinaryOp::Mul, a, square), ty.clone(), span),
+                    });
+                }
+                e >>= 1;
+                if e != 0 {
+                    square = self.emit(Op::Binary(BinaryOp::Mul, square, square), ty.clone(), span);
+                }
+            }
+            let acc = acc.unwrap_or(one);
+            return Ok(if k < 0 { self.emit(Op::Binary(BinaryOp::TrueDiv, one, acc), ty, span) } else { acc });
+        }
+        let n = self.cast(n, Scalar::I64, span)?;
+        Ok(self.emit(Op::Intrinsic { name: "int_power".into(), args: vec![x, n] }, ty, span))
+    }
+
+    /// The value of `v` when an integer constant defines it.
+    fn int_constant(&self, v: ValueId) -> Option<i128> {
+        self.func.blocks.iter().flat_map(|b| &b.insts).find(|i| i.result == Some(v)).and_then(|i| match i.op {
+            Op::Const(Constant::Int(k, _)) => Some(k),
+            _ => None,
+        })
     }
 
     /// The type two scalars are compared in: mixed signed/uint64 and int/float go to float.
@@ -1213,6 +1254,16 @@ impl Lower<'_> {
             && let [a, b] = args.as_slice()
         {
             return self.arith(Operator::Pow, *a, *b, rs, span);
+        }
+        // `math.pow(float, int32)` is libdevice's `powi`/`powif` in Numba.
+        if path == "math.pow"
+            && let [a, b] = args.as_slice()
+            && let (Some(sa), Some(sb)) = (scalar(self.ty(*a)), scalar(self.ty(*b)))
+            && sa.is_float()
+            && converts_to_int32(sb)
+        {
+            let routine = if matches!(sa, Scalar::F16 | Scalar::F32) { "powif" } else { "powi" };
+            return self.libdevice(routine, args, &result, span);
         }
         if let Some(routine) = path.strip_prefix("numba.cuda.libdevice.") {
             return self.libdevice(routine, args, &result, span);

@@ -494,10 +494,12 @@ fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
                 Scalar::F64
             }
         }
+        // Numba's candidates are powf (f32, f32), powif (f32, int32), powi (f64, int32) and
+        // pow (f64, f64): an int64 exponent makes a float32 `pow` a float64 one.
         "pow" => {
             arity(args, 2, 2, name, range)?;
             let (a, b) = (scalars[0], scalars[1]);
-            if small(a) && (small(b) || b.is_int()) {
+            if small(a) && (small(b) || promote::converts_to_int32(b)) {
                 Scalar::F32
             } else {
                 Scalar::F64

@@ -198,6 +198,15 @@ pub(super) enum Op {
         dst: u32,
         src: u32,
     },
+    /// uint64 to float: the bits as unsigned (`IntToF*` reads them as int64).
+    U64ToF32 {
+        dst: u32,
+        src: u32,
+    },
+    U64ToF64 {
+        dst: u32,
+        src: u32,
+    },
     F32ToF64 {
         dst: u32,
         src: u32,
@@ -373,6 +382,8 @@ pub(super) enum Intrinsic {
     Shared(Option<MathFn>),
     /// `math.ldexp`, `math.frexp`, `math.modf` (`analysis::ir::math`'s exact functions).
     Ldexp,
+    /// Float `**` integer (`analysis::ir::math::int_power`).
+    IntPower,
     Frexp,
     Modf,
     IsNan,
@@ -492,6 +503,7 @@ impl Intrinsic {
                 |x| x * (std::f64::consts::PI / 180.0),
             ),
             "math.ldexp" => Intrinsic::Ldexp,
+            "int_power" => Intrinsic::IntPower,
             "math.frexp" => Intrinsic::Frexp,
             "math.modf" => Intrinsic::Modf,
             "math.isnan" => Intrinsic::IsNan,
@@ -1388,6 +1400,8 @@ impl Decoder<'_> {
         };
         let int = |s: Scalar| s.is_int() || s == Scalar::Bool;
         Some(match (from, to) {
+            (Scalar::U64, Scalar::F32) => Op::U64ToF32 { dst, src },
+            (Scalar::U64, Scalar::F64) => Op::U64ToF64 { dst, src },
             _ if int(from) && to.is_int() => Op::IntToInt { s: to, dst, src },
             _ if int(from) && to == Scalar::F32 => Op::IntToF32 { dst, src },
             _ if int(from) && to == Scalar::F64 => Op::IntToF64 { dst, src },

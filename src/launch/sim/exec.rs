@@ -178,6 +178,8 @@ impl Machine<'_> {
                     Op::IntToF64 { dst, src } => {
                         regs[dst as usize] = (regs[src as usize] as i64 as f64).to_bits()
                     }
+                    Op::U64ToF32 { dst, src } => regs[dst as usize] = bits_of_f32(regs[src as usize] as f32),
+                    Op::U64ToF64 { dst, src } => regs[dst as usize] = (regs[src as usize] as f64).to_bits(),
                     Op::F32ToF64 { dst, src } => {
                         regs[dst as usize] = (f32_of(regs[src as usize]) as f64).to_bits()
                     }

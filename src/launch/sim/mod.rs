@@ -438,7 +438,14 @@ pub fn convert(v: &V, to: Scalar) -> V {
         s if s.is_int() => {
             let raw = match v {
                 // Float to int truncates toward zero; out of range saturates like the GPU's cvt.rzi.
-                V::F32(x) | V::F16(x) => float_to_int(*x as f64, s),
+                V::F32(x) => float_to_int(*x as f64, s),
+                // Numba converts float16 with `cvt.rni`: to nearest (ties to even),
+                // saturating at the target's own width.
+                V::F16(x) => {
+                    let r = x.round_ties_even() as f64;
+                    let r = if s.bits() < 32 { r.clamp(int_min(s) as f64, int_max(s) as f64) } else { r };
+                    float_to_int(r, s)
+                }
                 V::F64(x) => float_to_int(*x, s),
                 other => other.int(),
             };
@@ -459,6 +466,15 @@ impl V {
             _ => 0.0,
         }
     }
+}
+
+/// The smallest and largest values of an integer type of at most 32 bits.
+fn int_min(s: Scalar) -> i64 {
+    if s.is_signed() { -(1i64 << (s.bits() - 1)) } else { 0 }
+}
+
+fn int_max(s: Scalar) -> i64 {
+    if s.is_signed() { (1i64 << (s.bits() - 1)) - 1 } else { (1i64 << s.bits()) - 1 }
 }
 
 fn float_to_int(x: f64, s: Scalar) -> i64 {
@@ -1537,6 +1553,13 @@ impl Machine<'_> {
                 match &args[0] {
                     V::F32(x) | V::F16(x) => V::F32(math::ldexp(*x, n)),
                     x => V::F64(math::ldexp(x.f64(), n)),
+                }
+            }
+            Intrinsic::IntPower => {
+                let n = args[1].int();
+                match &args[0] {
+                    V::F32(x) | V::F16(x) => V::F32(math::int_power(*x, n)),
+                    x => V::F64(math::int_power(x.f64(), n)),
                 }
             }
             Intrinsic::Frexp => {

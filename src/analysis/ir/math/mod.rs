@@ -46,6 +46,8 @@ mod sp;
 
 pub use exact::{frexp, ldexp, modf, nextafter, remainder};
 
+use exact::FloatBits;
+
 /// The math functions implemented here. `Pow` is also float `**`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MathFn {
@@ -532,3 +534,23 @@ macro_rules! native {
 
 native!(Native32, f32, i32, u32, u64, 32);
 native!(Native64, f64, i64, u64, u128, 64);
+
+/// `x ** n` for a float `x` (already in the result type `T`) and an integer `n`, as Numba's
+/// `int_power_impl` computes it: repeated squaring in `T`; the reciprocal `1.0 / r` in
+/// float64 for a negative `n`; and `math.pow(x, float(n))` at float64 beyond `|n| = 2^16`.
+pub fn int_power<T: FloatBits>(x: T, n: i64) -> T {
+    let to_f64 = |v: T| v.to_f64().unwrap_or(f64::NAN);
+    let mut e = n.unsigned_abs();
+    if e > 0x10000 {
+        return T::from_f64(eval_f64(MathFn::Pow, &[to_f64(x), n as f64]));
+    }
+    let (mut r, mut square) = (T::one(), x);
+    while e != 0 {
+        if e & 1 == 1 {
+            r = r * square;
+        }
+        e >>= 1;
+        square = square * square;
+    }
+    if n < 0 { T::from_f64(1.0 / to_f64(r)) } else { r }
+}
