@@ -10,7 +10,9 @@
 #      `gpu` (kernel_s_median, vs_reference) exactly as `reference` records it;
 #   3. `oracle.py check OUT --candidate 'KERNLINT run ... --device gpu --repeat R ...'`;
 #   4. a table: per kernel, pass/fail, kernlint's median kernel time (CUDA events, printed by
-#      `kernlint run`), Numba's (`gpu.kernel_s_median`) and their ratio, and the geometric mean.
+#      `kernlint run`), Numba's (`gpu.kernel_s_median`) and their ratio, and the geometric mean;
+#   5. scripts/gpu_math_diff.py: every math function and exactly rounded operation over 32768
+#      inputs, our GPU run against our simulator bit for bit, and ulps against Numba's.
 # With FULL=1, step 1 and 2 are one plain `oracle.py reference OUT` instead (sequential,
 # with Numba's compile statistics; several minutes).
 #
@@ -124,4 +126,6 @@ print(f"\nkernlint --device gpu: {npass}/{n} pass; kernel time ratio kernlint/nu
 print("note: both times are CUDA-event medians around one launch; Numba's include its Python dispatch "
       "between the events, kernlint's only the driver call")
 PY
+# 5: the math, GPU against simulator, bit for bit.
+"$py" "$root/scripts/gpu_math_diff.py" "$kernlint" --n 32768 --out "$out/math-diff" || check_rc=1
 exit $check_rc
