@@ -27,6 +27,8 @@ SIGS = {
     "static_args": "void(uint32[::1])",
     "host_exprs": "void(float64[::1])",
     "externs": "void(float32[::1], int32)",
+    "powers": "void(float32[::1], int32, int64, uint32, float16)",
+    "libdevice_calls": "void(float32[::1], float64, int64)",
 }
 
 
@@ -287,3 +289,31 @@ def externs(a, n):
     v = ext_scale(a[0], n)
     c = ext_count(a)
     a[1] = v + c
+
+
+@cuda.jit
+def powers(a, n32, n64, u, h):
+    """math.pow picks powif/powi for int32-like exponents, float64 pow otherwise; `**` of a
+    float by an integer stays in the float type; round(x, ndigits) of an integer is float64."""
+    p_int32 = math.pow(a[0], n32)
+    p_int64 = math.pow(a[0], n64)
+    p_uint32 = math.pow(a[0], u)
+    p_literal = math.pow(a[0], 3)
+    p_half = math.pow(h, n32)
+    star_int64 = a[0] ** n64
+    star_literal = a[0] ** -2
+    star_half = h ** n64
+    r_int = round(n32, 2)
+    r_half = round(h, 1)
+    a[1] = p_int32 + p_int64 + p_uint32 + p_literal + p_half + star_int64 + star_literal + star_half + r_int + r_half
+
+
+@cuda.jit
+def libdevice_calls(a, x, n):
+    """libdevice routines: one signature each, arguments converted to it."""
+    s = cuda.libdevice.sinf(x)
+    c = cuda.libdevice.popc(n)
+    m, e = cuda.libdevice.frexpf(a[0])
+    r = cuda.libdevice.fadd_rz(a[0], x)
+    b = cuda.libdevice.double_as_longlong(x)
+    a[1] = s + c + m + e + r + b

@@ -348,7 +348,14 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         "round" => {
             arity(args, 1, 2, name, range)?;
             let s = need_scalar(&args[0], name, range)?;
-            Ok(Ty::scalar(if args.len() == 2 { s } else { Scalar::I64 }))
+            // `round(x, ndigits)` is Numba's float implementation: integers go to float64,
+            // float16 and bool to float32.
+            Ok(Ty::scalar(match s {
+                _ if args.len() == 1 => Scalar::I64,
+                Scalar::F32 | Scalar::F64 => s,
+                Scalar::F16 | Scalar::Bool => Scalar::F32,
+                _ => Scalar::F64,
+            }))
         }
         "abs" => {
             arity(args, 1, 1, name, range)?;
