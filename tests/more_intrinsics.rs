@@ -342,3 +342,25 @@ fn float16_rounds_and_uint64_stays_unsigned_in_conversions() {
     let floats: Vec<f64> = words::<8>(&out[4]).into_iter().map(f64::from_le_bytes).collect();
     assert_eq!(floats, [18446744073709551615.0, 9223372036854775808.0, 5.0]);
 }
+
+const COMPARE_AND_SWAP: &str = "\
+from numba import cuda
+
+@cuda.jit
+def claim(flag, got):
+    i = cuda.grid(1)
+    got[i] = cuda.atomic.compare_and_swap(flag, 0, i + 1)
+";
+
+/// `atomic.compare_and_swap(ary, old, val)` is `atomic.cas` on `ary[0]`: one thread of the
+/// block swaps the flag in, every other one sees its value.
+#[test]
+fn compare_and_swap_is_cas_on_the_first_element() {
+    let zeros = |n: usize| HostArg::Array(generate_array(Scalar::I32, vec![n], Fill::Zeros));
+    let out = run(COMPARE_AND_SWAP, "claim", "void(int32[::1], int32[::1])", 8, &[zeros(1), zeros(8)]);
+    let flag = i32::from_le_bytes(out[0].data[..4].try_into().unwrap());
+    let got: Vec<i32> = words::<4>(&out[1]).into_iter().map(i32::from_le_bytes).collect();
+    assert!((1..=8).contains(&flag), "{flag}");
+    assert_eq!(got.iter().filter(|&&g| g == 0).count(), 1, "{got:?}");
+    assert!(got.iter().all(|&g| g == 0 || g == flag), "{got:?}");
+}

@@ -1275,6 +1275,14 @@ impl Lower<'_> {
         } else {
             return unsupported(&format!("calling `{path}`"), span);
         };
+        // `atomic.compare_and_swap(ary, old, val)` is `atomic.cas(ary, 0, old, val)`.
+        let (name, args) = match (name.as_str(), args.as_slice()) {
+            ("atomic.compare_and_swap", [ary, old, val]) => {
+                let zero = self.int(0, span);
+                ("atomic.cas".to_string(), vec![*ary, zero, *old, *val])
+            }
+            _ => (name, args),
+        };
         let args = self.convert_intrinsic_args(&name, args, rs, span)?;
         Ok(self.emit(Op::Intrinsic { name, args }, result_opt, span))
     }

@@ -419,8 +419,6 @@ pub(super) enum Atomic {
     Inc,
     Dec,
     Cas,
-    /// An atomic the simulator leaves unchanged (reads only).
-    Other,
 }
 
 fn axis(name: &str) -> Option<usize> {
@@ -527,7 +525,7 @@ impl Intrinsic {
                 "inc" => Atomic::Inc,
                 "dec" => Atomic::Dec,
                 "cas" => Atomic::Cas,
-                _ => Atomic::Other,
+                _ => return Intrinsic::Unsupported(name.to_string()),
             }),
             n if n.starts_with("fp16.") => Intrinsic::Fp16(n["fp16.".len()..].to_string()),
             n if n.starts_with("random.") => Intrinsic::Random(n["random.".len()..].to_string()),

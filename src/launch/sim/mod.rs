@@ -1730,7 +1730,6 @@ impl Machine<'_> {
                     old.clone()
                 }
             }
-            Atomic::Other => old.clone(),
         };
         self.store(t, arr, &idx, &new, span, true);
         old
