@@ -221,7 +221,7 @@ pub fn kernel_use(path: &str) -> KernelUse {
     if lookup(path).is_some()
         || TYPE_NAMES.contains(&path)
         || is_vector_type(path)
-        || matches!(first, "random" | "types" | "fp16" | "bf16")
+        || matches!(first, "random" | "types" | "bf16")
         // attributes of geometry objects: threadIdx.x etc.
         || (matches!(first, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") && path.len() > first.len())
         || path.starts_with("cg.this_grid")

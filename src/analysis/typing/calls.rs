@@ -634,6 +634,11 @@ fn cuda(
         return Ok(Ty::scalar(atomic_array(args, op, range)?));
     }
     if let Some(op) = name.strip_prefix("fp16.") {
+        use crate::analysis::intrinsics::{IntrinsicKind, lookup};
+        let Some(IntrinsicKind::Function { min, max }) = lookup(name).map(|i| i.kind) else {
+            return err(format!("`cuda.fp16.{op}` is not a float16 function of numba-cuda"), range);
+        };
+        arity(args, min as usize, max as usize, name, range)?;
         for i in 0..args.len() {
             scalar(i)?;
         }

@@ -202,7 +202,7 @@ fn check_chain(ctx: &ItemContext, expr: &Expr, locals: &HashSet<String>, out: &m
                 // known in full; names imported bare or from submodules (`numba.cuda.fp8`,
                 // `numba.cuda.misc.special`) are library code kernlint does not model.
                 if !matches!(node, Expr::Attribute(_))
-                    || !matches!(parent, "" | "atomic" | "shared" | "local" | "const" | "cg" | "libdevice")
+                    || !matches!(parent, "" | "atomic" | "shared" | "local" | "const" | "cg" | "libdevice" | "fp16")
                 {
                     return;
                 }
