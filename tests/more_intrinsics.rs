@@ -364,3 +364,36 @@ fn compare_and_swap_is_cas_on_the_first_element() {
     assert_eq!(got.iter().filter(|&&g| g == 0).count(), 1, "{got:?}");
     assert!(got.iter().all(|&g| g == 0 || g == flag), "{got:?}");
 }
+
+const CACHE_HINTS: &str = "\
+from numba import cuda
+
+@cuda.jit
+def hinted(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        v = cuda.ldcg(a, i)
+        w = cuda.ldcs(b, (i, 1))
+        cuda.stwt(out, i, v * 2 + w)
+";
+
+/// The cache-hinted loads and stores are element accesses (the hint changes caching only);
+/// a tuple index addresses a 2-D array; the stored value converts to the array's dtype.
+#[test]
+fn cache_hinted_loads_and_stores_access_elements() {
+    let a: Vec<i32> = (0..4).collect();
+    let b: Vec<f64> = (0..8).map(|v| v as f64 * 0.5).collect();
+    let mut b_arg = from_values("<f8", &b, |v| v.to_le_bytes().to_vec());
+    if let HostArg::Array(arr) = &mut b_arg {
+        arr.shape = vec![4, 2];
+    }
+    let out = run(
+        CACHE_HINTS,
+        "hinted",
+        "void(int32[::1], float64[:, ::1], float32[::1])",
+        4,
+        &[from_values("<i4", &a, |v| v.to_le_bytes().to_vec()), b_arg, f32s(&[0.0; 4])],
+    );
+    let got: Vec<f32> = words::<4>(&out[2]).into_iter().map(f32::from_le_bytes).collect();
+    assert_eq!(got, [0.5, 3.5, 6.5, 9.5]);
+}

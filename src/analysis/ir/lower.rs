@@ -1195,6 +1195,23 @@ impl Lower<'_> {
             })
             .ok_or_else(|| LowerError { message: "cannot tell what this call calls".into(), range: call.func.range() })?;
 
+        // Cache-hinted loads and stores (`cuda.ldcg(a, i)`, `cuda.stcs(a, i, v)`) are plain
+        // element accesses here: the hint changes caching, not the result.
+        if let Some(hint) = path.strip_prefix("numba.cuda.")
+            && let [array, index, rest @ ..] = call.arguments.args.as_ref()
+        {
+            let load = matches!(hint, "ldca" | "ldcg" | "ldcs" | "ldlu" | "ldcv") && rest.is_empty();
+            let store = matches!(hint, "stcg" | "stcs" | "stwb" | "stwt") && rest.len() == 1;
+            if load || store {
+                let array = self.expr(array)?;
+                if store {
+                    let value = self.expr(&rest[0])?;
+                    self.store(array, index, value, span)?;
+                    return Ok(VOID);
+                }
+                return self.load(array, index, span);
+            }
+        }
         // Allocations take compile-time shapes, not values.
         if let Some(space) = match path.as_str() {
             "numba.cuda.shared.array" => Some(MemorySpace::Shared),

@@ -633,6 +633,35 @@ fn cuda(
         arity(args, n, n, name, range)?;
         return Ok(Ty::scalar(atomic_array(args, op, range)?));
     }
+    // Cache-hinted loads and stores: `ldcg(array, i)` is `array[i]`, `stcg(array, i, v)`
+    // stores; integer and float arrays, an integer index (1-D) or a tuple of ndim integers.
+    let load = matches!(name, "ldca" | "ldcg" | "ldcs" | "ldlu" | "ldcv");
+    if load || matches!(name, "stcg" | "stcs" | "stwb" | "stwt") {
+        arity(args, if load { 2 } else { 3 }, if load { 2 } else { 3 }, name, range)?;
+        let Some(Type::Array { dtype, ndim, .. }) = args[0].value() else {
+            return err(format!("cuda.{name} operates on arrays, not {}", describe(&args[0])), range);
+        };
+        let Some(s) = base_scalar(dtype).filter(|s| s.is_int() || s.is_float()) else {
+            return err(format!("cuda.{name} needs an array of integers or floats, not {dtype}"), range);
+        };
+        let index_ok = match args[1].value() {
+            Some(Type::Scalar(i)) => i.is_int() && *ndim == 1,
+            Some(Type::IntLiteral(_)) => *ndim == 1,
+            Some(t @ (Type::UniTuple(..) | Type::Tuple(_))) => tuple_elems(t).is_some_and(|items| {
+                items.len() == *ndim as usize
+                    && items.iter().all(|i| matches!(i, Type::IntLiteral(_)) || base_scalar(i).is_some_and(Scalar::is_int))
+            }),
+            _ => false,
+        };
+        if !index_ok {
+            return err(format!("cuda.{name} needs one integer index per dimension ({ndim})"), range);
+        }
+        if !load {
+            scalar(2)?;
+            return Ok(Ty::Val(Type::None));
+        }
+        return Ok(Ty::scalar(s));
+    }
     if let Some(op) = name.strip_prefix("fp16.") {
         use crate::analysis::intrinsics::{IntrinsicKind, lookup};
         let Some(IntrinsicKind::Function { min, max }) = lookup(name).map(|i| i.kind) else {
