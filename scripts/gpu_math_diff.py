@@ -39,6 +39,8 @@ CASES = (
         ("power_int64", "x[i] ** n[i]", "int64"),
         ("power_3", "x[i] ** 3", None),
         ("power_minus_2", "x[i] ** -2", None),
+        ("round_2", "round(x[i], 2)", None),
+        ("round_minus_1", "round(x[i], -1)", None),
         ("frexp_mantissa", "math.frexp(x[i])[0]", None),
         ("modf_fraction", "math.modf(x[i])[0]", None),
         ("floordiv", "x[i] // y[i]", "float"),

@@ -397,3 +397,32 @@ fn cache_hinted_loads_and_stores_access_elements() {
     let got: Vec<f32> = words::<4>(&out[2]).into_iter().map(f32::from_le_bytes).collect();
     assert_eq!(got, [0.5, 3.5, 6.5, 9.5]);
 }
+
+const ROUND_DIGITS: &str = "\
+from numba import cuda
+
+@cuda.jit
+def rounded(x, n, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = round(x[i], n[i])
+";
+
+/// `round(x, ndigits)` scales by a power of ten, rounds half to even and scales back, as
+/// numba-cuda's `round_to_impl` does. That is not CPython's correctly rounded `round`:
+/// `2.675 * 100` rounds to 267.5, so Numba (CPU `njit` too) gives 2.68 where CPython gives
+/// 2.67; and the int64 `llrint` saturates, so `round(1e300, 3)` is `(2^63 - 1) / 1000`.
+#[test]
+fn round_to_digits_scales_by_powers_of_ten() {
+    let xs = [2.675, -1.005, 123456.789, 0.5, 1.5, 2.5, -2.5, 1234.5, 1e300, 0.125];
+    let ns: [i64; 10] = [2, 2, -2, 0, 0, 0, 0, -1, 3, 2];
+    let out = run(
+        ROUND_DIGITS,
+        "rounded",
+        "void(float64[::1], int64[::1], float64[::1])",
+        xs.len() as u32,
+        &[f64s(&xs), from_values("<i8", &ns, |v| v.to_le_bytes().to_vec()), f64s(&[0.0; 10])],
+    );
+    let got: Vec<f64> = words::<8>(&out[2]).into_iter().map(f64::from_le_bytes).collect();
+    assert_eq!(got, [2.68, -1.0, 123500.0, 0.0, 2.0, 2.0, -2.0, 1230.0, 9223372036854776.0, 0.12]);
+}

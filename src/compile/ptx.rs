@@ -1955,6 +1955,15 @@ impl<'a> FnCx<'a> {
                 };
                 self.result_from(&d, s, Some(out))
             }
+            "round_ndigits" => {
+                let Some((s, out)) = float_work(rs) else {
+                    return not_yet(self);
+                };
+                let x = self.cast_repr(&a[0], s)?;
+                let n = self.cast_repr(&a[1], Scalar::I64)?;
+                let d = self.round_ndigits(&x, &n, s)?;
+                self.result_from(&d, s, Some(out))
+            }
             "int_power" => {
                 let Some((s, out)) = float_work(rs) else {
                     return not_yet(self);
@@ -2747,6 +2756,74 @@ impl<'a> FnCx<'a> {
         }
         self.e(format!("mul.rn.{t} {d}, {y}, {scale}"));
         Ok(d)
+    }
+
+    /// `round(x, ndigits)`: `analysis::ir::math::round_ndigits`'s steps (numba-cuda's
+    /// `round_to_impl`), in float64.
+    fn round_ndigits(&mut self, x: &str, n: &str, s: Scalar) -> R<String> {
+        let t = aty(s);
+        let out = self.sreg(s)?;
+        let [xd, y, pow1, pow2, z, z2, h] = std::array::from_fn(|_| self.reg(Rc::Fd));
+        let [e, zi] = std::array::from_fn(|_| self.reg(Rc::Rd));
+        let (p, negative) = (self.reg(Rc::P), self.reg(Rc::P));
+        let [l_negative, l_round, l_keep, l_done] = std::array::from_fn(|_| self.label());
+        let ten = self.reg(Rc::Fd);
+        self.e(format!("mov.f64 {ten}, {}", f64_imm(10.0)));
+        if s == Scalar::F64 {
+            self.e(format!("mov.f64 {xd}, {x}"));
+        } else {
+            self.e(format!("cvt.f64.f32 {xd}, {x}"));
+        }
+        self.e(format!("testp.finite.{t} {p}, {x}"));
+        self.e(format!("@!{p} bra {l_keep}"));
+        self.e(format!("setp.lt.s64 {negative}, {n}, 0"));
+        self.e(format!("@{negative} bra {l_negative}"));
+        // ndigits >= 0: x * 10^n, in two factors past 10^22.
+        self.e(format!("setp.gt.s64 {p}, {n}, 22"));
+        self.e(format!("sub.s64 {e}, {n}, 22"));
+        self.e(format!("selp.b64 {e}, {e}, {n}, {p}"));
+        self.e(format!("selp.f64 {pow2}, {}, {}, {p}", f64_imm(1e22), f64_imm(1.0)));
+        let power = self.int_power(&ten, &e, Scalar::F64)?;
+        self.e(format!("mov.f64 {pow1}, {power}"));
+        self.e(format!("mul.rn.f64 {y}, {xd}, {pow1}"));
+        self.e(format!("mul.rn.f64 {y}, {y}, {pow2}"));
+        self.e(format!("testp.infinite.f64 {p}, {y}"));
+        self.e(format!("@{p} bra {l_keep}"));
+        self.e(format!("bra.uni {l_round}"));
+        // ndigits < 0: x / 10^-n.
+        let _ = writeln!(self.out, "{l_negative}:");
+        self.e(format!("neg.s64 {e}, {n}"));
+        let power = self.int_power(&ten, &e, Scalar::F64)?;
+        self.e(format!("mov.f64 {pow1}, {power}"));
+        self.e(format!("mov.f64 {pow2}, {}", f64_imm(1.0)));
+        self.e(format!("div.rn.f64 {y}, {xd}, {pow1}"));
+        // llrint, and a halfway case to even once more.
+        let _ = writeln!(self.out, "{l_round}:");
+        self.e(format!("cvt.rni.s64.f64 {zi}, {y}"));
+        self.e(format!("cvt.rn.f64.s64 {z}, {zi}"));
+        self.e(format!("sub.rn.f64 {h}, {y}, {z}"));
+        self.e(format!("abs.f64 {h}, {h}"));
+        self.e(format!("setp.eq.f64 {p}, {h}, {}", f64_imm(0.5)));
+        self.e(format!("mul.rn.f64 {h}, {y}, {}", f64_imm(0.5)));
+        self.e(format!("cvt.rni.s64.f64 {zi}, {h}"));
+        self.e(format!("cvt.rn.f64.s64 {z2}, {zi}"));
+        self.e(format!("mul.rn.f64 {z2}, {z2}, {}", f64_imm(2.0)));
+        self.e(format!("selp.f64 {z}, {z2}, {z}, {p}"));
+        // Scale back.
+        self.e(format!("div.rn.f64 {z2}, {z}, {pow2}"));
+        self.e(format!("div.rn.f64 {z2}, {z2}, {pow1}"));
+        self.e(format!("mul.rn.f64 {h}, {z}, {pow1}"));
+        self.e(format!("selp.f64 {z}, {h}, {z2}, {negative}"));
+        if s == Scalar::F64 {
+            self.e(format!("mov.f64 {out}, {z}"));
+        } else {
+            self.e(format!("cvt.rn.f32.f64 {out}, {z}"));
+        }
+        self.e(format!("bra.uni {l_done}"));
+        let _ = writeln!(self.out, "{l_keep}:");
+        self.e(format!("mov.{t} {out}, {x}"));
+        let _ = writeln!(self.out, "{l_done}:");
+        Ok(out)
     }
 
     /// Float `**` integer: `analysis::ir::math::int_power`'s steps (Numba's `int_power_impl`).

@@ -1292,6 +1292,15 @@ impl Lower<'_> {
         } else {
             return unsupported(&format!("calling `{path}`"), span);
         };
+        // `round(x, ndigits)` is its own operation (the one-argument `round` is llrint).
+        if name == "builtins.round"
+            && let [x, digits] = args.as_slice()
+            && let Some(work) = rs.filter(|s| matches!(s, Scalar::F32 | Scalar::F64))
+        {
+            let x = self.cast(*x, work, span)?;
+            let digits = self.cast(*digits, Scalar::I64, span)?;
+            return Ok(self.emit(Op::Intrinsic { name: "round_ndigits".into(), args: vec![x, digits] }, result_opt, span));
+        }
         // `atomic.compare_and_swap(ary, old, val)` is `atomic.cas(ary, 0, old, val)`.
         let (name, args) = match (name.as_str(), args.as_slice()) {
             ("atomic.compare_and_swap", [ary, old, val]) => {

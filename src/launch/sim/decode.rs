@@ -384,6 +384,8 @@ pub(super) enum Intrinsic {
     Ldexp,
     /// Float `**` integer (`analysis::ir::math::int_power`).
     IntPower,
+    /// `round(x, ndigits)` (`analysis::ir::math::round_ndigits`).
+    RoundDigits,
     Frexp,
     Modf,
     IsNan,
@@ -502,6 +504,7 @@ impl Intrinsic {
             ),
             "math.ldexp" => Intrinsic::Ldexp,
             "int_power" => Intrinsic::IntPower,
+            "round_ndigits" => Intrinsic::RoundDigits,
             "math.frexp" => Intrinsic::Frexp,
             "math.modf" => Intrinsic::Modf,
             "math.isnan" => Intrinsic::IsNan,

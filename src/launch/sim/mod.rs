@@ -1562,6 +1562,13 @@ impl Machine<'_> {
                     x => V::F64(math::int_power(x.f64(), n)),
                 }
             }
+            Intrinsic::RoundDigits => {
+                let n = args[1].int();
+                match &args[0] {
+                    V::F32(x) | V::F16(x) => V::F32(math::round_ndigits(*x, n)),
+                    x => V::F64(math::round_ndigits(x.f64(), n)),
+                }
+            }
             Intrinsic::Frexp => {
                 let (m, e) = match &args[0] {
                     V::F32(x) | V::F16(x) => {

@@ -554,3 +554,32 @@ pub fn int_power<T: FloatBits>(x: T, n: i64) -> T {
     }
     if n < 0 { T::from_f64(1.0 / to_f64(r)) } else { r }
 }
+
+/// `round(x, ndigits)` as numba-cuda computes it (`round_to_impl`, CPython's fallback
+/// `double_round`): scaled by a power of ten in float64 (`10.0 ** n` by [`int_power`]),
+/// rounded to an int64 (`llrint`: halves to even, saturating), a halfway case rounded to
+/// even once more, scaled back; the result converted to `x`'s type.
+pub fn round_ndigits<T: FloatBits>(x: T, ndigits: i64) -> T {
+    if x.is_infinite() || x.is_nan() {
+        return x;
+    }
+    let xd = x.to_f64().unwrap_or(f64::NAN);
+    let llrint = |v: f64| if v.is_nan() { 0.0 } else { v.round_ties_even().clamp(i64::MIN as f64, i64::MAX as f64) as i64 as f64 };
+    let (y, pow1, pow2) = if ndigits >= 0 {
+        let (pow1, pow2) = if ndigits > 22 { (int_power(10.0, ndigits - 22), 1e22) } else { (int_power(10.0, ndigits), 1.0) };
+        let y = (xd * pow1) * pow2;
+        if y.is_infinite() {
+            return x;
+        }
+        (y, pow1, pow2)
+    } else {
+        let pow1 = int_power(10.0, ndigits.wrapping_neg());
+        (xd / pow1, pow1, 1.0)
+    };
+    let mut z = llrint(y);
+    if (y - z).abs() == 0.5 {
+        z = 2.0 * llrint(y / 2.0);
+    }
+    let z = if ndigits >= 0 { (z / pow2) / pow1 } else { z * pow1 };
+    T::from_f64(z)
+}
