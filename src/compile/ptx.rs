@@ -2938,7 +2938,7 @@ impl<'a> FnCx<'a> {
     /// The IEEE remainder, exactly (`analysis::ir::math::remainder`, fdlibm's steps, with
     /// the reduction modulo `2|y|` always taken: it returns `x` where `2|y|` overflows).
     fn remainder(&mut self, x: &str, y: &str, s: Scalar) -> R<String> {
-        let (t, _, _, _, bias) = self.float_layout(s)?;
+        let (t, w, rc, _, bias) = self.float_layout(s)?;
         let mut float = || self.sreg(s);
         let (p, pp, ph, r) = (float()?, float()?, float()?, float()?);
         let (a, bnd, d) = (float()?, float()?, float()?);
@@ -2961,9 +2961,14 @@ impl<'a> FnCx<'a> {
             }
             self.e(format!("@{c} sub.rn.{t} {r}, {r}, {p}"));
         }
-        // The sign of x, and a zero of that sign where |x| == |y|.
-        self.e(format!("setp.lt.{t} {q}, {x}, {}", float_imm(s, 0.0)));
-        self.e(format!("@{q} neg.{t} {r}, {r}"));
+        // The sign of x (its bit, so that -0.0 counts), and a zero of that sign where
+        // |x| == |y|.
+        let (xb, rb) = (self.reg(rc), self.reg(rc));
+        self.e(format!("mov.b{w} {xb}, {x}"));
+        self.e(format!("and.b{w} {xb}, {xb}, {}", 1u64 << (w - 1)));
+        self.e(format!("mov.b{w} {rb}, {r}"));
+        self.e(format!("xor.b{w} {rb}, {rb}, {xb}"));
+        self.e(format!("mov.b{w} {r}, {rb}"));
         self.e(format!("abs.{t} {a}, {x}"));
         self.e(format!("setp.eq.{t} {q}, {a}, {p}"));
         self.e(format!("@{q} mul.rn.{t} {r}, {x}, {}", float_imm(s, 0.0)));
