@@ -7,6 +7,8 @@
 
 #[path = "support/ptxas.rs"]
 mod ptxas;
+#[path = "support/kernel_runs.rs"]
+mod kernel_runs;
 
 use std::collections::BTreeSet;
 
@@ -17,13 +19,8 @@ use kernlint::analysis::typing::{ErrorKind, type_function};
 use kernlint::analysis::{RootDatabase, SourceFile};
 use kernlint::compile::{CompileOptions, compile_ptx};
 use kernlint::launch::npy::NpyArray;
-use kernlint::launch::{Fill, HostArg, Launch, build_program, generate_array, simulate};
-
-fn database(source: &str) -> (RootDatabase, SourceFile) {
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
-    (db, file)
-}
+use kernel_runs::{database, from_values, launch, words, zeros};
+use kernlint::launch::{HostArg, build_program, simulate};
 
 #[test]
 fn every_routine_is_in_the_table() {
@@ -105,28 +102,6 @@ fn typing_errors() {
     }
 }
 
-fn launch(threads: u32) -> Launch {
-    Launch { grid: [1, 1, 1], block: [threads, 1, 1], shared_mem: 0, step_budget: 1_000_000 }
-}
-
-fn from_values<T: Copy>(descr: &str, values: &[T], bytes: fn(T) -> Vec<u8>) -> HostArg {
-    HostArg::Array(NpyArray {
-        descr: descr.into(),
-        itemsize: std::mem::size_of::<T>(),
-        shape: vec![values.len()],
-        fortran_order: false,
-        data: values.iter().flat_map(|v| bytes(*v)).collect(),
-    })
-}
-
-fn zeros(s: Scalar, shape: Vec<usize>) -> HostArg {
-    HostArg::Array(generate_array(s, shape, Fill::Zeros))
-}
-
-fn words<const N: usize>(a: &NpyArray) -> Vec<[u8; N]> {
-    a.data.chunks(N).map(|c| c.try_into().unwrap()).collect()
-}
-
 fn f64s_of(a: &NpyArray) -> Vec<f64> {
     words::<8>(a).into_iter().map(f64::from_le_bytes).collect()
 }
@@ -135,28 +110,9 @@ fn i64s_of(a: &NpyArray) -> Vec<i64> {
     words::<8>(a).into_iter().map(i64::from_le_bytes).collect()
 }
 
-/// Compile `kernel` to PTX (with `fastmath` or not) and assemble it where ptxas is available.
-fn assemble(program: &kernlint::launch::Program, kernel: &str, fastmath: bool) {
-    let options = CompileOptions { fastmath, ..CompileOptions::default() };
-    let ptx = compile_ptx(program, "sm_80", &options).unwrap_or_else(|e| panic!("{kernel} does not compile: {}", e.message));
-    if let Some(ptxas) = ptxas::ptxas() {
-        let dir = tempfile::tempdir().unwrap();
-        ptxas::assemble(&ptxas, dir.path(), &ptx, kernel).unwrap();
-    }
-}
-
-/// Run `kernel` of `source` with `sig` on the simulator, with no findings allowed; also
-/// compile it to PTX, with and without `fastmath`, and assemble that where ptxas is.
+/// The arrays after the launch, in order (scalars have no output).
 fn run(source: &str, kernel: &str, sig: &str, threads: u32, args: &[HostArg]) -> Vec<NpyArray> {
-    let (db, file) = database(source);
-    let sig = parse_signature_str(sig).unwrap();
-    let program = build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
-    let (outputs, outcome) = simulate(&program, &launch(threads), args).unwrap();
-    assert!(outcome.findings.is_empty(), "{kernel}: {:?}", outcome.findings);
-    assemble(&program, kernel, false);
-    assemble(&program, kernel, true);
-    // The arrays, in order (scalars have no output).
-    outputs.into_iter().flatten().collect()
+    kernel_runs::run(source, kernel, sig, threads, args).into_iter().flatten().collect()
 }
 
 /// A kernel storing `floats[j]` into `out[i, j]` and `ints[j]` into `outi[i, j]` for thread

@@ -7,38 +7,13 @@
 
 #[path = "support/ptxas.rs"]
 mod ptxas;
+#[path = "support/kernel_runs.rs"]
+mod kernel_runs;
 
-use kernlint::analysis::signature::parse_signature_str;
+use kernel_runs::{from_values, words};
 use kernlint::analysis::types::Scalar;
-use kernlint::analysis::{RootDatabase, SourceFile};
-use kernlint::compile::{CompileOptions, compile_ptx};
 use kernlint::launch::npy::NpyArray;
-use kernlint::launch::{Fill, HostArg, Launch, build_program, generate_array, simulate};
-
-fn database(source: &str) -> (RootDatabase, SourceFile) {
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
-    (db, file)
-}
-
-fn launch(threads: u32) -> Launch {
-    Launch {
-        grid: [1, 1, 1],
-        block: [threads, 1, 1],
-        shared_mem: 0,
-        step_budget: 1_000_000,
-    }
-}
-
-fn from_values<T: Copy>(descr: &str, values: &[T], bytes: fn(T) -> Vec<u8>) -> HostArg {
-    HostArg::Array(NpyArray {
-        descr: descr.into(),
-        itemsize: std::mem::size_of::<T>(),
-        shape: vec![values.len()],
-        fortran_order: false,
-        data: values.iter().flat_map(|v| bytes(*v)).collect(),
-    })
-}
+use kernlint::launch::{Fill, HostArg, generate_array};
 
 fn f64s(values: &[f64]) -> HostArg {
     from_values("<f8", values, |v| v.to_le_bytes().to_vec())
@@ -48,27 +23,11 @@ fn f32s(values: &[f32]) -> HostArg {
     from_values("<f4", values, |v| v.to_le_bytes().to_vec())
 }
 
-fn words<const N: usize>(a: &NpyArray) -> Vec<[u8; N]> {
-    a.data.chunks(N).map(|c| c.try_into().unwrap()).collect()
-}
-
-/// Run `kernel` of `source` with `sig` on the simulator, with no findings allowed; also
-/// compile it to PTX and assemble that where ptxas is available.
+/// The arguments after the launch: scalars as empty arrays, so that indices stay
+/// parameter positions.
 fn run(source: &str, kernel: &str, sig: &str, threads: u32, args: &[HostArg]) -> Vec<NpyArray> {
-    let (db, file) = database(source);
-    let sig = parse_signature_str(sig).unwrap();
-    let program = build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{}", e.message));
-    let (outputs, outcome) = simulate(&program, &launch(threads), args).unwrap();
-    assert!(outcome.findings.is_empty(), "{kernel}: {:?}", outcome.findings);
-    let ptx = compile_ptx(&program, "sm_80", &CompileOptions::default())
-        .unwrap_or_else(|e| panic!("{kernel} does not compile: {}", e.message));
-    if let Some(ptxas) = ptxas::ptxas() {
-        let dir = tempfile::tempdir().unwrap();
-        ptxas::assemble(&ptxas, dir.path(), &ptx, kernel).unwrap();
-    }
-    // Scalars have no output: an empty array keeps the parameter positions.
     let empty = || NpyArray { descr: String::new(), itemsize: 0, shape: Vec::new(), fortran_order: false, data: Vec::new() };
-    outputs.into_iter().map(|o| o.unwrap_or_else(empty)).collect()
+    kernel_runs::run(source, kernel, sig, threads, args).into_iter().map(|o| o.unwrap_or_else(empty)).collect()
 }
 
 const EXACT_MATH: &str = "\

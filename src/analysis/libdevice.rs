@@ -21,6 +21,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::analysis::signature::edit_distance;
 use crate::analysis::types::{Scalar, Type};
 
 /// The result of a routine: one value, or a pair (a C return value and an out-parameter,
@@ -184,21 +185,6 @@ pub fn closest(name: &str) -> Option<&'static str> {
         }
     }
     best.map(|(_, _, s)| s)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// How kernlint computes a routine (for its arguments already converted to its parameter

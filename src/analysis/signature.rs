@@ -517,8 +517,8 @@ fn describe(expr: &Expr) -> &'static str {
     }
 }
 
-/// Levenshtein distance between two short ASCII names.
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance between two short ASCII names (for "did you mean" suggestions).
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

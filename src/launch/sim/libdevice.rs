@@ -196,12 +196,9 @@ fn fma(a: f64, b: f64, c: f64, fmt: Format, mode: Rounding) -> f64 {
     }
 }
 
-/// An IEEE operation on float type `s`, rounded in direction `mode`.
-fn arith(op: Arith, s: Scalar, mode: Rounding, x: &[f64]) -> f64 {
-    let fmt = format_of(s);
-    // Round to nearest in the format, as the host computes it: the answer wherever the
-    // direction makes no difference.
-    let nearest = if s == Scalar::F32 {
+/// An IEEE operation on float type `s`, rounded to nearest by the host's arithmetic.
+fn host_nearest(op: Arith, s: Scalar, x: &[f64]) -> f64 {
+    if s == Scalar::F32 {
         let f: Vec<f32> = x.iter().map(|v| *v as f32).collect();
         (match op {
             Arith::Add => f[0] + f[1],
@@ -222,7 +219,14 @@ fn arith(op: Arith, s: Scalar, mode: Rounding, x: &[f64]) -> f64 {
             Arith::Sqrt => x[0].sqrt(),
             Arith::Fma => x[0].mul_add(x[1], x[2]),
         }
-    };
+    }
+}
+
+/// An IEEE operation on float type `s`, rounded in direction `mode`.
+fn arith(op: Arith, s: Scalar, mode: Rounding, x: &[f64]) -> f64 {
+    let fmt = format_of(s);
+    // The answer wherever the direction makes no difference.
+    let nearest = host_nearest(op, s, x);
     if x.iter().any(|v| !v.is_finite()) {
         return nearest;
     }
@@ -448,30 +452,6 @@ mod tests {
             let value = |b: u64| if bits == 32 { f32::from_bits(b as u32) as f64 } else { f64::from_bits(b) };
             for w in p.windows(3) {
                 let x = [value(w[0]), value(w[1]), value(w[2])];
-                let host = |op: Arith| -> f64 {
-                    if bits == 32 {
-                        let f = [x[0] as f32, x[1] as f32, x[2] as f32];
-                        (match op {
-                            Arith::Add => f[0] + f[1],
-                            Arith::Sub => f[0] - f[1],
-                            Arith::Mul => f[0] * f[1],
-                            Arith::Div => f[0] / f[1],
-                            Arith::Rcp => 1.0 / f[0],
-                            Arith::Sqrt => f[0].abs().sqrt(),
-                            Arith::Fma => f[0].mul_add(f[1], f[2]),
-                        }) as f64
-                    } else {
-                        match op {
-                            Arith::Add => x[0] + x[1],
-                            Arith::Sub => x[0] - x[1],
-                            Arith::Mul => x[0] * x[1],
-                            Arith::Div => x[0] / x[1],
-                            Arith::Rcp => 1.0 / x[0],
-                            Arith::Sqrt => x[0].abs().sqrt(),
-                            Arith::Fma => x[0].mul_add(x[1], x[2]),
-                        }
-                    }
-                };
                 for op in [Arith::Add, Arith::Sub, Arith::Mul, Arith::Div, Arith::Rcp, Arith::Sqrt, Arith::Fma] {
                     let args = if op == Arith::Sqrt { [x[0].abs(), x[1], x[2]] } else { x };
                     let arity = match op {
@@ -480,7 +460,8 @@ mod tests {
                         _ => 2,
                     };
                     let got = arith(op, s, Rounding::Nearest, &args[..arity]);
-                    assert!(same(got, host(op)), "{op:?} {bits} {args:?}: {got:e} vs {:e}", host(op));
+                    let host = host_nearest(op, s, &args[..arity]);
+                    assert!(same(got, host), "{op:?} {bits} {args:?}: {got:e} vs {host:e}");
                 }
             }
         }

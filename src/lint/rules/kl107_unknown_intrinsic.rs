@@ -53,6 +53,7 @@ use ruff_text_size::Ranged;
 
 use crate::analysis::intrinsics::{INTRINSICS, IntrinsicKind, KernelUse, kernel_use, lookup};
 use crate::analysis::scope::Binding;
+use crate::analysis::signature::edit_distance;
 use crate::lint::{Diagnostic, Edit, ItemContext};
 
 /// Intrinsics implemented as stub classes: they work only as `cuda.<name>`, never imported bare.
@@ -242,27 +243,12 @@ fn closest(parent: &str, name: &str) -> Option<String> {
         if p != parent {
             continue;
         }
-        let d = distance(&name.to_ascii_lowercase(), &last.to_ascii_lowercase());
+        let d = edit_distance(&name.to_ascii_lowercase(), &last.to_ascii_lowercase());
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, last));
         }
     }
     best.map(|(_, s)| s.to_string())
-}
-
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 fn check_call(
