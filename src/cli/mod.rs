@@ -9,7 +9,7 @@ mod types;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::lint::{RULES, rule_by_code};
 
@@ -75,7 +75,7 @@ pub struct CheckArgs {
 }
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(run::options_first(std::env::args_os().collect(), &Cli::command())) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };

@@ -1,6 +1,7 @@
 //! `kernlint run FILE::KERNEL`: run a kernel on the simulator (with the sanitizer on) or,
 //! with `--device gpu|auto`, on the GPU from kernlint's own PTX.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -56,6 +57,50 @@ pub struct RunArgs {
     /// `zeros:float32[1024]`, `rand:float32[64,64]`, `arange:int32[100]`, `randint:uint8[256]`.
     #[arg(allow_hyphen_values = true)]
     pub args: Vec<String>,
+}
+
+/// `kernlint run K a.npy -0.5 --grid 4`: the kernel arguments may start with a hyphen
+/// (`-0.5`, `-inf`), so they take every token after the first; options written after them are
+/// moved before them here, so that they still count as options.
+pub fn options_first(argv: Vec<OsString>, cli: &clap::Command) -> Vec<OsString> {
+    let Some(run) = cli.find_subcommand("run") else { return argv };
+    let Some(at) = argv.iter().position(|a| a == "run") else { return argv };
+    if argv[..at].iter().skip(1).any(|a| !a.to_string_lossy().starts_with('-')) {
+        return argv; // `run` is a value of something else
+    }
+    let takes_value = |name: &str| {
+        run.get_arguments()
+            .find(|a| a.get_long() == Some(name))
+            .map(|a| a.get_action().takes_values())
+    };
+    let (mut options, mut positional) = (Vec::new(), Vec::new());
+    let mut rest = argv[at + 1..].iter();
+    while let Some(token) = rest.next() {
+        let text = token.to_string_lossy();
+        if text == "--" {
+            positional.extend(rest.by_ref().cloned());
+            break;
+        }
+        let name = text.strip_prefix("--").map(|n| n.split('=').next().unwrap_or(n));
+        match name.and_then(takes_value) {
+            Some(value) => {
+                options.push(token.clone());
+                if value && !text.contains('=') {
+                    options.extend(rest.next().cloned());
+                }
+            }
+            // An unknown `--name` is an option too, for clap to reject by name.
+            None if name.is_some() || (positional.is_empty() && text.starts_with('-')) => options.push(token.clone()),
+            None => positional.push(token.clone()),
+        }
+    }
+    let mut out = argv[..=at].to_vec();
+    out.extend(options);
+    if !positional.is_empty() {
+        out.push("--".into());
+        out.extend(positional);
+    }
+    out
 }
 
 fn dims(text: &str, what: &str) -> Result<[u32; 3], String> {

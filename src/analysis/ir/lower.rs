@@ -577,17 +577,16 @@ impl Lower<'_> {
 
     fn for_loop(&mut self, f: &ast::StmtFor) -> LResult<()> {
         let span = f.range();
-        let iter_ty = self.expr_type(&f.iter)?;
         // The hidden counter, the bound and the step, then each element from the counter.
-        let (counter_ty, start, stop, step, element): (Scalar, ValueId, ValueId, Option<i128>, Element) = match (&*f.iter, &iter_ty) {
-            (Expr::Call(call), Type::Range(s)) => {
+        let (counter_ty, start, stop, step, element): (Scalar, ValueId, ValueId, Option<i128>, Element) = match self.walked(&f.iter)? {
+            Walked::Range(call, s) => {
                 let args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
-                let args: Vec<ValueId> = args.into_iter().map(|a| self.cast(a, *s, span)).collect::<LResult<_>>()?;
+                let args: Vec<ValueId> = args.into_iter().map(|a| self.cast(a, s, span)).collect::<LResult<_>>()?;
                 let step_const = match call.arguments.args.get(2) {
                     Some(e) => const_eval(e, self.scope).and_then(|c| c.as_int()),
                     None => Some(1),
                 };
-                let zero = self.constant(Constant::Int(0, *s), span);
+                let zero = self.constant(Constant::Int(0, s), span);
                 let (start, stop, step) = match args.as_slice() {
                     [stop] => (zero, *stop, None),
                     [start, stop] => (*start, *stop, None),
@@ -596,22 +595,18 @@ impl Lower<'_> {
                 };
                 let step_value = match step {
                     Some(v) => v,
-                    None => self.constant(Constant::Int(1, *s), span),
+                    None => self.constant(Constant::Int(1, s), span),
                 };
-                let slot = self.temp("step", &Type::Scalar(*s));
+                let slot = self.temp("step", &Type::Scalar(s));
                 self.emit_void(Op::WriteSlot(slot, step_value), span);
-                (*s, start, stop, step_const, Element::Counter(slot))
+                (s, start, stop, step_const, Element::Counter(slot))
             }
-            (_, Type::Array { ndim: 1, .. }) | (_, Type::UniTuple(..)) => {
-                let seq = self.expr(&f.iter)?;
+            Walked::Items(walk) => {
+                let walker = self.lower_walk(walk)?;
+                let len = self.walk_len(&walker, span);
                 let zero = self.int(0, span);
-                let len = match iter_ty {
-                    Type::UniTuple(_, n) => self.int(n as i128, span),
-                    _ => self.emit(Op::Extent { array: seq, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span),
-                };
-                (Scalar::I64, zero, len, Some(1), Element::Item(seq))
+                (Scalar::I64, zero, len, Some(1), Element::Items(walker))
             }
-            _ => return unsupported(&format!("a `for` loop over {iter_ty}"), f.iter.range()),
         };
         let counter = self.temp("counter", &Type::Scalar(counter_ty));
         self.emit_void(Op::WriteSlot(counter, start), span);
@@ -643,16 +638,9 @@ impl Lower<'_> {
         self.terminate(Terminator::Branch { cond, then: body, otherwise: orelse });
 
         self.switch_to(body);
-        let value = match element {
+        let value = match &element {
             Element::Counter(_) => i,
-            Element::Item(seq) => match self.ty(seq).clone() {
-                Type::UniTuple(e, _) => self.emit(Op::TupleGet(seq, i), Some((*e).clone()), span),
-                _ => {
-                    let space = self.space(seq);
-                    let dtype = self.ty(seq).dtype().cloned().unwrap_or(Type::Unknown);
-                    self.emit(Op::Load { array: seq, indices: vec![i], space }, Some(dtype), span)
-                }
-            },
+            Element::Items(walker) => self.walk_item(walker, i, span),
         };
         self.assign(&f.target, value)?;
         self.loops.push((latch, exit));
@@ -664,7 +652,7 @@ impl Lower<'_> {
         let i = self.emit(Op::ReadSlot(counter), Some(ct.clone()), span);
         let step_v = match element {
             Element::Counter(step_slot) => self.emit(Op::ReadSlot(step_slot), Some(ct.clone()), span),
-            Element::Item(_) => self.int(1, span),
+            Element::Items(..) => self.int(1, span),
         };
         let next = self.emit(Op::Binary(BinaryOp::Add, i, step_v), Some(ct), span);
         self.emit_void(Op::WriteSlot(counter, next), span);
@@ -675,6 +663,112 @@ impl Lower<'_> {
         self.terminate(Terminator::Jump(exit));
         self.switch_to(exit);
         Ok(())
+    }
+
+    /// Classify a `for` loop's iterable: a range, or sequences (possibly in enumerate/zip).
+    fn walked<'e>(&self, iter: &'e Expr) -> LResult<Walked<'e>> {
+        if let Expr::Call(call) = iter
+            && let Type::Range(s) = self.expr_type(iter).unwrap_or(Type::Unknown)
+        {
+            return Ok(Walked::Range(call, s));
+        }
+        Ok(Walked::Items(self.walk(iter)?))
+    }
+
+    fn walk<'e>(&self, iter: &'e Expr) -> LResult<Walk<&'e Expr>> {
+        if let Expr::Call(call) = iter
+            && call.arguments.keywords.is_empty()
+            && let Expr::Name(n) = &*call.func
+            && !self.locals.contains(n.id.as_str())
+            && self.scope.binding(n.id.as_str()).is_none()
+        {
+            match (n.id.as_str(), &call.arguments.args[..]) {
+                ("enumerate", [seq]) => return Ok(Walk::Enumerate(Box::new(self.walk(seq)?), None)),
+                ("enumerate", [seq, start]) => return Ok(Walk::Enumerate(Box::new(self.walk(seq)?), Some(start))),
+                ("zip", seqs) if !seqs.is_empty() => return Ok(Walk::Zip(seqs.iter().map(|s| self.walk(s)).collect::<LResult<_>>()?)),
+                _ => {}
+            }
+        }
+        match self.expr_type(iter)? {
+            Type::Array { .. } | Type::UniTuple(..) => Ok(Walk::Seq(iter)),
+            other => unsupported(&format!("a `for` loop over {other}"), iter.range()),
+        }
+    }
+
+    fn lower_walk(&mut self, walk: Walk<&Expr>) -> LResult<Walk<ValueId>> {
+        Ok(match walk {
+            Walk::Seq(e) => Walk::Seq(self.expr(e)?),
+            Walk::Enumerate(inner, start) => {
+                let inner = self.lower_walk(*inner)?;
+                let start = match start {
+                    Some(e) => {
+                        let v = self.expr(e)?;
+                        Some(self.cast(v, Scalar::I64, e.range())?)
+                    }
+                    None => None,
+                };
+                Walk::Enumerate(Box::new(inner), start)
+            }
+            Walk::Zip(walks) => Walk::Zip(walks.into_iter().map(|w| self.lower_walk(w)).collect::<LResult<_>>()?),
+        })
+    }
+
+    fn walk_len(&mut self, walk: &Walk<ValueId>, span: TextRange) -> ValueId {
+        match walk {
+            Walk::Seq(seq) => match self.ty(*seq).clone() {
+                Type::UniTuple(_, n) => self.int(n as i128, span),
+                _ => self.emit(Op::Extent { array: *seq, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span),
+            },
+            Walk::Enumerate(inner, _) => self.walk_len(inner, span),
+            Walk::Zip(walks) => {
+                let mut shortest = self.walk_len(&walks[0], span);
+                for w in &walks[1..] {
+                    let n = self.walk_len(w, span);
+                    let shorter = self.emit(Op::Compare(CompareOp::Lt, n, shortest), Some(Type::Scalar(Scalar::Bool)), span);
+                    shortest = self.emit(Op::Select { cond: shorter, then: n, otherwise: shortest }, Some(Type::Scalar(Scalar::I64)), span);
+                }
+                shortest
+            }
+        }
+    }
+
+    fn walk_item(&mut self, walk: &Walk<ValueId>, i: ValueId, span: TextRange) -> ValueId {
+        match walk {
+            Walk::Seq(seq) => self.item_at(*seq, i, span),
+            Walk::Enumerate(inner, start) => {
+                let item = self.walk_item(inner, i, span);
+                let index = match start {
+                    Some(start) => self.emit(Op::Binary(BinaryOp::Add, i, *start), Some(Type::Scalar(Scalar::I64)), span),
+                    None => i,
+                };
+                let ty = Type::Tuple(vec![Type::Scalar(Scalar::I64), self.ty(item).clone()]);
+                self.emit(Op::MakeTuple(vec![index, item]), Some(ty), span)
+            }
+            Walk::Zip(walks) => {
+                let items: Vec<ValueId> = walks.iter().map(|w| self.walk_item(w, i, span)).collect();
+                let ty = Type::tuple(items.iter().map(|&v| self.ty(v).clone()).collect());
+                self.emit(Op::MakeTuple(items), Some(ty), span)
+            }
+        }
+    }
+
+    /// Item `i` of an array (an element, or a view of one fewer dimension) or of a tuple.
+    fn item_at(&mut self, seq: ValueId, i: ValueId, span: TextRange) -> ValueId {
+        match self.ty(seq).clone() {
+            Type::UniTuple(e, _) => self.emit(Op::TupleGet(seq, i), Some((*e).clone()), span),
+            Type::Array { dtype, ndim: 1, .. } => {
+                let space = self.space(seq);
+                self.emit(Op::Load { array: seq, indices: vec![i], space }, Some((*dtype).clone()), span)
+            }
+            Type::Array { dtype, ndim, readonly, .. } => {
+                let space = self.space(seq);
+                let view = Type::Array { dtype, ndim: ndim - 1, layout: Layout::A, readonly };
+                let v = self.emit(Op::SubArray { array: seq, indices: vec![i] }, Some(view), span);
+                self.spaces.insert(v, space);
+                v
+            }
+            _ => unreachable!("walk() admits arrays and tuples only"),
+        }
     }
 
     // ---- memory ------------------------------------------------------------------------
@@ -702,19 +796,20 @@ impl Lower<'_> {
                 return Err(LowerError { message: format!("an array index must be an integer, not {s}"), range: part.range() });
             }
             let index = self.cast(raw, Scalar::I64, part.range())?;
-            let wrapped = if s.is_unsigned_int() || is_nonnegative_literal(part) {
-                index
-            } else {
-                // idx < 0 ? idx + extent : idx   (wrap once, no bounds check, as Numba does)
-                let extent = self.emit(Op::Extent { array, axis: axis as u8 }, Some(Type::Scalar(Scalar::I64)), span);
-                let zero = self.int(0, span);
-                let negative = self.emit(Op::Compare(CompareOp::Lt, index, zero), Some(Type::Scalar(Scalar::Bool)), span);
-                let shifted = self.emit(Op::Binary(BinaryOp::Add, index, extent), Some(Type::Scalar(Scalar::I64)), span);
-                self.emit(Op::Select { cond: negative, then: shifted, otherwise: index }, Some(Type::Scalar(Scalar::I64)), span)
-            };
+            let wrapped = if s.is_unsigned_int() || is_nonnegative_literal(part) { index } else { self.wrap_index(array, axis, index, span) };
             out.push(wrapped);
         }
         Ok(out)
+    }
+
+    /// `idx < 0 ? idx + extent : idx` for an int64 index: wrapped once, no bounds check, as
+    /// Numba does.
+    fn wrap_index(&mut self, array: ValueId, axis: usize, index: ValueId, span: TextRange) -> ValueId {
+        let extent = self.emit(Op::Extent { array, axis: axis as u8 }, Some(Type::Scalar(Scalar::I64)), span);
+        let zero = self.int(0, span);
+        let negative = self.emit(Op::Compare(CompareOp::Lt, index, zero), Some(Type::Scalar(Scalar::Bool)), span);
+        let shifted = self.emit(Op::Binary(BinaryOp::Add, index, extent), Some(Type::Scalar(Scalar::I64)), span);
+        self.emit(Op::Select { cond: negative, then: shifted, otherwise: index }, Some(Type::Scalar(Scalar::I64)), span)
     }
 
     fn load(&mut self, array: ValueId, slice: &Expr, span: TextRange) -> LResult<ValueId> {
@@ -1365,13 +1460,24 @@ impl Lower<'_> {
             && let [array, index, rest @ ..] = args.as_slice()
             && let Some(dtype) = self.ty(*array).dtype().and_then(scalar)
         {
+            // Indices wrap once when negative, as in `a[i]`.
+            let wrap = |this: &mut Self, axis: usize, v: ValueId| -> LResult<ValueId> {
+                let signed = scalar(this.ty(v)).is_some_and(|s| !s.is_unsigned_int());
+                let v = this.cast(v, Scalar::I64, span)?;
+                Ok(if signed { this.wrap_index(*array, axis, v, span) } else { v })
+            };
             let mut out = vec![*array];
             out.push(match self.ty(*index).clone() {
-                Type::Scalar(_) => self.cast(*index, Scalar::I64, span)?,
+                Type::Scalar(_) => wrap(self, 0, *index)?,
                 t @ (Type::UniTuple(..) | Type::Tuple(_)) => {
                     let n = tuple_element_count(&t);
-                    let target = Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), n);
-                    self.cast_to_type(*index, &target, span)?
+                    let items = (0..n)
+                        .map(|axis| {
+                            let item = self.extract(*index, axis, span)?;
+                            wrap(self, axis, item)
+                        })
+                        .collect::<LResult<Vec<_>>>()?;
+                    self.emit(Op::MakeTuple(items), Some(Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), n)), span)
                 }
                 _ => *index,
             });
@@ -1396,8 +1502,25 @@ fn tuple_element_count(t: &Type) -> usize {
 enum Element {
     /// `for i in range(...)`: the counter itself (the slot holds the step).
     Counter(SlotId),
-    /// `for x in seq`: the item at the counter.
-    Item(ValueId),
+    /// `for x in seq`, `enumerate(seq)`, `zip(a, b)`: the items at the counter.
+    Items(Walk<ValueId>),
+}
+
+/// What a `for` loop walks, before its expressions are lowered.
+enum Walked<'e> {
+    /// `range(...)` of the given counter type.
+    Range(&'e ast::ExprCall, Scalar),
+    Items(Walk<&'e Expr>),
+}
+
+/// Sequences walked item by item: `E` is an expression before lowering, a value after.
+enum Walk<E> {
+    /// An array (its items are elements or views) or a homogeneous tuple.
+    Seq(E),
+    /// `enumerate(walk, start)`: (start + counter, item).
+    Enumerate(Box<Walk<E>>, Option<E>),
+    /// `zip(a, b, ...)`: a tuple of items, as long as the shortest.
+    Zip(Vec<Walk<E>>),
 }
 
 fn keyword<'e>(call: &'e ast::ExprCall, name: &str) -> Option<&'e Expr> {

@@ -1833,7 +1833,11 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
         } else {
             Type::Array { dtype: dtype.clone(), ndim: ndim - 1, layout: Layout::A, readonly: *readonly }
         }),
-        Ty::Val(Type::UniTuple(t, _)) => Ok(unliteral(t)),
+        Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) => match unliteral(t) {
+            // `(16, 8, 4)`: a tuple of literals is homogeneous once they are unliteraled.
+            Type::UniTuple(t, _) => Ok(*t),
+            _ => err(format!("cannot iterate over the heterogeneous {t}"), range),
+        },
         other => err(format!("cannot iterate over {}", other.record_name()), range),
     }
 }

@@ -1003,8 +1003,9 @@ impl Machine<'_> {
             let own = args.get(1).cloned().unwrap_or(V::Void);
             let result = match name {
                 "shfl_sync" => value_of((args[2].int() as usize) % 32).unwrap_or(own),
+                // The hardware reads the lane operand's low 5 bits (`b[4:0]`).
                 "shfl_up_sync" => {
-                    let d = args[2].int() as usize;
+                    let d = (args[2].int() & 31) as usize;
                     if lane >= d {
                         value_of(lane - d).unwrap_or(own)
                     } else {
@@ -1012,7 +1013,7 @@ impl Machine<'_> {
                     }
                 }
                 "shfl_down_sync" => {
-                    let d = args[2].int() as usize;
+                    let d = (args[2].int() & 31) as usize;
                     match lane.checked_add(d) {
                         Some(src) if src < 32 => value_of(src).unwrap_or(own),
                         _ => own,
