@@ -92,8 +92,8 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
         Expr::Call(call) if call.arguments.args.len() == 1 && call.arguments.keywords.is_empty() => {
             let path = qualified_path(&call.func, lookup)?;
             let scalar = scalar_type_of_path(&path)?;
-            const_eval(&call.arguments.args[0], lookup)?;
-            Some(ConstValue::NumpyScalar(scalar))
+            let value = const_eval(&call.arguments.args[0], lookup)?;
+            Some(ConstValue::NumpyScalar(scalar, Box::new(value)))
         }
         _ => None,
     }

@@ -21,7 +21,8 @@ pub enum ConstValue {
     None,
     Tuple(Vec<ConstValue>),
     /// `np.float32(0.5)`: a NumPy scalar, typed by its dtype (not a literal).
-    NumpyScalar(Scalar),
+    /// The value is the Python number converted (`np.float32(0.1)`: 0.1, rounded when used).
+    NumpyScalar(Scalar, Box<ConstValue>),
     /// A module-level NumPy array (captured into constant memory).
     HostArray,
 }

@@ -1173,6 +1173,16 @@ impl Lower<'_> {
             }
             (ConstValue::Bool(b), _) => Ok(self.constant(Constant::Bool(*b), span)),
             (ConstValue::Float(x), _) => Ok(self.constant(Constant::Float(*x, Scalar::F64), span)),
+            // `np.float32(0.1)`, `np.int8(300)`: the value converted to the scalar type.
+            (ConstValue::NumpyScalar(s, value), _) => {
+                let v = match **value {
+                    ConstValue::Int(i) => self.constant(Constant::Int(i, Scalar::I64), span),
+                    ConstValue::Float(x) => self.constant(Constant::Float(x, Scalar::F64), span),
+                    ConstValue::Bool(b) => self.constant(Constant::Bool(b), span),
+                    _ => return unsupported("this global constant", span),
+                };
+                self.cast(v, *s, span)
+            }
             (ConstValue::Tuple(items), _) => {
                 let mut values = Vec::new();
                 for (i, item) in items.iter().enumerate() {

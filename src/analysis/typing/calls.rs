@@ -870,6 +870,18 @@ pub fn host_array_type(value: &Expr, scope: &ItemScope<'_>) -> Option<Type> {
                 return Some(with_dtype(array, dtype));
             }
             "copy" => return host_array_type(&attr.value, scope),
+            "reshape" => {
+                let Type::Array { dtype, readonly, .. } = host_array_type(&attr.value, scope)? else { return None };
+                let ndim = match &call.arguments.args[..] {
+                    [one] => match const_eval(one, scope)? {
+                        ConstValue::Int(_) => 1,
+                        ConstValue::Tuple(t) => t.len(),
+                        _ => return None,
+                    },
+                    many => many.len(),
+                };
+                return Some(Type::Array { dtype, ndim: ndim as u8, layout: Layout::C, readonly });
+            }
             _ => {}
         },
         _ => {}
@@ -973,7 +985,7 @@ fn literal_shape(expr: &Expr, scope: &ItemScope<'_>) -> Option<(usize, Scalar)> 
             ConstValue::Int(_) => Some((0, Scalar::I64)),
             ConstValue::Float(_) => Some((0, Scalar::F64)),
             ConstValue::Bool(_) => Some((0, Scalar::Bool)),
-            ConstValue::NumpyScalar(s) => Some((0, s)),
+            ConstValue::NumpyScalar(s, _) => Some((0, s)),
             _ => None,
         },
     }

@@ -1748,7 +1748,7 @@ pub fn const_type(c: &ConstValue) -> Option<Ty> {
             }
             Type::tuple(elems)
         }
-        ConstValue::NumpyScalar(s) => Type::Scalar(*s),
+        ConstValue::NumpyScalar(s, _) => Type::Scalar(*s),
         ConstValue::HostArray => return None,
     }))
 }

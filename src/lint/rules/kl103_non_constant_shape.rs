@@ -389,7 +389,7 @@ fn check_value(v: &ConstValue, what: Option<&str>, range: TextRange, local: bool
             "float64",
             false,
         ),
-        ConstValue::NumpyScalar(s) => bad(
+        ConstValue::NumpyScalar(s, _) => bad(
             format!(
                 "{} a NumPy `{s}` scalar, which Numba types as `{s}`, not as an integer literal",
                 what.map_or("it is".to_string(), |w| format!("{w} is"))

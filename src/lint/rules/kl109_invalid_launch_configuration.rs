@@ -309,8 +309,8 @@ impl<'c, 'a> Checker<'c, 'a> {
         let v = match value {
             ConstValue::Int(v) => *v,
             ConstValue::Bool(b) => i128::from(*b),
-            ConstValue::NumpyScalar(s) if !s.is_float() => return None,
-            ConstValue::Float(_) | ConstValue::NumpyScalar(_) => {
+            ConstValue::NumpyScalar(s, _) if !s.is_float() => return None,
+            ConstValue::Float(_) | ConstValue::NumpyScalar(..) => {
                 out.push(
                     Diagnostic::new("KL109", range, format!("{what} size `{shown}` is a float: {float_error}"))
                         .note("Convert it with `int(...)`, or compute it with integer division `//`."),
