@@ -17,7 +17,7 @@ use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::promote::{base_scalar, converts_to_int32, unify, unliteral};
-use crate::analysis::typing::{DefTypes, find_def, resolve_device_function, type_def_for_args};
+use crate::analysis::typing::{BoundArg, DefTypes, bind_device_call, find_def, resolve_device_function, type_def_for_args};
 use crate::analysis::{Db, SourceFile};
 
 /// Why a function could not be lowered: a typing error, or a construct the IR does not
@@ -906,6 +906,14 @@ impl Lower<'_> {
                         let result = scalar(&self.expr_type(expr)?).unwrap_or(Scalar::I64);
                         self.cast(v, result, span)
                     }
+                    // On a bool, `~` is `not` and `-` negates it as an int64 (Numba's rules).
+                    ast::UnaryOp::Invert if scalar(self.ty(v)) == Some(Scalar::Bool) => {
+                        Ok(self.emit(Op::Unary(UnaryOp::Not, v), Some(Type::Scalar(Scalar::Bool)), span))
+                    }
+                    ast::UnaryOp::USub if scalar(self.ty(v)) == Some(Scalar::Bool) => {
+                        let wide = self.cast(v, Scalar::I64, span)?;
+                        Ok(self.emit(Op::Unary(UnaryOp::Neg, wide), Some(Type::Scalar(Scalar::I64)), span))
+                    }
                     op => {
                         // At the operand's own width, then widened (Numba's unary rule).
                         let ty = self.ty(v).clone();
@@ -1240,6 +1248,19 @@ impl Lower<'_> {
                 Ok(acc)
             }
             (Type::Array { ndim, .. }, "ndim") => Ok(self.int(*ndim as i128, span)),
+            (Type::Array { dtype, .. }, "itemsize") => {
+                let size = scalar(dtype).map_or(0, |s| s.itemsize());
+                Ok(self.int(size as i128, span))
+            }
+            (Type::Array { dtype, ndim, .. }, "nbytes") => {
+                let size = scalar(dtype).map_or(0, |s| s.itemsize());
+                let mut acc = self.int(size as i128, span);
+                for axis in 0..*ndim {
+                    let d = self.emit(Op::Extent { array: base, axis }, i64t.clone(), span);
+                    acc = self.emit(Op::Binary(BinaryOp::Mul, acc, d), i64t.clone(), span);
+                }
+                Ok(acc)
+            }
             (Type::Array { .. }, "T") => {
                 let ty = self.expr_type(expr)?;
                 let v = self.emit(Op::Transpose(base), Some(ty), span);
@@ -1257,7 +1278,13 @@ impl Lower<'_> {
 
     fn call(&mut self, call: &ast::ExprCall, expr: &Expr) -> LResult<ValueId> {
         let span = call.range();
-        if !call.arguments.keywords.is_empty() && !is_alloc_call(call, self.scope) {
+        let device_function = match &*call.func {
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
+                resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).map(|_| n.id.as_str())
+            }
+            _ => None,
+        };
+        if !call.arguments.keywords.is_empty() && !is_alloc_call(call, self.scope) && device_function.is_none() {
             return unsupported("keyword arguments in this call", span);
         }
         // Untyped here means an opaque Numba value (a grid group), not "no value".
@@ -1270,14 +1297,31 @@ impl Lower<'_> {
             return unsupported(&format!("a call of `{name}`, declared with cuda.declare_device (linking external code)"), span);
         }
         // Device functions of this module or imported from a workspace module.
-        if let Expr::Name(n) = &*call.func
-            && !self.locals.contains(n.id.as_str())
-            && resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).is_some()
-        {
+        if let Some(name) = device_function {
             // A function nested in a factory is called by its qualified name, which names it
             // without the caller's scope.
-            let callee = self.scope.nested_function(n.id.as_str()).unwrap_or(n.id.as_str()).to_string();
-            let args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+            let callee = self.scope.nested_function(name).unwrap_or(name).to_string();
+            let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+            let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.expr(&k.value)).collect::<LResult<_>>()?;
+            let names: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
+            let bound = bind_device_call(self.db, self.file, self.scope, name, positional.len(), &names)
+                .unwrap_or_else(|| Ok((0..positional.len()).map(BoundArg::Positional).collect()))
+                .map_err(|message| LowerError { message, range: span })?;
+            let mut args = Vec::new();
+            for b in bound {
+                args.push(match b {
+                    BoundArg::Positional(i) => positional[i],
+                    BoundArg::Keyword(j) => keywords[j],
+                    BoundArg::Default(c) => {
+                        let ty = match &c {
+                            ConstValue::Float(_) => Type::Scalar(Scalar::F64),
+                            ConstValue::Bool(_) => Type::Scalar(Scalar::Bool),
+                            _ => Type::Scalar(Scalar::I64),
+                        };
+                        self.const_value(&c, &ty, span)?
+                    }
+                });
+            }
             return Ok(self.emit(Op::Call { callee, args }, result_opt, span));
         }
         // Methods: `g.sync()`, `x.bit_count()`.
@@ -1377,6 +1421,15 @@ impl Lower<'_> {
         {
             return self.arith(Operator::Pow, *a, *b, rs, span);
         }
+        // `divmod(a, b)` is `(a // b, a % b)` in the tuple's element type.
+        if path == "builtins.divmod"
+            && let [a, b] = args.as_slice()
+        {
+            let element = tuple_element(&result, 0).as_ref().and_then(scalar);
+            let quotient = self.arith(Operator::FloorDiv, *a, *b, element, span)?;
+            let remainder = self.arith(Operator::Mod, *a, *b, element, span)?;
+            return Ok(self.emit(Op::MakeTuple(vec![quotient, remainder]), Some(result), span));
+        }
         // `math.pow(float, int32)` is libdevice's `powi`/`powif` in Numba.
         if path == "math.pow"
             && let [a, b] = args.as_slice()
@@ -1397,6 +1450,14 @@ impl Lower<'_> {
         } else {
             return unsupported(&format!("calling `{path}`"), span);
         };
+        // `round(i)` of an integer is the integer, as an int64.
+        if name == "builtins.round"
+            && let [x] = args.as_slice()
+            && scalar(self.ty(*x)).is_some_and(|s| !s.is_float())
+            && let Some(r) = rs
+        {
+            return self.cast(*x, r, span);
+        }
         // `round(x, ndigits)` is its own operation (the one-argument `round` is llrint).
         if name == "builtins.round"
             && let [x, digits] = args.as_slice()

@@ -76,7 +76,7 @@ pub fn call(
     let range = call.range();
     match func {
         Ty::Path(p) => call_path(typer, p, args, kwargs, call),
-        Ty::Device(name) => typer.device_call(name, args, range),
+        Ty::Device(name) => typer.device_call(name, args, kwargs, range),
         Ty::External(name, sig) => {
             if args.len() != sig.args.len() {
                 let msg = format!("`{name}` is declared with {} arguments, called with {}", sig.args.len(), args.len());

@@ -1534,13 +1534,28 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     /// Types a call of a device function of this module.
-    pub fn device_call(&mut self, name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+    pub fn device_call(&mut self, name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
         let Some((def, sig, home)) = self.ctx.function(name) else {
             return err(
                 format!("`{name}` is not a device function of this module"),
                 range,
             );
         };
+        // Keywords and defaults bind as in Python; a default is typed as its value (a
+        // literal), as Numba types an omitted argument.
+        let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| k.as_str()).collect();
+        let bound = bind_device_arguments(self.ctx.db, home, def, args.len(), &keywords)
+            .map_err(|message| Fail { message, range, kind: ErrorKind::Numba })?;
+        let bound: Vec<Ty> = bound
+            .into_iter()
+            .map(|b| match b {
+                BoundArg::Positional(i) => Some(args[i].clone()),
+                BoundArg::Keyword(j) => Some(kwargs[j].1.clone()),
+                BoundArg::Default(c) => const_type(&c),
+            })
+            .collect::<Option<_>>()
+            .ok_or_else(|| Fail { message: format!("a default of `{name}` is not a constant kernlint can type"), range, kind: ErrorKind::Unmodeled })?;
+        let args = bound.as_slice();
         // Numba specializes a device function on what it is given: literal values stay
         // literal (a shape parameter works), and types, intrinsics, device functions of this
         // module and opaque objects (a grid group) are passed as themselves.
@@ -1731,6 +1746,63 @@ fn const_compare(op: CmpOp, a: &ConstValue, b: &ConstValue) -> Option<bool> {
         CmpOp::GtE => order? != Ordering::Less,
         _ => return None,
     })
+}
+
+/// Where a device function's parameter takes its value in a call.
+pub enum BoundArg {
+    Positional(usize),
+    /// The call's keyword argument of this index.
+    Keyword(usize),
+    /// The parameter's default, evaluated where the function is defined.
+    Default(ConstValue),
+}
+
+/// Bind a call's `positional` arguments and `keywords` to `def`'s parameters as Python does:
+/// in order, then by name, then from the defaults (constants in the module of `home`).
+pub fn bind_device_arguments(
+    db: &dyn Db,
+    home: SourceFile,
+    def: &ast::StmtFunctionDef,
+    positional: usize,
+    keywords: &[&str],
+) -> Result<Vec<BoundArg>, String> {
+    let p = &def.parameters;
+    if p.vararg.is_some() || p.kwarg.is_some() {
+        return if keywords.is_empty() {
+            Ok((0..positional).map(BoundArg::Positional).collect())
+        } else {
+            Err(format!("keyword arguments to `{}`, which takes *args or **kwargs", def.name))
+        };
+    }
+    let params: Vec<&ast::ParameterWithDefault> = p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs).collect();
+    let takes_positionally = p.posonlyargs.len() + p.args.len();
+    if positional > takes_positionally {
+        return Err(format!("`{}` takes {takes_positionally} positional arguments but {positional} were given", def.name));
+    }
+    let mut bound: Vec<Option<BoundArg>> = (0..params.len()).map(|i| (i < positional).then_some(BoundArg::Positional(i))).collect();
+    for (j, keyword) in keywords.iter().enumerate() {
+        let Some(at) = params.iter().skip(p.posonlyargs.len()).position(|q| q.parameter.name.as_str() == *keyword) else {
+            return Err(format!("`{}` got an unexpected keyword argument `{keyword}`", def.name));
+        };
+        let at = at + p.posonlyargs.len();
+        if bound[at].is_some() {
+            return Err(format!("`{}` got multiple values for argument `{keyword}`", def.name));
+        }
+        bound[at] = Some(BoundArg::Keyword(j));
+    }
+    let module = crate::analysis::syntax::parse_module(db, home);
+    let scope = ItemScope::new(crate::analysis::scope::module_scope(db, home), &module.syntax().body);
+    params
+        .iter()
+        .zip(bound)
+        .map(|(q, b)| match (b, &q.default) {
+            (Some(b), _) => Ok(b),
+            (None, Some(default)) => const_eval(default, &scope)
+                .map(BoundArg::Default)
+                .ok_or_else(|| format!("the default of `{}` is not a constant", q.parameter.name)),
+            (None, None) => Err(format!("`{}` is missing the argument `{}`", def.name, q.parameter.name)),
+        })
+        .collect()
 }
 
 pub fn const_type(c: &ConstValue) -> Option<Ty> {

@@ -23,7 +23,7 @@ use super::syntax::parse_module;
 use super::types::Type;
 use super::{Db, SourceFile};
 
-pub use infer::{DefTypes, ErrorKind, Ty};
+pub use infer::{BoundArg, DefTypes, ErrorKind, Ty};
 
 /// What typing one function produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -318,6 +318,23 @@ pub fn typing_failure<'db>(
 /// function, or one defined beside the caller in an enclosing function), or a workspace
 /// module it is imported from (`from helpers import dev_fn`, `from helpers import *`).
 /// Gives the file and the function's qualified name there.
+/// How a call of the device function `name` (called from `file`) binds its `positional`
+/// arguments and `keywords` to the function's parameters; `None` when `name` is no device
+/// function.
+pub fn bind_device_call(
+    db: &dyn Db,
+    file: SourceFile,
+    scope: &dyn crate::analysis::resolve::NameLookup,
+    name: &str,
+    positional: usize,
+    keywords: &[&str],
+) -> Option<Result<Vec<BoundArg>, String>> {
+    let (home, qualname) = resolve_device_function(db, file, scope, name)?;
+    let entry = gpu_function_entry(db, home, FunctionName::new(db, qualname)).as_ref()?;
+    let def = find_def(crate::analysis::items::item_statements(db, entry.item), entry.function.def_range)?;
+    Some(infer::bind_device_arguments(db, home, def, positional, keywords))
+}
+
 pub fn resolve_device_function(
     db: &dyn Db,
     file: SourceFile,
