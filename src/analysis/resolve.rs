@@ -183,3 +183,39 @@ pub fn is_folded_literal(expr: &Expr) -> bool {
         _ => false,
     }
 }
+
+/// The positions a constant slice (`t[1:]`, `t[::-1]`) picks from a sequence of `len` items,
+/// as Python's `slice.indices` gives them; `None` when a bound is not a constant int or the
+/// step is zero.
+pub fn slice_positions(len: usize, slice: &ast::ExprSlice, lookup: &dyn NameLookup) -> Option<Vec<usize>> {
+    let bound = |e: &Option<Box<Expr>>| -> Option<Option<i128>> {
+        match e {
+            None => Some(None),
+            Some(e) => match const_eval(e, lookup)? {
+                ConstValue::None => Some(None),
+                c => Some(Some(c.as_int()?)),
+            },
+        }
+    };
+    let (lower, upper, step) = (bound(&slice.lower)?, bound(&slice.upper)?, bound(&slice.step)?.unwrap_or(1));
+    if step == 0 {
+        return None;
+    }
+    let n = len as i128;
+    let clamp = |v: i128, low: i128, high: i128| {
+        let v = if v < 0 { v + n } else { v };
+        v.clamp(low, high)
+    };
+    let (start, stop) = if step > 0 {
+        (lower.map_or(0, |v| clamp(v, 0, n)), upper.map_or(n, |v| clamp(v, 0, n)))
+    } else {
+        (lower.map_or(n - 1, |v| clamp(v, -1, n - 1)), upper.map_or(-1, |v| clamp(v, -1, n - 1)))
+    };
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(i as usize);
+        i += step;
+    }
+    Some(out)
+}

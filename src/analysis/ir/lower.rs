@@ -829,6 +829,13 @@ impl Lower<'_> {
                     Ok(v)
                 }
             }
+            Type::UniTuple(..) | Type::Tuple(_) if let Expr::Slice(sl) = slice => {
+                let picked = crate::analysis::resolve::slice_positions(tuple_element_count(&ty), sl, self.scope)
+                    .ok_or_else(|| LowerError { message: "a tuple slice needs constant bounds".into(), range: span })?;
+                let items = picked.into_iter().map(|i| self.extract(array, i, span)).collect::<LResult<Vec<_>>>()?;
+                let tt = Type::tuple(items.iter().map(|&v| self.ty(v).clone()).collect());
+                Ok(self.emit(Op::MakeTuple(items), Some(tt), span))
+            }
             Type::UniTuple(..) | Type::Tuple(_) => {
                 if let Some(i) = const_eval(slice, self.scope).and_then(|c| c.as_int()) {
                     let n = match &ty {

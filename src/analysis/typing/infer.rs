@@ -1457,6 +1457,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                     .map(Ty::Val)
                     .map_err(|m| Fail { message: m, range, kind: ErrorKind::Numba })
             }
+            // `shape[:2]`, `t[::-1]`: a constant slice of a tuple is the tuple of those items.
+            Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) if let Expr::Slice(sl) = slice => {
+                let elems = tuple_elems(t).unwrap_or_default();
+                let lookup: &dyn NameLookup = self.ctx.scope;
+                let picked = crate::analysis::resolve::slice_positions(elems.len(), sl, lookup)
+                    .ok_or_else(|| Fail { message: "a tuple slice needs constant bounds".into(), range, kind: ErrorKind::Numba })?;
+                Ok(Ty::Val(Type::tuple(picked.into_iter().map(|i| elems[i].clone()).collect())))
+            }
             Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) => {
                 let elems = tuple_elems(t).unwrap_or_default();
                 let ity = self.expr(slice, env)?;
