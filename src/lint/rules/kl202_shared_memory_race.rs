@@ -144,6 +144,16 @@ fn conflict(w: &Access, o: &Access, threads: &BTreeSet<Atom>) -> bool {
     let moved: Vec<usize> = (0..diffs.len()).filter(|&k| !diffs[k].0.is_empty()).collect();
     if let [k] = moved.as_slice() {
         let d = &diffs[*k];
+        // `s[tid]` and `s[blockDim.x + tid]` (a second half of the array): `threadIdx.x` is
+        // below `blockDim.x`, so slots a whole block apart never meet.
+        if let Some((axis, 1)) = single_thread_index(&pw[*k].thread_part()) {
+            let block = Poly::atom(Atom::Bdim(axis));
+            let above = d.sub(&block).and_then(|x| x.as_const()).is_some_and(|c| c >= 0);
+            let below = d.add(&block).and_then(|x| x.as_const()).is_some_and(|c| c <= 0);
+            if above || below {
+                return false;
+            }
+        }
         for g in &w.guards {
             if g.op == Some(CmpOp::Lt)
                 && let (Some(l), Some(bound)) = (&g.left.poly, &g.right.poly)
@@ -156,4 +166,15 @@ fn conflict(w: &Access, o: &Access, threads: &BTreeSet<Atom>) -> bool {
         }
     }
     true
+}
+
+/// `c * threadIdx.axis` alone: the axis and the coefficient.
+fn single_thread_index(p: &Poly) -> Option<(u8, i64)> {
+    match p.0.iter().collect::<Vec<_>>().as_slice() {
+        [(monomial, c)] => match monomial.as_slice() {
+            [Atom::Tid(axis)] => Some((*axis, **c)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
