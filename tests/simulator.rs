@@ -315,6 +315,160 @@ def k(hist, x):
     assert_eq!(values(r.outputs[0].as_ref().unwrap()), [8.0, 8.0, 8.0, 8.0]);
 }
 
+/// `activemask()` is the lanes of the warp live and converged at the call: the launched
+/// lanes of a partial warp, the lanes of a branch, the lanes that have not returned.
+#[test]
+fn activemask_is_the_lanes_at_the_call() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def partial(out):
+    out[cuda.threadIdx.x] = cuda.activemask()
+
+@cuda.jit
+def branch(out):
+    t = cuda.threadIdx.x
+    if t < 5:
+        out[t] = cuda.activemask()
+
+@cuda.jit
+def returned(out):
+    t = cuda.threadIdx.x
+    if t >= 20:
+        return
+    out[t] = cuda.activemask()
+"
+    );
+    let full = u32::MAX as f64;
+    let r = run(&src, "partial", "void(uint32[::1])", 1, 40, vec![array(Scalar::U32, &[0.0; 40])]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let want: Vec<f64> = (0..40).map(|t| if t < 32 { full } else { 255.0 }).collect();
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), want);
+    for (kernel, lanes) in [("branch", 5), ("returned", 20)] {
+        let r = run(&src, kernel, "void(uint32[::1])", 1, 32, vec![array(Scalar::U32, &[0.0; 32])]);
+        assert!(r.findings.is_empty(), "{kernel}: {:?}", r.findings);
+        let want: Vec<f64> = (0..32).map(|t| if t < lanes { ((1u64 << lanes) - 1) as f64 } else { 0.0 }).collect();
+        assert_eq!(values(r.outputs[0].as_ref().unwrap()), want, "{kernel}");
+    }
+}
+
+/// A warp collective waits only for the lanes its mask names (lanes outside it may wait at
+/// a barrier, or at another collective with their own mask) and computes over them.
+#[test]
+fn warp_collectives_meet_the_lanes_of_their_mask() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def half_then_barrier(out, x):
+    t = cuda.threadIdx.x
+    v = x[t]
+    if cuda.laneid < 16:
+        v += cuda.shfl_xor_sync(0xFFFF, v, 1)
+    cuda.syncthreads()
+    out[t] = v
+
+@cuda.jit
+def split(out, x):
+    t = cuda.threadIdx.x
+    v = x[t]
+    if cuda.laneid < 16:
+        r = cuda.ballot_sync(0xFFFF, v > 0)
+    else:
+        r = cuda.shfl_xor_sync(0xFFFF0000, v, 1)
+    out[t] = r
+"
+    );
+    let x: Vec<f64> = (0..64).map(|t| t as f64).collect();
+    let sig = "void(int32[::1], int32[::1])";
+    let r = run(&src, "half_then_barrier", sig, 1, 64, vec![array(Scalar::I32, &[0.0; 64]), array(Scalar::I32, &x)]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let want: Vec<f64> = (0..64).map(|t| if t % 32 < 16 { (t + (t ^ 1)) as f64 } else { t as f64 }).collect();
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), want);
+    // The lower half's ballot sees only its own lanes (lane 0 of warp 0 holds 0).
+    let r = run(&src, "split", sig, 1, 64, vec![array(Scalar::I32, &[0.0; 64]), array(Scalar::I32, &x)]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let want: Vec<f64> = (0..64)
+        .map(|t| match t {
+            0..16 => 0xFFFE as f64,
+            32..48 => 0xFFFF as f64,
+            _ => (t ^ 1) as f64,
+        })
+        .collect();
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), want);
+}
+
+const WARP_REDUCE: &str = "
+@cuda.jit
+def k(out, x):
+    sh = cuda.shared.array(64, int32)
+    t = cuda.threadIdx.x
+    lane = cuda.laneid
+    sh[t] = x[t]
+    cuda.syncwarp()
+    off = 16
+    while off > 0:
+        if lane < off:
+            sh[t] += sh[t + off]
+        cuda.syncwarp()
+        off //= 2
+    if lane == 0:
+        out[t // 32] = sh[t]
+";
+
+/// `syncwarp()` orders the shared-memory accesses of its warp's lanes (not those of other
+/// warps).
+#[test]
+fn syncwarp_orders_shared_memory_within_a_warp() {
+    let src = format!("{HEADER}{WARP_REDUCE}");
+    let x: Vec<f64> = (0..64).map(|t| t as f64).collect();
+    let args = || vec![array(Scalar::I32, &[0.0; 2]), array(Scalar::I32, &x)];
+    let sig = "void(int32[::1], int32[::1])";
+    let r = run(&src, "k", sig, 1, 64, args());
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [496.0, 1520.0]);
+    // Without the syncwarp in the loop, a step reads what another lane wrote in this one.
+    let racy = src.replacen("        cuda.syncwarp()\n", "", 1);
+    assert_eq!(run(&racy, "k", sig, 1, 64, args()).findings, vec![(FindingKind::SharedRace, 13)]);
+    // Reading the other warp's words is not ordered by a syncwarp.
+    let across = src.replacen("sh[t + off]", "sh[(t + off + 32) % 64]", 1);
+    assert_eq!(run(&across, "k", sig, 1, 64, args()).findings, vec![(FindingKind::SharedRace, 13)]);
+}
+
+const ROTATE: &str = "
+@cuda.jit
+def k(out, x):
+    t = cuda.grid(1)
+    n = out.size
+    out[t] = x[t]
+    cuda.syncthreads()
+    v = out[(t + 1) % n]
+    cuda.syncthreads()
+    out[(t + 7) % n] = v
+";
+
+/// Writes of a global element by different threads are ordered by a barrier between them
+/// (same block) or a grid sync (any block); otherwise they conflict.
+#[test]
+fn barriers_and_grid_syncs_order_global_writes() {
+    let src = format!("{HEADER}{ROTATE}");
+    let sig = "void(int32[::1], int32[::1])";
+    let args = |n: usize| vec![array(Scalar::I32, &vec![0.0; n]), array(Scalar::I32, &(0..n).map(|t| t as f64).collect::<Vec<_>>())];
+    let rotated = |n: usize| (0..n).map(|i| ((i + n - 7 + 1) % n) as f64).collect::<Vec<_>>();
+    let r = run(&src, "k", sig, 1, 64, args(64));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), rotated(64));
+    let grid = src.replace("    t = cuda.grid(1)", "    g = cuda.cg.this_grid()\n    t = cuda.grid(1)").replace("cuda.syncthreads()", "g.sync()");
+    let r = run(&grid, "k", sig, 2, 64, args(128));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), rotated(128));
+    // A block barrier does not order two blocks' writes (block 1 rewrites what block 0 wrote
+    // last, and the other way round), and without barriers nothing is ordered.
+    let conflicts = |lines: &[usize]| lines.iter().map(|&l| (FindingKind::GlobalWriteConflict, l)).collect::<Vec<_>>();
+    assert_eq!(run(&src, "k", sig, 2, 64, args(128)).findings, conflicts(&[7, 11]));
+    let unordered = src.replace("    cuda.syncthreads()\n", "");
+    assert_eq!(run(&unordered, "k", sig, 1, 64, args(64)).findings, conflicts(&[7, 9]));
+}
+
 #[test]
 fn factory_kernels_use_their_closure_constants_and_nested_device_functions() {
     let src = format!(

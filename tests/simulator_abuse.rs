@@ -66,6 +66,16 @@ def shuffle_against_barrier(out):
     out[t] = v
 
 
+@cuda.jit("void(float32[::1])")
+def mask_names_a_lane_at_a_barrier(out):
+    t = cuda.threadIdx.x
+    v = out[t]
+    if t < 16:
+        v = cuda.shfl_sync(0x1FFFF, v, 0)
+    cuda.syncthreads()
+    out[t] = v
+
+
 @cuda.jit(device=True)
 def fact(n):
     if n <= 1:
@@ -204,7 +214,8 @@ fn a_spin_lock_never_released_is_an_endless_loop() {
 
 #[test]
 fn deadlocks_at_barriers_are_findings() {
-    for kernel in ["barrier_in_divergent_code", "barrier_after_exit", "shuffle_against_barrier"] {
+    // (A shuffle whose mask names lane 16, which waits at the barrier, could never go on either.)
+    for kernel in ["barrier_in_divergent_code", "barrier_after_exit", "shuffle_against_barrier", "mask_names_a_lane_at_a_barrier"] {
         let r = run(kernel, [1, 1, 1], [32, 1, 1], 100_000, vec![zeros("float32", 32)]);
         let findings = r.findings();
         assert!(!findings.is_empty() && findings.iter().all(|f| f.0 == FindingKind::BarrierDivergence), "{kernel}: {findings:?}");

@@ -779,7 +779,6 @@ impl Decoder<'_> {
                 (Intrinsic::BlockDim(a), []) => Some(V::Int(self.launch.block[a] as i64)),
                 (Intrinsic::GridDim(a), []) => Some(V::Int(self.launch.grid[a] as i64)),
                 (Intrinsic::WarpSize, []) => Some(V::Int(32)),
-                (Intrinsic::ActiveMask, []) => Some(V::Int(norm(-1, Scalar::U32))),
                 (Intrinsic::GridSize, [n]) => match self.constant(*n) {
                     Some(V::Int(n)) => {
                         let size = |a: usize| {

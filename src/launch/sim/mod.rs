@@ -3,9 +3,11 @@
 //!
 //! Threads of a block are interleaved: each runs until it reaches a barrier, a warp
 //! collective or its end; a barrier releases when every live thread of the block waits at
-//! it, a warp collective when every live lane of the warp does. Threads waiting at
-//! different barriers, or waiting while others have exited, is barrier divergence.
-//! Kernels that use grid sync run the whole grid in one schedule.
+//! it, a warp collective when every live lane its member mask names waits at one of its
+//! kind with that mask (`activemask()`: the lanes at that call, once no other can move).
+//! Threads waiting at different barriers, or waiting while others have exited, is barrier
+//! divergence. Kernels that use grid sync run the whole grid in one schedule. Barriers,
+//! grid syncs and `syncwarp` order the memory accesses of the threads they hold.
 //!
 //! Threads do not walk the IR: each function is first decoded ([`decode`]) into typed
 //! operations on registers, which [`exec`] runs.
@@ -116,8 +118,8 @@ pub struct Buffer {
     pub data: Vec<u8>,
     pub space: MemorySpace,
     pub name: String,
-    /// Race bookkeeping per element: for shared memory, who last wrote and read it in which
-    /// barrier interval; for global memory, the last non-atomic writer. Empty until used.
+    /// Race bookkeeping per element: for shared memory, who last wrote and read it and when;
+    /// for global memory, the last non-atomic writer and when. Empty until used.
     pub track: Vec<Track>,
 }
 
@@ -132,7 +134,8 @@ impl Buffer {
     }
 }
 
-/// One element's access history (thread ids are grid-wide; `NONE` when unset).
+/// One element's access history (thread ids are grid-wide; `NONE` when unset). Epochs are
+/// `Machine::epoch` at the access: a synchronisation with a later epoch orders it.
 #[derive(Clone, Copy, Debug)]
 pub struct Track {
     /// Some thread wrote it (atomically or not): reading it is not a read of garbage.
@@ -140,9 +143,21 @@ pub struct Track {
     /// The last non-atomic writer.
     writer: u32,
     write_epoch: u32,
+    /// The first of the reads not yet ordered before one another (the latest's epoch).
     reader: u32,
     read_epoch: u32,
-    many_readers: bool,
+    readers: Readers,
+}
+
+/// Who made the reads a [`Track`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Readers {
+    /// `reader` alone.
+    One,
+    /// Several lanes of `reader`'s warp.
+    Warp,
+    /// Threads of several warps.
+    Many,
 }
 
 const NONE: u32 = u32::MAX;
@@ -155,7 +170,7 @@ impl Default for Track {
             write_epoch: 0,
             reader: NONE,
             read_epoch: 0,
-            many_readers: false,
+            readers: Readers::One,
         }
     }
 }
@@ -260,11 +275,16 @@ enum Wait {
         span: TextRange,
         pred: Option<i64>,
     },
-    /// A warp collective with this thread's arguments.
+    /// A warp collective with this thread's arguments and member mask.
     Warp {
         name: &'static str,
         span: TextRange,
         args: Vec<V>,
+        mask: u32,
+    },
+    /// `activemask()`: the lanes converged at this call.
+    ActiveMask {
+        span: TextRange,
     },
     Grid {
         span: TextRange,
@@ -281,6 +301,20 @@ struct Who {
     linear: usize,
     /// The thread's id, unique across the grid (what race bookkeeping records).
     id: u32,
+    /// The epochs of the last block barrier and of the last `syncwarp` the thread passed.
+    block_sync: u32,
+    warp_sync: u32,
+}
+
+impl Who {
+    fn lane(&self) -> usize {
+        (self.linear % 1_000_000) % 32
+    }
+
+    /// The thread's block and warp in it.
+    fn warp(&self) -> ([u32; 3], usize) {
+        (self.bid, (self.linear % 1_000_000) / 32)
+    }
 }
 
 struct Thread {
@@ -331,7 +365,12 @@ struct Machine<'p> {
     dynamic_shared: HashMap<usize, usize>,
     globals: HashMap<String, usize>,
     reported: std::collections::HashSet<(FindingKind, TextRange)>,
-    epoch: u64,
+    /// Counts synchronisations (barriers, grid syncs, `syncwarp`s): accesses record it.
+    epoch: u32,
+    /// The epoch of the last grid sync.
+    grid_sync: u32,
+    /// Threads per block.
+    per_block: u32,
     steps: u64,
     /// A thread exhausted its step budget or its call depth: the launch stops there, as a
     /// GPU's would never end (its results are not meaningful anyway).
@@ -358,6 +397,8 @@ pub fn run(
         globals: HashMap::new(),
         reported: Default::default(),
         epoch: 0,
+        grid_sync: 0,
+        per_block: launch.block.iter().product::<u32>().max(1),
         steps: 0,
         stopped: false,
     };
@@ -703,6 +744,8 @@ impl Machine<'_> {
                     bid,
                     linear: base + linear,
                     id,
+                    block_sync: 0,
+                    warp_sync: 0,
                 };
                 Thread {
                     who,
@@ -738,7 +781,6 @@ impl Machine<'_> {
     }
 
     fn schedule(&mut self, mut threads: Vec<Thread>, _blocks: usize) {
-        let warp_of = |t: &Thread| (t.who.bid, (t.who.linear % 1_000_000) / 32);
         loop {
             let mut progressed = false;
             for i in 0..threads.len() {
@@ -781,29 +823,7 @@ impl Machine<'_> {
                     }
                 }
             }
-            // Warp collectives: release a warp whose live lanes all wait at one.
-            let mut released = false;
-            let mut warps: HashMap<([u32; 3], usize), Vec<usize>> = HashMap::new();
-            if threads
-                .iter()
-                .any(|t| matches!(t.wait, Some(Wait::Warp { .. })))
-            {
-                for (i, t) in threads.iter().enumerate() {
-                    if !t.done {
-                        warps.entry(warp_of(t)).or_default().push(i);
-                    }
-                }
-            }
-            for lanes in warps.values() {
-                if lanes
-                    .iter()
-                    .all(|&i| matches!(threads[i].wait, Some(Wait::Warp { .. })))
-                {
-                    self.release_warp(&mut threads, lanes);
-                    released = true;
-                }
-            }
-            if released {
+            if self.release_warps(&mut threads, false) {
                 continue;
             }
             let live: Vec<usize> = (0..threads.len()).filter(|&i| !threads[i].done).collect();
@@ -811,6 +831,11 @@ impl Machine<'_> {
                 return;
             }
             if progressed {
+                continue;
+            }
+            // `activemask()` once nothing else can move: every lane that could still reach
+            // the call with the others has.
+            if self.release_warps(&mut threads, true) {
                 continue;
             }
             // Everyone live is waiting: a barrier (per block) or a grid sync.
@@ -823,6 +848,7 @@ impl Machine<'_> {
                 .all(|&i| matches!(threads[i].wait, Some(Wait::Grid { .. })));
             if all_grid {
                 self.epoch += 1;
+                self.grid_sync = self.epoch;
                 for &i in &live {
                     threads[i].wait = None;
                     self.deliver(&mut threads[i], V::Void);
@@ -898,12 +924,16 @@ impl Machine<'_> {
                 let describe = |w: &Option<Wait>| match w {
                     Some(Wait::Barrier { name, .. }) => format!("`{name}`"),
                     Some(Wait::Warp { name, .. }) => format!("`{name}`"),
+                    Some(Wait::ActiveMask { .. }) => "`activemask`".to_string(),
                     Some(Wait::Grid { .. }) => "`grid.sync()`".to_string(),
                     None => "nothing".to_string(),
                 };
                 let span_of = |w: &Option<Wait>| match w {
                     Some(
-                        Wait::Barrier { span, .. } | Wait::Warp { span, .. } | Wait::Grid { span },
+                        Wait::Barrier { span, .. }
+                        | Wait::Warp { span, .. }
+                        | Wait::ActiveMask { span }
+                        | Wait::Grid { span },
                     ) => Some(*span),
                     None => None,
                 };
@@ -972,6 +1002,7 @@ impl Machine<'_> {
         };
         for &i in members {
             threads[i].wait = None;
+            threads[i].who.block_sync = self.epoch;
             self.deliver(&mut threads[i], result.clone());
         }
     }
@@ -988,20 +1019,91 @@ impl Machine<'_> {
         frame.pc += 1;
     }
 
-    fn release_warp(&mut self, threads: &mut [Thread], lanes: &[usize]) {
-        let lane_of = |t: &Thread| (t.who.linear % 1_000_000) % 32;
-        let mut by_lane: HashMap<usize, (&str, Vec<V>)> = HashMap::new();
-        for &i in lanes {
-            if let Some(Wait::Warp { name, args, .. }) = &threads[i].wait {
-                by_lane.insert(lane_of(&threads[i]), (*name, args.clone()));
+    /// Release the warp collectives that can go on, and say whether any did. Lanes meet at a
+    /// collective of one kind with one member mask (as PTX's `*.sync` operations, which wait
+    /// for every non-exited lane the mask names, at whichever call): lanes outside the mask,
+    /// waiting at a barrier or elsewhere, do not hold it up. With `active`, the `activemask()`
+    /// calls instead: each gathers the lanes waiting at that same call.
+    fn release_warps(&mut self, threads: &mut [Thread], active: bool) -> bool {
+        #[derive(PartialEq, Eq, Hash)]
+        enum Meet {
+            Sync(&'static str, u32),
+            /// An `activemask()` call, by where each frame of the thread is.
+            Call(Vec<(usize, usize)>),
+        }
+        let waits = |t: &Thread| match t.wait {
+            Some(Wait::Warp { .. }) => !active,
+            Some(Wait::ActiveMask { .. }) => active,
+            _ => false,
+        };
+        if !threads.iter().any(waits) {
+            return false;
+        }
+        // Per warp: its live lanes, and the lanes waiting at each meeting.
+        type Meets = HashMap<Meet, Vec<usize>>;
+        let mut warps: HashMap<([u32; 3], usize), (u32, Meets)> = HashMap::new();
+        for (i, t) in threads.iter().enumerate() {
+            if t.done {
+                continue;
+            }
+            let warp = warps.entry(t.who.warp()).or_default();
+            warp.0 |= 1 << t.who.lane();
+            if !waits(t) {
+                continue;
+            }
+            let meet = match &t.wait {
+                Some(Wait::Warp { name, mask, .. }) => Meet::Sync(name, *mask),
+                _ => Meet::Call(t.frames.iter().map(|f| (f.func, f.pc)).collect()),
+            };
+            warp.1.entry(meet).or_default().push(i);
+        }
+        let mut released = false;
+        for (live, meets) in warps.into_values() {
+            for (meet, lanes) in meets {
+                let here = lanes
+                    .iter()
+                    .fold(0u32, |m, &i| m | 1 << threads[i].who.lane());
+                let members = match meet {
+                    // Lanes the mask names are still on their way.
+                    Meet::Sync(_, mask) if live & mask & !here != 0 => continue,
+                    Meet::Sync(_, mask) => here & mask,
+                    Meet::Call(_) => here,
+                };
+                self.release_warp(threads, &lanes, members);
+                released = true;
             }
         }
+        released
+    }
+
+    /// Release `lanes`, waiting at one collective of their warp, which is computed over the
+    /// lanes `members` (those its mask names that are there). Reading a lane that is not one
+    /// is undefined on the GPU: a shuffle gets its own value.
+    fn release_warp(&mut self, threads: &mut [Thread], lanes: &[usize], members: u32) {
+        let mut name = "activemask";
+        let mut by_lane: HashMap<usize, Vec<V>> = HashMap::new();
         for &i in lanes {
-            let lane = lane_of(&threads[i]);
-            let (name, args) = by_lane[&lane].clone();
-            let value_of = |src: usize| by_lane.get(&src).and_then(|(_, a)| a.get(1).cloned());
+            if let Some(Wait::Warp { name: n, args, .. }) = &threads[i].wait {
+                name = n;
+                let lane = threads[i].who.lane();
+                if members >> lane & 1 == 1 {
+                    by_lane.insert(lane, args.clone());
+                }
+            }
+        }
+        if name == "syncwarp" {
+            self.epoch += 1;
+        }
+        for &i in lanes {
+            let lane = threads[i].who.lane();
+            let args = match threads[i].wait.take() {
+                Some(Wait::Warp { args, .. }) => args,
+                _ => Vec::new(),
+            };
+            let value_of = |src: usize| by_lane.get(&src).and_then(|a| a.get(1).cloned());
             let own = args.get(1).cloned().unwrap_or(V::Void);
             let result = match name {
+                "activemask" => V::Int(members as i64),
                 "shfl_sync" => value_of((args[2].int() as usize) % 32).unwrap_or(own),
                 // The hardware reads the lane operand's low 5 bits (`b[4:0]`).
                 "shfl_up_sync" => {
@@ -1022,7 +1124,7 @@ impl Machine<'_> {
                 "shfl_xor_sync" => value_of(lane ^ (args[2].int() as usize & 31)).unwrap_or(own),
                 "ballot_sync" => {
                     let mut bits = 0i64;
-                    for (l, (_, a)) in &by_lane {
+                    for (l, a) in &by_lane {
                         if a.get(1).is_some_and(V::truth) {
                             bits |= 1 << l;
                         }
@@ -1032,28 +1134,28 @@ impl Machine<'_> {
                 "all_sync" => V::Bool(
                     by_lane
                         .values()
-                        .all(|(_, a)| a.get(1).is_some_and(V::truth)),
+                        .all(|a| a.get(1).is_some_and(V::truth)),
                 ),
                 "any_sync" => V::Bool(
                     by_lane
                         .values()
-                        .any(|(_, a)| a.get(1).is_some_and(V::truth)),
+                        .any(|a| a.get(1).is_some_and(V::truth)),
                 ),
                 "eq_sync" => {
                     let first = by_lane
                         .values()
                         .next()
-                        .and_then(|(_, a)| a.get(1))
+                        .and_then(|a| a.get(1))
                         .map(V::truth);
                     V::Bool(
                         by_lane
                             .values()
-                            .all(|(_, a)| a.get(1).map(V::truth) == first),
+                            .all(|a| a.get(1).map(V::truth) == first),
                     )
                 }
                 "match_any_sync" => {
                     let mut bits = 0i64;
-                    for (l, (_, a)) in &by_lane {
+                    for (l, a) in &by_lane {
                         if a.get(1) == Some(&own) {
                             bits |= 1 << l;
                         }
@@ -1061,13 +1163,15 @@ impl Machine<'_> {
                     V::Int(norm(bits, Scalar::I32))
                 }
                 "match_all_sync" => {
-                    let all = by_lane.values().all(|(_, a)| a.get(1) == Some(&own));
+                    let all = by_lane.values().all(|a| a.get(1) == Some(&own));
                     let mask = by_lane.keys().fold(0i64, |m, l| m | 1 << l);
                     V::Tup(vec![V::Int(norm(if all { mask } else { 0 }, Scalar::I32)), V::Bool(all)].into())
                 }
                 _ => V::Void, // syncwarp
             };
-            threads[i].wait = None;
+            if name == "syncwarp" {
+                threads[i].who.warp_sync = self.epoch;
+            }
             self.deliver(&mut threads[i], result);
         }
     }
@@ -1270,22 +1374,31 @@ impl Machine<'_> {
             return;
         }
         let me = t.id;
-        let epoch = self.epoch as u32;
         let buf = &mut self.buffers[buffer];
         if buf.track.is_empty() {
             buf.track = vec![Track::default(); buf.data.len() / n + 1];
         }
         // Element sizes are powers of two.
-        let track = &mut buf.track[at >> n.trailing_zeros()];
+        let element = at >> n.trailing_zeros();
+        let track = buf.track[element];
         let never_written = !track.written;
-        let raced =
-            !atomic && track.writer != NONE && track.writer != me && track.write_epoch == epoch;
-        if atomic {
-            // Atomics are ordered among themselves: not a read that can race.
-        } else if track.read_epoch != epoch || track.reader == NONE {
-            (track.reader, track.read_epoch, track.many_readers) = (me, epoch, false);
-        } else if track.reader != me {
-            track.many_readers = true;
+        let raced = !atomic
+            && track.writer != NONE
+            && !self.ordered(t, track.writer, track.write_epoch, Readers::One);
+        // Atomics are ordered among themselves: not a read that can race.
+        if !atomic {
+            // Reads ordered before this one are ordered before what follows it too.
+            let (reader, readers) = if track.reader == NONE
+                || self.ordered(t, track.reader, track.read_epoch, track.readers)
+            {
+                (me, Readers::One)
+            } else if track.readers != Readers::Many && self.same_warp(track.reader, t) {
+                (track.reader, Readers::Warp)
+            } else {
+                (track.reader, Readers::Many)
+            };
+            let entry = &mut self.buffers[buffer].track[element];
+            (entry.reader, entry.read_epoch, entry.readers) = (reader, self.epoch, readers);
         }
         if never_written || raced {
             self.read_finding(t, span, never_written);
@@ -1371,40 +1484,53 @@ impl Machine<'_> {
             return;
         }
         let me = t.id;
-        let epoch = self.epoch as u32;
         let buf = &mut self.buffers[buffer];
         if buf.track.is_empty() {
             buf.track = vec![Track::default(); buf.data.len() / n + 1];
         }
         let element = at >> n.trailing_zeros();
         let track = buf.track[element];
+        let written_by_other = !atomic
+            && track.writer != NONE
+            && !self.ordered(t, track.writer, track.write_epoch, Readers::One);
         let conflict = match space {
             MemorySpace::Shared if !atomic => {
-                let read_by_other = track.read_epoch == epoch
-                    && track.reader != NONE
-                    && (track.many_readers || track.reader != me);
-                let written_by_other =
-                    track.writer != NONE && track.writer != me && track.write_epoch == epoch;
+                let read_by_other = track.reader != NONE
+                    && (track.readers != Readers::One || track.reader != me)
+                    && !self.ordered(t, track.reader, track.read_epoch, track.readers);
                 (read_by_other || written_by_other)
                     .then_some(WriteConflict::Shared { written_by_other })
             }
-            MemorySpace::Global if !atomic && track.writer != NONE && track.writer != me => {
-                Some(WriteConflict::Global)
-            }
+            MemorySpace::Global if written_by_other => Some(WriteConflict::Global),
             _ => None,
         };
         // Atomics never conflict, and reset the element's writer (global) as they do.
-        let entry = &mut buf.track[element];
+        let entry = &mut self.buffers[buffer].track[element];
         entry.written = true;
         if atomic {
             entry.writer = NONE;
         } else {
             entry.writer = me;
-            entry.write_epoch = epoch;
+            entry.write_epoch = self.epoch;
         }
         if let Some(conflict) = conflict {
             self.write_finding(t, span, buffer, conflict);
         }
+    }
+
+    /// Whether accesses thread `id` (with `readers`, the reads of a [`Track`]) made in `epoch`
+    /// are ordered before `t`'s now: they are `t`'s own, or a grid sync came since, or a
+    /// barrier `t` passed in their block, or a `syncwarp` `t` passed in their warp.
+    fn ordered(&self, t: Who, id: u32, epoch: u32, readers: Readers) -> bool {
+        (readers == Readers::One && id == t.id)
+            || self.grid_sync > epoch
+            || (t.block_sync > epoch && id / self.per_block == t.id / self.per_block)
+            || (readers != Readers::Many && t.warp_sync > epoch && self.same_warp(id, t))
+    }
+
+    fn same_warp(&self, id: u32, t: Who) -> bool {
+        id / self.per_block == t.id / self.per_block
+            && id % self.per_block / 32 == t.id % self.per_block / 32
     }
 
     #[cold]
@@ -1490,6 +1616,8 @@ impl Machine<'_> {
             Intrinsic::ThisGrid => V::Void,
             Intrinsic::GridSync => return Err(Wait::Grid { span }),
             Intrinsic::Warp(name) => {
+                // `syncwarp()` names the whole warp.
+                let mask = args.first().map_or(u32::MAX, |m| m.int() as u32);
                 let mut a = args.to_vec();
                 if a.len() < 3 {
                     a.resize(3, V::Int(0));
@@ -1498,9 +1626,10 @@ impl Machine<'_> {
                     name,
                     span,
                     args: a,
+                    mask,
                 });
             }
-            Intrinsic::ActiveMask => V::Int(norm(-1, Scalar::U32)),
+            Intrinsic::ActiveMask => return Err(Wait::ActiveMask { span }),
             Intrinsic::LaneMaskLt => V::Int((1i64 << ((t.linear % 1_000_000) % 32)) - 1),
             Intrinsic::Nothing => V::Void,
             // The bits of the operand's own width (`popc(int32(-8))` is 29, not 61).
