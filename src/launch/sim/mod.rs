@@ -323,6 +323,9 @@ struct Thread {
     wait: Option<Wait>,
     done: bool,
     steps: u64,
+    /// Block barriers passed: a thread that exited after fewer than the waiting ones skipped
+    /// a barrier they passed (a barrier under a thread-dependent condition).
+    barriers: u32,
 }
 
 /// Why a write is a finding.
@@ -753,6 +756,7 @@ impl Machine<'_> {
                     wait: None,
                     done: false,
                     steps: 0,
+                    barriers: 0,
                 }
             })
             .collect()
@@ -867,12 +871,6 @@ impl Machine<'_> {
                 if waits.len() != members.len() {
                     continue;
                 }
-                let block_size =
-                    (self.launch.block[0] * self.launch.block[1] * self.launch.block[2]) as usize;
-                let exited = threads
-                    .iter()
-                    .filter(|t| t.who.bid == bid && t.done)
-                    .count();
                 let first = waits[0].1;
                 if let Some(other) = waits.iter().find(|w| w.1 != first) {
                     let t = &threads[members[0]].who;
@@ -891,27 +889,28 @@ impl Machine<'_> {
                             thread: th.tid,
                         });
                     }
-                } else if exited > 0 && members.len() < block_size {
+                } else if let Some(skipper) = threads
+                    .iter()
+                    .find(|t| t.who.bid == bid && t.done && t.barriers != threads[members[0]].barriers)
+                {
+                    // Threads that returned before the barrier do not hold it up: a GPU
+                    // releases a barrier once every thread that has not exited arrives, so
+                    // `if i >= n: return` before `syncthreads()` runs as written (KL201 flags
+                    // it statically). One that exited after passing a different number of
+                    // barriers than the waiting ones skipped one of them: divergence.
                     let th = &threads[members[0]].who;
                     let msg = format!(
-                        "barrier divergence in block {:?}: {} of {} threads wait at `{}` while {exited} have already exited",
+                        "barrier divergence in block {:?}: {} threads wait at `{}` (barrier {} of theirs) while thread {:?} exited after passing {} barriers",
                         th.bid,
                         members.len(),
-                        block_size,
-                        waits[0].0
+                        waits[0].0,
+                        threads[members[0]].barriers + 1,
+                        skipper.who.tid,
+                        skipper.barriers
                     );
                     let (b, tt) = (th.bid, th.tid);
-                    if self
-                        .reported
-                        .insert((FindingKind::BarrierDivergence, first))
-                    {
-                        self.findings.push(Finding {
-                            kind: FindingKind::BarrierDivergence,
-                            message: msg,
-                            span: first,
-                            block: b,
-                            thread: tt,
-                        });
+                    if self.reported.insert((FindingKind::BarrierDivergence, first)) {
+                        self.findings.push(Finding { kind: FindingKind::BarrierDivergence, message: msg, span: first, block: b, thread: tt });
                     }
                 }
                 self.release_barrier(&mut threads, &members);
@@ -1002,6 +1001,7 @@ impl Machine<'_> {
         };
         for &i in members {
             threads[i].wait = None;
+            threads[i].barriers += 1;
             threads[i].who.block_sync = self.epoch;
             self.deliver(&mut threads[i], result.clone());
         }
@@ -1444,8 +1444,11 @@ impl Machine<'_> {
             return;
         };
         let n = s.itemsize() as usize;
-        self.track_write(t, arr.buffer, at, n, span, atomic);
-        write_value(&mut self.buffers[arr.buffer].data[at..at + n], s, v);
+        let mut new = [0u8; 16];
+        write_value(&mut new[..n], s, v);
+        let unchanged = self.buffers[arr.buffer].data[at..at + n] == new[..n];
+        self.track_write(t, arr.buffer, at, n, span, atomic, unchanged);
+        self.buffers[arr.buffer].data[at..at + n].copy_from_slice(&new[..n]);
     }
 
     /// A (non-atomic) store of a scalar register of type `s`.
@@ -1465,8 +1468,11 @@ impl Machine<'_> {
             return;
         };
         let n = s.itemsize() as usize;
-        self.track_write(t, arr.buffer, at, n, span, false);
-        write_bits(&mut self.buffers[arr.buffer].data[at..at + n], bits, s);
+        let mut new = [0u8; 8];
+        write_bits(&mut new[..n], bits, s);
+        let unchanged = self.buffers[arr.buffer].data[at..at + n] == new[..n];
+        self.track_write(t, arr.buffer, at, n, span, false, unchanged);
+        self.buffers[arr.buffer].data[at..at + n].copy_from_slice(&new[..n]);
     }
 
     /// Race bookkeeping of a write of `n` bytes at `at` (shared and global memory).
@@ -1478,11 +1484,13 @@ impl Machine<'_> {
         n: usize,
         span: TextRange,
         atomic: bool,
+        unchanged: bool,
     ) {
         let space = self.buffers[buffer].space;
         if !matches!(space, MemorySpace::Shared | MemorySpace::Global) {
             return;
         }
+
         let me = t.id;
         let buf = &mut self.buffers[buffer];
         if buf.track.is_empty() {
@@ -1490,6 +1498,18 @@ impl Machine<'_> {
         }
         let element = at >> n.trailing_zeros();
         let track = buf.track[element];
+        // A write of the value already there (`found[0] = 1` from many threads) changes
+        // nothing another thread could see, whatever the order: not a race. It stays the
+        // element's writer only if there is none, so a later different value still conflicts.
+        if unchanged && !atomic {
+            if track.writer == NONE {
+                let entry = &mut buf.track[element];
+                entry.written = true;
+                entry.writer = me;
+                entry.write_epoch = self.epoch;
+            }
+            return;
+        }
         let written_by_other = !atomic
             && track.writer != NONE
             && !self.ordered(t, track.writer, track.write_epoch, Readers::One);
