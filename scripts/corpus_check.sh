@@ -9,7 +9,7 @@
 # Env: KERNLINT (binary, default target/release/kernlint), VENV (oracle venv), JOBS.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-manifest=$(realpath "${1:-$root/tests/kernels/manifest.toml}")
+manifest=$(realpath "${1:-$root/tests/kernels/manifest_a.toml}")
 out=${2:-${TMPDIR:-/tmp}/kernlint-corpus-$(basename "$(dirname "$manifest")")}
 shift 2 2>/dev/null || shift $#
 kernlint=$(realpath "${KERNLINT:-$root/target/release/kernlint}")
