@@ -215,7 +215,13 @@ fn a_spin_lock_never_released_is_an_endless_loop() {
 #[test]
 fn deadlocks_at_barriers_are_findings() {
     // (A shuffle whose mask names lane 16, which waits at the barrier, could never go on either.)
-    for kernel in ["barrier_in_divergent_code", "barrier_after_exit", "shuffle_against_barrier", "mask_names_a_lane_at_a_barrier"] {
+    // Threads that exit without a barrier the others wait at do not hold it up, as on a GPU
+    // (KL201 reports both kernels statically).
+    for kernel in ["barrier_in_divergent_code", "barrier_after_exit"] {
+        let r = run(kernel, [1, 1, 1], [32, 1, 1], 100_000, vec![zeros("float32", 32)]);
+        assert!(r.findings().is_empty(), "{kernel}: {:?}", r.findings());
+    }
+    for kernel in ["shuffle_against_barrier", "mask_names_a_lane_at_a_barrier"] {
         let r = run(kernel, [1, 1, 1], [32, 1, 1], 100_000, vec![zeros("float32", 32)]);
         let findings = r.findings();
         assert!(!findings.is_empty() && findings.iter().all(|f| f.0 == FindingKind::BarrierDivergence), "{kernel}: {findings:?}");

@@ -135,7 +135,7 @@ fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<Result<(Sca
         Ok(v) => v,
         Err(count) => {
             return Some(Err(format!(
-                "the module array `{name}` has {count} elements, more than the {MAX_MODULE_ARRAY_ELEMENTS} kernlint evaluates: far more than the 64 KiB of constant memory a kernel can capture"
+                "the module array `{name}` has {count} elements, more than {MAX_MODULE_ARRAY_ELEMENTS} elements: far more than the 64 KiB of constant memory a kernel can capture"
             )));
         }
     };
