@@ -158,10 +158,6 @@ fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<Result<(Sca
 /// than [`MAX_MODULE_ARRAY_ELEMENTS`].
 #[allow(clippy::type_complexity)]
 fn host_array_values(value: &Expr, scope: &ItemScope) -> Option<Result<(Vec<i64>, Vec<ConstValue>), usize>> {
-    let checked = |count: Option<usize>| -> Option<Result<usize, usize>> {
-        let n = count?;
-        Some(if n > MAX_MODULE_ARRAY_ELEMENTS { Err(n) } else { Ok(n) })
-    };
     let Expr::Call(call) = value else { return None };
     let args = &call.arguments.args;
     if let Expr::Attribute(attr) = &*call.func
@@ -224,10 +220,10 @@ fn host_array_values(value: &Expr, scope: &ItemScope) -> Option<Result<(Vec<i64>
             match (start, stop, step) {
                 (ConstValue::Int(a), ConstValue::Int(b), ConstValue::Int(d)) if d != 0 => {
                     let n = ((b - a) + d - d.signum()).div_euclid(d).max(0);
-                    let n = match checked(usize::try_from(n).ok())? {
-                        Ok(n) => n,
-                        Err(n) => return Some(Err(n)),
-                    };
+                    let n = usize::try_from(n).ok()?;
+                    if n > MAX_MODULE_ARRAY_ELEMENTS {
+                        return Some(Err(n));
+                    }
                     (vec![n as i64], (0..n as i128).map(|i| ConstValue::Int(a + i * d)).collect())
                 }
                 (a, b, d) => {
@@ -236,10 +232,10 @@ fn host_array_values(value: &Expr, scope: &ItemScope) -> Option<Result<(Vec<i64>
                     if !n.is_finite() {
                         return None;
                     }
-                    let n = match checked(Some(n as usize))? {
-                        Ok(n) => n,
-                        Err(n) => return Some(Err(n)),
-                    };
+                    let n = n as usize;
+                    if n > MAX_MODULE_ARRAY_ELEMENTS {
+                        return Some(Err(n));
+                    }
                     (vec![n as i64], (0..n).map(|i| ConstValue::Float(a + i as f64 * d)).collect())
                 }
             }
@@ -255,10 +251,10 @@ fn host_array_values(value: &Expr, scope: &ItemScope) -> Option<Result<(Vec<i64>
             if shape.iter().any(|&d| d < 0) {
                 return None;
             }
-            let n = match checked(shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d as usize)))? {
-                Ok(n) => n,
-                Err(n) => return Some(Err(n)),
-            };
+            let n = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d as usize))?;
+            if n > MAX_MODULE_ARRAY_ELEMENTS {
+                return Some(Err(n));
+            }
             let fill = match callee.as_str() {
                 "numpy.ones" => ConstValue::Int(1),
                 "numpy.full" => number(args.get(1).or_else(|| keyword("fill_value"))?)?,
@@ -272,10 +268,10 @@ fn host_array_values(value: &Expr, scope: &ItemScope) -> Option<Result<(Vec<i64>
                 Some(e) => const_eval(e, scope)?.as_int()?,
                 None => 50,
             };
-            let n = match checked(usize::try_from(n).ok())? {
-                Ok(n) => n,
-                Err(n) => return Some(Err(n)),
-            };
+            let n = usize::try_from(n).ok()?;
+            if n > MAX_MODULE_ARRAY_ELEMENTS {
+                return Some(Err(n));
+            }
             // NumPy: start + i * step, with the last value exactly `stop`.
             let step = (b - a) / (n.max(2) - 1) as f64;
             let values = (0..n).map(|i| ConstValue::Float(if i + 1 == n && n > 1 { b } else { a + i as f64 * step })).collect();

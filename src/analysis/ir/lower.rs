@@ -802,6 +802,17 @@ impl Lower<'_> {
         Ok(out)
     }
 
+    /// The product of an array's extents, as an int64.
+    fn element_count(&mut self, array: ValueId, ndim: u8, span: TextRange) -> ValueId {
+        let i64t = Some(Type::Scalar(Scalar::I64));
+        let mut acc = self.emit(Op::Extent { array, axis: 0 }, i64t.clone(), span);
+        for axis in 1..ndim {
+            let d = self.emit(Op::Extent { array, axis }, i64t.clone(), span);
+            acc = self.emit(Op::Binary(BinaryOp::Mul, acc, d), i64t.clone(), span);
+        }
+        acc
+    }
+
     /// `idx < 0 ? idx + extent : idx` for an int64 index: wrapped once, no bounds check, as
     /// Numba does.
     fn wrap_index(&mut self, array: ValueId, axis: usize, index: ValueId, span: TextRange) -> ValueId {
@@ -1246,14 +1257,7 @@ impl Lower<'_> {
                 let ty = Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), *ndim as usize);
                 Ok(self.emit(Op::MakeTuple(dims), Some(ty), span))
             }
-            (Type::Array { ndim, .. }, "size") => {
-                let mut acc = self.emit(Op::Extent { array: base, axis: 0 }, i64t.clone(), span);
-                for axis in 1..*ndim {
-                    let d = self.emit(Op::Extent { array: base, axis }, i64t.clone(), span);
-                    acc = self.emit(Op::Binary(BinaryOp::Mul, acc, d), i64t.clone(), span);
-                }
-                Ok(acc)
-            }
+            (Type::Array { ndim, .. }, "size") => Ok(self.element_count(base, *ndim, span)),
             (Type::Array { ndim, .. }, "ndim") => Ok(self.int(*ndim as i128, span)),
             (Type::Array { dtype, .. }, "itemsize") => {
                 let size = scalar(dtype).map_or(0, |s| s.itemsize());
@@ -1261,12 +1265,9 @@ impl Lower<'_> {
             }
             (Type::Array { dtype, ndim, .. }, "nbytes") => {
                 let size = scalar(dtype).map_or(0, |s| s.itemsize());
-                let mut acc = self.int(size as i128, span);
-                for axis in 0..*ndim {
-                    let d = self.emit(Op::Extent { array: base, axis }, i64t.clone(), span);
-                    acc = self.emit(Op::Binary(BinaryOp::Mul, acc, d), i64t.clone(), span);
-                }
-                Ok(acc)
+                let size = self.int(size as i128, span);
+                let count = self.element_count(base, *ndim, span);
+                Ok(self.emit(Op::Binary(BinaryOp::Mul, count, size), i64t, span))
             }
             (Type::Array { .. }, "T") => {
                 let ty = self.expr_type(expr)?;
@@ -1319,14 +1320,8 @@ impl Lower<'_> {
                 args.push(match b {
                     BoundArg::Positional(i) => positional[i],
                     BoundArg::Keyword(j) => keywords[j],
-                    BoundArg::Default(c) => {
-                        let ty = match &c {
-                            ConstValue::Float(_) => Type::Scalar(Scalar::F64),
-                            ConstValue::Bool(_) => Type::Scalar(Scalar::Bool),
-                            _ => Type::Scalar(Scalar::I64),
-                        };
-                        self.const_value(&c, &ty, span)?
-                    }
+                    // Typed as its value: an int is int64, a float float64.
+                    BoundArg::Default(c) => self.const_value(&c, &Type::Unknown, span)?,
                 });
             }
             return Ok(self.emit(Op::Call { callee, args }, result_opt, span));

@@ -1446,8 +1446,7 @@ impl Machine<'_> {
         let n = s.itemsize() as usize;
         let mut new = [0u8; 16];
         write_value(&mut new[..n], s, v);
-        let unchanged = self.buffers[arr.buffer].data[at..at + n] == new[..n];
-        self.track_write(t, arr.buffer, at, n, span, atomic, unchanged);
+        self.track_write(t, arr.buffer, at, &new[..n], span, atomic);
         self.buffers[arr.buffer].data[at..at + n].copy_from_slice(&new[..n]);
     }
 
@@ -1470,22 +1469,22 @@ impl Machine<'_> {
         let n = s.itemsize() as usize;
         let mut new = [0u8; 8];
         write_bits(&mut new[..n], bits, s);
-        let unchanged = self.buffers[arr.buffer].data[at..at + n] == new[..n];
-        self.track_write(t, arr.buffer, at, n, span, false, unchanged);
+        self.track_write(t, arr.buffer, at, &new[..n], span, false);
         self.buffers[arr.buffer].data[at..at + n].copy_from_slice(&new[..n]);
     }
 
-    /// Race bookkeeping of a write of `n` bytes at `at` (shared and global memory).
+    /// Race bookkeeping of a write of the bytes `new` at `at` (shared and global memory),
+    /// before they are stored.
     fn track_write(
         &mut self,
         t: Who,
         buffer: usize,
         at: usize,
-        n: usize,
+        new: &[u8],
         span: TextRange,
         atomic: bool,
-        unchanged: bool,
     ) {
+        let n = new.len();
         let space = self.buffers[buffer].space;
         if !matches!(space, MemorySpace::Shared | MemorySpace::Global) {
             return;
@@ -1501,13 +1500,8 @@ impl Machine<'_> {
         // A write of the value already there (`found[0] = 1` from many threads) changes
         // nothing another thread could see, whatever the order: not a race. It stays the
         // element's writer only if there is none, so a later different value still conflicts.
-        if unchanged && !atomic {
-            if track.writer == NONE {
-                let entry = &mut buf.track[element];
-                entry.written = true;
-                entry.writer = me;
-                entry.write_epoch = self.epoch;
-            }
+        // (With no writer yet, that is what any write does: the bytes need no comparing.)
+        if !atomic && track.writer != NONE && buf.data[at..at + n] == *new {
             return;
         }
         let written_by_other = !atomic
@@ -1524,6 +1518,7 @@ impl Machine<'_> {
             MemorySpace::Global if written_by_other => Some(WriteConflict::Global),
             _ => None,
         };
+        let conflict = conflict.filter(|_| self.buffers[buffer].data[at..at + n] != *new);
         // Atomics never conflict, and reset the element's writer (global) as they do.
         let entry = &mut self.buffers[buffer].track[element];
         entry.written = true;

@@ -146,7 +146,7 @@ fn conflict(w: &Access, o: &Access, threads: &BTreeSet<Atom>) -> bool {
         let d = &diffs[*k];
         // `s[tid]` and `s[blockDim.x + tid]` (a second half of the array): `threadIdx.x` is
         // below `blockDim.x`, so slots a whole block apart never meet.
-        if let Some((axis, 1)) = single_thread_index(&pw[*k].thread_part()) {
+        if let Some(axis) = (0..3).find(|&a| pw[*k].thread_part() == Poly::atom(Atom::Tid(a))) {
             let block = Poly::atom(Atom::Bdim(axis));
             let above = d.sub(&block).and_then(|x| x.as_const()).is_some_and(|c| c >= 0);
             let below = d.add(&block).and_then(|x| x.as_const()).is_some_and(|c| c <= 0);
@@ -168,13 +168,3 @@ fn conflict(w: &Access, o: &Access, threads: &BTreeSet<Atom>) -> bool {
     true
 }
 
-/// `c * threadIdx.axis` alone: the axis and the coefficient.
-fn single_thread_index(p: &Poly) -> Option<(u8, i64)> {
-    match p.0.iter().collect::<Vec<_>>().as_slice() {
-        [(monomial, c)] => match monomial.as_slice() {
-            [Atom::Tid(axis)] => Some((*axis, **c)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
