@@ -51,8 +51,8 @@ use ruff_text_size::TextRange;
 use crate::analysis::ir::math::MathFn;
 use crate::analysis::libdevice::{self, Arith, Native, Plan, Ret};
 use crate::analysis::ir::{
-    BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlotId, Terminator, UnaryOp,
-    ValueId,
+    BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlicePart, SlotId,
+    Terminator, UnaryOp, ValueId,
 };
 use crate::analysis::kernels::JitOptions;
 use crate::analysis::types::{Layout, Scalar, Type};
@@ -582,7 +582,9 @@ impl<'a> FnCx<'a> {
                     }),
                     Op::GlobalArray(_) => Some(Space::Const),
                     Op::ReadSlot(s) => self.slot_spaces[s.0 as usize],
-                    Op::SubArray { array, .. } | Op::Transpose(array) => spaces.get(array).copied(),
+                    Op::SubArray { array, .. } | Op::Slice { array, .. } | Op::Transpose(array) => {
+                        spaces.get(array).copied()
+                    }
                     Op::WriteSlot(s, v) => {
                         if matches!(f.value_type(*v), Type::Array { .. })
                             && let Some(sp) = spaces.get(v).copied()
@@ -1212,6 +1214,62 @@ impl<'a> FnCx<'a> {
                     ptr,
                     shape: a.shape[n..].to_vec(),
                     strides: a.strides[n..].to_vec(),
+                    ..a
+                })
+            }
+            Op::Slice { array, parts } => {
+                let a = self.array(*array)?;
+                let ptr = self.reg(Rc::Rd);
+                self.e(format!("mov.b64 {ptr}, {}", a.ptr));
+                let (mut shape, mut strides) = (Vec::new(), Vec::new());
+                let mut axis = 0;
+                for part in parts {
+                    let Some(stride) = a.strides.get(axis).cloned() else {
+                        if *part == SlicePart::NewAxis {
+                            shape.push("1".to_string());
+                            strides.push("0".to_string());
+                            continue;
+                        }
+                        return err(
+                            "kernlint cannot compile this index yet (too many indices)",
+                            self.span,
+                        );
+                    };
+                    match part {
+                        SlicePart::Index(i) => {
+                            let x = self.val(*i)?;
+                            let x = self.cast_repr(&x, Scalar::I64)?;
+                            self.e(format!("mad.lo.s64 {ptr}, {x}, {stride}, {ptr}"));
+                            axis += 1;
+                        }
+                        SlicePart::Range { start, len, step } => {
+                            let (x, _) = self.scalar(*start)?;
+                            self.e(format!("mad.lo.s64 {ptr}, {x}, {stride}, {ptr}"));
+                            let (n, _) = self.scalar(*len)?;
+                            shape.push(n);
+                            strides.push(match step {
+                                None => stride,
+                                Some(step) => {
+                                    let (k, _) = self.scalar(*step)?;
+                                    let r = self.reg(Rc::Rd);
+                                    self.e(format!("mul.lo.s64 {r}, {k}, {stride}"));
+                                    r
+                                }
+                            });
+                            axis += 1;
+                        }
+                        SlicePart::NewAxis => {
+                            shape.push("1".to_string());
+                            strides.push("0".to_string());
+                        }
+                    }
+                }
+                shape.extend(a.shape[axis..].iter().cloned());
+                strides.extend(a.strides[axis..].iter().cloned());
+                Repr::A(Arr {
+                    ptr,
+                    shape,
+                    strides,
                     ..a
                 })
             }

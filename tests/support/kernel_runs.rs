@@ -59,10 +59,15 @@ pub fn assemble(program: &Program, kernel: &str, fastmath: bool) {
 /// return each argument's final contents (`None` for scalars); also compile it to PTX, with
 /// and without `fastmath`, and assemble that where ptxas is.
 pub fn run(source: &str, kernel: &str, sig: &str, threads: u32, args: &[HostArg]) -> Vec<Option<NpyArray>> {
+    run_launch(source, kernel, sig, &launch(threads), args)
+}
+
+/// [`run`] with a launch of any shape (and dynamic shared memory).
+pub fn run_launch(source: &str, kernel: &str, sig: &str, launch: &Launch, args: &[HostArg]) -> Vec<Option<NpyArray>> {
     let (db, file) = database(source);
     let sig = parse_signature_str(sig).unwrap();
     let program = build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{kernel}: {}", e.message));
-    let (outputs, outcome) = simulate(&program, &launch(threads), args).unwrap();
+    let (outputs, outcome) = simulate(&program, launch, args).unwrap();
     assert!(outcome.findings.is_empty(), "{kernel}: {:?}", outcome.findings);
     assemble(&program, kernel, false);
     assemble(&program, kernel, true);

@@ -7,8 +7,8 @@ use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Number, Ope
 use ruff_text_size::{Ranged, TextRange};
 
 use super::{
-    BinaryOp, Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Param, Slot, SlotId, Terminator,
-    UnaryOp, ValueId,
+    BinaryOp, Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Param, SlicePart, Slot, SlotId,
+    Terminator, UnaryOp, ValueId,
 };
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::libdevice::{self, Plan};
@@ -17,7 +17,9 @@ use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::promote::{base_scalar, converts_to_int32, unify, unliteral};
-use crate::analysis::typing::{BoundArg, DefTypes, bind_device_call, find_def, resolve_device_function, type_def_for_args};
+use crate::analysis::typing::{
+    BoundArg, DefTypes, Index, array_index, bind_device_call, find_def, resolve_device_function, type_def_for_args,
+};
 use crate::analysis::{Db, SourceFile};
 
 /// Why a function could not be lowered: a typing error, or a construct the IR does not
@@ -777,29 +779,238 @@ impl Lower<'_> {
         self.spaces.get(&array).copied().unwrap_or(MemorySpace::Global)
     }
 
-    /// Lower an index expression into int64 indices, each wrapped once if negative.
-    fn indices(&mut self, array: ValueId, slice: &Expr, span: TextRange) -> LResult<Vec<ValueId>> {
-        let parts: Vec<&Expr> = match slice {
+    /// Lower an array subscript: int64 indices for an element, each wrapped once if
+    /// negative, or a view (`m[i]` on a 2-D array, slices and new axes) of the type Numba
+    /// gives it.
+    fn subscript(&mut self, array: ValueId, slice: &Expr, span: TextRange) -> LResult<Access> {
+        let Type::Array { dtype, ndim, layout, readonly } = self.ty(array).clone() else {
+            return unsupported(&format!("indexing {}", self.ty(array)), span);
+        };
+        let exprs: Vec<&Expr> = match slice {
             Expr::Tuple(t) => t.elts.iter().collect(),
             other => vec![other],
         };
-        let mut out = Vec::new();
-        for (axis, part) in parts.into_iter().enumerate() {
-            if matches!(part, Expr::Slice(_)) {
-                return unsupported("array slicing", part.range());
+        let mut parts = Vec::new();
+        let mut kinds = Vec::new();
+        let mut axis = 0;
+        // The axes `...` stands for: those the other indices leave.
+        let indexed: usize = exprs
+            .iter()
+            .map(|e| match e {
+                Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) => 0,
+                Expr::Slice(_) => 1,
+                e => self.expr_type(e).map_or(1, |t| match t {
+                    t @ (Type::UniTuple(..) | Type::Tuple(_)) if !matches!(slice, Expr::Tuple(_)) => tuple_element_count(&t),
+                    _ => 1,
+                }),
+            })
+            .sum();
+        for part in exprs {
+            match part {
+                Expr::Slice(s) => {
+                    parts.push(self.slice_range(array, axis, s)?);
+                    kinds.push((Index::Slice { has_step: s.step.is_some() }, part.range()));
+                    axis += 1;
+                }
+                Expr::NoneLiteral(_) => {
+                    parts.push(SlicePart::NewAxis);
+                    kinds.push((Index::None, part.range()));
+                }
+                Expr::EllipsisLiteral(_) => {
+                    kinds.push((Index::Ellipsis, part.range()));
+                    for _ in indexed..ndim as usize {
+                        let start = self.int(0, part.range());
+                        let len = self.emit(Op::Extent { array, axis: axis as u8 }, Some(Type::Scalar(Scalar::I64)), part.range());
+                        parts.push(SlicePart::Range { start, len, step: None });
+                        axis += 1;
+                    }
+                }
+                _ => {
+                    let raw = self.expr(part)?;
+                    // `a[idx]` with a tuple `idx` indexes one axis per item.
+                    let items = match self.ty(raw).clone() {
+                        t @ (Type::UniTuple(..) | Type::Tuple(_)) if !matches!(slice, Expr::Tuple(_)) => {
+                            (0..tuple_element_count(&t)).map(|i| self.extract(raw, i, part.range())).collect::<LResult<Vec<_>>>()?
+                        }
+                        _ => vec![raw],
+                    };
+                    for item in items {
+                        let Some(s) = scalar(self.ty(item)) else {
+                            return unsupported(&format!("an index of type {}", self.ty(item)), part.range());
+                        };
+                        if s.is_float() {
+                            return Err(LowerError { message: format!("an array index must be an integer, not {s}"), range: part.range() });
+                        }
+                        let index = self.cast(item, Scalar::I64, part.range())?;
+                        let wrapped = if s.is_unsigned_int() || is_nonnegative_literal(part) { index } else { self.wrap_index(array, axis, index, span) };
+                        parts.push(SlicePart::Index(wrapped));
+                        kinds.push((Index::Int, part.range()));
+                        axis += 1;
+                    }
+                }
             }
-            let raw = self.expr(part)?;
-            let Some(s) = scalar(self.ty(raw)) else {
-                return unsupported(&format!("an index of type {}", self.ty(raw)), part.range());
-            };
-            if s.is_float() {
-                return Err(LowerError { message: format!("an array index must be an integer, not {s}"), range: part.range() });
-            }
-            let index = self.cast(raw, Scalar::I64, part.range())?;
-            let wrapped = if s.is_unsigned_int() || is_nonnegative_literal(part) { index } else { self.wrap_index(array, axis, index, span) };
-            out.push(wrapped);
         }
-        Ok(out)
+        if axis > ndim as usize {
+            return Err(LowerError { message: format!("too many indices for a {ndim}-d array"), range: slice.range() });
+        }
+        let view = array_index(&dtype, ndim, layout, readonly, &kinds).map_err(|message| LowerError { message, range: span })?;
+        let space = self.space(array);
+        let indices: Option<Vec<ValueId>> = parts.iter().map(|p| if let SlicePart::Index(i) = p { Some(*i) } else { None }).collect();
+        let v = match indices {
+            Some(indices) if indices.len() == ndim as usize => return Ok(Access::Element(indices)),
+            Some(indices) => self.emit(Op::SubArray { array, indices }, Some(view), span),
+            None => self.emit(Op::Slice { array, parts }, Some(view), span),
+        };
+        self.spaces.insert(v, space);
+        Ok(Access::View(v))
+    }
+
+    /// One axis of a slice, Python's way (`PySlice_AdjustIndices`, as Numba's `fix_slice`
+    /// and `get_slice_length` compute it): an omitted bound is the start or end in the
+    /// step's direction; a negative bound counts from the end once; then bounds are clamped
+    /// to `[0, n]` (to `[-1, n - 1]` for a negative step), and the length is
+    /// `max(0, ceil((stop - start) / step))`. A step of 0 is Numba's `ValueError`, which
+    /// ends the thread (without `debug=True`).
+    fn slice_range(&mut self, array: ValueId, axis: usize, s: &ast::ExprSlice) -> LResult<SlicePart> {
+        let span = s.range();
+        let i64t = Some(Type::Scalar(Scalar::I64));
+        let boolt = Some(Type::Scalar(Scalar::Bool));
+        // Python evaluates the bounds left to right.
+        let start = self.slice_bound(s.lower.as_deref())?;
+        let stop = self.slice_bound(s.upper.as_deref())?;
+        let step = self.slice_bound(s.step.as_deref())?;
+        let sign = match step {
+            None => Sign::Up(1),
+            Some(v) => match s.step.as_deref().and_then(|e| self.const_int(e)).or_else(|| self.int_constant(v)) {
+                Some(k) if k > 0 => Sign::Up(k),
+                Some(k) if k < 0 => Sign::Down,
+                _ => {
+                    let zero = self.int(0, span);
+                    let is_zero = self.emit(Op::Compare(CompareOp::Eq, v, zero), boolt.clone(), span);
+                    let (fail, ok) = (self.new_block(), self.new_block());
+                    self.terminate(Terminator::Branch { cond: is_zero, then: fail, otherwise: ok });
+                    self.switch_to(fail);
+                    self.terminate(Terminator::Return(None));
+                    self.switch_to(ok);
+                    let negative = self.emit(Op::Compare(CompareOp::Lt, v, zero), boolt.clone(), span);
+                    Sign::Unknown(negative)
+                }
+            },
+        };
+        let size = self.emit(Op::Extent { array, axis: axis as u8 }, i64t.clone(), span);
+        let zero = self.int(0, span);
+        // Where a bound below the axis goes, and one at or past its end.
+        let lower = match sign {
+            Sign::Up(_) => zero,
+            Sign::Down => self.int(-1, span),
+            Sign::Unknown(negative) => {
+                let minus_one = self.int(-1, span);
+                self.emit(Op::Select { cond: negative, then: minus_one, otherwise: zero }, i64t.clone(), span)
+            }
+        };
+        let upper = match sign {
+            Sign::Up(_) => size,
+            Sign::Down | Sign::Unknown(_) => {
+                let one = self.int(1, span);
+                let last = self.emit(Op::Binary(BinaryOp::Sub, size, one), i64t.clone(), span);
+                match sign {
+                    Sign::Unknown(negative) => self.emit(Op::Select { cond: negative, then: last, otherwise: size }, i64t.clone(), span),
+                    _ => last,
+                }
+            }
+        };
+        let start = match start {
+            Some(b) => self.clamp_bound(array, axis, b, s.lower.as_deref(), (lower, upper, size), span),
+            // The first element in the step's direction: 0, or the last one.
+            None => match sign {
+                Sign::Up(_) => zero,
+                Sign::Down => upper,
+                Sign::Unknown(negative) => self.emit(Op::Select { cond: negative, then: upper, otherwise: zero }, i64t.clone(), span),
+            },
+        };
+        let stop = match stop {
+            Some(b) => self.clamp_bound(array, axis, b, s.upper.as_deref(), (lower, upper, size), span),
+            // Past the end in the step's direction: the extent, or -1.
+            None => match sign {
+                Sign::Up(_) => size,
+                Sign::Down => lower,
+                Sign::Unknown(negative) => self.emit(Op::Select { cond: negative, then: lower, otherwise: size }, i64t.clone(), span),
+            },
+        };
+        let delta = self.emit(Op::Binary(BinaryOp::Sub, stop, start), i64t.clone(), span);
+        let len = if let Sign::Up(1) = sign {
+            let positive = self.emit(Op::Compare(CompareOp::Gt, delta, zero), boolt.clone(), span);
+            self.emit(Op::Select { cond: positive, then: delta, otherwise: zero }, i64t.clone(), span)
+        } else {
+            let step = step.expect("a step other than 1 is written");
+            let one = self.int(1, span);
+            let up_empty = |this: &mut Self| this.emit(Op::Compare(CompareOp::Le, delta, zero), boolt.clone(), span);
+            let down_empty = |this: &mut Self| this.emit(Op::Compare(CompareOp::Ge, delta, zero), boolt.clone(), span);
+            let up_dividend = |this: &mut Self| this.emit(Op::Binary(BinaryOp::Sub, delta, one), i64t.clone(), span);
+            let down_dividend = |this: &mut Self| this.emit(Op::Binary(BinaryOp::Add, delta, one), i64t.clone(), span);
+            let (empty, dividend) = match sign {
+                Sign::Up(_) => (up_empty(self), up_dividend(self)),
+                Sign::Down => (down_empty(self), down_dividend(self)),
+                Sign::Unknown(negative) => {
+                    let (ue, de) = (up_empty(self), down_empty(self));
+                    let empty = self.emit(Op::Select { cond: negative, then: de, otherwise: ue }, boolt.clone(), span);
+                    let (ud, dd) = (up_dividend(self), down_dividend(self));
+                    (empty, self.emit(Op::Select { cond: negative, then: dd, otherwise: ud }, i64t.clone(), span))
+                }
+            };
+            // Exact in both directions: the dividend has the step's sign, so floor is truncation.
+            let quotient = self.emit(Op::Binary(BinaryOp::FloorDiv, dividend, step), i64t.clone(), span);
+            let nominal = self.emit(Op::Binary(BinaryOp::Add, quotient, one), i64t.clone(), span);
+            self.emit(Op::Select { cond: empty, then: zero, otherwise: nominal }, i64t.clone(), span)
+        };
+        Ok(SlicePart::Range { start, len, step })
+    }
+
+    /// A slice bound as int64, or `None` when omitted (or written `None`).
+    fn slice_bound(&mut self, e: Option<&Expr>) -> LResult<Option<ValueId>> {
+        let Some(e) = e.filter(|e| !e.is_none_literal_expr()) else { return Ok(None) };
+        let v = self.expr(e)?;
+        match scalar(self.ty(v)) {
+            Some(s) if s.is_int() => Ok(Some(self.cast(v, Scalar::I64, e.range())?)),
+            _ => Err(LowerError { message: format!("a slice bound must be an integer, not {}", self.ty(v)), range: e.range() }),
+        }
+    }
+
+    /// A bound given in a slice, made a position: wrapped once when negative, then `lower`
+    /// when still below 0 and `upper` when at or past the extent.
+    fn clamp_bound(&mut self, array: ValueId, axis: usize, b: ValueId, e: Option<&Expr>, (lower, upper, size): (ValueId, ValueId, ValueId), span: TextRange) -> ValueId {
+        let i64t = Some(Type::Scalar(Scalar::I64));
+        let boolt = Some(Type::Scalar(Scalar::Bool));
+        let nonnegative = e.is_some_and(is_nonnegative_literal);
+        let wrapped = if nonnegative { b } else { self.wrap_index(array, axis, b, span) };
+        let over = self.emit(Op::Compare(CompareOp::Ge, wrapped, size), boolt.clone(), span);
+        let clamped = self.emit(Op::Select { cond: over, then: upper, otherwise: wrapped }, i64t.clone(), span);
+        if nonnegative {
+            return clamped;
+        }
+        let zero = self.int(0, span);
+        let under = self.emit(Op::Compare(CompareOp::Lt, wrapped, zero), boolt, span);
+        self.emit(Op::Select { cond: under, then: lower, otherwise: clamped }, i64t, span)
+    }
+
+    /// The value of an integer expression Numba knows at compile time (literals and module
+    /// constants; a local variable of the same name hides a constant).
+    fn const_int(&self, e: &Expr) -> Option<i128> {
+        struct Locals<'l>(&'l BTreeSet<String>, bool);
+        impl<'a> Visitor<'a> for Locals<'_> {
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                if let Expr::Name(n) = expr {
+                    self.1 |= self.0.contains(n.id.as_str());
+                }
+                visitor::walk_expr(self, expr);
+            }
+        }
+        let mut locals = Locals(&self.locals, false);
+        locals.visit_expr(e);
+        if locals.1 {
+            return None;
+        }
+        const_eval(e, self.scope).and_then(|c| c.as_int())
     }
 
     /// The product of an array's extents, as an int64.
@@ -826,20 +1037,13 @@ impl Lower<'_> {
     fn load(&mut self, array: ValueId, slice: &Expr, span: TextRange) -> LResult<ValueId> {
         let ty = self.ty(array).clone();
         match &ty {
-            Type::Array { dtype, ndim, layout, readonly } => {
-                let indices = self.indices(array, slice, span)?;
-                let space = self.space(array);
-                if indices.len() == *ndim as usize {
+            Type::Array { dtype, .. } => match self.subscript(array, slice, span)? {
+                Access::Element(indices) => {
+                    let space = self.space(array);
                     Ok(self.emit(Op::Load { array, indices, space }, Some((**dtype).clone()), span))
-                } else {
-                    let rest = *ndim - indices.len() as u8;
-                    let layout = if *layout == Layout::C { Layout::C } else { Layout::A };
-                    let view = Type::Array { dtype: dtype.clone(), ndim: rest, layout, readonly: *readonly };
-                    let v = self.emit(Op::SubArray { array, indices }, Some(view), span);
-                    self.spaces.insert(v, space);
-                    Ok(v)
                 }
-            }
+                Access::View(v) => Ok(v),
+            },
             Type::UniTuple(..) | Type::Tuple(_) if let Expr::Slice(sl) = slice => {
                 let picked = crate::analysis::resolve::slice_positions(tuple_element_count(&ty), sl, self.scope)
                     .ok_or_else(|| LowerError { message: "a tuple slice needs constant bounds".into(), range: span })?;
@@ -872,11 +1076,79 @@ impl Lower<'_> {
         let Type::Array { dtype, .. } = self.ty(array).clone() else {
             return unsupported(&format!("item assignment on {}", self.ty(array)), span);
         };
-        let indices = self.indices(array, slice, span)?;
-        let value = self.cast_to_type(value, &dtype, span)?;
-        let space = self.space(array);
-        self.emit_void(Op::Store { array, indices, value, space }, span);
-        Ok(())
+        match self.subscript(array, slice, span)? {
+            Access::Element(indices) => {
+                let value = self.cast_to_type(value, &dtype, span)?;
+                let space = self.space(array);
+                self.emit_void(Op::Store { array, indices, value, space }, span);
+                Ok(())
+            }
+            Access::View(view) => self.fill(view, value, span),
+        }
+    }
+
+    /// Assignment to a view (`a[1:3] = 0`, `m[i] = x`, `a[:2] = (x, y)`), as Numba's
+    /// `fancy_setslice`: a scalar is stored into every element, in C order; a homogeneous
+    /// tuple into a 1-D view of its length, item by item (another length is Numba's
+    /// `ValueError`, which ends the thread).
+    fn fill(&mut self, view: ValueId, value: ValueId, span: TextRange) -> LResult<()> {
+        let Type::Array { dtype, ndim, .. } = self.ty(view).clone() else {
+            return unsupported(&format!("item assignment on {}", self.ty(view)), span);
+        };
+        let space = self.space(view);
+        let i64t = Some(Type::Scalar(Scalar::I64));
+        match self.ty(value).clone() {
+            Type::UniTuple(_, n) if ndim == 1 => {
+                let len = self.emit(Op::Extent { array: view, axis: 0 }, i64t, span);
+                let expected = self.int(n as i128, span);
+                let differs = self.emit(Op::Compare(CompareOp::Ne, len, expected), Some(Type::Scalar(Scalar::Bool)), span);
+                let (fail, ok) = (self.new_block(), self.new_block());
+                self.terminate(Terminator::Branch { cond: differs, then: fail, otherwise: ok });
+                self.switch_to(fail);
+                self.terminate(Terminator::Return(None));
+                self.switch_to(ok);
+                for k in 0..n {
+                    let item = self.extract(value, k, span)?;
+                    let item = self.cast_to_type(item, &dtype, span)?;
+                    let index = self.int(k as i128, span);
+                    self.emit_void(Op::Store { array: view, indices: vec![index], value: item, space }, span);
+                }
+                Ok(())
+            }
+            t if scalar(&t).is_some() => {
+                let value = self.cast_to_type(value, &dtype, span)?;
+                // One counted loop per axis, the last innermost.
+                let mut loops = Vec::new();
+                let mut indices = Vec::new();
+                for axis in 0..ndim {
+                    let counter = self.temp("fill", &Type::Scalar(Scalar::I64));
+                    let zero = self.int(0, span);
+                    self.emit_void(Op::WriteSlot(counter, zero), span);
+                    let n = self.emit(Op::Extent { array: view, axis }, i64t.clone(), span);
+                    let (header, body, exit) = (self.new_block(), self.new_block(), self.new_block());
+                    self.terminate(Terminator::Jump(header));
+                    self.switch_to(header);
+                    let i = self.emit(Op::ReadSlot(counter), i64t.clone(), span);
+                    let more = self.emit(Op::Compare(CompareOp::Lt, i, n), Some(Type::Scalar(Scalar::Bool)), span);
+                    self.terminate(Terminator::Branch { cond: more, then: body, otherwise: exit });
+                    self.switch_to(body);
+                    indices.push(i);
+                    loops.push((counter, header, exit));
+                }
+                self.emit_void(Op::Store { array: view, indices, value, space }, span);
+                for (counter, header, exit) in loops.into_iter().rev() {
+                    let i = self.emit(Op::ReadSlot(counter), i64t.clone(), span);
+                    let one = self.int(1, span);
+                    let next = self.emit(Op::Binary(BinaryOp::Add, i, one), i64t.clone(), span);
+                    self.emit_void(Op::WriteSlot(counter, next), span);
+                    self.terminate(Terminator::Jump(header));
+                    self.switch_to(exit);
+                }
+                Ok(())
+            }
+            Type::Array { .. } => unsupported("assigning an array to a slice (Numba needs NRT for it)", span),
+            other => unsupported(&format!("assigning {other} to a slice"), span),
+        }
     }
 
     // ---- expressions -------------------------------------------------------------------
@@ -1570,6 +1842,25 @@ fn tuple_element_count(t: &Type) -> usize {
         Type::Tuple(items) => items.len(),
         _ => 0,
     }
+}
+
+/// A lowered array subscript.
+enum Access {
+    /// Every axis indexed: int64 indices, wrapped.
+    Element(Vec<ValueId>),
+    /// A view: `SubArray` or `Slice`.
+    View(ValueId),
+}
+
+/// The direction of a slice's step, as far as it is known at compile time.
+#[derive(Clone, Copy)]
+enum Sign {
+    /// A positive constant step.
+    Up(i128),
+    /// A negative constant step.
+    Down,
+    /// A step known at run time (never 0 past its check): the value `step < 0`.
+    Unknown(ValueId),
 }
 
 enum Element {

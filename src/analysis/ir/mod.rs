@@ -9,6 +9,9 @@
 //!   signed integers and floats, plain on unsigned integers, 0 for an integer divisor of 0;
 //! - negative indices are wrapped once, explicitly (`i < 0 ? i + extent : i`), unless the
 //!   index is provably non-negative (see `wraps`);
+//! - a slice's bounds are wrapped and clamped and its length computed explicitly, so that
+//!   a view ([`Op::Slice`]) is only a new address, extents and strides;
+//! - assignment to a slice is a loop of stores;
 //! - truthiness, chained comparisons, `and`/`or` and conditional expressions are control
 //!   flow and comparisons; tuples are values built and taken apart by `MakeTuple`/`Extract`;
 //! - memory spaces are explicit on every load and store.
@@ -116,6 +119,11 @@ pub enum Op {
     Store { array: ValueId, indices: Vec<ValueId>, value: ValueId, space: MemorySpace },
     /// A view of `array` with its leading axes fixed (`a[i]` on a 2-D array).
     SubArray { array: ValueId, indices: Vec<ValueId> },
+    /// A view of `array` by basic indexing with slices (`a[1:]`, `m[i, ::-1]`, `a[None, :]`):
+    /// one part per indexed axis, in order (new axes too); the axes after the last part are
+    /// kept whole. The view's data starts at the element the parts' positions and starts
+    /// select; each range part is an axis of `len` elements `step` apart.
+    Slice { array: ValueId, parts: Vec<SlicePart> },
     /// `a.T`: the reversed-axes view.
     Transpose(ValueId),
     /// A static shared or local array, or a dynamic shared one (`shape == [0]`).
@@ -133,6 +141,40 @@ pub enum Op {
     Intrinsic { name: String, args: Vec<ValueId> },
     /// A call of a device function, typed for these argument types.
     Call { callee: String, args: Vec<ValueId> },
+}
+
+/// One part of an [`Op::Slice`]. Python's slice semantics are explicit before it: the
+/// lowering wraps and clamps the bounds and computes the length, so that a view is an
+/// address and extents and strides, computed the same way by every backend.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SlicePart {
+    /// An int64 position, already wrapped: the axis goes away (`m[i, :]`).
+    Index(ValueId),
+    /// An axis of `len` elements from position `start`, `step` apart (int64 values; `start`
+    /// is clamped, `len` is Python's slice length, `step` is not 0; `None` is a step of 1).
+    /// The new stride is the old one times `step`.
+    Range { start: ValueId, len: ValueId, step: Option<ValueId> },
+    /// `None` in the index: a new axis of extent 1 (stride 0).
+    NewAxis,
+}
+
+impl SlicePart {
+    /// The values the part reads.
+    pub fn values(&self) -> Vec<ValueId> {
+        match self {
+            SlicePart::Index(i) => vec![*i],
+            SlicePart::Range { start, len, step } => [Some(*start), Some(*len), *step].into_iter().flatten().collect(),
+            SlicePart::NewAxis => Vec::new(),
+        }
+    }
+
+    pub fn values_mut(&mut self) -> Vec<&mut ValueId> {
+        match self {
+            SlicePart::Index(i) => vec![i],
+            SlicePart::Range { start, len, step } => [Some(start), Some(len), step.as_mut()].into_iter().flatten().collect(),
+            SlicePart::NewAxis => Vec::new(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

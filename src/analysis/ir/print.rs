@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write};
 
-use super::{Constant, Function, Op, Terminator, ValueId};
+use super::{Constant, Function, Op, SlicePart, Terminator, ValueId};
 
 fn v(id: &ValueId) -> String {
     format!("%{}", id.0)
@@ -43,6 +43,18 @@ pub fn write_function(func: &Function, f: &mut fmt::Formatter<'_>) -> fmt::Resul
                     write!(line, "store.{space:?} {}[{}], {}", v(array), list(indices), v(value))?
                 }
                 Op::SubArray { array, indices } => write!(line, "subarray {}[{}]", v(array), list(indices))?,
+                Op::Slice { array, parts } => {
+                    let parts: Vec<String> = parts
+                        .iter()
+                        .map(|p| match p {
+                            SlicePart::Index(i) => v(i),
+                            SlicePart::Range { start, len, step: None } => format!("{} +{}", v(start), v(len)),
+                            SlicePart::Range { start, len, step: Some(s) } => format!("{} +{} *{}", v(start), v(len), v(s)),
+                            SlicePart::NewAxis => "None".into(),
+                        })
+                        .collect();
+                    write!(line, "slice {}[{}]", v(array), parts.join(", "))?
+                }
                 Op::Transpose(x) => write!(line, "transpose {}", v(x))?,
                 Op::AllocArray { space, shape, dtype } => write!(line, "alloc.{space:?} {dtype}{shape:?}")?,
                 Op::GlobalArray(name) => write!(line, "global_array {name}")?,

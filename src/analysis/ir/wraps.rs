@@ -11,7 +11,7 @@
 //! products of non-negative values count as non-negative: an int64 index that overflows
 //! 2^63 is out of bounds either way.
 
-use super::{BinaryOp, CompareOp, Constant, Function, Op, Terminator, ValueId};
+use super::{BinaryOp, CompareOp, Constant, Function, Op, SlicePart, Terminator, ValueId};
 use crate::analysis::types::{Scalar, Type};
 
 /// Replace each wrap of a provably non-negative index by the index, and delete what the
@@ -179,6 +179,7 @@ fn operands_mut(op: &mut Op) -> Vec<&mut ValueId> {
         Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::TupleGet(a, b) => vec![a, b],
         Op::Select { cond, then, otherwise } => vec![cond, then, otherwise],
         Op::Load { array, indices, .. } | Op::SubArray { array, indices } => std::iter::once(array).chain(indices.iter_mut()).collect(),
+        Op::Slice { array, parts } => std::iter::once(array).chain(parts.iter_mut().flat_map(SlicePart::values_mut)).collect(),
         Op::Store { array, indices, value, .. } => std::iter::once(array).chain(indices.iter_mut()).chain(std::iter::once(value)).collect(),
         Op::MakeTuple(items) | Op::Intrinsic { args: items, .. } | Op::Call { args: items, .. } => items.iter_mut().collect(),
     }

@@ -358,6 +358,8 @@ pub enum Index {
     Int,
     Slice { has_step: bool },
     None,
+    /// `...`: as many whole axes as the other indices leave.
+    Ellipsis,
 }
 
 impl<'c, 'a> Typer<'c, 'a> {
@@ -910,8 +912,27 @@ impl<'c, 'a> Typer<'c, 'a> {
             );
         }
         if let Ty::Val(Type::Array { dtype, ndim, layout, readonly }) = &base {
-            array_index(dtype, *ndim, *layout, *readonly, &idx)
+            zero_d_view(*ndim, &idx, s.range())?;
+            let target = array_index(dtype, *ndim, *layout, *readonly, &idx)
                 .map_err(|m| Fail { message: m, range: s.range(), kind: ErrorKind::Numba })?;
+            // Assignment to a view (`a[1:3] = x`) broadcasts a scalar, or copies a homogeneous
+            // tuple into a 1-D view; copying an array needs an allocation (for overlaps).
+            if let Type::Array { ndim: view_ndim, .. } = &target {
+                let message = match value.value().map(promote::unliteral) {
+                    Some(Type::Array { .. }) => Some(
+                        "cannot assign an array to a slice in a CUDA kernel: Numba fails with `NumbaRuntimeError: NRT required but not enabled` (the copy needs an allocation); copy element by element in a loop"
+                            .to_string(),
+                    ),
+                    Some(t @ Type::Tuple(_)) => Some(format!("cannot assign a heterogeneous tuple {t} to a slice")),
+                    Some(t @ Type::UniTuple(..)) if *view_ndim != 1 => {
+                        Some(format!("cannot assign the tuple {t} to a {view_ndim}-d slice (only a 1-d one)"))
+                    }
+                    _ => None,
+                };
+                if let Some(message) = message {
+                    return reject(ErrorKind::Numba, message, s.range());
+                }
+            }
         }
         Ok(())
     }
@@ -1402,6 +1423,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     ));
                 }
                 Expr::NoneLiteral(_) => out.push((Index::None, part.range())),
+                Expr::EllipsisLiteral(_) => out.push((Index::Ellipsis, part.range())),
                 other => {
                     let ty = self.expr(other, env)?;
                     match &ty {
@@ -1452,7 +1474,15 @@ impl<'c, 'a> Typer<'c, 'a> {
                 layout,
                 readonly,
             }) => {
+                if let Expr::EllipsisLiteral(e) = slice {
+                    return reject(
+                        ErrorKind::Numba,
+                        "Numba cannot compile `a[...]` read alone (`NotImplementedError: No definition for lowering getitem(array, ellipsis)`); write `a[:]` or `a[..., ]`",
+                        e.range,
+                    );
+                }
                 let idx = self.indices(slice, env)?;
+                zero_d_view(*ndim, &idx, range)?;
                 array_index(dtype, *ndim, *layout, *readonly, &idx)
                     .map(Ty::Val)
                     .map_err(|m| Fail { message: m, range, kind: ErrorKind::Numba })
@@ -1833,6 +1863,17 @@ pub fn const_type(c: &ConstValue) -> Option<Ty> {
     }))
 }
 
+/// `m[i, j, ...]` with every axis indexed is a 0-d view in Numba, which kernlint does not
+/// model.
+fn zero_d_view(ndim: u8, idx: &[(Index, TextRange)], range: TextRange) -> TResult<()> {
+    let has = |f: fn(&Index) -> bool| idx.iter().any(|(i, _)| f(i));
+    let ints = idx.iter().filter(|(i, _)| matches!(i, Index::Int)).count();
+    if has(|i| matches!(i, Index::Ellipsis)) && !has(|i| matches!(i, Index::None)) && ints == ndim as usize {
+        return err("`...` with every axis indexed (a 0-d view) is not supported", range);
+    }
+    Ok(())
+}
+
 /// Numba's `getitem(array, indices)` typing: the element, or a view with its layout.
 pub fn array_index(
     dtype: &Type,
@@ -1842,10 +1883,14 @@ pub fn array_index(
     idx: &[(Index, TextRange)],
 ) -> Result<Type, String> {
     let n_none = idx.iter().filter(|(i, _)| matches!(i, Index::None)).count();
+    let ellipsis = idx.iter().filter(|(i, _)| matches!(i, Index::Ellipsis)).count();
+    if ellipsis > 1 {
+        return Err("only one ellipsis (`...`) is allowed in an array index".into());
+    }
     let real: Vec<&Index> = idx
         .iter()
         .map(|(i, _)| i)
-        .filter(|i| !matches!(i, Index::None))
+        .filter(|i| !matches!(i, Index::None | Index::Ellipsis))
         .collect();
     if real.len() > ndim as usize {
         return Err(format!("too many indices for a {ndim}-d array"));
@@ -1858,7 +1903,7 @@ pub fn array_index(
     let keeps = |i: &Index, innermost: bool| match i {
         Index::Int => true,
         Index::Slice { has_step } => innermost && !has_step,
-        Index::None => true,
+        Index::None | Index::Ellipsis => true,
     };
     let check = |v: &[&Index]| {
         if v.is_empty() {
@@ -1866,6 +1911,27 @@ pub fn array_index(
         }
         v[..v.len() - 1].iter().all(|i| keeps(i, false)) && keeps(v[v.len() - 1], true)
     };
+    // With `...`, Numba keeps C only for indices left of it (F: right of it), unless every
+    // axis is indexed.
+    let split = idx.iter().position(|(i, _)| matches!(i, Index::Ellipsis)).map(|at| {
+        idx[..at].iter().filter(|(i, _)| !matches!(i, Index::None)).count()
+    });
+    if let Some(left) = split
+        && real.len() < ndim as usize
+    {
+        let (before, after) = real.split_at(left);
+        let kept = match layout {
+            Layout::C => after.is_empty() && check(before),
+            Layout::F => before.is_empty() && check(&after.iter().rev().copied().collect::<Vec<_>>()),
+            Layout::A => false,
+        };
+        return Ok(Type::Array {
+            dtype: Box::new(dtype.clone()),
+            ndim: out_ndim as u8,
+            layout: if kept && n_none == 0 { layout } else { Layout::A },
+            readonly,
+        });
+    }
     let new_layout = match layout {
         Layout::C => {
             if n_none == 0 && check(&real) {

@@ -23,7 +23,7 @@ use super::syntax::parse_module;
 use super::types::Type;
 use super::{Db, SourceFile};
 
-pub use infer::{BoundArg, DefTypes, ErrorKind, Ty};
+pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index};
 
 /// What typing one function produced.
 #[derive(Clone, Debug, PartialEq, Eq)]

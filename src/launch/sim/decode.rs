@@ -626,6 +626,7 @@ fn is_pure(op: &IrOp) -> bool {
             | IrOp::Extract(..)
             | IrOp::TupleGet(..)
             | IrOp::SubArray { .. }
+            | IrOp::Slice { .. }
             | IrOp::Transpose(_)
     )
 }
@@ -652,6 +653,9 @@ fn operands(op: &IrOp) -> Vec<ValueId> {
                 .chain(indices.iter().copied())
                 .collect()
         }
+        IrOp::Slice { array, parts } => std::iter::once(*array)
+            .chain(parts.iter().flat_map(|p| p.values()))
+            .collect(),
         IrOp::Store {
             array,
             indices,

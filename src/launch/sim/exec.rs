@@ -10,7 +10,7 @@ use super::{
     convert, f32_binary, float_binary, from_bits, get, int_binary, norm, scalar_of, set, to_bits,
 };
 use crate::analysis::ir::math;
-use crate::analysis::ir::{CompareOp, Inst, MemorySpace, Op as IrOp, UnaryOp, ValueId};
+use crate::analysis::ir::{CompareOp, Inst, MemorySpace, Op as IrOp, SlicePart, UnaryOp, ValueId};
 use crate::analysis::types::Scalar;
 
 fn f32_of(bits: u64) -> f32 {
@@ -524,6 +524,41 @@ impl Machine<'_> {
                     }
                     view.shape.drain(..indices.len());
                     view.strides.drain(..indices.len());
+                    V::Arr(Arc::new(view))
+                }
+                other => other,
+            },
+            IrOp::Slice { array, parts } => match val(array) {
+                V::Arr(a) => {
+                    // The view's data, extents and strides; its elements stay in the buffer,
+                    // so bounds, race and initialisation checks see the real addresses.
+                    let mut view = (*a).clone();
+                    view.shape.clear();
+                    view.strides.clear();
+                    let mut axis = 0;
+                    for part in parts {
+                        let stride = a.strides.get(axis).copied().unwrap_or(0);
+                        match part {
+                            SlicePart::Index(i) => {
+                                view.offset = view.offset.wrapping_add(val(i).int().wrapping_mul(stride));
+                                axis += 1;
+                            }
+                            SlicePart::Range { start, len, step } => {
+                                view.offset = view.offset.wrapping_add(val(start).int().wrapping_mul(stride));
+                                view.shape.push(val(len).int());
+                                let step = step.as_ref().map_or(1, |s| val(s).int());
+                                view.strides.push(stride.wrapping_mul(step));
+                                axis += 1;
+                            }
+                            SlicePart::NewAxis => {
+                                view.shape.push(1);
+                                view.strides.push(0);
+                            }
+                        }
+                    }
+                    let rest = axis.min(a.shape.len());
+                    view.shape.extend_from_slice(&a.shape[rest..]);
+                    view.strides.extend_from_slice(&a.strides[rest..]);
                     V::Arr(Arc::new(view))
                 }
                 other => other,
