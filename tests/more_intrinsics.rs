@@ -385,3 +385,163 @@ fn round_to_digits_scales_by_powers_of_ten() {
     let got: Vec<f64> = words::<8>(&out[2]).into_iter().map(f64::from_le_bytes).collect();
     assert_eq!(got, [2.68, -1.0, 123500.0, 0.0, 2.0, 2.0, -2.0, 1230.0, 9223372036854776.0, 0.12]);
 }
+
+const U64_COUNTERS: &str = "\
+from numba import cuda, uint64
+
+@cuda.jit
+def counters(ring, olds, limits):
+    i = cuda.grid(1)
+    sm = cuda.shared.array(2, dtype=uint64)
+    if i == 0:
+        sm[0] = 5
+        sm[1] = 0
+    cuda.syncthreads()
+    olds[i, 0] = cuda.atomic.inc(ring, 0, limits[0])
+    olds[i, 1] = cuda.atomic.dec(ring, 1, limits[1])
+    olds[i, 2] = cuda.atomic.inc(ring, 2, limits[2])
+    cuda.atomic.inc(sm, 0, uint64(6))
+    cuda.atomic.dec(sm, 1, uint64(3))
+    cuda.syncthreads()
+    if i == 0:
+        ring[3] = sm[0]
+        ring[4] = sm[1]
+";
+
+/// `atomic.inc`/`dec` on uint64 arrays (global and shared) are Numba's compare-and-swap
+/// loops: inc stores `old >= val ? 0 : old + 1`, dec `old == 0 or old > val ? val : old - 1`,
+/// compared unsigned. Whatever order the threads take, the old values they see are the
+/// sequence from the start, and the final value is the start stepped once per thread.
+#[test]
+fn atomic_inc_and_dec_on_uint64_count_modulo_the_limit() {
+    let inc = |o: u64, v: u64| if o >= v { 0 } else { o + 1 };
+    let dec = |o: u64, v: u64| if o == 0 || o > v { v } else { o - 1 };
+    let threads = 20usize;
+    let starts = [9u64, (1 << 63) + 5, u64::MAX - 3, 0, 0];
+    let limits = [4u64, 3, u64::MAX - 1];
+    let u64s = |v: &[u64]| from_values("<u8", v, |x| x.to_le_bytes().to_vec());
+    let out = run(
+        U64_COUNTERS,
+        "counters",
+        "void(uint64[::1], uint64[:, ::1], uint64[::1])",
+        threads as u32,
+        &[u64s(&starts), HostArg::Array(generate_array(Scalar::U64, vec![threads, 3], Fill::Zeros)), u64s(&limits)],
+    );
+    let ring: Vec<u64> = words::<8>(&out[0]).into_iter().map(u64::from_le_bytes).collect();
+    let olds: Vec<u64> = words::<8>(&out[1]).into_iter().map(u64::from_le_bytes).collect();
+    let steps: [&dyn Fn(u64, u64) -> u64; 3] = [&inc, &dec, &inc];
+    for (k, step) in steps.iter().enumerate() {
+        let mut v = starts[k];
+        let mut want = Vec::new();
+        for _ in 0..threads {
+            want.push(v);
+            v = step(v, limits[k]);
+        }
+        let mut got: Vec<u64> = (0..threads).map(|i| olds[3 * i + k]).collect();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(got, want, "counter {k}");
+        assert_eq!(ring[k], v, "counter {k}");
+    }
+    let (mut s0, mut s1) = (5, 0);
+    for _ in 0..threads {
+        (s0, s1) = (inc(s0, 6), dec(s1, 3));
+    }
+    assert_eq!(ring[3..], [s0, s1]);
+}
+
+/// `//` and `%` by constants (shifts, masks and multiply-highs in the PTX, see
+/// `compile::divide`; in 32 bits for int32 and uint32 dividends) give on the simulator what
+/// Python gives with Numba's types (signed when either operand is), and what the lowering's
+/// plans compute; ptxas accepts the PTX.
+#[test]
+fn division_by_constants_is_python_floor_division() {
+    use kernlint::compile::divide::{Range, eval, lower};
+    let sdivs: [i64; 23] = [
+        1, -1, 2, -2, 3, -3, 5, 7, -7, 10, -10, 32, -32, 64, 1000, -1000, 1 << 31, -(1 << 31),
+        (1 << 32) + 1, i64::MAX, -i64::MAX, 6148914691236517205, -(1 << 62),
+    ];
+    let udivs: [u64; 10] = [1, 2, 3, 7, 10, 32, 1000, 1 << 63, (1 << 63) + 1, u64::MAX];
+    // (divisor in Python, its 64 bits, signed)
+    let divisors: Vec<(String, u64, bool)> = sdivs
+        .iter()
+        .map(|d| (format!("({d})"), *d as u64, true))
+        .chain(udivs.iter().map(|d| (format!("np.uint64({d})"), *d, false)))
+        .collect();
+    // (array, signed, range)
+    let dividends = [("x", true, Range::Any), ("y", true, Range::I32), ("z", false, Range::U32), ("u", false, Range::Any)];
+    let mut src = String::from(
+        "import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef divide(x, y, z, u, out):\n    i = cuda.grid(1)\n",
+    );
+    let mut k = 0;
+    for (a, _, _) in &dividends {
+        for (d, _, _) in &divisors {
+            src += &format!("    out[i, {k}] = {a}[i] // {d}\n    out[i, {}] = {a}[i] % {d}\n", k + 1);
+            k += 2;
+        }
+    }
+    let xs: Vec<i64> = vec![
+        i64::MIN, i64::MIN + 1, -(1 << 62) - 1, -4294967297, i32::MIN as i64, -1001, -1000, -999, -33,
+        -32, -31, -10, -7, -3, -2, -1, 0, 1, 2, 3, 7, 31, 32, 999, 1000, i32::MAX as i64, 4294967295,
+        4294967296, 6148914691236517205, i64::MAX - 1, i64::MAX,
+    ];
+    let n = xs.len();
+    // Each array's values, as the int64 or uint64 the operation sees.
+    let values = |a: &str| -> Vec<u64> {
+        xs.iter()
+            .map(|&x| match a {
+                "y" => x as i32 as i64 as u64,
+                "z" => x as u32 as u64,
+                _ => x as u64,
+            })
+            .collect()
+    };
+    let le = |v: &[u64], bytes: usize| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()[..bytes].to_vec()).collect() };
+    let array = |descr: &str, data: Vec<u8>, itemsize: usize| {
+        HostArg::Array(NpyArray { descr: descr.into(), itemsize, shape: vec![n], fortran_order: false, data })
+    };
+    let out = run(
+        &src,
+        "divide",
+        "void(int64[::1], int32[::1], uint32[::1], uint64[::1], int64[:, ::1])",
+        n as u32,
+        &[
+            array("<i8", le(&values("x"), 8), 8),
+            array("<i4", le(&values("y"), 4), 4),
+            array("<u4", le(&values("z"), 4), 4),
+            array("<u8", le(&values("u"), 8), 8),
+            HostArg::Array(generate_array(Scalar::I64, vec![n, k], Fill::Zeros)),
+        ],
+    );
+    let got: Vec<u64> = words::<8>(&out[4]).into_iter().map(u64::from_le_bytes).collect();
+    let row = |i: usize| &got[i * k..(i + 1) * k];
+    let mut narrow = 0;
+    for i in 0..n {
+        let mut j = 0;
+        for (a, a_signed, range) in &dividends {
+            let x = values(a)[i];
+            for (_, d, d_signed) in &divisors {
+                let signed = *a_signed || *d_signed;
+                let (q, r) = if !signed {
+                    if *d == 0 { (0, 0) } else { (x / d, x % d) }
+                } else {
+                    let (x1, d1) = (x as i64 as i128, *d as i64 as i128);
+                    let (mut q, mut r) = (x1 / d1, x1 % d1);
+                    if r != 0 && (r < 0) != (d1 < 0) {
+                        q -= 1;
+                        r += d1;
+                    }
+                    (q as i64 as u64, r as i64 as u64)
+                };
+                let what = format!("{a}[i] = {x} and {d} ({})", if signed { "signed" } else { "unsigned" });
+                assert_eq!((row(i)[j], row(i)[j + 1]), (q, r), "{what}");
+                let div = lower(signed, false, *d, *range).unwrap();
+                let rem = lower(signed, true, *d, *range).unwrap();
+                assert_eq!((eval(&div, x), eval(&rem, x)), (q, r), "{what}: {div:?} {rem:?}");
+                narrow += (div.bits == 32) as u32;
+                j += 2;
+            }
+        }
+    }
+    assert!(narrow > 0);
+}

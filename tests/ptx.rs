@@ -117,6 +117,194 @@ def k(q, r, s, a, b):
     assert!(ptx.contains("shr.s") && ptx.contains("shl.b"), "{ptx}");
 }
 
+/// Python's `x // d` and `x % d` on int64, in 128 bits: floor, the remainder with the
+/// divisor's sign; 0 for a zero divisor and `i64::MIN // -1` wrapping to `i64::MIN`, as in
+/// Numba's kernels.
+fn python_floor_div_mod(x: i64, d: i64) -> (i64, i64) {
+    if d == 0 {
+        return (0, 0);
+    }
+    let (x, d) = (x as i128, d as i128);
+    let (mut q, mut r) = (x / d, x % d);
+    if r != 0 && (r < 0) != (d < 0) {
+        q -= 1;
+        r += d;
+    }
+    (q as i64, r as i64)
+}
+
+/// A xorshift64 sequence, for dividends and divisors spread over all 64 bits.
+fn spread(n: usize, mut state: u64) -> Vec<u64> {
+    (0..n)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        })
+        .collect()
+}
+
+/// Divisors: every small one, powers of two and their neighbours, powers of ten, the
+/// extremes and a spread, with both signs.
+fn divisors() -> Vec<u64> {
+    let mut ds: Vec<u64> = (0..=1100u64).collect();
+    for k in 0..64 {
+        let p = 1u64 << k;
+        ds.extend([p, p - 1, p + 1, p.wrapping_mul(3)]);
+    }
+    let mut ten = 1u64;
+    while let Some(t) = ten.checked_mul(10) {
+        ten = t;
+        ds.extend([t, t / 3, t + 7]);
+    }
+    ds.extend([u64::MAX, u64::MAX - 1, (1 << 63) - 1, (1 << 63) + 1, 0xAAAA_AAAA_AAAA_AAAB]);
+    ds.extend(spread(300, 0x9E37_79B9_7F4A_7C15));
+    ds.extend(spread(100, 7).into_iter().map(|v| v >> (v % 60)));
+    let negated: Vec<u64> = ds.iter().map(|d| d.wrapping_neg()).collect();
+    ds.extend(negated);
+    ds.sort_unstable();
+    ds.dedup();
+    ds
+}
+
+/// Dividends: the extremes, small values, a spread, and the multiples of `d` (and their
+/// neighbours) nearest the extremes, where a wrong magic number shows first.
+fn dividends(d: u64, base: &[u64]) -> Vec<u64> {
+    let mut xs = base.to_vec();
+    for (lo, hi) in [(i64::MIN as i128, i64::MAX as i128), (0, u64::MAX as i128)] {
+        let d = if lo < 0 { d as i64 as i128 } else { d as i128 };
+        if d == 0 {
+            continue;
+        }
+        for end in [lo, hi, 0] {
+            let q = end / d;
+            for k in [-2i128, -1, 0, 1, 2] {
+                let m = (q + k) * d;
+                for e in [-1i128, 0, 1] {
+                    let v = m + e;
+                    if (lo..=hi).contains(&v) {
+                        xs.push(v as u64);
+                    }
+                }
+            }
+        }
+    }
+    xs
+}
+
+/// Integer `//` and `%` by a constant are shifts, masks and multiply-highs
+/// (`compile::divide`); the plans the backend emits, run on the CPU, give Python's floor
+/// division and modulo on int64 and plain division on uint64 for every divisor tried, over
+/// dividends up to the extremes, in 64 bits and, for dividends converted from 32-bit
+/// integers, in 32.
+#[test]
+fn division_by_constants_lowers_to_python_semantics() {
+    use kernlint::compile::divide::{Plan, Range, Step, eval, lower};
+    let mut base: Vec<u64> = (-1000i64..=1000).map(|v| v as u64).collect();
+    base.extend([i64::MIN as u64, i64::MIN as u64 + 1, i64::MAX as u64, i64::MAX as u64 - 1]);
+    base.extend([u64::MAX - 1, 1 << 32, (1 << 32) - 1, (-(1i64 << 32)) as u64]);
+    base.extend([i32::MIN as u64, i32::MAX as u64, i32::MIN as u64 + 1, u32::MAX as u64 - 1]);
+    base.extend(spread(1000, 0x2545_F491_4F6C_DD1D));
+    let (mut checked, mut narrow) = (0u64, 0u64);
+    for d in divisors() {
+        let xs = dividends(d, &base);
+        for modulo in [false, true] {
+            let op = if modulo { "%" } else { "//" };
+            for range in [Range::Any, Range::I32, Range::U32] {
+                let inside = |x: u64| match range {
+                    Range::Any => x,
+                    Range::I32 => x as i32 as u64,
+                    Range::U32 => x as u32 as u64,
+                };
+                let signed = lower(true, modulo, d, range).unwrap_or_else(|| panic!("int64 by {}", d as i64));
+                // Short sequences: at most a sign fix-up around a multiply-high (and for `%`,
+                // a multiply-subtract).
+                assert!(signed.steps.len() <= 8, "{d}: {signed:?}");
+                for &x in &xs {
+                    let x = inside(x);
+                    let (q, r) = python_floor_div_mod(x as i64, d as i64);
+                    let want = if modulo { r } else { q };
+                    let got = eval(&signed, x) as i64;
+                    assert_eq!(got, want, "int64 {} {op} {} ({range:?}): {signed:?}", x as i64, d as i64);
+                    checked += 1;
+                }
+                narrow += (signed.bits == 32) as u64;
+                if range == Range::I32 {
+                    // A uint64 operation never has an int32 dividend (that is int64).
+                    continue;
+                }
+                let unsigned = lower(false, modulo, d, range).unwrap_or_else(|| panic!("uint64 by {d}"));
+                assert!(unsigned.steps.len() <= 7, "{d}: {unsigned:?}");
+                for &x in &xs {
+                    let x = inside(x);
+                    let want = match (d, modulo) {
+                        (0, _) => 0,
+                        (_, false) => x / d,
+                        (_, true) => x % d,
+                    };
+                    assert_eq!(eval(&unsigned, x), want, "uint64 {x} {op} {d} ({range:?}): {unsigned:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 50_000_000, "{checked}");
+    assert!(narrow > 1000, "{narrow}");
+    // Powers of two are one instruction: the arithmetic shift floors, the mask is Python's
+    // modulo for a positive divisor.
+    let wide = |steps| Some(Plan { bits: 64, signed_result: false, steps });
+    assert_eq!(lower(true, false, 32, Range::Any), wide(vec![Step::ShrS(0, 5)]));
+    assert_eq!(lower(true, true, 32, Range::Any), wide(vec![Step::AndI(0, 31)]));
+    assert_eq!(lower(false, false, 32, Range::Any), wide(vec![Step::ShrU(0, 5)]));
+    // Division by 10: sign mask, xor, multiply-high, shift, xor; in 32 bits for an int32.
+    let by_ten = lower(true, false, 10, Range::I32).unwrap();
+    assert_eq!((by_ten.bits, by_ten.signed_result, by_ten.steps.len()), (32, true, 5));
+    assert_eq!(lower(true, false, 10, Range::Any).map(|p| (p.bits, p.steps.len())), Some((64, 5)));
+    // -2**31 // -1 is 2**31: not an int32.
+    assert_eq!(lower(true, false, u64::MAX, Range::I32).map(|p| p.bits), Some(64));
+}
+
+const CONSTANT_DIVISORS: &str = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(q, x, u):
+    i = cuda.grid(1)
+    n = 10
+    if i < x.size:
+        v = x[i]
+        q[i, 0] = v // 32
+        q[i, 1] = v % 32
+        q[i, 2] = (v + 1) % n
+        q[i, 3] = v // -3
+        q[i, 4] = v % -8
+        q[i, 5] = v // 7 + v % 7
+        q[i, 6] = v % 1000
+        q[i, 7] = v // cuda.warpsize
+        q[i, 8] = u[i] // np.uint64(10)
+        q[i, 9] = u[i] % np.uint64(7)
+        q[i, 10] = v // 1 + v % -1 + v // 0
+";
+
+/// Constant divisors (literals, a variable only ever assigned one, `warpsize`, negated and
+/// unsigned ones) need no `div`/`rem`: ptxas expands those into a long subroutine.
+#[test]
+fn division_by_constants_has_no_division_instruction() {
+    let ptx = compile(CONSTANT_DIVISORS, "k", "void(int64[:, ::1], int64[::1], uint64[::1])");
+    assert!(!ptx.contains("div.") && !ptx.contains("rem."), "{ptx}");
+    assert!(ptx.contains("shr.s64") && ptx.contains("and.b64"), "{ptx}");
+    assert!(ptx.contains("mul.hi.u64"), "{ptx}");
+    // A divisor that is not constant still divides.
+    let ptx = compile(
+        "from numba import cuda\n\n@cuda.jit\ndef k(q, x, n):\n    i = cuda.grid(1)\n    q[i] = x[i] // n\n    n = 3\n",
+        "k",
+        "void(int64[::1], int64[::1], int64)",
+    );
+    assert!(ptx.contains("div.s64"), "{ptx}");
+}
+
 #[test]
 fn device_functions_become_funcs() {
     let src = "\

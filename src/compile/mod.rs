@@ -1,5 +1,6 @@
 //! IR -> PTX: the compiler backend. See [`ptx`] for the kernel parameter layout.
 
+pub mod divide;
 pub mod ptx;
 mod ptx_math;
 

@@ -19,7 +19,8 @@
 //! `%h` b16 for float16 bits);
 //! slots are registers too (a write is a `mov`). Arithmetic follows `launch::sim` exactly:
 //! floats use `.rn` (no contraction) unless `fastmath` is on; integer `//` and `%` floor and
-//! give 0 for a zero divisor.
+//! give 0 for a zero divisor; by a divisor known at compile time (see `int_constants`) they
+//! are shifts, masks and multiply-highs (`compile::divide`).
 //!
 //! Transcendental math functions (`math.exp`, `math.sin`, ..., `math.pow` and float `**`,
 //! `cuda.cbrt`, `math.asinh`/`acosh`/`atanh`, `math.erfc`/`lgamma`/`gamma`) call one `.func`
@@ -48,6 +49,7 @@ use std::fmt::Write;
 
 use ruff_text_size::TextRange;
 
+use super::divide;
 use crate::analysis::ir::math::MathFn;
 use crate::analysis::libdevice::{self, Arith, Native, Plan, Ret};
 use crate::analysis::ir::{
@@ -162,6 +164,109 @@ fn rc_of(s: Scalar) -> Option<Rc> {
 
 fn scalar_of_type(t: &Type) -> Option<Scalar> {
     crate::analysis::typing::promote::base_scalar(t)
+}
+
+/// What is known about a value before it runs: an integer constant (normalised to its type,
+/// as the simulator holds it), an array's shape, or a tuple's integers.
+#[derive(Clone, Debug, PartialEq)]
+enum Known {
+    Int(i64),
+    Shape(Vec<i64>),
+    Ints(Vec<Option<i64>>),
+}
+
+/// The integer constant each value of `f` is, where it is one: integer literals,
+/// `warpsize`, the extents of static shared and local arrays and of module arrays, their
+/// casts, negations and integer operations (computed as the simulator does), and reads of
+/// slots that every write gives the same value (`n = 32` before a loop, `lut = ...`).
+fn int_constants(program: &Program, f: &Function) -> Vec<Option<i64>> {
+    use crate::launch::sim::{int_binary, norm};
+    let mut vals: Vec<Option<Known>> = vec![None; f.values.len()];
+    let mut slots: Vec<Option<Known>> = vec![None; f.slots.len()];
+    let int_of = |v: ValueId| scalar_of_type(f.value_type(v)).filter(|s| s.is_int());
+    // Knowledge only grows (a slot is known once all its writes are), so this ends.
+    let mut last = vals.clone();
+    loop {
+        for (_, inst) in f.instructions() {
+            let Some(r) = inst.result else { continue };
+            let int = |v: &ValueId, vals: &[Option<Known>]| match vals[v.0 as usize] {
+                Some(Known::Int(c)) if int_of(*v).is_some() => Some(c),
+                _ => None,
+            };
+            let s = int_of(r);
+            let known = match (&inst.op, s) {
+                (Op::Const(Constant::Int(v, cs)), Some(s)) if cs.is_int() => {
+                    Some(Known::Int(norm(*v as i64, s)))
+                }
+                (Op::Intrinsic { name, args }, Some(s)) if name == "warpsize" && args.is_empty() => {
+                    Some(Known::Int(norm(32, s)))
+                }
+                (Op::Cast(v, _), Some(s)) => int(v, &vals).map(|c| Known::Int(norm(c, s))),
+                (Op::Unary(UnaryOp::Neg, v), Some(s)) => {
+                    int(v, &vals).map(|c| Known::Int(norm(c.wrapping_neg(), s)))
+                }
+                (Op::Binary(op, a, b), Some(s)) if *op != BinaryOp::TrueDiv => {
+                    match (int(a, &vals), int(b, &vals)) {
+                        (Some(x), Some(y)) => Some(Known::Int(int_binary(*op, x, y, s))),
+                        _ => None,
+                    }
+                }
+                (Op::Extent { array, axis }, Some(s)) => match &vals[array.0 as usize] {
+                    Some(Known::Shape(shape)) => {
+                        shape.get(*axis as usize).map(|n| Known::Int(norm(*n, s)))
+                    }
+                    _ => None,
+                },
+                // A dynamic shared array is `[0]`: its size comes with the launch.
+                (Op::AllocArray { shape, .. }, _) if shape.as_slice() != [0] => {
+                    Some(Known::Shape(shape.clone()))
+                }
+                (Op::GlobalArray(name), _) => {
+                    program.globals.get(name).map(|(_, shape, _)| Known::Shape(shape.clone()))
+                }
+                (Op::MakeTuple(items), _) => {
+                    Some(Known::Ints(items.iter().map(|v| int(v, &vals)).collect()))
+                }
+                (Op::Extract(t, k), Some(s)) => match &vals[t.0 as usize] {
+                    Some(Known::Ints(items)) => {
+                        items.get(*k as usize).copied().flatten().map(|c| Known::Int(norm(c, s)))
+                    }
+                    _ => None,
+                },
+                (Op::ReadSlot(slot), _) => match (&slots[slot.0 as usize], s) {
+                    (Some(Known::Int(c)), Some(s)) => Some(Known::Int(norm(*c, s))),
+                    (Some(Known::Int(_)), None) => None,
+                    (other, _) => other.clone(),
+                },
+                _ => None,
+            };
+            vals[r.0 as usize] = known;
+        }
+        let mut writes: Vec<Option<Option<Known>>> = vec![None; f.slots.len()];
+        for (_, inst) in f.instructions() {
+            if let Op::WriteSlot(SlotId(slot), v) = inst.op {
+                let w = &mut writes[slot as usize];
+                let k = vals[v.0 as usize].clone();
+                *w = match w.take() {
+                    None => Some(k),
+                    Some(prev) if prev == k => Some(k),
+                    Some(_) => Some(None),
+                };
+            }
+        }
+        let next: Vec<Option<Known>> = writes.into_iter().map(Option::flatten).collect();
+        if next == slots && vals == last {
+            break;
+        }
+        slots = next;
+        last.clone_from(&vals);
+    }
+    vals.into_iter()
+        .map(|k| match k {
+            Some(Known::Int(c)) => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Arithmetic type suffix of a scalar held in a register.
@@ -343,6 +448,10 @@ struct FnCx<'a> {
     locals: String,
     /// The shared math functions (and widths) this function calls.
     math: BTreeSet<(MathFn, u32)>,
+    /// The integer constant each value is, where it is one (see [`int_constants`]).
+    consts: Vec<Option<i64>>,
+    /// The instruction defining each value: (block, index).
+    defs: HashMap<ValueId, (usize, usize)>,
 }
 
 impl<'a> FnCx<'a> {
@@ -371,6 +480,15 @@ impl<'a> FnCx<'a> {
             last_line: 0,
             locals: String::new(),
             math: BTreeSet::new(),
+            consts: int_constants(program, f),
+            defs: f
+                .blocks
+                .iter()
+                .enumerate()
+                .flat_map(|(b, block)| {
+                    block.insts.iter().enumerate().filter_map(move |(i, inst)| inst.result.map(|r| (r, (b, i))))
+                })
+                .collect(),
         }
     }
 
@@ -491,6 +609,24 @@ impl<'a> FnCx<'a> {
                 "kernlint cannot compile this value yet (expected a number)",
                 self.span,
             ),
+        }
+    }
+
+    /// The values a 64-bit integer value takes, where it is converted from a narrower one.
+    fn range(&self, v: ValueId) -> divide::Range {
+        let Some(&(b, i)) = self.defs.get(&v) else {
+            return divide::Range::Any;
+        };
+        let Op::Cast(src, to) = &self.f.blocks[b].insts[i].op else {
+            return divide::Range::Any;
+        };
+        let from = scalar_of_type(self.f.value_type(*src));
+        match (from, to) {
+            (Some(Scalar::I8 | Scalar::I16 | Scalar::I32), Scalar::I64) => divide::Range::I32,
+            (Some(Scalar::Bool | Scalar::U8 | Scalar::U16 | Scalar::U32), Scalar::I64 | Scalar::U64) => {
+                divide::Range::U32
+            }
+            _ => divide::Range::Any,
         }
     }
 
@@ -1102,7 +1238,17 @@ impl<'a> FnCx<'a> {
                 let (x, s) = self.scalar(*a)?;
                 let (y, _) = self.scalar(*bv)?;
                 let s = rs.unwrap_or(s);
-                Repr::S(self.binary(*bop, &x, &y, s)?, s)
+                let by_constant = match (bop, s, self.consts[bv.0 as usize]) {
+                    (BinaryOp::FloorDiv | BinaryOp::FloorMod, Scalar::I64 | Scalar::U64, Some(d)) => {
+                        let modulo = *bop == BinaryOp::FloorMod;
+                        divide::lower(s == Scalar::I64, modulo, d as u64, self.range(*a))
+                    }
+                    _ => None,
+                };
+                match by_constant {
+                    Some(plan) => Repr::S(self.plan(&x, &plan), s),
+                    None => Repr::S(self.binary(*bop, &x, &y, s)?, s),
+                }
             }
             Op::Compare(cop, a, bv) => {
                 let (mut x, s) = self.scalar(*a)?;
@@ -1459,6 +1605,62 @@ impl<'a> FnCx<'a> {
             ),
             _ => Repr::None,
         })
+    }
+
+    /// Emit a [`divide`] plan on the 64-bit register `x`; returns the result's register.
+    fn plan(&mut self, x: &str, plan: &divide::Plan) -> String {
+        use divide::Step;
+        let wide = plan.bits == 64;
+        let rc = if wide { Rc::Rd } else { Rc::R };
+        let (b, s, u) = if wide { ("b64", "s64", "u64") } else { ("b32", "s32", "u32") };
+        let imm = |c: u64| if wide { c as i64 } else { c as u32 as i32 as i64 };
+        let x0 = if wide {
+            x.to_string()
+        } else {
+            let r = self.reg(Rc::R);
+            self.e(format!("cvt.u32.u64 {r}, {x}"));
+            r
+        };
+        let mut r = vec![x0];
+        for step in &plan.steps {
+            let d = self.reg(rc);
+            match *step {
+                Step::Const(c) => self.e(format!("mov.{b} {d}, {}", imm(c))),
+                Step::ShrS(a, k) => self.e(format!("shr.{s} {d}, {}, {k}", r[a])),
+                Step::ShrU(a, k) => self.e(format!("shr.{u} {d}, {}, {k}", r[a])),
+                Step::Shl(a, k) => self.e(format!("shl.{b} {d}, {}, {k}", r[a])),
+                Step::AndI(a, c) => self.e(format!("and.{b} {d}, {}, {}", r[a], imm(c))),
+                Step::Xor(a, c) => self.e(format!("xor.{b} {d}, {}, {}", r[a], r[c])),
+                Step::Add(a, c) => self.e(format!("add.{s} {d}, {}, {}", r[a], r[c])),
+                Step::AddI(a, c) => self.e(format!("add.{s} {d}, {}, {}", r[a], imm(c))),
+                Step::Sub(a, c) => self.e(format!("sub.{s} {d}, {}, {}", r[a], r[c])),
+                Step::Neg(a) => self.e(format!("neg.{s} {d}, {}", r[a])),
+                Step::MulHiU(a, c) => self.e(format!("mul.hi.{u} {d}, {}, {}", r[a], imm(c))),
+                Step::MulLoI(a, c) => self.e(format!("mul.lo.{s} {d}, {}, {}", r[a], imm(c))),
+                Step::PosMask(a) => {
+                    let p = self.reg(Rc::P);
+                    self.e(format!("setp.gt.{s} {p}, {}, 0", r[a]));
+                    self.e(format!("selp.{b} {d}, -1, 0, {p}"));
+                }
+                Step::GeU(a, c) => {
+                    let p = self.reg(Rc::P);
+                    self.e(format!("setp.ge.{u} {p}, {}, {}", r[a], imm(c)));
+                    self.e(format!("selp.{b} {d}, 1, 0, {p}"));
+                }
+            }
+            r.push(d);
+        }
+        // The result in a 64-bit register of its own, as every value has.
+        let last = r.pop().unwrap_or_default();
+        let d = self.reg(Rc::Rd);
+        if wide {
+            self.e(format!("mov.b64 {d}, {last}"));
+        } else if plan.signed_result {
+            self.e(format!("cvt.s64.s32 {d}, {last}"));
+        } else {
+            self.e(format!("cvt.u64.u32 {d}, {last}"));
+        }
+        d
     }
 
     fn binary(&mut self, op: BinaryOp, x: &str, y: &str, s: Scalar) -> R<String> {
@@ -3266,6 +3468,29 @@ impl<'a> FnCx<'a> {
             "exch" => self.e(format!("atom{sp}.exch.{b} {d}, [{addr}], {val}")),
             "inc" | "dec" if s == Scalar::U32 => {
                 self.e(format!("atom{sp}.{op}.u32 {d}, [{addr}], {val}"))
+            }
+            "inc" | "dec" if s == Scalar::U64 => {
+                // No 64-bit atom.inc/dec: Numba's compare-and-swap loop. inc stores
+                // old < val ? old + 1 : 0; dec stores min(old - 1, val) unsigned, which is
+                // val for old == 0 or old > val and old - 1 otherwise.
+                let (old, new, prev) = (self.reg(Rc::Rd), self.reg(Rc::Rd), self.reg(Rc::Rd));
+                let p = self.reg(Rc::P);
+                let l = self.label();
+                self.e(format!("ld.volatile{sp}.u64 {old}, [{addr}]"));
+                let _ = writeln!(self.out, "{l}:");
+                self.e(format!("mov.b64 {d}, {old}"));
+                if op == "inc" {
+                    self.e(format!("add.s64 {new}, {old}, 1"));
+                    self.e(format!("setp.lt.u64 {p}, {old}, {val}"));
+                    self.e(format!("selp.b64 {new}, {new}, 0, {p}"));
+                } else {
+                    self.e(format!("add.s64 {new}, {old}, -1"));
+                    self.e(format!("min.u64 {new}, {new}, {val}"));
+                }
+                self.e(format!("atom{sp}.cas.b64 {prev}, [{addr}], {old}, {new}"));
+                self.e(format!("setp.ne.b64 {p}, {prev}, {old}"));
+                self.e(format!("mov.b64 {old}, {prev}"));
+                self.e(format!("@{p} bra {l}"));
             }
             "cas" => {
                 let new = self.cast_repr(&a[3], s)?;

@@ -553,7 +553,9 @@ fn scalar_of(t: &Type) -> Scalar {
     crate::analysis::typing::promote::base_scalar(t).unwrap_or(Scalar::I64)
 }
 
-fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
+/// An integer operation as the simulator computes it (the PTX backend folds constants with
+/// it).
+pub(crate) fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
     let unsigned = s.is_unsigned_int();
     let r = match op {
         BinaryOp::Add => a.wrapping_add(b),
@@ -564,8 +566,9 @@ fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
         BinaryOp::FloorDiv if unsigned => ((a as u64) / (b as u64)) as i64,
         BinaryOp::FloorMod if unsigned => ((a as u64) % (b as u64)) as i64,
         BinaryOp::FloorDiv => {
+            // Wrapping: i64::MIN // -1 is i64::MIN, as the GPU's `neg` gives.
             let q = a.wrapping_div(b);
-            if (a % b != 0) && ((a < 0) != (b < 0)) {
+            if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
                 q - 1
             } else {
                 q
