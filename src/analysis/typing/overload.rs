@@ -37,32 +37,32 @@ impl Conversion {
 /// `_init_casting_rules` of `typeconv/rules.py`, in its order: (from, to, the conversion
 /// from -> to, the conversion back if the rule declares one).
 const RULES: &[(Scalar, Scalar, Conversion, Option<Conversion>)] = {
-    use Conversion::{Promote as P, Safe as S, Unsafe as U};
+    use Conversion::{Promote, Safe, Unsafe};
     use Scalar::*;
     &[
-        (Bool, I8, S, Some(U)),
-        (Bool, U8, S, Some(U)),
-        (I8, I16, P, Some(U)),
-        (U8, U16, P, Some(U)),
-        (I16, I32, P, Some(U)),
-        (U16, U32, P, Some(U)),
-        (I32, I64, P, Some(U)),
-        (U32, U64, P, Some(U)),
-        (U8, I16, S, Some(U)),
-        (U16, I32, S, Some(U)),
-        (U32, I64, S, Some(U)),
-        (I8, F16, S, Some(U)),
-        (I16, F32, S, Some(U)),
-        (I32, F64, S, Some(U)),
-        (I16, F16, U, Some(U)),
-        (I32, F32, U, Some(U)),
-        (I64, F64, S, Some(U)),
-        (U64, F64, S, Some(U)),
-        (F16, F32, P, Some(U)),
-        (F32, F64, P, Some(U)),
-        (F32, C64, S, None),
-        (F64, C128, S, None),
-        (C64, C128, P, Some(U)),
+        (Bool, I8, Safe, Some(Unsafe)),
+        (Bool, U8, Safe, Some(Unsafe)),
+        (I8, I16, Promote, Some(Unsafe)),
+        (U8, U16, Promote, Some(Unsafe)),
+        (I16, I32, Promote, Some(Unsafe)),
+        (U16, U32, Promote, Some(Unsafe)),
+        (I32, I64, Promote, Some(Unsafe)),
+        (U32, U64, Promote, Some(Unsafe)),
+        (U8, I16, Safe, Some(Unsafe)),
+        (U16, I32, Safe, Some(Unsafe)),
+        (U32, I64, Safe, Some(Unsafe)),
+        (I8, F16, Safe, Some(Unsafe)),
+        (I16, F32, Safe, Some(Unsafe)),
+        (I32, F64, Safe, Some(Unsafe)),
+        (I16, F16, Unsafe, Some(Unsafe)),
+        (I32, F32, Unsafe, Some(Unsafe)),
+        (I64, F64, Safe, Some(Unsafe)),
+        (U64, F64, Safe, Some(Unsafe)),
+        (F16, F32, Promote, Some(Unsafe)),
+        (F32, F64, Promote, Some(Unsafe)),
+        (F32, C64, Safe, None),
+        (F64, C128, Safe, None),
+        (C64, C128, Promote, Some(Unsafe)),
     ]
 };
 
