@@ -776,3 +776,28 @@ def k(a):
     let span = e.range.expect("a location");
     assert_eq!(&src[span.start().to_usize()..span.end().to_usize()], "a[0]");
 }
+
+/// Calls Numba resolves by rating the cases of a `ConcreteTemplate` (an int32 `range`,
+/// `math.pow(float64, uint16)` as pow, `math.pow(float64, int8)` as powi, float32
+/// `frexp`/`cbrt` of an int8, a run-time index into a tuple of literals) compile and assemble.
+#[test]
+fn resolved_calls_compile() {
+    let src = "import math
+from numba import cuda
+
+GI = (1, 2, 3)
+SCALE = 1.0 / math.sqrt(2.0 * math.pi)
+
+@cuda.jit
+def k(out, lo, n, s8, u16, x, f, idx):
+    acc = 0
+    for j in range(lo[0], n[0]):
+        acc += j
+    out[0] = acc + GI[idx[0]] + SCALE
+    out[1] = math.pow(x[0], u16[0]) + math.pow(x[0], s8[1])
+    m, e = math.frexp(s8[0])
+    out[2] = m + e + cuda.cbrt(s8[2]) + math.copysign(f[0], s8[3])
+";
+    let sig = "void(float64[::1], uint8[::1], int32[::1], int8[::1], uint16[::1], float64[::1], float32[::1], int32[::1])";
+    compile(src, "k", sig);
+}

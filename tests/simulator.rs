@@ -650,3 +650,55 @@ def k(changed, bad, x):
     assert_eq!(r.findings, vec![(FindingKind::GlobalWriteConflict, 14)]);
     assert_eq!(values(r.outputs[0].as_ref().unwrap()), [1.0, 1.0, 0.0]);
 }
+
+/// A kernel whose calls Numba resolves by rating the cases of a `ConcreteTemplate`.
+const RESOLVED_CALLS: &str = "import math
+from numba import cuda, float64, int32
+
+GI = (1, 2, 3)
+INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+@cuda.jit
+def k(out, lo, n, s8, u16, x, f, idx):
+    acc = 0
+    for j in range(lo[0], n[0]):
+        acc += j
+    out[0] = acc
+    out[1] = GI[idx[0]]
+    out[2] = INV_SQRT_2PI
+    out[3] = math.pow(x[0], u16[0])
+    out[4] = math.pow(x[0], float64(u16[0]))
+    out[5] = math.pow(x[0], s8[1])
+    out[6] = math.pow(x[0], int32(s8[1]))
+    m, e = math.frexp(s8[0])
+    out[7] = m
+    out[8] = e
+    out[9] = cuda.cbrt(s8[2])
+    out[10] = math.copysign(f[0], s8[3])
+";
+
+/// The calls run the case Numba selects: `range(uint8, int32)` counts in int32,
+/// `math.pow(float64, uint16)` is pow(f64, f64) while `math.pow(float64, int8)` is powi,
+/// `math.frexp(int8)` and `cuda.cbrt(int8)` compute in float32; a tuple of literals is read
+/// at a run-time index and a module constant computed by calls has CPython's value.
+#[test]
+fn calls_run_the_case_numba_selects() {
+    let sig = "void(float64[::1], uint8[::1], int32[::1], int8[::1], uint16[::1], float64[::1], float32[::1], int32[::1])";
+    let r = run(RESOLVED_CALLS, "k", sig, 1, 1, vec![
+        array(Scalar::F64, &[0.0; 11]),
+        array(Scalar::U8, &[3.0]),
+        array(Scalar::I32, &[7.0]),
+        array(Scalar::I8, &[12.0, 7.0, 27.0, -3.0]),
+        array(Scalar::U16, &[7.0]),
+        array(Scalar::F64, &[1.3]),
+        array(Scalar::F32, &[1.5]),
+        array(Scalar::I32, &[1.0]),
+    ]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let out = values(r.outputs[0].as_ref().unwrap());
+    assert_eq!(out[..3], [18.0, 2.0, 1.0 / (2.0 * std::f64::consts::PI).sqrt()]);
+    assert_eq!(out[3], out[4], "math.pow(float64, uint16) is pow(f64, f64)");
+    assert_eq!(out[5], out[6], "math.pow(float64, int8) is powi");
+    assert_ne!(out[3], out[5], "pow and powi differ in the last bit for 1.3 ** 7");
+    assert_eq!(out[7..], [0.75, 4.0, 3.0, -1.5]);
+}

@@ -61,6 +61,97 @@ fn joins_match_numba() {
 }
 
 #[test]
+fn conversions_match_numba() {
+    use kernlint::analysis::typing::overload::conversion;
+    let table = table();
+    let mut mismatches = Vec::new();
+    for (key, expected) in table["conversions"].as_object().unwrap() {
+        let (a, b) = key.split_once(" -> ").unwrap();
+        let got = conversion(scalar(a), scalar(b)).map(|c| c.name());
+        if got != expected.as_str() {
+            mismatches.push(format!("{key}: numba {expected}, kernlint {got:?}"));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// Builtins, `math` and CUDA intrinsics for every combination of argument types (scalars,
+/// an int and a bool literal): the result type Numba's overload resolution gives, or a
+/// typing error where Numba has none.
+#[test]
+fn calls_match_numba() {
+    use kernlint::analysis::types::Type;
+    use kernlint::analysis::typing::{ErrorKind, call_type};
+    let table = table();
+    let calls = table["calls"].as_object().unwrap();
+    let mut mismatches = Vec::new();
+    for (key, expected) in calls {
+        let (path, args) = key.strip_suffix(')').unwrap().split_once('(').unwrap();
+        let args: Vec<Type> = args
+            .split(", ")
+            .map(|a| match a {
+                "literal_int" => Type::IntLiteral(1),
+                "literal_bool" => Type::BoolLiteral(true),
+                other => Type::Scalar(scalar(other)),
+            })
+            .collect();
+        let got = call_type(path, &args);
+        let ok = match (expected.as_str(), &got) {
+            (Some(e), Ok(t)) => t.to_string() == e,
+            (None, Err((_, kind))) => *kind != ErrorKind::Unmodeled,
+            _ => false,
+        };
+        if !ok {
+            mismatches.push(format!("{key}: numba {expected}, kernlint {got:?}"));
+        }
+    }
+    let n = mismatches.len();
+    mismatches.truncate(60);
+    assert!(n == 0, "{n} of {} calls differ:\n{}", calls.len(), mismatches.join("\n"));
+}
+
+/// Module constants computed with calls (`math.sqrt`, `float()`, `round`, `np.finfo`, ...)
+/// fold to the values CPython computes at import time, bit for bit.
+#[test]
+fn module_constants_match_cpython() {
+    use kernlint::analysis::scope::{Binding, ConstValue, module_scope};
+    let table = table();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/typing/kernels.py");
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, path.into(), std::fs::read_to_string(path).unwrap());
+    let scope = module_scope(&db, file);
+    let mut mismatches = Vec::new();
+    for (name, expected) in table["constants"].as_object().unwrap() {
+        let kind = expected["type"].as_str().unwrap();
+        let got = match scope.get(name) {
+            Some(Binding::Const(c)) => c.clone(),
+            other => {
+                mismatches.push(format!("{name}: not folded ({other:?})"));
+                continue;
+            }
+        };
+        let bits = expected["bits"].as_u64();
+        let value = expected["value"].as_str();
+        let ok = match (kind, &got) {
+            ("int", ConstValue::Int(v)) => Some(v.to_string().as_str()) == value,
+            ("bool", ConstValue::Bool(b)) => Some(if *b { "True" } else { "False" }) == value,
+            ("float", ConstValue::Float(f)) => Some(f.to_bits()) == bits,
+            (_, ConstValue::NumpyScalar(s, v)) if s.to_string() == kind => match (&**v, *s) {
+                (ConstValue::Float(f), Scalar::F32) => Some((*f as f32 as f64).to_bits()) == bits,
+                (ConstValue::Float(f), Scalar::F64) => Some(f.to_bits()) == bits,
+                (ConstValue::Int(i), s) if s.is_int() => Some(i.to_string().as_str()) == value,
+                _ => false,
+            },
+            _ => false,
+        };
+        if !ok {
+            mismatches.push(format!("{name}: CPython {expected}, kernlint {got:?}"));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+#[test]
 fn fixture_kernels_match_numba() {
     let table = table();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/typing/kernels.py");

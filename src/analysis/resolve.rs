@@ -76,11 +76,14 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
             Binding::Path(p) => path_constant(p),
             _ => None,
         },
+        // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`.
+        Expr::Attribute(attr) if let Expr::Call(call) = &*attr.value => type_info(call, attr.attr.as_str(), lookup),
         Expr::Attribute(_) => path_constant(&qualified_path(expr, lookup)?),
         Expr::UnaryOp(u) => {
             let v = const_eval(&u.operand, lookup)?;
             match (u.op, v) {
                 (UnaryOp::USub, ConstValue::Int(i)) => Some(ConstValue::Int(-i)),
+                (UnaryOp::USub, ConstValue::Bool(b)) => Some(ConstValue::Int(-(b as i128))),
                 (UnaryOp::USub, ConstValue::Float(f)) => Some(ConstValue::Float(-f)),
                 (UnaryOp::UAdd, v @ (ConstValue::Int(_) | ConstValue::Float(_))) => Some(v),
                 (UnaryOp::Invert, ConstValue::Int(i)) => Some(ConstValue::Int(!i)),
@@ -89,11 +92,286 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
             }
         }
         Expr::BinOp(b) => binop(b.op, const_eval(&b.left, lookup)?, const_eval(&b.right, lookup)?),
-        Expr::Call(call) if call.arguments.args.len() == 1 && call.arguments.keywords.is_empty() => {
+        Expr::Call(call) if call.arguments.keywords.is_empty() => {
+            let args = call.arguments.args.iter().map(|a| const_eval(a, lookup)).collect::<Option<Vec<_>>>()?;
+            // A builtin, unless the module rebinds its name.
+            if let Expr::Name(name) = &*call.func
+                && lookup.binding(name.id.as_str()).is_none()
+            {
+                return builtin_call(name.id.as_str(), args);
+            }
             let path = qualified_path(&call.func, lookup)?;
-            let scalar = scalar_type_of_path(&path)?;
-            let value = const_eval(&call.arguments.args[0], lookup)?;
-            Some(ConstValue::NumpyScalar(scalar, Box::new(value)))
+            if let Some(name) = path.strip_prefix("math.") {
+                return math_call(name, &args);
+            }
+            if let Some(scalar) = scalar_type_of_path(&path)
+                && let [value] = &args[..]
+            {
+                return Some(ConstValue::NumpyScalar(scalar, Box::new(value.clone())));
+            }
+            match (path.as_str(), &args[..]) {
+                // A NumPy ufunc of a Python number is a float64 scalar; only the correctly
+                // rounded `sqrt` is folded (NumPy's other functions need not agree with libm).
+                ("numpy.sqrt", [x]) => match x {
+                    ConstValue::NumpyScalar(Scalar::F32, v) => {
+                        Some(ConstValue::NumpyScalar(Scalar::F32, Box::new(ConstValue::Float((as_float(v)? as f32).sqrt() as f64))))
+                    }
+                    ConstValue::NumpyScalar(Scalar::F64, v) => Some(ConstValue::NumpyScalar(Scalar::F64, Box::new(ConstValue::Float(as_float(v)?.sqrt())))),
+                    ConstValue::Int(_) | ConstValue::Bool(_) | ConstValue::Float(_) => {
+                        Some(ConstValue::NumpyScalar(Scalar::F64, Box::new(ConstValue::Float(as_float(x)?.sqrt()))))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A Python number: `Int` for ints and bools (True is 1), `Float` for floats.
+fn number(v: &ConstValue) -> Option<ConstValue> {
+    match v {
+        ConstValue::Int(_) | ConstValue::Float(_) => Some(v.clone()),
+        ConstValue::Bool(b) => Some(ConstValue::Int(*b as i128)),
+        _ => None,
+    }
+}
+
+/// `a < b` as Python compares numbers: an int and a float exactly, not through a rounding.
+fn py_less(a: &ConstValue, b: &ConstValue) -> Option<bool> {
+    Some(match (number(a)?, number(b)?) {
+        (ConstValue::Int(x), ConstValue::Int(y)) => x < y,
+        (ConstValue::Float(x), ConstValue::Float(y)) => x < y,
+        (ConstValue::Int(i), ConstValue::Float(f)) => int_float_cmp(i, f).is_some_and(|o| o.is_lt()),
+        (ConstValue::Float(f), ConstValue::Int(i)) => int_float_cmp(i, f).is_some_and(|o| o.is_gt()),
+        _ => return None,
+    })
+}
+
+/// Compares an int with a float exactly (`None` for NaN, which compares false).
+fn int_float_cmp(i: i128, f: f64) -> Option<std::cmp::Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    if f.is_infinite() {
+        return Some(if f > 0.0 { std::cmp::Ordering::Less } else { std::cmp::Ordering::Greater });
+    }
+    // Beyond 2**53 a float that compares equal to the rounded int is an integer itself.
+    match (i as f64).partial_cmp(&f)? {
+        std::cmp::Ordering::Equal if f.abs() < 1.7e38 => Some(i.cmp(&(f as i128))),
+        other => Some(other),
+    }
+}
+
+/// A call of a Python builtin on constants, as CPython evaluates it.
+fn builtin_call(name: &str, args: Vec<ConstValue>) -> Option<ConstValue> {
+    match (name, &args[..]) {
+        ("float", [ConstValue::Str(s)]) => s.trim().parse::<f64>().ok().map(ConstValue::Float),
+        ("float", [x]) => Some(ConstValue::Float(as_float(&number(x)?)?)),
+        ("int", [x]) => match number(x)? {
+            ConstValue::Float(f) if f.is_finite() => Some(ConstValue::Int(f.trunc() as i128)),
+            ConstValue::Float(_) => None,
+            i => Some(i),
+        },
+        ("bool", [x]) => truthiness(x).map(ConstValue::Bool),
+        ("abs", [x]) => match number(x)? {
+            ConstValue::Int(i) => Some(ConstValue::Int(i.abs())),
+            ConstValue::Float(f) => Some(ConstValue::Float(f.abs())),
+            _ => None,
+        },
+        // The first least (greatest) item, of its own type.
+        ("min" | "max", _) => {
+            let items: Vec<ConstValue> = match &args[..] {
+                [ConstValue::Tuple(items)] => items.clone(),
+                [_] | [] => return None,
+                many => many.to_vec(),
+            };
+            let mut best = items.first()?.clone();
+            for item in &items[1..] {
+                let better = if name == "min" { py_less(item, &best)? } else { py_less(&best, item)? };
+                if better {
+                    best = item.clone();
+                }
+            }
+            Some(best)
+        }
+        ("round", [x] | [x, ConstValue::None]) => match number(x)? {
+            ConstValue::Float(f) if f.is_finite() => Some(ConstValue::Int(round_half_even(f) as i128)),
+            ConstValue::Float(_) => None,
+            i => Some(i),
+        },
+        ("round", [x, digits]) => {
+            let ConstValue::Int(n) = number(digits)? else { return None };
+            match number(x)? {
+                // CPython rounds the exact binary value half to even at the decimal digit, as
+                // Rust's formatting does; a negative `ndigits` on a float is not folded.
+                ConstValue::Float(f) if !f.is_finite() || n > 330 => Some(ConstValue::Float(f)),
+                ConstValue::Float(f) if n >= 0 => format!("{f:.*}", n as usize).parse().ok().map(ConstValue::Float),
+                ConstValue::Int(i) if n >= 0 => Some(ConstValue::Int(i)),
+                ConstValue::Int(i) if n > -38 => {
+                    let unit = 10i128.pow((-n) as u32);
+                    let (q, r) = (i.div_euclid(unit), i.rem_euclid(unit));
+                    let up = 2 * r > unit || (2 * r == unit && q % 2 != 0);
+                    Some(ConstValue::Int((q + i128::from(up)) * unit))
+                }
+                _ => None,
+            }
+        }
+        ("pow", [a, b]) => binop(Operator::Pow, a.clone(), b.clone()),
+        ("divmod", [a, b]) => Some(ConstValue::Tuple(vec![
+            binop(Operator::FloorDiv, a.clone(), b.clone())?,
+            binop(Operator::Mod, a.clone(), b.clone())?,
+        ])),
+        _ => None,
+    }
+}
+
+/// 2**e as a float64, exactly (subnormal powers too).
+fn pow2(e: i32) -> f64 {
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    }
+}
+
+/// Round half to even, to an integral float (Python's `round(x)`).
+fn round_half_even(f: f64) -> f64 {
+    let r = f.round();
+    if (r - f).abs() == 0.5 && r % 2.0 != 0.0 { r - f.signum() } else { r }
+}
+
+/// A `math` function of constants, as CPython's `math` module computes it: the C library's
+/// function on a float (the same libm Rust's `f64` methods call), a domain or range error
+/// (`ValueError`, `OverflowError`) folding to nothing.
+fn math_call(name: &str, args: &[ConstValue]) -> Option<ConstValue> {
+    let x = || as_float(&number(args.first()?)?);
+    let checked = |inputs: &[f64], r: f64| -> Option<ConstValue> {
+        let finite = inputs.iter().all(|v| v.is_finite());
+        let quiet = inputs.iter().all(|v| !v.is_nan());
+        if (r.is_nan() && quiet) || (r.is_infinite() && finite) {
+            return None;
+        }
+        Some(ConstValue::Float(r))
+    };
+    let unary = |f: fn(f64) -> f64| -> Option<ConstValue> {
+        let [_] = args else { return None };
+        let v = x()?;
+        checked(&[v], f(v))
+    };
+    let to_int = |f: fn(f64) -> f64| -> Option<ConstValue> {
+        match args {
+            [ConstValue::Int(i)] => Some(ConstValue::Int(*i)),
+            [ConstValue::Bool(b)] => Some(ConstValue::Int(*b as i128)),
+            [ConstValue::Float(v)] if v.is_finite() => Some(ConstValue::Int(f(*v) as i128)),
+            _ => None,
+        }
+    };
+    match name {
+        "sqrt" => unary(f64::sqrt),
+        "exp" => unary(f64::exp),
+        "expm1" => unary(f64::exp_m1),
+        "log" if args.len() == 2 => {
+            let (a, b) = (x()?, as_float(&number(&args[1])?)?);
+            let (la, lb) = (a.ln(), b.ln());
+            if a <= 0.0 || b <= 0.0 || lb == 0.0 {
+                return None;
+            }
+            checked(&[a, b], la / lb)
+        }
+        "log" | "log2" | "log10" | "log1p" => {
+            let [_] = args else { return None };
+            let v = x()?;
+            let (f, limit): (fn(f64) -> f64, f64) = match name {
+                "log" => (f64::ln, 0.0),
+                "log2" => (f64::log2, 0.0),
+                "log10" => (f64::log10, 0.0),
+                _ => (f64::ln_1p, -1.0),
+            };
+            if v <= limit {
+                return None;
+            }
+            checked(&[v], f(v))
+        }
+        "sin" => unary(f64::sin),
+        "cos" => unary(f64::cos),
+        "tan" => unary(f64::tan),
+        "asin" => unary(f64::asin),
+        "acos" => unary(f64::acos),
+        "atan" => unary(f64::atan),
+        "sinh" => unary(f64::sinh),
+        "cosh" => unary(f64::cosh),
+        "tanh" => unary(f64::tanh),
+        "fabs" => unary(f64::abs),
+        "radians" => unary(f64::to_radians),
+        "degrees" => unary(f64::to_degrees),
+        "floor" => to_int(f64::floor),
+        "ceil" => to_int(f64::ceil),
+        "trunc" => to_int(f64::trunc),
+        "atan2" | "copysign" | "pow" => {
+            let [a, b] = args else { return None };
+            let (a, b) = (as_float(&number(a)?)?, as_float(&number(b)?)?);
+            match name {
+                "atan2" => checked(&[a, b], a.atan2(b)),
+                "copysign" => Some(ConstValue::Float(a.copysign(b))),
+                // pow(0, negative) is a ValueError, pow(negative, non-integer) too.
+                _ if a == 0.0 && b < 0.0 => None,
+                _ => checked(&[a, b], a.powf(b)),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `np.iinfo(T).min/max/bits` (Python ints) and `np.finfo(T).eps/max/min/tiny/...` (NumPy
+/// scalars of T).
+fn type_info(call: &ast::ExprCall, attr: &str, lookup: &dyn NameLookup) -> Option<ConstValue> {
+    let path = qualified_path(&call.func, lookup)?;
+    let [arg] = &call.arguments.args[..] else { return None };
+    let scalar = match arg {
+        Expr::StringLiteral(s) => Scalar::from_numpy_name(s.value.to_str())?,
+        Expr::Name(n) if n.id.as_str() == "float" && lookup.binding("float").is_none() => Scalar::F64,
+        Expr::Name(n) if n.id.as_str() == "int" && lookup.binding("int").is_none() => Scalar::I64,
+        other => scalar_type_of_path(&qualified_path(other, lookup)?)?,
+    };
+    match path.as_str() {
+        "numpy.iinfo" if scalar.is_int() => {
+            let bits = scalar.bits();
+            let (min, max) = if scalar.is_signed() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            Some(ConstValue::Int(match attr {
+                "min" => min,
+                "max" => max,
+                "bits" => bits as i128,
+                _ => return None,
+            }))
+        }
+        "numpy.finfo" if matches!(scalar, Scalar::F16 | Scalar::F32 | Scalar::F64) => {
+            if attr == "bits" {
+                return Some(ConstValue::Int(scalar.bits() as i128));
+            }
+            // (mantissa bits, the largest exponent, 10**-precision).
+            let (mant, emax, resolution) = match scalar {
+                Scalar::F16 => (10, 15, 1e-3),
+                Scalar::F32 => (23, 127, 1e-6),
+                _ => (52, 1023, 1e-15),
+            };
+            let max = (2.0 - pow2(-mant)) * pow2(emax);
+            let value = match attr {
+                "eps" => pow2(-mant),
+                "epsneg" => pow2(-mant - 1),
+                "max" => max,
+                "min" => -max,
+                "tiny" | "smallest_normal" => pow2(1 - emax),
+                "smallest_subnormal" => pow2(1 - emax - mant),
+                "resolution" => resolution,
+                _ => return None,
+            };
+            Some(ConstValue::NumpyScalar(scalar, Box::new(ConstValue::Float(value))))
         }
         _ => None,
     }
@@ -136,7 +414,19 @@ fn as_float(v: &ConstValue) -> Option<f64> {
 }
 
 fn binop(op: Operator, l: ConstValue, r: ConstValue) -> Option<ConstValue> {
+    if let (ConstValue::Bool(a), ConstValue::Bool(b)) = (&l, &r) {
+        match op {
+            Operator::BitAnd => return Some(ConstValue::Bool(a & b)),
+            Operator::BitOr => return Some(ConstValue::Bool(a | b)),
+            Operator::BitXor => return Some(ConstValue::Bool(a ^ b)),
+            _ => {}
+        }
+    }
     if let (Some(a), Some(b)) = (l.as_int(), r.as_int()) {
+        // An int to a negative power is a float (CPython: float(a) ** float(b)).
+        if op == Operator::Pow && b < 0 {
+            return binop(op, ConstValue::Float(a as f64), ConstValue::Float(b as f64));
+        }
         let v = match op {
             Operator::Add => a.checked_add(b)?,
             Operator::Sub => a.checked_sub(b)?,
@@ -165,11 +455,43 @@ fn binop(op: Operator, l: ConstValue, r: ConstValue) -> Option<ConstValue> {
         Operator::Sub => a - b,
         Operator::Mult => a * b,
         Operator::Div if b != 0.0 => a / b,
-        Operator::FloorDiv if b != 0.0 => (a / b).floor(),
-        Operator::Pow => a.powf(b),
+        Operator::FloorDiv if b != 0.0 => float_divmod(a, b).0,
+        Operator::Mod if b != 0.0 => float_divmod(a, b).1,
+        // 0.0 ** negative is a ZeroDivisionError, a negative base to a fractional power a
+        // complex number, an overflow an OverflowError.
+        Operator::Pow if a == 0.0 && b < 0.0 => return None,
+        Operator::Pow if a < 0.0 && b.is_finite() && b.fract() != 0.0 => return None,
+        Operator::Pow => {
+            let v = a.powf(b);
+            if v.is_infinite() && a.is_finite() && b.is_finite() {
+                return None;
+            }
+            v
+        }
         _ => return None,
     };
     Some(ConstValue::Float(v))
+}
+
+/// CPython's `float_divmod`: floor division and a modulo with the divisor's sign.
+fn float_divmod(a: f64, b: f64) -> (f64, f64) {
+    let mut m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m += b;
+            div -= 1.0;
+        }
+    } else {
+        m = 0f64.copysign(b);
+    }
+    let floordiv = if div != 0.0 {
+        let f = div.floor();
+        if div - f > 0.5 { f + 1.0 } else { f }
+    } else {
+        0f64.copysign(a / b)
+    };
+    (floordiv, m)
 }
 
 /// Whether CPython folds this expression into a constant before Numba sees it: literals

@@ -29,6 +29,10 @@ SIGS = {
     "externs": "void(float32[::1], int32)",
     "powers": "void(float32[::1], int32, int64, uint32, float16)",
     "libdevice_calls": "void(float32[::1], float64, int64)",
+    "mixed_ranges": "void(int64[::1], uint8, int32, int8, uint64, bool)",
+    "resolved_calls": "void(float32[::1], float32, int8, uint8, bool, uint64, float16, uint16)",
+    "tuple_runtime_index": "void(int64[::1], int32[::1])",
+    "module_calls": "void(float64[::1])",
 }
 
 
@@ -317,3 +321,112 @@ def libdevice_calls(a, x, n):
     r = cuda.libdevice.fadd_rz(a[0], x)
     b = cuda.libdevice.double_as_longlong(x)
     a[1] = s + c + m + e + r + b
+
+
+@cuda.jit
+def mixed_ranges(out, u8, i32, i8, u64, flag):
+    # range resolves over (int32, int64, uint64) cases by conversion ratings.
+    acc = 0
+    for j in range(u8, i32):
+        acc += j
+    for k in range(flag, u8):
+        acc += k
+    for m in range(i8, u64):
+        acc += m
+    for p in range(i32, u64):
+        acc += p
+    for q in range(0, u8, 2):
+        acc += q
+    out[0] = acc
+
+
+@cuda.jit
+def resolved_calls(out, f, s8, u8, flag, u64, h, u16):
+    # Overloads Numba picks by rating: a small int next to float32 stays float32.
+    cs = math.copysign(f, s8)
+    fm = math.fmod(f, u8)
+    nx = math.nextafter(f, flag)
+    at = math.atan2(f, s8)
+    hy = math.hypot(f, u8)
+    pw = math.pow(f, s8)
+    ph = math.pow(h, u16)
+    ld = math.ldexp(f, s8)
+    cb = cuda.cbrt(s8)
+    cbh = cuda.cbrt(h)
+    fr = math.frexp(s8)
+    rd = round(s8, 2)
+    fa = cuda.fma(f, f, True)
+    dm = divmod(u64, 3)
+    db = divmod(flag, u8)
+    ab = abs(flag)
+    out[0] = cs + fm + nx + at + hy + pw + ph + ld + cb + cbh + fr[0] + rd + fa + dm[0] + db[1] + ab
+
+
+GI = (1, 2, 3)
+GF = (0.5, 1.5, 2.5)
+
+
+@cuda.jit
+def tuple_runtime_index(out, k):
+    # A tuple of literals indexed at run time is read as UniTuple(int64 x 3).
+    gi = GI[k[0]]
+    gf = GF[k[1]]
+    out[0] = gi + gf
+
+
+# Module constants computed by calls at import time: Numba sees their values.
+INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+LN2 = math.log(2.0)
+LOG_B = math.log(1000.0, 10)
+DAYS = float(365)
+TRUNC = int(2.5)
+NEG_TRUNC = int(-2.5)
+ABS3 = abs(-3)
+ABS_F = abs(-0.25)
+MIN34 = min(3, 4)
+MAX_MIXED = max(2, 2.5, 1)
+MAX_TIE = max(2, 2.0)
+ROUND_HALF = round(2.5)
+ROUND_ODD = round(3.5)
+ROUND2 = round(2.675, 2)
+ROUND_INT = round(1250, -2)
+I32MAX = np.iinfo(np.int32).max
+U8MIN = np.iinfo(np.uint8).min
+I64MIN = np.iinfo(np.int64).min
+F32EPS = np.finfo(np.float32).eps
+F32MAX = np.finfo(np.float32).max
+F64TINY = np.finfo(np.float64).tiny
+ROOT2 = np.sqrt(2.0)
+KILO = 2 ** 10
+HALF_POW = 2 ** -1
+SHIFT = 1 << 4
+DOUBLE_N = N * 2
+FLOOR = math.floor(2.7)
+CEIL = math.ceil(-2.7)
+FMOD = -7.5 % 2.0
+FDIV = -7.5 // 2.0
+EXP1 = math.exp(1.0)
+SIN1 = math.sin(1.0)
+DEG = math.degrees(math.pi / 3)
+POW_F = math.pow(2.0, 0.5)
+ATAN2 = math.atan2(1.0, -1.0)
+BOOL_AND = True & False
+CONSTANTS = ["INV_SQRT_2PI", "LN2", "LOG_B", "DAYS", "TRUNC", "NEG_TRUNC", "ABS3", "ABS_F", "MIN34",
+             "MAX_MIXED", "MAX_TIE", "ROUND_HALF", "ROUND_ODD", "ROUND2", "ROUND_INT", "I32MAX", "U8MIN",
+             "I64MIN", "F32EPS", "F32MAX", "F64TINY", "ROOT2", "KILO", "HALF_POW", "SHIFT", "DOUBLE_N",
+             "FLOOR", "CEIL", "FMOD", "FDIV", "EXP1", "SIN1", "DEG", "POW_F", "ATAN2", "BOOL_AND"]
+
+
+@cuda.jit
+def module_calls(out):
+    a = INV_SQRT_2PI + LN2 + LOG_B + DAYS
+    b = TRUNC + NEG_TRUNC + ABS3 + MIN34 + ROUND_HALF + ROUND_ODD + ROUND_INT
+    c = ABS_F + MAX_MIXED + MAX_TIE + ROUND2
+    d = I32MAX + U8MIN + I64MIN
+    e = F32EPS
+    f = F32MAX
+    g = F64TINY + ROOT2
+    h = KILO + SHIFT + DOUBLE_N + FLOOR + CEIL
+    m = HALF_POW + FMOD + FDIV + EXP1 + SIN1 + DEG + POW_F + ATAN2
+    t = BOOL_AND
+    out[0] = a + b + c + d + e + f + g + h + m + t

@@ -16,9 +16,10 @@ use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
 use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
-use crate::analysis::typing::promote::{base_scalar, converts_to_int32, unify, unliteral};
+use crate::analysis::typing::promote::{base_scalar, unify, unliteral};
 use crate::analysis::typing::{
-    BoundArg, DefTypes, Index, array_index, bind_device_call, find_def, resolve_device_function, type_def_for_args,
+    BoundArg, DefTypes, Index, array_index, bind_device_call, find_def, resolve_device_function, selected_params,
+    type_def_for_args,
 };
 use crate::analysis::{Db, SourceFile};
 
@@ -1061,12 +1062,17 @@ impl Lower<'_> {
                     let i = if i < 0 { i + n } else { i };
                     return self.extract(array, i as usize, span);
                 }
-                let Type::UniTuple(e, _) = &ty else {
+                // A run-time index reads the tuple unliteral: its items converted to their
+                // one type (`(1, 2, 3)` as UniTuple(int64 x 3)).
+                let uni = unliteral(&ty);
+                let Type::UniTuple(e, _) = &uni else {
                     return unsupported("a run-time index into a heterogeneous tuple", span);
                 };
+                let e = (**e).clone();
+                let tuple = self.cast_to_type(array, &uni, span)?;
                 let raw = self.expr(slice)?;
                 let i = self.cast(raw, Scalar::I64, span)?;
-                Ok(self.emit(Op::TupleGet(array, i), Some((**e).clone()), span))
+                Ok(self.emit(Op::TupleGet(tuple, i), Some(e), span))
             }
             other => unsupported(&format!("indexing {other}"), span),
         }
@@ -1662,8 +1668,17 @@ impl Lower<'_> {
             return Ok(v);
         }
 
-        let args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+        let mut args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
         let rs = scalar(&result);
+        // A call typed by a `ConcreteTemplate` converts its arguments to the parameter types
+        // of the case Numba selects (`math.pow(f64, uint16)` is pow(f64, f64), not powi).
+        let arg_scalars: Option<Vec<Scalar>> = args.iter().map(|a| base_scalar(self.ty(*a))).collect();
+        let params = arg_scalars.and_then(|a| selected_params(&path, &a));
+        if let Some(params) = params {
+            for (a, p) in args.iter_mut().zip(params) {
+                *a = self.cast(*a, *p, span)?;
+            }
+        }
         // Scalar conversions: np.float32(x), numba.int32(x), int(x), float(x), bool(x).
         if let Some(target) = crate::analysis::resolve::scalar_type_of_path(&path)
             .or(match path.as_str() {
@@ -1704,14 +1719,11 @@ impl Lower<'_> {
             let remainder = self.arith(Operator::Mod, *a, *b, element, span)?;
             return Ok(self.emit(Op::MakeTuple(vec![quotient, remainder]), Some(result), span));
         }
-        // `math.pow(float, int32)` is libdevice's `powi`/`powif` in Numba.
+        // `math.pow`'s (float, int32) cases are libdevice's `powif`/`powi`.
         if path == "math.pow"
-            && let [a, b] = args.as_slice()
-            && let (Some(sa), Some(sb)) = (scalar(self.ty(*a)), scalar(self.ty(*b)))
-            && sa.is_float()
-            && converts_to_int32(sb)
+            && let Some([base, Scalar::I32]) = params
         {
-            let routine = if matches!(sa, Scalar::F16 | Scalar::F32) { "powif" } else { "powi" };
+            let routine = if *base == Scalar::F32 { "powif" } else { "powi" };
             return self.libdevice(routine, args, &result, span);
         }
         if let Some(routine) = path.strip_prefix("numba.cuda.libdevice.") {

@@ -5,7 +5,8 @@ use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::infer::{ErrorKind, Fail, TResult, reject, Ty, Typer, dtype_of, iter_elem, unify_all};
-use super::promote::{self, ArithOp, base_scalar, tuple_elems, unliteral};
+use super::overload;
+use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
 use crate::analysis::scope::ConstValue;
@@ -75,7 +76,7 @@ pub fn call(
 ) -> TResult<Ty> {
     let range = call.range();
     match func {
-        Ty::Path(p) => call_path(typer, p, args, kwargs, call),
+        Ty::Path(p) => call_path(p, args, kwargs, range),
         Ty::Device(name) => typer.device_call(name, args, kwargs, range),
         Ty::External(name, sig) => {
             if args.len() != sig.args.len() {
@@ -189,14 +190,8 @@ fn need_scalar(ty: &Ty, what: &str, range: TextRange) -> TResult<Scalar> {
         .map_err(Fail::from)
 }
 
-fn call_path(
-    typer: &mut Typer<'_, '_>,
-    path: &str,
-    args: &[Ty],
-    kwargs: &[(String, Ty)],
-    call: &ast::ExprCall,
-) -> TResult<Ty> {
-    let range = call.range();
+/// The type of a call of a module function, builtin or type by its qualified path.
+pub fn call_path(path: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
     // Scalar constructors: np.float32(x), numba.int32(x), cuda.float32(x).
     if let Some(s) = scalar_type_of_path(path)
         && !path.starts_with("builtins.")
@@ -231,7 +226,7 @@ fn call_path(
         return libdevice(name, args, kwargs, range);
     }
     if let Some(name) = path.strip_prefix("numba.cuda.") {
-        return cuda(typer, name, args, kwargs, call);
+        return cuda(name, args, kwargs, range);
     }
     if let Some(name) = path.strip_prefix("numpy.") {
         return numpy(name, args, range);
@@ -282,33 +277,183 @@ fn libdevice(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange)
     Ok(Ty::Val(routine.ret.to_type()))
 }
 
-fn range_type(args: &[Ty], range: TextRange) -> TResult<Scalar> {
+/// The case lists of Numba's `ConcreteTemplate`s for builtins, `math` and CUDA intrinsics
+/// (numba-cuda `typing/builtins.py`, `cudamath.py`, `cudadecl.py`), in their order: the
+/// parameter types and the result. [`overload::resolve`] picks one as Numba does.
+mod cases {
+    use crate::analysis::types::Scalar::{self, *};
+
+    pub type Cases<R> = [(&'static [Scalar], R)];
+
+    pub const RANGE: &Cases<Scalar> = &[
+        (&[I32], I32),
+        (&[I32, I32], I32),
+        (&[I32, I32, I32], I32),
+        (&[I64], I64),
+        (&[I64, I64], I64),
+        (&[I64, I64, I64], I64),
+        (&[U64], U64),
+        (&[U64, U64], U64),
+        (&[U64, U64, U64], U64),
+    ];
+    pub const ABS: &Cases<Scalar> = &[
+        (&[I8], I8),
+        (&[I16], I16),
+        (&[I32], I32),
+        (&[I64], I64),
+        (&[U8], U8),
+        (&[U16], U16),
+        (&[U32], U32),
+        (&[U64], U64),
+        (&[F32], F32),
+        (&[F64], F64),
+        (&[C64], F32),
+        (&[C128], F64),
+    ];
+    pub const ROUND: &Cases<Scalar> = &[(&[F32], I64), (&[F64], I64), (&[F32, I64], F32), (&[F64, I64], F64)];
+    /// `divmod`: each case's result is a pair of this type.
+    pub const DIVMOD: &Cases<Scalar> = &[(&[I64, I64], I64), (&[U64, U64], U64), (&[F32, F32], F32), (&[F64, F64], F64)];
+    /// The builtin `pow` (`BinOpPower`'s cases, those of `**`).
+    pub const POW: &Cases<Scalar> = &[
+        (&[I64, I64], I64),
+        (&[I64, U64], I64),
+        (&[U64, I64], I64),
+        (&[U64, U64], U64),
+        (&[F32, I32], F32),
+        (&[F32, I64], F32),
+        (&[F32, U64], F32),
+        (&[F64, I32], F64),
+        (&[F64, I64], F64),
+        (&[F64, U64], F64),
+        (&[F32, F32], F32),
+        (&[F64, F64], F64),
+        (&[C64, C64], C64),
+        (&[C128, C128], C128),
+    ];
+    /// `math.acos` ... `math.tan` (`Math_unary`).
+    pub const MATH_UNARY: &Cases<Scalar> = &[(&[I64], F64), (&[U64], F64), (&[F32], F32), (&[F64], F64)];
+    /// `math.sin`, `sqrt`, `exp`, `fabs`, ... (`Math_unary_with_fp16`).
+    pub const MATH_UNARY_FP16: &Cases<Scalar> = &[(&[I64], F64), (&[U64], F64), (&[F32], F32), (&[F64], F64), (&[F16], F16)];
+    /// `math.atan2` and `math.hypot`.
+    pub const MATH_ATAN2: &Cases<Scalar> = &[(&[I64, I64], F64), (&[U64, U64], F64), (&[F32, F32], F32), (&[F64, F64], F64)];
+    /// `math.copysign`, `fmod`, `nextafter`, `remainder`.
+    pub const MATH_BINARY: &Cases<Scalar> = &[(&[F32, F32], F32), (&[F64, F64], F64)];
+    pub const MATH_POW: &Cases<Scalar> = &[(&[F32, F32], F32), (&[F64, F64], F64), (&[F32, I32], F32), (&[F64, I32], F64)];
+    pub const MATH_LDEXP: &Cases<Scalar> = &[(&[F32, I32], F32), (&[F64, I32], F64)];
+    /// `math.isnan`, `isinf`, `isfinite`.
+    pub const MATH_ISNAN: &Cases<Scalar> = &[(&[I64], Bool), (&[U64], Bool), (&[F32], Bool), (&[F64], Bool)];
+    /// `math.frexp`: the mantissa's type (the exponent is an int32).
+    pub const MATH_FREXP: &Cases<Scalar> = &[(&[F32], F32), (&[F64], F64)];
+    /// `math.modf`: a pair of this type (float64 listed first).
+    pub const MATH_MODF: &Cases<Scalar> = &[(&[F64], F64), (&[F32], F32)];
+    pub const CUDA_CBRT: &Cases<Scalar> = &[(&[F32], F32), (&[F64], F64)];
+    pub const CUDA_FMA: &Cases<Scalar> = &[(&[F32, F32, F32], F32), (&[F64, F64, F64], F64)];
+    pub const CUDA_BREV: &Cases<Scalar> = &[(&[U32], U32), (&[U64], U64)];
+    /// `cuda.popc` and `cuda.clz`.
+    pub const CUDA_POPC: &Cases<Scalar> = &[
+        (&[I8], I8),
+        (&[I16], I16),
+        (&[I32], I32),
+        (&[I64], I64),
+        (&[U8], U8),
+        (&[U16], U16),
+        (&[U32], U32),
+        (&[U64], U64),
+    ];
+    pub const CUDA_FFS: &Cases<Scalar> = &[
+        (&[I8], U32),
+        (&[I16], U32),
+        (&[I32], U32),
+        (&[I64], U32),
+        (&[U8], U32),
+        (&[U16], U32),
+        (&[U32], U32),
+        (&[U64], U32),
+    ];
+
+    /// The `ConcreteTemplate` that types calls of `path` (a qualified path), if one does.
+    pub fn for_path(path: &str) -> Option<&'static Cases<Scalar>> {
+        Some(match path {
+            "builtins.range" => RANGE,
+            "builtins.abs" => ABS,
+            "builtins.round" => ROUND,
+            "builtins.divmod" => DIVMOD,
+            "builtins.pow" => POW,
+            "math.sin" | "math.cos" | "math.ceil" | "math.floor" | "math.sqrt" | "math.log" | "math.log2"
+            | "math.log10" | "math.exp" | "math.exp2" | "math.fabs" | "math.trunc" => MATH_UNARY_FP16,
+            "math.acos" | "math.acosh" | "math.asin" | "math.asinh" | "math.atan" | "math.atanh" | "math.cosh"
+            | "math.degrees" | "math.erf" | "math.erfc" | "math.expm1" | "math.gamma" | "math.lgamma"
+            | "math.log1p" | "math.radians" | "math.sinh" | "math.tanh" | "math.tan" => MATH_UNARY,
+            "math.atan2" | "math.hypot" => MATH_ATAN2,
+            "math.copysign" | "math.fmod" | "math.nextafter" | "math.remainder" => MATH_BINARY,
+            "math.pow" => MATH_POW,
+            "math.ldexp" => MATH_LDEXP,
+            "math.isnan" | "math.isinf" | "math.isfinite" => MATH_ISNAN,
+            "math.frexp" => MATH_FREXP,
+            "math.modf" => MATH_MODF,
+            "numba.cuda.cbrt" => CUDA_CBRT,
+            "numba.cuda.fma" => CUDA_FMA,
+            "numba.cuda.brev" => CUDA_BREV,
+            "numba.cuda.popc" | "numba.cuda.clz" => CUDA_POPC,
+            "numba.cuda.ffs" => CUDA_FFS,
+            _ => return None,
+        })
+    }
+}
+
+/// The parameter types of the case Numba selects for a call of `path` with arguments of
+/// these (unliteral) types, when a `ConcreteTemplate` types the call: the arguments are
+/// converted to them before the case's implementation runs.
+pub fn selected_params(path: &str, args: &[Scalar]) -> Option<&'static [Scalar]> {
+    if fp16_overload(path, args) {
+        return None;
+    }
+    let cases = cases::for_path(path)?;
+    Some(cases[overload::resolve(cases, args)?].0)
+}
+
+/// Whether one of numba-cuda's float16 overloads (`fp16.py`: target-specific, so tried
+/// before the generic template) types this call: it keeps a float16 argument float16.
+fn fp16_overload(path: &str, args: &[Scalar]) -> bool {
+    args == [Scalar::F16]
+        && matches!(
+            path,
+            "builtins.abs" | "math.trunc" | "math.ceil" | "math.floor" | "math.fabs" | "math.sqrt" | "math.log"
+                | "math.log2" | "math.log10" | "math.exp" | "math.exp2" | "math.tanh" | "math.cos" | "math.sin"
+        )
+}
+
+/// The argument types a `ConcreteTemplate` rates: numbers, literals as their base type.
+fn template_args(args: &[Ty], name: &str, range: TextRange) -> TResult<Vec<Scalar>> {
     let mut scalars = Vec::new();
     for a in args {
-        let s = need_scalar(a, "range", range)?;
-        if !(s.is_int() || s == Scalar::Bool) {
-            return err(format!("range() needs integers, not {s}"), range);
+        let s = need_scalar(a, name, range)?;
+        if s == Scalar::BF16 {
+            // bfloat16 has its own overloads (numba-cuda `bf16.py`), not modelled.
+            return err(format!("`{name}` of a bfloat16"), range);
         }
         scalars.push(s);
     }
-    Ok(if scalars.iter().all(|s| s.is_unsigned_int()) {
-        Scalar::U64
-    } else if scalars
-        .iter()
-        .all(|s| matches!(s, Scalar::Bool | Scalar::I8 | Scalar::I16 | Scalar::I32))
-    {
-        Scalar::I32
-    } else {
-        Scalar::I64
+    Ok(scalars)
+}
+
+/// The case of `cases` Numba selects for `args`, or its `TypingError` ("No implementation
+/// of function ... found for signature").
+fn concrete<R: Copy>(name: &str, cases: &cases::Cases<R>, args: &[Scalar], range: TextRange) -> TResult<R> {
+    overload::resolve(cases, args).map(|i| cases[i].1).ok_or_else(|| {
+        let args = args.iter().map(Scalar::to_string).collect::<Vec<_>>().join(", ");
+        Fail { message: format!("no implementation of `{name}` for ({args})"), range, kind: ErrorKind::Numba }
     })
+}
+
+/// A call typed by one `ConcreteTemplate`.
+fn template(name: &str, cases: &cases::Cases<Scalar>, args: &[Ty], range: TextRange) -> TResult<Scalar> {
+    concrete(name, cases, &template_args(args, name, range)?, range)
 }
 
 fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
     match name {
-        "range" => {
-            arity(args, 1, 3, name, range)?;
-            Ok(Ty::Val(Type::Range(range_type(args, range)?)))
-        }
+        "range" => Ok(Ty::Val(Type::Range(template("range", cases::RANGE, args, range)?))),
         "len" => {
             arity(args, 1, 1, name, range)?;
             match args[0].value() {
@@ -332,6 +477,10 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         "float" => {
             arity(args, 1, 1, name, range)?;
             let s = need_scalar(&args[0], name, range)?;
+            // `float()` takes numbers, and booleans are not (numba-cuda `Float`).
+            if s == Scalar::Bool || s.is_complex() {
+                return reject(ErrorKind::Numba, format!("float() does not take a {s}"), range);
+            }
             Ok(Ty::scalar(if s.is_float() { s } else { Scalar::F64 }))
         }
         "bool" => Ok(Ty::scalar(Scalar::Bool)),
@@ -345,27 +494,15 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
                 Scalar::C128
             }))
         }
-        "round" => {
-            arity(args, 1, 2, name, range)?;
-            let s = need_scalar(&args[0], name, range)?;
-            // `round(x, ndigits)` is Numba's float implementation: integers go to float64,
-            // float16 and bool to float32.
-            Ok(Ty::scalar(match s {
-                _ if args.len() == 1 => Scalar::I64,
-                Scalar::F32 | Scalar::F64 => s,
-                Scalar::F16 | Scalar::Bool => Scalar::F32,
-                _ => Scalar::F64,
-            }))
-        }
+        // `round(x, ndigits)` is the float implementation: small integers (and bool,
+        // float16) take the float32 case, others the float64 one.
+        "round" => Ok(Ty::scalar(template(name, cases::ROUND, args, range)?)),
         "abs" => {
-            arity(args, 1, 1, name, range)?;
-            let s = need_scalar(&args[0], name, range)?;
-            Ok(Ty::scalar(match s {
-                Scalar::C64 => Scalar::F32,
-                Scalar::C128 => Scalar::F64,
-                Scalar::Bool => Scalar::I64,
-                other => other,
-            }))
+            let scalars = template_args(args, name, range)?;
+            if fp16_overload("builtins.abs", &scalars) {
+                return Ok(Ty::scalar(Scalar::F16));
+            }
+            Ok(Ty::scalar(concrete(name, cases::ABS, &scalars, range)?))
         }
         "min" | "max" => {
             let items: Vec<Ty> = if args.len() == 1 {
@@ -381,32 +518,22 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             } else {
                 args.to_vec()
             };
+            let mut bools = 0;
             for i in &items {
-                need_scalar(i, name, range)?;
+                bools += usize::from(need_scalar(i, name, range)? == Scalar::Bool);
+            }
+            // Numba unifies numbers only: booleans go through another overload, which takes
+            // nothing but booleans.
+            if bools > 0 && bools < items.len() {
+                return reject(ErrorKind::Numba, format!("{name}() of booleans and numbers"), range);
             }
             let u = unify_all(&items)
                 .ok_or_else(|| (format!("cannot unify the arguments of {name}()"), range))?;
             Ok(Ty::Val(unliteral(u.value().unwrap_or(&Type::Unknown))))
         }
-        "pow" => {
-            arity(args, 2, 3, name, range)?;
-            let (a, b) = (
-                need_scalar(&args[0], name, range)?,
-                need_scalar(&args[1], name, range)?,
-            );
-            promote::binary(ArithOp::Pow, a, b)
-                .map(Ty::scalar)
-                .ok_or_else(|| ("no implementation of pow()".to_string(), range))
-                .map_err(Fail::from)
-        }
+        "pow" => Ok(Ty::scalar(template(name, cases::POW, args, range)?)),
         "divmod" => {
-            arity(args, 2, 2, name, range)?;
-            let (a, b) = (
-                need_scalar(&args[0], name, range)?,
-                need_scalar(&args[1], name, range)?,
-            );
-            let s = promote::binary(ArithOp::FloorDiv, a, b)
-                .ok_or_else(|| ("no implementation of divmod()".to_string(), range))?;
+            let s = template(name, cases::DIVMOD, args, range)?;
             Ok(Ty::Val(Type::UniTuple(Box::new(Type::Scalar(s)), 2)))
         }
         "enumerate" => {
@@ -450,82 +577,19 @@ fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             range,
         );
     }
-    let mut scalars = Vec::new();
-    for a in args {
-        scalars.push(need_scalar(a, name, range)?);
-    }
-    let one = |keep_f16: bool| -> TResult<Scalar> {
-        arity(args, 1, 1, name, range)?;
-        let s = scalars[0];
-        Ok(match s {
-            Scalar::F16 if keep_f16 => Scalar::F16,
-            Scalar::F16 | Scalar::F32 => Scalar::F32,
-            Scalar::F64 => Scalar::F64,
-            s if s.is_complex() => return err(format!("math.{name} of {s}"), range),
-            _ => Scalar::F64,
-        })
+    let path = format!("math.{name}");
+    let Some(cases) = cases::for_path(&path) else {
+        return err(format!("unknown attribute `{name}` of module math in a CUDA kernel"), range);
     };
-    let small = |s: Scalar| matches!(s, Scalar::F16 | Scalar::F32);
-    Ok(Ty::scalar(match name {
-        "sin" | "cos" | "tanh" | "exp" | "exp2" | "log" | "log2" | "log10" | "sqrt" | "ceil"
-        | "floor" | "trunc" | "fabs" => one(true)?,
-        "acos" | "asin" | "atan" | "acosh" | "asinh" | "atanh" | "tan" | "cosh" | "sinh"
-        | "erf" | "erfc" | "expm1" | "log1p" | "lgamma" | "gamma" | "degrees" | "radians" => {
-            one(false)?
-        }
-        "isnan" | "isinf" | "isfinite" => {
-            arity(args, 1, 1, name, range)?;
-            Scalar::Bool
-        }
-        "frexp" => {
-            let f = one(false)?;
-            return Ok(Ty::Val(Type::Tuple(vec![
-                Type::Scalar(f),
-                Type::Scalar(Scalar::I32),
-            ])));
-        }
-        "modf" => {
-            arity(args, 1, 1, name, range)?;
-            let f = if scalars[0] == Scalar::F32 {
-                Scalar::F32
-            } else {
-                Scalar::F64
-            };
-            return Ok(Ty::Val(Type::UniTuple(Box::new(Type::Scalar(f)), 2)));
-        }
-        "hypot" | "atan2" | "copysign" | "fmod" | "remainder" | "nextafter" => {
-            arity(args, 2, 2, name, range)?;
-            if scalars.iter().all(|s| small(*s)) {
-                Scalar::F32
-            } else {
-                Scalar::F64
-            }
-        }
-        // Numba's candidates are powf (f32, f32), powif (f32, int32), powi (f64, int32) and
-        // pow (f64, f64): an int64 exponent makes a float32 `pow` a float64 one.
-        "pow" => {
-            arity(args, 2, 2, name, range)?;
-            let (a, b) = (scalars[0], scalars[1]);
-            if small(a) && (small(b) || promote::converts_to_int32(b)) {
-                Scalar::F32
-            } else {
-                Scalar::F64
-            }
-        }
-        "ldexp" => {
-            arity(args, 2, 2, name, range)?;
-            if small(scalars[0]) {
-                Scalar::F32
-            } else {
-                Scalar::F64
-            }
-        }
-        _ => {
-            return err(
-                format!("unknown attribute `{name}` of module math in a CUDA kernel"),
-                range,
-            );
-        }
+    let scalars = template_args(args, &path, range)?;
+    if fp16_overload(&path, &scalars) {
+        return Ok(Ty::scalar(Scalar::F16));
+    }
+    let s = concrete(&path, cases, &scalars, range)?;
+    Ok(Ty::Val(match name {
+        "frexp" => Type::Tuple(vec![Type::Scalar(s), Type::Scalar(Scalar::I32)]),
+        "modf" => Type::UniTuple(Box::new(Type::Scalar(s)), 2),
+        _ => Type::Scalar(s),
     }))
 }
 
@@ -614,14 +678,7 @@ fn atomic_array(args: &[Ty], name: &str, range: TextRange) -> TResult<Scalar> {
     }
 }
 
-fn cuda(
-    typer: &mut Typer<'_, '_>,
-    name: &str,
-    args: &[Ty],
-    kwargs: &[(String, Ty)],
-    call: &ast::ExprCall,
-) -> TResult<Ty> {
-    let range = call.range();
+fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
     let scalar = |i: usize| -> TResult<Scalar> {
         args.get(i)
             .and_then(scalar_of)
@@ -779,47 +836,26 @@ fn cuda(
             arity(args, 0, 0, name, range)?;
             Ty::scalar(Scalar::U32)
         }
-        "popc" | "clz" => {
-            arity(args, 1, 1, name, range)?;
-            let s = scalar(0)?;
-            if !s.is_int() {
-                return err(format!("cuda.{name} needs an integer"), range);
-            }
-            Ty::scalar(s)
+        "popc" | "clz" | "ffs" | "brev" | "fma" | "cbrt" => {
+            let cases = cases::for_path(&format!("numba.cuda.{name}")).unwrap_or_default();
+            Ty::scalar(template(&format!("cuda.{name}"), cases, args, range)?)
         }
-        "ffs" => {
-            arity(args, 1, 1, name, range)?;
-            scalar(0)?;
-            Ty::scalar(Scalar::U32)
-        }
-        "brev" => {
-            arity(args, 1, 1, name, range)?;
-            Ty::scalar(if scalar(0)? == Scalar::U64 {
-                Scalar::U64
-            } else {
-                Scalar::U32
-            })
-        }
-        "fma" => {
-            arity(args, 3, 3, name, range)?;
-            let all32 = (0..3).all(|i| scalar(i).is_ok_and(|s| s == Scalar::F32));
-            Ty::scalar(if all32 { Scalar::F32 } else { Scalar::F64 })
-        }
-        "cbrt" => {
-            arity(args, 1, 1, name, range)?;
-            Ty::scalar(if scalar(0)? == Scalar::F32 {
-                Scalar::F32
-            } else {
-                Scalar::F64
-            })
-        }
+        // (predicate, a, b): `a` and `b` of one type, one PTX `selp` supports.
         "selp" => {
             arity(args, 3, 3, name, range)?;
-            Ty::Val(unliteral(args[1].value().unwrap_or(&Type::Unknown)))
+            let [_, a, b] = [scalar(0)?, scalar(1)?, scalar(2)?];
+            use Scalar::*;
+            if a != b || !matches!(a, F64 | F32 | I16 | U16 | I32 | U32 | I64 | U64) {
+                return reject(
+                    ErrorKind::Numba,
+                    format!("cuda.selp needs two values of one type among float32/64 and (u)int16/32/64, not {a} and {b}"),
+                    range,
+                );
+            }
+            Ty::scalar(a)
         }
         "cg.this_grid" => Ty::Opaque("GridGroup".into()),
         _ => {
-            let _ = typer;
             return err(
                 format!("`cuda.{name}` cannot be called here (unknown or unsupported intrinsic)"),
                 range,

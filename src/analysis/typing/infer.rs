@@ -1512,8 +1512,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                         }
                         Ok(Ty::Val(elems[k as usize].clone()))
                     }
-                    (None, Type::UniTuple(e, _)) => Ok(Ty::Val((**e).clone())),
-                    _ => err(format!("cannot index {t} with a non-constant index"), range),
+                    // A run-time index takes the tuple unliteral (`GI = (1, 2, 3)` is
+                    // indexed as UniTuple(int64 x 3)); its items must then be of one type.
+                    (None, _) => match unliteral(t) {
+                        Type::UniTuple(e, _) => Ok(Ty::Val(*e)),
+                        u => reject(ErrorKind::Numba, format!("cannot index {u} with a non-constant index"), range),
+                    },
                 }
             }
             other => err(format!("cannot index {}", other.record_name()), range),

@@ -9,6 +9,7 @@
 
 mod calls;
 mod infer;
+pub mod overload;
 pub mod promote;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,6 +24,7 @@ use super::syntax::parse_module;
 use super::types::Type;
 use super::{Db, SourceFile};
 
+pub use calls::selected_params;
 pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index};
 
 /// What typing one function produced.
@@ -66,6 +68,19 @@ impl TypingError {
 impl std::fmt::Display for TypingError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
+    }
+}
+
+/// The type of a call of a builtin or module function by its qualified path
+/// (`builtins.range`, `math.pow`, `numba.cuda.fma`) with these argument types, or why it
+/// cannot be typed and whether Numba rejects it too (checked against Numba by
+/// tests/typing.rs for every combination of scalar argument types).
+pub fn call_type(path: &str, args: &[Type]) -> Result<Type, (String, ErrorKind)> {
+    let args: Vec<Ty> = args.iter().cloned().map(Ty::Val).collect();
+    match calls::call_path(path, &args, &[], TextRange::default()) {
+        Ok(Ty::Val(t)) => Ok(t),
+        Ok(other) => Err((format!("not a value: {other:?}"), ErrorKind::Unmodeled)),
+        Err(f) => Err((f.message, f.kind)),
     }
 }
 

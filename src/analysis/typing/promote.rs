@@ -332,8 +332,3 @@ pub fn tuple_elems(ty: &Type) -> Option<Vec<Type>> {
         _ => None,
     }
 }
-
-/// Integer types Numba converts to int32 without loss (so `math.pow` picks `powi`).
-pub fn converts_to_int32(s: Scalar) -> bool {
-    matches!(s, Scalar::Bool | Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::U8 | Scalar::U16)
-}
