@@ -539,7 +539,8 @@ def five():
 
 @cuda.jit
 def literal_tuples(out, n, f):
-    """Tuples keep literal members; a constant nested in a tuple constant has none."""
+    """Tuples keep literal members; a constant nested in a tuple constant has none. What
+    CPython folds (`-1`, `1 + 1`, `not 0`) is a literal too."""
     shape = (4, 8)
     sq = (16, 16)
     pos = (out[0], 0)
@@ -558,7 +559,11 @@ def literal_tuples(out, n, f):
     a = five()
     h = (a, a)
     x, y = (4, 8)
-    out[0] = shape[0] + sq[1] + pos[0] + x + y + g[0] + h[0] + ret[0] + ret2[1]
+    two = 1 + 1
+    pair = (two, 2)
+    yes = not 0
+    flag = (yes, n)
+    out[0] = shape[0] + sq[1] + pos[0] + x + y + g[0] + h[0] + ret[0] + ret2[1] + pair[0]
 
 
 @cuda.jit

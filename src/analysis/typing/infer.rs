@@ -1235,6 +1235,9 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             Expr::UnaryOp(u) => {
                 let operand = self.expr(&u.operand, env)?;
+                if let Some(t) = folded_literal(expr) {
+                    return Ok(t);
+                }
                 if let Ty::Val(Type::IntLiteral(v)) = &operand
                     && u.op == ast::UnaryOp::USub
                 {
@@ -1261,7 +1264,8 @@ impl<'c, 'a> Typer<'c, 'a> {
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left, env)?;
                 let r = self.expr(&b.right, env)?;
-                self.binop(b.op, &l, &r, range)?
+                let ty = self.binop(b.op, &l, &r, range)?;
+                folded_literal(expr).unwrap_or(ty)
             }
             Expr::Compare(c) => {
                 let mut left = self.expr(&c.left, env)?;
@@ -1745,8 +1749,17 @@ fn const_bool(v: &ConstValue) -> Option<bool> {
 
 /// The value CPython's compiler folds `expr` into a constant (its AST optimizer folds
 /// literals, `__debug__`, unary and binary operators on constants and tuples of constants),
-/// or `None` when the bytecode computes it.
+/// or `None` when the bytecode computes it (or an integer leaves the 65-bit range kernlint
+/// folds in).
 pub(super) fn cpython_const(expr: &Expr) -> Option<ConstValue> {
+    let value = fold_cpython_const(expr)?;
+    match value {
+        ConstValue::Int(v) if v.unsigned_abs() > u128::from(u64::MAX) => None,
+        other => Some(other),
+    }
+}
+
+fn fold_cpython_const(expr: &Expr) -> Option<ConstValue> {
     use ast::UnaryOp::{Invert, Not, UAdd, USub};
     match expr {
         Expr::NumberLiteral(n) => match &n.value {
@@ -1769,7 +1782,7 @@ pub(super) fn cpython_const(expr: &Expr) -> Option<ConstValue> {
             match (u.op, &v) {
                 (Not, v) => Some(ConstValue::Bool(!const_truthy(v)?)),
                 (USub | UAdd, ConstValue::Float(x)) => Some(ConstValue::Float(if u.op == USub { -x } else { *x })),
-                (USub, v) => Some(ConstValue::Int(-int(v)?)),
+                (USub, v) => int(v)?.checked_neg().map(ConstValue::Int),
                 (UAdd, v) => Some(ConstValue::Int(int(v)?)),
                 (Invert, v) => Some(ConstValue::Int(!int(v)?)),
             }
@@ -1781,8 +1794,7 @@ pub(super) fn cpython_const(expr: &Expr) -> Option<ConstValue> {
                     x.checked_pow(u32::try_from(*y).ok()?).map(ConstValue::Int)
                 }
                 (Operator::LShift, ConstValue::Int(x), ConstValue::Int(y)) if (0..127).contains(y) => {
-                    let v = x.checked_mul(1i128 << y)?;
-                    Some(ConstValue::Int(v))
+                    x.checked_mul(1i128 << y).map(ConstValue::Int)
                 }
                 (Operator::RShift, ConstValue::Int(x), ConstValue::Int(y)) if *y >= 0 => {
                     Some(ConstValue::Int(x >> (*y).min(127)))
@@ -1790,6 +1802,17 @@ pub(super) fn cpython_const(expr: &Expr) -> Option<ConstValue> {
                 _ => const_binop(b.op, &l, &r),
             }
         }
+        _ => None,
+    }
+}
+
+/// The literal type of an operation CPython folds into an int or bool constant (`1 + 1`:
+/// `Literal[int](2)`, `not 0`: `Literal[bool](True)`), which Numba loads as a literal. Only
+/// in the int64 range: above it the operation keeps the type it is typed as.
+fn folded_literal(expr: &Expr) -> Option<Ty> {
+    match cpython_const(expr)? {
+        ConstValue::Int(v) if i64::try_from(v).is_ok() => Some(Ty::Val(Type::IntLiteral(v))),
+        ConstValue::Bool(b) => Some(Ty::Val(Type::BoolLiteral(b))),
         _ => None,
     }
 }

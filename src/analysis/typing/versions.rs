@@ -142,11 +142,8 @@ impl Walk {
                 return false;
             }
             Stmt::Break(_) | Stmt::Continue(_) => return false,
-            Stmt::Assert(a) => {
-                if cpython_truth(&a.test) != Some(true) {
-                    self.exited = true;
-                }
-            }
+            // `assert x` raises unless x is true; CPython drops `assert True`.
+            Stmt::Assert(a) if cpython_truth(&a.test) != Some(true) => self.exited = true,
             _ => {}
         }
         true
