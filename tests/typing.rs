@@ -175,14 +175,14 @@ fn fixture_kernels_match_numba() {
                 .iter()
                 .map(|v| v.as_str().unwrap().to_string())
                 .collect();
-            let got = types.variables.get(var).cloned().unwrap_or_default();
+            let got = types.typemap.get(var).cloned().unwrap_or_default();
             if got != expected {
                 mismatches.push(format!(
                     "{name}.{var}: numba {expected:?}, kernlint {got:?}"
                 ));
             }
         }
-        for var in types.variables.keys() {
+        for var in types.typemap.keys() {
             if case["variables"].get(var).is_none() {
                 mismatches.push(format!("{name}.{var}: not a Numba variable"));
             }

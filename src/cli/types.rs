@@ -54,7 +54,7 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
                 .unwrap_or_default();
             println!("{} {}", types.name, types.signature);
             let mut rows: Vec<(usize, &String, String)> = types
-                .variables
+                .typemap
                 .iter()
                 .map(|(var, tys)| {
                     let line = types
@@ -80,7 +80,7 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
 
 fn json(types: &FunctionTypes) -> serde_json::Value {
     let variables: BTreeMap<&String, serde_json::Value> = types
-        .variables
+        .typemap
         .iter()
         .map(|(var, tys)| {
             let value = if tys.len() == 1 {

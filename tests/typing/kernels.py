@@ -33,6 +33,19 @@ SIGS = {
     "resolved_calls": "void(float32[::1], float32, int8, uint8, bool, uint64, float16, uint16)",
     "tuple_runtime_index": "void(int64[::1], int32[::1])",
     "module_calls": "void(float64[::1])",
+    "redefined_after_loop": "void(int32[::1])",
+    "redefined_in_branches": "void(int32[::1], int32)",
+    "redefined_after_exit": "void(int32[::1], int32)",
+    "redefined_after_assert": "void(int32[::1], int32)",
+    "redefined_after_raise": "void(int32[::1], int32)",
+    "redefined_parameter": "void(int32[::1], int32)",
+    "redefined_unpacking": "void(int32[::1], int32)",
+    "redefined_loop_else": "void(int32[::1], int32)",
+    "redefined_constant_branches": "void(int32[::1], int32)",
+    "literal_tuples": "void(int32[::1], int32, float32[::1])",
+    "tuple_joins": "void(int32[::1], int32)",
+    "global_tuples": "void(int32[::1])",
+    "type_objects": "void(int32[::1], float32[::1])",
 }
 
 
@@ -337,6 +350,25 @@ def mixed_ranges(out, u8, i32, i8, u64, flag):
         acc += p
     for q in range(0, u8, 2):
         acc += q
+DEBUG = False
+
+
+@cuda.jit
+def redefined_after_loop(out):
+    """A store to a defined variable on the backbone (every path passes it, in no loop) is a
+    new variable for Numba (`s.1`); its other definitions and phi nodes show as `s.1`."""
+    s = 4
+    while s > 0:
+        s //= 2
+    s = 8
+    while s > 0:
+        out[s] = s
+        s //= 2
+    acc = 1
+    acc += 2
+    acc += 3.0
+    for i in range(s):
+        acc += 1
     out[0] = acc
 
 
@@ -430,3 +462,278 @@ def module_calls(out):
     m = HALF_POW + FMOD + FDIV + EXP1 + SIN1 + DEG + POW_F + ATAN2
     t = BOOL_AND
     out[0] = a + b + c + d + e + f + g + h + m + t
+
+
+@cuda.jit
+def redefined_in_branches(out, n):
+    """Stores in an `if` or a loop reuse the newest name; `if True:` is straight code."""
+    s = 4
+    if n > 2:
+        s = 5
+    else:
+        s = 6
+    out[0] = s
+    s = 7
+    if n > 3:
+        s = 9.5
+    out[1] = s
+    t = 1
+    if True:
+        if n > 1:
+            t = 5
+        t = 2
+    for i in range(n):
+        t += 1
+    if DEBUG:
+        u = 1
+    u = 2
+    u = 3
+    for i in range(n):
+        u += i
+
+
+@cuda.jit
+def redefined_after_exit(out, n):
+    """After a possible `return`, `raise` or `assert`, no store is on the backbone."""
+    s = 4
+    s = 5
+    if n > 2:
+        return
+    s = 6
+    s = 7
+    out[0] = s
+    t = 1
+    t = 2.5
+    out[1] = t
+
+
+@cuda.jit
+def redefined_after_assert(out, n):
+    """`assert` is an exit too (`raise AssertionError`); `assert True` is not (CPython drops it)."""
+    s = 4
+    assert True
+    s = 5
+    assert n > 0
+    s = 6
+    s = 7.5
+    out[0] = s
+
+
+@cuda.jit
+def redefined_after_raise(out, n):
+    t = 1
+    t = 2
+    if n > 5:
+        raise ValueError("n")
+    t = 3
+    t = 4.5
+    out[1] = t
+
+
+@cuda.jit
+def redefined_parameter(out, n):
+    """A parameter is defined: `n = n * 2` is `n.1`; a store in a branch reuses `n`."""
+    if out[0] > 0:
+        n = 5
+    out[0] = n
+    n = n * 2
+    n = n + 1.5
+    if out[0] > 1:
+        n = 3.5
+    out[1] = n
+
+
+@cuda.jit
+def redefined_unpacking(out, n):
+    """Tuple unpacking stores each target; a `for` target is in the loop."""
+    a, b = n, 2
+    a, b = b, a
+    if n > 1:
+        a, b = 1.0, 2.0
+    out[0] = a + b
+    i = 10
+    for i in range(n):
+        out[i] = i
+    i = 3
+    for i in range(n):
+        out[i] = i
+    out[0] = i
+
+
+@cuda.jit
+def redefined_loop_else(out, n):
+    """A loop's `else` is on the backbone unless a `break` can skip it; so is the code after
+    `while True:` left by `break`."""
+    s = 4
+    while s > n:
+        s -= 1
+    else:
+        s = 9
+    out[0] = s
+    s = 10
+    t = 4
+    while t > n:
+        t -= 1
+        if t == 2:
+            break
+    else:
+        t = 9
+    out[1] = t
+    t = 10
+    for i in range(n):
+        t += 1
+    w = 1
+    while True:
+        w += 1
+        if w > n:
+            break
+    w = 2
+    for i in range(n):
+        w += 1
+    out[2] = w
+
+
+@cuda.jit
+def redefined_constant_branches(out, n):
+    """Conditions CPython decides put their code on the backbone: `if not 0:`, `while 0: ...
+    else:`, `if False: return`, `n > 1 or True`; a comparison of constants is not folded."""
+    s = 1
+    if not 0:
+        s = 2
+    for i in range(n):
+        s += 1
+    t = 1
+    while 0:
+        t = 5
+    else:
+        t = 2
+    for i in range(n):
+        t += 1
+    if False:
+        return
+    u = 1
+    u = 2
+    for i in range(n):
+        u += 1
+    v = 1
+    if n > 1 or True:
+        v = 2
+    for i in range(n):
+        v += 1
+    w = 1
+    if not (n > 1 and False):
+        w = 2
+    for i in range(n):
+        w += 1
+    c = 1
+    if 1 < 2:
+        c = 2
+    for i in range(n):
+        c += 1
+
+
+@cuda.jit(device=True)
+def literal_pair():
+    return (1, 2)
+
+
+@cuda.jit(device=True)
+def with_literal(x):
+    return (x, 3)
+
+
+@cuda.jit(device=True)
+def five():
+    return 5
+
+
+@cuda.jit
+def literal_tuples(out, n, f):
+    """Tuples keep literal members; a constant nested in a tuple constant has none. What
+    CPython folds (`-1`, `1 + 1`, `not 0`) is a literal too."""
+    shape = (4, 8)
+    sq = (16, 16)
+    pos = (out[0], 0)
+    mixed = (n, 0.5)
+    flags = (True, False)
+    opt = (None, 1)
+    neg = (-1, 1 + 1)
+    nested = ((1, 2), (3, 4))
+    partly = ((1, 2), 3)
+    inner = ((n, 2), (1, 2.5))
+    word = ("a", 1)
+    ret = literal_pair()
+    ret2 = with_literal(n)
+    k = 3
+    g = (k, n)
+    a = five()
+    h = (a, a)
+    x, y = (4, 8)
+    two = 1 + 1
+    pair = (two, 2)
+    yes = not 0
+    flag = (yes, n)
+    out[0] = shape[0] + sq[1] + pos[0] + x + y + g[0] + h[0] + ret[0] + ret2[1] + pair[0]
+
+
+@cuda.jit
+def tuple_joins(out, n):
+    """Joins unify literal members (`Literal[int](1)` and int32: int64; equal literals stay)."""
+    t = (1, 2)
+    if n > 2:
+        t = (3, 4)
+    out[0] = t[0]
+    u = (1, 2)
+    if n > 3:
+        u = (n, 2)
+    out[1] = u[0]
+    v = (0, 1)
+    for i in range(n):
+        v = (v[1], i)
+    out[2] = v[0]
+
+
+TUP_INTS = (4, 8)
+TUP_SAME = (16, 16)
+TUP_FLAGS = (True, 2)
+TUP_FLOAT = (1.5, 2)
+TUP_NESTED = ((1, 2), 3)
+TUP_BIG = (2**63 + 5, 1)
+BIG = 2**63 + 5
+
+
+@cuda.jit
+def global_tuples(out):
+    """A global tuple has literal members only when every member can be one."""
+    g = TUP_INTS
+    gs = TUP_SAME
+    h = TUP_FLAGS
+    k = TUP_FLOAT
+    m = TUP_NESTED
+    gb = TUP_BIG
+    b = BIG
+    x = 2**63 + 5
+    y = 18446744073709551615
+    out[0] = g[0] + h[1] + m[1] + gs[0]
+
+
+@cuda.jit
+def type_objects(out, f):
+    """Scalar types are classes; cuda.threadIdx a Dim3; intrinsics and builtins functions."""
+    ft = f.dtype.type
+    dt = f.dtype
+    a = np.float32
+    b = float32
+    c = np.bool_
+    tid = cuda.threadIdx
+    bid = cuda.blockIdx
+    sh = cuda.shared
+    sync = cuda.syncthreads
+    add = cuda.atomic.add
+    fn = math.sin
+    ln = len
+    rg = range
+    total = f.sum
+    word = "abc"
+    g = cuda.cg.this_grid()
+    out[0] = tid.x + bid.x

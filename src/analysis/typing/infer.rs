@@ -7,6 +7,7 @@ use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Number, Operator, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::calls;
+use super::versions;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::kernels::{ItemScope, bound_names, for_each_assigned_name, for_each_body};
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
@@ -51,14 +52,53 @@ impl Ty {
         match self {
             Ty::Val(t) => super::normalized_name(t),
             Ty::Opaque(s) => s.clone(),
-            Ty::Path(p) => format!("Module({p})"),
+            Ty::Path(p) => path_record_name(p),
             Ty::Device(n) => format!("type(CUDADispatcher({n}))"),
-            Ty::Method(_, m) => format!("BoundFunction({m})"),
+            Ty::Method(recv, m) => match &**recv {
+                Ty::Val(t @ Type::Array { .. }) => format!("BoundFunction(array.{m} for {t})"),
+                _ => format!("BoundFunction({m})"),
+            },
             Ty::Dtype(s) => format!("dtype({s})"),
             Ty::Iter(t) => format!("iter({t})"),
             Ty::External(n, _) => format!("ExternFunction({n})"),
         }
     }
+}
+
+/// How Numba spells the type of a module-level object a variable holds: a scalar type is a
+/// class (`ft = np.float32`, `a.dtype.type`: `class(float32)`), `cuda.threadIdx` a `Dim3`, the
+/// CUDA intrinsics and stubs, builtins and `math` functions `Function(...)`; anything else as
+/// kernlint names it.
+fn path_record_name(p: &str) -> String {
+    if let Some(s) = scalar_type_of_path(p) {
+        return format!("class({s})");
+    }
+    if let Some(name) = p.strip_prefix("numba.cuda.") {
+        match name {
+            "threadIdx" | "blockIdx" | "blockDim" | "gridDim" => return "Dim3".to_string(),
+            "shared" | "local" | "const" | "atomic" => return format!("Module(<class 'numba.cuda.stubs.{name}'>)"),
+            "syncthreads" | "syncthreads_and" | "syncthreads_or" | "syncthreads_count" | "grid" | "gridsize"
+            | "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" | "all_sync" | "any_sync"
+            | "eq_sync" | "ballot_sync" => return format!("Function(<intrinsic {name}>)"),
+            "syncwarp" | "activemask" | "lanemask_lt" | "threadfence" | "threadfence_block"
+            | "threadfence_system" | "popc" | "brev" | "clz" | "ffs" | "selp" | "fma" | "cbrt" | "nanosleep"
+            | "match_any_sync" | "match_all_sync" => return format!("Function(<class 'numba.cuda.stubs.{name}'>)"),
+            _ if name.starts_with("atomic.") => return format!("Function(<class 'numba.cuda.stubs.{name}'>)"),
+            _ => {}
+        }
+    }
+    if let Some(name) = p.strip_prefix("builtins.") {
+        return match name {
+            "range" | "int" | "float" | "bool" | "complex" | "enumerate" | "zip" | "tuple" | "slice" => {
+                format!("Function(<class '{name}'>)")
+            }
+            _ => format!("Function(<built-in function {name}>)"),
+        };
+    }
+    if let Some(name) = p.strip_prefix("math.") {
+        return format!("Function(<built-in function {name}>)");
+    }
+    format!("Module({p})")
 }
 
 /// Whether a typing failure is one Numba itself would report, or a gap in kernlint's model.
@@ -135,6 +175,10 @@ impl<'a> ModuleCtx<'a> {
 #[derive(Clone, Debug)]
 pub struct DefTypes {
     pub variables: BTreeMap<String, BTreeSet<String>>,
+    /// The types by Numba's own names for the variables, folded as `typemap.py` folds them
+    /// (see [`super::versions`]): a redefinition Numba renames shows as `x.K`.
+    pub typemap: BTreeMap<String, BTreeSet<String>>,
+    /// Where each variable is first bound, and where each renamed version `x.K` starts.
     pub first_binding: BTreeMap<String, TextRange>,
     pub ret: Type,
     pub expressions: BTreeMap<(u32, u32), Type>,
@@ -154,6 +198,8 @@ enum Val {
     Def(Ty, Option<Known>),
     Phi {
         var: String,
+        /// The version of `var` (Numba's name) the phi node belongs to.
+        version: usize,
         incoming: Vec<usize>,
         extra: Vec<Ty>,
         resolved: Option<Ty>,
@@ -191,6 +237,7 @@ struct LoopFrame {
 struct Snapshot {
     vals: Vec<Val>,
     variables: BTreeMap<String, BTreeSet<String>>,
+    typemap: BTreeMap<String, BTreeSet<String>>,
     first_binding: BTreeMap<String, TextRange>,
     expressions: BTreeMap<(u32, u32), Type>,
     returns: Vec<(Ty, TextRange)>,
@@ -202,6 +249,11 @@ pub struct Typer<'c, 'a> {
     locals: HashSet<String>,
     vals: Vec<Val>,
     variables: BTreeMap<String, BTreeSet<String>>,
+    typemap: BTreeMap<String, BTreeSet<String>>,
+    /// The stores Numba renames (`x.K`), and the version of each variable the code typed so
+    /// far is in.
+    redefinitions: versions::Redefinitions,
+    versions: HashMap<String, usize>,
     first_binding: BTreeMap<String, TextRange>,
     expressions: BTreeMap<(u32, u32), Type>,
     returns: Vec<(Ty, TextRange)>,
@@ -253,11 +305,15 @@ pub fn type_def(
         );
     }
     collect_assigned(&def.body, &mut locals);
+    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
     let mut typer = Typer {
         ctx,
         locals,
         vals: Vec::new(),
         variables: BTreeMap::new(),
+        typemap: BTreeMap::new(),
+        redefinitions: versions::redefinitions(&names, &def.body),
+        versions: HashMap::new(),
         first_binding: BTreeMap::new(),
         expressions: BTreeMap::new(),
         returns: Vec::new(),
@@ -284,7 +340,9 @@ pub fn type_def(
         let Ty::Val(t) = ty else {
             return err(format!("cannot return {}", ty.record_name()), *range);
         };
-        let t = unliteral(t);
+        // Numba keeps a literal return type (`return 5`: `Literal[int](5)`, `return (1, 2)`:
+        // a tuple of literals); callers see it too.
+        let t = t.clone();
         ret = Some(match ret {
             None => t,
             Some(prev) => promote::unify(&prev, &t)
@@ -306,6 +364,7 @@ pub fn type_def(
     }
     Ok(DefTypes {
         variables: typer.variables,
+        typemap: typer.typemap,
         first_binding: typer.first_binding,
         ret,
         expressions: typer.expressions,
@@ -367,6 +426,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         Snapshot {
             vals: self.vals.clone(),
             variables: self.variables.clone(),
+            typemap: self.typemap.clone(),
             first_binding: self.first_binding.clone(),
             expressions: self.expressions.clone(),
             returns: self.returns.clone(),
@@ -377,21 +437,37 @@ impl<'c, 'a> Typer<'c, 'a> {
     fn restore(&mut self, s: Snapshot) {
         self.vals = s.vals;
         self.variables = s.variables;
+        self.typemap = s.typemap;
         self.first_binding = s.first_binding;
         self.expressions = s.expressions;
         self.returns = s.returns;
         self.pruned = s.pruned;
     }
 
-    fn record(&mut self, var: &str, ty: &Ty) {
-        self.variables
-            .entry(var.to_string())
-            .or_default()
-            .insert(ty.record_name());
+    /// Records a type of `var`, under `name` too: Numba's name for it, folded.
+    fn record(&mut self, var: &str, name: String, ty: &Ty) {
+        let spelled = ty.record_name();
+        self.variables.entry(var.to_string()).or_default().insert(spelled.clone());
+        self.typemap.entry(name).or_default().insert(spelled);
+    }
+
+    /// The version of `var` the code typed so far is in.
+    fn version(&self, var: &str) -> usize {
+        self.versions.get(var).copied().unwrap_or(0)
     }
 
     fn define(&mut self, env: &mut Env, var: &str, ty: Ty, range: TextRange) {
-        self.record(var, &ty);
+        // A store that starts version K is its first definition: `x.K`, which `typemap.py`
+        // folds into `x`. The others of version K are `x.K.N`: `x.K` once folded.
+        let name = match self.redefinitions.get(&(range.start().into(), range.end().into())) {
+            Some(&k) => {
+                self.versions.insert(var.to_string(), k);
+                self.first_binding.entry(versions::folded_name(var, k)).or_insert(range);
+                var.to_string()
+            }
+            None => versions::folded_name(var, self.version(var)),
+        };
+        self.record(var, name, &ty);
         self.first_binding.entry(var.to_string()).or_insert(range);
         self.vals.push(Val::Def(ty, None));
         env.insert(var.to_string(), self.vals.len() - 1);
@@ -615,11 +691,12 @@ impl<'c, 'a> Typer<'c, 'a> {
             } => Ok(t.clone()),
             Val::Phi {
                 var,
+                version,
                 incoming,
                 extra,
                 ..
             } => {
-                let (var, incoming, extra) = (var.clone(), incoming.clone(), extra.clone());
+                let (var, version, incoming, extra) = (var.clone(), *version, incoming.clone(), extra.clone());
                 let mut tys = Vec::new();
                 for i in incoming {
                     tys.push(self.resolve(i, range)?);
@@ -636,7 +713,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                         kind: join_failure_kind(&tys),
                     }
                 })?;
-                self.record(&var, &ty);
+                self.record(&var, versions::folded_name(&var, version), &ty);
                 if let Val::Phi { resolved, .. } = &mut self.vals[id] {
                     *resolved = Some(ty.clone());
                 }
@@ -683,6 +760,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             } else {
                 self.vals.push(Val::Phi {
                     var: name.clone(),
+                    version: self.version(&name),
                     incoming: ids,
                     extra: Vec::new(),
                     resolved: None,
@@ -953,6 +1031,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             self.vals.push(Val::Phi {
                 var: var.clone(),
+                version: self.version(var),
                 incoming,
                 extra,
                 resolved: None,
@@ -1101,7 +1180,13 @@ impl<'c, 'a> Typer<'c, 'a> {
     fn no_constants(&mut self, mut env: Env, vars: &HashSet<String>) -> Env {
         for var in vars {
             if let Some(&id) = env.get(var) {
-                self.vals.push(Val::Phi { var: var.clone(), incoming: vec![id], extra: Vec::new(), resolved: None });
+                self.vals.push(Val::Phi {
+                    var: var.clone(),
+                    version: self.version(var),
+                    incoming: vec![id],
+                    extra: Vec::new(),
+                    resolved: None,
+                });
                 env.insert(var.clone(), self.vals.len() - 1);
             }
         }
@@ -1160,10 +1245,20 @@ impl<'c, 'a> Typer<'c, 'a> {
                         }
                     }
                 }
+                // A tuple CPython folds into a constant: Numba's interpreter loads each member
+                // as a constant of its own (a literal), and a tuple member whole (no literals).
+                if let Some(ConstValue::Tuple(items)) = cpython_const(expr)
+                    && let Some(members) = items.iter().map(literal_const_type).collect::<Option<Vec<_>>>()
+                {
+                    elems = members;
+                }
                 Ty::Val(Type::tuple(elems))
             }
             Expr::UnaryOp(u) => {
                 let operand = self.expr(&u.operand, env)?;
+                if let Some(t) = folded_literal(expr) {
+                    return Ok(t);
+                }
                 if let Ty::Val(Type::IntLiteral(v)) = &operand
                     && u.op == ast::UnaryOp::USub
                 {
@@ -1190,7 +1285,8 @@ impl<'c, 'a> Typer<'c, 'a> {
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left, env)?;
                 let r = self.expr(&b.right, env)?;
-                self.binop(b.op, &l, &r, range)?
+                let ty = self.binop(b.op, &l, &r, range)?;
+                folded_literal(expr).unwrap_or(ty)
             }
             Expr::Compare(c) => {
                 let mut left = self.expr(&c.left, env)?;
@@ -1708,6 +1804,106 @@ fn const_bool(v: &ConstValue) -> Option<bool> {
     })
 }
 
+/// The value CPython's compiler folds `expr` into a constant (its AST optimizer folds
+/// literals, `__debug__`, unary and binary operators on constants and tuples of constants),
+/// or `None` when the bytecode computes it (or an integer leaves the 65-bit range kernlint
+/// folds in).
+pub(super) fn cpython_const(expr: &Expr) -> Option<ConstValue> {
+    let value = fold_cpython_const(expr)?;
+    match value {
+        ConstValue::Int(v) if v.unsigned_abs() > u128::from(u64::MAX) => None,
+        other => Some(other),
+    }
+}
+
+fn fold_cpython_const(expr: &Expr) -> Option<ConstValue> {
+    use ast::UnaryOp::{Invert, Not, UAdd, USub};
+    match expr {
+        Expr::NumberLiteral(n) => match &n.value {
+            Number::Int(i) => i.as_i64().map(i128::from).or_else(|| i.as_u64().map(i128::from)).map(ConstValue::Int),
+            Number::Float(x) => Some(ConstValue::Float(*x)),
+            Number::Complex { .. } => Some(ConstValue::Complex),
+        },
+        Expr::BooleanLiteral(b) => Some(ConstValue::Bool(b.value)),
+        Expr::NoneLiteral(_) => Some(ConstValue::None),
+        Expr::StringLiteral(s) => Some(ConstValue::Str(s.value.to_str().to_string())),
+        Expr::Name(n) if n.id.as_str() == "__debug__" => Some(ConstValue::Bool(true)),
+        Expr::Tuple(t) => t.elts.iter().map(cpython_const).collect::<Option<Vec<_>>>().map(ConstValue::Tuple),
+        Expr::UnaryOp(u) => {
+            let v = cpython_const(&u.operand)?;
+            let int = |v: &ConstValue| match v {
+                ConstValue::Int(i) => Some(*i),
+                ConstValue::Bool(b) => Some(i128::from(*b)),
+                _ => None,
+            };
+            match (u.op, &v) {
+                (Not, v) => Some(ConstValue::Bool(!const_truthy(v)?)),
+                (USub | UAdd, ConstValue::Float(x)) => Some(ConstValue::Float(if u.op == USub { -x } else { *x })),
+                (USub, v) => int(v)?.checked_neg().map(ConstValue::Int),
+                (UAdd, v) => Some(ConstValue::Int(int(v)?)),
+                (Invert, v) => Some(ConstValue::Int(!int(v)?)),
+            }
+        }
+        Expr::BinOp(b) => {
+            let (l, r) = (cpython_const(&b.left)?, cpython_const(&b.right)?);
+            match (b.op, &l, &r) {
+                (Operator::Pow, ConstValue::Int(x), ConstValue::Int(y)) if *y >= 0 => {
+                    x.checked_pow(u32::try_from(*y).ok()?).map(ConstValue::Int)
+                }
+                (Operator::LShift, ConstValue::Int(x), ConstValue::Int(y)) if (0..127).contains(y) => {
+                    x.checked_mul(1i128 << y).map(ConstValue::Int)
+                }
+                (Operator::RShift, ConstValue::Int(x), ConstValue::Int(y)) if *y >= 0 => {
+                    Some(ConstValue::Int(x >> (*y).min(127)))
+                }
+                _ => const_binop(b.op, &l, &r),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The literal type of an operation CPython folds into an int or bool constant (`1 + 1`:
+/// `Literal[int](2)`, `not 0`: `Literal[bool](True)`), which Numba loads as a literal. Only
+/// in the int64 range: above it the operation keeps the type it is typed as.
+fn folded_literal(expr: &Expr) -> Option<Ty> {
+    match cpython_const(expr)? {
+        ConstValue::Int(v) if i64::try_from(v).is_ok() => Some(Ty::Val(Type::IntLiteral(v))),
+        ConstValue::Bool(b) => Some(Ty::Val(Type::BoolLiteral(b))),
+        _ => None,
+    }
+}
+
+/// Python's truth of a constant (`None` where it is not modelled).
+fn const_truthy(v: &ConstValue) -> Option<bool> {
+    match v {
+        ConstValue::Tuple(items) => Some(!items.is_empty()),
+        other => const_bool(other),
+    }
+}
+
+/// The truth of a condition CPython decides at compile time: its compiler then jumps
+/// unconditionally (or not at all), and does not emit the code no path reaches. A constant,
+/// `not` of such a condition, and `and`/`or` decided by such operands (`n > 1 or True`: every
+/// path reaches the body).
+pub(super) fn cpython_truth(expr: &Expr) -> Option<bool> {
+    match expr {
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => cpython_truth(&u.operand).map(|b| !b),
+        Expr::BoolOp(b) => {
+            let truths: Vec<Option<bool>> = b.values.iter().map(cpython_truth).collect();
+            let decisive = b.op == BoolOp::Or;
+            if truths.contains(&Some(decisive)) {
+                Some(decisive)
+            } else if truths.iter().all(|t| *t == Some(!decisive)) {
+                Some(!decisive)
+            } else {
+                None
+            }
+        }
+        _ => const_truthy(&cpython_const(expr)?),
+    }
+}
+
 /// Python's arithmetic on two constants (`None` where Python raises or it is not modelled).
 fn const_binop(op: Operator, a: &ConstValue, b: &ConstValue) -> Option<ConstValue> {
     let int = |v: &ConstValue| match v {
@@ -1847,24 +2043,53 @@ pub fn bind_device_arguments(
         .collect()
 }
 
+/// The type of a global (or frozen closure) constant, as Numba's `typeof_global` gives it:
+/// a literal where Numba has one (an int, bool or string), and a tuple of literals when every
+/// member has one (`(4, 8)`: `Tuple(Literal[int](4), Literal[int](8))`), else `typeof`'s type
+/// (`(1.5, 2)`: `Tuple(float64, int64)`).
 pub fn const_type(c: &ConstValue) -> Option<Ty> {
     Some(Ty::Val(match c {
-        ConstValue::Int(v) => Type::IntLiteral(*v),
-        ConstValue::Float(_) => Type::Scalar(Scalar::F64),
+        ConstValue::Tuple(items) if items.iter().all(|i| matches!(i, ConstValue::Int(_) | ConstValue::Bool(_) | ConstValue::Str(_))) => {
+            Type::tuple(items.iter().map(literal_const_type).collect::<Option<Vec<_>>>()?)
+        }
+        ConstValue::Tuple(_) => typeof_const(c)?,
+        other => literal_const_type(other)?,
+    }))
+}
+
+/// The type of a constant Numba's bytecode loads itself (`ir.Const`): a literal where it has
+/// one; a tuple constant (nested in a tuple constant) as `typeof` types it.
+fn literal_const_type(c: &ConstValue) -> Option<Type> {
+    Some(match c {
+        ConstValue::Int(v) => {
+            typeof_const(c)?;
+            Type::IntLiteral(*v)
+        }
         ConstValue::Bool(b) => Type::BoolLiteral(*b),
         ConstValue::Str(s) => Type::StrLiteral(s.clone()),
+        other => typeof_const(other)?,
+    })
+}
+
+/// Numba's `typeof` of a Python constant: no literals (an int is int64, or uint64 in the
+/// uint64 range). `None` where Numba has no type for it, or kernlint does not model it.
+fn typeof_const(c: &ConstValue) -> Option<Type> {
+    Some(match c {
+        // Numba's `bit_length` counts a negative `v` as `-v - 1`, so -2**63 is int64.
+        ConstValue::Int(v) => Type::Scalar(match if *v < 0 { -(v + 1) } else { *v }.checked_ilog2() {
+            None => Scalar::I64,
+            Some(bits) if bits < 63 => Scalar::I64,
+            Some(63) if *v > 0 => Scalar::U64,
+            _ => return None,
+        }),
+        ConstValue::Float(_) => Type::Scalar(Scalar::F64),
+        ConstValue::Bool(_) => Type::Scalar(Scalar::Bool),
         ConstValue::Complex => Type::Scalar(Scalar::C128),
         ConstValue::None => Type::None,
-        ConstValue::Tuple(items) => {
-            let mut elems = Vec::new();
-            for i in items {
-                elems.push(const_type(i)?.value()?.clone());
-            }
-            Type::tuple(elems)
-        }
+        ConstValue::Tuple(items) => Type::tuple(items.iter().map(typeof_const).collect::<Option<Vec<_>>>()?),
         ConstValue::NumpyScalar(s, _) => Type::Scalar(*s),
-        ConstValue::HostArray => return None,
-    }))
+        ConstValue::Str(_) | ConstValue::HostArray => return None,
+    })
 }
 
 /// `m[i, j, ...]` with every axis indexed is a 0-d view in Numba, which kernlint does not

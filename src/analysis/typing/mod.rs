@@ -11,6 +11,7 @@ mod calls;
 mod infer;
 pub mod overload;
 pub mod promote;
+mod versions;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,8 +38,12 @@ pub struct FunctionTypes {
     /// Every parameter and local variable with the (normalized) types it takes: literal
     /// types count as their base type.
     pub variables: BTreeMap<String, BTreeSet<String>>,
-    /// Where each variable is first bound (the parameter, or its first assignment),
-    /// relative to the item.
+    /// The same types by Numba's names for the variables, as `typemap.py` folds the names
+    /// of Numba's typemap: a redefinition Numba renames (`s = 8` after a loop over `s`)
+    /// starts a version whose other definitions and phi nodes show as `s.1`.
+    pub typemap: BTreeMap<String, BTreeSet<String>>,
+    /// Where each variable is first bound (the parameter, or its first assignment), and
+    /// where each renamed version (`s.1`) starts, relative to the item.
     pub first_binding: BTreeMap<String, TextRange>,
     /// The return type (`none` for kernels).
     pub ret: Type,
@@ -265,15 +270,23 @@ fn item_function_types<'db>(
             args: sig.args.clone(),
         },
         variables: result.variables,
+        typemap: result.typemap,
         first_binding: result.first_binding,
         ret: sig.ret.clone().unwrap_or(ret),
         expressions: result.expressions,
     })
 }
 
-/// How `typemap.py` and the JSON output spell a type: literals as their base type.
+/// How `typemap.py` and the JSON output spell a type: Numba's `str()` of it, with a
+/// top-level integer or boolean literal as its base type (`Literal[int](4)` is `int64`, in
+/// the uint64 range too). A tuple keeps its literal members (`Tuple(int32, Literal[int](0))`),
+/// and a string literal stays one (`Literal[str](abc)`), as in Numba's typemap.
 pub fn normalized_name(ty: &Type) -> String {
-    promote::unliteral(ty).to_string()
+    match ty {
+        Type::IntLiteral(_) => Type::Scalar(super::types::Scalar::I64).to_string(),
+        Type::BoolLiteral(_) => Type::Scalar(super::types::Scalar::Bool).to_string(),
+        other => other.to_string(),
+    }
 }
 
 /// A typing question: which function, for which signature (`None`: the decorator's first).
