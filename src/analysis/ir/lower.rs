@@ -801,7 +801,7 @@ impl Lower<'_> {
                 Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) => 0,
                 Expr::Slice(_) => 1,
                 e => self.expr_type(e).map_or(1, |t| match t {
-                    t @ (Type::UniTuple(..) | Type::Tuple(_)) if !matches!(slice, Expr::Tuple(_)) => tuple_element_count(&t),
+                    t @ (Type::UniTuple(..) | Type::Tuple(_)) if !matches!(slice, Expr::Tuple(_)) => tuple_length(&t).unwrap_or(0),
                     _ => 1,
                 }),
             })
@@ -831,7 +831,7 @@ impl Lower<'_> {
                     // `a[idx]` with a tuple `idx` indexes one axis per item.
                     let items = match self.ty(raw).clone() {
                         t @ (Type::UniTuple(..) | Type::Tuple(_)) if !matches!(slice, Expr::Tuple(_)) => {
-                            (0..tuple_element_count(&t)).map(|i| self.extract(raw, i, part.range())).collect::<LResult<Vec<_>>>()?
+                            (0..tuple_length(&t).unwrap_or(0)).map(|i| self.extract(raw, i, part.range())).collect::<LResult<Vec<_>>>()?
                         }
                         _ => vec![raw],
                     };
@@ -1046,7 +1046,7 @@ impl Lower<'_> {
                 Access::View(v) => Ok(v),
             },
             Type::UniTuple(..) | Type::Tuple(_) if let Expr::Slice(sl) = slice => {
-                let picked = crate::analysis::resolve::slice_positions(tuple_element_count(&ty), sl, self.scope)
+                let picked = crate::analysis::resolve::slice_positions(tuple_length(&ty).unwrap_or(0), sl, self.scope)
                     .ok_or_else(|| LowerError { message: "a tuple slice needs constant bounds".into(), range: span })?;
                 let items = picked.into_iter().map(|i| self.extract(array, i, span)).collect::<LResult<Vec<_>>>()?;
                 let tt = Type::tuple(items.iter().map(|&v| self.ty(v).clone()).collect());
@@ -1354,10 +1354,8 @@ impl Lower<'_> {
             CmpOp::GtE => CompareOp::Ge,
             CmpOp::In | CmpOp::NotIn => {
                 // `x in (a, b, c)`: any equality, as a chain of selects.
-                let n = match self.ty(r) {
-                    Type::UniTuple(_, n) => *n,
-                    Type::Tuple(items) => items.len(),
-                    other => return unsupported(&format!("`in` on {other}"), span),
+                let Some(n) = tuple_length(self.ty(r)) else {
+                    return unsupported(&format!("`in` on {}", self.ty(r)), span);
                 };
                 let mut acc = self.constant(Constant::Bool(false), span);
                 for i in 0..n {
@@ -1372,6 +1370,9 @@ impl Lower<'_> {
                 return Ok(acc);
             }
         };
+        if let (Some(n), Some(m)) = (tuple_length(self.ty(l)), tuple_length(self.ty(r))) {
+            return self.compare_tuples(op, cop, l, r, n.min(m), n.cmp(&m), span);
+        }
         let (Some(a), Some(b)) = (scalar(self.ty(l)), scalar(self.ty(r))) else {
             return unsupported(&format!("comparing {} with {}", self.ty(l), self.ty(r)), span);
         };
@@ -1379,6 +1380,49 @@ impl Lower<'_> {
         let l = self.cast(l, common, span)?;
         let r = self.cast(r, common, span)?;
         Ok(self.emit(Op::Compare(cop, l, r), bool_t, span))
+    }
+
+    /// Tuples compare as Python's do (Numba's `tuple_eq` and `tuple_cmp_ordered`): `==` is
+    /// false for different lengths, else every item equal; an ordering is decided by the first
+    /// unequal pair of items, and by the lengths when the `common` items are all equal.
+    #[allow(clippy::too_many_arguments)]
+    fn compare_tuples(
+        &mut self,
+        op: CmpOp,
+        cop: CompareOp,
+        l: ValueId,
+        r: ValueId,
+        common: usize,
+        lengths: std::cmp::Ordering,
+        span: TextRange,
+    ) -> LResult<ValueId> {
+        let bool_t = Some(Type::Scalar(Scalar::Bool));
+        if matches!(cop, CompareOp::Eq | CompareOp::Ne) {
+            let mut equal = self.constant(Constant::Bool(lengths.is_eq()), span);
+            if lengths.is_eq() {
+                let no = self.constant(Constant::Bool(false), span);
+                for i in 0..common {
+                    let (a, b) = (self.extract(l, i, span)?, self.extract(r, i, span)?);
+                    let eq = self.compare_pair(CmpOp::Eq, a, b, span)?;
+                    equal = self.emit(Op::Select { cond: eq, then: equal, otherwise: no }, bool_t.clone(), span);
+                }
+            }
+            return Ok(if cop == CompareOp::Ne { self.emit(Op::Unary(UnaryOp::Not, equal), bool_t, span) } else { equal });
+        }
+        let by_length = match cop {
+            CompareOp::Lt => lengths.is_lt(),
+            CompareOp::Le => lengths.is_le(),
+            CompareOp::Gt => lengths.is_gt(),
+            _ => lengths.is_ge(),
+        };
+        let mut result = self.constant(Constant::Bool(by_length), span);
+        for i in (0..common).rev() {
+            let (a, b) = (self.extract(l, i, span)?, self.extract(r, i, span)?);
+            let differ = self.compare_pair(CmpOp::NotEq, a, b, span)?;
+            let decided = self.compare_pair(op, a, b, span)?;
+            result = self.emit(Op::Select { cond: differ, then: decided, otherwise: result }, bool_t.clone(), span);
+        }
+        Ok(result)
     }
 
     /// `a < b < c` evaluates `b` once and stops at the first false comparison.
@@ -1827,7 +1871,7 @@ impl Lower<'_> {
             out.push(match self.ty(*index).clone() {
                 Type::Scalar(_) => wrap(self, 0, *index)?,
                 t @ (Type::UniTuple(..) | Type::Tuple(_)) => {
-                    let n = tuple_element_count(&t);
+                    let n = tuple_length(&t).unwrap_or(0);
                     let items = (0..n)
                         .map(|axis| {
                             let item = self.extract(*index, axis, span)?;
@@ -1848,11 +1892,11 @@ impl Lower<'_> {
     }
 }
 
-fn tuple_element_count(t: &Type) -> usize {
+fn tuple_length(t: &Type) -> Option<usize> {
     match t {
-        Type::UniTuple(_, n) => *n,
-        Type::Tuple(items) => items.len(),
-        _ => 0,
+        Type::UniTuple(_, n) => Some(*n),
+        Type::Tuple(items) => Some(items.len()),
+        _ => None,
     }
 }
 
