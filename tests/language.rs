@@ -1,7 +1,7 @@
 //! Python constructs Numba compiles in kernels: `for` loops over arrays (rows of a 2-D array
 //! are views), tuples, `enumerate` (with a start) and `zip` (stopping at the shortest);
 //! device functions called with keywords and defaults; `divmod`, `-`/`~` on a bool,
-//! `round` of an integer, `itemsize`/`nbytes`. The simulator computes what Numba does
+//! `round` of an integer, `itemsize`/`nbytes`; tuple comparisons. The simulator computes what Numba does
 //! (expected values from CPython or Numba's simulator) and the PTX backend compiles each
 //! kernel to PTX that ptxas accepts.
 
