@@ -185,3 +185,25 @@ fn tuples_compare_item_by_item_then_by_length() {
     ];
     assert_eq!(out, expected.concat());
 }
+
+const LITERAL_SHAPE: &str = "\
+import numpy as np
+from numba import cuda
+
+N = 4
+
+@cuda.jit
+def literal_shape(out):
+    m = N
+    k = m
+    tmp = cuda.local.array(k, dtype=np.int64)
+    for q in range(k):
+        tmp[q] = q * q
+    out[0] = tmp[k - 1] + tmp.size
+";
+
+#[test]
+fn a_variable_holding_a_constant_is_an_array_shape() {
+    let out = kernel_runs::run(LITERAL_SHAPE, "literal_shape", "void(int64[::1])", 1, &[kernel_runs::zeros(kernlint::analysis::types::Scalar::I64, vec![1])]);
+    assert_eq!(read_i64s(out[0].as_ref().unwrap()), [9 + 4]);
+}
