@@ -492,6 +492,17 @@ impl<'a> FnCx<'a> {
         }
     }
 
+    /// The value of `v` where a numeric constant (or a cast of one) defines it.
+    fn float_constant(&self, v: ValueId) -> Option<f64> {
+        let &(b, i) = self.defs.get(&v)?;
+        match &self.f.blocks[b].insts[i].op {
+            Op::Const(Constant::Float(x, _)) => Some(*x),
+            Op::Const(Constant::Int(k, _)) => Some(*k as f64),
+            Op::Cast(u, _) => self.float_constant(*u),
+            _ => None,
+        }
+    }
+
     /// Call the shared math function `f` on `args` (registers of float type `s`).
     fn math_call(&mut self, f: MathFn, s: Scalar, args: &[String]) -> R<String> {
         let bits = match s {
@@ -1245,9 +1256,23 @@ impl<'a> FnCx<'a> {
                     }
                     _ => None,
                 };
-                match by_constant {
-                    Some(plan) => Repr::S(self.plan(&x, &plan), s),
-                    None => Repr::S(self.binary(*bop, &x, &y, s)?, s),
+                // `x / 2.0` is `x * 0.5`, exactly (as NVVM folds it): a power of two whose
+                // reciprocal is a normal number of the type.
+                let reciprocal = match (bop, s) {
+                    (BinaryOp::TrueDiv, Scalar::F32 | Scalar::F64) => self.float_constant(*bv).and_then(|c| {
+                        let r = 1.0 / c;
+                        let (min, max) = if s == Scalar::F32 { (f32::MIN_POSITIVE as f64, f32::MAX as f64) } else { (f64::MIN_POSITIVE, f64::MAX) };
+                        (c.abs().log2().fract() == 0.0 && (min..=max).contains(&r.abs())).then_some(r)
+                    }),
+                    _ => None,
+                };
+                match (by_constant, reciprocal) {
+                    (Some(plan), _) => Repr::S(self.plan(&x, &plan), s),
+                    (None, Some(r)) => {
+                        let Repr::S(r, _) = self.const_scalar(&Constant::Float(r, s))? else { unreachable!() };
+                        Repr::S(self.binary(BinaryOp::Mul, &x, &r, s)?, s)
+                    }
+                    (None, None) => Repr::S(self.binary(*bop, &x, &y, s)?, s),
                 }
             }
             Op::Compare(cop, a, bv) => {
