@@ -369,6 +369,7 @@ async fn code_lenses_commands_and_custom_requests() {
     assert_eq!(result["arrays"][0]["max"], 1998.0, "{r}");
     assert_eq!(result["arrays"][0]["head"].as_array().unwrap()[..3], [json!(0.0), json!(2.0), json!(4.0)]);
     assert!(result["messages"].as_array().unwrap().is_empty(), "{r}");
+    assert_eq!(result["printed"], "", "{r}");
     // Small arrays come whole (for heat maps).
     assert_eq!(result["arrays"][0]["values"].as_array().unwrap().len(), 1000);
     assert_eq!(result["arrays"][0]["values"][999], 1998.0);
@@ -461,6 +462,20 @@ async fn diagnostics_carry_related_information() {
     assert_eq!(related["location"]["range"]["start"], json!({"line": 5, "character": 7}));
     assert!(related["message"].as_str().unwrap().contains("condition"));
     e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_kernel_prints_comes_back_in_the_run_answer() {
+    const URI: &str = "file:///tmp/printing.py";
+    let text = "from numba import cuda\n\n@cuda.jit\ndef k(out):\n    i = cuda.grid(1)\n    print(\"thread\", i, out[i] > 0, cuda.threadIdx)\n    out[i] = i\n";
+    let mut e = editor_with("").await;
+    e.notify("textDocument/didOpen", json!({"textDocument": {"uri": URI, "languageId": "python", "version": 1, "text": text}}));
+    let args = json!([{"dtype": "float64", "shape": [3], "fill": "arange"}]);
+    let r = e.call("kernlint/run", json!({"uri": URI, "kernel": "k", "signature": "void(float64[:])", "grid": 1, "block": 3, "args": args})).await;
+    assert_eq!(r["result"]["printed"], "thread 0 False (0, 0, 0)\nthread 1 True (1, 0, 0)\nthread 2 True (2, 0, 0)\n", "{r}");
+    assert!(r["result"]["messages"].as_array().unwrap().is_empty(), "{r}");
+    // The server still answers.
+    assert_eq!(e.request("textDocument/codeLens", json!({"textDocument": {"uri": URI}})).await.as_array().unwrap().len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

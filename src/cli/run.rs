@@ -237,6 +237,16 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     }
     let (arrays, outcome) = result.expect("ran at least once");
     let elapsed = start.elapsed() / args.repeat.max(1);
+    // What the kernel printed comes first, as a GPU's `printf` output appears when the
+    // launch completes (of one launch, with --repeat).
+    print!("{}", outcome.printed.text);
+    if outcome.printed.dropped > 0 {
+        eprintln!(
+            "kernlint: {} more `print` calls not shown: the kernel printed more than {} MiB",
+            outcome.printed.dropped,
+            crate::launch::sim::printf::MAX_OUTPUT_BYTES >> 20
+        );
+    }
     let outputs = out_paths(args.out.as_deref(), &params, &arrays)?;
     for ((p, result), out) in params.iter().zip(&arrays).zip(&outputs) {
         let Some(result) = result else { continue };

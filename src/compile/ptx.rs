@@ -40,11 +40,18 @@
 //! `cuda.libdevice` routines arrive either as the intrinsic they are the same function as
 //! (lowering chose it: `sinf` is `math.sin` at float32) or as `libdevice.<name>`, which
 //! the backend emits with libdevice's own instructions (`add.rz.f32`,
-//! `cvt.rmi.s32.f32`, `prmt.b32`, ...). Constructs the backend cannot compile yet (records,
+//! `cvt.rmi.s32.f32`, `prmt.b32`, ...).
+//!
+//! `print` is Numba's `vprintf` call: the format string and every literal string (`True`
+//! and `False` for booleans) are `.const .align 1 .b8 __conststring__$<mangled text>`
+//! arrays, named as Numba names them; the arguments are laid out in a local buffer as
+//! Numba's argument struct is (8-byte integers, doubles and string addresses, 4-byte
+//! `threadIdx` members, each at its natural alignment), whose generic address is the
+//! second argument of `vprintf`. Constructs the backend cannot compile yet (records,
 //! complex numbers, the libdevice routines kernlint does not compute) are reported as a
 //! [`CompileError`] at the instruction's span; no PTX is produced then.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
 use ruff_text_size::TextRange;
@@ -53,7 +60,7 @@ use super::divide;
 use crate::analysis::ir::math::MathFn;
 use crate::analysis::libdevice::{self, Arith, Native, Plan, Ret};
 use crate::analysis::ir::{
-    BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, SlicePart, SlotId,
+    BinaryOp, BlockId, CompareOp, Constant, Function, MemorySpace, Op, PrintArg, SlicePart, SlotId,
     Terminator, UnaryOp, ValueId,
 };
 use crate::analysis::kernels::JitOptions;
@@ -344,6 +351,64 @@ struct Module {
     counter: u32,
     needs_dyn_smem: bool,
     needs_grid_barrier: bool,
+    /// `print` calls `vprintf`.
+    needs_vprintf: bool,
+    /// The `__conststring__` symbol of each string declared, by its text.
+    strings: HashMap<String, String>,
+    symbols: HashSet<String>,
+}
+
+impl Module {
+    /// The `.const` symbol holding `text` and a NUL, declared on first use, named as Numba
+    /// names it (`__conststring__$` and the text mangled as an Itanium identifier).
+    fn string(&mut self, text: &str) -> String {
+        if let Some(symbol) = self.strings.get(text) {
+            return symbol.clone();
+        }
+        let mut symbol = format!("__conststring__${}", mangle_identifier(text));
+        // Numba's names are not one to one (`:` and `_3a` escape alike): another text that
+        // would share a name gets a number after it.
+        if self.symbols.contains(&symbol) {
+            symbol = format!("{symbol}${}", self.strings.len());
+        }
+        let bytes = text.as_bytes();
+        // As Numba's NVVM writes it: the trailing NUL only in the size.
+        let init = if bytes.is_empty() {
+            String::new()
+        } else {
+            format!(" = {{{}}}", bytes.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", "))
+        };
+        let _ = writeln!(self.decls, ".const .align 1 .b8 {symbol}[{}]{init};", bytes.len() + 1);
+        self.symbols.insert(symbol.clone());
+        self.strings.insert(text.to_string(), symbol.clone());
+        symbol
+    }
+}
+
+/// Numba's `itanium_mangler.mangle_identifier` of a string (no template parameters or ABI
+/// tags): each `.`-separated part with the bytes outside `[A-Za-z0-9_]` written `_xx` (hex)
+/// and its length in front (`_` first if it starts with a digit); several parts as
+/// `N<parts>E`. (Python's case-insensitive pattern would leave four non-ASCII letters such
+/// as the Kelvin sign unescaped; they are escaped here, keeping PTX identifiers ASCII.)
+fn mangle_identifier(text: &str) -> String {
+    let parts: Vec<String> = text
+        .split('.')
+        .map(|part| {
+            let mut escaped = String::new();
+            for &b in part.as_bytes() {
+                if b.is_ascii_alphanumeric() || b == b'_' {
+                    escaped.push(b as char);
+                } else {
+                    let _ = write!(escaped, "_{b:02x}");
+                }
+            }
+            if escaped.starts_with(|c: char| c.is_ascii_digit()) {
+                escaped.insert(0, '_');
+            }
+            format!("{}{escaped}", escaped.len())
+        })
+        .collect();
+    if parts.len() > 1 { format!("N{}E", parts.concat()) } else { parts.concat() }
 }
 
 /// Compile a program (the kernel and the device functions it calls) to PTX for `arch`
@@ -368,6 +433,9 @@ pub fn compile_ptx(
         counter: 0,
         needs_dyn_smem: false,
         needs_grid_barrier: false,
+        needs_vprintf: false,
+        strings: HashMap::new(),
+        symbols: HashSet::new(),
     };
     let line_starts: Vec<usize> = match &options.source {
         Some((_, text)) if options.lineinfo => std::iter::once(0)
@@ -420,6 +488,12 @@ pub fn compile_ptx(
     }
     if module.needs_grid_barrier {
         let _ = writeln!(out, ".global .align 4 .u32 __kl_grid_barrier;");
+    }
+    if module.needs_vprintf {
+        let _ = writeln!(
+            out,
+            ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n);"
+        );
     }
     out.push_str(&module.decls);
     out.push('\n');
@@ -1569,7 +1643,93 @@ impl<'a> FnCx<'a> {
             }
             Op::Intrinsic { name, args } => self.intrinsic(module, name, args, &rty, rs)?,
             Op::Call { args, .. } => self.call(b, i, args, &rty)?,
+            Op::Print { format, args } => {
+                self.print(module, b, i, format, args)?;
+                Repr::None
+            }
         })
+    }
+
+    /// The operation that computes `v`, looking through items taken from tuples built here.
+    fn definition(&self, mut v: ValueId) -> Option<&'a Op> {
+        let f = self.f;
+        loop {
+            let &(b, i) = self.defs.get(&v)?;
+            let op = &f.blocks[b].insts[i].op;
+            let Op::Extract(tuple, k) = op else { return Some(op) };
+            let &(tb, ti) = self.defs.get(tuple)?;
+            match &f.blocks[tb].insts[ti].op {
+                Op::MakeTuple(items) => v = *items.get(*k as usize)?,
+                _ => return Some(op),
+            }
+        }
+    }
+
+    /// The generic address of the `.const` string `text`.
+    fn string_address(&mut self, module: &mut Module, text: &str) -> String {
+        let symbol = module.string(text);
+        let r = self.reg(Rc::Rd);
+        self.e(format!("mov.u64 {r}, {symbol}"));
+        self.e(format!("cvta.const.u64 {r}, {r}"));
+        r
+    }
+
+    /// `print`: `vprintf(format, buffer)`, the arguments laid out in a local buffer as
+    /// Numba's argument struct is (each at its natural alignment).
+    fn print(&mut self, module: &mut Module, b: usize, i: usize, format: &str, args: &[PrintArg]) -> R<()> {
+        module.needs_vprintf = true;
+        let mut stores = Vec::new();
+        let mut offset = 0u32;
+        for arg in args {
+            let (value, ty, size) = match arg {
+                PrintArg::Value(v) => {
+                    let (r, s) = self.scalar(*v)?;
+                    match s {
+                        Scalar::I64 | Scalar::U64 => (r, "u64", 8),
+                        Scalar::F64 => (r, "f64", 8),
+                        Scalar::I32 | Scalar::U32 => (r, "u32", 4),
+                        other => return self.unsupported_scalar(other),
+                    }
+                }
+                // A constant is its string (NVVM folds the choice).
+                PrintArg::Bool(v) if let Some(&Op::Const(Constant::Bool(truth))) = self.definition(*v) => {
+                    (self.string_address(module, if truth { "True" } else { "False" }), "u64", 8)
+                }
+                PrintArg::Bool(v) => {
+                    let (p, _) = self.scalar(*v)?;
+                    let yes = self.string_address(module, "True");
+                    let no = self.string_address(module, "False");
+                    let r = self.reg(Rc::Rd);
+                    self.e(format!("selp.b64 {r}, {yes}, {no}, {p}"));
+                    (r, "u64", 8)
+                }
+                PrintArg::Str(text) => (self.string_address(module, text), "u64", 8),
+            };
+            offset = offset.next_multiple_of(size);
+            stores.push((offset, ty, value));
+            offset += size;
+        }
+        let buffer = format!("__kl_print_{b}_{i}");
+        let _ = writeln!(self.locals, "\t.local .align 8 .b8 {buffer}[{}];", offset.next_multiple_of(8).max(8));
+        let local = self.reg(Rc::Rd);
+        self.e(format!("mov.u64 {local}, {buffer}"));
+        for (offset, ty, value) in stores {
+            self.e(format!("st.local.{ty} [{local}+{offset}], {value}"));
+        }
+        let generic = self.reg(Rc::Rd);
+        self.e(format!("cvta.local.u64 {generic}, {local}"));
+        let fmt = self.string_address(module, format);
+        let ret = self.reg(Rc::R);
+        let _ = writeln!(self.out, "\t{{");
+        self.e(".param .b64 param0");
+        self.e(format!("st.param.b64 [param0], {fmt}"));
+        self.e(".param .b64 param1");
+        self.e(format!("st.param.b64 [param1], {generic}"));
+        self.e(".param .b32 retval0");
+        self.e("call.uni (retval0), vprintf, (param0, param1)");
+        self.e(format!("ld.param.b32 {ret}, [retval0]"));
+        let _ = writeln!(self.out, "\t}}");
+        Ok(())
     }
 
     fn select(&mut self, c: &str, t: &Repr, o: &Repr) -> R<Repr> {

@@ -11,7 +11,8 @@
 //! description `{"dtype": "float32", "shape": [1024], "fill": 0.0 | "random" | "arange"}`
 //! -> result `{"kernel", "device": "simulator" | "<GPU name>", "elapsedMs": 1.5,
 //! "arrays": [{"arg": 0, "dtype", "shape", "min", "max", "mean", "head": [...], "values"?: [...]}],
-//! "messages": [...]}`; `values` holds every element (row-major) of C-ordered arrays up to
+//! "messages": [...], "printed": "..."}` (`printed`: what the kernel's `print` calls printed,
+//! in the order the simulator ran the threads, at most 64 KiB); `values` holds every element (row-major) of C-ordered arrays up to
 //! 65,536 elements; other 2-D arrays carry `"heat": {"rows", "cols", "values"}` instead, a
 //! row-major image at most 256 pixels a side whose pixels average the elements they cover.
 //!
@@ -76,7 +77,14 @@ pub struct RunResult {
     pub elapsed_ms: f64,
     pub arrays: Vec<Value>,
     pub messages: Vec<String>,
+    /// What the kernel's `print` calls printed (at most [`MAX_SENT_PRINTED`] bytes, whole
+    /// lines; a message says how much more there was).
+    #[serde(default)]
+    pub printed: String,
 }
+
+/// The most printed text a `kernlint/run` answer carries.
+pub const MAX_SENT_PRINTED: usize = 64 << 10;
 
 pub fn not_available(what: &str) -> Error {
     Error { code: ErrorCode::ServerError(NOT_AVAILABLE), message: format!("not available yet: {what}").into(), data: None }

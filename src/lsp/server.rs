@@ -552,11 +552,21 @@ fn simulate_for_client(
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
     let text = snap.rope.to_string();
     let lines = crate::analysis::syntax::Lines::new(&text);
-    let messages = outcome
+    let mut messages: Vec<String> = outcome
         .findings
         .iter()
         .map(|f| format!("line {}: {:?}: {}", lines.line_of(f.span.start()) + 1, f.kind, f.message))
         .collect();
+    let mut printed = outcome.printed.text;
+    if printed.len() > custom::MAX_SENT_PRINTED {
+        // At a line's end (a newline byte is never inside a UTF-8 character).
+        let cut = printed.as_bytes()[..custom::MAX_SENT_PRINTED].iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1);
+        messages.push(format!("the kernel printed {} more bytes than shown", printed.len() - cut));
+        printed.truncate(cut);
+    }
+    if outcome.printed.dropped > 0 {
+        messages.push(format!("the kernel made {} more `print` calls than kept", outcome.printed.dropped));
+    }
     let arrays = arrays
         .iter()
         .enumerate()
@@ -580,7 +590,7 @@ fn simulate_for_client(
             entry
         })
         .collect();
-    Ok(RunResult { kernel, device: "simulator".into(), elapsed_ms, arrays, messages })
+    Ok(RunResult { kernel, device: "simulator".into(), elapsed_ms, arrays, messages, printed })
 }
 
 fn run_failed(message: String) -> Error {

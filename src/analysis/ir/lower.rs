@@ -7,8 +7,8 @@ use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Number, Ope
 use ruff_text_size::{Ranged, TextRange};
 
 use super::{
-    BinaryOp, Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Param, SlicePart, Slot, SlotId,
-    Terminator, UnaryOp, ValueId,
+    BinaryOp, Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Param, PrintArg, SlicePart, Slot,
+    SlotId, Terminator, UnaryOp, ValueId,
 };
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::libdevice::{self, Plan};
@@ -234,6 +234,27 @@ impl Lower<'_> {
         self.func.values.get(v.0 as usize).unwrap_or(&Type::None)
     }
 
+    /// The type of an expression with its literal values (`Literal[str](abc)`).
+    fn literal_type(&self, expr: &Expr) -> Option<&Type> {
+        let r = expr.range();
+        self.types.expressions.get(&(r.start().into(), r.end().into()))
+    }
+
+    /// A literal string computed without side effects (`"abc"`, a variable or global
+    /// holding one, `"a" + "b"`).
+    fn is_constant_string(&self, expr: &Expr) -> bool {
+        struct Calls(bool);
+        impl<'a> Visitor<'a> for Calls {
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                self.0 |= matches!(expr, Expr::Call(_) | Expr::Named(_));
+                visitor::walk_expr(self, expr);
+            }
+        }
+        let mut calls = Calls(false);
+        calls.visit_expr(expr);
+        matches!(self.literal_type(expr), Some(Type::StrLiteral(_))) && !calls.0
+    }
+
     fn expr_type(&self, expr: &Expr) -> LResult<Type> {
         let r = expr.range();
         self.types
@@ -413,6 +434,9 @@ impl Lower<'_> {
     fn stmt(&mut self, stmt: &Stmt) -> LResult<()> {
         let span = stmt.range();
         match stmt {
+            // A literal string is a compile-time constant (what `print` reads of it): no value.
+            Stmt::Assign(a) if self.is_constant_string(&a.value) && a.targets.iter().all(Expr::is_name_expr) => {}
+            Stmt::AnnAssign(a) if a.value.as_deref().is_some_and(|v| self.is_constant_string(v)) && a.target.is_name_expr() => {}
             Stmt::Assign(a) => {
                 let v = self.expr(&a.value)?;
                 for target in &a.targets {
@@ -1185,6 +1209,11 @@ impl Lower<'_> {
             },
             Expr::BooleanLiteral(b) => Ok(self.constant(Constant::Bool(b.value), span)),
             Expr::Name(n) => self.name(n.id.as_str(), expr),
+            // CPython folds operations on constants (`2**63`): Numba sees the constant.
+            Expr::BinOp(_) if let Some(&Type::IntLiteral(v)) = self.literal_type(expr) => {
+                let ty = if v > i64::MAX as i128 { Scalar::U64 } else { Scalar::I64 };
+                Ok(self.constant(Constant::Int(v, ty), span))
+            }
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;
@@ -1490,6 +1519,9 @@ impl Lower<'_> {
     fn name(&mut self, name: &str, expr: &Expr) -> LResult<ValueId> {
         let span = expr.range();
         if self.locals.contains(name) {
+            if let Some(Type::StrLiteral(_)) = self.literal_type(expr) {
+                return unsupported("strings other than `print`'s arguments", span);
+            }
             let ty = match self.expr_type(expr) {
                 Ok(ty) => ty,
                 // An opaque value (a grid group) has one slot, of unknown type.
@@ -1668,6 +1700,9 @@ impl Lower<'_> {
             })
             .ok_or_else(|| LowerError { message: "cannot tell what this call calls".into(), range: call.func.range() })?;
 
+        if path == "builtins.print" {
+            return self.print(call, span);
+        }
         // Cache-hinted loads and stores (`cuda.ldcg(a, i)`, `cuda.stcs(a, i, v)`) are plain
         // element accesses here: the hint changes caching, not the result.
         if let Some(hint) = path.strip_prefix("numba.cuda.")
@@ -1817,6 +1852,84 @@ impl Lower<'_> {
         };
         let args = self.convert_intrinsic_args(&name, args, rs, span)?;
         Ok(self.emit(Op::Intrinsic { name, args }, result_opt, span))
+    }
+
+    /// `print(...)` as Numba lowers it (`numba/cuda/printimpl.py`): each argument's format
+    /// and values, the formats joined by one space and ended by a newline; with more than
+    /// 32 arguments every `%` doubled, so that the GPU prints the raw format.
+    fn print(&mut self, call: &ast::ExprCall, span: TextRange) -> LResult<ValueId> {
+        let items = &call.arguments.args;
+        let mut formats = Vec::new();
+        let mut args = Vec::new();
+        for item in items {
+            formats.push(self.print_item(item, &mut args)?);
+        }
+        let mut format = formats.join(" ") + "\n";
+        if items.len() > 32 {
+            format = format.replace('%', "%%");
+        }
+        self.emit_void(Op::Print { format, args }, span);
+        Ok(VOID)
+    }
+
+    fn print_item(&mut self, item: &Expr, args: &mut Vec<PrintArg>) -> LResult<String> {
+        let span = item.range();
+        if let Expr::Starred(_) = item {
+            return unsupported("`*args` in `print`", span);
+        }
+        // A literal string is a module constant: no value is computed.
+        if self.is_constant_string(item)
+            && let Some(Type::StrLiteral(text)) = self.literal_type(item)
+        {
+            args.push(PrintArg::Str(text.clone()));
+            return Ok("%s".into());
+        }
+        if let Some(path) = self.global_path(item)
+            && let Some(dim) = path.strip_prefix("numba.cuda.")
+            && matches!(dim, "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
+        {
+            for axis in ["x", "y", "z"] {
+                let name = format!("{dim}.{axis}");
+                let v = self.emit(Op::Intrinsic { name, args: vec![] }, Some(Type::Scalar(Scalar::I32)), span);
+                args.push(PrintArg::Value(v));
+            }
+            return Ok("(%d, %d, %d)".into());
+        }
+        let v = self.expr(item)?;
+        self.print_value(v, args, span)
+    }
+
+    /// The format of a value and its arguments: integers widened to 64 bits (`%lld`,
+    /// `%llu`), floats to float64 (`%f`), booleans as strings, tuples item by item.
+    fn print_value(&mut self, v: ValueId, args: &mut Vec<PrintArg>, span: TextRange) -> LResult<String> {
+        let ty = self.ty(v).clone();
+        Ok(match &ty {
+            Type::Scalar(Scalar::Bool) => {
+                args.push(PrintArg::Bool(v));
+                "%s".into()
+            }
+            Type::Scalar(s) if s.is_int() => {
+                let (to, format) = if s.is_unsigned_int() { (Scalar::U64, "%llu") } else { (Scalar::I64, "%lld") };
+                args.push(PrintArg::Value(self.cast(v, to, span)?));
+                format.into()
+            }
+            Type::Scalar(s) if s.is_float() => {
+                args.push(PrintArg::Value(self.cast(v, Scalar::F64, span)?));
+                "%f".into()
+            }
+            Type::UniTuple(..) | Type::Tuple(_) => {
+                let mut parts = Vec::new();
+                for i in 0..tuple_element_count(&ty) {
+                    let item = self.extract(v, i, span)?;
+                    parts.push(self.print_value(item, args, span)?);
+                }
+                match parts.as_slice() {
+                    [one] => format!("({one},)"),
+                    _ => format!("({})", parts.join(", ")),
+                }
+            }
+            other => return unsupported(&format!("printing {other}"), span),
+        })
     }
 
     /// A libdevice routine: the arguments converted to its parameter types, then the

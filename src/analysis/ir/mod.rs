@@ -14,7 +14,10 @@
 //! - assignment to a slice is a loop of stores;
 //! - truthiness, chained comparisons, `and`/`or` and conditional expressions are control
 //!   flow and comparisons; tuples are values built and taken apart by `MakeTuple`/`Extract`;
-//! - memory spaces are explicit on every load and store.
+//! - memory spaces are explicit on every load and store;
+//! - `print` is one [`Op::Print`]: Numba's format string and the values it formats, already
+//!   widened (integers to 64 bits, floats to float64), so that the simulator formats what the
+//!   PTX backend hands to `vprintf`.
 //!
 //! Variables live in typed slots (like LLVM's allocas): one slot per variable and Numba type.
 //! A write stores into the slot of its own type and, converted, into the slots of the
@@ -141,6 +144,41 @@ pub enum Op {
     Intrinsic { name: String, args: Vec<ValueId> },
     /// A call of a device function, typed for these argument types.
     Call { callee: String, args: Vec<ValueId> },
+    /// `print(...)`, as Numba lowers it: one `vprintf` of `format` (Numba's printf format
+    /// string: `%lld`/`%llu` for integers, `%f` for floats, `%s` for booleans and literal
+    /// strings, `(%d, %d, %d)` for `cuda.threadIdx` and friends, `(...)` around tuples, the
+    /// items joined by one space, a newline appended; every `%` doubled when there are more
+    /// than 32 items) with `args`, its conversions' values in order.
+    Print { format: String, args: Vec<PrintArg> },
+}
+
+/// One value of an [`Op::Print`]'s argument buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PrintArg {
+    /// A number of the type its conversion takes: int64 (`%lld`), uint64 (`%llu`), float64
+    /// (`%f`) or int32 (`%d`, the members of `cuda.threadIdx` and friends).
+    Value(ValueId),
+    /// A bool, passed as the address of the string `True` or `False` (`%s`).
+    Bool(ValueId),
+    /// A literal string (`%s`).
+    Str(String),
+}
+
+impl PrintArg {
+    /// The value the argument reads, if any.
+    pub fn value(&self) -> Option<ValueId> {
+        match self {
+            PrintArg::Value(v) | PrintArg::Bool(v) => Some(*v),
+            PrintArg::Str(_) => None,
+        }
+    }
+
+    pub fn value_mut(&mut self) -> Option<&mut ValueId> {
+        match self {
+            PrintArg::Value(v) | PrintArg::Bool(v) => Some(v),
+            PrintArg::Str(_) => None,
+        }
+    }
 }
 
 /// One part of an [`Op::Slice`]. Python's slice semantics are explicit before it: the

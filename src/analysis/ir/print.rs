@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write};
 
-use super::{Constant, Function, Op, SlicePart, Terminator, ValueId};
+use super::{Constant, Function, Op, PrintArg, SlicePart, Terminator, ValueId};
 
 fn v(id: &ValueId) -> String {
     format!("%{}", id.0)
@@ -63,6 +63,17 @@ pub fn write_function(func: &Function, f: &mut fmt::Formatter<'_>) -> fmt::Resul
                 Op::TupleGet(t, i) => write!(line, "tuple_get {}, {}", v(t), v(i))?,
                 Op::Intrinsic { name, args } => write!(line, "intrinsic {name}({})", list(args))?,
                 Op::Call { callee, args } => write!(line, "call {callee}({})", list(args))?,
+                Op::Print { format, args } => {
+                    let args: Vec<String> = args
+                        .iter()
+                        .map(|a| match a {
+                            PrintArg::Value(x) => v(x),
+                            PrintArg::Bool(x) => format!("bool {}", v(x)),
+                            PrintArg::Str(s) => format!("{s:?}"),
+                        })
+                        .collect();
+                    write!(line, "print {format:?}({})", args.join(", "))?
+                }
             }
             if let Some(r) = inst.result {
                 write!(line, " : {}", func.value_type(r))?;

@@ -11,7 +11,7 @@
 //! products of non-negative values count as non-negative: an int64 index that overflows
 //! 2^63 is out of bounds either way.
 
-use super::{BinaryOp, CompareOp, Constant, Function, Op, SlicePart, Terminator, ValueId};
+use super::{BinaryOp, CompareOp, Constant, Function, Op, PrintArg, SlicePart, Terminator, ValueId};
 use crate::analysis::types::{Scalar, Type};
 
 /// Replace each wrap of a provably non-negative index by the index, and delete what the
@@ -182,5 +182,6 @@ fn operands_mut(op: &mut Op) -> Vec<&mut ValueId> {
         Op::Slice { array, parts } => std::iter::once(array).chain(parts.iter_mut().flat_map(SlicePart::values_mut)).collect(),
         Op::Store { array, indices, value, .. } => std::iter::once(array).chain(indices.iter_mut()).chain(std::iter::once(value)).collect(),
         Op::MakeTuple(items) | Op::Intrinsic { args: items, .. } | Op::Call { args: items, .. } => items.iter_mut().collect(),
+        Op::Print { args, .. } => args.iter_mut().filter_map(PrintArg::value_mut).collect(),
     }
 }

@@ -76,6 +76,7 @@ pub fn call(
 ) -> TResult<Ty> {
     let range = call.range();
     match func {
+        Ty::Path(p) if p == "builtins.print" => print(args, call),
         Ty::Path(p) => call_path(p, args, kwargs, range),
         Ty::Device(name) => typer.device_call(name, args, kwargs, range),
         Ty::External(name, sig) => {
@@ -87,6 +88,74 @@ pub fn call(
         }
         Ty::Method(recv, name) => method(recv, name, args, range),
         other => err(format!("{} is not callable", describe(other)), range),
+    }
+}
+
+/// `print(...)`. Numba types any arguments (its `print_item` template takes anything) and
+/// rejects at lowering what `numba/cuda/printimpl.py` has no format for: that, and keyword
+/// arguments (which its bytecode rewrite refuses), are errors at the argument here.
+fn print(args: &[Ty], call: &ast::ExprCall) -> TResult<Ty> {
+    let keywords = &call.arguments.keywords;
+    if let (Some(first), Some(last)) = (keywords.first(), keywords.last()) {
+        // KL102 reports it without types.
+        return reject(
+            ErrorKind::Covered,
+            "print() takes no keyword arguments: Numba fails with `UnsupportedError: Numba's print() function implementation does not support keyword arguments.`",
+            TextRange::new(first.start(), last.end()),
+        );
+    }
+    // Past 30 positional arguments CPython (3.11) passes them packed in one tuple
+    // (`CALL_FUNCTION_EX`), in which Numba types a string as `unicode_type`, not a literal.
+    let packed = call.arguments.args.len() > 30;
+    for (ty, expr) in args.iter().zip(&call.arguments.args) {
+        if let Some((kind, message)) = unprintable(ty, packed) {
+            return Err(Fail { message, range: expr.range(), kind });
+        }
+    }
+    Ok(Ty::Val(Type::None))
+}
+
+fn print_failure(what: &str, numba_type: &str) -> String {
+    format!(
+        "print() cannot print {what}: Numba fails with `NotImplementedError: printing unimplemented for values of type {numba_type}`"
+    )
+}
+
+/// Why `print` cannot print a value of this type, if it cannot: Numba prints integers,
+/// floats, booleans, literal strings (not inside a tuple, where a string is a
+/// `unicode_type`), tuples of these, and `cuda.threadIdx`/`blockIdx`/`blockDim`/`gridDim`.
+fn unprintable(ty: &Ty, packed: bool) -> Option<(ErrorKind, String)> {
+    match ty {
+        Ty::Val(t) => unprintable_type(t, packed, packed),
+        Ty::Path(p) if matches!(p.as_str(), "numba.cuda.threadIdx" | "numba.cuda.blockIdx" | "numba.cuda.blockDim" | "numba.cuda.gridDim") => None,
+        other => {
+            let name = other.record_name();
+            Some((ErrorKind::Numba, print_failure(&format!("a value of type {name}"), &name)))
+        }
+    }
+}
+
+fn unprintable_type(t: &Type, in_tuple: bool, packed: bool) -> Option<(ErrorKind, String)> {
+    let numba = |what: String, name: String| Some((ErrorKind::Numba, print_failure(&what, &name)));
+    match t {
+        Type::Scalar(s) if s.is_complex() => numba(format!("a complex number ({s})"), s.to_string()),
+        Type::Scalar(_) | Type::IntLiteral(_) | Type::BoolLiteral(_) => None,
+        Type::StrLiteral(_) if !in_tuple => None,
+        Type::StrLiteral(_) if packed => numba(
+            "a string in a call with more than 30 arguments (CPython passes them as one tuple, in which Numba types a string as unicode_type, not as a literal)".into(),
+            "unicode_type".into(),
+        ),
+        Type::StrLiteral(_) => numba(
+            "a string inside a tuple (Numba types it as unicode_type, not as a literal)".into(),
+            "unicode_type".into(),
+        ),
+        Type::UniTuple(item, _) => unprintable_type(item, true, packed),
+        Type::Tuple(items) => items.iter().find_map(|item| unprintable_type(item, true, packed)),
+        // kernlint could not tell: Numba may well print it.
+        Type::Unknown => None,
+        Type::None => numba("None".into(), "none".into()),
+        Type::Array { .. } => numba(format!("an array ({t})"), t.to_string()),
+        other => numba(format!("a value of type {other}"), other.to_string()),
     }
 }
 

@@ -48,7 +48,7 @@ impl Ty {
         }
     }
     /// The spelling of this type in a variable's type set.
-    fn record_name(&self) -> String {
+    pub(super) fn record_name(&self) -> String {
         match self {
             Ty::Val(t) => super::normalized_name(t),
             Ty::Opaque(s) => s.clone(),
@@ -1865,10 +1865,11 @@ fn fold_cpython_const(expr: &Expr) -> Option<ConstValue> {
 
 /// The literal type of an operation CPython folds into an int or bool constant (`1 + 1`:
 /// `Literal[int](2)`, `not 0`: `Literal[bool](True)`), which Numba loads as a literal. Only
-/// in the int64 range: above it the operation keeps the type it is typed as.
+/// in the int64 and uint64 ranges (`2**63` is a uint64 literal: `print(2**63)` is `%llu`):
+/// beyond them the operation keeps the type it is typed as.
 fn folded_literal(expr: &Expr) -> Option<Ty> {
     match cpython_const(expr)? {
-        ConstValue::Int(v) if i64::try_from(v).is_ok() => Some(Ty::Val(Type::IntLiteral(v))),
+        ConstValue::Int(v) if i64::try_from(v).is_ok() || u64::try_from(v).is_ok() => Some(Ty::Val(Type::IntLiteral(v))),
         ConstValue::Bool(b) => Some(Ty::Val(Type::BoolLiteral(b))),
         _ => None,
     }

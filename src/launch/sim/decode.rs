@@ -366,7 +366,7 @@ pub(super) enum Intrinsic {
     Warp(&'static str),
     ActiveMask,
     LaneMaskLt,
-    /// Fences, `nanosleep`, `print` and record fields: nothing to compute.
+    /// Fences, `nanosleep` and record fields: nothing to compute.
     Nothing,
     Popc,
     Clz,
@@ -469,8 +469,9 @@ impl Intrinsic {
             "match_all_sync" => Intrinsic::Warp("match_all_sync"),
             "activemask" => Intrinsic::ActiveMask,
             "lanemask_lt" => Intrinsic::LaneMaskLt,
-            "threadfence" | "threadfence_block" | "threadfence_system" | "nanosleep"
-            | "builtins.print" => Intrinsic::Nothing,
+            "threadfence" | "threadfence_block" | "threadfence_system" | "nanosleep" => {
+                Intrinsic::Nothing
+            }
             "popc" => Intrinsic::Popc,
             "clz" => Intrinsic::Clz,
             "brev" => Intrinsic::Brev,
@@ -667,6 +668,7 @@ fn operands(op: &IrOp) -> Vec<ValueId> {
             .collect(),
         IrOp::MakeTuple(items) => items.clone(),
         IrOp::Intrinsic { args, .. } | IrOp::Call { args, .. } => args.clone(),
+        IrOp::Print { args, .. } => args.iter().filter_map(|a| a.value()).collect(),
     }
 }
 

@@ -10,7 +10,7 @@ use super::{
     convert, f32_binary, float_binary, from_bits, get, int_binary, norm, scalar_of, set, to_bits,
 };
 use crate::analysis::ir::math;
-use crate::analysis::ir::{CompareOp, Inst, MemorySpace, Op as IrOp, SlicePart, UnaryOp, ValueId};
+use crate::analysis::ir::{CompareOp, Inst, MemorySpace, Op as IrOp, PrintArg, SlicePart, UnaryOp, ValueId};
 use crate::analysis::types::Scalar;
 
 fn f32_of(bits: u64) -> f32 {
@@ -621,6 +621,21 @@ impl Machine<'_> {
                 }
                 _ => V::Void,
             },
+            IrOp::Print { format, args } => {
+                let values: Vec<super::printf::Arg> = args
+                    .iter()
+                    .map(|a| match a {
+                        PrintArg::Value(v) => match val(v) {
+                            V::F64(x) => super::printf::Arg::Float(x),
+                            other => super::printf::Arg::Int(other.int()),
+                        },
+                        PrintArg::Bool(v) => super::printf::Arg::Str(if val(v).truth() { "True" } else { "False" }),
+                        PrintArg::Str(text) => super::printf::Arg::Str(text),
+                    })
+                    .collect();
+                self.output.print(format, &values);
+                V::Void
+            }
             IrOp::Const(_)
             | IrOp::ReadSlot(_)
             | IrOp::WriteSlot(..)

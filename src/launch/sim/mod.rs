@@ -15,6 +15,7 @@
 mod decode;
 mod exec;
 mod libdevice;
+pub mod printf;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -220,6 +221,9 @@ pub struct Launch {
 
 pub struct Outcome {
     pub findings: Vec<Finding>,
+    /// What the kernel's `print` calls printed, line by line in the order the threads ran
+    /// them (see [`printf::Output`]).
+    pub printed: printf::Output,
     /// Operations executed by all threads together (decoded operations: a few IR
     /// instructions may make one).
     pub steps: u64,
@@ -378,6 +382,8 @@ struct Machine<'p> {
     /// A thread exhausted its step budget or its call depth: the launch stops there, as a
     /// GPU's would never end (its results are not meaningful anyway).
     stopped: bool,
+    /// The text `print` calls wrote.
+    output: printf::Output,
 }
 
 pub fn run(
@@ -404,6 +410,7 @@ pub fn run(
         per_block: launch.block.iter().product::<u32>().max(1),
         steps: 0,
         stopped: false,
+        output: printf::Output::default(),
     };
     let cooperative = program.functions.iter().any(|f| {
         f.instructions()
@@ -440,6 +447,7 @@ pub fn run(
     }
     let outcome = Outcome {
         findings: m.findings,
+        printed: m.output,
         steps: m.steps,
     };
     (m.buffers, outcome)

@@ -9,7 +9,8 @@
 //! untyped builtins (`sorted`, `any`, `all`, `reversed`, `list`, `dict`, `map`, ...), and
 //! kernel parameters that a launch cannot fill (`*args`, `**kwargs`). Warnings, for code that
 //! compiles but does not do what it says: `async def` GPU functions, `nonlocal` in a kernel
-//! made by a factory, and keyword-only parameters and defaults on kernels.
+//! made by a factory, keyword-only parameters and defaults on kernels, and `print` of more
+//! than 32 items (the kernel prints its raw format string instead of the values).
 //!
 //! Not reported, because they work: tuples, `for ... in [a, b]` and `x in [a, b]` (CPython
 //! turns those lists into tuples), lambdas and inner `def`s, `match`, `for ... else`, `print`
@@ -613,6 +614,18 @@ impl<'a> Walk<'_, 'a> {
                         TextRange::new(first.start(), last.end()),
                         format!("`print` with {names} in {what}: Numba fails with `UnsupportedError: Numba's print() function implementation does not support keyword arguments.`"),
                         "Drop the keyword arguments: CUDA `print` joins its arguments with one space and always ends the line.",
+                    );
+                }
+                let items = args.args.len();
+                if items > 32 && !args.args.iter().any(Expr::is_starred_expr) {
+                    self.out.push(
+                        Diagnostic::new(
+                            CODE,
+                            expr.range(),
+                            format!("`print` of {items} items in {what}: Numba warns `NumbaWarning: CUDA print() cannot print more than 32 items. The raw format string will be emitted by the kernel instead.`, and the kernel prints its format (`%lld %f ...`), not the values"),
+                        )
+                        .warning()
+                        .note("Split it into `print` calls of at most 32 items each."),
                     );
                 }
             }
