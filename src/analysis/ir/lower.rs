@@ -1919,7 +1919,7 @@ impl Lower<'_> {
             }
             Type::UniTuple(..) | Type::Tuple(_) => {
                 let mut parts = Vec::new();
-                for i in 0..tuple_element_count(&ty) {
+                for i in 0..tuple_length(&ty).unwrap_or(0) {
                     let item = self.extract(v, i, span)?;
                     parts.push(self.print_value(item, args, span)?);
                 }
