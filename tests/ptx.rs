@@ -305,6 +305,17 @@ fn division_by_constants_has_no_division_instruction() {
     assert!(ptx.contains("div.s64"), "{ptx}");
 }
 
+/// A float divided by a power of two is multiplied by its reciprocal (exact, as NVVM folds
+/// it); other divisors, and powers of two whose reciprocal overflows the type, still divide.
+#[test]
+fn float_division_by_a_power_of_two_multiplies() {
+    let src = "import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(o, a, b):\n    i = cuda.grid(1)\n    o[i, 0] = a[i] / 2.0\n    o[i, 1] = a[i] / 3.0\n    o[i, 2] = a[i] / 0.25\n    b[i] = b[i] / np.float32(1.401298464324817e-45)\n";  // 2**-149
+    let ptx = compile(src, "k", "void(float64[:, ::1], float64[::1], float32[::1])");
+    assert!(ptx.contains("mul.rn.f64") && ptx.contains(", 0d3FE0000000000000;") && ptx.contains(", 0d4010000000000000;"), "{ptx}");
+    assert_eq!(ptx.matches("div.rn.f64").count(), 1, "{ptx}");
+    assert_eq!(ptx.matches("div.rn.f32").count(), 1, "{ptx}");
+}
+
 #[test]
 fn device_functions_become_funcs() {
     let src = "\

@@ -1343,7 +1343,7 @@ impl<'a> FnCx<'a> {
                 match (by_constant, reciprocal) {
                     (Some(plan), _) => Repr::S(self.plan(&x, &plan), s),
                     (None, Some(r)) => {
-                        let Repr::S(r, _) = self.const_scalar(&Constant::Float(r, s))? else { unreachable!() };
+                        let r = if s == Scalar::F32 { f32_imm(r as f32) } else { f64_imm(r) };
                         Repr::S(self.binary(BinaryOp::Mul, &x, &r, s)?, s)
                     }
                     (None, None) => Repr::S(self.binary(*bop, &x, &y, s)?, s),
