@@ -1727,21 +1727,19 @@ impl Lower<'_> {
             _ => None,
         } {
             let shape_expr = call.arguments.args.first().or_else(|| keyword(call, "shape"));
-            let shape = shape_expr.and_then(|e| const_eval(e, self.scope)).and_then(|c| match c {
+            let evaluated = |e: &Expr| match const_eval(e, self.scope)? {
                 ConstValue::Int(v) => Some(vec![v as i64]),
                 ConstValue::Tuple(items) => items.iter().map(|i| i.as_int().map(|v| v as i64)).collect(),
                 _ => None,
-            });
+            };
             // A variable holding a constant (`k = N` then `local.array(k, ...)`) is typed as
             // a literal, which is what Numba reads the shape from.
-            let shape = match (shape, shape_expr) {
-                (None, Some(e)) => match self.types.expressions.get(&(e.range().start().into(), e.range().end().into())) {
-                    Some(Type::IntLiteral(v)) => Some(vec![*v as i64]),
-                    Some(Type::Tuple(items)) => items.iter().map(|t| if let Type::IntLiteral(v) = t { Some(*v as i64) } else { None }).collect(),
-                    _ => None,
-                },
-                (shape, _) => shape,
+            let literal = |e: &Expr| match self.types.expressions.get(&(e.range().start().into(), e.range().end().into()))? {
+                Type::IntLiteral(v) => Some(vec![*v as i64]),
+                Type::Tuple(items) => items.iter().map(|t| if let Type::IntLiteral(v) = t { Some(*v as i64) } else { None }).collect(),
+                _ => None,
             };
+            let shape = shape_expr.and_then(|e| evaluated(e).or_else(|| literal(e)));
             let Some(shape) = shape else { return unsupported("an array shape kernlint cannot evaluate", span) };
             let dtype = result.dtype().and_then(scalar).ok_or_else(|| LowerError { message: "unknown dtype".into(), range: span })?;
             let v = self.emit(Op::AllocArray { space, shape, dtype }, Some(result), span);
