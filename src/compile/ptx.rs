@@ -803,7 +803,10 @@ impl<'a> FnCx<'a> {
                     }),
                     Op::GlobalArray(_) => Some(Space::Const),
                     Op::ReadSlot(s) => self.slot_spaces[s.0 as usize],
-                    Op::SubArray { array, .. } | Op::Slice { array, .. } | Op::Transpose(array) => {
+                    Op::SubArray { array, .. }
+                    | Op::Slice { array, .. }
+                    | Op::Transpose(array)
+                    | Op::View { array, .. } => {
                         spaces.get(array).copied()
                     }
                     Op::WriteSlot(s, v) => {
@@ -1402,6 +1405,15 @@ impl<'a> FnCx<'a> {
                 }
                 Repr::S(d, Scalar::I64)
             }
+            Op::Stride { array, axis } => {
+                let a = self.array(*array)?;
+                let d = self.reg(Rc::Rd);
+                match a.strides.get(*axis as usize) {
+                    Some(x) => self.e(format!("mov.b64 {d}, {x}")),
+                    None => self.e(format!("mov.b64 {d}, 0")),
+                }
+                Repr::S(d, Scalar::I64)
+            }
             Op::Load { array, indices, .. } => {
                 let a = self.array(*array)?;
                 let idx = self.indices(indices)?;
@@ -1515,6 +1527,18 @@ impl<'a> FnCx<'a> {
                     ptr,
                     shape,
                     strides,
+                    ..a
+                })
+            }
+            Op::View { array, shape, strides } => {
+                let a = self.array(*array)?;
+                let regs = |this: &Self, vs: &[ValueId]| -> R<Vec<String>> {
+                    vs.iter().map(|v| this.scalar(*v).map(|(r, _)| r)).collect()
+                };
+                Repr::A(Arr {
+                    shape: regs(self, shape)?,
+                    strides: regs(self, strides)?,
+                    dtype: rty.dtype().and_then(scalar_of_type),
                     ..a
                 })
             }

@@ -23,6 +23,8 @@ use crate::analysis::typing::{
 };
 use crate::analysis::{Db, SourceFile};
 
+mod arrays;
+
 /// Why a function could not be lowered: a typing error, or a construct the IR does not
 /// cover yet. `range` is file-relative.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -264,6 +266,13 @@ impl Lower<'_> {
             .ok_or_else(|| LowerError { message: "no type for this expression".into(), range: r })
     }
 
+    /// Whether the typing found `expr` to be a compile-time object (a dtype, a type, a flat
+    /// iterator), not a value.
+    fn objects(&self, expr: &Expr) -> bool {
+        let r = expr.range();
+        self.types.objects.contains(&(r.start().into(), r.end().into()))
+    }
+
     fn constant(&mut self, c: Constant, span: TextRange) -> ValueId {
         let ty = match c {
             Constant::Int(_, s) | Constant::Float(_, s) => Type::Scalar(s),
@@ -437,6 +446,12 @@ impl Lower<'_> {
             // A literal string is a compile-time constant (what `print` reads of it): no value.
             Stmt::Assign(a) if self.is_constant_string(&a.value) && a.targets.iter().all(Expr::is_name_expr) => {}
             Stmt::AnnAssign(a) if a.value.as_deref().is_some_and(|v| self.is_constant_string(v)) && a.target.is_name_expr() => {}
+            // Binding a compile-time object (`d = a.dtype`, `ft = np.float32`, `f = a.flat`)
+            // computes nothing: its uses are typed from it.
+            Stmt::Assign(a)
+                if self.objects(&a.value)
+                    && matches!(&*a.value, Expr::Attribute(_) | Expr::Name(_))
+                    && a.targets.iter().all(|t| matches!(t, Expr::Name(_))) => {}
             Stmt::Assign(a) => {
                 let v = self.expr(&a.value)?;
                 for target in &a.targets {
@@ -504,6 +519,12 @@ impl Lower<'_> {
         match target {
             Expr::Name(n) => self.write(n.id.as_str(), v, span),
             Expr::Subscript(s) => {
+                if let Some(array) = self.flat_base(&s.value) {
+                    return self.flat_store(array, &s.slice, v, span);
+                }
+                if self.objects(&s.value) {
+                    return unsupported("indexing a flat iterator held in a variable (write `a.flat[i]`)", span);
+                }
                 let array = self.expr(&s.value)?;
                 self.store(array, &s.slice, v, span)
             }
@@ -532,6 +553,21 @@ impl Lower<'_> {
                 let lhs = self.read(name, &current, span)?;
                 let v = self.arith(a.op, lhs, rhs, None, span)?;
                 self.write(name, v, span)
+            }
+            Expr::Subscript(s) if self.flat_base(&s.value).is_some() => {
+                // `a.flat[i] += x`: the element read and written once each, at one index.
+                let base = self.flat_base(&s.value).expect("checked");
+                let array = self.expr(base)?;
+                let i = self.expr(&s.slice)?;
+                let (array, indices) = self.flat_element(array, i, span)?;
+                let dtype = self.ty(array).dtype().cloned().unwrap_or(Type::Unknown);
+                let space = self.space(array);
+                let old = self.emit(Op::Load { array, indices: indices.clone(), space }, Some(dtype.clone()), span);
+                let rhs = self.expr(&a.value)?;
+                let v = self.arith(a.op, old, rhs, None, span)?;
+                let value = self.cast_to_type(v, &dtype, span)?;
+                self.emit_void(Op::Store { array, indices, value, space }, span);
+                Ok(())
             }
             Expr::Subscript(s) => {
                 let array = self.expr(&s.value)?;
@@ -667,7 +703,7 @@ impl Lower<'_> {
         self.switch_to(body);
         let value = match &element {
             Element::Counter(_) => i,
-            Element::Items(walker) => self.walk_item(walker, i, span),
+            Element::Items(walker) => self.walk_item(walker, i, span)?,
         };
         self.assign(&f.target, value)?;
         self.loops.push((latch, exit));
@@ -716,6 +752,9 @@ impl Lower<'_> {
                 _ => {}
             }
         }
+        if let Some(array) = self.flat_base(iter) {
+            return Ok(Walk::Flat(array));
+        }
         match self.expr_type(iter)? {
             Type::Array { .. } | Type::UniTuple(..) => Ok(Walk::Seq(iter)),
             other => unsupported(&format!("a `for` loop over {other}"), iter.range()),
@@ -725,6 +764,7 @@ impl Lower<'_> {
     fn lower_walk(&mut self, walk: Walk<&Expr>) -> LResult<Walk<ValueId>> {
         Ok(match walk {
             Walk::Seq(e) => Walk::Seq(self.expr(e)?),
+            Walk::Flat(e) => Walk::Flat(self.expr(e)?),
             Walk::Enumerate(inner, start) => {
                 let inner = self.lower_walk(*inner)?;
                 let start = match start {
@@ -746,6 +786,10 @@ impl Lower<'_> {
                 Type::UniTuple(_, n) => self.int(n as i128, span),
                 _ => self.emit(Op::Extent { array: *seq, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span),
             },
+            Walk::Flat(array) => {
+                let ndim = self.ty(*array).ndim().unwrap_or(0);
+                self.element_count(*array, ndim, span)
+            }
             Walk::Enumerate(inner, _) => self.walk_len(inner, span),
             Walk::Zip(walks) => {
                 let mut shortest = self.walk_len(&walks[0], span);
@@ -759,11 +803,17 @@ impl Lower<'_> {
         }
     }
 
-    fn walk_item(&mut self, walk: &Walk<ValueId>, i: ValueId, span: TextRange) -> ValueId {
-        match walk {
+    fn walk_item(&mut self, walk: &Walk<ValueId>, i: ValueId, span: TextRange) -> LResult<ValueId> {
+        Ok(match walk {
             Walk::Seq(seq) => self.item_at(*seq, i, span),
+            Walk::Flat(array) => {
+                let (array, indices) = self.flat_element(*array, i, span)?;
+                let dtype = self.ty(array).dtype().cloned().unwrap_or(Type::Unknown);
+                let space = self.space(array);
+                self.emit(Op::Load { array, indices, space }, Some(dtype), span)
+            }
             Walk::Enumerate(inner, start) => {
-                let item = self.walk_item(inner, i, span);
+                let item = self.walk_item(inner, i, span)?;
                 let index = match start {
                     Some(start) => self.emit(Op::Binary(BinaryOp::Add, i, *start), Some(Type::Scalar(Scalar::I64)), span),
                     None => i,
@@ -772,11 +822,11 @@ impl Lower<'_> {
                 self.emit(Op::MakeTuple(vec![index, item]), Some(ty), span)
             }
             Walk::Zip(walks) => {
-                let items: Vec<ValueId> = walks.iter().map(|w| self.walk_item(w, i, span)).collect();
+                let items: Vec<ValueId> = walks.iter().map(|w| self.walk_item(w, i, span)).collect::<LResult<_>>()?;
                 let ty = Type::tuple(items.iter().map(|&v| self.ty(v).clone()).collect());
                 self.emit(Op::MakeTuple(items), Some(ty), span)
             }
-        }
+        })
     }
 
     /// Item `i` of an array (an element, or a view of one fewer dimension) or of a tuple.
@@ -1147,33 +1197,9 @@ impl Lower<'_> {
             }
             t if scalar(&t).is_some() => {
                 let value = self.cast_to_type(value, &dtype, span)?;
-                // One counted loop per axis, the last innermost.
-                let mut loops = Vec::new();
-                let mut indices = Vec::new();
-                for axis in 0..ndim {
-                    let counter = self.temp("fill", &Type::Scalar(Scalar::I64));
-                    let zero = self.int(0, span);
-                    self.emit_void(Op::WriteSlot(counter, zero), span);
-                    let n = self.emit(Op::Extent { array: view, axis }, i64t.clone(), span);
-                    let (header, body, exit) = (self.new_block(), self.new_block(), self.new_block());
-                    self.terminate(Terminator::Jump(header));
-                    self.switch_to(header);
-                    let i = self.emit(Op::ReadSlot(counter), i64t.clone(), span);
-                    let more = self.emit(Op::Compare(CompareOp::Lt, i, n), Some(Type::Scalar(Scalar::Bool)), span);
-                    self.terminate(Terminator::Branch { cond: more, then: body, otherwise: exit });
-                    self.switch_to(body);
-                    indices.push(i);
-                    loops.push((counter, header, exit));
-                }
+                let (indices, loops) = self.open_element_loops(view, false, span);
                 self.emit_void(Op::Store { array: view, indices, value, space }, span);
-                for (counter, header, exit) in loops.into_iter().rev() {
-                    let i = self.emit(Op::ReadSlot(counter), i64t.clone(), span);
-                    let one = self.int(1, span);
-                    let next = self.emit(Op::Binary(BinaryOp::Add, i, one), i64t.clone(), span);
-                    self.emit_void(Op::WriteSlot(counter, next), span);
-                    self.terminate(Terminator::Jump(header));
-                    self.switch_to(exit);
-                }
+                self.close_element_loops(loops, span);
                 Ok(())
             }
             Type::Array { .. } => unsupported("assigning an array to a slice (Numba needs NRT for it)", span),
@@ -1280,6 +1306,12 @@ impl Lower<'_> {
                 Ok(self.emit(Op::MakeTuple(items), Some(ty), span))
             }
             Expr::Subscript(s) => {
+                if let Some(array) = self.flat_base(&s.value) {
+                    return self.flat_load(array, &s.slice, span);
+                }
+                if self.objects(&s.value) {
+                    return unsupported("indexing a flat iterator held in a variable (write `a.flat[i]`)", span);
+                }
                 let base = self.expr(&s.value)?;
                 self.load(base, &s.slice, span)
             }
@@ -1605,6 +1637,11 @@ impl Lower<'_> {
         let base_ty = self.ty(base).clone();
         let i64t = Some(Type::Scalar(Scalar::I64));
         match (&base_ty, a.attr.as_str()) {
+            (Type::Array { .. }, "strides") => Ok(self.strides(base, span)),
+            // Of a real array, `.real` is the array itself.
+            (Type::Array { dtype, .. }, "real") if scalar(dtype).is_some_and(|s| !s.is_complex()) => Ok(base),
+            (Type::Array { .. }, "flat") => unsupported("`.flat` other than `a.flat[i]` and `for x in a.flat`", span),
+            (Type::Array { .. }, "dtype") => unsupported("a dtype passed as a value (to a device function)", span),
             (Type::Array { ndim, .. }, "shape") => {
                 let dims: Vec<ValueId> =
                     (0..*ndim).map(|axis| self.emit(Op::Extent { array: base, axis }, i64t.clone(), span)).collect();
@@ -1646,6 +1683,11 @@ impl Lower<'_> {
             }
             _ => None,
         };
+        if device_function.is_none()
+            && let Some(v) = self.array_call(call, expr)?
+        {
+            return Ok(v);
+        }
         if !call.arguments.keywords.is_empty() && !is_alloc_call(call, self.scope) && device_function.is_none() {
             return unsupported("keyword arguments in this call", span);
         }
@@ -1930,6 +1972,55 @@ impl Lower<'_> {
         })
     }
 
+    /// The calls [`arrays`] lowers: a scalar type reached through a value (`a.dtype.type(x)`,
+    /// `ft(x)` for `ft = np.float32`: a conversion), an array's methods, and the NumPy
+    /// functions and builtins that reduce an array. `None` for any other call.
+    fn array_call(&mut self, call: &ast::ExprCall, expr: &Expr) -> LResult<Option<ValueId>> {
+        let span = call.range();
+        let result = self.expr_type(expr).unwrap_or(Type::Unknown);
+        let args = &call.arguments.args;
+        let path = self.global_path(&call.func).or_else(|| match &*call.func {
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) => Some(format!("builtins.{}", n.id)),
+            _ => None,
+        });
+        if self.types.casts.contains(&(span.start().into(), span.end().into()))
+            && call.arguments.keywords.is_empty()
+            && let [x] = args.as_ref()
+            && let Some(to) = scalar(&result)
+        {
+            let v = self.expr(x)?;
+            return self.cast(v, to, span).map(Some);
+        }
+        if let Expr::Attribute(attr) = &*call.func
+            && matches!(self.expr_type(&attr.value), Ok(Type::Array { .. }))
+        {
+            let recv = self.expr(&attr.value)?;
+            return self.array_method(recv, attr.attr.as_str(), call, &result, span).map(Some);
+        }
+        let (Some(path), Some(first)) = (path, args.first()) else { return Ok(None) };
+        if !matches!(self.expr_type(first), Ok(Type::Array { .. })) {
+            return Ok(None);
+        }
+        match path.as_str() {
+            "numpy.sum" | "numpy.prod" | "numpy.mean" | "numpy.all" | "numpy.any" | "numpy.argmax" | "numpy.argmin" => {
+                let array = self.expr(first)?;
+                let axis = args.get(1).or_else(|| keyword(call, "axis"));
+                let name = path.trim_start_matches("numpy.");
+                self.reduction(name, array, axis, &result, span).map(Some)
+            }
+            "builtins.sum" | "builtins.min" | "builtins.max" if args.len() <= 2 => {
+                let name = path.trim_start_matches("builtins.");
+                if name != "sum" && (args.len() != 1 || !call.arguments.keywords.is_empty()) {
+                    return Ok(None);
+                }
+                let array = self.expr(first)?;
+                let start = args.get(1).or_else(|| keyword(call, "start")).map(|e| self.expr(e)).transpose()?;
+                self.builtin_reduction(name, array, start, &result, span).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// A libdevice routine: the arguments converted to its parameter types, then the
     /// operation [`libdevice::plan`] names (an existing intrinsic, or `libdevice.<name>`,
     /// which the backends compute or reject themselves).
@@ -2058,6 +2149,8 @@ enum Walked<'e> {
 enum Walk<E> {
     /// An array (its items are elements or views) or a homogeneous tuple.
     Seq(E),
+    /// `a.flat`: an array's elements in C order.
+    Flat(E),
     /// `enumerate(walk, start)`: (start + counter, item).
     Enumerate(Box<Walk<E>>, Option<E>),
     /// `zip(a, b, ...)`: a tuple of items, as long as the shortest.

@@ -12,6 +12,8 @@
 //! - a slice's bounds are wrapped and clamped and its length computed explicitly, so that
 //!   a view ([`Op::Slice`]) is only a new address, extents and strides;
 //! - assignment to a slice is a loop of stores;
+//! - reductions (`a.sum()`, `np.argmax(a)`, `min(a)`, ...) are loops over the elements in
+//!   the order Numba's implementation visits them, with its accumulator types;
 //! - truthiness, chained comparisons, `and`/`or` and conditional expressions are control
 //!   flow and comparisons; tuples are values built and taken apart by `MakeTuple`/`Extract`;
 //! - memory spaces are explicit on every load and store;
@@ -117,6 +119,8 @@ pub enum Op {
     Select { cond: ValueId, then: ValueId, otherwise: ValueId },
     /// The extent of an array along an axis (int64).
     Extent { array: ValueId, axis: u8 },
+    /// The byte stride of an array along an axis (int64): what `a.strides[axis]` reads.
+    Stride { array: ValueId, axis: u8 },
     /// Element load; indices are int64 and already wrapped.
     Load { array: ValueId, indices: Vec<ValueId>, space: MemorySpace },
     Store { array: ValueId, indices: Vec<ValueId>, value: ValueId, space: MemorySpace },
@@ -129,6 +133,11 @@ pub enum Op {
     Slice { array: ValueId, parts: Vec<SlicePart> },
     /// `a.T`: the reversed-axes view.
     Transpose(ValueId),
+    /// A view of `array`'s data (from the same first element) with other extents and byte
+    /// strides (int64 values, one each per axis of the result), of the result's dtype and
+    /// rank: `a.reshape(...)`, `a.view(dtype)`, a C array's flat index. The lowering
+    /// computes the extents and strides (and checks them) the way Numba does.
+    View { array: ValueId, shape: Vec<ValueId>, strides: Vec<ValueId> },
     /// A static shared or local array, or a dynamic shared one (`shape == [0]`).
     AllocArray { space: MemorySpace, shape: Vec<i64>, dtype: Scalar },
     /// A module-level NumPy array captured into constant memory, by name.

@@ -38,6 +38,7 @@ pub fn write_function(func: &Function, f: &mut fmt::Formatter<'_>) -> fmt::Resul
                 Op::Compare(op, a, b) => write!(line, "cmp {op:?} {}, {}", v(a), v(b))?,
                 Op::Select { cond, then, otherwise } => write!(line, "select {}, {}, {}", v(cond), v(then), v(otherwise))?,
                 Op::Extent { array, axis } => write!(line, "extent {}, {axis}", v(array))?,
+                Op::Stride { array, axis } => write!(line, "stride {}, {axis}", v(array))?,
                 Op::Load { array, indices, space } => write!(line, "load.{space:?} {}[{}]", v(array), list(indices))?,
                 Op::Store { array, indices, value, space } => {
                     write!(line, "store.{space:?} {}[{}], {}", v(array), list(indices), v(value))?
@@ -56,6 +57,9 @@ pub fn write_function(func: &Function, f: &mut fmt::Formatter<'_>) -> fmt::Resul
                     write!(line, "slice {}[{}]", v(array), parts.join(", "))?
                 }
                 Op::Transpose(x) => write!(line, "transpose {}", v(x))?,
+                Op::View { array, shape, strides } => {
+                    write!(line, "view {} shape ({}) strides ({})", v(array), list(shape), list(strides))?
+                }
                 Op::AllocArray { space, shape, dtype } => write!(line, "alloc.{space:?} {dtype}{shape:?}")?,
                 Op::GlobalArray(name) => write!(line, "global_array {name}")?,
                 Op::MakeTuple(items) => write!(line, "tuple ({})", list(items))?,

@@ -173,7 +173,7 @@ fn delete_dead_pure(func: &mut Function) {
 fn operands_mut(op: &mut Op) -> Vec<&mut ValueId> {
     match op {
         Op::Const(_) | Op::ReadSlot(_) | Op::AllocArray { .. } | Op::GlobalArray(_) => Vec::new(),
-        Op::WriteSlot(_, v) | Op::Cast(v, _) | Op::Unary(_, v) | Op::Extent { array: v, .. } | Op::Transpose(v) | Op::Extract(v, _) => {
+        Op::WriteSlot(_, v) | Op::Cast(v, _) | Op::Unary(_, v) | Op::Extent { array: v, .. } | Op::Stride { array: v, .. } | Op::Transpose(v) | Op::Extract(v, _) => {
             vec![v]
         }
         Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::TupleGet(a, b) => vec![a, b],
@@ -181,6 +181,7 @@ fn operands_mut(op: &mut Op) -> Vec<&mut ValueId> {
         Op::Load { array, indices, .. } | Op::SubArray { array, indices } => std::iter::once(array).chain(indices.iter_mut()).collect(),
         Op::Slice { array, parts } => std::iter::once(array).chain(parts.iter_mut().flat_map(SlicePart::values_mut)).collect(),
         Op::Store { array, indices, value, .. } => std::iter::once(array).chain(indices.iter_mut()).chain(std::iter::once(value)).collect(),
+        Op::View { array, shape, strides } => std::iter::once(array).chain(shape.iter_mut()).chain(strides.iter_mut()).collect(),
         Op::MakeTuple(items) | Op::Intrinsic { args: items, .. } | Op::Call { args: items, .. } => items.iter_mut().collect(),
         Op::Print { args, .. } => args.iter_mut().filter_map(PrintArg::value_mut).collect(),
     }

@@ -86,7 +86,7 @@ pub fn call(
             }
             Ok(Ty::Val(sig.ret.clone().unwrap_or(Type::None)))
         }
-        Ty::Method(recv, name) => method(recv, name, args, range),
+        Ty::Method(recv, name) => method(recv, name, args, kwargs, range),
         other => err(format!("{} is not callable", describe(other)), range),
     }
 }
@@ -162,47 +162,19 @@ fn unprintable_type(t: &Type, in_tuple: bool, packed: bool) -> Option<(ErrorKind
 fn describe(ty: &Ty) -> String {
     match ty {
         Ty::Val(t) => t.to_string(),
-        Ty::Opaque(s) => s.clone(),
-        other => format!("{other:?}"),
+        other => other.record_name(),
     }
 }
 
-fn method(recv: &Ty, name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+fn method(recv: &Ty, name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
+    if let Ty::Val(array @ Type::Array { .. }) = recv {
+        return array_method(array, name, args, kwargs, range);
+    }
+    if !kwargs.is_empty() {
+        return err(format!("keyword arguments to `{name}`"), range);
+    }
     match (recv, name) {
         (Ty::Opaque(g), "sync") if g == "GridGroup" => Ok(Ty::Val(Type::None)),
-        (Ty::Val(Type::Array { dtype, .. }), "sum") => {
-            let s = base_scalar(dtype).unwrap_or(Scalar::F64);
-            Ok(Ty::scalar(if s.is_float() || s.is_complex() {
-                s
-            } else if s.is_unsigned_int() {
-                Scalar::U64
-            } else {
-                Scalar::I64
-            }))
-        }
-        (Ty::Val(Type::Array { .. }), "argmax" | "argmin") => Ok(Ty::scalar(Scalar::I64)),
-        (Ty::Val(Type::Array { .. }), "fill") => Ok(Ty::Val(Type::None)),
-        (
-            Ty::Val(Type::Array {
-                dtype,
-                ndim,
-                layout,
-                readonly,
-            }),
-            "view",
-        ) => {
-            let d = args
-                .first()
-                .and_then(dtype_of)
-                .ok_or_else(|| ("view() needs a dtype".to_string(), range))?;
-            let _ = dtype;
-            Ok(Ty::Val(Type::Array {
-                dtype: Box::new(Type::Scalar(d)),
-                ndim: *ndim,
-                layout: *layout,
-                readonly: *readonly,
-            }))
-        }
         (Ty::Val(t), "bit_count") if base_scalar(t).is_some_and(|s| s.is_int()) => {
             Ok(Ty::Val(unliteral(t)))
         }
@@ -211,6 +183,213 @@ fn method(recv: &Ty, name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             format!("unknown method `{name}` of {}", describe(recv)),
             range,
         ),
+    }
+}
+
+/// A Numba typing error at `range`.
+fn numba<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
+    reject(ErrorKind::Numba, message, range)
+}
+
+/// A method of an array: the reductions, `fill`, `view`, `reshape`, `transpose`.
+fn array_method(array: &Type, name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
+    let Type::Array { dtype, ndim, layout, readonly } = array else {
+        return err(format!("unknown method `{name}` of {array}"), range);
+    };
+    let bound = format!("BoundFunction(array.{name} for {array})");
+    match name {
+        "sum" | "prod" | "mean" | "all" | "any" | "argmax" | "argmin" | "max" | "min" => {
+            array_reduction(&format!("a.{name}()"), name, array, args, kwargs, range)
+        }
+        "fill" => {
+            if !kwargs.is_empty() || args.len() != 1 {
+                return numba(format!("Invalid use of {bound}: `fill` takes one value"), range);
+            }
+            // `arr[:] = val`: a number, or a tuple for a 1-d array, into a writable array.
+            let value = args[0].value().map(unliteral);
+            let ok = match &value {
+                _ if *readonly => false,
+                Some(t) if base_scalar(t).is_some() => true,
+                Some(Type::UniTuple(e, _)) => *ndim == 1 && base_scalar(e).is_some(),
+                Some(Type::Array { .. } | Type::Tuple(_)) => false,
+                _ => return err(format!("`fill` with {}", describe(&args[0])), range),
+            };
+            if !ok {
+                let value = value.map_or_else(|| describe(&args[0]), |t| t.to_string());
+                return numba(format!("No implementation of function arr_fill({array}, {value}): `fill` does `a[:] = value`, which takes a number (or a tuple for a 1-d array) into a writable array"), range);
+            }
+            Ok(Ty::Val(Type::None))
+        }
+        "view" => {
+            // One positional dtype (a class such as `np.int32` or a dtype object); Numba's
+            // `view` asserts there are no keywords and takes no strings.
+            let target = match (args, kwargs) {
+                ([d], []) if !matches!(d, Ty::Val(Type::StrLiteral(_))) => dtype_of(d),
+                ([_], []) => None,
+                _ => return numba(format!("Invalid use of {bound}: `view` takes one dtype, positionally"), range),
+            };
+            let Some(target) = target else {
+                let given: Vec<String> = args.iter().map(describe).collect();
+                return numba(format!("Invalid use of {bound} with parameters ({})", given.join(", ")), range);
+            };
+            Ok(Ty::Val(Type::Array { dtype: Box::new(Type::Scalar(target)), ndim: *ndim, layout: *layout, readonly: *readonly }))
+        }
+        "reshape" => {
+            let new_ndim = reshape_ndim(args, kwargs).map_err(|given| Fail {
+                message: if *layout == Layout::A {
+                    format!("Invalid use of {bound}: reshape() supports contiguous array only")
+                } else {
+                    format!("Invalid use of {bound} with parameters ({given})")
+                },
+                range,
+                kind: ErrorKind::Numba,
+            })?;
+            if *layout == Layout::A {
+                return numba(format!("Invalid use of {bound}: reshape() supports contiguous array only"), range);
+            }
+            Ok(Ty::Val(Type::Array { dtype: dtype.clone(), ndim: new_ndim, layout: *layout, readonly: *readonly }))
+        }
+        "transpose" if args.is_empty() && kwargs.is_empty() => {
+            let layout = match (layout, *ndim) {
+                (Layout::C, 2..) => Layout::F,
+                (Layout::F, 2..) => Layout::C,
+                (l, _) => *l,
+            };
+            Ok(Ty::Val(Type::Array { dtype: dtype.clone(), ndim: *ndim, layout, readonly: *readonly }))
+        }
+        // `a.item()`: the element of a one-element array (another size is Numba's
+        // `ValueError` at run time).
+        "item" if args.is_empty() && kwargs.is_empty() => Ok(Ty::Val((**dtype).clone())),
+        // Methods that return a new array: the implementation needs an allocation.
+        "copy" | "astype" | "ravel" | "flatten" | "cumsum" | "cumprod" | "sort" | "nonzero" | "clip" | "repeat"
+        | "take" | "dot" | "conj" | "conjugate" | "item" => numba(
+            format!("No implementation of function {bound}: `{name}` makes a new array (or takes an element with `take`), which Numba cannot allocate in a kernel"),
+            range,
+        ),
+        "std" | "var" | "transpose" => err(format!("kernlint does not model `a.{name}(...)` yet"), range),
+        // The other ndarray methods Numba's CUDA target does not know at all.
+        _ => numba(format!("Unknown attribute '{name}' of type {array}"), range),
+    }
+}
+
+/// The rank `a.reshape(...)` gives (Numba's `resolve_reshape`): one integer, a tuple of
+/// integers of one type, or several integers; or the arguments spelled for the error.
+fn reshape_ndim(args: &[Ty], kwargs: &[(String, Ty)]) -> Result<u8, String> {
+    let spelled = || args.iter().map(|a| a.value().map_or_else(|| describe(a), |t| t.to_string())).collect::<Vec<_>>().join(", ");
+    // `bool` is not a number to Numba's `sentry_shape_scalar`.
+    let int = |t: &Type| base_scalar(t).is_some_and(|s| s.is_int());
+    if !kwargs.is_empty() {
+        return Err("keyword arguments".to_string());
+    }
+    match args {
+        [] => Err(String::new()),
+        [Ty::Val(t)] if int(t) => Ok(1),
+        [Ty::Val(t)] => match unliteral(t) {
+            Type::UniTuple(e, n) if int(&e) && n <= 32 => Ok(n as u8),
+            Type::Tuple(items) if items.is_empty() => Ok(0),
+            _ => Err(spelled()),
+        },
+        many if many.iter().all(|a| a.value().is_some_and(int)) && many.len() <= 32 => Ok(many.len() as u8),
+        _ => Err(spelled()),
+    }
+}
+
+/// The type Numba's `sum` of an array gives (and `prod`'s): integers and bool go to int64
+/// (unsigned ones to uint64); floats and complex numbers keep their type.
+fn sum_type(s: Scalar) -> Scalar {
+    if s.is_float() || s.is_complex() {
+        s
+    } else if s.is_unsigned_int() {
+        Scalar::U64
+    } else {
+        Scalar::I64
+    }
+}
+
+/// A whole-array reduction, as a method (`a.sum()`) or a NumPy function (`np.sum(a)`);
+/// `extra` are the arguments after the array (reference §3.11). The ones that would make a
+/// new array (an axis on a 2-d array) or take an element with `take` (`max`, `min`) are
+/// Numba's errors.
+pub(super) fn array_reduction(what: &str, name: &str, array: &Type, extra: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
+    let Type::Array { dtype, ndim, .. } = array else {
+        return err(format!("`{what}` of {array}"), range);
+    };
+    let Some(s) = base_scalar(dtype).filter(|s| *s != Scalar::BF16) else {
+        return err(format!("`{what}` of a {array}"), range);
+    };
+    let allocates = || {
+        numba(
+            format!("No implementation of function `{what}` for ({array}, {}): a reduction along an axis makes a new array, which Numba cannot allocate in a kernel", extra.iter().chain(kwargs.iter().map(|(_, t)| t)).map(describe).collect::<Vec<_>>().join(", ")),
+            range,
+        )
+    };
+    let is_none = |t: &Ty| matches!(t, Ty::Val(Type::None));
+    match name {
+        "max" | "min" | "amax" | "amin" => numba(
+            format!(
+                "No implementation of function `{what}` for {array}: Numba's `npy_{}` takes the first element with `take`, which needs an allocation in a CUDA kernel (use the builtin `{}(a)` of a 1-d array, or a loop)",
+                &name[name.len() - 3..],
+                &name[name.len() - 3..]
+            ),
+            range,
+        ),
+        "sum" => {
+            if !extra.is_empty() {
+                return allocates();
+            }
+            let mut ret = sum_type(s);
+            for (k, v) in kwargs {
+                match (k.as_str(), v) {
+                    ("dtype", Ty::Val(Type::StrLiteral(_))) => return err(format!("`{what}` with a dtype string"), range),
+                    ("dtype", d) => match dtype_of(d) {
+                        Some(d) => ret = d,
+                        None => return numba(format!("`{what}`: dtype must be a NumPy type, not {}", describe(d)), range),
+                    },
+                    ("axis", _) => return allocates(),
+                    _ => return numba(format!("`{what}` got an unexpected keyword argument `{k}`"), range),
+                }
+            }
+            Ok(Ty::scalar(ret))
+        }
+        "prod" | "mean" | "all" | "any" => {
+            if !extra.is_empty() || !kwargs.is_empty() {
+                let given: Vec<String> = extra.iter().map(describe).chain(kwargs.iter().map(|(k, t)| format!("{k}={}", describe(t)))).collect();
+                return numba(
+                    format!("No implementation of function `{what}` for ({array}, {}): it takes the array alone (along an axis the result would be a new array, which a kernel cannot allocate)", given.join(", ")),
+                    range,
+                );
+            }
+            Ok(Ty::scalar(match name {
+                "prod" => sum_type(s),
+                "mean" if s.is_complex() => Scalar::C128,
+                "mean" => Scalar::F64,
+                _ => Scalar::Bool,
+            }))
+        }
+        "argmax" | "argmin" => {
+            let axis = match (extra, kwargs) {
+                ([], []) => None,
+                ([a], []) => Some(a),
+                ([], [(k, a)]) if k == "axis" => Some(a),
+                _ => return numba(format!("`{what}` takes an array and an axis"), range),
+            };
+            match axis {
+                None => {}
+                Some(a) if is_none(a) => {}
+                // On a 1-d array the axis is checked at run time (0 or -1).
+                Some(Ty::Val(t)) if base_scalar(t).is_some_and(|s| s.is_int()) && *ndim == 1 => {}
+                Some(Ty::Val(t)) if base_scalar(t).is_some_and(|s| s.is_int()) => return allocates(),
+                Some(a) => return numba(format!("`{what}`: the axis must be an integer, not {}", describe(a)), range),
+            }
+            if s == Scalar::F16 {
+                return numba(format!("`{what}` of a {array}: `NotImplementedError: unsupported type for input operand: float16` (its NaN test has no float16 version)"), range);
+            }
+            if s.is_complex() {
+                return numba(format!("No implementation of function `{what}` for {array}"), range);
+            }
+            Ok(Ty::scalar(Scalar::I64))
+        }
+        _ => err(format!("`{what}` of an array"), range),
     }
 }
 
@@ -269,6 +448,18 @@ pub fn call_path(path: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRa
         return Ok(Ty::scalar(s));
     }
     if let Some(name) = path.strip_prefix("builtins.") {
+        // Numba's `min`/`max` over an iterable assert there are no keywords (`default=`).
+        if matches!(name, "min" | "max") && !kwargs.is_empty() {
+            return numba(format!("{name}() takes no keyword arguments in Numba (`AssertionError`)"), range);
+        }
+        // `sum(a, start=x)`.
+        if name == "sum"
+            && let [(k, start)] = kwargs
+            && k == "start"
+            && args.len() == 1
+        {
+            return builtin(name, &[args[0].clone(), start.clone()], range);
+        }
         return builtin(name, args, range);
     }
     if let Some(name) = path.strip_prefix("math.") {
@@ -298,6 +489,11 @@ pub fn call_path(path: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRa
         return cuda(name, args, kwargs, range);
     }
     if let Some(name) = path.strip_prefix("numpy.") {
+        if let Some(Ty::Val(array @ Type::Array { .. })) = args.first()
+            && let Some(ty) = numpy_array(name, array, &args[1..], kwargs, range)
+        {
+            return ty;
+        }
         return numpy(name, args, range);
     }
     err(format!("`{path}` cannot be called in a CUDA kernel"), range)
@@ -581,10 +777,20 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
                         .into_iter()
                         .map(Ty::Val)
                         .collect(),
-                    Some(Type::Array { dtype, .. }) => vec![Ty::Val((**dtype).clone())],
+                    // Over an iterator: the elements of a 1-d array (a 2-d one yields rows,
+                    // which do not compare; complex numbers do not either).
+                    Some(a @ Type::Array { dtype, ndim, .. }) => {
+                        if *ndim != 1 || base_scalar(dtype).is_some_and(Scalar::is_complex) {
+                            return reject(ErrorKind::Numba, format!("No implementation of function {name}({a})"), range);
+                        }
+                        vec![Ty::Val((**dtype).clone())]
+                    }
                     _ => return err(format!("{name}() of {}", describe(&args[0])), range),
                 }
             } else {
+                if let Some(a) = args.iter().find_map(|a| a.value().filter(|t| t.is_array())) {
+                    return reject(ErrorKind::Numba, format!("No implementation of function {name}() with an argument {a}: of several arguments, each must be a number"), range);
+                }
                 args.to_vec()
             };
             let mut bools = 0;
@@ -618,24 +824,41 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             Ok(Ty::Iter(Type::tuple(elems)))
         }
         "print" => Ok(Ty::Val(Type::None)),
+        // `acc = start; for x in a: acc = acc + x` (numba-cuda's `ol_sum`): the accumulator's
+        // type is where `start` (the literal 0: int64) and the sums' types meet.
         "sum" => {
-            arity(args, 1, 1, name, range)?;
+            arity(args, 1, 2, name, range)?;
             match args[0].value() {
-                Some(Type::Array { dtype, .. }) => {
-                    let s = base_scalar(dtype).unwrap_or(Scalar::F64);
-                    Ok(Ty::scalar(if s.is_float() {
-                        s
-                    } else if s.is_unsigned_int() {
-                        Scalar::U64
-                    } else {
-                        Scalar::I64
-                    }))
+                Some(a @ Type::Array { dtype, ndim, .. }) => {
+                    if *ndim != 1 {
+                        return reject(ErrorKind::Numba, format!("No implementation of function sum({a}): its items are arrays, which `+` does not add"), range);
+                    }
+                    let element = base_scalar(dtype).ok_or_else(|| Fail::from((format!("sum() of {a}"), range)))?;
+                    let start = match args.get(1) {
+                        Some(t) => need_scalar(t, name, range)?,
+                        None => Scalar::I64,
+                    };
+                    Ok(Ty::scalar(builtin_sum_type(start, element).ok_or_else(|| Fail::from((format!("sum() of {a}"), range)))?))
                 }
                 _ => err("sum() needs an array", range),
             }
         }
         _ => err(format!("`{name}` cannot be called in a CUDA kernel"), range),
     }
+}
+
+/// The accumulator type of the builtin `sum` of `element`s from a `start` (the fixpoint of
+/// `acc = acc + x` under Numba's unification).
+pub fn builtin_sum_type(start: Scalar, element: Scalar) -> Option<Scalar> {
+    let mut acc = start;
+    for _ in 0..4 {
+        let next = promote::unify_scalar(acc, promote::binary(promote::ArithOp::Add, acc, element)?);
+        if next == acc {
+            return Some(acc);
+        }
+        acc = next;
+    }
+    Some(acc)
 }
 
 fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
@@ -660,6 +883,21 @@ fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         "modf" => Type::UniTuple(Box::new(Type::Scalar(s)), 2),
         _ => Type::Scalar(s),
     }))
+}
+
+/// A NumPy function of an array (`np.sum(a)`): the reductions that allocate nothing.
+fn numpy_array(name: &str, array: &Type, rest: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> Option<TResult<Ty>> {
+    Some(match name {
+        "sum" | "prod" | "mean" | "all" | "any" | "argmax" | "argmin" | "max" | "min" | "amax" | "amin" => {
+            array_reduction(&format!("np.{name}"), name, array, rest, kwargs, range)
+        }
+        // NumPy 2's `np.reshape(a, shape)` has no CUDA implementation (`a.reshape` has).
+        "reshape" => numba(
+            format!("No implementation of function np.reshape for ({array}, ...): use the method `a.reshape(shape)`"),
+            range,
+        ),
+        _ => return None,
+    })
 }
 
 fn numpy(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {

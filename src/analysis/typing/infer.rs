@@ -31,6 +31,8 @@ pub enum Ty {
     Method(Box<Ty>, String),
     /// A NumPy dtype object (`a.dtype`).
     Dtype(Scalar),
+    /// `a.flat`: an array's flat iterator (indexed and iterated in C order).
+    Flat(Type),
     /// An iterator yielding values of this type (`enumerate`, `zip`).
     Iter(Type),
     /// A function declared with `cuda.declare_device`, by its name and signature.
@@ -48,7 +50,7 @@ impl Ty {
         }
     }
     /// The spelling of this type in a variable's type set.
-    pub(super) fn record_name(&self) -> String {
+    pub(crate) fn record_name(&self) -> String {
         match self {
             Ty::Val(t) => super::normalized_name(t),
             Ty::Opaque(s) => s.clone(),
@@ -59,6 +61,7 @@ impl Ty {
                 _ => format!("BoundFunction({m})"),
             },
             Ty::Dtype(s) => format!("dtype({s})"),
+            Ty::Flat(t) => format!("array.flat({t})"),
             Ty::Iter(t) => format!("iter({t})"),
             Ty::External(n, _) => format!("ExternFunction({n})"),
         }
@@ -190,6 +193,12 @@ pub struct DefTypes {
     /// Statements no path reaches (after a `return`, `break`, `continue` or `raise`, or an
     /// `if` whose every branch leaves), by range: Numba neither types nor compiles them.
     pub unreachable: BTreeSet<(u32, u32)>,
+    /// Calls of a scalar type however it is reached (`a.dtype.type(x)`, `d.type(x)` for
+    /// `d = a.dtype`, `ft(x)` for `ft = np.float32`), by range: conversions to the call's type.
+    pub casts: BTreeSet<(u32, u32)>,
+    /// Expressions that denote compile-time objects, not values (`a.dtype`, `np.float32`,
+    /// `a.flat`), by range: binding one to a name computes nothing.
+    pub objects: BTreeSet<(u32, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -266,6 +275,8 @@ pub struct Typer<'c, 'a> {
     definitions: HashMap<String, usize>,
     loops: Vec<LoopFrame>,
     pub depth: usize,
+    casts: BTreeSet<(u32, u32)>,
+    objects: BTreeSet<(u32, u32)>,
 }
 
 /// Types a function definition for the given argument types.
@@ -323,6 +334,8 @@ pub fn type_def(
         definitions: HashMap::new(),
         loops: Vec::new(),
         depth,
+        casts: BTreeSet::new(),
+        objects: BTreeSet::new(),
     };
     for_each_assigned_name(&def.body, &mut |name| *typer.definitions.entry(name.to_string()).or_default() += 1);
     let mut env = Env::new();
@@ -370,6 +383,8 @@ pub fn type_def(
         expressions: typer.expressions,
         pruned: typer.pruned.into_iter().filter_map(|(k, v)| Some((k, v?))).collect(),
         unreachable: typer.skipped.difference(&typer.reached).copied().collect(),
+        casts: typer.casts,
+        objects: typer.objects,
     })
 }
 
@@ -961,6 +976,20 @@ impl<'c, 'a> Typer<'c, 'a> {
 
     fn store_subscript(&mut self, s: &ast::ExprSubscript, value: &Ty, env: &Env) -> TResult<()> {
         let base = self.expr(&s.value, env)?;
+        if let Ty::Flat(array) = &base {
+            // Numba's flat iterator stores without checking that the array is writable.
+            self.flat_index(array, &s.slice, env, s.range())?;
+            let complex_target = array.dtype().and_then(base_scalar).is_some_and(Scalar::is_complex);
+            return match value.value().map(unliteral) {
+                Some(t) if base_scalar(&t).is_some_and(|v| complex_target || !v.is_complex()) => Ok(()),
+                Some(t @ (Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_))) => reject(
+                    ErrorKind::Numba,
+                    format!("No implementation of function setitem({}, int64, {t})", base.record_name()),
+                    s.range(),
+                ),
+                _ => err(format!("cannot store {} into {}", value.record_name(), base.record_name()), s.range()),
+            };
+        }
         let idx = self.indices(&s.slice, env)?;
         if let Ty::Val(Type::Array { readonly: true, .. }) = &base {
             return reject(
@@ -993,6 +1022,16 @@ impl<'c, 'a> Typer<'c, 'a> {
             zero_d_view(*ndim, &idx, s.range())?;
             let target = array_index(dtype, *ndim, *layout, *readonly, &idx)
                 .map_err(|m| Fail { message: m, range: s.range(), kind: ErrorKind::Numba })?;
+            // An element takes a number only (an array or a tuple is Numba's error).
+            if base_scalar(&target).is_some()
+                && let Some(v @ (Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_))) = value.value().map(promote::unliteral)
+            {
+                return reject(
+                    ErrorKind::Numba,
+                    format!("No implementation of function setitem({}, ..., {v}): an element takes a number", base.record_name()),
+                    s.range(),
+                );
+            }
             // Assignment to a view (`a[1:3] = x`) broadcasts a scalar, or copies a homogeneous
             // tuple into a 1-D view; copying an array needs an allocation (for overlaps).
             if let Type::Array { ndim: view_ndim, .. } = &target {
@@ -1195,11 +1234,15 @@ impl<'c, 'a> Typer<'c, 'a> {
 
 
     fn note(&mut self, expr: &Expr, ty: &Ty) {
-        if let Ty::Val(t) = ty {
-            self.expressions.insert(
-                (expr.range().start().into(), expr.range().end().into()),
-                t.clone(),
-            );
+        let key = (expr.range().start().into(), expr.range().end().into());
+        match ty {
+            Ty::Val(t) => {
+                self.expressions.insert(key, t.clone());
+            }
+            Ty::Dtype(_) | Ty::Path(_) | Ty::Flat(_) => {
+                self.objects.insert(key);
+            }
+            _ => {}
         }
     }
 
@@ -1340,6 +1383,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                     };
                     kwargs.push((name.to_string(), self.expr(&k.value, env)?));
                 }
+                if let Ty::Path(p) = &func
+                    && scalar_type_of_path(p).is_some()
+                    && !p.starts_with("builtins.")
+                {
+                    self.casts.insert((call.range().start().into(), call.range().end().into()));
+                }
                 calls::call(self, &func, &args, &kwargs, call)?
             }
             Expr::Slice(_) => return err("a slice is only allowed as an index", range),
@@ -1457,6 +1506,30 @@ impl<'c, 'a> Typer<'c, 'a> {
                 "dtype" => match base_scalar(dtype) {
                     Some(s) => Ty::Dtype(s),
                     None => return err("record dtypes are not supported", range),
+                },
+                "flat" => Ty::Flat(Type::Array { dtype: dtype.clone(), ndim: *ndim, layout: *layout, readonly: *readonly }),
+                // Of a real array, `.real` is the array itself and `.imag` a new array of
+                // zeros (an allocation, which a kernel cannot make); of a complex one, views
+                // of either half.
+                "real" | "imag" => match base_scalar(dtype) {
+                    Some(s @ (Scalar::C64 | Scalar::C128)) => Ty::Val(Type::Array {
+                        dtype: Box::new(Type::Scalar(if s == Scalar::C64 { Scalar::F32 } else { Scalar::F64 })),
+                        ndim: *ndim,
+                        layout: Layout::A,
+                        readonly: *readonly,
+                    }),
+                    Some(_) if attr == "real" => base.clone(),
+                    Some(_) => {
+                        return reject(
+                            ErrorKind::Numba,
+                            format!(
+                                "`.imag` of a real {} is a new array of zeros: Numba needs an allocation for it (`No implementation of function _ol_array_allocate`), which a kernel cannot make",
+                                base.record_name()
+                            ),
+                            range,
+                        );
+                    }
+                    None => return err("`.real`/`.imag` of a record array", range),
                 },
                 // A name NumPy arrays do not have at all (a typo such as `a.shpe`): Numba
                 // has it neither. Record arrays also have their fields as attributes.
@@ -1583,6 +1656,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                     .map(Ty::Val)
                     .map_err(|m| Fail { message: m, range, kind: ErrorKind::Numba })
             }
+            Ty::Flat(array) => {
+                self.flat_index(array, slice, env, range)?;
+                Ok(Ty::Val(array.dtype().cloned().unwrap_or(Type::Unknown)))
+            }
             // `shape[:2]`, `t[::-1]`: a constant slice of a tuple is the tuple of those items.
             Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) if let Expr::Slice(sl) = slice => {
                 let elems = tuple_elems(t).unwrap_or_default();
@@ -1617,6 +1694,29 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
             }
             other => err(format!("cannot index {}", other.record_name()), range),
+        }
+    }
+
+    /// The index of `a.flat[i]`: one integer (of any integer type) only. A slice, a tuple,
+    /// a bool or a float is Numba's error.
+    fn flat_index(&mut self, array: &Type, slice: &Expr, env: &Env, range: TextRange) -> TResult<()> {
+        let flat = Ty::Flat(array.clone()).record_name();
+        if let Expr::Slice(_) = slice {
+            return reject(
+                ErrorKind::Numba,
+                format!("Numba cannot slice {flat} (`NotImplementedError: No definition for lowering getitem({flat}, slice)`)"),
+                range,
+            );
+        }
+        let ty = self.expr(slice, env)?;
+        match ty.value() {
+            Some(t) if base_scalar(t).is_some_and(|s| s.is_int()) => Ok(()),
+            Some(t) if base_scalar(t).is_some() || tuple_elems(t).is_some() => reject(
+                ErrorKind::Numba,
+                format!("No implementation of function getitem({flat}, {}): `.flat` takes one integer index", unliteral(t)),
+                range,
+            ),
+            _ => err(format!("cannot index {flat} with {}", ty.record_name()), range),
         }
     }
 
@@ -1655,6 +1755,13 @@ impl<'c, 'a> Typer<'c, 'a> {
     fn compare(&mut self, op: CmpOp, l: &Ty, r: &Ty, range: TextRange) -> TResult<()> {
         if matches!(op, CmpOp::Is | CmpOp::IsNot) {
             return Ok(());
+        }
+        if let (Ty::Dtype(_), Ty::Path(_)) | (Ty::Path(_), Ty::Dtype(_)) = (l, r) {
+            return reject(
+                ErrorKind::Numba,
+                format!("No implementation of function eq({}, {}): a dtype does not compare with a type", l.record_name(), r.record_name()),
+                range,
+            );
         }
         match (l.value(), r.value()) {
             (Some(a), Some(b)) if base_scalar(a).is_some() && base_scalar(b).is_some() => Ok(()),
@@ -1700,7 +1807,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         let mut arg_types = Vec::new();
         for a in args {
             match a {
-                Ty::Val(_) | Ty::Path(_) | Ty::Opaque(_) => arg_types.push(a.clone()),
+                Ty::Val(_) | Ty::Path(_) | Ty::Opaque(_) | Ty::Dtype(_) => arg_types.push(a.clone()),
                 Ty::Device(_) if home == self.ctx.file => arg_types.push(a.clone()),
                 other => {
                     return err(
@@ -2204,6 +2311,7 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
     match iter {
         Ty::Val(Type::Range(s)) => Ok(Type::Scalar(*s)),
         Ty::Iter(t) => Ok(t.clone()),
+        Ty::Flat(array) => Ok(array.dtype().cloned().unwrap_or(Type::Unknown)),
         Ty::Val(Type::Array { dtype, ndim, readonly, .. }) => Ok(if *ndim == 1 {
             (**dtype).clone()
         } else {

@@ -623,6 +623,8 @@ fn is_pure(op: &IrOp) -> bool {
             | IrOp::Compare(..)
             | IrOp::Select { .. }
             | IrOp::Extent { .. }
+            | IrOp::Stride { .. }
+            | IrOp::View { .. }
             | IrOp::MakeTuple(_)
             | IrOp::Extract(..)
             | IrOp::TupleGet(..)
@@ -641,7 +643,11 @@ fn operands(op: &IrOp) -> Vec<ValueId> {
         IrOp::WriteSlot(_, v) | IrOp::Cast(v, _) | IrOp::Unary(_, v) | IrOp::Transpose(v) => {
             vec![*v]
         }
-        IrOp::Extent { array, .. } => vec![*array],
+        IrOp::Extent { array, .. } | IrOp::Stride { array, .. } => vec![*array],
+        IrOp::View { array, shape, strides } => std::iter::once(*array)
+            .chain(shape.iter().copied())
+            .chain(strides.iter().copied())
+            .collect(),
         IrOp::Extract(t, _) => vec![*t],
         IrOp::Binary(_, a, b) | IrOp::Compare(_, a, b) | IrOp::TupleGet(a, b) => vec![*a, *b],
         IrOp::Select {

@@ -12,6 +12,7 @@ use super::{
 use crate::analysis::ir::math;
 use crate::analysis::ir::{CompareOp, Inst, MemorySpace, Op as IrOp, PrintArg, SlicePart, UnaryOp, ValueId};
 use crate::analysis::types::Scalar;
+use crate::analysis::typing::promote::base_scalar;
 
 fn f32_of(bits: u64) -> f32 {
     f32::from_bits(bits as u32)
@@ -497,6 +498,10 @@ impl Machine<'_> {
                 }
             }
             IrOp::Extent { array, axis } => V::Int(extent(&val(array), *axis)),
+            IrOp::Stride { array, axis } => V::Int(match val(array) {
+                V::Arr(a) => a.strides.get(*axis as usize).copied().unwrap_or(0),
+                _ => 0,
+            }),
             IrOp::Load { array, indices, .. } => {
                 let idx: Vec<i64> = indices.iter().take(8).map(|i| val(i).int()).collect();
                 match val(array) {
@@ -559,6 +564,21 @@ impl Machine<'_> {
                     let rest = axis.min(a.shape.len());
                     view.shape.extend_from_slice(&a.shape[rest..]);
                     view.strides.extend_from_slice(&a.strides[rest..]);
+                    V::Arr(Arc::new(view))
+                }
+                other => other,
+            },
+            IrOp::View { array, shape, strides } => match val(array) {
+                V::Arr(a) => {
+                    // The same buffer and first element, seen with the result's dtype.
+                    let mut view = (*a).clone();
+                    view.shape = shape.iter().map(|v| val(v).int()).collect();
+                    view.strides = strides.iter().map(|v| val(v).int()).collect();
+                    let dtype = result_type.and_then(|t| t.dtype()).and_then(base_scalar);
+                    if let Some(s) = dtype {
+                        view.itemsize = s.itemsize() as i64;
+                        view.scalar = Some(s);
+                    }
                     V::Arr(Arc::new(view))
                 }
                 other => other,

@@ -1389,8 +1389,12 @@ impl Machine<'_> {
         if buf.track.is_empty() {
             buf.track = vec![Track::default(); buf.data.len() / n + 1];
         }
-        // Element sizes are powers of two.
+        // Element sizes are powers of two; a view of another dtype (`a.view(np.int8)`) can
+        // address elements smaller than the first access sized the bookkeeping for.
         let element = at >> n.trailing_zeros();
+        if element >= buf.track.len() {
+            buf.track.resize(element + 1, Track::default());
+        }
         let track = buf.track[element];
         let never_written = !track.written;
         let raced = !atomic
@@ -1507,6 +1511,9 @@ impl Machine<'_> {
             buf.track = vec![Track::default(); buf.data.len() / n + 1];
         }
         let element = at >> n.trailing_zeros();
+        if element >= buf.track.len() {
+            buf.track.resize(element + 1, Track::default());
+        }
         let track = buf.track[element];
         // A write of the value already there (`found[0] = 1` from many threads) changes
         // nothing another thread could see, whatever the order: not a race. It stays the
