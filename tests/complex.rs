@@ -625,3 +625,24 @@ def k(out, a):
     let span = e.range.unwrap();
     assert_eq!(&src[span.start().to_usize()..span.end().to_usize()], "np.sin(a[0])");
 }
+
+/// The prelude's code is the call's, as if inlined: line information and findings point at
+/// the `cmath` call (or the operator) in the kernel's file, never into the prelude.
+#[test]
+fn prelude_code_points_at_its_call() {
+    let src = "import cmath
+from numba import cuda
+
+@cuda.jit
+def k(out, a):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = cmath.exp(a[i]) / a[i]
+";
+    let (db, file) = database(src);
+    let program = build_program(&db, file, "k", &parse_signature_str("void(complex64[::1], complex64[::1])").unwrap()).unwrap();
+    let options = CompileOptions { lineinfo: true, source: Some(("k.py".into(), src.into())), ..CompileOptions::default() };
+    let ptx = compile_ptx(&program, "sm_90", &options).unwrap();
+    let lines: Vec<usize> = ptx.lines().filter_map(|l| l.trim().strip_prefix(".loc 1 ")).map(|l| l.split(' ').next().unwrap().parse().unwrap()).collect();
+    assert!(lines.contains(&8) && lines.iter().all(|&l| (5..=8).contains(&l)), "{lines:?}");
+}

@@ -96,7 +96,7 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                         .map_err(|e| PrepareError::at(e.message, if home == file { e.range } else { span }))?;
                     // The prelude's code is the call's, as if inlined: its findings and `.loc`
                     // lines point at the call in the user's file.
-                    if callee.starts_with(PRELUDE) {
+                    if home == db.prelude() {
                         for inst in lowered.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
                             inst.span = span;
                         }
