@@ -770,22 +770,27 @@ def k(out, x, y):
 }
 
 #[test]
-fn unsupported_values_are_errors_at_the_construct() {
+fn unsupported_constructs_are_errors_at_the_construct() {
     let src = "\
 from numba import cuda
 
+ext = cuda.declare_device(\"ext\", \"float64(float64)\")
+
 @cuda.jit
 def k(a):
-    a[0] = a[0] * 2
+    a[0] = ext(a[0])
 ";
     let db = RootDatabase::default();
     let file = SourceFile::new(&db, "k.py".into(), src.to_string());
-    let sig = parse_signature_str("void(complex128[::1])").unwrap();
+    let sig = parse_signature_str("void(float64[::1])").unwrap();
     // Refused before either backend sees it: the simulator and the PTX backend share it.
-    let e = build_program(&db, file, "k", &sig).err().expect("complex values are refused");
-    assert_eq!(e.message, "kernlint cannot compile complex128 values yet");
+    let e = build_program(&db, file, "k", &sig).err().expect("external functions are refused");
+    assert_eq!(
+        e.message,
+        "kernlint cannot compile a call of `ext`, declared with cuda.declare_device (linking external code) yet"
+    );
     let span = e.range.expect("a location");
-    assert_eq!(&src[span.start().to_usize()..span.end().to_usize()], "a[0]");
+    assert_eq!(&src[span.start().to_usize()..span.end().to_usize()], "ext(a[0])");
 }
 
 /// Calls Numba resolves by rating the cases of a `ConcreteTemplate` (an int32 `range`,

@@ -47,7 +47,16 @@ pub fn module_paths(importer: &std::path::Path, module: &str) -> Vec<PathBuf> {
 pub trait Db: salsa::Database {
     /// The workspace's modules, when the adapter registered them.
     fn workspace(&self) -> Option<Workspace>;
+    /// kernlint's own module of device functions (`ir/cmath_prelude.py`: numba-cuda's
+    /// complex division and power and its `cmath` functions), typed and lowered like user
+    /// code; the lowering calls its functions by [`crate::analysis::ir::PRELUDE`] names.
+    fn prelude(&self) -> SourceFile;
 }
+
+/// The path the prelude module is known by (in messages; no file is read).
+pub const PRELUDE_PATH: &str = "<kernlint>/cmath_prelude.py";
+/// The prelude's text.
+pub const PRELUDE_TEXT: &str = include_str!("ir/cmath_prelude.py");
 
 /// The database every adapter uses. `execution_log` records which queries ran, so tests
 /// can prove that an edit recomputes only what it must.
@@ -57,11 +66,12 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     execution_log: Option<Arc<Mutex<Vec<String>>>>,
     workspace: Option<Workspace>,
+    prelude: Option<SourceFile>,
 }
 
 impl Default for RootDatabase {
     fn default() -> Self {
-        Self { storage: salsa::Storage::new(None), execution_log: None, workspace: None }
+        Self { storage: salsa::Storage::new(None), execution_log: None, workspace: None, prelude: None }.with_prelude()
     }
 }
 
@@ -75,7 +85,13 @@ impl RootDatabase {
                 sink.lock().unwrap().push(format!("{database_key:?}"));
             }
         })));
-        Self { storage, execution_log: Some(log), workspace: None }
+        Self { storage, execution_log: Some(log), workspace: None, prelude: None }.with_prelude()
+    }
+
+    /// The database with its prelude input created (it never changes afterwards).
+    fn with_prelude(mut self) -> Self {
+        self.prelude = Some(SourceFile::new(&self, PathBuf::from(PRELUDE_PATH), PRELUDE_TEXT.to_string()));
+        self
     }
 
     /// The queries executed since the last call, as `query_name(Id(..))` strings.
@@ -94,6 +110,10 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn workspace(&self) -> Option<Workspace> {
         self.workspace
+    }
+
+    fn prelude(&self) -> SourceFile {
+        self.prelude.expect("the prelude is created with the database")
     }
 }
 

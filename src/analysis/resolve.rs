@@ -65,7 +65,7 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
                 i.as_u64().map(|v| ConstValue::Int(v as i128))
             }),
             Number::Float(f) => Some(ConstValue::Float(*f)),
-            Number::Complex { .. } => Some(ConstValue::Complex),
+            Number::Complex { real, imag } => Some(ConstValue::Complex(*real, *imag)),
         },
         Expr::BooleanLiteral(b) => Some(ConstValue::Bool(b.value)),
         Expr::NoneLiteral(_) => Some(ConstValue::None),
@@ -85,6 +85,8 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
                 (UnaryOp::USub, ConstValue::Int(i)) => Some(ConstValue::Int(-i)),
                 (UnaryOp::USub, ConstValue::Bool(b)) => Some(ConstValue::Int(-(b as i128))),
                 (UnaryOp::USub, ConstValue::Float(f)) => Some(ConstValue::Float(-f)),
+                (UnaryOp::USub, ConstValue::Complex(re, im)) => Some(ConstValue::Complex(-re, -im)),
+                (UnaryOp::UAdd, v @ ConstValue::Complex(..)) => Some(v),
                 (UnaryOp::UAdd, v @ (ConstValue::Int(_) | ConstValue::Float(_))) => Some(v),
                 (UnaryOp::Invert, ConstValue::Int(i)) => Some(ConstValue::Int(!i)),
                 (UnaryOp::Not, v) => truthiness(&v).map(|b| ConstValue::Bool(!b)),
@@ -380,8 +382,10 @@ fn type_info(call: &ast::ExprCall, attr: &str, lookup: &dyn NameLookup) -> Optio
 /// Constants reachable by attribute: `math.pi`, `np.inf`.
 fn path_constant(path: &str) -> Option<ConstValue> {
     match path {
+        "cmath.infj" => Some(ConstValue::Complex(0.0, f64::INFINITY)),
+        "cmath.nanj" => Some(ConstValue::Complex(0.0, f64::NAN)),
         "math.pi" | "numpy.pi" | "math.e" | "numpy.e" | "math.inf" | "numpy.inf" | "math.nan" | "numpy.nan"
-        | "math.tau" => Some(ConstValue::Float(match path.rsplit('.').next()? {
+        | "math.tau" | "cmath.pi" | "cmath.e" | "cmath.tau" | "cmath.inf" | "cmath.nan" => Some(ConstValue::Float(match path.rsplit('.').next()? {
             "pi" => std::f64::consts::PI,
             "e" => std::f64::consts::E,
             "tau" => std::f64::consts::TAU,
@@ -414,6 +418,20 @@ fn as_float(v: &ConstValue) -> Option<f64> {
 }
 
 fn binop(op: Operator, l: ConstValue, r: ConstValue) -> Option<ConstValue> {
+    // Complex `+ - *` as CPython computes them (a real operand converted to complex first).
+    if matches!(l, ConstValue::Complex(..)) || matches!(r, ConstValue::Complex(..)) {
+        let parts = |v: &ConstValue| match v {
+            ConstValue::Complex(re, im) => Some((*re, *im)),
+            other => as_float(other).map(|x| (x, 0.0)),
+        };
+        let ((a, b), (c, d)) = (parts(&l)?, parts(&r)?);
+        return match op {
+            Operator::Add => Some(ConstValue::Complex(a + c, b + d)),
+            Operator::Sub => Some(ConstValue::Complex(a - c, b - d)),
+            Operator::Mult => Some(ConstValue::Complex(a * c - b * d, a * d + b * c)),
+            _ => None,
+        };
+    }
     if let (ConstValue::Bool(a), ConstValue::Bool(b)) = (&l, &r) {
         match op {
             Operator::BitAnd => return Some(ConstValue::Bool(a & b)),

@@ -17,7 +17,8 @@ pub enum ConstValue {
     Float(f64),
     Bool(bool),
     Str(String),
-    Complex,
+    /// A complex number: (real, imaginary).
+    Complex(f64, f64),
     None,
     Tuple(Vec<ConstValue>),
     /// `np.float32(0.5)`: a NumPy scalar, typed by its dtype (not a literal).

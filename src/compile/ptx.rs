@@ -8,7 +8,12 @@
 //!   `.s64`/`.u64`, `.b16` (float16, its bits), `.f32` or `.f64`;
 //! - an N-d array: its data pointer (`.u64`, a global address), then its N extents
 //!   (`.u64` each), then its N strides in bytes (`.u64` each). For C- and F-contiguous
-//!   signatures the innermost stride is still passed but the code assumes the item size.
+//!   signatures the innermost stride is still passed but the code assumes the item size;
+//! - a tuple of scalars, which is what a complex number is in the IR: one parameter per
+//!   item, named `_0`, `_1`, ... (a complex128 is two `.f64`, real part first: Numba's ABI).
+//!
+//! An element of a complex array is two floats, the real part at the element's address and
+//! the imaginary part after it.
 //!
 //! Device functions become `.func`s, one per program function, called with one `.param`
 //! per scalar component (bools as `.b32`, arrays as generic pointer + extents + strides) and
@@ -48,7 +53,7 @@
 //! Numba's argument struct is (8-byte integers, doubles and string addresses, 4-byte
 //! `threadIdx` members, each at its natural alignment), whose generic address is the
 //! second argument of `vprintf`. Constructs the backend cannot compile yet (records,
-//! complex numbers, the libdevice routines kernlint does not compute) are reported as a
+//! the libdevice routines kernlint does not compute) are reported as a
 //! [`CompileError`] at the instruction's span; no PTX is produced then.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -155,6 +160,15 @@ enum Rc {
     Fd,
     /// A float16, as its bits in a `.b16` register.
     H,
+}
+
+/// The float type of a complex dtype's parts (an array element is two of them).
+fn complex_part(s: Scalar) -> Option<Scalar> {
+    match s {
+        Scalar::C64 => Some(Scalar::F32),
+        Scalar::C128 => Some(Scalar::F64),
+        _ => None,
+    }
 }
 
 fn rc_of(s: Scalar) -> Option<Rc> {
@@ -900,6 +914,33 @@ impl<'a> FnCx<'a> {
                             dtype: ds,
                         }));
                     }
+                    // A tuple (a complex number is a pair of floats): one parameter per
+                        // scalar item, in order, as Numba flattens it.
+                    t @ (Type::UniTuple(..) | Type::Tuple(_)) => {
+                        let first = f.blocks.first().and_then(|b| b.insts.first()).map(|i| i.span);
+                        let repr = self.fresh(t, Space::Global).map_err(|e| CompileError { span: first, ..e })?;
+                        let mut scalars = Vec::new();
+                        flat_scalars(&repr, &mut scalars);
+                        if scalars.len() != components(&repr).len() {
+                            return Err(CompileError {
+                                message: format!("kernlint cannot compile parameters of type {t} yet"),
+                                span: first,
+                            });
+                        }
+                        for (k, (r, s)) in scalars.into_iter().enumerate() {
+                            let name = pname(i, &format!("_{k}"));
+                            let m = mty(s);
+                            params.push(format!(".param .{m} {name}"));
+                            if s == Scalar::Bool {
+                                let t = self.reg(Rc::R);
+                                self.e(format!("ld.param.u8 {t}, [{name}]"));
+                                self.e(format!("setp.ne.u32 {r}, {t}, 0"));
+                            } else {
+                                self.e(format!("ld.param.{m} {r}, [{name}]"));
+                            }
+                        }
+                        self.vals[p.value.0 as usize] = Some(repr);
+                    }
                     t => {
                         let Some(s) = scalar_of_type(t) else {
                             return Err(CompileError {
@@ -1012,6 +1053,7 @@ impl<'a> FnCx<'a> {
                     }
                     self.e("ret");
                 }
+                Terminator::Exit => self.e("exit"),
                 Terminator::Unreachable => self.e("ret"),
             }
         }
@@ -1421,6 +1463,14 @@ impl<'a> FnCx<'a> {
                     return err("kernlint cannot compile loads of records yet", self.span);
                 };
                 let addr = self.address(&a, &idx)?;
+                if let Some(f) = complex_part(s) {
+                    // A complex element: its real part, then its imaginary part.
+                    let sp = a.space.suffix();
+                    let (re, im) = (self.sreg(f)?, self.sreg(f)?);
+                    self.e(format!("ld{sp}.{} {re}, [{addr}]", mty(f)));
+                    self.e(format!("ld{sp}.{} {im}, [{addr}+{}]", mty(f), f.itemsize()));
+                    return Ok(Repr::T(vec![Repr::S(re, f), Repr::S(im, f)]));
+                }
                 let d = self.sreg(s)?;
                 let sp = a.space.suffix();
                 if s == Scalar::Bool {
@@ -1450,6 +1500,20 @@ impl<'a> FnCx<'a> {
                     );
                 }
                 let v = self.val(*value)?;
+                if let Some(f) = complex_part(s) {
+                    let Repr::T(items) = &v else {
+                        return err("kernlint cannot compile this store of a complex number yet", self.span);
+                    };
+                    let [re, im] = items.as_slice() else {
+                        return err("kernlint cannot compile this store of a complex number yet", self.span);
+                    };
+                    let (re, im) = (self.cast_repr(re, f)?, self.cast_repr(im, f)?);
+                    let addr = self.address(&a, &idx)?;
+                    let sp = a.space.suffix();
+                    self.e(format!("st{sp}.{} [{addr}], {re}", mty(f)));
+                    self.e(format!("st{sp}.{} [{addr}+{}], {im}", mty(f), f.itemsize()));
+                    return Ok(Repr::None);
+                }
                 let x = self.cast_repr(&v, s)?;
                 let addr = self.address(&a, &idx)?;
                 let sp = a.space.suffix();
@@ -1553,7 +1617,7 @@ impl<'a> FnCx<'a> {
                 shape,
                 dtype,
             } => {
-                if rc_of(*dtype).is_none() {
+                if rc_of(*dtype).or(complex_part(*dtype).and_then(rc_of)).is_none() {
                     return self.unsupported_scalar(*dtype);
                 }
                 let size = dtype.itemsize() as i64;
@@ -3827,6 +3891,16 @@ fn param_type(rc: Rc) -> &'static str {
         Rc::F => "f32",
         Rc::Fd => "f64",
         Rc::H => "b16",
+    }
+}
+
+/// The scalar registers of a tuple (or scalar) value, in order, with their types; arrays
+/// have none.
+fn flat_scalars(r: &Repr, out: &mut Vec<(String, Scalar)>) {
+    match r {
+        Repr::S(x, s) => out.push((x.clone(), *s)),
+        Repr::T(items) => items.iter().for_each(|i| flat_scalars(i, out)),
+        Repr::None | Repr::A(_) => {}
     }
 }
 

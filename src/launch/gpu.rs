@@ -70,6 +70,16 @@ impl ParamSlot {
     }
 }
 
+/// The scalar items of a tuple type, in order (nested tuples flattened).
+fn flat_scalars(t: &Type) -> Option<Vec<Scalar>> {
+    match t {
+        Type::Scalar(s) => Some(vec![*s]),
+        Type::UniTuple(e, n) => Some(flat_scalars(e)?.repeat(*n)),
+        Type::Tuple(items) => items.iter().map(flat_scalars).collect::<Option<Vec<_>>>().map(|v| v.concat()),
+        _ => None,
+    }
+}
+
 /// PTX type and size of a scalar kernel parameter (as `compile::ptx` declares it).
 fn scalar_param(s: Scalar) -> Option<(&'static str, usize)> {
     Some(match s {
@@ -115,6 +125,17 @@ pub fn param_layout(program: &Program) -> Result<Vec<ParamSlot>, String> {
                     .ok_or_else(|| format!("argument `{}`: {s} parameters are not supported on the GPU yet", p.name))?;
                 slots.push(slot(String::new(), t, size));
             }
+            // A complex number (a pair of floats) or another tuple of scalars: one parameter
+            // per item, named `_0`, `_1`, ...
+            t @ (Type::UniTuple(..) | Type::Tuple(_)) => {
+                let items = flat_scalars(t)
+                    .ok_or_else(|| format!("argument `{}`: parameters of type {t} are not supported on the GPU yet", p.name))?;
+                for (k, s) in items.into_iter().enumerate() {
+                    let (t, size) = scalar_param(s)
+                        .ok_or_else(|| format!("argument `{}`: {s} parameters are not supported on the GPU yet", p.name))?;
+                    slots.push(slot(format!("_{k}"), t, size));
+                }
+            }
             other => {
                 return Err(format!(
                     "argument `{}`: parameters of type {other} are not supported on the GPU yet",
@@ -157,6 +178,17 @@ pub fn marshal(
                 values.push(pointer(i));
                 values.extend(a.shape.iter().map(|&d| d as u64));
                 values.extend(byte_strides(a).into_iter().map(|s| s as u64));
+            }
+            // A complex scalar: its two parts, one parameter each.
+            (_, HostArg::Scalar(text)) if let Type::Scalar(s @ (Scalar::C64 | Scalar::C128)) = param.declared => {
+                let v = scalar_arg(text, s, &param.name)?;
+                let part = if s == Scalar::C64 { Scalar::F32 } else { Scalar::F64 };
+                let sim::V::Tup(items) = &v else { unreachable!("a complex argument is a pair") };
+                for item in items.iter() {
+                    let mut bytes = [0u8; 8];
+                    sim::write_value(&mut bytes, part, item);
+                    values.push(u64::from_le_bytes(bytes));
+                }
             }
             (Type::Scalar(s), HostArg::Scalar(text)) => {
                 let v = scalar_arg(text, *s, &param.name)?;

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::TextRange;
 
-use crate::analysis::ir::{Op, lower_function};
+use crate::analysis::ir::{Op, PRELUDE, flatten_complex, lower_function};
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::resolve::{const_eval, qualified_path};
 use crate::analysis::scope::{ConstValue, module_scope};
@@ -63,16 +63,6 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
         let mut pending = Vec::new();
         for (b, block) in functions[next].blocks.iter().enumerate() {
             for (i, inst) in block.insts.iter().enumerate() {
-                // Neither the simulator nor the PTX backend computes complex numbers.
-                let touched = match &inst.op {
-                    Op::Store { array, .. } => Some(*array),
-                    _ => inst.result,
-                };
-                if let Some(s) = touched.and_then(|v| base_scalar(functions[next].value_type(v)))
-                    && s.is_complex()
-                {
-                    return Err(PrepareError::at(format!("kernlint cannot compile {s} values yet"), inst.span));
-                }
                 match &inst.op {
                     Op::Call { callee, args } => {
                         let types: Vec<Type> = args.iter().map(|a| functions[next].value_type(*a).clone()).collect();
@@ -96,10 +86,21 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                 None => {
                     let not_found = || PrepareError::at(format!("`{callee}` is not a device function kernlint can find"), span);
                     let scope = ItemScope::new(module_scope(db, here), &[]);
-                    let (home, name) = resolve_device_function(db, here, &scope, &callee).ok_or_else(not_found)?;
+                    // The prelude's functions (complex division and power, `cmath`).
+                    let (home, name) = match callee.strip_prefix(PRELUDE) {
+                        Some(name) => (db.prelude(), name.to_string()),
+                        None => resolve_device_function(db, here, &scope, &callee).ok_or_else(not_found)?,
+                    };
                     let (start, f) = find_gpu_function(db, home, &name).ok_or_else(not_found)?;
-                    let lowered = lower_function(db, home, f.def_range + start, &types, false)
+                    let mut lowered = lower_function(db, home, f.def_range + start, &types, false)
                         .map_err(|e| PrepareError::at(e.message, if home == file { e.range } else { span }))?;
+                    // The prelude's code is the call's, as if inlined: its findings and `.loc`
+                    // lines point at the call in the user's file.
+                    if home == db.prelude() {
+                        for inst in lowered.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
+                            inst.span = span;
+                        }
+                    }
                     functions.push(lowered);
                     homes.push(home);
                     index.insert(key, functions.len() - 1);
@@ -109,6 +110,11 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
             calls.insert(site, target);
         }
         next += 1;
+    }
+    // Every call is resolved with its arguments' Numba types: now complex numbers become
+    // the pairs of floats the backends compute with.
+    for f in &mut functions {
+        flatten_complex(f);
     }
     Ok(Program { functions, calls, globals })
 }
@@ -309,14 +315,52 @@ fn flatten(e: &Expr, scope: &ItemScope, depth: usize, shape: &mut Vec<i64>, out:
 #[derive(Clone, Debug)]
 pub enum HostArg {
     Array(npy::NpyArray),
-    /// A literal: an integer, a float, or true/false.
+    /// A literal: an integer, a float, a complex number (`1+2j`) or true/false.
     Scalar(String),
+}
+
+/// A complex literal as Python writes one (`repr(complex)` and what `complex(str)`
+/// accepts): `1+2j`, `(1-2j)`, `-0.5j`, `2`, `(nan+infj)`, `1e-3-4.5E+2J`.
+pub fn parse_complex(text: &str) -> Option<(f64, f64)> {
+    let t = text.trim();
+    let t = t.strip_prefix('(').and_then(|t| t.strip_suffix(')')).unwrap_or(t).trim();
+    let float = |x: &str| -> Option<f64> {
+        match x {
+            "" | "+" => Some(1.0),
+            "-" => Some(-1.0),
+            x if x.starts_with(['+', '-']) && x[1..].starts_with(['+', '-']) => None,
+            x => x.parse::<f64>().ok(),
+        }
+    };
+    let Some(body) = t.strip_suffix(['j', 'J']) else {
+        return Some((t.parse::<f64>().ok()?, 0.0));
+    };
+    // The imaginary part starts at the last sign that is not the first character and does
+    // not follow an exponent's `e`.
+    let bytes = body.as_bytes();
+    let split = (1..bytes.len()).rev().find(|&i| matches!(bytes[i], b'+' | b'-') && !matches!(bytes[i - 1], b'e' | b'E'));
+    match split {
+        Some(i) => {
+            let real = &body[..i];
+            if real.is_empty() || real == "+" || real == "-" {
+                return None;
+            }
+            Some((real.parse::<f64>().ok()?, float(&body[i..])?))
+        }
+        None => Some((0.0, float(body)?)),
+    }
 }
 
 fn scalar_arg(text: &str, s: Scalar, name: &str) -> Result<sim::V, String> {
     use sim::V;
     let bad = || format!("argument `{name}`: `{text}` is not a valid {s}");
     Ok(match s {
+        // The pair the IR computes a complex number as, each part rounded to the type's.
+        Scalar::C64 | Scalar::C128 => {
+            let (re, im) = parse_complex(text).ok_or_else(bad)?;
+            let part = if s == Scalar::C64 { Scalar::F32 } else { Scalar::F64 };
+            V::Tup(vec![sim::convert(&V::F64(re), part), sim::convert(&V::F64(im), part)].into())
+        }
         Scalar::Bool => match text {
             "true" | "True" | "1" => V::Bool(true),
             "false" | "False" | "0" => V::Bool(false),
@@ -394,6 +438,11 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
     let mut headers = Vec::new();
     for (param, arg) in params.iter().zip(args) {
         match (&param.ty, arg) {
+            // A complex scalar: the parameter is its pair of floats.
+            (_, HostArg::Scalar(text)) if let Type::Scalar(s @ (Scalar::C64 | Scalar::C128)) = param.declared => {
+                values.push(scalar_arg(text, s, &param.name)?);
+                headers.push(None);
+            }
             (Type::Array { dtype, ndim, layout, .. }, HostArg::Array(array)) => {
                 let itemsize = check_array(&param.name, dtype, *ndim, *layout, array)?;
                 if array.data.len() > MAX_ARRAY_BYTES {
@@ -535,6 +584,11 @@ pub fn generate_array(scalar: Scalar, shape: Vec<usize>, fill: Fill) -> npy::Npy
             Fill::Zeros => sim::V::Int(0),
             Fill::Ones => sim::V::Int(1),
             Fill::Arange => sim::V::Int(i as i64),
+            // Both parts of a complex number random.
+            Fill::Rand if scalar.is_complex() => {
+                let mut unit = || sim::V::F64((next() >> 11) as f64 / (1u64 << 53) as f64);
+                sim::V::Tup(vec![unit(), unit()].into())
+            }
             Fill::Rand => sim::V::F64((next() >> 11) as f64 / (1u64 << 53) as f64),
             Fill::Randint => sim::V::Int((next() % 256) as i64),
             Fill::Constant(c) => sim::V::F64(c),
@@ -590,22 +644,23 @@ pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
     }))
 }
 
-/// An array's elements as numbers, in memory order (`None` for records).
+/// An array's elements as numbers, in memory order (`None` for records; complex numbers
+/// by their magnitude).
 pub fn array_values(a: &npy::NpyArray) -> Option<Vec<f64>> {
     let s = a.scalar()?;
     let size = s.itemsize() as usize;
-    Some(
-        (0..a.len())
-            .map(|i| match sim::read_value(&a.data[i * size..], s) {
-                sim::V::Int(v) if s == Scalar::U64 => v as u64 as f64,
-                sim::V::Int(v) => v as f64,
-                sim::V::F32(x) | sim::V::F16(x) => x as f64,
-                sim::V::F64(x) => x,
-                sim::V::Bool(b) => b as i64 as f64,
-                _ => 0.0,
-            })
-            .collect(),
-    )
+    fn number(v: &sim::V, s: Scalar) -> f64 {
+        match v {
+            sim::V::Int(v) if s == Scalar::U64 => *v as u64 as f64,
+            sim::V::Int(v) => *v as f64,
+            sim::V::F32(x) | sim::V::F16(x) => *x as f64,
+            sim::V::F64(x) => *x,
+            sim::V::Bool(b) => *b as i64 as f64,
+            sim::V::Tup(parts) if parts.len() == 2 => number(&parts[0], s).hypot(number(&parts[1], s)),
+            _ => 0.0,
+        }
+    }
+    Some((0..a.len()).map(|i| number(&sim::read_value(&a.data[i * size..], s), s)).collect())
 }
 
 /// A 2-D array as an image for a result panel: at most `max_side` pixels a side, each

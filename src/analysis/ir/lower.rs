@@ -1,5 +1,7 @@
 //! Lowering a typed function body (AST + Numba's types) to the IR.
 
+mod complex;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use ruff_python_ast::visitor::{self, Visitor};
@@ -178,6 +180,8 @@ fn tuple_element(t: &Type, i: usize) -> Option<Type> {
     match t {
         Type::UniTuple(e, n) if i < *n => Some((**e).clone()),
         Type::Tuple(items) => items.get(i).cloned(),
+        // A complex number is the pair (real, imaginary).
+        Type::Scalar(s) if i < 2 && s.is_complex() => Some(Type::Scalar(complex::component(*s))),
         _ => None,
     }
 }
@@ -229,6 +233,12 @@ impl Lower<'_> {
 
     fn switch_to(&mut self, block: BlockId) {
         self.current = block;
+    }
+
+    /// How an exception ends the thread here: a kernel returns; a device function exits,
+    /// as Numba propagates the exception's status up to the kernel, which returns.
+    fn exit(&self) -> Terminator {
+        if self.func.is_kernel { Terminator::Return(None) } else { Terminator::Exit }
     }
 
     fn ty(&self, v: ValueId) -> &Type {
@@ -289,6 +299,10 @@ impl Lower<'_> {
     fn cast(&mut self, v: ValueId, to: Scalar, span: TextRange) -> LResult<ValueId> {
         match scalar(self.ty(v)) {
             Some(from) if from == to => Ok(v),
+            Some(from) if to.is_complex() => self.convert_to_complex(v, from, to, span),
+            Some(from) if from.is_complex() => {
+                Err(LowerError { message: format!("cannot convert {from} to {to} (Numba has no such cast)"), range: span })
+            }
             Some(_) => Ok(self.emit(Op::Cast(v, to), Some(Type::Scalar(to)), span)),
             None => Err(LowerError { message: format!("cannot convert {} to {to}", self.ty(v)), range: span }),
         }
@@ -329,6 +343,7 @@ impl Lower<'_> {
     fn truth(&mut self, v: ValueId, span: TextRange) -> LResult<ValueId> {
         match self.ty(v).clone() {
             Type::Scalar(Scalar::Bool) => Ok(v),
+            Type::Scalar(s) if s.is_complex() => self.complex_truth(v, span),
             Type::Scalar(s) => {
                 let zero = if s.is_float() {
                     self.constant(Constant::Float(0.0, s), span)
@@ -408,7 +423,7 @@ impl Lower<'_> {
             if ty.is_array() {
                 self.spaces.insert(value, MemorySpace::Global);
             }
-            self.func.params.push(Param { name: param.name.to_string(), ty, value });
+            self.func.params.push(Param { name: param.name.to_string(), ty: ty.clone(), value, declared: ty });
             self.locals.insert(param.name.to_string());
         }
         crate::analysis::kernels::for_each_assigned_name(&def.body, &mut |name| {
@@ -505,10 +520,14 @@ impl Lower<'_> {
                 let (pass, fail) = (self.new_block(), self.new_block());
                 self.terminate(Terminator::Branch { cond: ok, then: pass, otherwise: fail });
                 self.switch_to(fail);
-                self.terminate(Terminator::Return(None));
+                let exit = self.exit();
+                self.terminate(exit);
                 self.switch_to(pass);
             }
-            Stmt::Raise(_) => self.seal(Terminator::Return(None)),
+            Stmt::Raise(_) => {
+                let exit = self.exit();
+                self.seal(exit);
+            }
             other => return unsupported(statement_name(other), span),
         }
         Ok(())
@@ -965,7 +984,8 @@ impl Lower<'_> {
                     let (fail, ok) = (self.new_block(), self.new_block());
                     self.terminate(Terminator::Branch { cond: is_zero, then: fail, otherwise: ok });
                     self.switch_to(fail);
-                    self.terminate(Terminator::Return(None));
+                    let exit = self.exit();
+                    self.terminate(exit);
                     self.switch_to(ok);
                     let negative = self.emit(Op::Compare(CompareOp::Lt, v, zero), boolt.clone(), span);
                     Sign::Unknown(negative)
@@ -1185,7 +1205,8 @@ impl Lower<'_> {
                 let (fail, ok) = (self.new_block(), self.new_block());
                 self.terminate(Terminator::Branch { cond: differs, then: fail, otherwise: ok });
                 self.switch_to(fail);
-                self.terminate(Terminator::Return(None));
+                let exit = self.exit();
+                self.terminate(exit);
                 self.switch_to(ok);
                 for k in 0..n {
                     let item = self.extract(value, k, span)?;
@@ -1231,7 +1252,7 @@ impl Lower<'_> {
                     Ok(self.constant(Constant::Int(v, ty), span))
                 }
                 Number::Float(x) => Ok(self.constant(Constant::Float(*x, Scalar::F64), span)),
-                Number::Complex { .. } => unsupported("complex numbers", span),
+                Number::Complex { real, imag } => Ok(self.complex_constant(*real, *imag, span)),
             },
             Expr::BooleanLiteral(b) => Ok(self.constant(Constant::Bool(b.value), span)),
             Expr::Name(n) => self.name(n.id.as_str(), expr),
@@ -1261,6 +1282,7 @@ impl Lower<'_> {
                     ast::UnaryOp::Invert if scalar(self.ty(v)) == Some(Scalar::Bool) => {
                         Ok(self.emit(Op::Unary(UnaryOp::Not, v), Some(Type::Scalar(Scalar::Bool)), span))
                     }
+                    ast::UnaryOp::USub if scalar(self.ty(v)).is_some_and(Scalar::is_complex) => self.complex_negate(v, span),
                     ast::UnaryOp::USub if scalar(self.ty(v)) == Some(Scalar::Bool) => {
                         let wide = self.cast(v, Scalar::I64, span)?;
                         Ok(self.emit(Op::Unary(UnaryOp::Neg, wide), Some(Type::Scalar(Scalar::I64)), span))
@@ -1330,6 +1352,9 @@ impl Lower<'_> {
             Some(s) => s,
             None => return Err(LowerError { message: format!("no implementation of `{}` for ({a}, {b})", op.as_str()), range: span }),
         };
+        if result.is_complex() {
+            return self.complex_arith(op, l, r, result, span);
+        }
         if op == Operator::Pow && result.is_float() && b.is_int() {
             return self.float_int_power(l, r, result, span);
         }
@@ -1440,6 +1465,9 @@ impl Lower<'_> {
         let common = Self::comparison_type(a, b);
         let l = self.cast(l, common, span)?;
         let r = self.cast(r, common, span)?;
+        if common.is_complex() {
+            return self.complex_compare(cop, l, r, span);
+        }
         Ok(self.emit(Op::Compare(cop, l, r), bool_t, span))
     }
 
@@ -1585,6 +1613,7 @@ impl Lower<'_> {
             }
             (ConstValue::Bool(b), _) => Ok(self.constant(Constant::Bool(*b), span)),
             (ConstValue::Float(x), _) => Ok(self.constant(Constant::Float(*x, Scalar::F64), span)),
+            (ConstValue::Complex(re, im), _) => Ok(self.complex_constant(*re, *im, span)),
             // `np.float32(0.1)`, `np.int8(300)`: the value converted to the scalar type.
             (ConstValue::NumpyScalar(s, value), _) => {
                 let v = match **value {
@@ -1667,6 +1696,7 @@ impl Lower<'_> {
                 self.spaces.insert(v, space);
                 Ok(v)
             }
+            (Type::Scalar(s), "real" | "imag") => self.real_or_imag(base, *s, a.attr.as_str() == "imag", span),
             (Type::Record(_), field) => {
                 let ty = self.expr_type(expr)?;
                 Ok(self.emit(Op::Intrinsic { name: format!("field.{field}"), args: vec![base] }, Some(ty), span))
@@ -1688,7 +1718,8 @@ impl Lower<'_> {
         {
             return Ok(v);
         }
-        if !call.arguments.keywords.is_empty() && !is_alloc_call(call, self.scope) && device_function.is_none() {
+        let angle = qualified_path(&call.func, self.scope).is_some_and(|p| p == "numpy.angle");
+        if !call.arguments.keywords.is_empty() && !is_alloc_call(call, self.scope) && device_function.is_none() && !angle {
             return unsupported("keyword arguments in this call", span);
         }
         // Untyped here means an opaque Numba value (a grid group), not "no value".
@@ -1727,6 +1758,9 @@ impl Lower<'_> {
             && self.global_path(&call.func).is_none()
         {
             let recv = self.expr(&attr.value)?;
+            if let (Type::Scalar(s), "conjugate") = (self.ty(recv).clone(), attr.attr.as_str()) {
+                return self.conjugate(recv, s, span);
+            }
             let name = match (self.ty(recv), attr.attr.as_str()) {
                 (Type::Scalar(_), "bit_count") => "popc".to_string(),
                 (_, "sync") => "cg.grid_sync".to_string(),
@@ -1807,6 +1841,9 @@ impl Lower<'_> {
             for (a, p) in args.iter_mut().zip(params) {
                 *a = self.cast(*a, *p, span)?;
             }
+        }
+        if let Some(v) = self.complex_call(&path, &args, call, &result, span)? {
+            return Ok(v);
         }
         // Scalar conversions: np.float32(x), numba.int32(x), int(x), float(x), bool(x).
         if let Some(target) = crate::analysis::resolve::scalar_type_of_path(&path)

@@ -20,6 +20,17 @@
 //! - `print` is one [`Op::Print`]: Numba's format string and the values it formats, already
 //!   widened (integers to 64 bits, floats to float64), so that the simulator formats what the
 //!   PTX backend hands to `vprintf`.
+//! - complex numbers are pairs (real, imaginary) of their float type, built by `MakeTuple`
+//!   and taken apart by `Extract`: the lowering writes every complex operation as float
+//!   operations, or as a call of the prelude's device functions (numba-cuda's own complex
+//!   division, power and `cmath` functions, see [`PRELUDE`]). While lowering, their values
+//!   keep the types `complex64`/`complex128` (so conversions and joins follow Numba's
+//!   rules); [`flatten_complex`] then gives them the pair types the backends compute with,
+//!   so that a complex value is a tuple in registers, slots, calls and kernel parameters
+//!   (two float parameters, Numba's ABI). Only arrays keep complex dtypes: an element is
+//!   two floats, the real part first.
+//! - a failing `assert`, a `raise` and Numba's other exceptions end the thread
+//!   ([`Terminator::Exit`] in a device function, as Numba's status propagates to the kernel).
 //!
 //! Variables live in typed slots (like LLVM's allocas): one slot per variable and Numba type.
 //! A write stores into the slot of its own type and, converted, into the slots of the
@@ -38,6 +49,10 @@ use ruff_text_size::TextRange;
 use super::types::{Scalar, Type};
 
 pub use lower::{LowerError, lower_function};
+
+/// The callee prefix of calls of the prelude's device functions ([`crate::analysis::Db::prelude`]):
+/// `Call { callee: "kernlint.prelude.div", .. }` calls `div` there.
+pub const PRELUDE: &str = "kernlint.prelude.";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ValueId(pub u32);
@@ -236,6 +251,11 @@ pub enum Terminator {
     Jump(BlockId),
     Branch { cond: ValueId, then: BlockId, otherwise: BlockId },
     Return(Option<ValueId>),
+    /// The thread ends here, from any depth of device-function calls: an exception (a
+    /// failing `assert`, a `raise`, complex division by zero) raised in a device function,
+    /// which Numba's calling convention propagates up to the kernel without `debug=True`.
+    /// (In a kernel it is a plain `Return(None)`.)
+    Exit,
     /// The end of a block no path reaches (code after a `return`).
     Unreachable,
 }
@@ -257,6 +277,9 @@ pub struct Param {
     pub name: String,
     pub ty: Type,
     pub value: ValueId,
+    /// The Numba type of the argument (the signature's): differs from `ty` for complex
+    /// numbers, which [`flatten_complex`] makes pairs of floats.
+    pub declared: Type,
 }
 
 /// One function (kernel or device function) for one signature.
@@ -293,4 +316,25 @@ impl std::fmt::Display for Function {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         print::write_function(self, f)
     }
+}
+
+/// The type a complex number is computed as: a pair of its float type (recursively in
+/// tuples); arrays keep their dtype.
+pub fn flat_type(t: &Type) -> Type {
+    match t {
+        Type::Scalar(Scalar::C64) => Type::UniTuple(Box::new(Type::Scalar(Scalar::F32)), 2),
+        Type::Scalar(Scalar::C128) => Type::UniTuple(Box::new(Type::Scalar(Scalar::F64)), 2),
+        Type::UniTuple(e, n) => Type::UniTuple(Box::new(flat_type(e)), *n),
+        Type::Tuple(items) => Type::Tuple(items.iter().map(flat_type).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Give every complex value, slot, parameter and result its pair type (see the module
+/// documentation): what the backends compute with.
+pub fn flatten_complex(f: &mut Function) {
+    for t in f.values.iter_mut().chain(f.slots.iter_mut().map(|s| &mut s.ty)).chain(f.params.iter_mut().map(|p| &mut p.ty)) {
+        *t = flat_type(t);
+    }
+    f.ret = flat_type(&f.ret);
 }

@@ -91,6 +91,7 @@ pub fn write_function(func: &Function, f: &mut fmt::Formatter<'_>) -> fmt::Resul
             }
             Terminator::Return(Some(x)) => writeln!(f, "  return {}", v(x))?,
             Terminator::Return(None) => writeln!(f, "  return")?,
+            Terminator::Exit => writeln!(f, "  exit")?,
             Terminator::Unreachable => writeln!(f, "  unreachable")?,
         }
     }

@@ -39,7 +39,10 @@ pub fn is_builtin(name: &str) -> bool {
 pub fn path_value(path: &str) -> Option<Ty> {
     match path {
         "math.pi" | "math.e" | "math.tau" | "math.inf" | "math.nan" | "numpy.pi" | "numpy.e"
-        | "numpy.inf" | "numpy.nan" => return Some(Ty::scalar(Scalar::F64)),
+        | "numpy.inf" | "numpy.nan" | "cmath.pi" | "cmath.e" | "cmath.tau" | "cmath.inf" | "cmath.nan" => {
+            return Some(Ty::scalar(Scalar::F64));
+        }
+        "cmath.infj" | "cmath.nanj" => return Some(Ty::scalar(Scalar::C128)),
         "numba.cuda.laneid" | "numba.cuda.warpsize" => return Some(Ty::scalar(Scalar::I32)),
         _ => {}
     }
@@ -77,6 +80,7 @@ pub fn call(
     let range = call.range();
     match func {
         Ty::Path(p) if p == "builtins.print" => print(args, call),
+        Ty::Path(p) if let Some(name) = p.strip_prefix("cmath.") => cmath(typer, name, args, kwargs, range),
         Ty::Path(p) => call_path(p, args, kwargs, range),
         Ty::Device(name) => typer.device_call(name, args, kwargs, range),
         Ty::External(name, sig) => {
@@ -159,6 +163,45 @@ fn unprintable_type(t: &Type, in_tuple: bool, packed: bool) -> Option<(ErrorKind
     }
 }
 
+/// A `cmath` function (numba-cuda `typing/cmathdecl.py` and `cpython/cmathimpl.py`): the
+/// `ConcreteTemplate`s (`exp`, `log`, `sqrt`, the trigonometric functions, `isnan`, ...)
+/// take any number, converted to complex64 or complex128 by overload resolution; the
+/// `@overload`s (`cosh`, `sinh`, `tanh`, `acosh`, `log10`, `phase`, `polar`: a complex
+/// number; `rect`: two float32/float64) have the type of their implementation, which kernlint
+/// types from its prelude.
+fn cmath(typer: &mut Typer<'_, '_>, name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
+    let path = format!("cmath.{name}");
+    let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba };
+    if !kwargs.is_empty() {
+        return Err(numba(format!("`{path}` takes no keyword arguments")));
+    }
+    if let Some(array) = args.iter().find_map(|a| a.value().filter(|t| t.is_array())) {
+        return Err(numba(format!("`{path}` takes numbers, not an {array}")));
+    }
+    if let Some(cases) = cases::for_path(&path) {
+        return Ok(Ty::scalar(template(&path, cases, args, range)?));
+    }
+    let scalars = template_args(args, &path, range)?;
+    let no_case = || numba(format!("no implementation of `{path}` for ({})", scalars.iter().map(Scalar::to_string).collect::<Vec<_>>().join(", ")));
+    match name {
+        "cosh" | "sinh" | "tanh" | "acosh" | "log10" | "phase" | "polar" => {
+            let [z] = scalars[..] else { return Err(no_case()) };
+            if !z.is_complex() {
+                return Err(no_case());
+            }
+            Ok(Ty::Val(typer.prelude_call(name, &[Type::Scalar(z)], range)?))
+        }
+        "rect" => {
+            let [r, phi] = scalars[..] else { return Err(no_case()) };
+            if ![r, phi].iter().all(|s| matches!(s, Scalar::F32 | Scalar::F64)) {
+                return Err(no_case());
+            }
+            Ok(Ty::Val(typer.prelude_call(name, &[Type::Scalar(r), Type::Scalar(phi)], range)?))
+        }
+        _ => err(format!("`{path}` cannot be called in a CUDA kernel"), range),
+    }
+}
+
 fn describe(ty: &Ty) -> String {
     match ty {
         Ty::Val(t) => t.to_string(),
@@ -177,6 +220,10 @@ fn method(recv: &Ty, name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: Te
         (Ty::Opaque(g), "sync") if g == "GridGroup" => Ok(Ty::Val(Type::None)),
         (Ty::Val(t), "bit_count") if base_scalar(t).is_some_and(|s| s.is_int()) => {
             Ok(Ty::Val(unliteral(t)))
+        }
+        // `complex.conjugate` is registered for integers, floats and complex numbers.
+        (Ty::Val(t), "conjugate") if base_scalar(t) == Some(Scalar::Bool) => {
+            reject(ErrorKind::Numba, "bool has no method `conjugate`", range)
         }
         (Ty::Val(t), "conjugate") if base_scalar(t).is_some() => Ok(Ty::Val(unliteral(t))),
         _ => err(
@@ -445,6 +492,10 @@ pub fn call_path(path: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRa
         && !path.starts_with("builtins.")
     {
         arity(args, 0, 1, path, range)?;
+        // Typed, but Numba has no cast from a complex number to a real one to lower.
+        if let Some(c) = args.first().and_then(scalar_of).filter(|c| c.is_complex() && !s.is_complex()) {
+            return reject(ErrorKind::Numba, format!("`{path}` of a {c}: Numba cannot convert a complex number to {s}"), range);
+        }
         return Ok(Ty::scalar(s));
     }
     if let Some(name) = path.strip_prefix("builtins.") {
@@ -494,7 +545,7 @@ pub fn call_path(path: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRa
         {
             return ty;
         }
-        return numpy(name, args, range);
+        return numpy(name, args, kwargs, range);
     }
     err(format!("`{path}` cannot be called in a CUDA kernel"), range)
 }
@@ -611,6 +662,12 @@ mod cases {
     pub const MATH_FREXP: &Cases<Scalar> = &[(&[F32], F32), (&[F64], F64)];
     /// `math.modf`: a pair of this type (float64 listed first).
     pub const MATH_MODF: &Cases<Scalar> = &[(&[F64], F64), (&[F32], F32)];
+    /// `cmath.exp`, `log`, `sqrt`, `sin`, ... (`CMath_unary`: the complex domain, sorted).
+    pub const CMATH_UNARY: &Cases<Scalar> = &[(&[C64], C64), (&[C128], C128)];
+    /// `cmath.log` with one argument or with a base (`Cmath_log`).
+    pub const CMATH_LOG: &Cases<Scalar> = &[(&[C64], C64), (&[C128], C128), (&[C64, C64], C64), (&[C128, C128], C128)];
+    /// `cmath.isnan`, `isinf`, `isfinite` (`CMath_predicate`).
+    pub const CMATH_PREDICATE: &Cases<Scalar> = &[(&[C64], Bool), (&[C128], Bool)];
     pub const CUDA_CBRT: &Cases<Scalar> = &[(&[F32], F32), (&[F64], F64)];
     pub const CUDA_FMA: &Cases<Scalar> = &[(&[F32, F32, F32], F32), (&[F64, F64, F64], F64)];
     pub const CUDA_BREV: &Cases<Scalar> = &[(&[U32], U32), (&[U64], U64)];
@@ -656,6 +713,10 @@ mod cases {
             "math.isnan" | "math.isinf" | "math.isfinite" => MATH_ISNAN,
             "math.frexp" => MATH_FREXP,
             "math.modf" => MATH_MODF,
+            "cmath.acos" | "cmath.asin" | "cmath.asinh" | "cmath.atan" | "cmath.atanh" | "cmath.cos" | "cmath.exp"
+            | "cmath.sin" | "cmath.sqrt" | "cmath.tan" => CMATH_UNARY,
+            "cmath.log" => CMATH_LOG,
+            "cmath.isnan" | "cmath.isinf" | "cmath.isfinite" => CMATH_PREDICATE,
             "numba.cuda.cbrt" => CUDA_CBRT,
             "numba.cuda.fma" => CUDA_FMA,
             "numba.cuda.brev" => CUDA_BREV,
@@ -731,6 +792,9 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         "int" => {
             arity(args, 1, 1, name, range)?;
             let s = need_scalar(&args[0], name, range)?;
+            if s.is_complex() {
+                return reject(ErrorKind::Numba, format!("int() does not take a {s}"), range);
+            }
             Ok(Ty::scalar(
                 if s.is_int() && !matches!(args[0].value(), Some(Type::IntLiteral(_))) {
                     s
@@ -749,15 +813,25 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             Ok(Ty::scalar(if s.is_float() { s } else { Scalar::F64 }))
         }
         "bool" => Ok(Ty::scalar(Scalar::Bool)),
+        // numba-cuda's `Complex` template: numbers of `number_domain` (integers, float32/64,
+        // complex; not bool or float16), complex64 only from float32s. A complex part of a
+        // two-argument call is typed but fails to lower (no complex -> float cast); no
+        // argument fails too.
         "complex" => {
-            let all_small = args
-                .iter()
-                .all(|a| scalar_of(a).is_some_and(|s| matches!(s, Scalar::F32 | Scalar::F16)));
-            Ok(Ty::scalar(if all_small && !args.is_empty() {
-                Scalar::C64
-            } else {
-                Scalar::C128
-            }))
+            let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba };
+            if args.is_empty() || args.len() > 2 {
+                return Err(numba(format!("complex() takes one or two numbers, not {}", args.len())));
+            }
+            let scalars = template_args(args, name, range)?;
+            if let Some(s) = scalars.iter().find(|s| !(s.is_int() || s.is_complex() || matches!(s, Scalar::F32 | Scalar::F64))) {
+                return Err(numba(format!("complex() takes integers, floats and complex numbers, not {s}")));
+            }
+            if scalars.len() == 2
+                && let Some(s) = scalars.iter().find(|s| s.is_complex())
+            {
+                return Err(numba(format!("complex(real, imag) of a {s}: Numba cannot convert a complex number to a float")));
+            }
+            Ok(Ty::scalar(if scalars.iter().all(|&s| s == Scalar::F32) { Scalar::C64 } else { Scalar::C128 }))
         }
         // `round(x, ndigits)` is the float implementation: small integers (and bool,
         // float16) take the float32 case, others the float64 one.
@@ -795,7 +869,12 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             };
             let mut bools = 0;
             for i in &items {
-                bools += usize::from(need_scalar(i, name, range)? == Scalar::Bool);
+                let s = need_scalar(i, name, range)?;
+                bools += usize::from(s == Scalar::Bool);
+                // Typed, but complex numbers have no order to lower `<` with.
+                if s.is_complex() {
+                    return reject(ErrorKind::Numba, format!("{name}() of {s}: complex numbers are not ordered"), range);
+                }
             }
             // Numba unifies numbers only: booleans go through another overload, which takes
             // nothing but booleans.
@@ -900,10 +979,46 @@ fn numpy_array(name: &str, array: &Type, rest: &[Ty], kwargs: &[(String, Ty)], r
     })
 }
 
-fn numpy(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
+fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
     let mut scalars = Vec::new();
     for a in args {
         scalars.push(need_scalar(a, &format!("np.{name}"), range)?);
+    }
+    let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba };
+    match name {
+        // The `conjugate` ufunc: its loops keep integers and floats (bool as int8); no
+        // float16 loop.
+        "conj" | "conjugate" => {
+            arity(args, 1, 1, name, range)?;
+            return match scalars[0] {
+                Scalar::Bool => Ok(Ty::scalar(Scalar::I8)),
+                s if s.is_int() || s.is_complex() || matches!(s, Scalar::F32 | Scalar::F64) => Ok(Ty::scalar(s)),
+                s => Err(numba(format!("np.{name} has no loop for {s}"))),
+            };
+        }
+        // `np.real(x)` is `x.real`, `np.imag(x)` is `x.imag` (arraymath.py).
+        "real" | "imag" => {
+            arity(args, 1, 1, name, range)?;
+            return match scalars[0] {
+                Scalar::Bool => Err(numba(format!("np.{name} of a bool: bool has no `.{name}`"))),
+                Scalar::C64 => Ok(Ty::scalar(Scalar::F32)),
+                Scalar::C128 => Ok(Ty::scalar(Scalar::F64)),
+                s => Ok(Ty::scalar(s)),
+            };
+        }
+        // `np.angle(z, deg=False)` of a number: `np.arctan2(z.imag, z.real)`, times 180/pi
+        // when `deg`; both branches are typed, so the result is a float64.
+        "angle" => {
+            arity(args, 1, 2, name, range)?;
+            if kwargs.iter().any(|(k, _)| k != "deg") || (args.len() == 2 && !kwargs.is_empty()) {
+                return err("np.angle takes (z, deg)", range);
+            }
+            return match scalars[0] {
+                s if s.is_int() || s.is_complex() || matches!(s, Scalar::F32 | Scalar::F64) => Ok(Ty::scalar(Scalar::F64)),
+                s => Err(numba(format!("np.angle of a {s}"))),
+            };
+        }
+        _ => {}
     }
     let transcendental = |s: Scalar| match s {
         Scalar::F32 => Scalar::F32,
@@ -914,7 +1029,7 @@ fn numpy(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
     Ok(Ty::scalar(match name {
         "sin" | "cos" | "tan" | "arcsin" | "arccos" | "arctan" | "sinh" | "cosh" | "tanh"
         | "arcsinh" | "arccosh" | "arctanh" | "deg2rad" | "radians" | "rad2deg" | "degrees"
-        | "log" | "log2" | "log10" | "conjugate" => {
+        | "log" | "log2" | "log10" => {
             arity(args, 1, 1, name, range)?;
             transcendental(scalars[0])
         }

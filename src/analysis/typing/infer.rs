@@ -1003,7 +1003,8 @@ impl<'c, 'a> Typer<'c, 'a> {
             && base_scalar(v).is_some_and(|v| v.is_complex())
             && !base_scalar(dtype).is_some_and(|d| d.is_complex())
         {
-            return err(
+            return reject(
+                ErrorKind::Numba,
                 format!(
                     "cannot store a {} into a {}",
                     value.record_name(),
@@ -1313,6 +1314,11 @@ impl<'c, 'a> Typer<'c, 'a> {
                 if u.op == ast::UnaryOp::Not {
                     return Ok(Ty::scalar(Scalar::Bool));
                 }
+                if u.op == ast::UnaryOp::Invert
+                    && let Some(s) = operand.value().and_then(base_scalar).filter(|s| s.is_complex())
+                {
+                    return reject(ErrorKind::Numba, format!("no `~` for {s}"), range);
+                }
                 let s = operand
                     .value()
                     .and_then(base_scalar)
@@ -1545,6 +1551,9 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
                 _ => Ty::Method(Box::new(base.clone()), attr.to_string()),
             }),
+            Ty::Val(t) if base_scalar(t) == Some(Scalar::Bool) && matches!(attr, "real" | "imag" | "conjugate") => {
+                reject(ErrorKind::Numba, format!("bool has no attribute `{attr}`"), range)
+            }
             Ty::Val(t) if base_scalar(t).is_some() => match attr {
                 "real" | "imag" => {
                     let s = base_scalar(t).unwrap_or(Scalar::F64);
@@ -1764,6 +1773,16 @@ impl<'c, 'a> Typer<'c, 'a> {
             );
         }
         match (l.value(), r.value()) {
+            (Some(a), Some(b))
+                if matches!(op, CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE)
+                    && [a, b].iter().any(|t| base_scalar(t).is_some_and(Scalar::is_complex)) =>
+            {
+                reject(
+                    ErrorKind::Numba,
+                    format!("complex numbers are not ordered: no `{}` for ({}, {})", op.as_str(), unliteral(a), unliteral(b)),
+                    range,
+                )
+            }
             (Some(a), Some(b)) if base_scalar(a).is_some() && base_scalar(b).is_some() => Ok(()),
             (Some(a), Some(b)) if a == b => Ok(()),
             (Some(a), Some(b)) if tuple_elems(a).is_some() && tuple_elems(b).is_some() => Ok(()),
@@ -1843,6 +1862,25 @@ impl<'c, 'a> Typer<'c, 'a> {
                 kind: f.kind,
             })?;
         Ok(Ty::Val(result.ret))
+    }
+
+    /// The result type of the prelude's function `name` (numba-cuda's implementation of a
+    /// `cmath` function that Numba types by typing that implementation: an `@overload`)
+    /// for these argument types.
+    pub fn prelude_call(&mut self, name: &str, args: &[Type], range: TextRange) -> TResult<Type> {
+        let db = self.ctx.db;
+        let prelude = db.prelude();
+        let unmodeled = |message: String| Fail { message, range, kind: ErrorKind::Unmodeled };
+        let Some((def, _, _)) = self.ctx.function_in(prelude, name) else {
+            return Err(unmodeled(format!("kernlint's prelude has no `{name}`")));
+        };
+        let body = &crate::analysis::syntax::parse_module(db, prelude).syntax().body;
+        let scope = ItemScope::new(crate::analysis::scope::module_scope(db, prelude), body);
+        let ctx = ModuleCtx::new(db, prelude, &scope);
+        let args: Vec<Ty> = args.iter().cloned().map(Ty::Val).collect();
+        let result = type_def(&ctx, def, &args, false, self.depth + 1)
+            .map_err(|f| unmodeled(format!("in kernlint's `cmath` prelude (`{name}`): {}", f.message)))?;
+        Ok(result.ret)
     }
 }
 
@@ -1929,7 +1967,7 @@ fn fold_cpython_const(expr: &Expr) -> Option<ConstValue> {
         Expr::NumberLiteral(n) => match &n.value {
             Number::Int(i) => i.as_i64().map(i128::from).or_else(|| i.as_u64().map(i128::from)).map(ConstValue::Int),
             Number::Float(x) => Some(ConstValue::Float(*x)),
-            Number::Complex { .. } => Some(ConstValue::Complex),
+            Number::Complex { real, imag } => Some(ConstValue::Complex(*real, *imag)),
         },
         Expr::BooleanLiteral(b) => Some(ConstValue::Bool(b.value)),
         Expr::NoneLiteral(_) => Some(ConstValue::None),
@@ -2192,7 +2230,7 @@ fn typeof_const(c: &ConstValue) -> Option<Type> {
         }),
         ConstValue::Float(_) => Type::Scalar(Scalar::F64),
         ConstValue::Bool(_) => Type::Scalar(Scalar::Bool),
-        ConstValue::Complex => Type::Scalar(Scalar::C128),
+        ConstValue::Complex(..) => Type::Scalar(Scalar::C128),
         ConstValue::None => Type::None,
         ConstValue::Tuple(items) => Type::tuple(items.iter().map(typeof_const).collect::<Option<Vec<_>>>()?),
         ConstValue::NumpyScalar(s, _) => Type::Scalar(*s),

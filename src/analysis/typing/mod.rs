@@ -328,6 +328,18 @@ pub fn type_def_for_args(
     infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| (f.message, f.range))
 }
 
+/// The prelude's function `name` typed for `args` (see [`Db::prelude`]): its `def` range
+/// in the prelude and its (unliteral) result type.
+pub fn prelude_function(db: &dyn Db, name: &str, args: &[Type]) -> Result<(TextRange, Type), String> {
+    let prelude = db.prelude();
+    let (start, function) =
+        find_gpu_function(db, prelude, name).ok_or_else(|| format!("kernlint's prelude has no `{name}`"))?;
+    let range = function.def_range + start;
+    let types = type_def_for_args(db, prelude, range, args, false)
+        .map_err(|(message, _)| format!("in kernlint's `cmath` prelude (`{name}`): {message}"))?;
+    Ok((range, promote::unliteral(&types.ret)))
+}
+
 /// Why typing failed, without file positions (so an edit above the function reuses it):
 /// the message, the range relative to the function's item, and whether Numba agrees.
 #[salsa::tracked(returns(ref))]

@@ -321,6 +321,8 @@ pub(super) enum Op {
     Return {
         value: Option<Loc>,
     },
+    /// The thread ends, from any call depth (an exception in a device function).
+    Exit,
     Call {
         site: u32,
     },
@@ -1623,6 +1625,7 @@ impl Decoder<'_> {
                 value: Some(self.loc(v)),
             }],
             Terminator::Return(None) | Terminator::Unreachable => vec![Op::Return { value: None }],
+            Terminator::Exit => vec![Op::Exit],
         }
     }
 }

@@ -345,6 +345,10 @@ impl Machine<'_> {
                         caller.pc += 1;
                         continue 'frames;
                     }
+                    Op::Exit => {
+                        t.frames.clear();
+                        break 'frames Stop::Done;
+                    }
                     Op::Call { site } => {
                         let called = enter(codes, &code.calls[site as usize], regs, aggs);
                         frame.pc = pc;

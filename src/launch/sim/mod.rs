@@ -685,12 +685,30 @@ pub fn read_value(bytes: &[u8], s: Scalar) -> V {
         Scalar::F16 => V::F16(half::f16::from_le_bytes([bytes[0], bytes[1]]).to_f32()),
         Scalar::F32 => V::F32(f32::from_le_bytes(b(4)[..4].try_into().unwrap())),
         Scalar::F64 => V::F64(f64::from_le_bytes(b(8))),
+        // A complex number: its real part, then its imaginary part (the pair the IR
+        // computes with).
+        Scalar::C64 | Scalar::C128 => {
+            let part = if s == Scalar::C64 { Scalar::F32 } else { Scalar::F64 };
+            let n = part.itemsize() as usize;
+            V::Tup(vec![read_value(&bytes[..n], part), read_value(&bytes[n..2 * n], part)].into())
+        }
         _ => V::Void,
     }
 }
 
 /// Store a value into little-endian bytes as type `s` (converting it first).
 pub fn write_value(bytes: &mut [u8], s: Scalar, v: &V) {
+    if s.is_complex() {
+        let part = if s == Scalar::C64 { Scalar::F32 } else { Scalar::F64 };
+        let n = part.itemsize() as usize;
+        let (re, im) = match v {
+            V::Tup(items) if items.len() == 2 => (items[0].clone(), items[1].clone()),
+            real => (real.clone(), V::F64(0.0)),
+        };
+        write_value(&mut bytes[..n], part, &re);
+        write_value(&mut bytes[n..2 * n], part, &im);
+        return;
+    }
     let v = convert(v, s);
     match (s, v) {
         (Scalar::Bool, V::Bool(b)) => bytes[0] = b as u8,
