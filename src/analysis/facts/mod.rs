@@ -1,5 +1,6 @@
 //! Thread-aware facts about GPU functions, as plain data (salsa queries): which values vary
-//! per thread ([`uniformity`]), how kernels are launched ([`launch`]), and module-level
+//! per thread ([`uniformity`]), how kernels are launched ([`launch`]), whether two accesses
+//! may meet in one shared-memory slot ([`slots`]), and module-level
 //! arrays captured as constants ([`const_arrays`]).
 //!
 //! Written over the AST for now; every fact is keyed by item-relative ranges and names, so
@@ -7,4 +8,5 @@
 
 pub mod const_arrays;
 pub mod launch;
+pub mod slots;
 pub mod uniformity;

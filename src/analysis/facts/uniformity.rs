@@ -131,6 +131,40 @@ impl Poly {
         self.add(&other.neg()?)
     }
 
+    /// `self` with `atom` replaced by `value` wherever it occurs.
+    pub fn substitute(&self, atom: &Atom, value: &Poly) -> Option<Poly> {
+        let mut out = Poly::default();
+        for (m, c) in &self.0 {
+            let mut term = Poly(BTreeMap::from([(m.iter().filter(|a| *a != atom).cloned().collect::<Vec<Atom>>(), *c)]));
+            for _ in m.iter().filter(|a| *a == atom) {
+                term = term.mul(value)?;
+            }
+            out = out.add(&term)?;
+        }
+        Some(out)
+    }
+
+    /// `self` with each named symbol `Sym(n)` for `n` in `names` replaced by a fresh one: the
+    /// value the name holds after it was assigned again.
+    pub fn renamed(&self, names: &BTreeSet<String>) -> Poly {
+        if names.is_empty() {
+            return self.clone();
+        }
+        let mut out = Poly::default();
+        for (m, c) in &self.0 {
+            let mut m: Vec<Atom> = m
+                .iter()
+                .map(|a| match a {
+                    Atom::Sym(n) if names.contains(n) => Atom::Sym(format!("{n}'")),
+                    other => other.clone(),
+                })
+                .collect();
+            m.sort();
+            out.0.insert(m, *c);
+        }
+        out
+    }
+
     pub fn mul(&self, other: &Poly) -> Option<Poly> {
         let mut out = Poly::default();
         for (m1, c1) in &self.0 {
@@ -158,6 +192,11 @@ pub struct Value {
     pub atoms: BTreeSet<Atom>,
     /// A loop variable of `for ... in range(...)`: bounded by the range.
     pub range_bounded: bool,
+    /// Distinct in every thread that computes it, as a ticket drawn from an atomic counter
+    /// is (`slot = cuda.atomic.add(counter, 0, 1)`, and `slot + k`, `2 * slot`): over the
+    /// whole launch (`Level::Uniform`, a counter in global memory) or within a block
+    /// (`Level::Block`, a counter in shared memory).
+    pub unique: Option<Level>,
 }
 
 impl Value {
@@ -194,6 +233,9 @@ pub struct Guard {
     pub op: Option<CmpOp>,
     pub right: Value,
     pub range: TextRange,
+    /// `x % m == r` (or `x & (m - 1) == r` for a power of two `m`) known to hold: the forms
+    /// of `x`, `m` and `r`.
+    pub modulo: Option<(Poly, Poly, Poly)>,
 }
 
 impl Guard {
@@ -254,9 +296,15 @@ pub struct Access {
     pub guards: Vec<Guard>,
     /// Index atoms fixed to one value by enclosing `==` tests (`if tid == 0`).
     pub pinned: BTreeSet<Atom>,
+    /// The values of the pinned atoms, where the test gives one (`tid == 0`, `tx == n - 1`).
+    pub pins: BTreeMap<Atom, Poly>,
     /// Accesses (indices into [`FunctionFacts::accesses`]) that may run before this one
     /// with no barrier in between.
     pub preceding: BTreeSet<usize>,
+    /// For a preceding access, the variables that may be assigned again between it and this
+    /// one (a double buffer's `src = 1 - src`, a loop's next iteration): their symbols do not
+    /// stand for the same value at both accesses.
+    pub reassigned: BTreeMap<usize, BTreeSet<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -280,6 +328,10 @@ pub struct FunctionFacts {
     /// Which axes (x, y, z) of the thread and block indices the function reads.
     pub axes_used: [bool; 3],
     pub params: Vec<String>,
+    /// Upper bounds of variables that only ever shrink: `(k, b)` for `k * v <= b`, from a
+    /// start `v = b // k` (or `b >> log2 k`) and updates `v //= 2`, `v >>= 1`, `v = v // 2`
+    /// (a reduction's stride `s = cuda.blockDim.x // 2`).
+    pub shrinking: BTreeMap<String, (i64, Poly)>,
 }
 
 impl FunctionFacts {
@@ -320,11 +372,13 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup) -> FunctionFa
         changed: false,
         facts: FunctionFacts { def_range: def.range(), params: params.clone(), ..FunctionFacts::default() },
         access_ids: BTreeMap::new(),
-        pending: BTreeSet::new(),
+        pending: Pending::new(),
         stmt: def.range(),
         cur: Ctl::default(),
         quiet: false,
         tests: BTreeMap::new(),
+        known: BTreeMap::new(),
+        aliases: BTreeMap::new(),
     };
     for p in &params {
         w.env.insert(p.clone(), Value::of_poly(Level::Uniform, Poly::atom(Atom::Sym(p.clone()))));
@@ -333,14 +387,19 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup) -> FunctionFa
     // Levels only rise: iterate to a fixpoint (bounded), then record.
     for _ in 0..8 {
         w.changed = false;
+        w.known.clear();
+        w.aliases.clear();
         w.block(&def.body, &Ctl::default());
         if !w.changed {
             break;
         }
     }
     w.record = true;
+    w.known.clear();
+    w.aliases.clear();
     w.block(&def.body, &Ctl::default());
     w.facts.variables = w.env.clone();
+    w.facts.shrinking = shrinking(def, &mut w);
     w.facts
 }
 
@@ -398,6 +457,7 @@ struct Ctl {
     exited: Option<TextRange>,
     guards: Vec<Guard>,
     pinned: BTreeSet<Atom>,
+    pins: BTreeMap<Atom, Poly>,
 }
 
 impl Ctl {
@@ -434,7 +494,9 @@ struct Walker<'s> {
     changed: bool,
     facts: FunctionFacts,
     access_ids: BTreeMap<(u32, u32, bool), usize>,
-    pending: BTreeSet<usize>,
+    /// The accesses that may have run since the last barrier, each with the variables
+    /// assigned since it ran.
+    pending: Pending,
     stmt: TextRange,
     /// The control context of the expression being evaluated.
     cur: Ctl,
@@ -442,6 +504,21 @@ struct Walker<'s> {
     quiet: bool,
     /// Names bound once to a test (`first = i == 0`), used as guards where tested.
     tests: BTreeMap<String, Expr>,
+    /// Names whose value here is a known constant on every path (for loop entry tests).
+    known: BTreeMap<String, i64>,
+    /// Names assigned several times whose value here is, on every path, a form over other
+    /// names (`pin = 1 - pout`): read as that form rather than as a symbol of their own.
+    aliases: BTreeMap<String, Poly>,
+}
+
+/// Accesses since the last barrier, each with the variables assigned since it ran.
+type Pending = BTreeMap<usize, BTreeSet<String>>;
+
+/// Join the pending accesses of another path into `into`.
+fn merge_pending(into: &mut Pending, from: &Pending) {
+    for (id, names) in from {
+        into.entry(*id).or_default().extend(names.iter().cloned());
+    }
 }
 
 const BARRIERS: &[&str] = &["syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or"];
@@ -526,7 +603,7 @@ impl Walker<'_> {
             Stmt::If(s) => {
                 let mut branch_ctl = ctl.clone();
                 let start = self.pending.clone();
-                let mut after = BTreeSet::new();
+                let mut after = Pending::new();
                 let mut all_terminated = true;
                 let mut tests: Vec<&Expr> = vec![&s.test];
                 let mut bodies: Vec<&[Stmt]> = vec![&s.body];
@@ -553,30 +630,39 @@ impl Walker<'_> {
                     merge_flow(&mut flow, &f);
                     if !f.terminated {
                         all_terminated = false;
-                        after.extend(self.pending.iter().copied());
+                        merge_pending(&mut after, &self.pending);
                     }
                 }
                 if !has_else {
                     all_terminated = false;
-                    after.extend(start.iter().copied());
+                    merge_pending(&mut after, &start);
                 }
                 self.pending = after;
                 flow.terminated = all_terminated;
+                self.forget_assigned(stmt);
             }
             Stmt::While(s) => {
+                // Whether the loop runs at least once, from the values its test reads on entry.
+                let once = self.const_truth(&s.test) == Some(true) || self.has_barrier(&s.body);
+                self.forget_assigned(stmt);
                 let test = self.eval_ctl(&s.test, ctl);
                 let mut c = ctl.under(&test, s.test.range());
                 self.guards(&s.test, true, &mut c);
-                self.looped(&s.body, &c, s.test.range(), &mut flow);
+                self.looped(&s.body, &c, s.test.range(), &[], once, &mut flow);
                 self.block(&s.orelse, ctl);
             }
             Stmt::For(s) => {
+                let once = self.range_runs(&s.iter) || self.has_barrier(&s.body);
+                self.forget_assigned(stmt);
                 let iter = self.eval_ctl(&s.iter, ctl);
                 let c = ctl.under(&iter, s.iter.range());
                 let mut target = Value { range_bounded: is_range_call(&s.iter, self.scope), ..iter.clone() };
                 target.poly = None;
                 self.bind(&s.target, &target, &c);
-                self.looped(&s.body, &c, s.iter.range(), &mut flow);
+                let mut targets = Counts::default();
+                targets.target(&s.target);
+                let targets: Vec<String> = targets.0.into_keys().collect();
+                self.looped(&s.body, &c, s.iter.range(), &targets, once, &mut flow);
                 self.block(&s.orelse, ctl);
             }
             Stmt::Return(r) => {
@@ -602,9 +688,11 @@ impl Walker<'_> {
             }
             Stmt::With(w) => {
                 flow = self.block(&w.body, ctl);
+                self.forget_assigned(stmt);
             }
             Stmt::Try(t) => {
                 flow = self.block(&t.body, ctl);
+                self.forget_assigned(stmt);
             }
             Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
             _ => {}
@@ -614,7 +702,9 @@ impl Walker<'_> {
 
     /// A loop body: walked again when a thread-dependent `break`/`continue` makes later
     /// iterations run for fewer threads, and twice when recording (loop-carried intervals).
-    fn looped(&mut self, body: &[Stmt], ctl: &Ctl, head: TextRange, flow: &mut Flow) {
+    /// `targets`: the `for` loop's variables, which take a new value at each back edge.
+    /// `once`: the body runs at least once, so no path skips it.
+    fn looped(&mut self, body: &[Stmt], ctl: &Ctl, head: TextRange, targets: &[String], once: bool, flow: &mut Flow) {
         let before = self.pending.clone();
         let mut f = self.block(body, ctl);
         let mut ctl = ctl.clone();
@@ -623,16 +713,118 @@ impl Walker<'_> {
             ctl.condition.get_or_insert(head);
             ctl.thread_conditions.push(head);
             ctl.exited.get_or_insert(exit);
-            self.pending.extend(before.iter().copied());
+            self.reassigned(targets);
+            merge_pending(&mut self.pending, &before);
             f = self.block(body, &ctl);
         }
         if self.record {
-            self.pending.extend(before.iter().copied());
+            self.reassigned(targets);
+            merge_pending(&mut self.pending, &before);
             self.block(body, &ctl);
         }
-        self.pending.extend(before.iter().copied());
+        if !once {
+            merge_pending(&mut self.pending, &before);
+        }
         if let Some(r) = f.returned {
             flow.returned.get_or_insert(r);
+        }
+    }
+
+    /// Variables assigned again: symbols of theirs in the pending accesses' indices no longer
+    /// stand for the current value.
+    fn reassigned(&mut self, names: &[String]) {
+        for pending in self.pending.values_mut() {
+            pending.extend(names.iter().cloned());
+        }
+    }
+
+    /// Forget the constant values of the names a compound statement assigns: after it they
+    /// depend on the path taken.
+    fn forget_assigned(&mut self, stmt: &Stmt) {
+        let mut names = Counts::default();
+        names.visit_stmt(stmt);
+        for n in names.0.keys() {
+            self.known.remove(n);
+            self.unalias(n);
+        }
+    }
+
+    /// `name` takes a new value: forms read through it, and its own, no longer hold.
+    fn unalias(&mut self, name: &str) {
+        self.aliases.remove(name);
+        let sym = Atom::Sym(name.to_string());
+        self.aliases.retain(|_, p| !p.0.keys().flatten().any(|a| *a == sym));
+    }
+
+    /// An integer the expression surely has here: a literal, a constant, or a name last
+    /// assigned a constant on every path (`n = 16 * 16 // 2`).
+    fn const_int(&mut self, e: &Expr) -> Option<i64> {
+        match e {
+            Expr::Name(n) if self.known.contains_key(n.id.as_str()) => self.known.get(n.id.as_str()).copied(),
+            Expr::BinOp(b) => {
+                let (l, r) = (self.const_int(&b.left)?, self.const_int(&b.right)?);
+                match b.op {
+                    Operator::Add => l.checked_add(r),
+                    Operator::Sub => l.checked_sub(r),
+                    Operator::Mult => l.checked_mul(r),
+                    Operator::FloorDiv if r != 0 => Some(l.div_euclid(r)),
+                    Operator::Mod if r != 0 => Some(l.rem_euclid(r)),
+                    Operator::LShift if (0..62).contains(&r) => l.checked_mul(1 << r),
+                    Operator::RShift if (0..63).contains(&r) => Some(l >> r),
+                    _ => None,
+                }
+            }
+            Expr::UnaryOp(u) if u.op == UnaryOp::USub => self.const_int(&u.operand)?.checked_neg(),
+            other => self.eval_quiet(other).poly.as_ref().and_then(Poly::as_const),
+        }
+    }
+
+    /// Whether a loop test holds on entry, from the constants it compares.
+    fn const_truth(&mut self, test: &Expr) -> Option<bool> {
+        let Expr::Compare(c) = test else { return None };
+        let mut left = self.const_int(&c.left)?;
+        for (op, right) in c.ops.iter().zip(&c.comparators) {
+            let r = self.const_int(right)?;
+            let holds = match op {
+                CmpOp::Lt => left < r,
+                CmpOp::LtE => left <= r,
+                CmpOp::Gt => left > r,
+                CmpOp::GtE => left >= r,
+                CmpOp::Eq => left == r,
+                CmpOp::NotEq => left != r,
+                _ => return None,
+            };
+            if !holds {
+                return Some(false);
+            }
+            left = r;
+        }
+        Some(true)
+    }
+
+    /// A `cuda.syncthreads()` every pass through the body reaches: a loop built around one
+    /// (a reduction's steps, a tiled loop) is taken to run at least once.
+    fn has_barrier(&self, body: &[Stmt]) -> bool {
+        body.iter().any(|s| {
+            matches!(s, Stmt::Expr(e) if matches!(&*e.value, Expr::Call(c) if self.cuda(&c.func).is_some_and(|m| BARRIERS.contains(&m.as_str()))))
+        })
+    }
+
+    /// Whether `range(...)` has at least one element, from constant bounds.
+    fn range_runs(&mut self, iter: &Expr) -> bool {
+        if !is_range_call(iter, self.scope) {
+            return false;
+        }
+        let Expr::Call(c) = iter else { return false };
+        if !c.arguments.keywords.is_empty() {
+            return false;
+        }
+        let args: Option<Vec<i64>> = c.arguments.args.iter().map(|a| self.const_int(a)).collect();
+        match args.as_deref() {
+            Some([n]) => *n > 0,
+            Some([a, b]) => a < b,
+            Some([a, b, s]) => (*s > 0 && a < b) || (*s < 0 && a > b),
+            _ => false,
         }
     }
 
@@ -645,11 +837,22 @@ impl Walker<'_> {
                 for (op, right) in c.ops.iter().zip(&c.comparators) {
                     let (lv, rv) = (self.eval_quiet(left), self.eval_quiet(right));
                     let op = if positive { Some(*op) } else { negate(*op) };
-                    let guard = Guard { left: lv.clone(), op: op.filter(|_| strong), right: rv.clone(), range: test.range() };
+                    let mut guard = Guard { left: lv.clone(), op: op.filter(|_| strong), right: rv.clone(), range: test.range(), modulo: None };
                     if guard.op == Some(CmpOp::Eq) {
                         for (a, b) in [(&lv, &rv), (&rv, &lv)] {
-                            if let (Some(p), Some(k)) = (&a.poly, b.poly.as_ref().and_then(Poly::as_const)) {
-                                pin(p, k, &mut ctl.pinned);
+                            if let (Some(p), Some(k)) = (&a.poly, &b.poly)
+                                && b.level != Level::Thread
+                                && !k.has_thread()
+                            {
+                                pin(p, k, &mut ctl.pinned, &mut ctl.pins);
+                            }
+                        }
+                        for (a, b) in [(left, &rv), (right, &lv)] {
+                            if let (Some((x, m)), Some(r)) = (self.modular(a), &b.poly)
+                                && b.level != Level::Thread
+                                && !r.has_thread()
+                            {
+                                guard.modulo = Some((x, m, r.clone()));
                             }
                         }
                     }
@@ -679,8 +882,28 @@ impl Walker<'_> {
             }
             other => {
                 let v = self.eval_quiet(other);
-                ctl.guards.push(Guard { left: v, op: None, right: Value::uniform(), range: other.range() });
+                ctl.guards.push(Guard { left: v, op: None, right: Value::uniform(), range: other.range(), modulo: None });
             }
+        }
+    }
+
+    /// `x % m`, or `x & (m - 1)` with `m` a constant power of two: the forms of `x` and `m`,
+    /// `m` the same in every thread.
+    fn modular(&mut self, e: &Expr) -> Option<(Poly, Poly)> {
+        let Expr::BinOp(b) = e else { return None };
+        let x = self.eval_quiet(&b.left).poly?;
+        let mv = self.eval_quiet(&b.right);
+        if mv.level == Level::Thread {
+            return None;
+        }
+        let m = mv.poly?;
+        match b.op {
+            Operator::Mod if !m.has_thread() => Some((x, m)),
+            Operator::BitAnd => {
+                let mask = m.as_const()?;
+                (mask >= 0 && (mask + 1).count_ones() == 1).then(|| (x, Poly::constant(mask + 1)))
+            }
+            _ => None,
         }
     }
 
@@ -738,6 +961,9 @@ impl Walker<'_> {
             },
             Expr::Name(n) => {
                 if let Some(v) = self.env.get(n.id.as_str()) {
+                    if let Some(p) = self.aliases.get(n.id.as_str()) {
+                        return Value { poly: Some(p.clone()), ..v.clone() };
+                    }
                     return v.clone();
                 }
                 if let Some(v) = self.special(e) {
@@ -873,7 +1099,20 @@ impl Walker<'_> {
                 _ => {}
             }
             if top == "atomic" {
-                return Value { level: Level::Thread, atoms: joined.atoms, ..Value::default() };
+                // The old value `atomic.add(counter, i, k)` returns (k a nonzero constant) is a
+                // ticket: no two threads draw the same one from a counter.
+                let step = args.get(2).and_then(|a| a.poly.as_ref()).and_then(Poly::as_const);
+                let ticket = match member {
+                    "atomic.add" | "atomic.sub" => step.is_some_and(|k| k != 0),
+                    "atomic.inc" => true,
+                    _ => false,
+                };
+                let unique = match c.arguments.args.first().and_then(|a| self.array_kind(a)) {
+                    Some((_, ArrayKind::Param)) if ticket => Some(Level::Uniform),
+                    Some((_, ArrayKind::Shared { .. })) if ticket => Some(Level::Block),
+                    _ => None,
+                };
+                return Value { level: Level::Thread, atoms: joined.atoms, unique, ..Value::default() };
             }
             let varying = ["shfl", "ballot", "match", "activemask", "lanemask", "random", "vote", "any_sync", "all_sync", "eq_sync"];
             if varying.iter().any(|p| member.contains(p)) {
@@ -983,15 +1222,24 @@ impl Walker<'_> {
                     thread_conditions: self.cur.thread_conditions.clone(),
                     guards: self.cur.guards.clone(),
                     pinned: self.cur.pinned.clone(),
+                    pins: self.cur.pins.clone(),
                     preceding: BTreeSet::new(),
+                    reassigned: BTreeMap::new(),
                 });
                 self.access_ids.insert(key, id);
                 id
             }
         };
-        let pending = self.pending.clone();
-        self.facts.accesses[id].preceding.extend(pending);
-        self.pending.insert(id);
+        let pending = std::mem::take(&mut self.pending);
+        let access = &mut self.facts.accesses[id];
+        access.preceding.extend(pending.keys().copied());
+        for (p, names) in &pending {
+            if !names.is_empty() {
+                access.reassigned.entry(*p).or_default().extend(names.iter().cloned());
+            }
+        }
+        self.pending = pending;
+        self.pending.insert(id, BTreeSet::new());
     }
 
     fn assign(&mut self, target: &Expr, value_expr: &Expr, value: &Value, ctl: &Ctl, rmw: bool) {
@@ -1068,11 +1316,32 @@ impl Walker<'_> {
         match target {
             Expr::Name(n) => {
                 let name = n.id.to_string();
+                match value.poly.as_ref().and_then(Poly::as_const) {
+                    Some(c) if value.level != Level::Thread => {
+                        self.known.insert(name.clone(), c);
+                    }
+                    _ => {
+                        self.known.remove(&name);
+                    }
+                }
+                self.reassigned(std::slice::from_ref(&name));
                 let count = self.counts.0.get(&name).copied().unwrap_or(1);
+                self.unalias(&name);
+                if count > 1
+                    && value.level <= Level::Block
+                    && ctl.level <= Level::Block
+                    && let Some(p) = value.poly.as_ref().filter(|p| p.as_const().is_none() && !p.0.keys().flatten().any(|a| *a == Atom::Sym(name.clone())))
+                {
+                    self.aliases.insert(name.clone(), p.clone());
+                }
                 let level = value.level.max(ctl.level);
+                // Assigned in code only one thread of the block runs (`if tid == 0:`), a value
+                // the same in every thread stays that thread's one value: a symbol.
+                let one_thread = value.level <= Level::Block
+                    && (0..3u8).filter(|a| *a == 0 || self.facts.axes_used[*a as usize]).all(|a| ctl.pinned.contains(&Atom::Tid(a)));
                 let poly = if count <= 1 {
                     value.poly.clone()
-                } else if level <= Level::Block {
+                } else if level <= Level::Block || one_thread {
                     Some(Poly::atom(Atom::Sym(name.clone())))
                 } else {
                     None
@@ -1083,13 +1352,17 @@ impl Walker<'_> {
                     data: value.data || (ctl.level == Level::Thread && level == Level::Thread && value.level < Level::Thread),
                     atoms: value.atoms.clone(),
                     range_bounded: value.range_bounded && count <= 2,
+                    unique: if count <= 1 { value.unique } else { None },
                 };
                 if let Some(old) = self.env.get(&name) {
                     new.level = new.level.max(old.level);
                     new.data |= old.data;
                     new.atoms.extend(old.atoms.iter().cloned());
-                    if new.level == Level::Thread && count > 1 {
+                    if new.level == Level::Thread && count > 1 && !(one_thread && old.poly == new.poly) {
                         new.poly = None;
+                    }
+                    if old.unique != new.unique {
+                        new.unique = None;
                     }
                     if *old == new {
                         return;
@@ -1115,6 +1388,110 @@ impl Walker<'_> {
     }
 }
 
+/// The variables assigned once from outside themselves and otherwise only divided down, with
+/// the bound their start gives.
+fn shrinking(def: &ast::StmtFunctionDef, w: &mut Walker) -> BTreeMap<String, (i64, Poly)> {
+    #[derive(Default)]
+    struct Assigns<'a>(BTreeMap<String, Vec<(Option<Operator>, &'a Expr)>>);
+    impl<'a> Visitor<'a> for Assigns<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::Assign(a) => {
+                    for t in &a.targets {
+                        match t {
+                            Expr::Name(n) => self.0.entry(n.id.to_string()).or_default().push((None, &a.value)),
+                            other => {
+                                let mut c = Counts::default();
+                                c.target(other);
+                                for n in c.0.into_keys() {
+                                    self.0.entry(n).or_default().push((Some(Operator::Add), &a.value));
+                                }
+                            }
+                        }
+                    }
+                }
+                Stmt::AugAssign(a) => {
+                    if let Expr::Name(n) = &*a.target {
+                        self.0.entry(n.id.to_string()).or_default().push((Some(a.op), &a.value));
+                    }
+                }
+                Stmt::AnnAssign(a) => {
+                    let mut c = Counts::default();
+                    c.target(&a.target);
+                    for n in c.0.into_keys() {
+                        self.0.entry(n).or_default().push((Some(Operator::Add), &a.target));
+                    }
+                }
+                Stmt::For(f) => {
+                    let mut c = Counts::default();
+                    c.target(&f.target);
+                    for n in c.0.into_keys() {
+                        self.0.entry(n).or_default().push((Some(Operator::Add), &f.iter));
+                    }
+                }
+                _ => {}
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Named(n) = expr
+                && let Expr::Name(t) = &*n.target
+            {
+                self.0.entry(t.id.to_string()).or_default().push((Some(Operator::Add), &n.value));
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut all = Assigns::default();
+    for stmt in &def.body {
+        all.visit_stmt(stmt);
+    }
+    let constant = |e: &Expr| match e {
+        Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) => i.as_i64(),
+        _ => None,
+    };
+    // `x // k` or `x >> j`: the divisor.
+    fn divided(e: &Expr) -> Option<(i64, &Expr)> {
+        let Expr::BinOp(b) = e else { return None };
+        let Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) = &*b.right else { return None };
+        let k = i.as_i64()?;
+        match b.op {
+            Operator::FloorDiv if k >= 2 => Some((k, &*b.left)),
+            Operator::RShift if (1..31).contains(&k) => Some((1 << k, &*b.left)),
+            _ => None,
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (name, assigns) in all.0 {
+        let is_self = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == name);
+        let mut start = None;
+        let mut ok = assigns.len() >= 2;
+        for (op, value) in &assigns {
+            let shrinks = match op {
+                Some(Operator::FloorDiv) => constant(value).is_some_and(|k| k >= 2),
+                Some(Operator::RShift) => constant(value).is_some_and(|k| k >= 1),
+                None => divided(value).is_some_and(|(_, x)| is_self(x)),
+                _ => false,
+            };
+            if shrinks {
+                continue;
+            }
+            if op.is_some() || start.is_some() {
+                ok = false;
+                break;
+            }
+            start = Some(*value);
+        }
+        let Some(start) = start.filter(|_| ok) else { continue };
+        let (k, top) = divided(start).unwrap_or((1, start));
+        // From a start at or above 0, dividing only moves down towards 0.
+        if let Some(bound) = w.eval_quiet(top).poly.filter(|p| !p.has_thread() && super::slots::nonneg(p)) {
+            out.insert(name, (k, bound));
+        }
+    }
+    out
+}
+
 /// `cuda.grid` along one axis: `threadIdx + blockIdx * blockDim`.
 fn grid_poly(axis: u8) -> Poly {
     Poly::atom(Atom::Tid(axis))
@@ -1124,6 +1501,19 @@ fn grid_poly(axis: u8) -> Poly {
 
 fn binop(op: Operator, l: &Value, r: &Value) -> Value {
     let mut v = Value::join([l, r]);
+    // A ticket stays distinct per thread when shifted by, or scaled by a nonzero, value the
+    // same in every thread.
+    let same = |x: &Value| x.level != Level::Thread && !x.data;
+    let nonzero = |x: &Value| x.poly.as_ref().and_then(Poly::as_const).is_some_and(|c| c != 0);
+    v.unique = match (op, l.unique, r.unique) {
+        (Operator::Add, Some(u), None) if same(r) => Some(u),
+        (Operator::Add, None, Some(u)) if same(l) => Some(u),
+        (Operator::Sub, Some(u), None) if same(r) => Some(u),
+        (Operator::Sub, None, Some(u)) if same(l) => Some(u),
+        (Operator::Mult, Some(u), None) if nonzero(r) => Some(u),
+        (Operator::Mult, None, Some(u)) if nonzero(l) => Some(u),
+        _ => None,
+    };
     v.poly = match (&l.poly, &r.poly) {
         (Some(a), Some(b)) => match op {
             Operator::Add => a.add(b),
@@ -1156,16 +1546,37 @@ fn negate(op: CmpOp) -> Option<CmpOp> {
     })
 }
 
-/// `p == k` fixes the index atoms of `p` when `p` is one index term, or a sum of
-/// non-negative terms equal to 0 (`cuda.grid(1) == 0`).
-fn pin(p: &Poly, k: i64, pinned: &mut BTreeSet<Atom>) {
+/// `p == k` (`k` the same in every thread) fixes the index atoms of `p` when `p` is one
+/// index term, or a sum of non-negative terms equal to 0 (`cuda.grid(1) == 0`). Where the
+/// atom's value follows (`tid == 0`, `tx == n - 1`, `16 * ty + tx == 0`), `pins` gets it.
+fn pin(p: &Poly, k: &Poly, pinned: &mut BTreeSet<Atom>, pins: &mut BTreeMap<Atom, Poly>) {
     let terms: Vec<(&Vec<Atom>, &i64)> = p.0.iter().filter(|(m, _)| m.iter().any(Atom::is_index)).collect();
     let single = |m: &Vec<Atom>| m.iter().filter(|a| a.is_index()).count() == 1;
     if terms.len() == 1 && single(terms[0].0) {
-        pinned.extend(terms[0].0.iter().filter(|a| a.is_index()).cloned());
-    } else if k == p.konst() && p.0.values().all(|c| *c > 0) {
+        let (m, c) = (terms[0].0, *terms[0].1);
+        let Some(atom) = m.iter().find(|a| a.is_index()) else { return };
+        pinned.insert(atom.clone());
+        // c * atom * rest + others == k
+        let Some(diff) = Poly(BTreeMap::from([(m.clone(), c)])).sub(p).and_then(|t| t.add(k)) else { return };
+        if m.len() == 1 {
+            let value = match c {
+                1 => Some(diff),
+                -1 => diff.neg(),
+                _ => diff.as_const().filter(|v| v % c == 0).map(|v| Poly::constant(v / c)),
+            };
+            if let Some(v) = value {
+                pins.insert(atom.clone(), v);
+            }
+        } else if diff.0.is_empty() && m.iter().all(|a| a == atom || matches!(a, Atom::Bdim(_) | Atom::Gdim(_))) {
+            pins.insert(atom.clone(), Poly::default());
+        }
+    } else if k.as_const() == Some(p.konst()) && p.0.values().all(|c| *c > 0) {
         for (m, _) in terms.into_iter().filter(|(m, _)| single(m)) {
-            pinned.extend(m.iter().filter(|a| a.is_index()).cloned());
+            let Some(atom) = m.iter().find(|a| a.is_index()) else { continue };
+            pinned.insert(atom.clone());
+            if m.iter().all(|a| a == atom || matches!(a, Atom::Bdim(_) | Atom::Gdim(_))) {
+                pins.insert(atom.clone(), Poly::default());
+            }
         }
     }
 }

@@ -3,13 +3,26 @@
 //! ## What it does
 //! Finds two accesses to the same `cuda.shared.array` slot by different threads of one
 //! block with no `cuda.syncthreads()` between them, where at least one writes: a thread
-//! reading its neighbour's slot (`s[tid + 1]`, `s[tid + step]`) that the neighbour writes
-//! in the same barrier interval, a slot one thread writes (`if tid == 0: s[0] = v`) and
-//! others read before a barrier, or every thread writing its own different value into one
-//! block-uniform slot. Per-thread slots (`s[tid]` written and read by the same thread),
-//! reads separated from the writes by a barrier, reads of slots no writer of the interval
-//! touches (`if tid < step: s[tid] += s[tid + step]`), and launches with one thread per
-//! block are not reported.
+//! reading its neighbour's slot (`s[tid + 1]`, `s[tid + step]`, `tile[tx, ty]` after
+//! `tile[ty, tx] = ...`, every slot in a loop `s[j]`) that the neighbour writes in the same
+//! barrier interval, a slot one thread writes (`if tid == 0: s[0] = v`) and others read
+//! before a barrier, every thread writing its own different value into one block-uniform
+//! slot, and the next iteration of a loop overwriting slots other threads may still be
+//! reading (a tiled loop without the barrier at the end of its body).
+//!
+//! Not reported, as they never meet in one slot: per-thread slots (`s[tid]` written and read
+//! by the same thread), reads separated from the writes by a barrier, slots no writer of the
+//! interval touches (`if tid < step: s[tid] += s[tid + step]`, `if tid % (2 * s) == 0:
+//! s[tid] += s[tid + s]`, `s[2 * s * tid] += s[2 * s * tid + s]`), different planes or
+//! halves (`buf[0, t]` and `buf[1, t]`, `s[t]` and `s[blockDim.x + t]`), double buffers that
+//! write one buffer while reading the other (`buf[1 - src, t]`, `nxt = 1 - cur`), slots a
+//! guard gives to one group of threads (`if tz == 0: buf[0, ty, tx] = ...`, thread 0 reading
+//! back `s[0]` after writing `s[tid]`), a tile and its halo stored by the same thread (`s[ty,
+//! tx]` and `s[ty, tx + 16]`), and launches with one thread per block. A variable assigned
+//! again between the two accesses (`src = 1 - src`, a loop's next iteration) is taken to
+//! hold a new value. Block sizes come from the launches in the file or a `# kernlint:
+//! launch` comment. Exchanges confined to one warp (`if tid < 32:`, blocks of at most 32
+//! threads) are reported by KL204, which explains what they assume of the warp.
 //!
 //! ## Why is this bad?
 //! Threads of a block run in no fixed order: without a barrier the reader may see the old
@@ -44,7 +57,10 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
-use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Poly, item_uniformity};
+use crate::analysis::facts::slots::{BlockShape, Side, may_meet};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, item_uniformity};
+use crate::analysis::kernels::FunctionKind;
+use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
 use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
@@ -55,11 +71,18 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     let launches = kernel_launches(ctx.db, ctx.file);
     for (function, _) in ctx.gpu_functions() {
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
-        let active = active_atoms(facts, launches.get(&function.name));
+        let known = launches.get(&function.name);
+        let active = active_atoms(facts, known);
         let threads: BTreeSet<Atom> = active.into_iter().filter(Atom::is_thread).collect();
         if threads.is_empty() {
             continue; // one thread per block
         }
+        let shape = BlockShape::of(known);
+        // Blocks of one warp: exchanges within them are KL204's (warp-synchronous code).
+        let one_warp = function.spec.kind == FunctionKind::Kernel
+            && known.is_some_and(|l| !l.is_empty() && l.iter().all(|c| c.threads_per_block().is_some_and(|t| t <= 32)));
+        let warp_rules = matches!(function.spec.kind, FunctionKind::Kernel | FunctionKind::DeviceFunction);
+        let polys: Vec<Option<Vec<Poly>>> = facts.accesses.iter().map(|a| a.index.iter().map(|v| v.poly.clone()).collect()).collect();
         let mut reported = std::collections::HashSet::new();
         for (id, access) in facts.accesses.iter().enumerate() {
             if !matches!(access.kind, ArrayKind::Shared { .. }) {
@@ -68,7 +91,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             // Every thread writes its own value into one slot.
             if access.write
                 && !access.rmw
-                && access.index.iter().all(|v| v.poly.is_some() && v.level != crate::analysis::facts::uniformity::Level::Thread)
+                && access.index.iter().all(|v| v.poly.is_some() && v.level != Level::Thread)
                 && access.value.as_ref().is_some_and(|v| v.is_thread())
                 && !single_thread(access, &threads)
                 && reported.insert(access.stmt)
@@ -88,20 +111,21 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 if earlier.array != access.array || p == id {
                     continue;
                 }
-                let (writer, other) = if earlier.write { (earlier, access) } else if access.write { (access, earlier) } else { continue };
-                if conflict(writer, other, &threads) && reported.insert(access.stmt) {
-                    out.push(
-                        Diagnostic::new(
-                            "KL202",
-                            access.range,
-                            format!(
-                                "`{}` may touch the slot another thread writes at `{}` with no `cuda.syncthreads()` in between: a shared-memory race",
-                                &ctx.text[access.range],
-                                &ctx.text[writer.range]
-                            ),
-                        )
-                        .note("Call `cuda.syncthreads()` (reached by every thread of the block) between the writes and the reads of other threads' slots."),
-                    );
+                let (Some(pe), Some(pa)) = (&polys[p], &polys[id]) else { continue };
+                let (writer, other, w_earlier) = if earlier.write {
+                    (Side { access: earlier, index: pe }, Side { access, index: pa }, true)
+                } else if access.write {
+                    (Side { access, index: pa }, Side { access: earlier, index: pe }, false)
+                } else {
+                    continue;
+                };
+                if one_warp || (warp_rules && within_one_warp(earlier) && within_one_warp(access)) {
+                    continue;
+                }
+                let none = BTreeSet::new();
+                let reassigned = access.reassigned.get(&p).unwrap_or(&none);
+                if may_meet(writer, other, reassigned, w_earlier, &threads, shape, &facts.shrinking) && reported.insert(access.stmt) {
+                    out.push(race(ctx, access, earlier));
                     break;
                 }
             }
@@ -109,62 +133,42 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The finding for `access`, which may meet `earlier` (run before it with no barrier) in one
+/// slot from another thread.
+fn race(ctx: &ItemContext, access: &Access, earlier: &Access) -> Diagnostic {
+    let this = &ctx.text[access.range];
+    let mut that = ctx.text[earlier.range].to_string();
+    // Two accesses written alike: name the other one by its statement.
+    if that == this
+        && let Some(line) = ctx.text[earlier.stmt].lines().next().map(str::trim).filter(|l| l.len() <= 80 && l.contains(that.as_str()))
+    {
+        that = line.trim_end_matches(':').to_string();
+    }
+    // An earlier access further down the text ran in the previous iteration of a loop (in one
+    // statement, the value is read before the target is written).
+    let carried = earlier.stmt.start() > access.stmt.start() || (earlier.stmt == access.stmt && earlier.write && !access.write);
+    let when = if carried { " in the previous iteration of the loop" } else { "" };
+    let message = match (access.write, earlier.write) {
+        (false, _) => format!(
+            "`{this}` may read the slot another thread writes at `{that}`{when}, with no `cuda.syncthreads()` in between: a shared-memory race (it may see the old value or the new one)"
+        ),
+        (true, false) => format!(
+            "`{this}` may overwrite the slot another thread reads at `{that}`{when}, with no `cuda.syncthreads()` in between: a shared-memory race (the reader may see the old value or the new one)"
+        ),
+        (true, true) => format!(
+            "`{this}` and `{that}`{when} may write the same slot from two threads with no `cuda.syncthreads()` in between: a shared-memory race (which value lands is undefined)"
+        ),
+    };
+    let note = if carried && access.write && !earlier.write {
+        "Call `cuda.syncthreads()` (reached by every thread of the block) at the end of the loop body as well, so that the next iteration's writes wait until every thread has read this iteration's values."
+    } else {
+        "Call `cuda.syncthreads()` (reached by every thread of the block) between the writes and the accesses of other threads' slots."
+    };
+    let label = if earlier.write { "the other thread's write" } else { "the other thread's read" };
+    Diagnostic::new("KL202", access.range, message).related(earlier.range, label).note(note)
+}
+
 /// Only one thread of the block runs this access.
 fn single_thread(a: &Access, threads: &BTreeSet<Atom>) -> bool {
     threads.iter().all(|t| a.pinned.contains(t))
 }
-
-/// Whether a write `w` and another access `o` may hit one slot from different threads.
-fn conflict(w: &Access, o: &Access, threads: &BTreeSet<Atom>) -> bool {
-    if w.index.len() != o.index.len() {
-        return false;
-    }
-    let (Some(pw), Some(po)): (Option<Vec<&Poly>>, Option<Vec<&Poly>>) =
-        (w.index.iter().map(|v| v.poly.as_ref()).collect(), o.index.iter().map(|v| v.poly.as_ref()).collect())
-    else {
-        return false;
-    };
-    let Some(diffs) = po.iter().zip(&pw).map(|(a, b)| a.sub(b)).collect::<Option<Vec<Poly>>>() else { return false };
-    let threaded = pw.iter().any(|p| p.has_thread());
-    if diffs.iter().all(|d| d.0.is_empty()) {
-        if threaded {
-            return false; // each thread its own slot
-        }
-        // One uniform slot: a race when a thread-dependent subset writes it and others touch it.
-        if w.control != crate::analysis::facts::uniformity::Level::Thread {
-            return false;
-        }
-        let same_threads = o.thread_conditions.starts_with(&w.thread_conditions) && single_thread(w, threads);
-        return !same_threads;
-    }
-    if !threaded || diffs.iter().any(Poly::has_thread) || pw.iter().zip(&po).any(|(a, b)| a.thread_part() != b.thread_part()) {
-        return false;
-    }
-    // Writers under `tid < G` write slots below G; a reader `step >= G` above them is clear.
-    let moved: Vec<usize> = (0..diffs.len()).filter(|&k| !diffs[k].0.is_empty()).collect();
-    if let [k] = moved.as_slice() {
-        let d = &diffs[*k];
-        // `s[tid]` and `s[blockDim.x + tid]` (a second half of the array): `threadIdx.x` is
-        // below `blockDim.x`, so slots a whole block apart never meet.
-        if let Some(axis) = (0..3).find(|&a| pw[*k].thread_part() == Poly::atom(Atom::Tid(a))) {
-            let block = Poly::atom(Atom::Bdim(axis));
-            let above = d.sub(&block).and_then(|x| x.as_const()).is_some_and(|c| c >= 0);
-            let below = d.add(&block).and_then(|x| x.as_const()).is_some_and(|c| c <= 0);
-            if above || below {
-                return false;
-            }
-        }
-        for g in &w.guards {
-            if g.op == Some(CmpOp::Lt)
-                && let (Some(l), Some(bound)) = (&g.left.poly, &g.right.poly)
-                && l.thread_part() == pw[*k].thread_part()
-                && !bound.has_thread()
-                && d.sub(bound).and_then(|x| x.as_const()).is_some_and(|c| c >= 0)
-            {
-                return false;
-            }
-        }
-    }
-    true
-}
-

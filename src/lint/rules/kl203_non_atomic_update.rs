@@ -4,10 +4,14 @@
 //! Finds `a[i] += v` (and `a[i] = a[i] + v`, any operator) on a global or shared array
 //! where several threads may update the same element at once: an index that does not
 //! depend on the thread (`out[0] += x`, `out[blockIdx.x] += x` by every thread of the
-//! block, a loop counter), or an index loaded from data (a histogram, `h[v] += 1`).
+//! block, a loop counter), or an index loaded from data (a histogram, `h[v] += 1`). The
+//! message names the thread or block index the element's index does not depend on.
 //! Updates at per-thread indices (`out[cuda.grid(1)] += x`), updates made by one thread
 //! (`if cuda.threadIdx.x == 0:` in a kernel launched with one block, `if cuda.grid(1) ==
-//! 0:`) and launches with a single thread are not reported.
+//! 0:`, `if tid == cuda.blockDim.x - 1:` on the block's own element), updates at a ticket
+//! drawn from an atomic counter (`slot = cuda.atomic.add(counter, 0, 1); out[slot] += v`:
+//! no two threads get the same slot; a counter in shared memory gives tickets unique within
+//! the block only) and launches with a single thread are not reported.
 //!
 //! ## Why is this bad?
 //! `+=` is a load, an add and a store. Two threads that load the same old value both
@@ -63,17 +67,35 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             if !shared && access.kind != ArrayKind::Param {
                 continue;
             }
-            let data_index = access.index.iter().any(|v| v.data && v.level == Level::Thread);
+            // A ticket from an atomic counter (`slot = cuda.atomic.add(n, 0, 1)`) is each
+            // thread's own: of the launch for a global counter, of the block for a shared one.
+            let ticket = access.index.iter().filter_map(|v| v.unique).min();
+            if ticket == Some(Level::Uniform) || (ticket == Some(Level::Block) && shared) {
+                continue;
+            }
+            // An index read from data collides between threads unless its other components
+            // already tell every thread apart (`num[y, x, chan]` with `x, y = cuda.grid(2)`).
+            let own: BTreeSet<Atom> = access.index.iter().filter(|v| !v.data).flat_map(|v| v.atoms.iter().cloned()).collect();
+            let data_index = ticket.is_none()
+                && access.index.iter().any(|v| v.data && v.level == Level::Thread)
+                && !active.iter().all(|a| own.contains(a) || access.pinned.contains(a));
             let distinguishing: BTreeSet<Atom> = access.index.iter().flat_map(|v| v.atoms.iter().cloned()).collect();
             let sharing: Vec<&Atom> = active
                 .iter()
                 .filter(|a| !(shared && matches!(a, Atom::Bid(_))))
+                .filter(|a| !(ticket.is_some() && a.is_thread()))
                 .filter(|a| !access.pinned.contains(a) && !distinguishing.contains(a))
                 .collect();
             let target = &ctx.text[access.range];
             let message = if !sharing.is_empty() {
                 let who = if sharing.iter().any(|a| matches!(a, Atom::Tid(_))) { "threads of a block" } else { "blocks" };
-                format!("several {who} may update `{target}` at once with a non-atomic read-modify-write: concurrent updates are lost")
+                let why = if ticket.is_some() {
+                    "its index is a ticket from a shared-memory counter, which every block draws anew".to_string()
+                } else {
+                    let names: Vec<String> = sharing.iter().map(|a| format!("`{}`", atom_name(a))).collect();
+                    format!("its index does not depend on {}", names.join(" or "))
+                };
+                format!("several {who} may update `{target}` at once with a non-atomic read-modify-write ({why}): concurrent updates are lost")
             } else if data_index {
                 if active.iter().all(|a| access.pinned.contains(a)) {
                     continue; // one thread
@@ -87,5 +109,18 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                     .note("Use `cuda.atomic.add(array, index, value)` (or `atomic.max`, `atomic.min`, ...), or reduce per thread and let one thread write."),
             );
         }
+    }
+}
+
+/// How the user writes a thread or block index.
+fn atom_name(a: &Atom) -> String {
+    let axis = |k: &u8| ["x", "y", "z"].get(*k as usize).copied().unwrap_or("?");
+    match a {
+        Atom::Tid(k) => format!("cuda.threadIdx.{}", axis(k)),
+        Atom::Bid(k) => format!("cuda.blockIdx.{}", axis(k)),
+        Atom::Bdim(k) => format!("cuda.blockDim.{}", axis(k)),
+        Atom::Gdim(k) => format!("cuda.gridDim.{}", axis(k)),
+        Atom::Lane => "cuda.laneid".to_string(),
+        Atom::Sym(s) => s.clone(),
     }
 }

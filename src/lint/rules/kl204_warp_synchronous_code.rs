@@ -101,8 +101,9 @@ use ruff_python_ast::{self as ast, CmpOp, Expr, Operator, Stmt, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::analysis::facts::launch::{LaunchConfig, active_atoms, kernel_launches};
+use crate::analysis::facts::slots::{BlockShape, Side, may_meet};
 use crate::analysis::facts::uniformity::{
-    Access, ArrayKind, Atom, FunctionFacts, Guard, Level, Poly, item_uniformity,
+    Access, ArrayKind, Atom, FunctionFacts, Guard, Poly, item_uniformity,
 };
 use crate::analysis::kernels::{FunctionKind, bound_names};
 use crate::analysis::resolve::{const_eval, scalar_type_of_path};
@@ -168,6 +169,7 @@ fn lockstep_shared(
     if threads.is_empty() {
         return;
     }
+    let shape = if kernel { BlockShape::of(Some(&known_list)) } else { BlockShape::default() };
     // Every block is (at most) one warp.
     let one_warp = kernel
         && !known.is_empty()
@@ -213,7 +215,10 @@ fn lockstep_shared(
             let (Some(pw), Some(po)) = (&polys[wi], &polys[oi]) else {
                 continue;
             };
-            if conflict(writer, other, pw, po, &threads) && reported.insert(access.stmt) {
+            let none = BTreeSet::new();
+            let reassigned = access.reassigned.get(&p).unwrap_or(&none);
+            let (w, o) = (Side { access: writer, index: pw }, Side { access: other, index: po });
+            if may_meet(w, o, reassigned, earlier.write, &threads, shape, &facts.shrinking) && reported.insert(access.stmt) {
                 let (read, write) = if access.write && !earlier.write {
                     (earlier, access)
                 } else {
@@ -283,7 +288,7 @@ fn poly_of(e: &Expr, facts: &FunctionFacts, env: &BTreeMap<String, Lane>) -> Opt
 }
 
 /// A guard confines the access to threads `threadIdx.x < 32` (or fewer): one warp.
-fn within_one_warp(a: &Access) -> bool {
+pub(crate) fn within_one_warp(a: &Access) -> bool {
     a.guards.iter().any(warp_guard)
 }
 
@@ -318,71 +323,6 @@ fn warp_guard(g: &Guard) -> bool {
     // threadIdx.x < c - konst (+ 1 when inclusive): at most 32 values, 0..=31.
     let bound = c - px.konst() + i64::from(inclusive);
     bound <= 32
-}
-
-/// Only one thread of the block runs this access.
-fn single_thread(a: &Access, threads: &BTreeSet<Atom>) -> bool {
-    threads.iter().all(|t| a.pinned.contains(t))
-}
-
-/// Whether a write `w` and another access `o` may hit one slot from different threads
-/// (as KL202 decides it).
-fn conflict(w: &Access, o: &Access, pw: &[Poly], po: &[Poly], threads: &BTreeSet<Atom>) -> bool {
-    if pw.len() != po.len() {
-        return false;
-    }
-    let Some(diffs) = po
-        .iter()
-        .zip(pw)
-        .map(|(a, b)| a.sub(b))
-        .collect::<Option<Vec<Poly>>>()
-    else {
-        return false;
-    };
-    let threaded = pw.iter().any(|p| p.has_thread());
-    if diffs.iter().all(|d| d.0.is_empty()) {
-        if threaded {
-            return false; // each thread its own slot
-        }
-        if w.control != Level::Thread {
-            return false;
-        }
-        let same_threads =
-            o.thread_conditions.starts_with(&w.thread_conditions) && single_thread(w, threads);
-        return !same_threads;
-    }
-    if !threaded {
-        return false;
-    }
-    if diffs.iter().any(Poly::has_thread)
-        || pw
-            .iter()
-            .zip(po)
-            .any(|(a, b)| a.thread_part() != b.thread_part())
-    {
-        // `s[31 - tid]` or `s[k]` against `s[tid]`: the slots other lanes write.
-        return true;
-    }
-    // Writers under `tid < G` write slots below G; a reader `step >= G` above them is clear.
-    let moved: Vec<usize> = (0..diffs.len())
-        .filter(|&k| !diffs[k].0.is_empty())
-        .collect();
-    if let [k] = moved.as_slice() {
-        let d = &diffs[*k];
-        for g in &w.guards {
-            if g.op == Some(CmpOp::Lt)
-                && let (Some(l), Some(bound)) = (&g.left.poly, &g.right.poly)
-                && l.thread_part() == pw[*k].thread_part()
-                && !bound.has_thread()
-                && d.sub(bound)
-                    .and_then(|x| x.as_const())
-                    .is_some_and(|c| c >= 0)
-            {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 // ---------------------------------------------------------------------------------------

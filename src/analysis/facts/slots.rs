@@ -1,0 +1,443 @@
+//! Whether two accesses to one shared array may touch the same slot from two different
+//! threads of a block: the question KL202 (and KL204 within a warp) asks of a write and each
+//! access that may run with no barrier in between.
+//!
+//! An index is a list of polynomials over the thread indices and values the same in the
+//! whole block. The write runs in a thread `T`, the other access in a thread `T' != T`; they
+//! meet when every component is equal. They are proved apart when one component can never
+//! be equal:
+//!
+//! * no thread index in either, and a difference that is never 0: `buf[0, t]` and `buf[1,
+//!   t]`, a double buffer's `buf[src, t]` and `buf[1 - src, t]` (`1 - 2 * src` is odd);
+//! * the same thread part, shifted (`s[tid]` and `s[tid + step]`): the shift is out of the
+//!   range the guards leave (`if tid < step`, `t >= off`, `blockDim`, a known launch), it is
+//!   not a multiple of the part's coefficients (`s[2 * s * tid]` and `s[2 * s * tid + s]`),
+//!   or the guards fix residues that differ (`if tid % (2 * s) == 0: s[tid] += s[tid + s]`);
+//! * one side fixed, the other varying over a range that excludes it (`s[0]` and `s[tid +
+//!   1]`), and ranges that do not overlap;
+//! * two stores of one thread 8 or more slots apart (a tile and its halo, `s[ty, tx]` and
+//!   `s[ty, tx + 16]`, `s[4 * ty + k, tx]` and `s[ty + 64, tx]`): the layout is taken to
+//!   give every thread its own slots, the block no wider than the gap.
+//!
+//! Ranges come from guards, `blockDim`, known launches, and the bound of a stride that only
+//! shrinks (`s = cuda.blockDim.x // 2` then `s //= 2`: `2 * s <= blockDim.x`).
+//!
+//! The two threads are the same one when every thread index is forced equal: by the same
+//! per-thread slot (`s[ty, tx]` read and written), or pinned to one value on both sides (`if
+//! tz == 0:` around both, `if tid == 0:` writing `s[0]` and reading `s[tid]`).
+//!
+//! Symbols of variables assigned again between the two accesses (a ping-pong index, the next
+//! iteration of a loop) are taken as different values.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::uniformity::{Access, Atom, CmpOp, Level, Poly};
+
+/// The largest block along each axis over a kernel's known launches, where every launch
+/// gives one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BlockShape(pub [Option<i64>; 3]);
+
+impl BlockShape {
+    pub fn of(launches: Option<&Vec<super::launch::LaunchConfig>>) -> BlockShape {
+        let mut out = [None; 3];
+        let Some(list) = launches.filter(|l| !l.is_empty()) else { return BlockShape(out) };
+        for (axis, slot) in out.iter_mut().enumerate() {
+            let sizes: Option<Vec<i128>> = list.iter().map(|l| l.block.map(|b| b[axis])).collect();
+            *slot = sizes.and_then(|s| s.into_iter().max()).and_then(|m| i64::try_from(m).ok());
+        }
+        BlockShape(out)
+    }
+}
+
+/// One of the two accesses, with its index forms (the facts', or a rule's own).
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub access: &'a Access,
+    pub index: &'a [Poly],
+}
+
+/// Whether the write `w` and the access `o` may touch one slot from two different threads of
+/// a block. `reassigned`: the variables assigned between the two (from the earlier's point of
+/// view), `w_earlier`: whether the write is the earlier of the two. `threads`: the thread
+/// indices that differ between threads of a block.
+pub fn may_meet(
+    w: Side,
+    o: Side,
+    reassigned: &BTreeSet<String>,
+    w_earlier: bool,
+    threads: &BTreeSet<Atom>,
+    shape: BlockShape,
+    shrinking: &BTreeMap<String, (i64, Poly)>,
+) -> bool {
+    if w.index.len() != o.index.len() {
+        return false;
+    }
+    let none = BTreeSet::new();
+    let (rw, ro) = if w_earlier { (reassigned, &none) } else { (&none, reassigned) };
+    // A shrinking variable's bound holds at every point, before and after it is assigned again.
+    let mut bounds = shrinking.clone();
+    for name in reassigned {
+        if let Some(b) = shrinking.get(name) {
+            bounds.insert(format!("{name}'"), b.clone());
+        }
+    }
+    let (Some(vw), Some(vo)) = (View::new(w, rw, &bounds), View::new(o, ro, &bounds)) else { return true };
+    // Thread indices equal in both threads.
+    let mut forced: BTreeSet<Atom> =
+        threads.iter().filter(|a| matches!((vw.pins.get(*a), vo.pins.get(*a)), (Some(x), Some(y)) if x == y)).cloned().collect();
+    let mut same_slot = true;
+    for (pw, po) in vw.index.iter().zip(&vo.index) {
+        let (tw, to) = (pw.thread_part(), po.thread_part());
+        let (Some(cw), Some(co)) = (pw.sub(&tw), po.sub(&to)) else { return true };
+        let Some(d) = co.sub(&cw) else { return true };
+        if tw.0.is_empty() && to.0.is_empty() {
+            if nonzero(&d) {
+                return false;
+            }
+            same_slot &= d.0.is_empty();
+        } else if tw == to {
+            if d.0.is_empty() {
+                forced.extend(thread_atoms(&tw));
+            } else {
+                same_slot = false;
+                if shift_apart(&tw, &cw, &co, &vw, &vo, shape) {
+                    return false;
+                }
+            }
+        } else if to.0.is_empty() || tw.0.is_empty() {
+            same_slot = false;
+            let (varying, fixed, part, rest, at) = if to.0.is_empty() { (&vw, &vo, &tw, &cw, &co) } else { (&vo, &vw, &to, &co, &cw) };
+            let Some(target) = at.sub(rest) else { return true };
+            if point_apart(part, &target, varying, shape) {
+                return false;
+            }
+            // `if tid == 0: s[0] = ...` against `s[tid]`: the slot is thread 0's own.
+            forced.extend(owner(part, &target, &fixed.pins));
+        } else {
+            same_slot = false;
+            if ranges_apart(&tw, &cw, &vw, &to, &co, &vo, shape) || stores_apart(&tw, &cw, &vw, &to, &co, &vo) {
+                return false;
+            }
+        }
+    }
+    if threads.iter().all(|a| forced.contains(a)) {
+        return false; // the same thread
+    }
+    // One slot for several threads (`s[0]`, `s[tx]` in a 2-D block): written by every thread,
+    // it is a race only through the values written, which KL202 judges on its own.
+    if same_slot && !vw.conditional {
+        return false;
+    }
+    true
+}
+
+/// What the test needs of one access, its symbols renamed where assigned since.
+struct View {
+    index: Vec<Poly>,
+    pins: BTreeMap<Atom, Poly>,
+    /// `x >= l`, `x` varying between threads.
+    lower: Vec<(Poly, Poly)>,
+    /// `x < u`.
+    upper: Vec<(Poly, Poly)>,
+    /// `x ≡ r (mod m)`: `(x, m, r)`.
+    modulo: Vec<(Poly, Poly, Poly)>,
+    conditional: bool,
+    /// A plain store (not a read, not `+=`).
+    store: bool,
+    /// Variables that only shrink, with their bounds (see `FunctionFacts::shrinking`).
+    shrinking: BTreeMap<String, (i64, Poly)>,
+}
+
+impl View {
+    fn new(side: Side, reassigned: &BTreeSet<String>, shrinking: &BTreeMap<String, (i64, Poly)>) -> Option<View> {
+        let a = side.access;
+        let pins: BTreeMap<Atom, Poly> = a.pins.iter().map(|(k, v)| (k.clone(), v.renamed(reassigned))).collect();
+        let fix = |p: &Poly| -> Option<Poly> {
+            let mut p = p.renamed(reassigned);
+            for (atom, value) in &pins {
+                p = p.substitute(atom, value)?;
+            }
+            Some(p)
+        };
+        let index = side.index.iter().map(fix).collect::<Option<Vec<Poly>>>()?;
+        let (mut lower, mut upper, mut modulo) = (Vec::new(), Vec::new(), Vec::new());
+        for g in &a.guards {
+            if let Some((x, m, r)) = &g.modulo
+                && let (Some(x), Some(m), Some(r)) = (fix(x), fix(m), fix(r))
+                && x.has_thread()
+            {
+                modulo.push((x, m, r));
+            }
+            let (Some(op), Some(l), Some(r)) = (g.op, &g.left.poly, &g.right.poly) else { continue };
+            let (Some(l), Some(r)) = (fix(l), fix(r)) else { continue };
+            // Orient as `x op y` with `x` varying between threads and `y` not.
+            let (x, op, y) = if l.has_thread() && !r.has_thread() && g.right.level != Level::Thread {
+                (l, op, r)
+            } else if r.has_thread() && !l.has_thread() && g.left.level != Level::Thread {
+                (r, flip(op)?, l)
+            } else {
+                continue;
+            };
+            let one = Poly::constant(1);
+            match op {
+                CmpOp::Lt => upper.push((x, y)),
+                CmpOp::LtE => upper.extend(y.add(&one).map(|u| (x, u))),
+                CmpOp::Gt => lower.extend(y.add(&one).map(|u| (x, u))),
+                CmpOp::GtE => lower.push((x, y)),
+                CmpOp::Eq => {
+                    upper.extend(y.add(&one).map(|u| (x.clone(), u)));
+                    lower.push((x, y));
+                }
+                _ => {}
+            }
+        }
+        let shrinking = shrinking.clone();
+        Some(View { index, pins, lower, upper, modulo, conditional: a.control == Level::Thread, store: a.write && !a.rmw, shrinking })
+    }
+
+    /// Values `p` (a thread part) stays below: `p < u`.
+    fn uppers(&self, p: &Poly, shape: BlockShape) -> Vec<Poly> {
+        let mut out: Vec<Poly> = self.upper.iter().filter(|(x, _)| x.thread_part() == *p).filter_map(|(x, u)| u.sub(&x.sub(p)?)).collect();
+        // A positive combination of thread indices: below its value at the last thread.
+        let terms: Option<Vec<(Atom, i64)>> = p.0.iter().map(|(m, c)| (*c > 0 && m.len() == 1).then(|| (m[0].clone(), *c))).collect();
+        if let Some(terms) = terms.filter(|t| !t.is_empty()) {
+            let mut symbolic = Some(Poly::constant(1));
+            let mut known = Some(Poly::constant(1));
+            for (atom, c) in &terms {
+                let (sym, num): (Option<Poly>, Option<i64>) = match atom {
+                    Atom::Tid(axis) => (Some(Poly::atom(Atom::Bdim(*axis))), shape.0[*axis as usize]),
+                    Atom::Lane => (Some(Poly::constant(32)), Some(32)),
+                    _ => (None, None),
+                };
+                let last = |top: Poly| top.sub(&Poly::constant(1))?.mul(&Poly::constant(*c));
+                symbolic = symbolic.zip(sym).and_then(|(acc, top)| acc.add(&last(top)?));
+                known = known.zip(num).and_then(|(acc, top)| acc.add(&last(Poly::constant(top))?));
+            }
+            out.extend(symbolic);
+            out.extend(known);
+        }
+        out
+    }
+
+    /// Values `p` stays at or above: `p >= l`.
+    fn lowers(&self, p: &Poly) -> Vec<Poly> {
+        let mut out: Vec<Poly> = self.lower.iter().filter(|(x, _)| x.thread_part() == *p).filter_map(|(x, l)| l.sub(&x.sub(p)?)).collect();
+        if nonneg(p) {
+            out.push(Poly::default());
+        }
+        out
+    }
+
+    /// `p >= 0`: [`nonneg`], or after bounding each `-a * v` of a shrinking `v` (`k * v <=
+    /// b`) by `-(a / k) * b`.
+    fn proves(&self, p: &Poly) -> bool {
+        if nonneg(p) {
+            return true;
+        }
+        let mut q = p.clone();
+        for (m, c) in &p.0 {
+            let [Atom::Sym(name)] = m.as_slice() else { continue };
+            let Some((k, bound)) = self.shrinking.get(name) else { continue };
+            if *c >= 0 || c % k != 0 {
+                continue;
+            }
+            let Some(next) = q.sub(&Poly(BTreeMap::from([(m.clone(), *c)]))).and_then(|x| x.add(&bound.mul(&Poly::constant(c / k))?)) else {
+                return false;
+            };
+            q = next;
+        }
+        nonneg(&q)
+    }
+
+    /// Residues `p` is known to have: `(m, r)` for `p ≡ r (mod m)`.
+    fn residues(&self, p: &Poly) -> Vec<(Poly, Poly)> {
+        self.modulo.iter().filter(|(x, _, _)| x.thread_part() == *p).filter_map(|(x, m, r)| Some((m.clone(), r.sub(&x.sub(p)?)?))).collect()
+    }
+}
+
+fn flip(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::LtE => CmpOp::GtE,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::GtE => CmpOp::LtE,
+        CmpOp::Eq => CmpOp::Eq,
+        _ => return None,
+    })
+}
+
+fn thread_atoms(p: &Poly) -> BTreeSet<Atom> {
+    p.0.keys().flatten().filter(|a| a.is_thread()).cloned().collect()
+}
+
+/// `c * atom`, one thread index and nothing else.
+fn single_atom(p: &Poly) -> Option<(Atom, i64)> {
+    match p.0.iter().collect::<Vec<_>>().as_slice() {
+        [(m, c)] if m.len() == 1 && m[0].is_thread() => Some((m[0].clone(), **c)),
+        _ => None,
+    }
+}
+
+/// The thread indices that `part(T) == target` fixes to the values `pins` gives them: one
+/// index (`c * tid == c * v`), or a sum of non-negative terms equal to 0 (`16 * ty + tx == 0`).
+fn owner(part: &Poly, target: &Poly, pins: &BTreeMap<Atom, Poly>) -> Vec<Atom> {
+    if let Some((atom, c)) = single_atom(part) {
+        let fixed = pins.get(&atom).and_then(|v| v.mul(&Poly::constant(c))).is_some_and(|v| v == *target);
+        return if fixed { vec![atom] } else { vec![] };
+    }
+    let zero = Poly::default();
+    let atoms: Option<Vec<Atom>> = part.0.iter().map(|(m, c)| (*c > 0 && m.len() == 1 && m[0].is_thread()).then(|| m[0].clone())).collect();
+    match atoms {
+        Some(atoms) if target.0.is_empty() && atoms.iter().all(|a| pins.get(a) == Some(&zero)) => atoms,
+        _ => vec![],
+    }
+}
+
+/// Never below 0, whatever the values: non-negative terms over thread, block and grid
+/// indices and sizes (sizes at least 1), plus a constant.
+pub fn nonneg(p: &Poly) -> bool {
+    let mut low = i128::from(p.konst());
+    for (m, c) in &p.0 {
+        if m.is_empty() {
+            continue;
+        }
+        if *c < 0 || !m.iter().all(|a| matches!(a, Atom::Tid(_) | Atom::Bid(_) | Atom::Bdim(_) | Atom::Gdim(_) | Atom::Lane)) {
+            return false;
+        }
+        if m.iter().all(|a| matches!(a, Atom::Bdim(_) | Atom::Gdim(_))) {
+            low += i128::from(*c);
+        }
+    }
+    low >= 0
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a.abs() } else { gcd(b, a % b) }
+}
+
+/// Never 0: a nonzero constant, a constant that the other coefficients' common divisor does
+/// not divide (`1 - 2 * src`), or a sign fixed by non-negative terms.
+fn nonzero(p: &Poly) -> bool {
+    if p.0.is_empty() {
+        return false;
+    }
+    let g = p.0.iter().filter(|(m, _)| !m.is_empty()).fold(0, |g, (_, c)| gcd(g, *c));
+    if g > 1 && p.konst() % g != 0 {
+        return true;
+    }
+    let one = Poly::constant(1);
+    p.sub(&one).is_some_and(|x| nonneg(&x)) || p.neg().and_then(|n| n.sub(&one)).is_some_and(|x| nonneg(&x))
+}
+
+/// `d` is `e * u` for the common uniform factor `u` of the thread part `p`'s terms, and no
+/// integer combination of `p`'s coefficients reaches `e` (`2 * s * tid` against a shift `s`).
+fn coefficients_exclude(p: &Poly, d: &Poly) -> bool {
+    let mut factor: Option<Vec<Atom>> = None;
+    let mut g = 0;
+    for (m, c) in &p.0 {
+        let uniform: Vec<Atom> = m.iter().filter(|a| !a.is_thread()).cloned().collect();
+        if factor.get_or_insert_with(|| uniform.clone()) != &uniform {
+            return false;
+        }
+        g = gcd(g, *c);
+    }
+    let Some(u) = factor else { return false };
+    match d.0.iter().collect::<Vec<_>>().as_slice() {
+        [(m, e)] => **m == u && g > 1 && **e % g != 0,
+        _ => false,
+    }
+}
+
+/// `d` is never a multiple of `m`: both a multiple of one monomial `u` (`s` and `2 * s`, or
+/// constants), `d`'s coefficient not a multiple of `m`'s. A modulus of 0 is taken not to occur.
+fn never_multiple(d: &Poly, m: &Poly) -> bool {
+    let single = |p: &Poly| -> Option<(Vec<Atom>, i64)> {
+        match p.0.iter().collect::<Vec<_>>().as_slice() {
+            [(k, c)] => Some(((*k).clone(), **c)),
+            _ => None,
+        }
+    };
+    let (Some((um, cm)), Some((ud, cd))) = (single(m), single(d)) else { return false };
+    um == ud && cm != 0 && cd % cm != 0
+}
+
+/// `part(T) + cw == part(T') + co` has no solution with the guards of each side.
+fn shift_apart(part: &Poly, cw: &Poly, co: &Poly, vw: &View, vo: &View, shape: BlockShape) -> bool {
+    let Some(d) = co.sub(cw) else { return false };
+    if coefficients_exclude(part, &d) {
+        return true;
+    }
+    // part(T) - part(T') = d, with part(T) in [lw, uw) and part(T') in [lo, uo).
+    for uw in vw.uppers(part, shape) {
+        for lo in vo.lowers(part) {
+            if uw.sub(&lo).and_then(|x| d.sub(&x)).is_some_and(|x| vw.proves(&x)) {
+                return true;
+            }
+        }
+    }
+    for lw in vw.lowers(part) {
+        for uo in vo.uppers(part, shape) {
+            if lw.sub(&uo).and_then(|x| x.sub(&d)).is_some_and(|x| vw.proves(&x)) {
+                return true;
+            }
+        }
+    }
+    for (m, rw) in vw.residues(part) {
+        for (m2, ro) in vo.residues(part) {
+            if m == m2 && rw.add(cw).zip(ro.add(co)).and_then(|(a, b)| a.sub(&b)).is_some_and(|x| never_multiple(&x, &m)) {
+                return true;
+            }
+        }
+    }
+    // Two stores of one thread a constant number of slots apart (`s[ty, tx]` and `s[ty, tx +
+    // 16]`, a tile and its halo): the thread owns slots that far apart, so the block is taken
+    // to be no wider than that.
+    if vw.store
+        && vo.store
+        && let (Some((_, c)), Some(k)) = (single_atom(part), d.as_const())
+        && c != 0
+        && k % c == 0
+        && (k / c).abs() >= 8
+    {
+        return true;
+    }
+    false
+}
+
+/// Two stores of one thread at different multiples of one thread index, a constant number of
+/// slots apart (`s[4 * ty + k]` for a thread's rows of the tile, `s[ty + 64]` for the halo
+/// below it): the layout gives each thread its own slots, the tile taken to end there.
+fn stores_apart(tw: &Poly, cw: &Poly, vw: &View, to: &Poly, co: &Poly, vo: &View) -> bool {
+    let (Some((a, c1)), Some((b, c2))) = (single_atom(tw), single_atom(to)) else { return false };
+    let gap = co.sub(cw).and_then(|d| d.as_const());
+    vw.store && vo.store && a == b && c1 > 0 && c2 > 0 && gap.is_some_and(|g| g.abs() >= 8)
+}
+
+/// `part(T) == target` has no solution with the guards of the side.
+fn point_apart(part: &Poly, target: &Poly, v: &View, shape: BlockShape) -> bool {
+    if coefficients_exclude(part, target) {
+        return true;
+    }
+    let one = Poly::constant(1);
+    if v.uppers(part, shape).iter().any(|u| target.sub(u).is_some_and(|x| v.proves(&x))) {
+        return true;
+    }
+    if v.lowers(part).iter().any(|l| l.sub(target).and_then(|x| x.sub(&one)).is_some_and(|x| v.proves(&x))) {
+        return true;
+    }
+    v.residues(part).iter().any(|(m, r)| target.sub(r).is_some_and(|x| never_multiple(&x, m)))
+}
+
+/// The slots `tw + cw` and `to + co` take lie in ranges that do not overlap.
+fn ranges_apart(tw: &Poly, cw: &Poly, vw: &View, to: &Poly, co: &Poly, vo: &View, shape: BlockShape) -> bool {
+    let below = |a: &Poly, ca: &Poly, va: &View, b: &Poly, cb: &Poly, vb: &View| {
+        va.uppers(a, shape).iter().any(|u| {
+            vb.lowers(b).iter().any(|l| {
+                // a + ca < u + ca <= l + cb <= b + cb
+                l.add(cb).zip(u.add(ca)).and_then(|(x, y)| x.sub(&y)).is_some_and(|x| va.proves(&x))
+            })
+        })
+    };
+    below(tw, cw, vw, to, co, vo) || below(to, co, vo, tw, cw, vw)
+}
