@@ -207,3 +207,30 @@ fn a_variable_holding_a_constant_is_an_array_shape() {
     let out = kernel_runs::run(LITERAL_SHAPE, "literal_shape", "void(int64[::1])", 1, &[kernel_runs::zeros(kernlint::analysis::types::Scalar::I64, vec![1])]);
     assert_eq!(read_i64s(out[0].as_ref().unwrap()), [9 + 4]);
 }
+
+const JIT_CALL_FORMS: &str = "\
+from numba import cuda
+
+def twice(x):
+    return x * 2.0
+
+twice = cuda.jit(twice, device=True, inline=True)
+
+def plus_one(x):
+    return x + 1.0
+
+inc = cuda.jit(device=True)(plus_one)
+
+@cuda.jit
+def calls(out, a):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = twice(a[i]) + inc(a[i])
+";
+
+#[test]
+fn device_functions_made_by_calling_cuda_jit() {
+    // `f = cuda.jit(f, device=True)` rebinds the name; `g = cuda.jit(device=True)(f)` aliases it.
+    let out = kernel_runs::run(JIT_CALL_FORMS, "calls", "void(float64[::1], float64[::1])", 3, &[f64s(&[0.0; 3]), f64s(&[1.0, 2.5, -4.0])]);
+    assert_eq!(read_f64s(out[0].as_ref().unwrap()), [4.0, 8.5, -11.0]);
+}

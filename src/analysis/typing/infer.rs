@@ -1463,6 +1463,8 @@ impl<'c, 'a> Typer<'c, 'a> {
                     ),
                     range,
                 ),
+                // `f = cuda.jit(f, device=True)`: the name is rebound to the device function.
+                None if self.ctx.function(name).is_some() => Ok(Ty::Device(name.to_string())),
                 None => err(format!("untyped global name `{name}`"), range),
             },
             None => {

@@ -390,8 +390,10 @@ pub fn resolve_device_function(
     if let Some(qualname) = scope.nested_function(name) {
         return top_level(file, qualname).then(|| (file, qualname.to_string()));
     }
-    if top_level(file, name) {
-        return Some((file, name.to_string()));
+    // `k = cuda.jit(device=True)(f)` names `f`.
+    let target = crate::analysis::kernels::gpu_index(db, file).target(name);
+    if top_level(file, target) {
+        return Some((file, target.to_string()));
     }
     let modules = db.workspace()?.modules(db);
     let candidates: Vec<(String, String)> = match scope.binding(name) {
