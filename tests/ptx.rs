@@ -317,13 +317,17 @@ fn float_division_by_a_power_of_two_multiplies() {
 }
 
 #[test]
-fn device_functions_become_funcs() {
+fn device_functions_with_a_shared_array_become_funcs() {
+    // Other device functions are inlined (tests/inline.rs); one with a static shared array
+    // is called, so that every call sees the same array.
     let src = "\
-from numba import cuda
+from numba import cuda, float64
 
 @cuda.jit(device=True)
 def twice(v):
-    return v * 2, v + 1
+    s = cuda.shared.array(1, float64)
+    s[0] = v
+    return s[0] * 2, v + 1
 
 @cuda.jit
 def k(out, x):
@@ -661,6 +665,7 @@ from numba import cuda, float16
 
 @cuda.jit(device=True)
 def lerp(a, b, t):
+    keep = cuda.shared.array(1, dtype=float16)  # a .func, not inlined: its parameters are f16
     return a + t * (b - a)
 
 @cuda.jit

@@ -1,6 +1,7 @@
 //! IR -> PTX: the compiler backend. See [`ptx`] for the kernel parameter layout.
 
 pub mod divide;
+pub mod inline;
 pub mod ptx;
 mod ptx_math;
 

@@ -442,6 +442,8 @@ pub fn compile_ptx(
             span: None,
         });
     }
+    let inlined = super::inline::inline_calls(program);
+    let program = &inlined;
     let mut module = Module {
         decls: String::new(),
         counter: 0,

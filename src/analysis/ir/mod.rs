@@ -176,6 +176,26 @@ pub enum Op {
     Print { format: String, args: Vec<PrintArg> },
 }
 
+impl Op {
+    /// The values an operation reads, to rewrite in place.
+    pub fn operands_mut(&mut self) -> Vec<&mut ValueId> {
+        match self {
+            Op::Const(_) | Op::ReadSlot(_) | Op::AllocArray { .. } | Op::GlobalArray(_) => Vec::new(),
+            Op::WriteSlot(_, v) | Op::Cast(v, _) | Op::Unary(_, v) | Op::Extent { array: v, .. } | Op::Stride { array: v, .. } | Op::Transpose(v) | Op::Extract(v, _) => {
+                vec![v]
+            }
+            Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::TupleGet(a, b) => vec![a, b],
+            Op::Select { cond, then, otherwise } => vec![cond, then, otherwise],
+            Op::Load { array, indices, .. } | Op::SubArray { array, indices } => std::iter::once(array).chain(indices.iter_mut()).collect(),
+            Op::Slice { array, parts } => std::iter::once(array).chain(parts.iter_mut().flat_map(SlicePart::values_mut)).collect(),
+            Op::Store { array, indices, value, .. } => std::iter::once(array).chain(indices.iter_mut()).chain(std::iter::once(value)).collect(),
+            Op::View { array, shape, strides } => std::iter::once(array).chain(shape.iter_mut()).chain(strides.iter_mut()).collect(),
+            Op::MakeTuple(items) | Op::Intrinsic { args: items, .. } | Op::Call { args: items, .. } => items.iter_mut().collect(),
+            Op::Print { args, .. } => args.iter_mut().filter_map(PrintArg::value_mut).collect(),
+        }
+    }
+}
+
 /// One value of an [`Op::Print`]'s argument buffer.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrintArg {

@@ -11,7 +11,7 @@
 //! products of non-negative values count as non-negative: an int64 index that overflows
 //! 2^63 is out of bounds either way.
 
-use super::{BinaryOp, CompareOp, Constant, Function, Op, PrintArg, SlicePart, Terminator, ValueId};
+use super::{BinaryOp, CompareOp, Constant, Function, Op, Terminator, ValueId};
 use crate::analysis::types::{Scalar, Type};
 
 /// Replace each wrap of a provably non-negative index by the index, and delete what the
@@ -37,7 +37,7 @@ pub fn drop_needless_wraps(func: &mut Function) {
     }
     for block in &mut func.blocks {
         for inst in &mut block.insts {
-            for operand in operands_mut(&mut inst.op) {
+            for operand in inst.op.operands_mut() {
                 if let Some(to) = replace[operand.0 as usize] {
                     *operand = to;
                 }
@@ -142,7 +142,7 @@ fn delete_dead_pure(func: &mut Function) {
         let mut used = vec![false; func.values.len()];
         for block in &mut func.blocks {
             for inst in &mut block.insts {
-                for v in operands_mut(&mut inst.op) {
+                for v in inst.op.operands_mut() {
                     used[v.0 as usize] = true;
                 }
             }
@@ -169,20 +169,3 @@ fn delete_dead_pure(func: &mut Function) {
     }
 }
 
-/// The values an operation reads, to rewrite in place.
-fn operands_mut(op: &mut Op) -> Vec<&mut ValueId> {
-    match op {
-        Op::Const(_) | Op::ReadSlot(_) | Op::AllocArray { .. } | Op::GlobalArray(_) => Vec::new(),
-        Op::WriteSlot(_, v) | Op::Cast(v, _) | Op::Unary(_, v) | Op::Extent { array: v, .. } | Op::Stride { array: v, .. } | Op::Transpose(v) | Op::Extract(v, _) => {
-            vec![v]
-        }
-        Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::TupleGet(a, b) => vec![a, b],
-        Op::Select { cond, then, otherwise } => vec![cond, then, otherwise],
-        Op::Load { array, indices, .. } | Op::SubArray { array, indices } => std::iter::once(array).chain(indices.iter_mut()).collect(),
-        Op::Slice { array, parts } => std::iter::once(array).chain(parts.iter_mut().flat_map(SlicePart::values_mut)).collect(),
-        Op::Store { array, indices, value, .. } => std::iter::once(array).chain(indices.iter_mut()).chain(std::iter::once(value)).collect(),
-        Op::View { array, shape, strides } => std::iter::once(array).chain(shape.iter_mut()).chain(strides.iter_mut()).collect(),
-        Op::MakeTuple(items) | Op::Intrinsic { args: items, .. } | Op::Call { args: items, .. } => items.iter_mut().collect(),
-        Op::Print { args, .. } => args.iter_mut().filter_map(PrintArg::value_mut).collect(),
-    }
-}

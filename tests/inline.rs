@@ -1,0 +1,171 @@
+//! Device-function inlining before PTX (src/compile/inline.rs): the inlined program computes
+//! what the program as lowered computes (both run on the simulator, bit for bit), calls
+//! disappear from the PTX except where NVVM keeps them too, and the PTX assembles.
+
+#[path = "support/ptxas.rs"]
+mod ptxas;
+
+use kernlint::analysis::signature::parse_signature_str;
+use kernlint::analysis::types::Scalar;
+use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::compile::inline::inline_calls;
+use kernlint::compile::{CompileOptions, compile_ptx};
+use kernlint::launch::npy::NpyArray;
+use kernlint::launch::sim::{V, write_value};
+use kernlint::launch::{HostArg, Launch, Program, build_program, simulate};
+
+fn program(source: &str, kernel: &str, sig: &str) -> Program {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    let sig = parse_signature_str(sig).unwrap();
+    build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{}", e.message))
+}
+
+fn array(s: Scalar, values: impl IntoIterator<Item = f64>) -> HostArg {
+    let values: Vec<f64> = values.into_iter().collect();
+    let size = s.itemsize() as usize;
+    let mut data = vec![0u8; values.len() * size];
+    for (i, v) in values.iter().enumerate() {
+        write_value(&mut data[i * size..], s, &V::F64(*v));
+    }
+    HostArg::Array(NpyArray::new(s, vec![values.len()], data))
+}
+
+/// The raw bytes of every array after a launch of `program`.
+fn outputs(program: &Program, block: u32, args: &[HostArg]) -> Vec<Vec<u8>> {
+    let launch = Launch { grid: [2, 1, 1], block: [block, 1, 1], shared_mem: 0, step_budget: 1_000_000 };
+    let (arrays, outcome) = simulate(program, &launch, args).unwrap();
+    assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
+    arrays.into_iter().flatten().map(|a| a.data).collect()
+}
+
+fn assemble(ptx: &str, name: &str) {
+    let Some(ptxas) = ptxas::ptxas() else { return };
+    let dir = std::env::temp_dir().join(format!("kernlint-inline-{}", std::process::id()));
+    ptxas::assemble(&ptxas, &dir, ptx, name).unwrap_or_else(|e| panic!("{name}: {e}\n{ptx}"));
+}
+
+fn ptx(program: &Program, name: &str) -> String {
+    let ptx = compile_ptx(program, "sm_80", &CompileOptions::default()).unwrap_or_else(|e| panic!("{}", e.message));
+    assemble(&ptx, name);
+    ptx
+}
+
+/// Nested calls, early returns inside loops, tuple and complex results, arrays written
+/// through a parameter, local arrays in the callee, a call in a loop and a raise that ends
+/// the thread.
+const KERNELS: &str = "\
+import math
+from numba import cuda, float64
+
+@cuda.jit(device=True)
+def first_above(a, t):
+    for j in range(a.size):
+        if a[j] > t:
+            return j
+    return -1
+
+@cuda.jit(device=True)
+def split(v):
+    if v < 0:
+        return -v, 1
+    return v * 0.5, 2
+
+@cuda.jit(device=True)
+def smooth(a, i):
+    window = cuda.local.array(3, float64)
+    for k in range(3):
+        j = min(max(i + k - 1, 0), a.size - 1)
+        window[k] = a[j]
+    return (window[0] + 2 * window[1] + window[2]) / 4
+
+@cuda.jit(device=True)
+def scaled(a, i, s):
+    x, n = split(a[i])
+    return smooth(a, i) * s + x * n
+
+@cuda.jit(device=True)
+def store_twice(out, i, v):
+    out[i] = v
+    out[i] = out[i] * 2
+
+@cuda.jit(device=True)
+def checked_sqrt(v):
+    if v < -100:
+        raise ValueError('too small')
+    return math.sqrt(abs(v))
+
+@cuda.jit(device=True)
+def rotate(z, k):
+    for _ in range(k):
+        z = z * 1j
+    return z
+
+@cuda.jit
+def k(out, idx, a):
+    i = cuda.grid(1)
+    if i >= a.size:
+        return
+    acc = 0.0
+    for r in range(3):
+        acc += scaled(a, i, r + 1)
+    store_twice(out, i, acc + checked_sqrt(a[i]))
+    z = rotate(a[i] + 2j, i % 4)
+    out[i] += z.real - z.imag
+    idx[i] = first_above(a, a[i])
+";
+
+const SIG: &str = "void(float64[::1], int64[::1], float64[::1])";
+
+#[test]
+fn inlined_program_computes_what_the_lowered_program_computes() {
+    let lowered = program(KERNELS, "k", SIG);
+    let inlined = inline_calls(&lowered);
+    assert_eq!(inlined.functions.len(), 1, "every call is inlined");
+    assert!(inlined.calls.is_empty());
+    let a: Vec<f64> = (0..64).map(|i| ((i * 37 % 23) as f64 - 11.0) * 0.75).collect();
+    let n = a.len();
+    let args = vec![array(Scalar::F64, vec![0.0; n]), array(Scalar::I64, vec![0.0; n]), array(Scalar::F64, a)];
+    assert_eq!(outputs(&lowered, 32, &args), outputs(&inlined, 32, &args));
+
+    let ptx = ptx(&lowered, "k");
+    assert!(!ptx.contains(".func") && !ptx.contains("call"), "{ptx}");
+    // The local array of the inlined `smooth` is the kernel's own.
+    assert!(ptx.contains(".local .align 16 .b8"), "{ptx}");
+}
+
+#[test]
+fn a_device_function_with_a_shared_array_stays_a_function() {
+    // Each call of `stage` must see the same shared array, as Numba's one global per function.
+    let src = "\
+from numba import cuda, float32
+
+@cuda.jit(device=True)
+def stage(a, i):
+    buf = cuda.shared.array(64, float32)
+    buf[cuda.threadIdx.x] = a[i]
+    cuda.syncthreads()
+    v = buf[63 - cuda.threadIdx.x]
+    cuda.syncthreads()
+    return v
+
+@cuda.jit(device=True)
+def plus_one(v):
+    return v + 1
+
+@cuda.jit
+def k(out, a):
+    i = cuda.grid(1)
+    out[i] = plus_one(stage(a, i)) + stage(out, i)
+";
+    let sig = "void(float32[::1], float32[::1])";
+    let lowered = program(src, "k", sig);
+    let inlined = inline_calls(&lowered);
+    assert_eq!(inlined.functions.len(), 2, "`stage` stays, `plus_one` is inlined");
+    assert_eq!(inlined.calls.len(), 2);
+    let args = vec![array(Scalar::F32, (0..128).map(|i| i as f64 * 0.5)), array(Scalar::F32, (0..128).map(|i| i as f64))];
+    assert_eq!(outputs(&lowered, 64, &args), outputs(&inlined, 64, &args));
+    let ptx = ptx(&lowered, "k");
+    assert_eq!(ptx.matches(".shared .align 16 .b8").count(), 1, "{ptx}");
+    assert_eq!(ptx.matches("call.uni").count(), 2, "{ptx}");
+}
