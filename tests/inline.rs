@@ -1,6 +1,7 @@
-//! Device-function inlining before PTX (src/compile/inline.rs): the inlined program computes
-//! what the program as lowered computes (both run on the simulator, bit for bit), calls
-//! disappear from the PTX except where NVVM keeps them too, and the PTX assembles.
+//! The program the PTX backend compiles (src/compile: device functions inlined, then value
+//! numbering) computes what the program as lowered computes (both run on the simulator, bit
+//! for bit); calls disappear from the PTX except where NVVM keeps them too, loads are not
+//! repeated where no write may touch their element, and the PTX assembles.
 
 #[path = "support/ptxas.rs"]
 mod ptxas;
@@ -8,8 +9,7 @@ mod ptxas;
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::types::Scalar;
 use kernlint::analysis::{RootDatabase, SourceFile};
-use kernlint::compile::inline::inline_calls;
-use kernlint::compile::{CompileOptions, compile_ptx};
+use kernlint::compile::{CompileOptions, compile_ptx, optimize};
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::sim::{V, write_value};
 use kernlint::launch::{HostArg, Launch, Program, build_program, simulate};
@@ -120,7 +120,7 @@ const SIG: &str = "void(float64[::1], int64[::1], float64[::1])";
 #[test]
 fn inlined_program_computes_what_the_lowered_program_computes() {
     let lowered = program(KERNELS, "k", SIG);
-    let inlined = inline_calls(&lowered);
+    let inlined = optimize(&lowered);
     assert_eq!(inlined.functions.len(), 1, "every call is inlined");
     assert!(inlined.calls.is_empty());
     let a: Vec<f64> = (0..64).map(|i| ((i * 37 % 23) as f64 - 11.0) * 0.75).collect();
@@ -160,7 +160,7 @@ def k(out, a):
 ";
     let sig = "void(float32[::1], float32[::1])";
     let lowered = program(src, "k", sig);
-    let inlined = inline_calls(&lowered);
+    let inlined = optimize(&lowered);
     assert_eq!(inlined.functions.len(), 2, "`stage` stays, `plus_one` is inlined");
     assert_eq!(inlined.calls.len(), 2);
     let args = vec![array(Scalar::F32, (0..128).map(|i| i as f64 * 0.5)), array(Scalar::F32, (0..128).map(|i| i as f64))];
@@ -168,4 +168,51 @@ def k(out, a):
     let ptx = ptx(&lowered, "k");
     assert_eq!(ptx.matches(".shared .align 16 .b8").count(), 1, "{ptx}");
     assert_eq!(ptx.matches("call.uni").count(), 2, "{ptx}");
+}
+
+#[test]
+fn loads_are_reused_until_a_write_may_touch_them() {
+    let src = "\
+from numba import cuda, float64
+
+@cuda.jit(device=True)
+def dot3(v, w):
+    return v[0] * w[0] + v[1] * w[1] + v[2] * w[2]
+
+@cuda.jit
+def k(out, a):
+    t = cuda.local.array(3, float64)
+    i = cuda.grid(1)
+    if i >= out.size:
+        return
+    for j in range(3):
+        t[j] = a[i, j] + 1
+    # The second call reads what the first read: a store to the local `t` cannot change `a`.
+    s = dot3(a[i], t)
+    t[0] = s
+    s += dot3(a[i], t)
+    # `out` may be `a`: after the store, `a` is read again.
+    x = a[i, 0]
+    out[i] = s
+    out[i] += a[i, 0] + x
+";
+    let sig = "void(float64[::1], float64[:, ::1])";
+    let lowered = program(src, "k", sig);
+    let optimized = optimize(&lowered);
+    let a: Vec<f64> = (0..96).map(|i| (i % 7) as f64 - 2.5).collect();
+    let args = vec![array(Scalar::F64, vec![0.0; 32]), HostArg::Array(NpyArray::new(Scalar::F64, vec![32, 3], {
+        let mut data = vec![0u8; a.len() * 8];
+        for (i, v) in a.iter().enumerate() {
+            write_value(&mut data[i * 8..], Scalar::F64, &V::F64(*v));
+        }
+        data
+    }))];
+    assert_eq!(outputs(&lowered, 16, &args), outputs(&optimized, 16, &args));
+    let ptx = ptx(&lowered, "k");
+    // a[i, j] in the loop (not unrolled), a[i][0..3] in the first call only, `x` (a[i, 0],
+    // another access path), a[i, 0] again after the store to `out`, which may alias `a`; `out[i]`
+    // is read as the value just stored.
+    assert_eq!(ptx.matches("ld.global.f64").count(), 1 + 3 + 1 + 1, "{ptx}");
+    // t[0..3] once each: the second call reads t[0] as the value just stored.
+    assert_eq!(ptx.matches("ld.local.f64").count(), 3, "{ptx}");
 }

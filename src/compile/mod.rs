@@ -3,6 +3,18 @@
 pub mod divide;
 pub mod inline;
 pub mod ptx;
+mod value_numbering;
 mod ptx_math;
 
 pub use ptx::{CompileError, CompileOptions, compile_ptx};
+
+use crate::launch;
+
+/// The program the PTX backend compiles: device functions inlined ([`inline`]), then
+/// redundant computations and loads removed ([`value_numbering`]). Values are unchanged:
+/// the simulator runs the program as lowered.
+pub fn optimize(program: &launch::Program) -> launch::Program {
+    let mut optimized = inline::inline_calls(program);
+    value_numbering::number_values(&mut optimized);
+    optimized
+}

@@ -442,8 +442,8 @@ pub fn compile_ptx(
             span: None,
         });
     }
-    let inlined = super::inline::inline_calls(program);
-    let program = &inlined;
+    let optimized = super::optimize(program);
+    let program = &optimized;
     let mut module = Module {
         decls: String::new(),
         counter: 0,

@@ -1,0 +1,293 @@
+//! Value numbering before PTX: one computation for equal expressions, one load for equal
+//! loads with no write between them that may touch the element.
+//!
+//! After inlining, a kernel made of small device functions reads the same variables and
+//! array elements many times over (generated code that calls 32 products of the same two
+//! vectors loads each element 32 times); NVVM's GVN and SROA leave one load each, and ptxas
+//! does not remove loads. The pass works along extended basic blocks (a block with one
+//! predecessor continues its predecessor's table) and, for memory, on the array each view
+//! comes from:
+//! - a local or static shared allocation is written only through its own views;
+//! - dynamic shared arrays (`shape == [0]`) share one buffer;
+//! - parameters and everything else may alias each other; module (constant) arrays are
+//!   never written.
+//!
+//! A store forgets the loads its array may alias and is itself the value a later load of
+//! the same element reads; calls and intrinsics that may write memory or order it (atomics,
+//! barriers, fences, the RNG) forget every load. Reads of a variable's slot reuse the value
+//! last written to or read from it. Nothing here changes a value, so the simulator, which
+//! runs the program as lowered, computes what the PTX computes.
+
+use std::collections::HashMap;
+
+use crate::analysis::ir::{Constant, Function, MemorySpace, Op, SlotId, Terminator, ValueId};
+use crate::analysis::types::Type;
+use crate::launch::Program;
+
+/// The program with redundant computations and loads removed from every function.
+pub fn number_values(program: &mut Program) {
+    for fi in 0..program.functions.len() {
+        let moved = number_function(&mut program.functions[fi]);
+        // Calls kept their blocks; their positions moved up past removed instructions.
+        let sites: Vec<_> = program.calls.keys().filter(|k| k.0 == fi).copied().collect();
+        for site @ (_, b, i) in sites {
+            if let Some(callee) = program.calls.remove(&site) {
+                let at = moved[b as usize][i].expect("calls are never removed");
+                program.calls.insert((fi, b, at), callee);
+            }
+        }
+    }
+}
+
+/// Where the memory an array value views comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Root {
+    /// The allocation (a local or static shared array) made by this value.
+    Alloc(ValueId),
+    DynamicShared,
+    /// A module array in constant memory.
+    ReadOnly,
+    /// A parameter, or anything this pass cannot follow.
+    Other,
+}
+
+fn may_alias(a: Root, b: Root) -> bool {
+    match (a, b) {
+        (Root::Alloc(x), Root::Alloc(y)) => x == y,
+        (Root::Alloc(_), _) | (_, Root::Alloc(_)) => false,
+        (Root::Other, _) | (_, Root::Other) => true,
+        (x, y) => x == y,
+    }
+}
+
+fn roots(f: &Function) -> Vec<Root> {
+    let mut roots: Vec<Option<Root>> = vec![None; f.values.len()];
+    let mut slots: HashMap<SlotId, Option<Root>> = HashMap::new();
+    for p in &f.params {
+        roots[p.value.0 as usize] = Some(Root::Other);
+    }
+    // Joined over every write of a slot; unknown views are `Other`.
+    for _ in 0..8 {
+        let mut changed = false;
+        for (_, inst) in f.instructions() {
+            let root = match &inst.op {
+                Op::AllocArray { space: MemorySpace::Shared, shape, .. } if shape.as_slice() == [0] => Some(Root::DynamicShared),
+                Op::AllocArray { .. } => inst.result.map(Root::Alloc),
+                Op::GlobalArray(_) => Some(Root::ReadOnly),
+                Op::SubArray { array, .. } | Op::Slice { array, .. } | Op::Transpose(array) | Op::View { array, .. } => roots[array.0 as usize],
+                Op::ReadSlot(s) => slots.get(s).copied().flatten(),
+                Op::WriteSlot(s, v) => {
+                    if matches!(f.value_type(*v), Type::Array { .. }) {
+                        let new = roots[v.0 as usize].unwrap_or(Root::Other);
+                        let joined = match slots.get(s) {
+                            None => Some(new),
+                            Some(Some(old)) if *old == new => Some(new),
+                            Some(_) => None,
+                        };
+                        if slots.get(s) != Some(&joined) {
+                            slots.insert(*s, joined);
+                            changed = true;
+                        }
+                    }
+                    continue;
+                }
+                Op::Call { .. } => Some(Root::Other),
+                _ => continue,
+            };
+            if let Some(r) = inst.result
+                && roots[r.0 as usize] != root
+                && root.is_some()
+            {
+                roots[r.0 as usize] = root;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // A slot written with arrays of several roots (`None` after joining) reads as `Other`.
+    let mut out: Vec<Root> = roots.into_iter().map(|r| r.unwrap_or(Root::Other)).collect();
+    for (_, inst) in f.instructions() {
+        if let (Op::ReadSlot(s), Some(r)) = (&inst.op, inst.result)
+            && matches!(slots.get(s), Some(None))
+        {
+            out[r.0 as usize] = Root::Other;
+        }
+    }
+    out
+}
+
+#[derive(Clone)]
+struct Element {
+    root: Root,
+    array: ValueId,
+    /// The indices, when all are constants.
+    at: Option<Vec<i128>>,
+    value: ValueId,
+}
+
+impl Element {
+    /// Whether a store to `other` may change this element: the same view at other constant
+    /// indices cannot.
+    fn may_overlap(&self, other: &Element) -> bool {
+        may_alias(self.root, other.root) && !(self.array == other.array && self.at.is_some() && other.at.is_some() && self.at != other.at)
+    }
+}
+
+#[derive(Clone, Default)]
+struct Table {
+    /// The constant integer values.
+    ints: HashMap<ValueId, i128>,
+    exprs: HashMap<String, ValueId>,
+    /// Element key -> where it is and the value it holds.
+    loads: HashMap<String, Element>,
+    slots: HashMap<SlotId, ValueId>,
+}
+
+/// Intrinsics that neither write memory nor order it.
+fn leaves_memory(name: &str) -> bool {
+    ["math.", "builtins.", "libdevice.", "threadIdx.", "blockIdx.", "blockDim.", "gridDim."].iter().any(|p| name.starts_with(p))
+        || matches!(name, "grid" | "gridsize" | "laneid" | "warpsize" | "int_power" | "round_ndigits")
+}
+
+/// Number one function's values; returns, per block, each old instruction's new position
+/// (`None` where it was removed).
+fn number_function(f: &mut Function) -> Vec<Vec<Option<usize>>> {
+    let roots = roots(f);
+    let successors = |b: usize| match f.blocks[b].term {
+        Terminator::Jump(t) => vec![t.0 as usize],
+        Terminator::Branch { then, otherwise, .. } if then == otherwise => vec![then.0 as usize],
+        Terminator::Branch { then, otherwise, .. } => vec![then.0 as usize, otherwise.0 as usize],
+        _ => vec![],
+    };
+    // Predecessors that can run: the lowering leaves blocks no path reaches (after a
+    // `return`), which would otherwise end every extended block at the code after a call.
+    let mut reachable = vec![false; f.blocks.len()];
+    let mut stack = vec![0];
+    while let Some(b) = stack.pop() {
+        if !std::mem::replace(&mut reachable[b], true) {
+            stack.extend(successors(b));
+        }
+    }
+    let mut preds = vec![0usize; f.blocks.len()];
+    let mut pred_of = vec![usize::MAX; f.blocks.len()];
+    for b in (0..f.blocks.len()).filter(|&b| reachable[b]) {
+        for t in successors(b) {
+            preds[t] += 1;
+            pred_of[t] = b;
+        }
+    }
+    let mut replace: Vec<ValueId> = (0..f.values.len() as u32).map(ValueId).collect();
+    let mut out_tables: Vec<Option<Table>> = vec![None; f.blocks.len()];
+    let mut moved = Vec::with_capacity(f.blocks.len());
+    for b in 0..f.blocks.len() {
+        // A block entered only from an earlier block continues its table (that block
+        // dominates it, and its values are compiled first).
+        let mut table = if preds[b] == 1 && pred_of[b] < b { out_tables[pred_of[b]].clone().unwrap_or_default() } else { Table::default() };
+        let insts = std::mem::take(&mut f.blocks[b].insts);
+        let mut kept = Vec::with_capacity(insts.len());
+        let mut positions = Vec::with_capacity(insts.len());
+        for mut inst in insts {
+            for v in inst.op.operands_mut() {
+                *v = replace[v.0 as usize];
+            }
+            let ty = |v: ValueId| f.values[v.0 as usize].clone();
+            let mut redundant = None;
+            match &inst.op {
+                Op::ReadSlot(s) => match (table.slots.get(s), inst.result) {
+                    (Some(&v), Some(r)) if ty(v) == ty(r) => redundant = Some(v),
+                    (_, Some(r)) => {
+                        table.slots.insert(*s, r);
+                    }
+                    _ => {}
+                },
+                Op::WriteSlot(s, v) => {
+                    table.slots.insert(*s, *v);
+                }
+                Op::Load { array, indices, .. } => {
+                    if let Some(r) = inst.result {
+                        let key = format!("{array:?}{indices:?}:{}", ty(r));
+                        match table.loads.get(&key) {
+                            Some(e) => redundant = Some(e.value),
+                            None => {
+                                let at = indices.iter().map(|i| table.ints.get(i).copied()).collect();
+                                table.loads.insert(key, Element { root: roots[array.0 as usize], array: *array, at, value: r });
+                            }
+                        }
+                    }
+                }
+                Op::Store { array, indices, value, .. } => {
+                    let at = indices.iter().map(|i| table.ints.get(i).copied()).collect();
+                    let stored = Element { root: roots[array.0 as usize], array: *array, at, value: *value };
+                    table.loads.retain(|_, e| !e.may_overlap(&stored));
+                    table.loads.insert(format!("{array:?}{indices:?}:{}", ty(*value)), stored);
+                }
+                Op::Const(_)
+                | Op::Cast(..)
+                | Op::Unary(..)
+                | Op::Binary(..)
+                | Op::Compare(..)
+                | Op::Select { .. }
+                | Op::Extent { .. }
+                | Op::Stride { .. }
+                | Op::SubArray { .. }
+                | Op::Slice { .. }
+                | Op::Transpose(_)
+                | Op::View { .. }
+                | Op::GlobalArray(_)
+                | Op::MakeTuple(_)
+                | Op::Extract(..)
+                | Op::TupleGet(..) => {
+                    if let Some(r) = inst.result {
+                        let key = format!("{:?}:{}", inst.op, ty(r));
+                        match table.exprs.get(&key) {
+                            Some(&v) => redundant = Some(v),
+                            None => {
+                                table.exprs.insert(key, r);
+                                if let Op::Const(Constant::Int(n, _)) = inst.op {
+                                    table.ints.insert(r, n);
+                                }
+                            }
+                        }
+                    }
+                }
+                Op::Intrinsic { name, .. } if leaves_memory(name) => {}
+                // A new array: nothing to reuse, nothing forgotten.
+                Op::AllocArray { .. } => {}
+                Op::Intrinsic { .. } | Op::Call { .. } | Op::Print { .. } => table.loads.clear(),
+            }
+            match (redundant, inst.result) {
+                (Some(v), Some(r)) => {
+                    replace[r.0 as usize] = v;
+                    positions.push(None);
+                }
+                _ => {
+                    positions.push(Some(kept.len()));
+                    kept.push(inst);
+                }
+            }
+        }
+        let block = &mut f.blocks[b];
+        block.insts = kept;
+        match &mut block.term {
+            Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) => *v = replace[v.0 as usize],
+            _ => {}
+        }
+        out_tables[b] = Some(table);
+        moved.push(positions);
+    }
+    // Uses in blocks compiled before their definition's block do not exist (the definition
+    // dominates them), but a later block may use a value replaced in an earlier one.
+    for block in &mut f.blocks {
+        for inst in &mut block.insts {
+            for v in inst.op.operands_mut() {
+                *v = replace[v.0 as usize];
+            }
+        }
+        if let Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) = &mut block.term {
+            *v = replace[v.0 as usize];
+        }
+    }
+    moved
+}
