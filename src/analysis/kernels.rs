@@ -97,6 +97,13 @@ pub struct JitWrap {
 struct Declarations {
     decorated: Vec<GpuFunction>,
     wraps: Vec<JitWrap>,
+    /// Module-level `alias = name`: (alias, name), for aliases of GPU functions (`gp = gmt`).
+    aliases: Vec<(String, String)>,
+    /// Module-level `name = f(...)`: (name, f), for kernels made by a factory.
+    calls: Vec<(String, String)>,
+    /// Functions that return a GPU function they define (`return cuda.jit(kern)`, `return
+    /// kern` for a decorated `kern`): (the factory's qualname, the returned one's, its kind).
+    factories: Vec<(String, String, FunctionKind)>,
 }
 
 /// Names bound inside an item (imports in function bodies) layered over the module scope,
@@ -111,6 +118,8 @@ pub struct ItemScope<'a> {
     nested: BTreeMap<String, String>,
     /// Enclosing functions' parameters whose value is not known here, with the function.
     unknown_parameters: BTreeMap<String, String>,
+    /// The database and the file, where the scope can read workspace modules' constants.
+    home: Option<(&'a dyn Db, SourceFile)>,
 }
 
 impl NameLookup for ItemScope<'_> {
@@ -124,6 +133,11 @@ impl NameLookup for ItemScope<'_> {
             _ => None,
         }
     }
+
+    fn imported_constant(&self, path: &str) -> Option<ConstValue> {
+        let (db, file) = self.home?;
+        super::scope::imported_constant(db, file, path)
+    }
 }
 
 impl<'a> ItemScope<'a> {
@@ -131,14 +145,24 @@ impl<'a> ItemScope<'a> {
     pub fn new(module: &'a ModuleScope, stmts: &[Stmt]) -> Self {
         let mut local = ModuleScope::default();
         collect_nested_imports(stmts, &mut local, true);
-        Self { module, local, closure: ModuleScope::default(), nested: BTreeMap::new(), unknown_parameters: BTreeMap::new() }
+        Self { module, local, closure: ModuleScope::default(), nested: BTreeMap::new(), unknown_parameters: BTreeMap::new(), home: None }
+    }
+
+    /// [`Self::new`] that also reads the constants of the workspace modules `file` imports.
+    pub fn with_imports(db: &'a dyn Db, file: SourceFile, stmts: &[Stmt]) -> Self {
+        Self { home: Some((db, file)), ..Self::new(module_scope(db, file), stmts) }
+    }
+
+    /// The database and file this scope reads imported modules from, if any.
+    pub fn home(&self) -> Option<(&'a dyn Db, SourceFile)> {
+        self.home
     }
 
     /// The names the function whose `def` is at `def_range` in `stmts` sees: [`Self::new`]
     /// plus its enclosing functions' bindings. A factory's parameter is the constant its
     /// call sites in the module agree on (or its default), else unknown.
     pub fn for_def(db: &'a dyn Db, file: SourceFile, stmts: &[Stmt], def_range: TextRange) -> Self {
-        let mut scope = Self::new(module_scope(db, file), stmts);
+        let mut scope = Self::with_imports(db, file, stmts);
         scope.enclose(stmts, def_range, "", factory_arguments(db, file));
         scope
     }
@@ -475,9 +499,37 @@ impl Discovery<'_> {
                 }
                 Stmt::ClassDef(class) => self.walk(&class.body, &format!("{prefix}{}.", class.name.as_str())),
                 Stmt::Assign(assign) => {
-                    if let (Some(wrap), [Expr::Name(target)]) = (self.wrap(&assign.value), assign.targets.as_slice()) {
+                    let [Expr::Name(target)] = assign.targets.as_slice() else { continue };
+                    if let Some(wrap) = self.wrap(&assign.value) {
                         let scope = prefix.to_string();
                         self.out.wraps.push(JitWrap { alias: target.id.to_string(), scope, ..wrap });
+                    } else if prefix.is_empty() {
+                        match &*assign.value {
+                            Expr::Name(source) => self.out.aliases.push((target.id.to_string(), source.id.to_string())),
+                            Expr::Call(call) if let Expr::Name(f) = &*call.func => {
+                                self.out.calls.push((target.id.to_string(), f.id.to_string()));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                // A factory: `return cuda.jit(kern)`, or `return kern` of a GPU function
+                // defined (or wrapped) in the same function.
+                Stmt::Return(ret) if let (Some(value), Some(factory)) = (&ret.value, prefix.strip_suffix(".<locals>.")) => {
+                    if let Some(wrap) = self.wrap(value) {
+                        let returned = format!("{prefix}{}", wrap.target);
+                        self.out.factories.push((factory.to_string(), returned, wrap.spec.kind));
+                        self.out.wraps.push(JitWrap { scope: prefix.to_string(), ..wrap });
+                    } else if let Expr::Name(n) = &**value {
+                        let qualname = format!("{prefix}{}", n.id);
+                        let decorated = self.out.decorated.iter().find(|f| f.qualname == qualname).map(|f| (qualname.clone(), f.spec.kind));
+                        let wrapped = || {
+                            let w = self.out.wraps.iter().rev().find(|w| w.scope == prefix && w.alias == n.id.as_str())?;
+                            Some((format!("{prefix}{}", w.target), w.spec.kind))
+                        };
+                        if let Some((returned, kind)) = decorated.or_else(wrapped) {
+                            self.out.factories.push((factory.to_string(), returned, kind));
+                        }
                     }
                 }
                 _ => for_each_body(stmt, |body| self.walk(body, prefix)),
@@ -555,6 +607,29 @@ pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
                 }
             }
             index.wrapped.entry((wrap.scope.clone(), wrap.target.clone())).or_insert_with(|| wrap.spec.clone());
+        }
+    }
+    // `gp = gmt` of a GPU function, and `k = make_kernel(2.5)` of a factory returning one
+    // (its parameters are frozen from the module's calls, see `factory_arguments`).
+    let factories: BTreeMap<&str, (&str, FunctionKind)> = module_items(db, file)
+        .iter()
+        .flat_map(|item| item_declarations(db, file, item.text).factories.iter())
+        .map(|(f, returned, kind)| (f.as_str(), (returned.as_str(), *kind)))
+        .collect();
+    for item in module_items(db, file) {
+        let decls = item_declarations(db, file, item.text);
+        for (alias, source) in &decls.aliases {
+            if let Some(kind) = index.kind(source) {
+                let target = index.target(source).to_string();
+                index.kinds.insert(alias.clone(), kind);
+                index.aliases.insert(alias.clone(), target);
+            }
+        }
+        for (alias, factory) in &decls.calls {
+            if let Some((returned, kind)) = factories.get(factory.as_str()) {
+                index.kinds.insert(alias.clone(), *kind);
+                index.aliases.insert(alias.clone(), returned.to_string());
+            }
         }
     }
     index

@@ -14,6 +14,12 @@ pub trait NameLookup {
     fn nested_function(&self, _name: &str) -> Option<&str> {
         None
     }
+
+    /// The constant a dotted path into a workspace module holds (`cfg.X`), where this
+    /// lookup can read the workspace.
+    fn imported_constant(&self, _path: &str) -> Option<ConstValue> {
+        None
+    }
 }
 
 impl NameLookup for ModuleScope {
@@ -73,12 +79,15 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
         Expr::Tuple(t) => t.elts.iter().map(|e| const_eval(e, lookup)).collect::<Option<Vec<_>>>().map(ConstValue::Tuple),
         Expr::Name(name) => match lookup.binding(name.id.as_str())? {
             Binding::Const(c) => Some(c.clone()),
-            Binding::Path(p) => path_constant(p),
+            Binding::Path(p) => path_constant(p).or_else(|| lookup.imported_constant(p)),
             _ => None,
         },
         // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`.
         Expr::Attribute(attr) if let Expr::Call(call) = &*attr.value => type_info(call, attr.attr.as_str(), lookup),
-        Expr::Attribute(_) => path_constant(&qualified_path(expr, lookup)?),
+        Expr::Attribute(_) => {
+            let path = qualified_path(expr, lookup)?;
+            path_constant(&path).or_else(|| lookup.imported_constant(&path))
+        }
         Expr::UnaryOp(u) => {
             let v = const_eval(&u.operand, lookup)?;
             match (u.op, v) {
@@ -380,7 +389,7 @@ fn type_info(call: &ast::ExprCall, attr: &str, lookup: &dyn NameLookup) -> Optio
 }
 
 /// Constants reachable by attribute: `math.pi`, `np.inf`.
-fn path_constant(path: &str) -> Option<ConstValue> {
+pub fn path_constant(path: &str) -> Option<ConstValue> {
     match path {
         "cmath.infj" => Some(ConstValue::Complex(0.0, f64::INFINITY)),
         "cmath.nanj" => Some(ConstValue::Complex(0.0, f64::NAN)),

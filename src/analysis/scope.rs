@@ -70,6 +70,8 @@ pub struct ModuleScope {
     pub bindings: BTreeMap<String, Binding>,
     /// Modules imported with `from M import *`, in order.
     pub star_imports: Vec<String>,
+    /// Dotted modules imported without a name of their own (`import pkg.cfg` binds `pkg`).
+    pub dotted_imports: Vec<String>,
 }
 
 impl ModuleScope {
@@ -100,6 +102,9 @@ impl ModuleScope {
                         None => {
                             let top = module.split('.').next().unwrap_or(module);
                             self.bind(top, Binding::Path(top.to_string()));
+                            if top != module {
+                                self.dotted_imports.push(module.to_string());
+                            }
                         }
                     }
                 }
@@ -285,6 +290,7 @@ pub fn imported_modules(db: &dyn Db, file: SourceFile) -> Vec<String> {
         })
         .flat_map(|p| p.rsplit_once('.').map(|(m, _)| m.to_string()).into_iter().chain([p]))
         .chain(scope.star_imports.iter().cloned())
+        .chain(scope.dotted_imports.iter().cloned())
         .filter(|m| {
             let m = m.trim_start_matches('.');
             !m.is_empty() && !m.starts_with("numba") && !m.starts_with("numpy") && m != "math"
@@ -293,4 +299,85 @@ pub fn imported_modules(db: &dyn Db, file: SourceFile) -> Vec<String> {
     names.sort();
     names.dedup();
     names
+}
+
+/// What a dotted path into a workspace module reaches (`cfg.X` for `import cfg` or `from cfg
+/// import X`, `pkg.cfg.X`, `.mod.f`): a module-level name of that module's file, or the
+/// module itself. `None` when no workspace module is found along the path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModuleMember {
+    /// The module's file and the name there.
+    Global(SourceFile, String),
+    Module(SourceFile),
+}
+
+/// The workspace module an import names from `file` (as [`crate::analysis::db::module_paths`]
+/// looks for it), not `file` itself.
+pub fn workspace_module(db: &dyn Db, file: SourceFile, module: &str) -> Option<SourceFile> {
+    let modules = db.workspace()?.modules(db);
+    // Modules are registered by absolute path; the file may be named relative to the
+    // working directory (`kernlint run k.py::k`).
+    let importer = file.path(db);
+    let absolute = if importer.is_relative() { std::path::absolute(importer).ok() } else { None };
+    std::iter::once(importer.as_path()).chain(absolute.as_deref()).find_map(|importer| {
+        crate::analysis::db::module_paths(importer, module)
+            .iter()
+            .find_map(|p| modules.get(p).copied())
+            .filter(|&m| m != file && m.path(db) != importer)
+    })
+}
+
+/// See [`ModuleMember`]: the longest module prefix of `path` that is a workspace module,
+/// then the name after it; a further attribute follows that name's import in the module
+/// (`cfg.sub.X` with `from . import sub` in `cfg`).
+pub fn workspace_member(db: &dyn Db, file: SourceFile, path: &str) -> Option<ModuleMember> {
+    member_at(db, file, path, 0)
+}
+
+fn member_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<ModuleMember> {
+    db.workspace()?;
+    // A leading dot is a relative import, whose path `from . import m` spells `..m`: only its
+    // prefixes are modules.
+    if !path.starts_with('.')
+        && let Some(module) = workspace_module(db, file, path)
+    {
+        return Some(ModuleMember::Module(module));
+    }
+    let mut cut = path.len();
+    while let Some(i) = path[..cut].rfind('.') {
+        cut = i;
+        let Some(home) = workspace_module(db, file, &path[..i]) else { continue };
+        let rest = &path[i + 1..];
+        return match rest.split_once('.') {
+            None => Some(ModuleMember::Global(home, rest.to_string())),
+            Some((name, tail)) if depth < 8 => match module_scope(db, home).get(name)? {
+                Binding::Path(p) => member_at(db, home, &format!("{p}.{tail}"), depth + 1),
+                _ => None,
+            },
+            Some(_) => None,
+        };
+    }
+    None
+}
+
+/// The constant a path into a workspace module holds, as Numba freezes a module global
+/// when it compiles: `cfg.X`, a name re-exported by `from other import X` in `cfg`.
+pub fn imported_constant(db: &dyn Db, file: SourceFile, path: &str) -> Option<ConstValue> {
+    constant_at(db, file, path, 0)
+}
+
+fn constant_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<ConstValue> {
+    let ModuleMember::Global(home, name) = workspace_member(db, file, path)? else { return None };
+    match module_scope(db, home).get(&name)? {
+        Binding::Const(c) => Some(c.clone()),
+        Binding::Path(p) if depth < 8 => super::resolve::path_constant(p).or_else(|| constant_at(db, home, p, depth + 1)),
+        _ => None,
+    }
+}
+
+/// Whether a path's root module is one kernlint models itself (Numba, NumPy, `math`,
+/// `cmath`, builtins), not user code it would have to read.
+pub fn is_modelled_module(path: &str) -> bool {
+    let root = path.split('.').next().unwrap_or(path);
+    matches!(root, "numba" | "numpy" | "math" | "cmath" | "builtins" | "operator")
 }

@@ -139,14 +139,25 @@ pub fn database_for(path: &std::path::Path, text: String) -> (crate::analysis::R
     let own = absolute.parent();
     let allowed = |p: &std::path::Path| p.parent() == own || cwd.as_ref().is_some_and(|c| p.starts_with(c));
     let mut modules = std::collections::BTreeMap::new();
-    for name in names {
-        for candidate in crate::analysis::db::module_paths(&absolute, &name) {
-            if candidate != absolute
-                && allowed(&candidate)
-                && let Ok(text) = std::fs::read_to_string(&candidate)
-            {
-                modules.insert(candidate.clone(), SourceFile::new(&db, candidate, text));
-                break;
+    // The modules those import from too (`cfg` re-exporting `from base import X`), breadth
+    // first, up to a bound.
+    let mut pending: std::collections::VecDeque<(std::path::PathBuf, Vec<String>)> = [(absolute.clone(), names)].into();
+    while let Some((importer, names)) = pending.pop_front() {
+        for name in names {
+            for candidate in crate::analysis::db::module_paths(&importer, &name) {
+                if candidate == absolute || modules.contains_key(&candidate) {
+                    break;
+                }
+                if allowed(&candidate)
+                    && let Ok(text) = std::fs::read_to_string(&candidate)
+                {
+                    let module = SourceFile::new(&db, candidate.clone(), text);
+                    modules.insert(candidate.clone(), module);
+                    if modules.len() < 64 {
+                        pending.push_back((candidate, crate::analysis::scope::imported_modules(&db, module)));
+                    }
+                    break;
+                }
             }
         }
     }

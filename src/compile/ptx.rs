@@ -1674,7 +1674,8 @@ impl<'a> FnCx<'a> {
                         self.span,
                     );
                 };
-                let sym = format!("__kl_const_{name}");
+                // An imported module's array is named by its path (`cfg.TABLE`).
+                let sym = format!("__kl_const_{}", name.replace('.', "$"));
                 if !module.decls.contains(&format!(" {sym}[")) {
                     let init: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
                     let _ = writeln!(

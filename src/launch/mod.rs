@@ -69,7 +69,12 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                         pending.push(((next, b as u32, i), callee.clone(), types, inst.span));
                     }
                     Op::GlobalArray(g) if !globals.contains_key(g) => {
-                        let value = module_array(db, here, g)
+                        // An imported module's array is named by its path there (`cfg.TABLE`).
+                        let (home, name) = match crate::analysis::typing::imported_array(db, here, g) {
+                            Some((home, name, _)) if g.contains('.') => (home, name),
+                            _ => (here, g.clone()),
+                        };
+                        let value = module_array(db, home, &name)
                             .ok_or_else(|| format!("kernlint cannot evaluate the module array `{g}`"))
                             .and_then(|r| r)
                             .map_err(|message| PrepareError::at(message, inst.span))?;

@@ -20,8 +20,8 @@ use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::promote::{base_scalar, unify, unliteral};
 use crate::analysis::typing::{
-    BoundArg, DefTypes, Index, array_index, bind_device_call, find_def, resolve_device_function, selected_params,
-    type_def_for_args,
+    BoundArg, DefTypes, Index, array_index, bind_device_call, find_def, imported_array, resolve_device_function,
+    selected_params, type_def_for_args,
 };
 use crate::analysis::{Db, SourceFile};
 
@@ -1601,7 +1601,28 @@ impl Lower<'_> {
                 Ok(v)
             }
             Some(Binding::Const(c)) => self.const_value(c, &self.expr_type(expr)?, span),
+            // `from cfg import X`: a workspace module's global, frozen as Numba freezes it.
+            Some(Binding::Path(p)) => {
+                let p = p.clone();
+                self.imported_global(&p, expr)?.map_or_else(|| unsupported(&format!("the global `{name}` here"), span), Ok)
+            }
             _ => unsupported(&format!("the global `{name}` here"), span),
+        }
+    }
+
+    /// A workspace module's global reached by `path` (`cfg.X`, `cfg.TABLE`): a constant, or
+    /// a module array captured into constant memory (named by its path).
+    fn imported_global(&mut self, path: &str, expr: &Expr) -> LResult<Option<ValueId>> {
+        let span = expr.range();
+        if imported_array(self.db, self.file, path).is_some() {
+            let ty = self.expr_type(expr)?;
+            let v = self.emit(Op::GlobalArray(path.to_string()), Some(ty), span);
+            self.spaces.insert(v, MemorySpace::Const);
+            return Ok(Some(v));
+        }
+        match self.scope.imported_constant(path) {
+            Some(c) => self.const_value(&c, &self.expr_type(expr)?, span).map(Some),
+            None => Ok(None),
         }
     }
 
@@ -1658,6 +1679,11 @@ impl Lower<'_> {
                 let ty = self.expr_type(expr)?;
                 return Ok(self.emit(Op::Intrinsic { name: member.to_string(), args: vec![] }, Some(ty), span));
             }
+            if imported_array(self.db, self.file, &path).is_some()
+                && let Some(v) = self.imported_global(&path, expr)?
+            {
+                return Ok(v);
+            }
             if let Some(c) = const_eval(expr, self.scope) {
                 return self.const_value(&c, &self.expr_type(expr)?, span);
             }
@@ -1709,10 +1735,16 @@ impl Lower<'_> {
         let span = call.range();
         let device_function = match &*call.func {
             Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
-                resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).map(|_| n.id.as_str())
+                resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).map(|_| n.id.to_string())
             }
+            // `dm.halve(x)` with `import helpers as dm`: called by its path, `helpers.halve`.
+            Expr::Attribute(_) => self
+                .global_path(&call.func)
+                .filter(|p| !crate::analysis::scope::is_modelled_module(p))
+                .filter(|p| resolve_device_function(self.db, self.file, self.scope, p).is_some()),
             _ => None,
         };
+        let device_function = device_function.as_deref();
         if device_function.is_none()
             && let Some(v) = self.array_call(call, expr)?
         {

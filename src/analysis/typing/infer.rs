@@ -577,6 +577,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                         | ConstValue::Str(_)
                         | ConstValue::None),
                     )) => Some(c.clone()),
+                    // `from cfg import DEBUG`: a global of a workspace module.
+                    Some(Binding::Path(p)) => lookup.imported_constant(p).filter(|c| {
+                        matches!(c, ConstValue::Int(_) | ConstValue::Float(_) | ConstValue::Bool(_) | ConstValue::Str(_) | ConstValue::None)
+                    }),
                     _ => None,
                 }
             }
@@ -1422,7 +1426,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             Some(Binding::Path(p)) => match calls::path_value(p) {
                 Some(v) => Ok(v),
                 None if self.ctx.function(name).is_some() => Ok(Ty::Device(name.to_string())),
-                None => Ok(Ty::Path(p.clone())),
+                None => self.module_path(p.clone(), range, true),
             },
             Some(Binding::Const(c)) => match c {
                 ConstValue::HostArray => self
@@ -1479,11 +1483,62 @@ impl<'c, 'a> Typer<'c, 'a> {
         }
     }
 
+    /// What a path into a module denotes: a module kernlint models, or a workspace module
+    /// (itself, a device function of it, or a global Numba freezes as a constant when it
+    /// compiles: a number, a tuple, an array). A module kernlint cannot read (a third-party
+    /// package, a file outside the workspace) is an error here, at the use. A name imported
+    /// from the module (`global`) is a global, typed as Numba types a frozen global (`from
+    /// cfg import N`: `Literal[int](4)`); an attribute of the module object (`cfg.N`) is typed
+    /// by `typeof` of its value, so never a literal (`int64`), as Numba's `getattr` does.
+    fn module_path(&self, path: String, range: TextRange, global: bool) -> TResult<Ty> {
+        use crate::analysis::scope::{ModuleMember, imported_constant, is_modelled_module, workspace_member};
+        if is_modelled_module(&path) {
+            return Ok(Ty::Path(path));
+        }
+        let (db, file) = (self.ctx.db, self.ctx.file);
+        match workspace_member(db, file, &path) {
+            Some(ModuleMember::Module(_)) => Ok(Ty::Path(path)),
+            Some(ModuleMember::Global(home, name)) => {
+                if self.ctx.function(&path).is_some() {
+                    return Ok(Ty::Device(path));
+                }
+                let module = home.path(db).display();
+                match imported_constant(db, file, &path) {
+                    Some(ConstValue::HostArray) => imported_array(db, file, &path).map(|(_, _, t)| Ty::Val(t)).ok_or_else(|| {
+                        Fail::from((format!("cannot tell the dtype of the array `{name}` of `{module}`"), range))
+                    }),
+                    Some(c) => if global { const_type(&c) } else { typeof_const(&c).map(Ty::Val) }
+                        .ok_or_else(|| Fail::from((format!("cannot type `{name}` of `{module}`"), range))),
+                    None => err(
+                        format!(
+                            "`{path}` is not a constant kernlint can evaluate in `{module}` (Numba freezes a module's globals as constants when it compiles the kernel: a number, a tuple, a NumPy array, a device function)"
+                        ),
+                        range,
+                    ),
+                }
+            }
+            None => {
+                let module = path.rsplit_once('.').map_or(path.as_str(), |(m, _)| m);
+                let what = if module == path { "its globals".to_string() } else { format!("`{path}`") };
+                err(
+                    format!(
+                        "kernlint cannot see the module `{module}` (no `{}.py` beside this file or above it in the workspace): Numba freezes {what} as a compile-time constant when it compiles the kernel, and kernlint cannot know the value",
+                        module.trim_start_matches('.').replace('.', "/")
+                    ),
+                    range,
+                )
+            }
+        }
+    }
+
     fn attribute(&mut self, base: Ty, attr: &str, range: TextRange) -> TResult<Ty> {
         match &base {
             Ty::Path(p) => {
                 let path = format!("{p}.{attr}");
-                Ok(calls::path_value(&path).unwrap_or(Ty::Path(path)))
+                match calls::path_value(&path) {
+                    Some(v) => Ok(v),
+                    None => self.module_path(path, range, false),
+                }
             }
             Ty::Val(Type::Array {
                 dtype,
@@ -2364,4 +2419,23 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
         },
         other => err(format!("cannot iterate over {}", other.record_name()), range),
     }
+}
+
+/// The module array a path into a workspace module names (`cfg.TABLE`, `from cfg import
+/// TABLE`, or re-exported there): the file it is defined in, its name there and its type.
+pub fn imported_array(db: &dyn Db, file: SourceFile, path: &str) -> Option<(SourceFile, String, Type)> {
+    use crate::analysis::scope::{ModuleMember, module_scope, workspace_member};
+    let mut at = (file, path.to_string());
+    for _ in 0..8 {
+        let ModuleMember::Global(home, name) = workspace_member(db, at.0, &at.1)? else { return None };
+        match module_scope(db, home).get(&name)? {
+            Binding::Const(ConstValue::HostArray) => {
+                let ty = super::module_host_arrays(db, home).get(&name)?.clone();
+                return Some((home, name, ty));
+            }
+            Binding::Path(p) => at = (home, p.clone()),
+            _ => return None,
+        }
+    }
+    None
 }

@@ -26,7 +26,7 @@ use super::types::Type;
 use super::{Db, SourceFile};
 
 pub use calls::selected_params;
-pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index};
+pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, imported_array};
 
 /// What typing one function produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,10 +96,13 @@ pub fn find_gpu_function<'db>(
     name: &str,
 ) -> Option<(TextSize, &'db GpuFunction)> {
     let functions = file_gpu_functions(db, file);
+    // A module-level alias (`gp = gmt`, `k = make_kernel(2.5)`) names its function.
+    let alias = || super::kernels::gpu_index(db, file).aliases.get(name);
     functions
         .iter()
         .find(|(_, f)| f.qualname == name)
         .or_else(|| functions.iter().find(|(_, f)| f.name == name))
+        .or_else(|| alias().and_then(|target| functions.iter().find(|(_, f)| &f.qualname == target)))
         .map(|(item, f)| (item.start, *f))
 }
 
@@ -156,10 +159,12 @@ pub struct GpuEntry<'db> {
 pub fn gpu_function_entry<'db>(db: &'db dyn Db, file: SourceFile, name: FunctionName<'db>) -> Option<GpuEntry<'db>> {
     let name = name.name(db);
     let functions = file_gpu_functions(db, file);
+    let alias = || super::kernels::gpu_index(db, file).aliases.get(name);
     functions
         .iter()
         .find(|(_, f)| &f.qualname == name)
         .or_else(|| functions.iter().find(|(_, f)| &f.name == name))
+        .or_else(|| alias().and_then(|target| functions.iter().find(|(_, f)| &f.qualname == target)))
         .map(|(item, f)| GpuEntry { item: item.text, function: (*f).clone() })
 }
 
@@ -395,15 +400,34 @@ pub fn resolve_device_function(
     if top_level(file, target) {
         return Some((file, target.to_string()));
     }
-    let modules = db.workspace()?.modules(db);
-    let candidates: Vec<(String, String)> = match scope.binding(name) {
-        Some(Binding::Path(p)) => p.rsplit_once('.').map(|(m, f)| (m.to_string(), f.to_string())).into_iter().collect(),
-        None => module_scope(db, file).star_imports.iter().map(|m| (m.clone(), name.to_string())).collect(),
-        _ => Vec::new(),
+    let path = match scope.binding(name) {
+        Some(Binding::Path(p)) => p.clone(),
+        // A path typing reached through a module (`dm.halve` with `import helpers as dm`:
+        // `helpers.halve`); not a nested function's qualified name (`make.<locals>.f`).
+        None if name.contains('.') && !name.contains('<') => name.to_string(),
+        None => {
+            return module_scope(db, file).star_imports.iter().find_map(|module| {
+                let home = crate::analysis::scope::workspace_module(db, file, module)?;
+                top_level(home, name).then(|| (home, name.to_string()))
+            });
+        }
+        _ => return None,
     };
-    let importer = file.path(db);
-    candidates.into_iter().find_map(|(module, function)| {
-        let home = crate::analysis::db::module_paths(importer, &module).iter().find_map(|p| modules.get(p).copied())?;
-        (home != file && top_level(home, &function)).then_some((home, function))
-    })
+    imported_device_function(db, file, &path, 0)
+}
+
+/// The GPU function a dotted path into a workspace module names (`helpers.dev_fn`, `.util.f`):
+/// a function of that module, an alias of one there, or one it imports in turn.
+fn imported_device_function(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<(SourceFile, String)> {
+    use crate::analysis::scope::{Binding, ModuleMember, workspace_member};
+    let ModuleMember::Global(home, name) = workspace_member(db, file, path)? else { return None };
+    let target = crate::analysis::kernels::gpu_index(db, home).target(&name).to_string();
+    let found = gpu_function_entry(db, home, FunctionName::new(db, target.clone())).as_ref().is_some_and(|e| e.function.qualname == target);
+    if found {
+        return Some((home, target));
+    }
+    match module_scope(db, home).get(&name)? {
+        Binding::Path(p) if depth < 8 => imported_device_function(db, home, p, depth + 1),
+        _ => None,
+    }
 }

@@ -1,0 +1,242 @@
+//! Kernels that reach into other modules of the workspace, as real projects write them:
+//! constants of a config module (`import cfg; cfg.X`, `from cfg import X`, re-exported from a
+//! third module, module arrays), device functions called through a module (`dm.halve(x)`,
+//! `import pkg.dev`, `from pkg.dev import halve as hv`), a module-level alias of a device
+//! function (`gp = gmt`) and kernels made by a factory (`k = make_kernel(2.5)`). Each is
+//! checked through the binary in a folder of files, as `kernlint types`, `run --device sim`
+//! and `compile` (with ptxas) see them; the expected values are Numba's typemap and Numba's
+//! CUDA simulator's outputs for the same files.
+
+#[path = "support/ptxas.rs"]
+mod ptxas;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const SIG: &str = "void(float64[:], float64[:])";
+
+const BASE: &str = "SCALE = 3\n";
+
+const CFG: &str = "\
+import numpy as np
+from base import SCALE
+
+THRESH = 1e-14
+DAMP = 0.5
+N = 4
+DEBUG = False
+TABLE = np.array([3.0, 1.0, 4.0, 1.0], dtype=np.float64)
+";
+
+const DEV: &str = "\
+from numba import cuda
+
+@cuda.jit(device=True)
+def halve(a):
+    return a * 0.5
+";
+
+const KERN: &str = "\
+from numba import cuda, float64
+import cfg
+import pkg.dev
+import pkg.dev as dv
+from cfg import DAMP, DEBUG, N, SCALE, TABLE as T
+from pkg.dev import halve as hv
+
+
+@cuda.jit(device=True)
+def gmt(a):
+    return a * 3.0
+
+
+gp = gmt
+
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        tmp = cuda.local.array(N, float64)
+        tmp[0] = max(x[i], cfg.THRESH) * DAMP + cfg.TABLE[i] + T[i] + SCALE
+        if DEBUG:
+            tmp[0] = 1.0 + \"pruned, as Numba prunes a frozen global's branch\"
+        out[i] = tmp[0] + dv.halve(x[i]) + pkg.dev.halve(x[i]) + hv(x[i]) + gp(x[i])
+
+
+@cuda.jit
+def attr(out, x):
+    i = cuda.grid(1)
+    n = cfg.N
+    out[i] = n + cfg.THRESH
+
+
+@cuda.jit
+def attr_shape(out, x):
+    tmp = cuda.local.array(cfg.N, float64)
+    tmp[0] = 1.0
+    out[0] = tmp[0]
+
+
+def make_kernel(scale):
+    def kern(out, x):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            out[i] = x[i] * scale
+    return cuda.jit(kern)
+
+
+def make_decorated(offset):
+    @cuda.jit
+    def add(out, x):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            out[i] = x[i] + offset
+    return add
+
+
+scale_kernel = make_kernel(2.5)
+add_kernel = make_decorated(-1)
+";
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("base.py", BASE);
+    write("cfg.py", CFG);
+    write("pkg/__init__.py", "");
+    write("pkg/dev.py", DEV);
+    write("kern.py", KERN);
+    dir
+}
+
+fn kernlint(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kernlint")).current_dir(dir).args(args).env("NO_COLOR", "1").output().unwrap()
+}
+
+fn types(dir: &Path, target: &str) -> Result<serde_json::Value, String> {
+    let out = kernlint(dir, &["types", target, "--sig", SIG, "--format", "json"]);
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(serde_json::from_slice(&out.stdout).unwrap())
+}
+
+/// `kernlint run --device sim` on x = [0, 1, 2, 3]: the kernel's `out`.
+fn run(dir: &Path, target: &str) -> Vec<f64> {
+    let results = dir.join(format!("out-{}", target.replace(':', "_")));
+    let results = results.to_str().unwrap();
+    let out = kernlint(dir, &["run", target, "--sig", SIG, "--device", "sim", "--grid", "1", "--block", "4", "zeros:float64[4]", "arange:float64[4]", "--out", results]);
+    assert!(out.status.success(), "{target}: {}", String::from_utf8_lossy(&out.stderr));
+    let npy = kernlint::launch::npy::NpyArray::read(&Path::new(results).join("out.npy")).unwrap();
+    npy.data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn compiles(dir: &Path, target: &str) {
+    let out = kernlint(dir, &["compile", target, "--sig", SIG]);
+    assert!(out.status.success(), "{target}: {}", String::from_utf8_lossy(&out.stderr));
+    if let Some(ptxas) = ptxas::ptxas() {
+        let ptx = String::from_utf8(out.stdout).unwrap();
+        ptxas::assemble(&ptxas, &dir.join("ptx"), &ptx, "modules").unwrap();
+    }
+}
+
+fn variables(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["variables"].as_object().unwrap().iter().map(|(k, t)| (k.clone(), t.as_str().unwrap().to_string())).collect()
+}
+
+fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+const ARRAY: &str = "array(float64, 1d, A)";
+
+#[test]
+fn constants_arrays_and_device_functions_of_other_modules() {
+    let dir = workspace();
+    let d = dir.path();
+    let t = types(d, "kern.py::k").unwrap();
+    assert_eq!(
+        variables(&t),
+        pairs(&[("i", "int64"), ("out", ARRAY), ("tmp", "array(float64, 1d, C)"), ("x", ARRAY)])
+    );
+    // Numba's simulator: max(x, 1e-14) * 0.5 + 2 * TABLE + 3 + 3 * (x / 2) + 3 * x.
+    let expected: Vec<f64> = (0..4)
+        .map(|i| {
+            let x = i as f64;
+            let table = [3.0, 1.0, 4.0, 1.0][i];
+            let tmp = x.max(1e-14) * 0.5 + table + table + 3.0;
+            tmp + x * 0.5 + x * 0.5 + x * 0.5 + x * 3.0
+        })
+        .collect();
+    assert_eq!(run(d, "kern.py::k"), expected);
+    assert_eq!(run(d, "kern.py::k")[0], 9.000000000000005);
+    compiles(d, "kern.py::k");
+    // The module's attribute is `typeof` of its value (int64, no literal), as Numba's
+    // getattr of a module types it: a local array's shape cannot be one.
+    let t = types(d, "kern.py::attr").unwrap();
+    assert_eq!(variables(&t), pairs(&[("i", "int64"), ("n", "int64"), ("out", ARRAY), ("x", ARRAY)]));
+    assert_eq!(run(d, "kern.py::attr"), [4.00000000000001; 4]);
+    compiles(d, "kern.py::attr");
+    let e = types(d, "kern.py::attr_shape").unwrap_err();
+    assert!(e.contains("must be a compile-time constant integer or tuple, not int64"), "{e}");
+}
+
+#[test]
+fn kernels_made_by_factories_freeze_the_calls_arguments() {
+    let dir = workspace();
+    let d = dir.path();
+    for (kernel, expected, qualname) in
+        [("scale_kernel", [0.0, 2.5, 5.0, 7.5], "make_kernel.<locals>.kern"), ("add_kernel", [-1.0, 0.0, 1.0, 2.0], "make_decorated.<locals>.add")]
+    {
+        let target = format!("kern.py::{kernel}");
+        let t = types(d, &target).unwrap();
+        assert_eq!(t["kernel"], qualname);
+        assert_eq!(variables(&t), pairs(&[("i", "int64"), ("out", ARRAY), ("x", ARRAY)]));
+        assert_eq!(run(d, &target), expected);
+        compiles(d, &target);
+    }
+    // A factory called with a value kernlint cannot know, or with different constants.
+    let factory = "from numba import cuda\nimport sys\n\ndef make(scale):\n    def kern(out, x):\n        out[0] = x[0] * scale\n    return cuda.jit(kern)\n\nk1 = make(len(sys.argv))\n";
+    std::fs::write(d.join("factory.py"), factory).unwrap();
+    let e = types(d, "factory.py::k1").unwrap_err();
+    assert!(e.contains("factory.py:6:25") && e.contains("`scale` is a parameter of the enclosing function `make`"), "{e}");
+    std::fs::write(d.join("factory.py"), factory.replace("len(sys.argv)", "2.0") + "k2 = make(3.0)\n").unwrap();
+    let e = types(d, "factory.py::k2").unwrap_err();
+    assert!(e.contains("`scale` is a parameter of the enclosing function `make`"), "{e}");
+}
+
+#[test]
+fn a_module_kernlint_cannot_see_is_named_at_the_use() {
+    let dir = workspace();
+    let d = dir.path();
+    let source = "from numba import cuda\nimport thirdparty\nfrom vendor.consts import EPS\n\n@cuda.jit\ndef a(out, x):\n    out[0] = x[0] + thirdparty.EPS\n\n@cuda.jit\ndef b(out, x):\n    out[0] = x[0] * EPS\n";
+    std::fs::write(d.join("missing.py"), source).unwrap();
+    let e = types(d, "missing.py::a").unwrap_err();
+    assert!(e.contains("missing.py:7:21: kernlint cannot see the module `thirdparty` (no `thirdparty.py`"), "{e}");
+    let e = types(d, "missing.py::b").unwrap_err();
+    assert!(e.contains("missing.py:11:21: kernlint cannot see the module `vendor.consts` (no `vendor/consts.py`") && e.contains("`vendor.consts.EPS`"), "{e}");
+    // A name the module does not bind to a constant.
+    std::fs::write(d.join("notconst.py"), "from numba import cuda\nimport cfg\n\n@cuda.jit\ndef c(out, x):\n    out[0] = cfg.MISSING\n").unwrap();
+    let e = types(d, "notconst.py::c").unwrap_err();
+    assert!(e.contains("`cfg.MISSING` is not a constant kernlint can evaluate"), "{e}");
+}
+
+#[test]
+fn the_linter_reports_nothing_on_these_forms() {
+    let dir = workspace();
+    let d = dir.path();
+    std::fs::write(d.join("missing.py"), "from numba import cuda\nimport thirdparty\n\n@cuda.jit(\"void(float64[:], float64[:])\")\ndef a(out, x):\n    out[0] = x[0] + thirdparty.EPS\n").unwrap();
+    // Every rule that needs types, on explicit signatures; KL103 knows a global's shape.
+    let source = KERN.replace("@cuda.jit\ndef k(", "@cuda.jit(\"void(float64[:], float64[:])\")\ndef k(").replace(
+        "@cuda.jit\ndef attr_shape",
+        "def not_a_kernel",
+    );
+    std::fs::write(d.join("kern.py"), source).unwrap();
+    let out = kernlint(d, &["check", "--select", "KL1,KL4", "kern.py", "missing.py", "cfg.py", "pkg"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
