@@ -80,6 +80,9 @@ fn intrinsic_doc(member: &str) -> Option<String> {
 
 fn function_summary(db: &dyn Db, file: SourceFile, f: &GpuFunction) -> String {
     let mut out = format!("```python\n{}  # {}\n```\n", f.qualname, f.spec.kind.describe());
+    if f.spec.options.cpu_dispatcher {
+        out.push_str("\nA `@numba.jit` function: GPU code calls it, so numba-cuda compiles it as a device function too.\n");
+    }
     let sigs: Vec<String> = f
         .spec
         .signatures

@@ -2,7 +2,9 @@
 //!
 //! Decorators (`@cuda.jit`, `@cuda.jit(...)`, `@numba.cuda.jit`, aliases, `@vectorize(...,
 //! target='cuda')`, `@guvectorize`, `@cuda.reduce`) and the call forms `g = cuda.jit(f, ...)`
-//! and `g = cuda.jit("sig")(f)`, at any depth: factories, closures, class bodies.
+//! and `g = cuda.jit("sig")(f)`, at any depth: factories, closures, class bodies. A
+//! `@numba.jit`/`@numba.njit` function is a device function once GPU code calls it (numba-cuda
+//! compiles a CPU dispatcher called from a kernel as a device function).
 
 use std::collections::BTreeMap;
 
@@ -58,6 +60,10 @@ pub struct JitOptions {
     pub inline: Option<String>,
     pub cache: Option<bool>,
     pub link: bool,
+    pub forceobj: Option<bool>,
+    /// Made by `@numba.jit`/`@numba.njit`: a CPU function, compiled as a device function
+    /// only because GPU code calls it.
+    pub cpu_dispatcher: bool,
 }
 
 /// How a function came to be compiled for the GPU.
@@ -104,6 +110,8 @@ struct Declarations {
     /// Functions that return a GPU function they define (`return cuda.jit(kern)`, `return
     /// kern` for a decorated `kern`): (the factory's qualname, the returned one's, its kind).
     factories: Vec<(String, String, FunctionKind)>,
+    /// `@numba.jit`/`@numba.njit` functions: device functions once GPU code calls them.
+    cpu_jit: Vec<GpuFunction>,
 }
 
 /// Names bound inside an item (imports in function bodies) layered over the module scope,
@@ -428,7 +436,41 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
             }
         }
     }
-    let options = JitOptions {
+    Some(JitSpec { kind, signatures, options: jit_options(call, scope) })
+}
+
+/// `@numba.jit` / `@numba.njit` (any options but `forceobj=True`): a CPU dispatcher, which
+/// numba-cuda compiles as a device function with the same options when GPU code calls it
+/// (its signatures are the CPU's: the device function is compiled for the call's types).
+pub fn cpu_jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
+    let (callee, call) = match expr {
+        Expr::Call(call) => (&*call.func, Some(call)),
+        other => (other, None),
+    };
+    let path = qualified_path(callee, scope)?;
+    if !matches!(path.as_str(), "numba.jit" | "numba.njit" | "numba.core.decorators.jit" | "numba.core.decorators.njit") {
+        return None;
+    }
+    let options = jit_options(call, scope);
+    if options.forceobj == Some(true) {
+        return None;
+    }
+    Some(JitSpec { kind: FunctionKind::DeviceFunction, signatures: Vec::new(), options: JitOptions { cpu_dispatcher: true, ..options } })
+}
+
+fn jit_options(call: Option<&ast::ExprCall>, scope: &dyn NameLookup) -> JitOptions {
+    let keyword = |name: &str| {
+        call.and_then(|c| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)))
+            .map(|k| &k.value)
+    };
+    let bool_kw = |name: &str| {
+        keyword(name).and_then(|v| match const_eval(v, scope) {
+            Some(ConstValue::Bool(b)) => Some(b),
+            Some(ConstValue::Int(i)) => Some(i != 0),
+            _ => None,
+        })
+    };
+    JitOptions {
         device: bool_kw("device"),
         debug: bool_kw("debug"),
         opt: bool_kw("opt"),
@@ -445,8 +487,9 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
         }),
         cache: bool_kw("cache"),
         link: keyword("link").is_some(),
-    };
-    Some(JitSpec { kind, signatures, options })
+        forceobj: bool_kw("forceobj"),
+        cpu_dispatcher: false,
+    }
 }
 
 fn signature_of(expr: &Expr, scope: &dyn NameLookup) -> Result<Signature, SignatureError> {
@@ -483,17 +526,22 @@ impl Discovery<'_> {
                 Stmt::FunctionDef(def) => {
                     let qualname = format!("{prefix}{}", def.name.as_str());
                     for decorator in &def.decorator_list {
-                        if let Some(spec) = jit_spec(&decorator.expression, self.scope) {
-                            self.out.decorated.push(GpuFunction {
-                                name: def.name.to_string(),
-                                qualname: qualname.clone(),
-                                spec,
-                                def_range: def.range(),
-                                name_range: def.name.range(),
-                                declared_at: Some(decorator.range()),
-                            });
-                            break;
-                        }
+                        let (spec, list) = match jit_spec(&decorator.expression, self.scope) {
+                            Some(spec) => (spec, &mut self.out.decorated),
+                            None => match cpu_jit_spec(&decorator.expression, self.scope) {
+                                Some(spec) => (spec, &mut self.out.cpu_jit),
+                                None => continue,
+                            },
+                        };
+                        list.push(GpuFunction {
+                            name: def.name.to_string(),
+                            qualname: qualname.clone(),
+                            spec,
+                            def_range: def.range(),
+                            name_range: def.name.range(),
+                            declared_at: Some(decorator.range()),
+                        });
+                        break;
                     }
                     self.walk(&def.body, &format!("{qualname}.<locals>."));
                 }
@@ -635,15 +683,56 @@ pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
     index
 }
 
-/// The GPU functions defined in an item, decorated or wrapped by a call elsewhere.
+/// The GPU functions defined in an item, decorated or wrapped by a call elsewhere, and the
+/// `@numba.jit`/`@numba.njit` functions GPU code of the module calls (see [`cpu_jit_reached`]).
 #[salsa::tracked(returns(ref))]
 pub fn item_gpu_functions<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Vec<GpuFunction> {
+    let mut functions = item_cuda_functions(db, file, item).clone();
+    let cpu_jit = &item_declarations(db, file, item).cpu_jit;
+    if !cpu_jit.is_empty() {
+        let reached = cpu_jit_reached(db, file);
+        functions.extend(cpu_jit.iter().filter(|f| reached.contains(&f.name)).cloned());
+    }
+    functions
+}
+
+/// The functions of an item that CUDA decorators or wrapping calls make GPU functions.
+#[salsa::tracked(returns(ref))]
+fn item_cuda_functions<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Vec<GpuFunction> {
     let mut functions = item_declarations(db, file, item).decorated.clone();
     let index = gpu_index(db, file);
     if !index.wrapped.is_empty() {
         collect_wrapped(item_statements(db, item), "", index, &mut functions);
     }
     functions
+}
+
+/// Every `@numba.jit`/`@numba.njit` function of a file, called from GPU code or not: a GPU
+/// function of another module may call one it imports.
+pub fn file_cpu_jit_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &GpuFunction)> {
+    module_items(db, file)
+        .iter()
+        .flat_map(|item| item_declarations(db, file, item.text).cpu_jit.iter().map(move |f| (*item, f)))
+        .collect()
+}
+
+/// The names of the `@numba.jit`/`@numba.njit` functions of a file that its GPU code calls,
+/// directly or through other such functions: numba-cuda compiles those as device functions.
+#[salsa::tracked(returns(ref))]
+pub fn cpu_jit_reached(db: &dyn Db, file: SourceFile) -> std::collections::BTreeSet<String> {
+    let items = module_items(db, file);
+    let mut pending: Vec<String> = items.iter().flat_map(|item| item_device_calls(db, file, item.text).0.iter().cloned()).collect();
+    let mut reached = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        for item in items {
+            if let Some(calls) = item_device_calls(db, file, item.text).1.get(&name)
+                && reached.insert(name.clone())
+            {
+                pending.extend(calls.iter().cloned());
+            }
+        }
+    }
+    reached
 }
 
 fn collect_wrapped(stmts: &[Stmt], prefix: &str, index: &GpuIndex, out: &mut Vec<GpuFunction>) {
@@ -683,9 +772,15 @@ pub fn file_gpu_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &GpuF
         .collect()
 }
 
-/// Names called by plain calls (`f(...)`) inside the GPU functions of an item.
+/// Names called by plain calls (`f(...)`) inside the CUDA functions of an item, and inside
+/// each of its `@numba.jit`/`@numba.njit` functions (by name).
 #[salsa::tracked(returns(ref))]
-fn item_device_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> std::collections::BTreeSet<String> {
+#[allow(clippy::type_complexity)]
+fn item_device_calls<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    item: ItemText<'db>,
+) -> (std::collections::BTreeSet<String>, BTreeMap<String, std::collections::BTreeSet<String>>) {
     use ruff_python_ast::visitor::{self, Visitor};
     struct Calls(std::collections::BTreeSet<String>);
     impl<'a> Visitor<'a> for Calls {
@@ -698,16 +793,26 @@ fn item_device_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>
             visitor::walk_expr(self, expr);
         }
     }
-    let functions = item_gpu_functions(db, file, item);
+    let functions = item_cuda_functions(db, file, item);
+    let cpu_jit = &item_declarations(db, file, item).cpu_jit;
     let mut calls = Calls(Default::default());
     let mut defs = Vec::new();
     collect_function_defs(item_statements(db, item), &mut defs);
-    for def in defs.into_iter().filter(|d| functions.iter().any(|f| f.def_range == d.range())) {
-        for stmt in &def.body {
-            calls.visit_stmt(stmt);
+    let mut by_cpu_jit: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for def in defs {
+        if functions.iter().any(|f| f.def_range == def.range()) {
+            for stmt in &def.body {
+                calls.visit_stmt(stmt);
+            }
+        } else if let Some(f) = cpu_jit.iter().find(|f| f.def_range == def.range()) {
+            let mut own = Calls(Default::default());
+            for stmt in &def.body {
+                own.visit_stmt(stmt);
+            }
+            by_cpu_jit.entry(f.name.clone()).or_default().extend(own.0);
         }
     }
-    calls.0
+    (calls.0, by_cpu_jit)
 }
 
 fn collect_function_defs<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a ast::StmtFunctionDef>) {
@@ -723,5 +828,13 @@ fn collect_function_defs<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a ast::StmtFunct
 /// this way are compiled as device functions, whatever their decorator says.
 #[salsa::tracked(returns(ref))]
 pub fn device_called_names(db: &dyn Db, file: SourceFile) -> std::collections::BTreeSet<String> {
-    module_items(db, file).iter().flat_map(|item| item_device_calls(db, file, item.text).iter().cloned()).collect()
+    let reached = cpu_jit_reached(db, file);
+    module_items(db, file)
+        .iter()
+        .flat_map(|item| {
+            let (calls, by_cpu_jit) = item_device_calls(db, file, item.text);
+            let cpu = by_cpu_jit.iter().filter(|(f, _)| reached.contains(*f)).flat_map(|(_, c)| c.iter());
+            calls.iter().chain(cpu).cloned()
+        })
+        .collect()
 }

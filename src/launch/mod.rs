@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::TextRange;
 
-use crate::analysis::ir::{Op, PRELUDE, flatten_complex, lower_function};
+use crate::analysis::ir::{CLOSURE, Op, PRELUDE, flatten_complex, lower_closure, lower_function};
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::resolve::{const_eval, qualified_path};
 use crate::analysis::scope::{ConstValue, module_scope};
@@ -85,10 +85,27 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
             }
         }
         for (site, callee, types, span) in pending {
-            let key = (callee.clone(), types.clone());
+            // A closure is named by its range in its own file.
+            let key = match callee.starts_with(CLOSURE) {
+                true => (format!("{callee} {:?}", here), types.clone()),
+                false => (callee.clone(), types.clone()),
+            };
             let target = match index.get(&key) {
                 Some(t) => *t,
                 None => {
+                    // A closure: the `def` at the range the callee names, in the caller's file.
+                    if let Some(range) = callee.strip_prefix(CLOSURE) {
+                        let range = range
+                            .split_once(':')
+                            .and_then(|(a, b)| Some(TextRange::new(a.parse::<u32>().ok()?.into(), b.parse::<u32>().ok()?.into())))
+                            .ok_or_else(|| PrepareError::at(format!("bad closure callee `{callee}`"), span))?;
+                        let lowered = lower_closure(db, here, range, &types).map_err(|e| PrepareError::at(e.message, e.range))?;
+                        functions.push(lowered);
+                        homes.push(here);
+                        index.insert(key, functions.len() - 1);
+                        calls.insert(site, functions.len() - 1);
+                        continue;
+                    }
                     let not_found = || PrepareError::at(format!("`{callee}` is not a device function kernlint can find"), span);
                     let scope = ItemScope::new(module_scope(db, here), &[]);
                     // The prelude's functions (complex division and power, `cmath`).

@@ -9,8 +9,8 @@ use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Number, Ope
 use ruff_text_size::{Ranged, TextRange};
 
 use super::{
-    BinaryOp, Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Param, PrintArg, SlicePart, Slot,
-    SlotId, Terminator, UnaryOp, ValueId,
+    BinaryOp, Block, BlockId, CLOSURE, CompareOp, Constant, Function, Inst, MemorySpace, Op, Param, PrintArg, SlicePart,
+    Slot, SlotId, Terminator, UnaryOp, ValueId,
 };
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::libdevice::{self, Plan};
@@ -18,10 +18,11 @@ use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
 use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
+use crate::analysis::typing::closures::ClosureCall;
 use crate::analysis::typing::promote::{base_scalar, unify, unliteral};
 use crate::analysis::typing::{
-    BoundArg, DefTypes, Index, array_index, bind_device_call, find_def, imported_array, resolve_device_function,
-    selected_params, type_def_for_args,
+    BoundArg, DefTypes, Index, array_index, bind_device_arguments, bind_device_call, find_def, imported_array, python_float,
+    resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
 };
 use crate::analysis::{Db, SourceFile};
 
@@ -54,6 +55,27 @@ pub fn lower_function(
 ) -> LResult<Function> {
     let types = type_def_for_args(db, file, def_range, args, is_kernel)
         .map_err(|(message, range)| LowerError { message, range })?;
+    lower_typed(db, file, def_range, args, &[], is_kernel, &types)
+}
+
+/// Lower the function defined inside another at `def_range` (a closure, see
+/// [`crate::analysis::typing::closures`]) for its arguments' types followed by the types of
+/// the enclosing variables it reads, which it takes as parameters after its own.
+pub fn lower_closure(db: &dyn Db, file: SourceFile, def_range: TextRange, args: &[Type]) -> LResult<Function> {
+    let (types, free) =
+        type_closure_for_args(db, file, def_range, args).map_err(|(message, range)| LowerError { message, range })?;
+    lower_typed(db, file, def_range, args, &free, false, &types)
+}
+
+fn lower_typed(
+    db: &dyn Db,
+    file: SourceFile,
+    def_range: TextRange,
+    args: &[Type],
+    free: &[String],
+    is_kernel: bool,
+    types: &DefTypes,
+) -> LResult<Function> {
     let module = parse_module(db, file);
     let body = &module.syntax().body;
     let def = find_def(body, def_range)
@@ -63,7 +85,7 @@ pub fn lower_function(
     let mut lower = Lower {
         db,
         file,
-        types: &types,
+        types,
         scope: &scope,
         func: Function {
             name: def.name.to_string(),
@@ -81,7 +103,7 @@ pub fn lower_function(
         loops: Vec::new(),
         locals: BTreeSet::new(),
     };
-    lower.function(def, args)?;
+    lower.function(def, args, free)?;
     super::wraps::drop_needless_wraps(&mut lower.func);
     Ok(lower.func)
 }
@@ -409,22 +431,27 @@ impl Lower<'_> {
 
     // ---- function and statements -----------------------------------------------------
 
-    fn function(&mut self, def: &ast::StmtFunctionDef, args: &[Type]) -> LResult<()> {
+    fn function(&mut self, def: &ast::StmtFunctionDef, args: &[Type], free: &[String]) -> LResult<()> {
         let mut collector = SlotTypes { types: self.types, found: BTreeMap::new() };
         for stmt in &def.body {
             collector.visit_stmt(stmt);
         }
-        let params: Vec<&ast::Parameter> =
-            def.parameters.posonlyargs.iter().chain(&def.parameters.args).map(|p| &p.parameter).collect();
-        for (param, ty) in params.iter().zip(args) {
+        // The variables closures read are read at their calls, with these types.
+        for call in self.types.closure_calls.values() {
+            for (name, t) in &call.free {
+                collector.add(name, t.clone());
+            }
+        }
+        let params = def.parameters.posonlyargs.iter().chain(&def.parameters.args).map(|p| p.parameter.name.as_str());
+        for (name, ty) in params.chain(free.iter().map(String::as_str)).zip(args) {
             let ty = unliteral(ty);
             self.func.values.push(ty.clone());
             let value = ValueId(self.func.values.len() as u32 - 1);
             if ty.is_array() {
                 self.spaces.insert(value, MemorySpace::Global);
             }
-            self.func.params.push(Param { name: param.name.to_string(), ty: ty.clone(), value, declared: ty });
-            self.locals.insert(param.name.to_string());
+            self.func.params.push(Param { name: name.to_string(), ty: ty.clone(), value, declared: ty });
+            self.locals.insert(name.to_string());
         }
         crate::analysis::kernels::for_each_assigned_name(&def.body, &mut |name| {
             self.locals.insert(name.to_string());
@@ -528,6 +555,9 @@ impl Lower<'_> {
                 let exit = self.exit();
                 self.seal(exit);
             }
+            // A closure computes nothing where it is defined: its calls call it (typing
+            // accepted only closures).
+            Stmt::FunctionDef(d) if d.decorator_list.is_empty() => {}
             other => return unsupported(statement_name(other), span),
         }
         Ok(())
@@ -1626,6 +1656,34 @@ impl Lower<'_> {
         }
     }
 
+    /// A call of a closure: its arguments, then the enclosing variables it reads.
+    fn closure_call(&mut self, call: &ast::ExprCall, expr: &Expr, closure: &ClosureCall) -> LResult<ValueId> {
+        let span = call.range();
+        let module = parse_module(self.db, self.file);
+        let def = find_def(&module.syntax().body, closure.def)
+            .ok_or_else(|| LowerError { message: "cannot find the inner function's definition".into(), range: span })?;
+        let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+        let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.expr(&k.value)).collect::<LResult<_>>()?;
+        let names: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
+        let bound = bind_device_arguments(self.db, self.file, def, positional.len(), &names)
+            .map_err(|message| LowerError { message, range: span })?;
+        let mut args = Vec::new();
+        for b in bound {
+            args.push(match b {
+                BoundArg::Positional(i) => positional[i],
+                BoundArg::Keyword(j) => keywords[j],
+                BoundArg::Default(c) => self.const_value(&c, &Type::Unknown, span)?,
+            });
+        }
+        for (name, ty) in &closure.free {
+            args.push(self.read(name, ty, span)?);
+        }
+        let result = self.expr_type(expr).unwrap_or(Type::Unknown);
+        let result = if result == Type::None { None } else { Some(result) };
+        let callee = format!("{CLOSURE}{}:{}", u32::from(closure.def.start()), u32::from(closure.def.end()));
+        Ok(self.emit(Op::Call { callee, args }, result, span))
+    }
+
     fn const_value(&mut self, c: &ConstValue, ty: &Type, span: TextRange) -> LResult<ValueId> {
         match (c, ty) {
             (ConstValue::Int(v), _) => {
@@ -1733,6 +1791,9 @@ impl Lower<'_> {
 
     fn call(&mut self, call: &ast::ExprCall, expr: &Expr) -> LResult<ValueId> {
         let span = call.range();
+        if let Some(closure) = self.types.closure_calls.get(&(span.start().into(), span.end().into())).cloned() {
+            return self.closure_call(call, expr, &closure);
+        }
         let device_function = match &*call.func {
             Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
                 resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).map(|_| n.id.to_string())
@@ -1863,6 +1924,14 @@ impl Lower<'_> {
             return Ok(v);
         }
 
+        // `float('inf')`: the constant Python makes of the literal string (checked by typing).
+        if path == "builtins.float"
+            && let [arg] = call.arguments.args.as_ref()
+            && let Some(Type::StrLiteral(text)) = self.literal_type(arg)
+        {
+            let value = python_float(text).ok_or_else(|| LowerError { message: format!("could not convert string to float: '{text}'"), range: span })?;
+            return Ok(self.constant(Constant::Float(value, Scalar::F64), span));
+        }
         let mut args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
         let rs = scalar(&result);
         // A call typed by a `ConcreteTemplate` converts its arguments to the parameter types

@@ -48,11 +48,16 @@ use ruff_text_size::TextRange;
 
 use super::types::{Scalar, Type};
 
-pub use lower::{LowerError, lower_function};
+pub use lower::{LowerError, lower_closure, lower_function};
 
 /// The callee prefix of calls of the prelude's device functions ([`crate::analysis::Db::prelude`]):
 /// `Call { callee: "kernlint.prelude.div", .. }` calls `div` there.
 pub const PRELUDE: &str = "kernlint.prelude.";
+
+/// The callee prefix of calls of functions defined inside others (closures): `Call { callee:
+/// "kernlint.closure.120:260", .. }` calls the `def` at that file-relative range, with the
+/// enclosing variables it reads after its arguments.
+pub const CLOSURE: &str = "kernlint.closure.";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ValueId(pub u32);

@@ -479,6 +479,22 @@ fn rng_arguments(name: &str, args: &[Ty], params: usize, range: TextRange) -> TR
     Ok(())
 }
 
+/// What Python's `float()` makes of an ASCII string: surrounding whitespace stripped, an
+/// optional sign, `inf`/`infinity`/`nan` in any case or a decimal literal (`1.5`, `.5`, `1e3`)
+/// with single underscores between digits (`1_000`), correctly rounded (`1e400` is inf).
+/// `None` where Python raises `ValueError`.
+pub fn python_float(text: &str) -> Option<f64> {
+    let text = text.trim_matches(|c: char| c == ' ' || ('\t'..='\r').contains(&c) || ('\x1c'..='\x1f').contains(&c));
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'_' && !(i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            return None;
+        }
+    }
+    // Rust's grammar for floats is Python's (without underscores).
+    text.replace('_', "").parse::<f64>().ok()
+}
+
 fn need_scalar(ty: &Ty, what: &str, range: TextRange) -> TResult<Scalar> {
     scalar_of(ty)
         .ok_or_else(|| (format!("`{what}` needs a number, not {}", describe(ty)), range))
@@ -791,6 +807,10 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         }
         "int" => {
             arity(args, 1, 1, name, range)?;
+            // numba-cuda's `int` has no case for strings (`int('3')` is a TypingError).
+            if let Some(Type::StrLiteral(_)) = args[0].value() {
+                return reject(ErrorKind::Numba, "int() does not take a string in Numba".to_string(), range);
+            }
             let s = need_scalar(&args[0], name, range)?;
             if s.is_complex() {
                 return reject(ErrorKind::Numba, format!("int() does not take a {s}"), range);
@@ -805,6 +825,17 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         }
         "float" => {
             arity(args, 1, 1, name, range)?;
+            // `float('inf')`: numba-cuda types a literal string as float64 and lowers the
+            // constant Python's `float()` makes of it, raising its `ValueError` when it makes none.
+            if let Some(Type::StrLiteral(text)) = args[0].value() {
+                if !text.is_ascii() {
+                    return err(format!("`float` of the non-ASCII string {text:?}"), range);
+                }
+                if python_float(text).is_none() {
+                    return reject(ErrorKind::Numba, format!("could not convert string to float: '{text}' (Python's `float()` raises ValueError when Numba lowers it)"), range);
+                }
+                return Ok(Ty::scalar(Scalar::F64));
+            }
             let s = need_scalar(&args[0], name, range)?;
             // `float()` takes numbers, and booleans are not (numba-cuda `Float`).
             if s == Scalar::Bool || s.is_complex() {

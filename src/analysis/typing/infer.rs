@@ -2,11 +2,13 @@
 //! fixpoints over the Python AST.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Number, Operator, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::calls;
+use super::closures::{ClosureCall, Closures};
 use super::versions;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::kernels::{ItemScope, bound_names, for_each_assigned_name, for_each_body};
@@ -199,6 +201,8 @@ pub struct DefTypes {
     /// Expressions that denote compile-time objects, not values (`a.dtype`, `np.float32`,
     /// `a.flat`), by range: binding one to a name computes nothing.
     pub objects: BTreeSet<(u32, u32)>,
+    /// Calls of functions defined in the body (closures), by the range of the call.
+    pub closure_calls: BTreeMap<(u32, u32), ClosureCall>,
 }
 
 #[derive(Clone, Debug)]
@@ -277,6 +281,9 @@ pub struct Typer<'c, 'a> {
     pub depth: usize,
     casts: BTreeSet<(u32, u32)>,
     objects: BTreeSet<(u32, u32)>,
+    /// The closures this function can call, and the calls of them typed so far.
+    closures: Arc<Closures>,
+    closure_calls: BTreeMap<(u32, u32), ClosureCall>,
 }
 
 /// Types a function definition for the given argument types.
@@ -286,6 +293,31 @@ pub fn type_def(
     args: &[Ty],
     kernel: bool,
     depth: usize,
+) -> TResult<DefTypes> {
+    type_def_in(ctx, def, args, kernel, depth, None)
+}
+
+/// Types the closure `def` for its arguments `args` and the enclosing function's variables
+/// it reads (`free`, with their types at the call); `siblings` are the closures the
+/// enclosing function defines, which it may call.
+pub fn type_closure(
+    ctx: &ModuleCtx<'_>,
+    def: &ast::StmtFunctionDef,
+    args: &[Ty],
+    siblings: &Closures,
+    free: &[(String, Ty)],
+    depth: usize,
+) -> TResult<DefTypes> {
+    type_def_in(ctx, def, args, false, depth, Some((siblings, free)))
+}
+
+fn type_def_in(
+    ctx: &ModuleCtx<'_>,
+    def: &ast::StmtFunctionDef,
+    args: &[Ty],
+    kernel: bool,
+    depth: usize,
+    closure: Option<(&Closures, &[(String, Ty)])>,
 ) -> TResult<DefTypes> {
     if depth > 8 {
         return err(
@@ -316,7 +348,18 @@ pub fn type_def(
         );
     }
     collect_assigned(&def.body, &mut locals);
-    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let closures = match closure {
+        Some((siblings, _)) => {
+            if !Closures::of(def).is_empty() {
+                return err("kernlint cannot compile a function defined inside an inner function yet", def.name.range());
+            }
+            Arc::new(siblings.clone())
+        }
+        None => Arc::new(Closures::of(def)),
+    };
+    let free = closure.map_or(&[][..], |(_, free)| free);
+    let mut names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    names.extend(free.iter().map(|(n, _)| n.as_str()));
     let mut typer = Typer {
         ctx,
         locals,
@@ -336,6 +379,8 @@ pub fn type_def(
         depth,
         casts: BTreeSet::new(),
         objects: BTreeSet::new(),
+        closures,
+        closure_calls: BTreeMap::new(),
     };
     for_each_assigned_name(&def.body, &mut |name| *typer.definitions.entry(name.to_string()).or_default() += 1);
     let mut env = Env::new();
@@ -343,6 +388,11 @@ pub fn type_def(
         let name = param.name.to_string();
         typer.locals.insert(name.clone());
         typer.define(&mut env, &name, ty.clone(), param.range());
+    }
+    // A closure's free variables are parameters after its own.
+    for (name, ty) in free {
+        typer.locals.insert(name.clone());
+        typer.define(&mut env, name, ty.clone(), def.name.range());
     }
     let end = typer.block(&def.body, Some(env))?;
     if end.is_some() {
@@ -385,6 +435,7 @@ pub fn type_def(
         unreachable: typer.skipped.difference(&typer.reached).copied().collect(),
         casts: typer.casts,
         objects: typer.objects,
+        closure_calls: typer.closure_calls,
     })
 }
 
@@ -927,6 +978,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                 self.expr(&a.test, &env)?;
             }
             Stmt::Raise(_) => return Ok(None),
+            // A closure: typed where it is called (Numba inlines it there).
+            Stmt::FunctionDef(d) if d.decorator_list.is_empty() && self.closures.find(d.name.as_str(), d.start() + ruff_text_size::TextSize::from(1)).is_some() => {
+                self.closure_def(d, &env)?;
+            }
             Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Global(_) | Stmt::Nonlocal(_) => {}
             other => {
                 return err(
@@ -1378,6 +1433,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                 })?
             }
             Expr::Call(call) => {
+                if let Expr::Name(n) = &*call.func
+                    && !env.contains_key(n.id.as_str())
+                    && let Some(def) = self.closures.find(n.id.as_str(), call.start()).cloned()
+                {
+                    return self.closure_call(&def, call, env);
+                }
                 let func = self.expr(&call.func, env)?;
                 let mut args = Vec::new();
                 for a in &call.arguments.args {
@@ -1416,6 +1477,12 @@ impl<'c, 'a> Typer<'c, 'a> {
             return self.resolve(id, range);
         }
         if self.locals.contains(name) {
+            if self.closures.find(name, range.start()).is_some() {
+                return err(
+                    format!("kernlint cannot use the inner function `{name}` as a value yet (only call it)"),
+                    range,
+                );
+            }
             return err(
                 format!("variable `{name}` is used before it is assigned"),
                 range,
@@ -1918,6 +1985,90 @@ impl<'c, 'a> Typer<'c, 'a> {
                 range,
                 kind: f.kind,
             })?;
+        Ok(Ty::Val(result.ret))
+    }
+
+    /// A closure's `def`: what Numba refuses of it. Its body is typed at each call.
+    fn closure_def(&mut self, def: &ast::StmtFunctionDef, env: &Env) -> TResult<()> {
+        let p = &def.parameters;
+        // Numba's inliner asserts on defaults (`AssertionError`).
+        if p.posonlyargs.iter().chain(&p.args).any(|a| a.default.is_some()) {
+            return reject(ErrorKind::Numba, format!("Numba cannot inline the inner function `{}`: it has default arguments", def.name), def.name.range());
+        }
+        if p.vararg.is_some() || p.kwarg.is_some() || !p.kwonlyargs.is_empty() {
+            return err(format!("kernlint cannot compile the inner function `{}`: `*args`, `**kwargs` or keyword-only parameters", def.name), def.name.range());
+        }
+        fn rebinds_outer(stmts: &[Stmt]) -> bool {
+            stmts.iter().any(|s| {
+                let mut found = matches!(s, Stmt::Nonlocal(_) | Stmt::Global(_));
+                for_each_body(s, |body| found |= rebinds_outer(body));
+                found
+            })
+        }
+        if rebinds_outer(&def.body) {
+            return err(format!("kernlint cannot compile `nonlocal`/`global` in the inner function `{}` yet", def.name), def.name.range());
+        }
+        // The closure's cells are made at the `def`: a variable it reads must be assigned by then.
+        for name in self.closures.free_variables(def) {
+            if !env.contains_key(&name) {
+                return reject(
+                    ErrorKind::Numba,
+                    format!("`{name}`, read by the inner function `{}`, is assigned after it: Numba raises \"Unsupported use of cell variable encountered\"", def.name),
+                    def.name.range(),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// A direct call of a closure: typed as Numba types the inlined body, for the call's
+    /// arguments and the enclosing variables it reads as they are here.
+    fn closure_call(&mut self, def: &Arc<ast::StmtFunctionDef>, call: &ast::ExprCall, env: &Env) -> TResult<Ty> {
+        let range = call.range();
+        let name = def.name.as_str();
+        let mut args = Vec::new();
+        for a in &call.arguments.args {
+            if let Expr::Starred(_) = a {
+                return err("`*args` calls are not supported", a.range());
+            }
+            args.push(self.expr(a, env)?);
+        }
+        let mut kwargs = Vec::new();
+        for k in &call.arguments.keywords {
+            let Some(kw) = &k.arg else {
+                return err("`**kwargs` calls are not supported", k.range());
+            };
+            kwargs.push((kw.as_str(), self.expr(&k.value, env)?));
+        }
+        let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| *k).collect();
+        let bound = bind_device_arguments(self.ctx.db, self.ctx.file, def, args.len(), &keywords)
+            .map_err(|message| Fail { message, range, kind: ErrorKind::Numba })?;
+        let bound: Vec<Ty> = bound
+            .into_iter()
+            .map(|b| match b {
+                BoundArg::Positional(i) => args[i].clone(),
+                BoundArg::Keyword(j) => kwargs[j].1.clone(),
+                BoundArg::Default(c) => const_type(&c).unwrap_or(Ty::Val(Type::Unknown)),
+            })
+            .collect();
+        let mut free = Vec::new();
+        for var in self.closures.free_variables(def) {
+            let ty = self.name(&var, env, range)?;
+            if ty.value().is_none() {
+                return err(format!("kernlint cannot pass {} to the inner function `{name}` yet", ty.record_name()), range);
+            }
+            free.push((var, ty));
+        }
+        let siblings = self.closures.clone();
+        let result = type_closure(self.ctx, def, &bound, &siblings, &free, self.depth + 1).map_err(|f| Fail {
+            message: format!("in inner function `{name}`: {}", f.message),
+            range,
+            kind: f.kind,
+        })?;
+        // Hover and inlay hints read the closure's expressions from the enclosing function.
+        self.expressions.extend(result.expressions);
+        let free = free.into_iter().map(|(n, t)| (n, unliteral(t.value().expect("checked above")))).collect();
+        self.closure_calls.insert((range.start().into(), range.end().into()), ClosureCall { def: def.range(), free });
         Ok(Ty::Val(result.ret))
     }
 

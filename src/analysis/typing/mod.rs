@@ -8,6 +8,7 @@
 //! type of every value expression by its range (relative to the function's item).
 
 mod calls;
+pub mod closures;
 mod infer;
 pub mod overload;
 pub mod promote;
@@ -25,8 +26,8 @@ use super::syntax::parse_module;
 use super::types::Type;
 use super::{Db, SourceFile};
 
-pub use calls::selected_params;
-pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, imported_array};
+pub use calls::{python_float, selected_params};
+pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, bind_device_arguments, imported_array};
 
 /// What typing one function produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,7 +104,21 @@ pub fn find_gpu_function<'db>(
         .find(|(_, f)| f.qualname == name)
         .or_else(|| functions.iter().find(|(_, f)| f.name == name))
         .or_else(|| alias().and_then(|target| functions.iter().find(|(_, f)| &f.qualname == target)))
-        .map(|(item, f)| (item.start, *f))
+        .copied()
+        .or_else(|| cpu_jit_function(db, file, name))
+        .map(|(item, f)| (item.start, f))
+}
+
+/// A `@numba.jit`/`@numba.njit` function of `file` by qualified or plain name, called from
+/// GPU code here or not: GPU code of another module may call it, and numba-cuda compiles
+/// it as a device function wherever GPU code calls it.
+fn cpu_jit_function<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    name: &str,
+) -> Option<(crate::analysis::items::Item<'db>, &'db GpuFunction)> {
+    let functions = super::kernels::file_cpu_jit_functions(db, file);
+    functions.iter().find(|(_, f)| f.qualname == name).or_else(|| functions.iter().find(|(_, f)| f.name == name)).copied()
 }
 
 /// The `def` statement at `range` (file-relative) anywhere in `stmts`.
@@ -165,7 +180,9 @@ pub fn gpu_function_entry<'db>(db: &'db dyn Db, file: SourceFile, name: Function
         .find(|(_, f)| &f.qualname == name)
         .or_else(|| functions.iter().find(|(_, f)| &f.name == name))
         .or_else(|| alias().and_then(|target| functions.iter().find(|(_, f)| &f.qualname == target)))
-        .map(|(item, f)| GpuEntry { item: item.text, function: (*f).clone() })
+        .copied()
+        .or_else(|| cpu_jit_function(db, file, name))
+        .map(|(item, f)| GpuEntry { item: item.text, function: f.clone() })
 }
 
 /// Whether `function` is the GPU function its qualified name finds. Typing requests name
@@ -331,6 +348,52 @@ pub fn type_def_for_args(
     let ctx = infer::ModuleCtx::new(db, file, &scope);
     let args: Vec<Ty> = args.iter().cloned().map(Ty::Val).collect();
     infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| (f.message, f.range))
+}
+
+/// Types the closure whose `def` is at `def_range` (file-relative) for `args`: its own
+/// arguments' types, then those of the enclosing variables it reads. Gives the types and the
+/// names of those variables.
+pub fn type_closure_for_args(
+    db: &dyn Db,
+    file: SourceFile,
+    def_range: TextRange,
+    args: &[Type],
+) -> Result<(DefTypes, Vec<String>), (String, TextRange)> {
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let missing = || ("cannot find the inner function's definition".to_string(), def_range);
+    let def = find_def(body, def_range).ok_or_else(missing)?;
+    let outer = find_enclosing_def(body, def_range).ok_or_else(missing)?;
+    let siblings = closures::Closures::of(outer);
+    let free = siblings.free_variables(def);
+    let own = args.len().checked_sub(free.len()).ok_or_else(missing)?;
+    let scope = ItemScope::for_def(db, file, body, def_range);
+    let ctx = infer::ModuleCtx::new(db, file, &scope);
+    let explicit: Vec<Ty> = args[..own].iter().cloned().map(Ty::Val).collect();
+    let free_types: Vec<(String, Ty)> = free.iter().cloned().zip(args[own..].iter().cloned().map(Ty::Val)).collect();
+    let types = infer::type_closure(&ctx, def, &explicit, &siblings, &free_types, 0).map_err(|f| (f.message, f.range))?;
+    Ok((types, free))
+}
+
+/// The innermost `def` whose body holds the statement at `range`.
+fn find_enclosing_def(stmts: &[Stmt], range: TextRange) -> Option<&ast::StmtFunctionDef> {
+    for stmt in stmts {
+        if !stmt.range().contains_range(range) || stmt.range() == range {
+            continue;
+        }
+        let mut inner = None;
+        super::kernels::for_each_body(stmt, |body| {
+            if inner.is_none() {
+                inner = find_enclosing_def(body, range);
+            }
+        });
+        return match (inner, stmt) {
+            (Some(d), _) => Some(d),
+            (None, Stmt::FunctionDef(d)) => Some(d),
+            _ => None,
+        };
+    }
+    None
 }
 
 /// The prelude's function `name` typed for `args` (see [`Db::prelude`]): its `def` range
