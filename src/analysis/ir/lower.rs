@@ -204,6 +204,9 @@ fn tuple_element(t: &Type, i: usize) -> Option<Type> {
         Type::Tuple(items) => items.get(i).cloned(),
         // A complex number is the pair (real, imaginary).
         Type::Scalar(s) if i < 2 && s.is_complex() => Some(Type::Scalar(complex::component(*s))),
+        // An optional is the pair (valid, value).
+        Type::Optional(_) if i == 0 => Some(Type::Scalar(Scalar::Bool)),
+        Type::Optional(t) if i == 1 => Some((**t).clone()),
         _ => None,
     }
 }
@@ -319,6 +322,7 @@ impl Lower<'_> {
 
     /// Convert a scalar value to `to` (no instruction when it already has that type).
     fn cast(&mut self, v: ValueId, to: Scalar, span: TextRange) -> LResult<ValueId> {
+        let v = self.unwrap_optional(v, span)?;
         match scalar(self.ty(v)) {
             Some(from) if from == to => Ok(v),
             Some(from) if to.is_complex() => self.convert_to_complex(v, from, to, span),
@@ -336,6 +340,7 @@ impl Lower<'_> {
         }
         match to {
             Type::Scalar(s) => self.cast(v, *s, span),
+            Type::Optional(t) => self.make_optional(v, t, span),
             Type::UniTuple(..) | Type::Tuple(_) => {
                 let n = match to {
                     Type::UniTuple(_, n) => *n,
@@ -352,6 +357,79 @@ impl Lower<'_> {
             }
             _ => Ok(v),
         }
+    }
+
+    /// `None` as a value: the empty tuple (no registers), of type `none`.
+    fn none_value(&mut self, span: TextRange) -> ValueId {
+        self.emit(Op::MakeTuple(Vec::new()), Some(Type::None), span)
+    }
+
+    /// A value as the optional `OptionalType(t)` (Numba's casts to `Optional`): the pair
+    /// (valid, value); `None` is (false, 0).
+    fn make_optional(&mut self, v: ValueId, t: &Type, span: TextRange) -> LResult<ValueId> {
+        let to = Type::Optional(Box::new(t.clone()));
+        let (valid, value) = match self.ty(v).clone() {
+            Type::None => {
+                let zero = match t {
+                    Type::Scalar(s) if s.is_complex() => self.complex_constant(0.0, 0.0, span),
+                    Type::Scalar(s) if s.is_float() => self.constant(Constant::Float(0.0, *s), span),
+                    Type::Scalar(Scalar::Bool) => self.constant(Constant::Bool(false), span),
+                    Type::Scalar(s) => self.constant(Constant::Int(0, *s), span),
+                    other => return unsupported(&format!("an optional {other} (only optional numbers)"), span),
+                };
+                let zero = self.cast_to_type(zero, t, span)?;
+                (self.constant(Constant::Bool(false), span), zero)
+            }
+            Type::Optional(_) => {
+                let valid = self.extract(v, 0, span)?;
+                let value = self.extract(v, 1, span)?;
+                (valid, self.cast_to_type(value, t, span)?)
+            }
+            _ => (self.constant(Constant::Bool(true), span), self.cast_to_type(v, t, span)?),
+        };
+        Ok(self.emit(Op::MakeTuple(vec![valid, value]), Some(to), span))
+    }
+
+    /// The value an optional holds, where Numba converts it to its type (an operand, an
+    /// argument): a None there is Numba's `TypeError("expected int64, got None")`, which ends
+    /// the thread (without `debug=True`). Any other value is returned as it is.
+    fn unwrap_optional(&mut self, v: ValueId, span: TextRange) -> LResult<ValueId> {
+        if !matches!(self.ty(v), Type::Optional(_)) {
+            return Ok(v);
+        }
+        let valid = self.extract(v, 0, span)?;
+        let (ok, none) = (self.new_block(), self.new_block());
+        self.terminate(Terminator::Branch { cond: valid, then: ok, otherwise: none });
+        self.switch_to(none);
+        let exit = self.exit();
+        self.terminate(exit);
+        self.switch_to(ok);
+        self.extract(v, 1, span)
+    }
+
+    /// `x is None` (`negate`: `is not`) where either side may be `None`: a constant unless
+    /// one side is an optional, whose valid flag decides it. `None` for other comparisons.
+    fn is_none_test(&mut self, l: ValueId, r: ValueId, negate: bool, span: TextRange) -> LResult<Option<ValueId>> {
+        let (lt, rt) = (self.ty(l).clone(), self.ty(r).clone());
+        let optional = |t: &Type| matches!(t, Type::Optional(_));
+        let is_none = match (&lt, &rt) {
+            (Type::None, Type::None) => self.constant(Constant::Bool(true), span),
+            (Type::None, t) | (t, Type::None) if !optional(t) => self.constant(Constant::Bool(false), span),
+            (Type::None, _) | (_, Type::None) => {
+                let opt = if optional(&lt) { l } else { r };
+                let valid = self.extract(opt, 0, span)?;
+                self.emit(Op::Unary(UnaryOp::Not, valid), Some(Type::Scalar(Scalar::Bool)), span)
+            }
+            (Type::Optional(_), _) | (_, Type::Optional(_)) => {
+                return unsupported(&format!("`is` between {lt} and {rt} (only `is None` on an optional)"), span);
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(if negate {
+            self.emit(Op::Unary(UnaryOp::Not, is_none), Some(Type::Scalar(Scalar::Bool)), span)
+        } else {
+            is_none
+        }))
     }
 
     fn extract(&mut self, t: ValueId, i: usize, span: TextRange) -> LResult<ValueId> {
@@ -467,8 +545,20 @@ impl Lower<'_> {
             self.write(&p.name, p.value, def.name.range())?;
         }
         self.block(&def.body)?;
-        self.terminate(Terminator::Return(None));
+        let value = self.none_return(def.name.range())?;
+        self.terminate(Terminator::Return(value));
         Ok(())
+    }
+
+    /// What `return None` (or no `return`) returns: nothing, or a None optional in a function
+    /// that returns an optional on another path.
+    fn none_return(&mut self, span: TextRange) -> LResult<Option<ValueId>> {
+        let ret = self.func.ret.clone();
+        if !matches!(ret, Type::Optional(_)) {
+            return Ok(None);
+        }
+        let none = self.none_value(span);
+        Ok(Some(self.cast_to_type(none, &ret, span)?))
     }
 
     fn block(&mut self, stmts: &[Stmt]) -> LResult<()> {
@@ -536,7 +626,7 @@ impl Lower<'_> {
                         let ret = self.func.ret.clone();
                         Some(self.cast_to_type(x, &ret, span)?)
                     }
-                    _ => None,
+                    _ => self.none_return(span)?,
                 };
                 self.seal(Terminator::Return(value));
             }
@@ -1285,6 +1375,7 @@ impl Lower<'_> {
                 Number::Complex { real, imag } => Ok(self.complex_constant(*real, *imag, span)),
             },
             Expr::BooleanLiteral(b) => Ok(self.constant(Constant::Bool(b.value), span)),
+            Expr::NoneLiteral(_) => Ok(self.none_value(span)),
             Expr::Name(n) => self.name(n.id.as_str(), expr),
             // CPython folds operations on constants (`2**63`): Numba sees the constant.
             Expr::BinOp(_) if let Some(&Type::IntLiteral(v)) = self.literal_type(expr) => {
@@ -1299,6 +1390,7 @@ impl Lower<'_> {
             }
             Expr::UnaryOp(u) => {
                 let v = self.expr(&u.operand)?;
+                let v = self.unwrap_optional(v, span)?;
                 match u.op {
                     ast::UnaryOp::Not => {
                         let t = self.truth(v, span)?;
@@ -1375,6 +1467,7 @@ impl Lower<'_> {
 
     /// An arithmetic operator with Numba's conversions made explicit.
     fn arith(&mut self, op: Operator, l: ValueId, r: ValueId, result: Option<Scalar>, span: TextRange) -> LResult<ValueId> {
+        let (l, r) = (self.unwrap_optional(l, span)?, self.unwrap_optional(r, span)?);
         let (Some(a), Some(b)) = (scalar(self.ty(l)), scalar(self.ty(r))) else {
             return unsupported(&format!("`{}` on {} and {}", op.as_str(), self.ty(l), self.ty(r)), span);
         };
@@ -1460,6 +1553,12 @@ impl Lower<'_> {
     }
 
     fn compare_pair(&mut self, op: CmpOp, l: ValueId, r: ValueId, span: TextRange) -> LResult<ValueId> {
+        if matches!(op, CmpOp::Is | CmpOp::IsNot)
+            && let Some(v) = self.is_none_test(l, r, op == CmpOp::IsNot, span)?
+        {
+            return Ok(v);
+        }
+        let (l, r) = (self.unwrap_optional(l, span)?, self.unwrap_optional(r, span)?);
         let bool_t = Some(Type::Scalar(Scalar::Bool));
         let cop = match op {
             CmpOp::Eq | CmpOp::Is => CompareOp::Eq,
@@ -1932,7 +2031,11 @@ impl Lower<'_> {
             let value = python_float(text).ok_or_else(|| LowerError { message: format!("could not convert string to float: '{text}'"), range: span })?;
             return Ok(self.constant(Constant::Float(value, Scalar::F64), span));
         }
-        let mut args: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+        let mut args = Vec::new();
+        for a in &call.arguments.args {
+            let v = self.expr(a)?;
+            args.push(self.unwrap_optional(v, a.range())?);
+        }
         let rs = scalar(&result);
         // A call typed by a `ConcreteTemplate` converts its arguments to the parameter types
         // of the case Numba selects (`math.pow(f64, uint16)` is pow(f64, f64), not powi).

@@ -29,6 +29,12 @@
 //!   so that a complex value is a tuple in registers, slots, calls and kernel parameters
 //!   (two float parameters, Numba's ABI). Only arrays keep complex dtypes: an element is
 //!   two floats, the real part first.
+//! - an optional (`OptionalType(int64)`: a device function returning `None` on one path,
+//!   `x = None` then `x = 1` on another) is the pair (valid, value), built by `MakeTuple`
+//!   and taken apart by `Extract` like a complex number ([`flatten_complex`] gives it the
+//!   type `Tuple(bool, T)`); `None` itself is the empty tuple. `x is None` reads the valid
+//!   flag; using an optional as a number (`b + 1`, `b >= 0`, an atomic's index) is Numba's
+//!   conversion, which raises (ends the thread, below) when it is None.
 //! - a failing `assert`, a `raise` and Numba's other exceptions end the thread
 //!   ([`Terminator::Exit`] in a device function, as Numba's status propagates to the kernel).
 //!
@@ -351,6 +357,8 @@ pub fn flat_type(t: &Type) -> Type {
         Type::Scalar(Scalar::C128) => Type::UniTuple(Box::new(Type::Scalar(Scalar::F64)), 2),
         Type::UniTuple(e, n) => Type::UniTuple(Box::new(flat_type(e)), *n),
         Type::Tuple(items) => Type::Tuple(items.iter().map(flat_type).collect()),
+        // An optional is the pair (valid, value).
+        Type::Optional(t) => Type::Tuple(vec![Type::Scalar(Scalar::Bool), flat_type(t)]),
         other => other.clone(),
     }
 }
@@ -359,7 +367,8 @@ pub fn flat_type(t: &Type) -> Type {
 /// documentation): what the backends compute with.
 pub fn flatten_complex(f: &mut Function) {
     for t in f.values.iter_mut().chain(f.slots.iter_mut().map(|s| &mut s.ty)).chain(f.params.iter_mut().map(|p| &mut p.ty)) {
-        *t = flat_type(t);
+        // A `None` value is the empty tuple (a function returning nothing keeps `none`).
+        *t = if *t == Type::None { Type::Tuple(Vec::new()) } else { flat_type(t) };
     }
     f.ret = flat_type(&f.ret);
 }

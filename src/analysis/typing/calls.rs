@@ -80,8 +80,14 @@ pub fn call(
     let range = call.range();
     match func {
         Ty::Path(p) if p == "builtins.print" => print(args, call),
-        Ty::Path(p) if let Some(name) = p.strip_prefix("cmath.") => cmath(typer, name, args, kwargs, range),
-        Ty::Path(p) => call_path(p, args, kwargs, range),
+        Ty::Path(p) if let Some(name) = p.strip_prefix("cmath.") => {
+            let args = optional_args(p, args, call)?;
+            cmath(typer, name, &args, kwargs, range)
+        }
+        Ty::Path(p) => {
+            let args = optional_args(p, args, call)?;
+            call_path(p, &args, kwargs, range)
+        }
         Ty::Device(name) => typer.device_call(name, args, kwargs, range),
         Ty::External(name, sig) => {
             if args.len() != sig.args.len() {
@@ -93,6 +99,48 @@ pub fn call(
         Ty::Method(recv, name) => method(recv, name, args, kwargs, range),
         other => err(format!("{} is not callable", describe(other)), range),
     }
+}
+
+/// The arguments of a call of `path` with each optional one (`OptionalType(int64)`) as the
+/// value it holds, where Numba converts it so (raising at run time if it is None): the
+/// `math` functions, `min`, `max`, `abs`, `int`, `range` and the atomics resolve their
+/// concrete signatures by conversion. `float()`, `bool()`, `complex()`, the NumPy scalar
+/// constructors (`np.int32(x)`) and the warp shuffles inspect the argument's type and have
+/// no case for an optional: Numba's `TypingError`. Other functions are not modelled.
+fn optional_args(path: &str, args: &[Ty], call: &ast::ExprCall) -> TResult<Vec<Ty>> {
+    let Some(i) = args.iter().position(|a| matches!(a, Ty::Val(Type::Optional(_)))) else {
+        return Ok(args.to_vec());
+    };
+    let range = call.arguments.args.get(i).map_or(call.range(), Ranged::range);
+    let t = args[i].record_name();
+    let converts = path.starts_with("math.")
+        || path.starts_with("numba.cuda.atomic.")
+        || matches!(path, "builtins.min" | "builtins.max" | "builtins.abs" | "builtins.int" | "builtins.range");
+    let scalar_inside = args.iter().all(|a| match a {
+        Ty::Val(Type::Optional(inner)) => base_scalar(inner).is_some(),
+        _ => true,
+    });
+    if converts && scalar_inside {
+        return Ok(args
+            .iter()
+            .map(|a| match a {
+                Ty::Val(Type::Optional(inner)) => Ty::Val((**inner).clone()),
+                other => other.clone(),
+            })
+            .collect());
+    }
+    let name = path.rsplit('.').next().unwrap_or(path);
+    let rejects = matches!(path, "builtins.float" | "builtins.bool" | "builtins.complex")
+        || (scalar_type_of_path(path).is_some() && !path.starts_with("builtins."))
+        || (path.starts_with("numba.cuda.shfl") && path.ends_with("_sync"));
+    if rejects {
+        return reject(
+            ErrorKind::Numba,
+            format!("No implementation of function {name}({t}): test `is not None` and pass the value through a variable of its own type"),
+            range,
+        );
+    }
+    err(format!("kernlint does not model passing {t} to `{name}`"), range)
 }
 
 /// `print(...)`. Numba types any arguments (its `print_item` template takes anything) and

@@ -713,6 +713,7 @@ impl<'c, 'a> Typer<'c, 'a> {
     fn bool_flows(&mut self, expr: &Expr, env: &Env) -> TResult<(Vec<Ty>, Vec<Ty>)> {
         let Expr::BoolOp(b) = expr else {
             let ty = self.expr(expr, env)?;
+            truth_test(&ty, expr.range())?;
             return Ok(match self.const_truth(expr, env) {
                 Some(true) => (vec![ty], vec![]),
                 Some(false) => (vec![], vec![ty]),
@@ -750,6 +751,16 @@ impl<'c, 'a> Typer<'c, 'a> {
             self.note(expr, &t);
         }
         Ok((truthy, falsy))
+    }
+
+    /// Types a branch condition (`if`, `while`, `assert`, a conditional expression), which
+    /// Numba converts with `bool()`; an `and`/`or` converts each operand instead.
+    fn condition(&mut self, test: &Expr, env: &Env) -> TResult<Ty> {
+        let ty = self.expr(test, env)?;
+        if !matches!(test, Expr::BoolOp(_)) {
+            truth_test(&ty, test.range())?;
+        }
+        Ok(ty)
     }
 
     /// The type of a value, creating (and recording) the phi nodes it needs.
@@ -934,7 +945,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     }
                     let (truth, after_ssa) = match test {
                         Some(test) => {
-                            self.expr(test, &env)?;
+                            self.condition(test, &env)?;
                             let truth = self.const_truth(test, &env);
                             self.note_pruned(test, truth);
                             (truth, truth.is_some() && self.truth_at(test, &env, Stage::BeforeSsa).is_none())
@@ -975,7 +986,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 return Ok(None);
             }
             Stmt::Assert(a) => {
-                self.expr(&a.test, &env)?;
+                self.condition(&a.test, &env)?;
             }
             Stmt::Raise(_) => return Ok(None),
             // A closure: typed where it is called (Numba inlines it there).
@@ -1225,7 +1236,7 @@ impl<'c, 'a> Typer<'c, 'a> {
     fn while_loop(&mut self, w: &ast::StmtWhile, env: Env) -> TResult<Option<Env>> {
         // CPython 3.11 tests the condition before the loop and again at the bottom: two
         // branches, each pruned when Numba can decide it (`while True:`, `i = 0; while i < n:`).
-        self.expr(&w.test, &env)?;
+        self.condition(&w.test, &env)?;
         let entry = self.const_truth(&w.test, &env);
         let mut after_ssa = entry.is_some() && self.truth_at(&w.test, &env, Stage::BeforeSsa).is_none();
         let mut assigned = HashSet::new();
@@ -1252,7 +1263,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         self.note_pruned(&w.test, entry);
         let mut bottom = None;
         if let Some(back) = &back {
-            self.expr(&w.test, back)?;
+            self.condition(&w.test, back)?;
             bottom = self.const_truth(&w.test, back);
             self.note_pruned(&w.test, bottom);
         }
@@ -1358,7 +1369,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 Ty::Val(Type::tuple(elems))
             }
             Expr::UnaryOp(u) => {
-                let operand = self.expr(&u.operand, env)?;
+                let operand = unwrap_optional_ty(&self.expr(&u.operand, env)?);
                 if let Some(t) = folded_literal(expr) {
                     return Ok(t);
                 }
@@ -1412,7 +1423,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     .ok_or_else(|| ("cannot unify the operands of `and`/`or`".to_string(), range))?
             }
             Expr::If(i) => {
-                self.expr(&i.test, env)?;
+                self.condition(&i.test, env)?;
                 let truth = self.const_truth(&i.test, env);
                 self.note_pruned(&i.test, truth);
                 match truth {
@@ -1748,6 +1759,17 @@ impl<'c, 'a> Typer<'c, 'a> {
                                 out.push((Index::Int, other.range()));
                             }
                         }
+                        Ty::Val(t @ Type::Optional(_)) => {
+                            // Numba's array indexing takes integers only: no conversion of
+                            // an optional (even under `if i is not None:`).
+                            return reject(
+                                ErrorKind::Numba,
+                                format!(
+                                    "cannot index with {t}: Numba has no getitem/setitem for an optional index (after `if i is not None:` too); pass the value through a variable of its own type, e.g. from a device function returning -1 instead of None"
+                                ),
+                                other.range(),
+                            );
+                        }
                         _ => {
                             // A float index is a Numba `TypingError` (no implicit float ->
                             // int conversion for indices); other index types are not modelled.
@@ -1854,6 +1876,8 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     pub fn binop(&mut self, op: Operator, l: &Ty, r: &Ty, range: TextRange) -> TResult<Ty> {
+        // Numba converts an optional operand to the value it holds (raising if it is None).
+        let (l, r) = (&unwrap_optional_ty(l), &unwrap_optional_ty(r));
         let Some(kind) = promote::arith_op(op) else {
             return err("`@` is not supported", range);
         };
@@ -1889,6 +1913,10 @@ impl<'c, 'a> Typer<'c, 'a> {
         if matches!(op, CmpOp::Is | CmpOp::IsNot) {
             return Ok(());
         }
+        if [l, r].iter().any(|t| matches!(t, Ty::Val(Type::None))) {
+            return err(format!("kernlint does not model comparing {} with {}", l.record_name(), r.record_name()), range);
+        }
+        let (l, r) = (&unwrap_optional_ty(l), &unwrap_optional_ty(r));
         if let (Ty::Dtype(_), Ty::Path(_)) | (Ty::Path(_), Ty::Dtype(_)) = (l, r) {
             return reject(
                 ErrorKind::Numba,
@@ -2127,6 +2155,26 @@ fn join_failure_kind(tys: &[Ty]) -> ErrorKind {
         })
     });
     if clash { ErrorKind::Numba } else { ErrorKind::Unmodeled }
+}
+
+/// An optional value as Numba converts it where a value of the type it holds is needed.
+fn unwrap_optional_ty(ty: &Ty) -> Ty {
+    match ty {
+        Ty::Val(t @ Type::Optional(_)) => Ty::Val(promote::unwrap_optional(t).clone()),
+        other => other.clone(),
+    }
+}
+
+/// Numba has no `bool()` of an optional: `if x:` on one is its `TypingError`.
+fn truth_test(ty: &Ty, range: TextRange) -> TResult<()> {
+    match ty {
+        Ty::Val(t @ Type::Optional(_)) => reject(
+            ErrorKind::Numba,
+            format!("No implementation of function bool({t}): test the optional with `is not None` (or `is None`)"),
+            range,
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Unification of several types (T8), literals first widened.

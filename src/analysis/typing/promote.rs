@@ -286,6 +286,16 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
     if let (Some(x), Some(y)) = (base_scalar(a), base_scalar(b)) {
         return Some(Type::Scalar(unify_scalar(x, y)));
     }
+    // Numba's `NoneType.unify` and `Optional.unify`: `None` meeting a value makes it
+    // optional, an optional meeting a value or another optional unifies what they hold.
+    match (a, b) {
+        (Type::None, Type::Optional(_)) => return Some(b.clone()),
+        (Type::Optional(_), Type::None) => return Some(a.clone()),
+        (Type::None, t) | (t, Type::None) => return optional(t),
+        (Type::Optional(x), Type::Optional(y)) => return optional(&unify(x, y)?),
+        (Type::Optional(x), t) | (t, Type::Optional(x)) => return optional(&unify(x, t)?),
+        _ => {}
+    }
     match (a, b) {
         (
             Type::Array {
@@ -321,6 +331,26 @@ pub fn unify(a: &Type, b: &Type) -> Option<Type> {
                 .collect::<Option<Vec<_>>>()?;
             Some(Type::tuple(elems))
         }
+    }
+}
+
+/// `OptionalType(t)`, as Numba's `Optional` constructor makes it: of the literal's base
+/// type; an optional or `None` stays as it is.
+pub fn optional(t: &Type) -> Option<Type> {
+    match t {
+        Type::Optional(_) | Type::None => Some(t.clone()),
+        Type::Unknown => None,
+        other => Some(Type::Optional(Box::new(unliteral(other)))),
+    }
+}
+
+/// The type an optional value is used as where Numba converts it to what it holds (an
+/// operand of arithmetic or a comparison, an argument of a math function): `t` itself for
+/// any other type.
+pub fn unwrap_optional(t: &Type) -> &Type {
+    match t {
+        Type::Optional(inner) => inner,
+        other => other,
     }
 }
 
