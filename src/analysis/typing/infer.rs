@@ -147,7 +147,7 @@ pub struct ModuleCtx<'a> {
     pub scope: &'a ItemScope<'a>,
     pub db: &'a dyn Db,
     pub file: SourceFile,
-    pub host_arrays: &'a BTreeMap<String, Type>,
+    pub host_arrays: &'a BTreeMap<String, Result<Type, String>>,
 }
 
 impl<'a> ModuleCtx<'a> {
@@ -1425,18 +1425,11 @@ impl<'c, 'a> Typer<'c, 'a> {
                 None => Ok(Ty::Path(p.clone())),
             },
             Some(Binding::Const(c)) => match c {
-                ConstValue::HostArray => self
-                    .ctx
-                    .host_arrays
-                    .get(name)
-                    .map(|t| Ty::Val(t.clone()))
-                    .ok_or_else(|| {
-                        (
-                            format!("cannot tell the dtype of global array `{name}`"),
-                            range,
-                        )
-                    })
-                    .map_err(Fail::from),
+                ConstValue::HostArray => match self.ctx.host_arrays.get(name) {
+                    Some(Ok(t)) => Ok(Ty::Val(t.clone())),
+                    Some(Err(why)) => err(format!("cannot evaluate the global array `{name}`: {why}"), range),
+                    None => err(format!("cannot evaluate the global array `{name}`"), range),
+                },
                 other => {
                     const_type(other)
                         .ok_or_else(|| (format!("cannot type global `{name}`"), range))
