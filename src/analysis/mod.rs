@@ -6,6 +6,7 @@
 
 pub mod db;
 pub mod facts;
+pub mod host_arrays;
 pub mod host_types;
 pub mod hover;
 pub mod ide;

@@ -243,16 +243,22 @@ fn declared_device(value: &Expr, lookup: &dyn NameLookup) -> Option<(String, Sig
     Some((name, sig))
 }
 
-/// `np.zeros(...)`, `np.arange(...) / 2.0`, `np.ones(n).astype(np.float32)`, another
-/// module array: module-level arrays, captured as constants.
-fn is_host_array_expr(value: &Expr, lookup: &dyn NameLookup) -> bool {
+/// `np.zeros(...)`, `np.arange(...) / 2.0`, `np.ones(n).astype(np.float32)`, `A.T`, `A[::2]`,
+/// another module array: module-level arrays, captured as constants (what kernlint cannot
+/// evaluate of these is said at their use, see `host_arrays`).
+pub fn is_host_array_expr(value: &Expr, lookup: &dyn NameLookup) -> bool {
     match value {
         Expr::Call(call) => match &*call.func {
-            Expr::Attribute(attr) if matches!(attr.attr.as_str(), "astype" | "reshape" | "copy" | "ravel") => {
+            Expr::Attribute(attr)
+                if matches!(attr.attr.as_str(), "astype" | "reshape" | "copy" | "ravel" | "flatten" | "transpose")
+                    && qualified_path(&call.func, lookup).is_none() =>
+            {
                 is_host_array_expr(&attr.value, lookup)
             }
             func => qualified_path(func, lookup).is_some_and(|p| p.starts_with("numpy.") && is_array_constructor(&p)),
         },
+        Expr::Attribute(attr) if attr.attr.as_str() == "T" => is_host_array_expr(&attr.value, lookup),
+        Expr::Subscript(s) => is_host_array_expr(&s.value, lookup),
         Expr::BinOp(op) => is_host_array_expr(&op.left, lookup) || is_host_array_expr(&op.right, lookup),
         Expr::UnaryOp(op) => is_host_array_expr(&op.operand, lookup),
         Expr::Name(n) => matches!(lookup.binding(n.id.as_str()), Some(Binding::Const(ConstValue::HostArray))),
@@ -262,9 +268,14 @@ fn is_host_array_expr(value: &Expr, lookup: &dyn NameLookup) -> bool {
 
 fn is_array_constructor(path: &str) -> bool {
     matches!(
-        path.rsplit('.').next().unwrap_or(""),
-        "array" | "zeros" | "ones" | "empty" | "full" | "arange" | "linspace" | "asarray" | "zeros_like" | "ones_like"
+        path.strip_prefix("numpy.").unwrap_or(path),
+        "array" | "asarray" | "asanyarray" | "ascontiguousarray" | "asfortranarray" | "copy" | "zeros" | "ones" | "empty" | "full"
+            | "arange" | "linspace" | "logspace" | "geomspace" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "frombuffer"
+            | "fromfile" | "fromiter" | "fromstring" | "load" | "loadtxt" | "genfromtxt" | "eye" | "identity" | "diag" | "tile"
+            | "repeat" | "concatenate" | "stack" | "hstack" | "vstack" | "transpose" | "reshape" | "ravel" | "meshgrid" | "tri"
+            | "cumsum" | "sort" | "unique" | "flip" | "roll" | "where" | "outer" | "kron"
     ) || path.starts_with("numpy.random.")
+        || path.starts_with("numpy.fft.")
 }
 
 #[salsa::tracked(returns(ref))]

@@ -243,7 +243,7 @@ fn int_constants(program: &Program, f: &Function) -> Vec<Option<i64>> {
                     Some(Known::Shape(shape.clone()))
                 }
                 (Op::GlobalArray(name), _) => {
-                    program.globals.get(name).map(|(_, shape, _)| Known::Shape(shape.clone()))
+                    program.globals.get(name).map(|a| Known::Shape(a.shape.clone()))
                 }
                 (Op::MakeTuple(items), _) => {
                     Some(Known::Ints(items.iter().map(|v| int(v, &vals)).collect()))
@@ -1668,7 +1668,7 @@ impl<'a> FnCx<'a> {
                 })
             }
             Op::GlobalArray(name) => {
-                let Some((dtype, shape, bytes)) = self.program.globals.get(name) else {
+                let Some(crate::analysis::host_arrays::ModuleArray { dtype, shape, strides, offset, bytes }) = self.program.globals.get(name) else {
                     return err(
                         format!("kernlint cannot find the module array `{name}`"),
                         self.span,
@@ -1691,17 +1691,14 @@ impl<'a> FnCx<'a> {
                 }
                 let ptr = self.reg(Rc::Rd);
                 self.e(format!("mov.u64 {ptr}, {sym}"));
-                let size = dtype.itemsize() as i64;
-                let mut strides = vec![String::new(); shape.len()];
-                let mut acc = size;
-                for k in (0..shape.len()).rev() {
-                    strides[k] = acc.to_string();
-                    acc *= shape[k];
+                // A strided view (`A[::-2]`) starts inside the bytes it spans.
+                if *offset != 0 {
+                    self.e(format!("add.s64 {ptr}, {ptr}, {offset}"));
                 }
                 Repr::A(Arr {
                     ptr,
                     shape: shape.iter().map(|n| n.to_string()).collect(),
-                    strides,
+                    strides: strides.iter().map(|n| n.to_string()).collect(),
                     space: Space::Const,
                     dtype: Some(*dtype),
                 })

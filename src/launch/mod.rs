@@ -9,21 +9,18 @@ pub mod sim;
 
 use std::collections::HashMap;
 
-use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::TextRange;
 
 use crate::analysis::ir::{CLOSURE, Op, PRELUDE, flatten_complex, lower_closure, lower_function};
 use crate::analysis::kernels::ItemScope;
-use crate::analysis::resolve::{const_eval, qualified_path};
-use crate::analysis::scope::{ConstValue, module_scope};
+use crate::analysis::scope::module_scope;
 use crate::analysis::signature::Signature;
-use crate::analysis::syntax::parse_module;
 use std::sync::Arc;
 
 use crate::analysis::ir::MemorySpace;
 use crate::analysis::types::{Layout, Scalar, Type};
-use crate::analysis::typing::promote::base_scalar;
-use crate::analysis::typing::{find_gpu_function, module_host_arrays, resolve_device_function};
+use crate::analysis::host_arrays::ModuleArray;
+use crate::analysis::typing::{find_gpu_function, resolve_device_function};
 use crate::analysis::{Db, SourceFile};
 
 pub use gpu::{GpuTiming, gpu_available, run_on_gpu};
@@ -141,196 +138,22 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
     Ok(Program { functions, calls, globals })
 }
 
-/// Module arrays with more elements are not evaluated: constant memory holds 64 KiB.
-pub const MAX_MODULE_ARRAY_ELEMENTS: usize = 1 << 20;
+pub use crate::analysis::host_arrays::MAX_MODULE_ARRAY_ELEMENTS;
 
-/// A module-level NumPy array built from literals: `np.array([...], np.float32)`,
-/// `np.arange(start, stop, step)`, `np.zeros`/`ones`/`full`/`empty`, `np.linspace`, and
-/// `.reshape(...)`/`.astype(...)`/`.copy()` of those. Its dtype is the one typing gives it, so
-/// that what is stored is what the kernel reads. `None` when it is not written that way; an
-/// error when it is too large to evaluate.
-#[allow(clippy::type_complexity)]
-fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<Result<(Scalar, Vec<i64>, Vec<u8>), String>> {
-    let module = parse_module(db, file);
-    let body = &module.syntax().body;
-    let scope = ItemScope::new(module_scope(db, file), body);
-    let value = body.iter().rev().find_map(|s| match s {
-        Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)) => Some(&*a.value),
-        _ => None,
-    })?;
-    let dtype = module_host_arrays(db, file).get(name).and_then(|t| t.dtype().and_then(base_scalar))?;
-    let (shape, values) = match host_array_values(value, &scope)? {
-        Ok(v) => v,
-        Err(count) => {
-            return Some(Err(format!(
-                "the module array `{name}` has {count} elements, more than {MAX_MODULE_ARRAY_ELEMENTS} elements: far more than the 64 KiB of constant memory a kernel can capture"
-            )));
-        }
+/// A module-level NumPy array as the kernel captures it (see `analysis::host_arrays`):
+/// `None` when the module binds no array of that name, an error when kernlint cannot
+/// evaluate it or it is too large to.
+fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<Result<ModuleArray, String>> {
+    let array = match crate::analysis::host_arrays::module_arrays(db, file).get(name)? {
+        Ok(a) => a,
+        Err(why) => return Some(Err(format!("cannot evaluate the global array `{name}`: {why}"))),
     };
-    let size = dtype.itemsize() as usize;
-    let mut bytes = vec![0u8; values.len() * size];
-    for (i, v) in values.into_iter().enumerate() {
-        let v = match v {
-            // Integers stay exact (a float64 holds only 53 bits); the dtype's width wraps them.
-            ConstValue::Int(i) => sim::V::Int(i as i64),
-            ConstValue::Float(f) => sim::V::F64(f),
-            ConstValue::Bool(b) => sim::V::Bool(b),
-            _ => return None,
-        };
-        sim::write_value(&mut bytes[i * size..], dtype, &v);
-    }
-    Some(Ok((dtype, shape, bytes)))
-}
-
-/// The shape and C-order values of a module array expression; `Err(count)` when it has more
-/// than [`MAX_MODULE_ARRAY_ELEMENTS`].
-#[allow(clippy::type_complexity)]
-fn host_array_values(value: &Expr, scope: &ItemScope) -> Option<Result<(Vec<i64>, Vec<ConstValue>), usize>> {
-    let Expr::Call(call) = value else { return None };
-    let args = &call.arguments.args;
-    if let Expr::Attribute(attr) = &*call.func
-        && qualified_path(&call.func, scope).is_none_or(|p| !p.starts_with("numpy."))
-    {
-        return match attr.attr.as_str() {
-            "astype" | "copy" => host_array_values(&attr.value, scope),
-            "reshape" => {
-                let (_, values) = match host_array_values(&attr.value, scope)? {
-                    Ok(v) => v,
-                    Err(n) => return Some(Err(n)),
-                };
-                let dims: Vec<i128> = match &args[..] {
-                    [one] => match const_eval(one, scope)? {
-                        ConstValue::Int(n) => vec![n],
-                        ConstValue::Tuple(items) => items.iter().map(|i| i.as_int()).collect::<Option<_>>()?,
-                        _ => return None,
-                    },
-                    many => many.iter().map(|a| const_eval(a, scope)?.as_int()).collect::<Option<_>>()?,
-                };
-                // One dimension may be -1: whatever the others leave.
-                let known: i128 = dims.iter().filter(|&&d| d != -1).product();
-                let shape: Vec<i64> = dims
-                    .iter()
-                    .map(|&d| if d == -1 && known > 0 { values.len() as i128 / known } else { d })
-                    .map(|d| i64::try_from(d).ok().filter(|d| *d >= 0))
-                    .collect::<Option<_>>()?;
-                (shape.iter().product::<i64>() == values.len() as i64).then_some(Ok((shape, values)))
-            }
-            _ => None,
-        };
-    }
-    let callee = qualified_path(&call.func, scope)?;
-    let keyword = |n: &str| call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == n)).map(|k| &k.value);
-    let number = |e: &Expr| match const_eval(e, scope)? {
-        v @ (ConstValue::Int(_) | ConstValue::Float(_) | ConstValue::Bool(_)) => Some(v),
-        _ => None,
-    };
-    let float = |v: &ConstValue| match v {
-        ConstValue::Int(i) => *i as f64,
-        ConstValue::Float(f) => *f,
-        ConstValue::Bool(b) => *b as i64 as f64,
-        _ => f64::NAN,
-    };
-    Some(Ok(match callee.as_str() {
-        "numpy.array" | "numpy.asarray" => {
-            let mut shape = Vec::new();
-            let mut values = Vec::new();
-            flatten(args.first()?, scope, 0, &mut shape, &mut values)?;
-            (shape, values)
-        }
-        "numpy.arange" => {
-            let bounds: Vec<ConstValue> = args.iter().map(number).collect::<Option<_>>()?;
-            let (start, stop, step) = match bounds.as_slice() {
-                [stop] => (ConstValue::Int(0), stop.clone(), ConstValue::Int(1)),
-                [start, stop] => (start.clone(), stop.clone(), ConstValue::Int(1)),
-                [start, stop, step] => (start.clone(), stop.clone(), step.clone()),
-                _ => return None,
-            };
-            match (start, stop, step) {
-                (ConstValue::Int(a), ConstValue::Int(b), ConstValue::Int(d)) if d != 0 => {
-                    let n = ((b - a) + d - d.signum()).div_euclid(d).max(0);
-                    let n = usize::try_from(n).ok()?;
-                    if n > MAX_MODULE_ARRAY_ELEMENTS {
-                        return Some(Err(n));
-                    }
-                    (vec![n as i64], (0..n as i128).map(|i| ConstValue::Int(a + i * d)).collect())
-                }
-                (a, b, d) => {
-                    let (a, b, d) = (float(&a), float(&b), float(&d));
-                    let n = ((b - a) / d).ceil().max(0.0);
-                    if !n.is_finite() {
-                        return None;
-                    }
-                    let n = n as usize;
-                    if n > MAX_MODULE_ARRAY_ELEMENTS {
-                        return Some(Err(n));
-                    }
-                    (vec![n as i64], (0..n).map(|i| ConstValue::Float(a + i as f64 * d)).collect())
-                }
-            }
-        }
-        "numpy.zeros" | "numpy.ones" | "numpy.empty" | "numpy.full" => {
-            let shape: Vec<i64> = match const_eval(args.first()?, scope)? {
-                ConstValue::Int(n) => vec![i64::try_from(n).ok()?],
-                ConstValue::Tuple(items) => {
-                    items.iter().map(|i| i.as_int().and_then(|v| i64::try_from(v).ok())).collect::<Option<_>>()?
-                }
-                _ => return None,
-            };
-            if shape.iter().any(|&d| d < 0) {
-                return None;
-            }
-            let n = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d as usize))?;
-            if n > MAX_MODULE_ARRAY_ELEMENTS {
-                return Some(Err(n));
-            }
-            let fill = match callee.as_str() {
-                "numpy.ones" => ConstValue::Int(1),
-                "numpy.full" => number(args.get(1).or_else(|| keyword("fill_value"))?)?,
-                _ => ConstValue::Int(0),
-            };
-            (shape, vec![fill; n])
-        }
-        "numpy.linspace" => {
-            let (a, b) = (float(&number(args.first()?)?), float(&number(args.get(1)?)?));
-            let n = match args.get(2).or_else(|| keyword("num")) {
-                Some(e) => const_eval(e, scope)?.as_int()?,
-                None => 50,
-            };
-            let n = usize::try_from(n).ok()?;
-            if n > MAX_MODULE_ARRAY_ELEMENTS {
-                return Some(Err(n));
-            }
-            // NumPy: start + i * step, with the last value exactly `stop`.
-            let step = (b - a) / (n.max(2) - 1) as f64;
-            let values = (0..n).map(|i| ConstValue::Float(if i + 1 == n && n > 1 { b } else { a + i as f64 * step })).collect();
-            (vec![n as i64], values)
-        }
-        _ => return None,
+    Some(array.to_module_array().ok_or_else(|| {
+        format!(
+            "the module array `{name}` has {} elements, more than {MAX_MODULE_ARRAY_ELEMENTS} elements: far more than the 64 KiB of constant memory a kernel can capture",
+            array.len()
+        )
     }))
-}
-
-fn flatten(e: &Expr, scope: &ItemScope, depth: usize, shape: &mut Vec<i64>, out: &mut Vec<ConstValue>) -> Option<()> {
-    match e {
-        Expr::List(l) => {
-            if shape.len() <= depth {
-                shape.push(l.elts.len() as i64);
-            }
-            l.elts.iter().try_for_each(|x| flatten(x, scope, depth + 1, shape, out))
-        }
-        Expr::Tuple(t) => {
-            if shape.len() <= depth {
-                shape.push(t.elts.len() as i64);
-            }
-            t.elts.iter().try_for_each(|x| flatten(x, scope, depth + 1, shape, out))
-        }
-        other => {
-            match const_eval(other, scope)? {
-                v @ (ConstValue::Int(_) | ConstValue::Float(_) | ConstValue::Bool(_)) => out.push(v),
-                _ => return None,
-            }
-            Some(())
-        }
-    }
 }
 
 /// A kernel argument as the host gives it.

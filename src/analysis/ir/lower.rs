@@ -1852,6 +1852,10 @@ impl Lower<'_> {
             (Type::Array { .. }, "strides") => Ok(self.strides(base, span)),
             // Of a real array, `.real` is the array itself.
             (Type::Array { dtype, .. }, "real") if scalar(dtype).is_some_and(|s| !s.is_complex()) => Ok(base),
+            (Type::Array { dtype, .. }, "real" | "imag") if scalar(dtype).is_some_and(|s| s.is_complex()) => {
+                let ty = self.expr_type(expr)?;
+                self.complex_part(base, a.attr.as_str() == "imag", &ty, span)
+            }
             (Type::Array { .. }, "flat") => unsupported("`.flat` other than `a.flat[i]` and `for x in a.flat`", span),
             (Type::Array { .. }, "dtype") => unsupported("a dtype passed as a value (to a device function)", span),
             (Type::Array { ndim, .. }, "shape") => {

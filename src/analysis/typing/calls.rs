@@ -1,15 +1,13 @@
 //! Result types of calls: builtins, `math`, NumPy scalars and ufuncs, CUDA intrinsics,
 //! `numba.cuda.random`, array methods and device functions (reference §3.8, 3.12, 3.13, 4).
 
-use ruff_python_ast::{self as ast, Expr};
+use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
 
 use super::infer::{ErrorKind, Fail, TResult, reject, Ty, Typer, dtype_of, iter_elem, unify_all};
 use super::overload;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
-use crate::analysis::kernels::ItemScope;
-use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
-use crate::analysis::scope::ConstValue;
+use crate::analysis::resolve::scalar_type_of_path;
 use crate::analysis::types::{Layout, Scalar, Type};
 
 const BUILTINS: &[&str] = &[
@@ -1279,11 +1277,13 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
         }
         "const.array_like" => {
             arity(args, 1, 1, name, range)?;
+            // Numba's typer returns the array's own type (a global's: read-only, of the
+            // layout its flags give).
             match args[0].value() {
-                Some(Type::Array { dtype, ndim, .. }) => Ty::Val(Type::Array {
+                Some(Type::Array { dtype, ndim, layout, .. }) => Ty::Val(Type::Array {
                     dtype: dtype.clone(),
                     ndim: *ndim,
-                    layout: Layout::C,
+                    layout: *layout,
                     readonly: true,
                 }),
                 _ => return err("cuda.const.array_like needs a global NumPy array", range),
@@ -1365,165 +1365,3 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
     })
 }
 
-/// The type of a module-level NumPy array (`np.array([...], dtype=np.float32)`,
-/// `np.zeros((4, 4), np.int32)`), as a kernel sees it: readonly, C order.
-pub fn host_array_type(value: &Expr, scope: &ItemScope<'_>) -> Option<Type> {
-    let with_dtype = |ty: Type, dtype: Scalar| match ty {
-        Type::Array { ndim, layout, readonly, .. } => Type::Array { dtype: Box::new(Type::Scalar(dtype)), ndim, layout, readonly },
-        other => other,
-    };
-    let dtype_of_array = |ty: &Type| match ty {
-        Type::Array { dtype, .. } => crate::analysis::typing::promote::base_scalar(dtype),
-        _ => None,
-    };
-    match value {
-        // NumPy's promotion of an array with a Python scalar (NEP 50): the array's dtype,
-        // except that a float scalar or a true division makes an integer array float64.
-        Expr::BinOp(op) => {
-            let (array, other) = match host_array_type(&op.left, scope) {
-                Some(a) => (a, &*op.right),
-                None => (host_array_type(&op.right, scope)?, &*op.left),
-            };
-            let d = dtype_of_array(&array)?;
-            if let Some(b) = host_array_type(other, scope) {
-                // Two arrays: only the same dtype is modelled.
-                return (dtype_of_array(&b)? == d).then_some(array);
-            }
-            let operand = const_eval(other, scope)?;
-            let float_operand = matches!(operand, ConstValue::Float(_));
-            if !d.is_float() && (float_operand || matches!(op.op, ast::Operator::Div)) {
-                return Some(with_dtype(array, Scalar::F64));
-            }
-            if d == Scalar::Bool && matches!(operand, ConstValue::Int(_)) {
-                return Some(with_dtype(array, Scalar::I64));
-            }
-            return Some(array);
-        }
-        Expr::UnaryOp(op) => return host_array_type(&op.operand, scope),
-        Expr::Call(call) if let Expr::Attribute(attr) = &*call.func => match attr.attr.as_str() {
-            "astype" => {
-                let array = host_array_type(&attr.value, scope)?;
-                let dtype = dtype_argument(call.arguments.args.first()?, scope)?;
-                return Some(with_dtype(array, dtype));
-            }
-            "copy" => return host_array_type(&attr.value, scope),
-            "reshape" => {
-                let Type::Array { dtype, readonly, .. } = host_array_type(&attr.value, scope)? else { return None };
-                let ndim = match &call.arguments.args[..] {
-                    [one] => match const_eval(one, scope)? {
-                        ConstValue::Int(_) => 1,
-                        ConstValue::Tuple(t) => t.len(),
-                        _ => return None,
-                    },
-                    many => many.len(),
-                };
-                return Some(Type::Array { dtype, ndim: ndim as u8, layout: Layout::C, readonly });
-            }
-            _ => {}
-        },
-        _ => {}
-    }
-    let Expr::Call(call) = value else { return None };
-    let path = qualified_path(&call.func, scope)?;
-    let func = path.strip_prefix("numpy.")?;
-    let kw = |n: &str| {
-        call.arguments
-            .keywords
-            .iter()
-            .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == n))
-            .map(|k| &k.value)
-    };
-    let dtype_expr = kw("dtype").or_else(|| match func {
-        "array" | "asarray" => call.arguments.args.get(1),
-        "zeros" | "ones" | "empty" => call.arguments.args.get(1),
-        "full" => call.arguments.args.get(2),
-        _ => None,
-    });
-    let explicit = match dtype_expr {
-        Some(e) => Some(dtype_argument(e, scope)?),
-        None => None,
-    };
-    let first = call.arguments.args.first()?;
-    let (ndim, inferred) = match func {
-        "array" | "asarray" => literal_shape(first, scope)?,
-        "zeros" | "ones" | "empty" | "full" => {
-            let nd = match const_eval(first, scope)? {
-                ConstValue::Tuple(t) => t.len(),
-                ConstValue::Int(_) => 1,
-                _ => return None,
-            };
-            let fill = if func == "full" {
-                match const_eval(call.arguments.args.get(1)?, scope)? {
-                    ConstValue::Int(_) => Scalar::I64,
-                    ConstValue::Bool(_) => Scalar::Bool,
-                    _ => Scalar::F64,
-                }
-            } else {
-                Scalar::F64
-            };
-            (nd, fill)
-        }
-        "arange" => {
-            let all_int = call
-                .arguments
-                .args
-                .iter()
-                .all(|a| matches!(const_eval(a, scope), Some(ConstValue::Int(_))));
-            (1, if all_int { Scalar::I64 } else { Scalar::F64 })
-        }
-        "linspace" => (1, Scalar::F64),
-        _ => return None,
-    };
-    let dtype = explicit.unwrap_or(inferred);
-    Some(Type::Array {
-        dtype: Box::new(Type::Scalar(dtype)),
-        ndim: ndim as u8,
-        layout: Layout::C,
-        readonly: true,
-    })
-}
-
-/// A host-side dtype argument: `np.float32`, `"float32"`, `"f4"`, `float`, `int`, `bool`.
-fn dtype_argument(e: &Expr, scope: &ItemScope<'_>) -> Option<Scalar> {
-    match e {
-        Expr::StringLiteral(s) => Scalar::from_numpy_name(s.value.to_str()).or_else(|| Scalar::from_name(s.value.to_str())),
-        _ => match qualified_path(e, scope) {
-            Some(p) => scalar_type_of_path(&p),
-            None => match e {
-                Expr::Name(n) if n.id.as_str() == "float" => Some(Scalar::F64),
-                Expr::Name(n) if n.id.as_str() == "int" => Some(Scalar::I64),
-                Expr::Name(n) if n.id.as_str() == "bool" => Some(Scalar::Bool),
-                _ => None,
-            },
-        },
-    }
-}
-
-/// The nesting depth and element kind of a (nested) list/tuple literal.
-fn literal_shape(expr: &Expr, scope: &ItemScope<'_>) -> Option<(usize, Scalar)> {
-    match expr {
-        Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. }) => {
-            let mut depth = None;
-            let mut kind = Scalar::Bool;
-            for e in elts {
-                let (d, k) = literal_shape(e, scope)?;
-                if depth.is_some_and(|x| x != d) {
-                    return None;
-                }
-                depth = Some(d);
-                kind = promote::unify_scalar(kind, k);
-            }
-            Some((
-                depth.unwrap_or(0) + 1,
-                if elts.is_empty() { Scalar::F64 } else { kind },
-            ))
-        }
-        other => match const_eval(other, scope)? {
-            ConstValue::Int(_) => Some((0, Scalar::I64)),
-            ConstValue::Float(_) => Some((0, Scalar::F64)),
-            ConstValue::Bool(_) => Some((0, Scalar::Bool)),
-            ConstValue::NumpyScalar(s, _) => Some((0, s)),
-            _ => None,
-        },
-    }
-}

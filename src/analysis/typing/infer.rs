@@ -149,7 +149,7 @@ pub struct ModuleCtx<'a> {
     pub scope: &'a ItemScope<'a>,
     pub db: &'a dyn Db,
     pub file: SourceFile,
-    pub host_arrays: &'a BTreeMap<String, Type>,
+    pub host_arrays: &'a BTreeMap<String, Result<Type, String>>,
 }
 
 impl<'a> ModuleCtx<'a> {
@@ -1507,18 +1507,11 @@ impl<'c, 'a> Typer<'c, 'a> {
                 None => self.module_path(p.clone(), range, true),
             },
             Some(Binding::Const(c)) => match c {
-                ConstValue::HostArray => self
-                    .ctx
-                    .host_arrays
-                    .get(name)
-                    .map(|t| Ty::Val(t.clone()))
-                    .ok_or_else(|| {
-                        (
-                            format!("cannot tell the dtype of global array `{name}`"),
-                            range,
-                        )
-                    })
-                    .map_err(Fail::from),
+                ConstValue::HostArray => match self.ctx.host_arrays.get(name) {
+                    Some(Ok(t)) => Ok(Ty::Val(t.clone())),
+                    Some(Err(why)) => err(format!("cannot evaluate the global array `{name}`: {why}"), range),
+                    None => err(format!("cannot evaluate the global array `{name}`"), range),
+                },
                 other => {
                     const_type(other)
                         .ok_or_else(|| (format!("cannot type global `{name}`"), range))
@@ -1582,9 +1575,11 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
                 let module = home.path(db).display();
                 match imported_constant(db, file, &path) {
-                    Some(ConstValue::HostArray) => imported_array(db, file, &path).map(|(_, _, t)| Ty::Val(t)).ok_or_else(|| {
-                        Fail::from((format!("cannot tell the dtype of the array `{name}` of `{module}`"), range))
-                    }),
+                    Some(ConstValue::HostArray) => match imported_array(db, file, &path) {
+                        Some((_, _, Ok(t))) => Ok(Ty::Val(t)),
+                        Some((_, _, Err(why))) => err(format!("cannot evaluate the global array `{name}` of `{module}`: {why}"), range),
+                        None => err(format!("cannot tell the dtype of the array `{name}` of `{module}`"), range),
+                    },
                     Some(c) => if global { const_type(&c) } else { typeof_const(&c).map(Ty::Val) }
                         .ok_or_else(|| Fail::from((format!("cannot type `{name}` of `{module}`"), range))),
                     None => err(
@@ -2621,8 +2616,9 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
 }
 
 /// The module array a path into a workspace module names (`cfg.TABLE`, `from cfg import
-/// TABLE`, or re-exported there): the file it is defined in, its name there and its type.
-pub fn imported_array(db: &dyn Db, file: SourceFile, path: &str) -> Option<(SourceFile, String, Type)> {
+/// TABLE`, or re-exported there): the file it is defined in, its name there and its type
+/// (or why kernlint cannot evaluate it).
+pub fn imported_array(db: &dyn Db, file: SourceFile, path: &str) -> Option<(SourceFile, String, Result<Type, String>)> {
     use crate::analysis::scope::{ModuleMember, module_scope, workspace_member};
     let mut at = (file, path.to_string());
     for _ in 0..8 {

@@ -194,22 +194,14 @@ pub fn is_found_by_name(db: &dyn Db, file: SourceFile, function: &GpuFunction) -
         .is_some_and(|entry| entry.function == *function)
 }
 
-/// Module-level NumPy arrays (captured as constant memory) and their Numba types.
+/// Module-level NumPy arrays (captured as constant memory) and their Numba types, or why
+/// kernlint cannot evaluate them.
 #[salsa::tracked(returns(ref))]
-pub fn module_host_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Type> {
-    let module = parse_module(db, file);
-    let body = &module.syntax().body;
-    let scope = ItemScope::new(module_scope(db, file), body);
-    let mut arrays = BTreeMap::new();
-    for stmt in body {
-        if let Stmt::Assign(assign) = stmt
-            && let [ast::Expr::Name(target)] = assign.targets.as_slice()
-            && let Some(ty) = calls::host_array_type(&assign.value, &scope)
-        {
-            arrays.insert(target.id.to_string(), ty);
-        }
-    }
-    arrays
+pub fn module_host_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Result<Type, String>> {
+    crate::analysis::host_arrays::module_arrays(db, file)
+        .iter()
+        .map(|(name, array)| (name.clone(), array.as_ref().map(|a| a.numba_type()).map_err(Clone::clone)))
+        .collect()
 }
 
 /// The typing itself, from the function's item and position-free module facts only, so an

@@ -206,8 +206,8 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// Resolved device-function calls: (function, block, instruction) -> callee.
     pub calls: HashMap<(usize, u32, usize), usize>,
-    /// Module arrays captured into constant memory, by name: (dtype, shape, bytes).
-    pub globals: HashMap<String, (Scalar, Vec<i64>, Vec<u8>)>,
+    /// Module arrays captured into constant memory, by name.
+    pub globals: HashMap<String, crate::analysis::host_arrays::ModuleArray>,
 }
 
 pub struct Launch {
@@ -1270,23 +1270,24 @@ impl Machine<'_> {
         let buffer = match self.globals.get(name) {
             Some(b) => *b,
             None => {
-                let Some((_, _, bytes)) = self.program.globals.get(name) else {
+                let Some(array) = self.program.globals.get(name) else {
                     return V::Void;
                 };
                 self.buffers
-                    .push(Buffer::new(bytes.clone(), MemorySpace::Const, name));
+                    .push(Buffer::new(array.bytes.clone(), MemorySpace::Const, name));
                 self.globals.insert(name.into(), self.buffers.len() - 1);
                 self.buffers.len() - 1
             }
         };
-        let (dtype, shape, _) = &self.program.globals[name];
-        V::Arr(Arc::new(ArrayRef::contiguous(
+        let array = &self.program.globals[name];
+        V::Arr(Arc::new(ArrayRef {
             buffer,
-            shape.clone(),
-            dtype.itemsize() as i64,
-            Some(*dtype),
-            false,
-        )))
+            offset: array.offset,
+            shape: array.shape.clone(),
+            strides: array.strides.clone(),
+            itemsize: array.dtype.itemsize() as i64,
+            scalar: Some(array.dtype),
+        }))
     }
 
     /// Byte address of an element, or a finding when an index is outside its extent.

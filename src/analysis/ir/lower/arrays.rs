@@ -400,6 +400,37 @@ impl Lower<'_> {
         }
     }
 
+    /// `z.real` / `z.imag` of a complex array: a strided view of one half of each element,
+    /// with the array's extents and byte strides (Numba's `array_complex_attr`). The
+    /// imaginary half starts one float further: the array seen as `[2, ...]` floats (the
+    /// parts' axis first, a float apart), then its part 1.
+    pub(super) fn complex_part(&mut self, array: ValueId, imag: bool, result: &Type, span: TextRange) -> LResult<ValueId> {
+        let Type::Array { dtype, ndim, readonly, .. } = self.ty(array).clone() else {
+            return unsupported(&format!("`.real`/`.imag` of {}", self.ty(array)), span);
+        };
+        let Some(part) = scalar(&dtype).and_then(|s| match s {
+            Scalar::C64 => Some(Scalar::F32),
+            Scalar::C128 => Some(Scalar::F64),
+            _ => None,
+        }) else {
+            return unsupported(&format!("`.real`/`.imag` of {}", self.ty(array)), span);
+        };
+        let mut shape: Vec<ValueId> = (0..ndim).map(|axis| self.emit(Op::Extent { array, axis }, I64, span)).collect();
+        let mut strides: Vec<ValueId> = (0..ndim).map(|axis| self.emit(Op::Stride { array, axis }, I64, span)).collect();
+        if !imag {
+            return Ok(self.view(array, shape, strides, result.clone(), span));
+        }
+        shape.insert(0, self.int(2, span));
+        strides.insert(0, self.int(part.itemsize() as i128, span));
+        let pairs = Type::Array { dtype: Box::new(Type::Scalar(part)), ndim: ndim + 1, layout: Layout::A, readonly };
+        let pairs = self.view(array, shape, strides, pairs, span);
+        let one = self.int(1, span);
+        let space = self.space(array);
+        let v = self.emit(Op::Slice { array: pairs, parts: vec![crate::analysis::ir::SlicePart::Index(one)] }, Some(result.clone()), span);
+        self.spaces.insert(v, space);
+        Ok(v)
+    }
+
     /// A whole-array reduction: `sum`, `prod`, `mean`, `all`, `any` walk the elements in
     /// `np.nditer`'s order (C order; memory order for an F array), `argmax`/`argmin` in
     /// `a.flat`'s (C order). `axis` is `argmax`'s

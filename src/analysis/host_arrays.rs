@@ -1,0 +1,974 @@
+//! Module-level NumPy arrays, evaluated as NumPy computes them at import time: a kernel
+//! that reads one (directly or through `cuda.const.array_like`) captures its values, and
+//! Numba types it from the array itself (dtype, dimensions, and layout from its flags).
+//!
+//! The evaluator knows the cheap, pure constructors (`np.array`, `np.arange`, `np.zeros`,
+//! `np.frombuffer`, ...), the views and copies of an array (`.reshape`, `.T`, slices,
+//! `np.asfortranarray`, `.astype`, ...) and arithmetic with Python numbers, with NumPy's
+//! dtype rules (NumPy 2, NEP 50) and casts (C casts: float -> int truncates, wraps around).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use ruff_python_ast::{self as ast, Expr, Operator, Stmt, UnaryOp};
+
+use super::kernels::ItemScope;
+use super::resolve::{NameLookup, const_eval, qualified_path, scalar_type_of_path};
+use super::scope::{ConstValue, module_scope};
+use super::syntax::parse_module;
+use super::types::{Layout, Scalar, Type};
+use super::{Db, SourceFile};
+
+/// Module arrays with more elements keep their type but not their values: constant memory
+/// holds 64 KiB.
+pub const MAX_MODULE_ARRAY_ELEMENTS: usize = 1 << 20;
+
+/// A NumPy array: a view (`shape`, element `strides`, `offset`) of a buffer of elements,
+/// each already of the array's dtype (an `Int`, `Float`, `Bool` or `Complex`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostArray {
+    pub dtype: Scalar,
+    pub shape: Vec<i64>,
+    pub strides: Vec<i64>,
+    pub offset: i64,
+    /// `None` when the array has more than [`MAX_MODULE_ARRAY_ELEMENTS`] elements.
+    pub data: Option<Arc<Vec<ConstValue>>>,
+}
+
+/// The bytes of a module array as a kernel captures them: the span of memory its elements
+/// cover, with its first element at `offset` and NumPy's byte strides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModuleArray {
+    pub dtype: Scalar,
+    pub shape: Vec<i64>,
+    pub strides: Vec<i64>,
+    pub offset: i64,
+    pub bytes: Vec<u8>,
+}
+
+type Eval<T> = Result<T, String>;
+
+fn c_strides(shape: &[i64]) -> Vec<i64> {
+    let mut strides = vec![0; shape.len()];
+    let mut step = 1;
+    for k in (0..shape.len()).rev() {
+        strides[k] = step;
+        step *= shape[k].max(1);
+    }
+    strides
+}
+
+fn count(shape: &[i64]) -> Eval<usize> {
+    if shape.iter().any(|&d| d < 0) {
+        return Err("negative dimensions are not allowed (NumPy's error)".into());
+    }
+    shape
+        .iter()
+        .try_fold(1usize, |n, &d| usize::try_from(d).ok().and_then(|d| n.checked_mul(d)))
+        .ok_or_else(|| format!("the shape {shape:?} is not valid"))
+}
+
+impl HostArray {
+    /// A C-contiguous array of these elements (`None`: too many).
+    fn new(dtype: Scalar, shape: Vec<i64>, data: Option<Vec<ConstValue>>) -> Self {
+        let strides = c_strides(&shape);
+        Self { dtype, shape, strides, offset: 0, data: data.map(Arc::new) }
+    }
+
+    /// `n` elements made by `f`, or none when there are too many to hold.
+    fn generate(dtype: Scalar, shape: Vec<i64>, f: impl Fn(usize) -> ConstValue) -> Eval<Self> {
+        let n = count(&shape)?;
+        let data = (n <= MAX_MODULE_ARRAY_ELEMENTS).then(|| (0..n).map(f).collect());
+        Ok(Self::new(dtype, shape, data))
+    }
+
+    pub fn len(&self) -> usize {
+        self.shape.iter().map(|&d| d.max(0) as usize).product()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// NumPy's `C_CONTIGUOUS` flag (axes of one element have any stride).
+    pub fn c_contiguous(&self) -> bool {
+        self.contiguous((0..self.shape.len()).rev())
+    }
+
+    pub fn f_contiguous(&self) -> bool {
+        self.contiguous(0..self.shape.len())
+    }
+
+    fn contiguous(&self, axes: impl Iterator<Item = usize>) -> bool {
+        if self.shape.contains(&0) {
+            return true;
+        }
+        let mut step = 1;
+        for k in axes {
+            if self.shape[k] != 1 {
+                if self.strides[k] != step {
+                    return false;
+                }
+                step *= self.shape[k];
+            }
+        }
+        true
+    }
+
+    /// Numba's layout of the array (`numpy_support.map_layout`).
+    pub fn layout(&self) -> Layout {
+        if self.c_contiguous() {
+            Layout::C
+        } else if self.f_contiguous() {
+            Layout::F
+        } else {
+            Layout::A
+        }
+    }
+
+    /// The type Numba gives a global array: read-only (it is frozen into the kernel).
+    pub fn numba_type(&self) -> Type {
+        Type::Array { dtype: Box::new(Type::Scalar(self.dtype)), ndim: self.shape.len() as u8, layout: self.layout(), readonly: true }
+    }
+
+    /// Buffer positions of the elements, in C order (`fortran`: F order).
+    fn positions(&self, fortran: bool) -> Vec<i64> {
+        let n = self.len();
+        let nd = self.shape.len();
+        let mut out = Vec::with_capacity(n);
+        let mut index = vec![0i64; nd];
+        for _ in 0..n {
+            out.push(self.offset + index.iter().zip(&self.strides).map(|(i, s)| i * s).sum::<i64>());
+            let axes: Box<dyn Iterator<Item = usize>> = if fortran { Box::new(0..nd) } else { Box::new((0..nd).rev()) };
+            for k in axes {
+                index[k] += 1;
+                if index[k] < self.shape[k] {
+                    break;
+                }
+                index[k] = 0;
+            }
+        }
+        out
+    }
+
+    /// The elements in C order (F order), or `None` when they are not held.
+    fn elements(&self, fortran: bool) -> Option<Vec<ConstValue>> {
+        let data = self.data.as_ref()?;
+        Some(self.positions(fortran).into_iter().map(|p| data[p as usize].clone()).collect())
+    }
+
+    /// NumPy's order `K` for a new array made from this one: F when it is F-contiguous only.
+    fn keeps_fortran(&self) -> bool {
+        self.f_contiguous() && !self.c_contiguous()
+    }
+
+    /// A contiguous copy, in F order or C order, with elements mapped by `f` to `dtype`.
+    fn copy_with(&self, dtype: Scalar, fortran: bool, f: impl Fn(&ConstValue) -> Eval<ConstValue>) -> Eval<Self> {
+        let data = match self.elements(fortran) {
+            Some(items) => Some(items.iter().map(f).collect::<Eval<Vec<_>>>()?),
+            None => None,
+        };
+        let mut out = Self::new(dtype, self.shape.clone(), data);
+        if fortran {
+            let mut step = 1;
+            for k in 0..out.shape.len() {
+                out.strides[k] = step;
+                step *= out.shape[k].max(1);
+            }
+        }
+        Ok(out)
+    }
+
+    fn copy(&self, fortran: bool) -> Self {
+        self.copy_with(self.dtype, fortran, |v| Ok(v.clone())).expect("a copy cannot fail")
+    }
+
+    fn astype(&self, dtype: Scalar) -> Eval<Self> {
+        let from = self.dtype;
+        self.copy_with(dtype, self.keeps_fortran(), |v| cast(v, from, dtype))
+    }
+
+    fn reshape(&self, dims: &[i64]) -> Eval<Self> {
+        let n = self.len() as i64;
+        let known: i64 = dims.iter().filter(|&&d| d != -1).product();
+        if dims.iter().filter(|&&d| d == -1).count() > 1 || dims.iter().any(|&d| d < -1) {
+            return Err(format!("cannot reshape an array to {dims:?}"));
+        }
+        let shape: Vec<i64> = dims.iter().map(|&d| if d == -1 && known > 0 { n / known } else { d }).collect();
+        if shape.iter().product::<i64>() != n {
+            return Err(format!("cannot reshape an array of size {n} into shape {dims:?}"));
+        }
+        // A C-contiguous array is a view; any other is copied first (C order).
+        let base = if self.c_contiguous() { self.clone() } else { self.copy(false) };
+        Ok(Self { strides: c_strides(&shape), shape, ..base })
+    }
+
+    fn transpose(&self) -> Self {
+        let mut out = self.clone();
+        out.shape.reverse();
+        out.strides.reverse();
+        out
+    }
+
+    /// The bytes a kernel captures (see [`ModuleArray`]).
+    pub fn to_module_array(&self) -> Option<ModuleArray> {
+        let data = self.data.as_ref()?;
+        let size = self.dtype.itemsize() as i64;
+        let (mut lo, mut hi) = (self.offset, self.offset);
+        if !self.is_empty() {
+            for (&n, &s) in self.shape.iter().zip(&self.strides) {
+                let reach = (n - 1) * s;
+                if reach < 0 {
+                    lo += reach;
+                } else {
+                    hi += reach;
+                }
+            }
+        }
+        let span = if self.is_empty() { 0 } else { (hi - lo + 1) as usize };
+        let mut bytes = vec![0u8; span * size as usize];
+        for p in 0..span {
+            let v = match &data[lo as usize + p] {
+                ConstValue::Int(i) => crate::launch::sim::V::Int(*i as i64),
+                ConstValue::Float(f) => crate::launch::sim::V::F64(*f),
+                ConstValue::Bool(b) => crate::launch::sim::V::Bool(*b),
+                ConstValue::Complex(re, im) => {
+                    let part = if self.dtype == Scalar::C64 { Scalar::F32 } else { Scalar::F64 };
+                    let f = |x: f64| crate::launch::sim::convert(&crate::launch::sim::V::F64(x), part);
+                    crate::launch::sim::V::Tup(vec![f(*re), f(*im)].into())
+                }
+                _ => return None,
+            };
+            crate::launch::sim::write_value(&mut bytes[p * size as usize..], self.dtype, &v);
+        }
+        Some(ModuleArray {
+            dtype: self.dtype,
+            shape: self.shape.clone(),
+            strides: self.strides.iter().map(|s| s * size).collect(),
+            offset: (self.offset - lo) * size,
+            bytes,
+        })
+    }
+}
+
+// ---- NumPy's casts -----------------------------------------------------------------------
+
+/// `i` wrapped to the width and signedness of an integer dtype.
+fn wrap(i: i128, to: Scalar) -> i128 {
+    let bits = to.bits();
+    let m = i.rem_euclid(1i128 << bits);
+    if to.is_signed() && m >= 1i128 << (bits - 1) { m - (1i128 << bits) } else { m }
+}
+
+/// A float cast to an integer dtype as NumPy's C casts do on x86-64: truncated; NaN and
+/// values out of the conversion's range give the "integer indefinite" (the least int32 for
+/// the narrow types, the least int64 for int64 and uint32), then wrapped to the width.
+fn float_to_int(f: f64, to: Scalar) -> i128 {
+    const I32: f64 = 2147483648.0;
+    const I64: f64 = 9223372036854775808.0;
+    match to {
+        Scalar::U64 => {
+            if f.is_nan() || f <= -I64 {
+                1i128 << 63
+            } else if f >= 2.0 * I64 {
+                0
+            } else {
+                wrap(f.trunc() as i128, to)
+            }
+        }
+        Scalar::I64 | Scalar::U32 => {
+            let i = if f.is_nan() || !(-I64..I64).contains(&f) { i64::MIN as i128 } else { f.trunc() as i128 };
+            wrap(i, to)
+        }
+        _ => {
+            let i = if f.is_nan() || !(-I32..I32).contains(&f) { i32::MIN as i128 } else { f.trunc() as i128 };
+            wrap(i, to)
+        }
+    }
+}
+
+fn round_float(f: f64, to: Scalar) -> f64 {
+    if to == Scalar::F32 { f as f32 as f64 } else { f }
+}
+
+/// An element of dtype `from` (or a Python number) cast to `to` (`astype`'s unsafe casting).
+fn cast(v: &ConstValue, _from: Scalar, to: Scalar) -> Eval<ConstValue> {
+    let (re, im) = match v {
+        ConstValue::Bool(b) => (*b as i128 as f64, 0.0),
+        ConstValue::Float(f) => (*f, 0.0),
+        ConstValue::Complex(re, im) => (*re, *im),
+        ConstValue::Int(i) => {
+            return Ok(match to {
+                Scalar::Bool => ConstValue::Bool(*i != 0),
+                s if s.is_int() => ConstValue::Int(wrap(*i, s)),
+                Scalar::F32 => ConstValue::Float(*i as f32 as f64),
+                Scalar::F64 => ConstValue::Float(*i as f64),
+                Scalar::C64 => ConstValue::Complex(*i as f32 as f64, 0.0),
+                Scalar::C128 => ConstValue::Complex(*i as f64, 0.0),
+                s => return Err(format!("{s} arrays")),
+            });
+        }
+        _ => return Err("an element that is not a number".into()),
+    };
+    let integral = !matches!(v, ConstValue::Float(_) | ConstValue::Complex(..));
+    Ok(match to {
+        Scalar::Bool => ConstValue::Bool(re != 0.0 || im != 0.0),
+        s if s.is_int() && integral => ConstValue::Int(wrap(re as i128, s)),
+        s if s.is_int() => ConstValue::Int(float_to_int(re, s)),
+        Scalar::F32 | Scalar::F64 => ConstValue::Float(round_float(re, to)),
+        Scalar::C64 => ConstValue::Complex(re as f32 as f64, im as f32 as f64),
+        Scalar::C128 => ConstValue::Complex(re, im),
+        s => return Err(format!("{s} arrays")),
+    })
+}
+
+/// A Python number stored into an array of `to` (`np.array([...], dtype=...)`, `np.full`):
+/// NumPy 2 refuses an integer out of the dtype's range.
+fn store(v: &ConstValue, to: Scalar) -> Eval<ConstValue> {
+    if let ConstValue::Int(i) = v
+        && to.is_int()
+        && wrap(*i, to) != *i
+    {
+        return Err(format!("Python integer {i} out of bounds for {to}"));
+    }
+    cast(v, to, to)
+}
+
+/// The dtype NumPy gives Python numbers (`np.array([1, 2.5])`: float64).
+fn python_dtype(values: &[ConstValue]) -> Eval<Scalar> {
+    let mut dtype = if values.is_empty() { Scalar::F64 } else { Scalar::Bool };
+    for v in values {
+        let d = match v {
+            ConstValue::Bool(_) => Scalar::Bool,
+            ConstValue::Int(i) if *i > i64::MAX as i128 && *i <= u64::MAX as i128 => Scalar::U64,
+            ConstValue::Int(i) if i64::try_from(*i).is_ok() => Scalar::I64,
+            ConstValue::Int(i) => return Err(format!("Python integer {i} out of bounds for int64")),
+            ConstValue::Float(_) => Scalar::F64,
+            ConstValue::Complex(..) => Scalar::C128,
+            ConstValue::NumpyScalar(s, _) => *s,
+            _ => return Err("an element that is not a number".into()),
+        };
+        let rank = |s: Scalar| match s {
+            Scalar::Bool => 0,
+            s if s.is_int() => 1,
+            s if s.is_float() => 2,
+            _ => 3,
+        };
+        dtype = match (rank(dtype), rank(d)) {
+            (a, b) if a > b => dtype,
+            (a, b) if a < b => d,
+            _ if dtype == d => d,
+            // int64 with uint64: float64, as NumPy promotes them.
+            (1, 1) => Scalar::F64,
+            _ => dtype.max(d),
+        };
+    }
+    Ok(dtype)
+}
+
+// ---- the evaluator -------------------------------------------------------------------
+
+/// Evaluates module-level array expressions, knowing the arrays bound so far.
+struct Evaluator<'a> {
+    lookup: &'a dyn NameLookup,
+    arrays: &'a BTreeMap<String, Eval<HostArray>>,
+}
+
+fn unknown<T>(what: impl std::fmt::Display) -> Eval<T> {
+    Err(format!("kernlint cannot evaluate {what}"))
+}
+
+impl Evaluator<'_> {
+    fn keyword<'e>(call: &'e ast::ExprCall, name: &str) -> Option<&'e Expr> {
+        call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)).map(|k| &k.value)
+    }
+
+    fn constant(&self, e: &Expr) -> Eval<ConstValue> {
+        match const_eval(e, self.lookup) {
+            Some(v) => Ok(v),
+            None => unknown(format_args!("`{}` to a constant", source(e))),
+        }
+    }
+
+    fn int(&self, e: &Expr) -> Eval<i64> {
+        match self.constant(e)? {
+            ConstValue::Int(i) => i64::try_from(i).map_err(|_| format!("{i} is too large")),
+            ConstValue::Bool(b) => Ok(b as i64),
+            _ => Err(format!("`{}` is not an integer", source(e))),
+        }
+    }
+
+    fn shape(&self, e: &Expr) -> Eval<Vec<i64>> {
+        match self.constant(e)? {
+            ConstValue::Int(n) => Ok(vec![i64::try_from(n).map_err(|_| format!("{n} is too large"))?]),
+            ConstValue::Tuple(items) => items
+                .iter()
+                .map(|i| i.as_int().and_then(|v| i64::try_from(v).ok()).ok_or_else(|| format!("`{}` is not a shape", source(e))))
+                .collect(),
+            _ => Err(format!("`{}` is not a shape", source(e))),
+        }
+    }
+
+    fn dtype(&self, e: &Expr) -> Eval<Scalar> {
+        let scalar = match e {
+            Expr::StringLiteral(s) => Scalar::from_numpy_name(s.value.to_str()).or_else(|| Scalar::from_name(s.value.to_str())),
+            Expr::Name(n) if self.lookup.binding(n.id.as_str()).is_none() => match n.id.as_str() {
+                "float" => Some(Scalar::F64),
+                "int" => Some(Scalar::I64),
+                "bool" => Some(Scalar::Bool),
+                "complex" => Some(Scalar::C128),
+                _ => None,
+            },
+            _ => qualified_path(e, self.lookup).and_then(|p| scalar_type_of_path(&p)),
+        };
+        match scalar {
+            Some(s @ (Scalar::F16 | Scalar::BF16)) => Err(format!("{s} arrays are not supported")),
+            Some(s) => Ok(s),
+            None => unknown(format_args!("the dtype `{}`", source(e))),
+        }
+    }
+
+    /// The dtype given by keyword or at position `at`, if any.
+    fn dtype_arg(&self, call: &ast::ExprCall, at: usize) -> Eval<Option<Scalar>> {
+        match Self::keyword(call, "dtype").or_else(|| call.arguments.args.get(at)) {
+            Some(e) if !matches!(e, Expr::NoneLiteral(_)) => self.dtype(e).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    fn fortran_order(&self, call: &ast::ExprCall) -> Eval<bool> {
+        match Self::keyword(call, "order").map(|e| self.constant(e)) {
+            None => Ok(false),
+            Some(Ok(ConstValue::Str(s))) if s == "C" => Ok(false),
+            Some(Ok(ConstValue::Str(s))) if s == "F" => Ok(true),
+            Some(_) => unknown("this `order`"),
+        }
+    }
+
+    fn eval(&self, e: &Expr) -> Eval<HostArray> {
+        match e {
+            Expr::Name(n) => match self.arrays.get(n.id.as_str()) {
+                Some(a) => a.clone(),
+                None => unknown(format_args!("`{}` (not a module array)", n.id)),
+            },
+            Expr::Attribute(a) if a.attr.as_str() == "T" => Ok(self.eval(&a.value)?.transpose()),
+            Expr::Subscript(s) => self.subscript(&self.eval(&s.value)?, &s.slice),
+            Expr::UnaryOp(u) => {
+                let a = self.eval(&u.operand)?;
+                match u.op {
+                    UnaryOp::UAdd => Ok(a),
+                    UnaryOp::USub => self.binary(Operator::Sub, &HostArray::new(a.dtype, vec![], Some(vec![zero(a.dtype)])), &a),
+                    _ => unknown(format_args!("`{}`", source(e))),
+                }
+            }
+            Expr::BinOp(b) => self.binop(b),
+            Expr::Call(call) => self.call(call),
+            _ => unknown(format_args!("`{}`", source(e))),
+        }
+    }
+
+    fn call(&self, call: &ast::ExprCall) -> Eval<HostArray> {
+        let args = &call.arguments.args;
+        let path = qualified_path(&call.func, self.lookup);
+        // A method of an array.
+        if let Expr::Attribute(attr) = &*call.func
+            && path.as_deref().is_none_or(|p| !p.starts_with("numpy."))
+        {
+            let a = self.eval(&attr.value)?;
+            return match attr.attr.as_str() {
+                "astype" => a.astype(self.dtype(args.first().or_else(|| Self::keyword(call, "dtype")).ok_or("`astype` without a dtype")?)?),
+                "copy" => Ok(a.copy(self.fortran_order(call)?)),
+                "reshape" => {
+                    if self.fortran_order(call)? {
+                        return unknown("`reshape(..., order='F')`");
+                    }
+                    let dims = match &args[..] {
+                        [one] => self.shape(one)?,
+                        many => many.iter().map(|d| self.int(d)).collect::<Eval<_>>()?,
+                    };
+                    a.reshape(&dims)
+                }
+                "ravel" | "flatten" => a.reshape(&[-1]),
+                "transpose" if args.is_empty() => Ok(a.transpose()),
+                other => unknown(format_args!("the array method `.{other}(...)`")),
+            };
+        }
+        let Some(path) = path else {
+            return unknown(format_args!("`{}`", source(&call.func)));
+        };
+        let Some(func) = path.strip_prefix("numpy.") else {
+            return unknown(format_args!("`{path}(...)`"));
+        };
+        let first = || args.first().ok_or_else(|| format!("`numpy.{func}` without arguments"));
+        match func {
+            "array" | "asarray" | "asanyarray" => {
+                let dtype = self.dtype_arg(call, 1)?;
+                let fortran = self.fortran_order(call)?;
+                let array = match self.eval(first()?) {
+                    // Another array: `np.array` copies it (order K), `np.asarray` does not.
+                    Ok(a) => match dtype {
+                        Some(d) if d != a.dtype => a.astype(d)?,
+                        _ if func == "array" => a.copy(a.keeps_fortran()),
+                        _ => a,
+                    },
+                    Err(_) if !matches!(first()?, Expr::Name(_)) => self.literal(first()?, dtype)?,
+                    Err(e) => return Err(e),
+                };
+                Ok(if fortran && !array.f_contiguous() { array.copy(true) } else { array })
+            }
+            "ascontiguousarray" | "asfortranarray" => {
+                let mut a = self.eval(first()?)?;
+                if let Some(d) = self.dtype_arg(call, 1)?
+                    && d != a.dtype
+                {
+                    a = a.astype(d)?;
+                }
+                let fortran = func == "asfortranarray";
+                let keep = if fortran { a.f_contiguous() } else { a.c_contiguous() };
+                if a.shape.is_empty() {
+                    return a.reshape(&[1]);
+                }
+                Ok(if keep { a } else { a.copy(fortran) })
+            }
+            "zeros" | "ones" | "empty" | "full" => {
+                let shape = self.shape(first()?)?;
+                let fill = match func {
+                    "full" => self.constant(args.get(1).or_else(|| Self::keyword(call, "fill_value")).ok_or("`numpy.full` without a fill value")?)?,
+                    "ones" => ConstValue::Int(1),
+                    _ => ConstValue::Int(0),
+                };
+                let dtype = match self.dtype_arg(call, if func == "full" { 2 } else { 1 })? {
+                    Some(d) => d,
+                    None if func == "full" => python_dtype(std::slice::from_ref(&fill))?,
+                    None => Scalar::F64,
+                };
+                let fill = store(&fill, dtype)?;
+                let mut a = HostArray::generate(dtype, shape, |_| fill.clone())?;
+                if self.fortran_order(call)? {
+                    a = a.copy(true);
+                }
+                Ok(a)
+            }
+            "zeros_like" | "ones_like" | "empty_like" | "full_like" => {
+                let like = self.eval(first()?)?;
+                let fill = match func {
+                    "full_like" => self.constant(args.get(1).or_else(|| Self::keyword(call, "fill_value")).ok_or("`numpy.full_like` without a fill value")?)?,
+                    "ones_like" => ConstValue::Int(1),
+                    _ => ConstValue::Int(0),
+                };
+                let dtype = self.dtype_arg(call, if func == "full_like" { 2 } else { 1 })?.unwrap_or(like.dtype);
+                // `full_like` casts the fill value (unsafe casting).
+                let fill = cast(&fill, dtype, dtype)?;
+                let a = HostArray::generate(dtype, like.shape.clone(), |_| fill.clone())?;
+                Ok(if like.keeps_fortran() { a.copy(true) } else { a })
+            }
+            "arange" => self.arange(call),
+            "linspace" => {
+                let (a, b) = (as_f64(&self.constant(first()?)?)?, as_f64(&self.constant(args.get(1).ok_or("`numpy.linspace` without a stop")?)?)?);
+                let n = match args.get(2).or_else(|| Self::keyword(call, "num")) {
+                    Some(e) => self.int(e)?,
+                    None => 50,
+                };
+                if n < 0 {
+                    return Err(format!("Number of samples, {n}, must be non-negative."));
+                }
+                let dtype = self.dtype_arg(call, 5)?.unwrap_or(Scalar::F64);
+                // NumPy: start + i * step, with the last value exactly `stop`.
+                let step = (b - a) / (n.max(2) - 1) as f64;
+                let n = n as usize;
+                let values: Vec<ConstValue> = (0..n).map(|i| ConstValue::Float(if i + 1 == n && n > 1 { b } else { a + i as f64 * step })).collect();
+                let a = HostArray::generate(Scalar::F64, vec![n as i64], |i| values[i].clone())?;
+                if dtype == Scalar::F64 { Ok(a) } else { a.astype(dtype) }
+            }
+            "frombuffer" => {
+                let bytes: Vec<u8> = match first()? {
+                    Expr::BytesLiteral(b) => b.value.bytes().collect(),
+                    other => return unknown(format_args!("`numpy.frombuffer` of `{}` (only a bytes literal)", source(other))),
+                };
+                let dtype = self.dtype_arg(call, 1)?.unwrap_or(Scalar::F64);
+                let offset = match args.get(3).or_else(|| Self::keyword(call, "offset")) {
+                    Some(e) => self.int(e)?,
+                    None => 0,
+                };
+                let size = dtype.itemsize() as i64;
+                let available = bytes.len() as i64 - offset;
+                let n = match args.get(2).or_else(|| Self::keyword(call, "count")) {
+                    Some(e) => self.int(e)?,
+                    None => -1,
+                };
+                if offset < 0 || available < 0 || (n < 0 && available % size != 0) || n * size > available {
+                    return Err("`numpy.frombuffer`: the buffer does not hold a whole number of items".into());
+                }
+                let n = if n < 0 { available / size } else { n };
+                HostArray::generate(dtype, vec![n], |i| {
+                    let at = (offset + i as i64 * size) as usize;
+                    read_le(&bytes[at..at + size as usize], dtype)
+                })
+            }
+            "transpose" => Ok(self.eval(first()?)?.transpose()),
+            "copy" => {
+                let a = self.eval(first()?)?;
+                let fortran = a.keeps_fortran();
+                Ok(a.copy(fortran))
+            }
+            "ravel" => self.eval(first()?)?.reshape(&[-1]),
+            "reshape" => {
+                let a = self.eval(first()?)?;
+                a.reshape(&self.shape(args.get(1).or_else(|| Self::keyword(call, "shape")).ok_or("`numpy.reshape` without a shape")?)?)
+            }
+            _ => unknown(format_args!("`numpy.{func}(...)`")),
+        }
+    }
+
+    fn arange(&self, call: &ast::ExprCall) -> Eval<HostArray> {
+        let bounds: Vec<ConstValue> = call.arguments.args.iter().map(|a| self.constant(a)).collect::<Eval<_>>()?;
+        let (start, stop, step) = match bounds.as_slice() {
+            [stop] => (ConstValue::Int(0), stop.clone(), ConstValue::Int(1)),
+            [start, stop] => (start.clone(), stop.clone(), ConstValue::Int(1)),
+            [start, stop, step] => (start.clone(), stop.clone(), step.clone()),
+            _ => return unknown("this `numpy.arange`"),
+        };
+        let inferred = python_dtype(&[start.clone(), stop.clone(), step.clone()])?;
+        let inferred = if inferred == Scalar::Bool { Scalar::I64 } else { inferred };
+        let dtype = self.dtype_arg(call, 3)?.unwrap_or(inferred);
+        if dtype.is_complex() || inferred.is_complex() || dtype == Scalar::Bool {
+            return unknown("a complex or bool `numpy.arange`");
+        }
+        let ints = matches!((&start, &stop, &step), (ConstValue::Int(_), ConstValue::Int(_), ConstValue::Int(_)));
+        if ints && dtype.is_int() {
+            let (ConstValue::Int(a), ConstValue::Int(b), ConstValue::Int(d)) = (start, stop, step) else { unreachable!() };
+            if d == 0 {
+                return Err("Maximum allowed size exceeded (a step of 0)".into());
+            }
+            let n = ((b - a) + d - d.signum()).div_euclid(d).max(0);
+            return HostArray::generate(dtype, vec![n as i64], |i| ConstValue::Int(wrap(a + i as i128 * d, dtype)));
+        }
+        if !dtype.is_float() {
+            return unknown("an integer `numpy.arange` of float bounds");
+        }
+        let (a, b, d) = (as_f64(&start)?, as_f64(&stop)?, as_f64(&step)?);
+        let n = ((b - a) / d).ceil().max(0.0);
+        if !n.is_finite() {
+            return Err("Maximum allowed size exceeded".into());
+        }
+        // NumPy's `fill`: the first two values in the dtype, then start + i * delta in it.
+        let first = round_float(a, dtype);
+        let delta = round_float(round_float(a + d, dtype) - first, dtype);
+        HostArray::generate(dtype, vec![n as i64], |i| {
+            ConstValue::Float(if dtype == Scalar::F32 { (first as f32 + i as f32 * delta as f32) as f64 } else { first + i as f64 * delta })
+        })
+    }
+
+    /// `np.array(<nested lists>, dtype)`.
+    fn literal(&self, e: &Expr, dtype: Option<Scalar>) -> Eval<HostArray> {
+        let mut shape = Vec::new();
+        let mut values = Vec::new();
+        self.flatten(e, 0, &mut shape, &mut values)?;
+        if values.len() as i64 != shape.iter().product::<i64>() {
+            return Err("an inhomogeneous list (the nested lists differ in length)".into());
+        }
+        let dtype = match dtype {
+            Some(d) => d,
+            None => python_dtype(&values)?,
+        };
+        let values = values
+            .iter()
+            .map(|v| match v {
+                ConstValue::NumpyScalar(_, inner) => cast(inner, dtype, dtype),
+                v => store(v, dtype),
+            })
+            .collect::<Eval<Vec<_>>>()?;
+        Ok(HostArray::new(dtype, shape, Some(values)))
+    }
+
+    fn flatten(&self, e: &Expr, depth: usize, shape: &mut Vec<i64>, out: &mut Vec<ConstValue>) -> Eval<()> {
+        let elts = match e {
+            Expr::List(l) => &l.elts,
+            Expr::Tuple(t) => &t.elts,
+            other => {
+                if shape.len() > depth {
+                    return Err("an inhomogeneous list (a number beside a list)".into());
+                }
+                return match self.constant(other)? {
+                    v @ (ConstValue::Int(_) | ConstValue::Float(_) | ConstValue::Bool(_) | ConstValue::Complex(..) | ConstValue::NumpyScalar(..)) => {
+                        out.push(v);
+                        Ok(())
+                    }
+                    _ => Err(format!("`{}` is not a number", source(other))),
+                };
+            }
+        };
+        match shape.get(depth) {
+            None if shape.len() == depth && (depth == 0 || !out.is_empty() || shape.iter().all(|&d| d > 0)) => shape.push(elts.len() as i64),
+            Some(&n) if n == elts.len() as i64 => {}
+            _ => return Err("an inhomogeneous list (the nested lists differ in length)".into()),
+        }
+        elts.iter().try_for_each(|x| self.flatten(x, depth + 1, shape, out))
+    }
+
+    /// Basic indexing with integers and slices of constant bounds: a view.
+    fn subscript(&self, a: &HostArray, index: &Expr) -> Eval<HostArray> {
+        let parts: Vec<&Expr> = match index {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        if parts.len() > a.shape.len() {
+            return Err(format!("too many indices for a {}-d array", a.shape.len()));
+        }
+        let mut out = HostArray { shape: vec![], strides: vec![], ..a.clone() };
+        for (axis, part) in parts.iter().enumerate() {
+            let (n, s) = (a.shape[axis], a.strides[axis]);
+            match part {
+                Expr::Slice(sl) => {
+                    let bound = |e: &Option<Box<Expr>>| e.as_deref().map(|e| self.int(e)).transpose();
+                    let step = bound(&sl.step)?.unwrap_or(1);
+                    if step == 0 {
+                        return Err("slice step cannot be zero".into());
+                    }
+                    let (lo, hi) = if step < 0 { (-1, n - 1) } else { (0, n) };
+                    let adjust = |v: Option<i64>, default: i64| match v {
+                        None => default,
+                        Some(v) if v < 0 => (v + n).max(lo),
+                        Some(v) => v.min(hi),
+                    };
+                    let start = adjust(bound(&sl.lower)?, if step < 0 { n - 1 } else { 0 });
+                    let stop = adjust(bound(&sl.upper)?, if step < 0 { -1 } else { n });
+                    let len = if step < 0 { (start - stop - 1).div_euclid(-step) + 1 } else { (stop - start - 1).div_euclid(step) + 1 }.max(0);
+                    if len > 0 {
+                        out.offset += start * s;
+                    }
+                    out.shape.push(len);
+                    out.strides.push(s * step);
+                }
+                other => {
+                    let i = self.int(other)?;
+                    let i = if i < 0 { i + n } else { i };
+                    if !(0..n).contains(&i) {
+                        return Err(format!("index {i} is out of bounds for axis {axis} with size {n}"));
+                    }
+                    out.offset += i * s;
+                }
+            }
+        }
+        out.shape.extend_from_slice(&a.shape[parts.len()..]);
+        out.strides.extend_from_slice(&a.strides[parts.len()..]);
+        Ok(out)
+    }
+
+    fn binop(&self, b: &ast::ExprBinOp) -> Eval<HostArray> {
+        let left = self.eval(&b.left);
+        let right = self.eval(&b.right);
+        let scalar = |e: &Expr| -> Eval<HostArray> {
+            let v = self.constant(e)?;
+            let dtype = match &v {
+                ConstValue::NumpyScalar(s, _) => *s,
+                // NEP 50: a Python number takes the array's kind where it can.
+                _ => python_dtype(std::slice::from_ref(&v))?,
+            };
+            let v = match v {
+                ConstValue::NumpyScalar(s, inner) => cast(&inner, s, s)?,
+                v => v,
+            };
+            Ok(HostArray::new(dtype, vec![], Some(vec![v])))
+        };
+        let (l, r, weak) = match (left, right) {
+            (Ok(l), Ok(r)) => (l, r, None),
+            (Ok(l), Err(_)) => (l, scalar(&b.right)?, Some(true)),
+            (Err(_), Ok(r)) => (scalar(&b.left)?, r, Some(false)),
+            (Err(e), Err(_)) => return Err(e),
+        };
+        // A Python int or float (not a NumPy scalar) is "weak": the array's dtype wins
+        // within its kind.
+        let python_operand = |e: &Expr| !matches!(self.constant(e), Ok(ConstValue::NumpyScalar(..)));
+        let weak = match weak {
+            Some(true) if python_operand(&b.right) => Some(true),
+            Some(false) if python_operand(&b.left) => Some(false),
+            _ => None,
+        };
+        let dtype = match weak {
+            Some(right_weak) => {
+                let (array, number) = if right_weak { (&l, &r) } else { (&r, &l) };
+                let (a, n) = (array.dtype, number.dtype);
+                if n.is_complex() && !a.is_complex() || n.is_float() && !a.is_float() && !a.is_complex() {
+                    if n.is_complex() { Scalar::C128 } else { Scalar::F64 }
+                } else if a == Scalar::Bool && n != Scalar::Bool {
+                    Scalar::I64
+                } else {
+                    if let (Some(ConstValue::Int(i)), true) = (number.data.as_ref().and_then(|d| d.first()), a.is_int()) {
+                        store(&ConstValue::Int(*i), a)?;
+                    }
+                    a
+                }
+            }
+            None if l.dtype == r.dtype => l.dtype,
+            None => return unknown(format_args!("arithmetic on {} and {} arrays", l.dtype, r.dtype)),
+        };
+        let dtype = if matches!(b.op, Operator::Div) && !dtype.is_float() && !dtype.is_complex() { Scalar::F64 } else { dtype };
+        let (l, r) = (l.astype(dtype)?, r.astype(dtype)?);
+        self.binary(b.op, &l, &r)
+    }
+
+    /// An elementwise operation of two arrays of one dtype (one may be 0-d: broadcast).
+    fn binary(&self, op: Operator, l: &HostArray, r: &HostArray) -> Eval<HostArray> {
+        let dtype = l.dtype;
+        let shape = if l.shape.is_empty() { r.shape.clone() } else { l.shape.clone() };
+        if !l.shape.is_empty() && !r.shape.is_empty() && l.shape != r.shape {
+            return unknown("arithmetic on arrays of different shapes");
+        }
+        let fortran = if l.shape.is_empty() { r.keeps_fortran() } else { l.keeps_fortran() };
+        let elements = |a: &HostArray| a.elements(fortran);
+        let (Some(x), Some(y)) = (elements(l), elements(r)) else {
+            let n = count(&shape)?;
+            return Ok(HostArray::new(dtype, shape, if n == 0 { Some(vec![]) } else { None }));
+        };
+        let n = count(&shape)?;
+        let at = |v: &Vec<ConstValue>, i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            out.push(apply(op, &at(&x, i), &at(&y, i), dtype)?);
+        }
+        let a = HostArray::new(dtype, shape, Some(out));
+        Ok(if fortran { a.copy(true) } else { a })
+    }
+}
+
+fn zero(dtype: Scalar) -> ConstValue {
+    match dtype {
+        Scalar::Bool => ConstValue::Bool(false),
+        s if s.is_int() => ConstValue::Int(0),
+        s if s.is_complex() => ConstValue::Complex(0.0, 0.0),
+        _ => ConstValue::Float(0.0),
+    }
+}
+
+fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<ConstValue> {
+    let bad = || unknown(format_args!("this arithmetic on {dtype} arrays"));
+    Ok(match (x, y) {
+        (ConstValue::Int(a), ConstValue::Int(b)) => ConstValue::Int(wrap(
+            match op {
+                Operator::Add => a + b,
+                Operator::Sub => a - b,
+                Operator::Mult => a.wrapping_mul(*b),
+                // NumPy: an integer division by zero gives 0.
+                Operator::FloorDiv if *b == 0 => 0,
+                Operator::FloorDiv => a.div_euclid(*b) - if (a.rem_euclid(*b) != 0) && *b < 0 { 1 } else { 0 },
+                Operator::Mod if *b == 0 => 0,
+                Operator::Mod => a - b * (a.div_euclid(*b) - if (a.rem_euclid(*b) != 0) && *b < 0 { 1 } else { 0 }),
+                Operator::BitAnd => a & b,
+                Operator::BitOr => a | b,
+                Operator::BitXor => a ^ b,
+                _ => return bad(),
+            },
+            dtype,
+        )),
+        (ConstValue::Float(a), ConstValue::Float(b)) => {
+            let v = if dtype == Scalar::F32 {
+                let (a, b) = (*a as f32, *b as f32);
+                (match op {
+                    Operator::Add => a + b,
+                    Operator::Sub => a - b,
+                    Operator::Mult => a * b,
+                    Operator::Div => a / b,
+                    _ => return bad(),
+                }) as f64
+            } else {
+                match op {
+                    Operator::Add => a + b,
+                    Operator::Sub => a - b,
+                    Operator::Mult => a * b,
+                    Operator::Div => a / b,
+                    _ => return bad(),
+                }
+            };
+            ConstValue::Float(v)
+        }
+        (ConstValue::Bool(a), ConstValue::Bool(b)) => ConstValue::Bool(match op {
+            Operator::BitAnd | Operator::Mult => a & b,
+            Operator::BitOr | Operator::Add => a | b,
+            Operator::BitXor => a ^ b,
+            _ => return bad(),
+        }),
+        _ => return bad(),
+    })
+}
+
+fn as_f64(v: &ConstValue) -> Eval<f64> {
+    match v {
+        ConstValue::Int(i) => Ok(*i as f64),
+        ConstValue::Float(f) => Ok(*f),
+        ConstValue::Bool(b) => Ok(*b as i64 as f64),
+        ConstValue::NumpyScalar(_, v) => as_f64(v),
+        _ => Err("a bound that is not a number".into()),
+    }
+}
+
+/// An item of `dtype` from its little-endian bytes.
+fn read_le(b: &[u8], dtype: Scalar) -> ConstValue {
+    let u = b.iter().rev().fold(0u128, |acc, &x| (acc << 8) | x as u128);
+    match dtype {
+        Scalar::Bool => ConstValue::Bool(u != 0),
+        Scalar::F32 => ConstValue::Float(f32::from_bits(u as u32) as f64),
+        Scalar::F64 => ConstValue::Float(f64::from_bits(u as u64)),
+        Scalar::C64 => ConstValue::Complex(f32::from_bits(u as u32) as f64, f32::from_bits((u >> 32) as u32) as f64),
+        Scalar::C128 => ConstValue::Complex(f64::from_bits(u as u64), f64::from_bits((u >> 64) as u64)),
+        s => ConstValue::Int(wrap(u as i128, s)),
+    }
+}
+
+/// The text of an expression, for messages (a short form).
+fn source(e: &Expr) -> String {
+    match e {
+        Expr::Name(n) => n.id.to_string(),
+        Expr::Attribute(a) => format!("{}.{}", source(&a.value), a.attr),
+        Expr::Call(c) => format!("{}(...)", source(&c.func)),
+        Expr::NumberLiteral(_) | Expr::StringLiteral(_) => "a literal".into(),
+        _ => "this expression".into(),
+    }
+}
+
+/// Every module-level name bound to an array expression, evaluated in statement order
+/// (a name refers to the arrays bound before it): the array, or why kernlint cannot
+/// evaluate it.
+#[salsa::tracked(returns(ref))]
+pub fn module_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Eval<HostArray>> {
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let scope = ItemScope::new(module_scope(db, file), body);
+    let mut arrays: BTreeMap<String, Eval<HostArray>> = BTreeMap::new();
+    for stmt in body {
+        let (targets, value): (Vec<&Expr>, &Expr) = match stmt {
+            Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
+            Stmt::AnnAssign(a) if a.value.is_some() => (vec![&*a.target], a.value.as_deref().expect("checked")),
+            _ => continue,
+        };
+        let names: Vec<&str> = targets.iter().filter_map(|t| if let Expr::Name(n) = t { Some(n.id.as_str()) } else { None }).collect();
+        if names.is_empty() {
+            continue;
+        }
+        let result = if super::scope::is_host_array_expr(value, &scope) || is_array_of_known(value, &arrays) {
+            Some(Evaluator { lookup: &scope, arrays: &arrays }.eval(value))
+        } else {
+            None
+        };
+        for name in names {
+            match &result {
+                Some(r) => arrays.insert(name.to_string(), r.clone()),
+                None => arrays.remove(name),
+            };
+        }
+    }
+    arrays
+}
+
+/// An expression made from arrays already bound (`B = A.T`, `C = A[::2]`).
+fn is_array_of_known(value: &Expr, arrays: &BTreeMap<String, Eval<HostArray>>) -> bool {
+    match value {
+        Expr::Name(n) => arrays.contains_key(n.id.as_str()),
+        Expr::Attribute(a) => a.attr.as_str() == "T" && is_array_of_known(&a.value, arrays),
+        Expr::Subscript(s) => is_array_of_known(&s.value, arrays),
+        Expr::Call(c) => matches!(&*c.func, Expr::Attribute(a) if is_array_of_known(&a.value, arrays)),
+        Expr::BinOp(b) => is_array_of_known(&b.left, arrays) || is_array_of_known(&b.right, arrays),
+        Expr::UnaryOp(u) => is_array_of_known(&u.operand, arrays),
+        _ => false,
+    }
+}
