@@ -1755,25 +1755,38 @@ impl Lower<'_> {
         }
     }
 
+    /// A call's arguments in the callee's parameter order: `bind` matches the number of
+    /// positional arguments and the keywords' names to the parameters.
+    fn bound_arguments(
+        &mut self,
+        call: &ast::ExprCall,
+        bind: impl FnOnce(usize, &[&str]) -> Result<Vec<BoundArg>, String>,
+    ) -> LResult<Vec<ValueId>> {
+        let span = call.range();
+        let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
+        let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.expr(&k.value)).collect::<LResult<_>>()?;
+        let names: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
+        let bound = bind(positional.len(), &names).map_err(|message| LowerError { message, range: span })?;
+        let mut args = Vec::new();
+        for b in bound {
+            args.push(match b {
+                BoundArg::Positional(i) => positional[i],
+                BoundArg::Keyword(j) => keywords[j],
+                // Typed as its value: an int is int64, a float float64.
+                BoundArg::Default(c) => self.const_value(&c, &Type::Unknown, span)?,
+            });
+        }
+        Ok(args)
+    }
+
     /// A call of a closure: its arguments, then the enclosing variables it reads.
     fn closure_call(&mut self, call: &ast::ExprCall, expr: &Expr, closure: &ClosureCall) -> LResult<ValueId> {
         let span = call.range();
         let module = parse_module(self.db, self.file);
         let def = find_def(&module.syntax().body, closure.def)
             .ok_or_else(|| LowerError { message: "cannot find the inner function's definition".into(), range: span })?;
-        let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
-        let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.expr(&k.value)).collect::<LResult<_>>()?;
-        let names: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
-        let bound = bind_device_arguments(self.db, self.file, def, positional.len(), &names)
-            .map_err(|message| LowerError { message, range: span })?;
-        let mut args = Vec::new();
-        for b in bound {
-            args.push(match b {
-                BoundArg::Positional(i) => positional[i],
-                BoundArg::Keyword(j) => keywords[j],
-                BoundArg::Default(c) => self.const_value(&c, &Type::Unknown, span)?,
-            });
-        }
+        let (db, file) = (self.db, self.file);
+        let mut args = self.bound_arguments(call, |n, names| bind_device_arguments(db, file, def, n, names))?;
         for (name, ty) in &closure.free {
             args.push(self.read(name, ty, span)?);
         }
@@ -1932,21 +1945,10 @@ impl Lower<'_> {
             // A function nested in a factory is called by its qualified name, which names it
             // without the caller's scope.
             let callee = self.scope.nested_function(name).unwrap_or(name).to_string();
-            let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
-            let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.expr(&k.value)).collect::<LResult<_>>()?;
-            let names: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
-            let bound = bind_device_call(self.db, self.file, self.scope, name, positional.len(), &names)
-                .unwrap_or_else(|| Ok((0..positional.len()).map(BoundArg::Positional).collect()))
-                .map_err(|message| LowerError { message, range: span })?;
-            let mut args = Vec::new();
-            for b in bound {
-                args.push(match b {
-                    BoundArg::Positional(i) => positional[i],
-                    BoundArg::Keyword(j) => keywords[j],
-                    // Typed as its value: an int is int64, a float float64.
-                    BoundArg::Default(c) => self.const_value(&c, &Type::Unknown, span)?,
-                });
-            }
+            let (db, file, scope) = (self.db, self.file, self.scope);
+            let args = self.bound_arguments(call, |n, names| {
+                bind_device_call(db, file, scope, name, n, names).unwrap_or_else(|| Ok((0..n).map(BoundArg::Positional).collect()))
+            })?;
             return Ok(self.emit(Op::Call { callee, args }, result_opt, span));
         }
         // Methods: `g.sync()`, `x.bit_count()`.

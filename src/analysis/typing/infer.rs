@@ -1451,20 +1451,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     return self.closure_call(&def, call, env);
                 }
                 let func = self.expr(&call.func, env)?;
-                let mut args = Vec::new();
-                for a in &call.arguments.args {
-                    if let Expr::Starred(_) = a {
-                        return err("`*args` calls are not supported", a.range());
-                    }
-                    args.push(self.expr(a, env)?);
-                }
-                let mut kwargs = Vec::new();
-                for k in &call.arguments.keywords {
-                    let Some(name) = &k.arg else {
-                        return err("`**kwargs` calls are not supported", k.range());
-                    };
-                    kwargs.push((name.to_string(), self.expr(&k.value, env)?));
-                }
+                let (args, kwargs) = self.call_arguments(call, env)?;
                 if let Ty::Path(p) = &func
                     && scalar_type_of_path(p).is_some()
                     && !p.starts_with("builtins.")
@@ -2044,11 +2031,9 @@ impl<'c, 'a> Typer<'c, 'a> {
         Ok(())
     }
 
-    /// A direct call of a closure: typed as Numba types the inlined body, for the call's
-    /// arguments and the enclosing variables it reads as they are here.
-    fn closure_call(&mut self, def: &Arc<ast::StmtFunctionDef>, call: &ast::ExprCall, env: &Env) -> TResult<Ty> {
-        let range = call.range();
-        let name = def.name.as_str();
+    /// The types of a call's positional and keyword arguments (`*args` and `**kwargs` are
+    /// errors).
+    fn call_arguments(&mut self, call: &ast::ExprCall, env: &Env) -> TResult<(Vec<Ty>, Vec<(String, Ty)>)> {
         let mut args = Vec::new();
         for a in &call.arguments.args {
             if let Expr::Starred(_) = a {
@@ -2058,12 +2043,21 @@ impl<'c, 'a> Typer<'c, 'a> {
         }
         let mut kwargs = Vec::new();
         for k in &call.arguments.keywords {
-            let Some(kw) = &k.arg else {
+            let Some(name) = &k.arg else {
                 return err("`**kwargs` calls are not supported", k.range());
             };
-            kwargs.push((kw.as_str(), self.expr(&k.value, env)?));
+            kwargs.push((name.to_string(), self.expr(&k.value, env)?));
         }
-        let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| *k).collect();
+        Ok((args, kwargs))
+    }
+
+    /// A direct call of a closure: typed as Numba types the inlined body, for the call's
+    /// arguments and the enclosing variables it reads as they are here.
+    fn closure_call(&mut self, def: &Arc<ast::StmtFunctionDef>, call: &ast::ExprCall, env: &Env) -> TResult<Ty> {
+        let range = call.range();
+        let name = def.name.as_str();
+        let (args, kwargs) = self.call_arguments(call, env)?;
+        let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| k.as_str()).collect();
         let bound = bind_device_arguments(self.ctx.db, self.ctx.file, def, args.len(), &keywords)
             .map_err(|message| Fail { message, range, kind: ErrorKind::Numba })?;
         let bound: Vec<Ty> = bound
