@@ -2033,7 +2033,7 @@ impl<'c, 'a> Typer<'c, 'a> {
 
     /// The types of a call's positional and keyword arguments (`*args` and `**kwargs` are
     /// errors).
-    fn call_arguments(&mut self, call: &ast::ExprCall, env: &Env) -> TResult<(Vec<Ty>, Vec<(String, Ty)>)> {
+    fn call_arguments(&mut self, call: &ast::ExprCall, env: &Env) -> TResult<CallArguments> {
         let mut args = Vec::new();
         for a in &call.arguments.args {
             if let Expr::Starred(_) = a {
@@ -2588,6 +2588,9 @@ pub fn dtype_of(ty: &Ty) -> Option<Scalar> {
         _ => None,
     }
 }
+
+/// A call's positional argument types, and its keywords with theirs.
+type CallArguments = (Vec<Ty>, Vec<(String, Ty)>);
 
 /// The element type a `for` loop (or `enumerate`/`zip`) takes from an iterable.
 pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
