@@ -216,3 +216,46 @@ def k(out, a):
     // t[0..3] once each: the second call reads t[0] as the value just stored.
     assert_eq!(ptx.matches("ld.local.f64").count(), 3, "{ptx}");
 }
+
+#[test]
+fn float_identities_and_repeated_pure_calls_are_computed_once() {
+    // Generated code (clifford's products) multiplies by 1.0 and -1.0; a closure that clamps
+    // an index (a Sobel filter's) is called with the same arguments many times.
+    let src = "\
+from numba import cuda
+
+@cuda.jit(device=True)
+def product(v, w):
+    return 0 + 1.0*v[0]*w[1] + -1.0*v[1]*w[0] + -1.0*v[2]*(-1.0*w[2]) - (-1.0*v[0])
+
+@cuda.jit
+def k(out, v, w):
+    def clamp(n, size):
+        if n < 0:
+            return -n
+        if n >= size:
+            return 2 * size - n - 2
+        return n
+    i = cuda.grid(1)
+    if i >= out.size:
+        return
+    n = v.size
+    out[i] = product(v[i % 8:], w[clamp(i - 1, n) // 2:]) + v[clamp(i + 1, n)] * w[clamp(i - 1, n)] - v[clamp(i + 1, n)]
+";
+    let sig = "void(float64[::1], float64[::1], float64[::1])";
+    let lowered = program(src, "k", sig);
+    let optimized = optimize(&lowered);
+    let special = [0.0, -0.0, 1.5, -2.25, f64::INFINITY, f64::NEG_INFINITY, 1e-310, -3.0, 7.0, 0.1, -0.3, 2.0];
+    let v: Vec<f64> = (0..64).map(|i| special[i % special.len()]).collect();
+    let w: Vec<f64> = (0..64).map(|i| special[(i * 5 + 3) % special.len()]).collect();
+    let args = vec![array(Scalar::F64, vec![0.0; 64]), array(Scalar::F64, v), array(Scalar::F64, w)];
+    assert_eq!(outputs(&lowered, 32, &args), outputs(&optimized, 32, &args));
+    let text = ptx(&lowered, "k");
+    // Four products, none by a constant.
+    assert_eq!(text.matches("mul.rn.f64").count(), 4, "{text}");
+    assert!(!text.contains("0d3FF0000000000000") && !text.contains("0dBFF0000000000000"), "{text}");
+    // The five calls of `clamp` cost what its two distinct calls cost.
+    let once = src.replace("    n = v.size\n", "    n = v.size\n    below = clamp(i - 1, n)\n    above = clamp(i + 1, n)\n").replace("clamp(i - 1, n)", "below").replace("clamp(i + 1, n)", "above").replace("below = below", "below = clamp(i - 1, n)").replace("above = above", "above = clamp(i + 1, n)");
+    let once = ptx(&program(&once, "k", sig), "once");
+    assert_eq!(text.matches("setp.").count(), once.matches("setp.").count(), "{text}\n{once}");
+}

@@ -189,11 +189,26 @@ fn missing_barrier_is_a_shared_race() {
     assert!(r.findings.iter().any(|f| f.0 == FindingKind::SharedRace), "{:?}", r.findings);
 }
 
+/// Since Volta a barrier waits for every thread that has not exited: threads that skip it
+/// and exit (here, those past `step`) do not hold it up, and the others sum correctly.
+/// (KL201 reports the barrier statically.)
 #[test]
-fn barrier_under_a_thread_dependent_condition_diverges() {
+fn barrier_skipped_by_threads_that_exit_releases() {
     let src = format!("{HEADER}{REDUCE}").replacen(
         "        if t < step:\n            s[t] += s[t + step]\n        cuda.syncthreads()",
         "        if t < step:\n            s[t] += s[t + step]\n            cuda.syncthreads()",
+        1,
+    );
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0]), array(Scalar::F32, &[1.0; 8])]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [8.0]);
+}
+
+#[test]
+fn threads_at_different_barriers_diverge() {
+    let src = format!("{HEADER}{REDUCE}").replacen(
+        "        if t < step:\n            s[t] += s[t + step]\n        cuda.syncthreads()",
+        "        if t < step:\n            s[t] += s[t + step]\n            cuda.syncthreads()\n        else:\n            cuda.syncthreads()",
         1,
     );
     let r = run(&src, "k", "void(float32[::1], float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0]), array(Scalar::F32, &[1.0; 8])]);
@@ -701,4 +716,34 @@ fn calls_run_the_case_numba_selects() {
     assert_eq!(out[5], out[6], "math.pow(float64, int8) is powi");
     assert_ne!(out[3], out[5], "pow and powi differ in the last bit for 1.3 ** 7");
     assert_eq!(out[7..], [0.75, 4.0, 3.0, -1.5]);
+}
+
+/// `int(x)` of a narrower integer keeps its type, as Numba types it (a histogram of uint8
+/// pixels: `index = int(pixel)`); module constants reached by `from math import pi` and an
+/// int64 of a `timedelta64` (the Numba documentation's sessionize example) are numbers.
+#[test]
+fn int_of_a_narrow_integer_and_imported_constants() {
+    let src = "from math import pi
+import numpy as np
+from numba import cuda
+TIMEOUT = np.int64(np.timedelta64(\"3\", \"s\"))
+
+@cuda.jit
+def k(hist, tab, out, x):
+    t = cuda.threadIdx.x
+    index = int(x[t])
+    cuda.atomic.add(hist, index, 1)
+    out[t] = tab[index] * pi + (x[t] > TIMEOUT)
+";
+    let pixels = array(Scalar::U8, &[0.0, 3.0, 3.0, 5.0]);
+    let r = run(src, "k", "void(int32[::1], float64[::1], float64[::1], uint8[::1])", 1, 4, vec![
+        array(Scalar::I32, &[0.0; 6]),
+        array(Scalar::F64, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+        array(Scalar::F64, &[0.0; 4]),
+        pixels,
+    ]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [1.0, 0.0, 0.0, 2.0, 0.0, 1.0]);
+    let pi = std::f64::consts::PI;
+    assert_eq!(values(r.outputs[2].as_ref().unwrap()), [pi, 4.0 * pi, 4.0 * pi, 6.0 * pi + 1.0]);
 }

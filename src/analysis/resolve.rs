@@ -104,6 +104,9 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
         }
         Expr::BinOp(b) => binop(b.op, const_eval(&b.left, lookup)?, const_eval(&b.right, lookup)?),
         Expr::Call(call) if call.arguments.keywords.is_empty() => {
+            if let Some(count) = integer_of_time_span(call, lookup) {
+                return Some(count);
+            }
             let args = call.arguments.args.iter().map(|a| const_eval(a, lookup)).collect::<Option<Vec<_>>>()?;
             // A builtin, unless the module rebinds its name.
             if let Expr::Name(name) = &*call.func
@@ -386,6 +389,23 @@ fn type_info(call: &ast::ExprCall, attr: &str, lookup: &dyn NameLookup) -> Optio
         }
         _ => None,
     }
+}
+
+/// `np.int64(np.timedelta64("3600", "s"))` (the Numba documentation's sessionize example):
+/// the count of units as an int64 scalar. A bare `timedelta64` is no number, so only the
+/// conversion is folded.
+fn integer_of_time_span(call: &ast::ExprCall, lookup: &dyn NameLookup) -> Option<ConstValue> {
+    let scalar = scalar_type_of_path(&qualified_path(&call.func, lookup)?).filter(|s| s.is_int())?;
+    let [Expr::Call(span)] = &call.arguments.args[..] else { return None };
+    if !matches!(qualified_path(&span.func, lookup)?.as_str(), "numpy.timedelta64" | "numpy.datetime64") {
+        return None;
+    }
+    let count = match const_eval(span.arguments.args.first()?, lookup)? {
+        ConstValue::Int(n) => n,
+        ConstValue::Str(text) => text.trim().parse::<i64>().ok()? as i128,
+        _ => return None,
+    };
+    Some(ConstValue::NumpyScalar(scalar, Box::new(ConstValue::Int(count))))
 }
 
 /// Constants reachable by attribute: `math.pi`, `np.inf`.

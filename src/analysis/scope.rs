@@ -372,9 +372,10 @@ fn member_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<
 }
 
 /// The constant a path into a workspace module holds, as Numba freezes a module global
-/// when it compiles: `cfg.X`, a name re-exported by `from other import X` in `cfg`.
+/// when it compiles: `cfg.X`, a name re-exported by `from other import X` in `cfg`, or a
+/// constant of a module kernlint models (`from math import pi`).
 pub fn imported_constant(db: &dyn Db, file: SourceFile, path: &str) -> Option<ConstValue> {
-    constant_at(db, file, path, 0)
+    super::resolve::path_constant(path).or_else(|| constant_at(db, file, path, 0))
 }
 
 fn constant_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<ConstValue> {

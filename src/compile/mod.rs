@@ -10,11 +10,14 @@ pub use ptx::{CompileError, CompileOptions, compile_ptx};
 
 use crate::launch;
 
-/// The program the PTX backend compiles: device functions inlined ([`inline`]), then
-/// redundant computations and loads removed ([`value_numbering`]). Values are unchanged:
-/// the simulator runs the program as lowered.
+/// The program the PTX backend compiles: repeated calls of pure device functions removed,
+/// device functions inlined ([`inline`]), then redundant computations and loads removed
+/// and float identities applied ([`value_numbering`]). Values are unchanged: the simulator
+/// runs the program as lowered.
 pub fn optimize(program: &launch::Program) -> launch::Program {
-    let mut optimized = inline::inline_calls(program);
+    let mut numbered = program.clone();
+    value_numbering::number_values(&mut numbered);
+    let mut optimized = inline::inline_calls(&numbered);
     value_numbering::number_values(&mut optimized);
     optimized
 }

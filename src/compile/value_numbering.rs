@@ -18,23 +18,56 @@
 //! last written to or read from it. Nothing here changes a value, so the simulator, which
 //! runs the program as lowered, computes what the PTX computes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
-use crate::analysis::ir::{Constant, Function, MemorySpace, Op, SlotId, Terminator, ValueId};
+use crate::analysis::ir::{BinaryOp, Constant, Function, Inst, MemorySpace, Op, SlotId, Terminator, UnaryOp, ValueId};
 use crate::analysis::types::Type;
 use crate::launch::Program;
 
 /// The program with redundant computations and loads removed from every function.
 pub fn number_values(program: &mut Program) {
+    let pure = pure_functions(program);
     for fi in 0..program.functions.len() {
-        let moved = number_function(&mut program.functions[fi]);
-        // Calls kept their blocks; their positions moved up past removed instructions.
-        let sites: Vec<_> = program.calls.keys().filter(|k| k.0 == fi).copied().collect();
-        for site @ (_, b, i) in sites {
-            if let Some(callee) = program.calls.remove(&site) {
-                let at = moved[b as usize][i].expect("calls are never removed");
+        let callees: HashMap<(u32, usize), usize> = program.calls.iter().filter(|(k, _)| k.0 == fi).map(|(&(_, b, i), &c)| ((b, i), c)).collect();
+        let moved = number_function(&mut program.functions[fi], &callees, &pure);
+        // Calls kept their blocks; their positions moved up past removed instructions, and
+        // a repeated call of a pure function is gone.
+        program.calls.retain(|k, _| k.0 != fi);
+        for ((b, i), callee) in callees {
+            if let Some(at) = moved[b as usize][i] {
                 program.calls.insert((fi, b, at), callee);
             }
+        }
+    }
+}
+
+/// Whether each function is a pure function of its arguments: no memory read or written,
+/// no intrinsic with an effect, no output, and only calls of pure functions. (It may end the
+/// thread, but then a first call with the same arguments already has.)
+fn pure_functions(program: &Program) -> Vec<bool> {
+    let mut pure = vec![true; program.functions.len()];
+    loop {
+        let mut changed = false;
+        for (fi, f) in program.functions.iter().enumerate() {
+            if !pure[fi] || f.is_kernel {
+                pure[fi] = false;
+                continue;
+            }
+            let effect = f.blocks.iter().enumerate().any(|(b, block)| {
+                block.insts.iter().enumerate().any(|(i, inst)| match &inst.op {
+                    Op::Load { .. } | Op::Store { .. } | Op::AllocArray { .. } | Op::Print { .. } => true,
+                    Op::Intrinsic { name, .. } => !leaves_memory(name),
+                    Op::Call { .. } => program.calls.get(&(fi, b as u32, i)).is_none_or(|&c| !pure[c]),
+                    _ => false,
+                })
+            });
+            if effect {
+                pure[fi] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return pure;
         }
     }
 }
@@ -151,9 +184,10 @@ fn leaves_memory(name: &str) -> bool {
         || matches!(name, "grid" | "gridsize" | "laneid" | "warpsize" | "int_power" | "round_ndigits")
 }
 
-/// Number one function's values; returns, per block, each old instruction's new position
+/// Number one function's values (`callees`: its resolved calls, by block and instruction;
+/// `pure`: by function, whether its calls are values of their arguments); returns, per block, each old instruction's new position
 /// (`None` where it was removed).
-fn number_function(f: &mut Function) -> Vec<Vec<Option<usize>>> {
+fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pure: &[bool]) -> Vec<Vec<Option<usize>>> {
     let roots = roots(f);
     let successors = |b: usize| match f.blocks[b].term {
         Terminator::Jump(t) => vec![t.0 as usize],
@@ -179,8 +213,9 @@ fn number_function(f: &mut Function) -> Vec<Vec<Option<usize>>> {
         }
     }
     let mut replace: Vec<ValueId> = (0..f.values.len() as u32).map(ValueId).collect();
+    let mut algebra = Algebra::default();
     let mut out_tables: Vec<Option<Table>> = vec![None; f.blocks.len()];
-    let mut moved = Vec::with_capacity(f.blocks.len());
+    let mut moved: Vec<Vec<Option<usize>>> = Vec::with_capacity(f.blocks.len());
     for b in 0..f.blocks.len() {
         // A block entered only from an earlier block continues its table (that block
         // dominates it, and its values are compiled first).
@@ -188,9 +223,32 @@ fn number_function(f: &mut Function) -> Vec<Vec<Option<usize>>> {
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut kept = Vec::with_capacity(insts.len());
         let mut positions = Vec::with_capacity(insts.len());
-        for mut inst in insts {
+        // Instructions to number, first to last; `false` marks those a rewrite added.
+        let mut queue: VecDeque<(Inst, Option<usize>)> = insts.into_iter().enumerate().map(|(i, inst)| (inst, Some(i))).collect();
+        while let Some((mut inst, original)) = queue.pop_front() {
             for v in inst.op.operands_mut() {
                 *v = replace[v.0 as usize];
+            }
+            match simplify(f, &algebra, &inst) {
+                Simplified::Same => {}
+                Simplified::Value(v) => {
+                    if let Some(r) = inst.result {
+                        replace[r.0 as usize] = v;
+                    }
+                    if original.is_some() {
+                        positions.push(None);
+                    }
+                    continue;
+                }
+                Simplified::Op(op) => inst.op = op,
+                Simplified::Ops(first, then) => {
+                    let t = ValueId(f.values.len() as u32);
+                    f.values.push(f.values[inst.result.expect("only values are rewritten").0 as usize].clone());
+                    replace.push(t);
+                    queue.push_front((Inst { result: inst.result, op: then(t), span: inst.span }, original));
+                    queue.push_front((Inst { result: Some(t), op: first, span: inst.span }, None));
+                    continue;
+                }
             }
             let ty = |v: ValueId| f.values[v.0 as usize].clone();
             let mut redundant = None;
@@ -255,15 +313,35 @@ fn number_function(f: &mut Function) -> Vec<Vec<Option<usize>>> {
                 Op::Intrinsic { name, .. } if leaves_memory(name) => {}
                 // A new array: nothing to reuse, nothing forgotten.
                 Op::AllocArray { .. } => {}
+                // A call of a function that touches no memory is a value of its arguments.
+                Op::Call { .. } if original.and_then(|i| callees.get(&(b as u32, i))).is_some_and(|&c| pure[c]) => {
+                    if let Some(r) = inst.result {
+                        let callee = callees[&(b as u32, original.expect("checked above"))];
+                        let key = format!("{callee}{:?}:{}", inst.op, ty(r));
+                        match table.exprs.get(&key) {
+                            Some(&v) => redundant = Some(v),
+                            None => {
+                                table.exprs.insert(key, r);
+                            }
+                        }
+                    }
+                }
                 Op::Intrinsic { .. } | Op::Call { .. } | Op::Print { .. } => table.loads.clear(),
             }
             match (redundant, inst.result) {
                 (Some(v), Some(r)) => {
                     replace[r.0 as usize] = v;
-                    positions.push(None);
+                    if original.is_some() {
+                        positions.push(None);
+                    }
                 }
                 _ => {
-                    positions.push(Some(kept.len()));
+                    if let Some(r) = inst.result {
+                        algebra.record(r, &inst.op);
+                    }
+                    if original.is_some() {
+                        positions.push(Some(kept.len()));
+                    }
                     kept.push(inst);
                 }
             }
@@ -289,5 +367,127 @@ fn number_function(f: &mut Function) -> Vec<Vec<Option<usize>>> {
             *v = replace[v.0 as usize];
         }
     }
+    remove_unused(f, &mut moved);
     moved
+}
+
+/// Drop pure instructions whose values nothing reads (the constants and negations the
+/// rewrites left behind), until none is left; `moved` follows the instructions kept.
+fn remove_unused(f: &mut Function, moved: &mut [Vec<Option<usize>>]) {
+    loop {
+        let mut used = vec![false; f.values.len()];
+        for block in &f.blocks {
+            for inst in &block.insts {
+                for v in inst.op.operands() {
+                    used[v.0 as usize] = true;
+                }
+            }
+            if let Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) = block.term {
+                used[v.0 as usize] = true;
+            }
+        }
+        let mut removed = false;
+        for (block, positions) in f.blocks.iter_mut().zip(moved.iter_mut()) {
+            let dead = |inst: &Inst| inst.op.is_pure() && inst.result.is_some_and(|r| !used[r.0 as usize]);
+            if !block.insts.iter().any(dead) {
+                continue;
+            }
+            removed = true;
+            let mut now = Vec::with_capacity(block.insts.len());
+            let mut kept = Vec::with_capacity(block.insts.len());
+            for inst in std::mem::take(&mut block.insts) {
+                if dead(&inst) {
+                    now.push(None);
+                } else {
+                    now.push(Some(kept.len()));
+                    kept.push(inst);
+                }
+            }
+            block.insts = kept;
+            for p in positions.iter_mut() {
+                *p = p.and_then(|at| now[at]);
+            }
+        }
+        if !removed {
+            return;
+        }
+    }
+}
+
+/// What the algebraic rewrites need to know of the values computed so far (a value's
+/// definition dominates its uses, so one map serves the whole function).
+#[derive(Default)]
+struct Algebra {
+    float_constants: HashMap<ValueId, f64>,
+    /// `v -> x` where `v = -x`, on floats.
+    negations: HashMap<ValueId, ValueId>,
+}
+
+impl Algebra {
+    fn record(&mut self, r: ValueId, op: &Op) {
+        match op {
+            Op::Const(Constant::Float(x, _)) => {
+                self.float_constants.insert(r, *x);
+            }
+            Op::Unary(UnaryOp::Neg, x) => {
+                self.negations.insert(r, *x);
+            }
+            _ => {}
+        }
+    }
+}
+
+enum Simplified {
+    Same,
+    /// The instruction computes this existing value.
+    Value(ValueId),
+    Op(Op),
+    /// Two instructions: the first computes a new value, which the second one's op reads.
+    Ops(Op, fn(ValueId) -> Op),
+}
+
+/// Float identities that hold bit for bit under round-to-nearest (NaN payloads aside),
+/// which LLVM's InstCombine applies to Numba's code and ptxas does not apply to `.rn`
+/// arithmetic: `x * 1.0 = x`, `x * -1.0 = -x`, `(-a) * b = -(a * b)`, `x + (-y) = x - y`,
+/// `x - (-y) = x + y`, `-(-x) = x`. Generated code (`1.0*a[0]*b[3] + -1.0*a[5]*b[7] ...`)
+/// is full of them.
+fn simplify(f: &Function, algebra: &Algebra, inst: &Inst) -> Simplified {
+    let Some(r) = inst.result else { return Simplified::Same };
+    if !matches!(f.value_type(r), Type::Scalar(s) if s.is_float()) {
+        return Simplified::Same;
+    }
+    let constant = |v: &ValueId| algebra.float_constants.get(v).copied();
+    let negated = |v: &ValueId| algebra.negations.get(v).copied();
+    match inst.op {
+        Op::Binary(BinaryOp::Mul, a, b) => {
+            let (x, c) = match (constant(&a), constant(&b)) {
+                (_, Some(c)) => (a, c),
+                (Some(c), _) => (b, c),
+                _ => (a, f64::NAN),
+            };
+            if c == 1.0 {
+                return Simplified::Value(x);
+            }
+            if c == -1.0 {
+                return Simplified::Op(Op::Unary(UnaryOp::Neg, x));
+            }
+            match (negated(&a), negated(&b)) {
+                (Some(a), Some(b)) => Simplified::Op(Op::Binary(BinaryOp::Mul, a, b)),
+                (Some(a), None) => Simplified::Ops(Op::Binary(BinaryOp::Mul, a, b), |t| Op::Unary(UnaryOp::Neg, t)),
+                (None, Some(b)) => Simplified::Ops(Op::Binary(BinaryOp::Mul, a, b), |t| Op::Unary(UnaryOp::Neg, t)),
+                (None, None) => Simplified::Same,
+            }
+        }
+        Op::Binary(BinaryOp::Add, a, b) => match (negated(&a), negated(&b)) {
+            (_, Some(y)) => Simplified::Op(Op::Binary(BinaryOp::Sub, a, y)),
+            (Some(y), None) => Simplified::Op(Op::Binary(BinaryOp::Sub, b, y)),
+            (None, None) => Simplified::Same,
+        },
+        Op::Binary(BinaryOp::Sub, a, b) => match negated(&b) {
+            Some(y) => Simplified::Op(Op::Binary(BinaryOp::Add, a, y)),
+            None => Simplified::Same,
+        },
+        Op::Unary(UnaryOp::Neg, x) => negated(&x).map_or(Simplified::Same, Simplified::Value),
+        _ => Simplified::Same,
+    }
 }

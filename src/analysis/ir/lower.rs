@@ -2058,7 +2058,7 @@ impl Lower<'_> {
         // Scalar conversions: np.float32(x), numba.int32(x), int(x), float(x), bool(x).
         if let Some(target) = crate::analysis::resolve::scalar_type_of_path(&path)
             .or(match path.as_str() {
-                "builtins.int" => Some(Scalar::I64),
+                "builtins.int" => rs.or(Some(Scalar::I64)),
                 "builtins.float" => rs,
                 _ => None,
             })

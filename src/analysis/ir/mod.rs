@@ -188,6 +188,40 @@ pub enum Op {
 }
 
 impl Op {
+    /// The values an operation reads.
+    pub fn operands(&self) -> Vec<ValueId> {
+        let mut op = self.clone();
+        op.operands_mut().into_iter().map(|v| *v).collect()
+    }
+
+    /// Whether the operation computes its result from its operands alone (so it can be
+    /// dropped when nothing uses the result).
+    pub fn is_pure(&self) -> bool {
+        if let Op::Intrinsic { name, .. } = self {
+            return name == "grid" || name == "gridsize";
+        }
+        matches!(
+            self,
+            Op::Const(_)
+                | Op::ReadSlot(_)
+                | Op::Cast(..)
+                | Op::Unary(..)
+                | Op::Binary(..)
+                | Op::Compare(..)
+                | Op::Select { .. }
+                | Op::Extent { .. }
+                | Op::Stride { .. }
+                | Op::View { .. }
+                | Op::GlobalArray(_)
+                | Op::MakeTuple(_)
+                | Op::Extract(..)
+                | Op::TupleGet(..)
+                | Op::SubArray { .. }
+                | Op::Slice { .. }
+                | Op::Transpose(_)
+        )
+    }
+
     /// The values an operation reads, to rewrite in place.
     pub fn operands_mut(&mut self) -> Vec<&mut ValueId> {
         match self {

@@ -610,76 +610,6 @@ fn lossless_int(from: Scalar, to: Scalar) -> bool {
     }
 }
 
-/// Whether an IR operation computes its result from its operands alone (so it can be
-/// dropped when nothing uses the result).
-fn is_pure(op: &IrOp) -> bool {
-    if let IrOp::Intrinsic { name, .. } = op {
-        return name == "grid" || name == "gridsize";
-    }
-    matches!(
-        op,
-        IrOp::ReadSlot(_)
-            | IrOp::Cast(..)
-            | IrOp::Unary(..)
-            | IrOp::Binary(..)
-            | IrOp::Compare(..)
-            | IrOp::Select { .. }
-            | IrOp::Extent { .. }
-            | IrOp::Stride { .. }
-            | IrOp::View { .. }
-            | IrOp::MakeTuple(_)
-            | IrOp::Extract(..)
-            | IrOp::TupleGet(..)
-            | IrOp::SubArray { .. }
-            | IrOp::Slice { .. }
-            | IrOp::Transpose(_)
-    )
-}
-
-/// The values an IR operation reads.
-fn operands(op: &IrOp) -> Vec<ValueId> {
-    match op {
-        IrOp::Const(_) | IrOp::ReadSlot(_) | IrOp::AllocArray { .. } | IrOp::GlobalArray(_) => {
-            Vec::new()
-        }
-        IrOp::WriteSlot(_, v) | IrOp::Cast(v, _) | IrOp::Unary(_, v) | IrOp::Transpose(v) => {
-            vec![*v]
-        }
-        IrOp::Extent { array, .. } | IrOp::Stride { array, .. } => vec![*array],
-        IrOp::View { array, shape, strides } => std::iter::once(*array)
-            .chain(shape.iter().copied())
-            .chain(strides.iter().copied())
-            .collect(),
-        IrOp::Extract(t, _) => vec![*t],
-        IrOp::Binary(_, a, b) | IrOp::Compare(_, a, b) | IrOp::TupleGet(a, b) => vec![*a, *b],
-        IrOp::Select {
-            cond,
-            then,
-            otherwise,
-        } => vec![*cond, *then, *otherwise],
-        IrOp::Load { array, indices, .. } | IrOp::SubArray { array, indices } => {
-            std::iter::once(*array)
-                .chain(indices.iter().copied())
-                .collect()
-        }
-        IrOp::Slice { array, parts } => std::iter::once(*array)
-            .chain(parts.iter().flat_map(|p| p.values()))
-            .collect(),
-        IrOp::Store {
-            array,
-            indices,
-            value,
-            ..
-        } => std::iter::once(*array)
-            .chain(indices.iter().copied())
-            .chain([*value])
-            .collect(),
-        IrOp::MakeTuple(items) => items.clone(),
-        IrOp::Intrinsic { args, .. } | IrOp::Call { args, .. } => args.clone(),
-        IrOp::Print { args, .. } => args.iter().filter_map(|a| a.value()).collect(),
-    }
-}
-
 /// What becomes of one IR instruction.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Plan {
@@ -887,7 +817,7 @@ impl Decoder<'_> {
             for (i, inst) in block.insts.iter().enumerate() {
                 let read = match self.plans[b][i] {
                     Plan::Skip => continue,
-                    Plan::Emit => operands(&inst.op),
+                    Plan::Emit => inst.op.operands(),
                     Plan::Wrap { idx, extent } => vec![idx, extent],
                     Plan::WrapExtent { idx, array, .. } => vec![idx, array],
                     Plan::GridIndex(_) => Vec::new(),
@@ -922,7 +852,7 @@ impl Decoder<'_> {
             let mut counts = vec![0u32; f.values.len()];
             for block in &f.blocks {
                 for inst in &block.insts {
-                    for v in operands(&inst.op) {
+                    for v in inst.op.operands() {
                         counts[self.root(v).0 as usize] += 1;
                     }
                 }
@@ -1025,7 +955,7 @@ impl Decoder<'_> {
                 for (i, inst) in block.insts.iter().enumerate() {
                     let Some(r) = inst.result else { continue };
                     let pure = match self.plans[b][i] {
-                        Plan::Emit => is_pure(&inst.op),
+                        Plan::Emit => inst.op.is_pure(),
                         Plan::Wrap { .. } | Plan::WrapExtent { .. } | Plan::GridIndex(_) => true,
                         Plan::Skip => false,
                     };
@@ -1282,7 +1212,7 @@ impl Decoder<'_> {
     }
 
     fn generic(&mut self, inst: &Inst, out: &mut Emitted) -> Op {
-        for v in operands(&inst.op).into_iter().chain(inst.result) {
+        for v in inst.op.operands().into_iter().chain(inst.result) {
             self.loc(v);
         }
         out.generics.push(inst.clone());

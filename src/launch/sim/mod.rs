@@ -5,8 +5,8 @@
 //! collective or its end; a barrier releases when every live thread of the block waits at
 //! it, a warp collective when every live lane its member mask names waits at one of its
 //! kind with that mask (`activemask()`: the lanes at that call, once no other can move).
-//! Threads waiting at different barriers, or waiting while others have exited, is barrier
-//! divergence. Kernels that use grid sync run the whole grid in one schedule. Barriers,
+//! Threads waiting at different barriers is barrier divergence; threads that have exited
+//! hold no barrier up, as in PTX. Kernels that use grid sync run the whole grid in one schedule. Barriers,
 //! grid syncs and `syncwarp` order the memory accesses of the threads they hold.
 //!
 //! Threads do not walk the IR: each function is first decoded ([`decode`]) into typed
@@ -202,6 +202,7 @@ pub struct Finding {
 }
 
 /// Everything a launch needs besides its arguments.
+#[derive(Clone)]
 pub struct Program {
     pub functions: Vec<Function>,
     /// Resolved device-function calls: (function, block, instruction) -> callee.
@@ -327,9 +328,6 @@ struct Thread {
     wait: Option<Wait>,
     done: bool,
     steps: u64,
-    /// Block barriers passed: a thread that exited after fewer than the waiting ones skipped
-    /// a barrier they passed (a barrier under a thread-dependent condition).
-    barriers: u32,
 }
 
 /// Why a write is a finding.
@@ -785,7 +783,6 @@ impl Machine<'_> {
                     wait: None,
                     done: false,
                     steps: 0,
-                    barriers: 0,
                 }
             })
             .collect()
@@ -889,7 +886,7 @@ impl Machine<'_> {
                 continue;
             }
             let mut any = false;
-            for (bid, members) in by_block {
+            for members in by_block.into_values() {
                 let waits: Vec<(&str, TextRange)> = members
                     .iter()
                     .filter_map(|&i| match &threads[i].wait {
@@ -918,30 +915,11 @@ impl Machine<'_> {
                             thread: th.tid,
                         });
                     }
-                } else if let Some(skipper) = threads
-                    .iter()
-                    .find(|t| t.who.bid == bid && t.done && t.barriers != threads[members[0]].barriers)
-                {
-                    // Threads that returned before the barrier do not hold it up: a GPU
-                    // releases a barrier once every thread that has not exited arrives, so
-                    // `if i >= n: return` before `syncthreads()` runs as written (KL201 flags
-                    // it statically). One that exited after passing a different number of
-                    // barriers than the waiting ones skipped one of them: divergence.
-                    let th = &threads[members[0]].who;
-                    let msg = format!(
-                        "barrier divergence in block {:?}: {} threads wait at `{}` (barrier {} of theirs) while thread {:?} exited after passing {} barriers",
-                        th.bid,
-                        members.len(),
-                        waits[0].0,
-                        threads[members[0]].barriers + 1,
-                        skipper.who.tid,
-                        skipper.barriers
-                    );
-                    let (b, tt) = (th.bid, th.tid);
-                    if self.reported.insert((FindingKind::BarrierDivergence, first)) {
-                        self.findings.push(Finding { kind: FindingKind::BarrierDivergence, message: msg, span: first, block: b, thread: tt });
-                    }
                 }
+                // Threads that exited before the barrier do not hold it up: PTX releases a
+                // barrier once every thread that has not exited arrives, so `if i >= n:
+                // return` before `syncthreads()` runs as written, however many barriers follow
+                // (KL201 reports barriers under thread-dependent conditions statically).
                 self.release_barrier(&mut threads, &members);
                 any = true;
             }
@@ -1030,7 +1008,6 @@ impl Machine<'_> {
         };
         for &i in members {
             threads[i].wait = None;
-            threads[i].barriers += 1;
             threads[i].who.block_sync = self.epoch;
             self.deliver(&mut threads[i], result.clone());
         }
