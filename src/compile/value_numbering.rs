@@ -178,6 +178,19 @@ struct Table {
     slots: HashMap<SlotId, ValueId>,
 }
 
+impl Table {
+    /// The value already computed by the expression `key`, or none (and `r` computes it).
+    fn number(&mut self, key: String, r: ValueId) -> Option<ValueId> {
+        match self.exprs.get(&key) {
+            Some(&v) => Some(v),
+            None => {
+                self.exprs.insert(key, r);
+                None
+            }
+        }
+    }
+}
+
 /// Intrinsics that neither write memory nor order it.
 fn leaves_memory(name: &str) -> bool {
     ["math.", "builtins.", "libdevice.", "threadIdx.", "blockIdx.", "blockDim.", "gridDim."].iter().any(|p| name.starts_with(p))
@@ -281,32 +294,12 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
                     table.loads.retain(|_, e| !e.may_overlap(&stored));
                     table.loads.insert(format!("{array:?}{indices:?}:{}", ty(*value)), stored);
                 }
-                Op::Const(_)
-                | Op::Cast(..)
-                | Op::Unary(..)
-                | Op::Binary(..)
-                | Op::Compare(..)
-                | Op::Select { .. }
-                | Op::Extent { .. }
-                | Op::Stride { .. }
-                | Op::SubArray { .. }
-                | Op::Slice { .. }
-                | Op::Transpose(_)
-                | Op::View { .. }
-                | Op::GlobalArray(_)
-                | Op::MakeTuple(_)
-                | Op::Extract(..)
-                | Op::TupleGet(..) => {
+                // A value of its operands (slot reads are above: a write changes them).
+                op if op.is_pure() => {
                     if let Some(r) = inst.result {
-                        let key = format!("{:?}:{}", inst.op, ty(r));
-                        match table.exprs.get(&key) {
-                            Some(&v) => redundant = Some(v),
-                            None => {
-                                table.exprs.insert(key, r);
-                                if let Op::Const(Constant::Int(n, _)) = inst.op {
-                                    table.ints.insert(r, n);
-                                }
-                            }
+                        redundant = table.number(format!("{:?}:{}", inst.op, ty(r)), r);
+                        if let (None, Op::Const(Constant::Int(n, _))) = (redundant, op) {
+                            table.ints.insert(r, *n);
                         }
                     }
                 }
@@ -317,16 +310,11 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
                 Op::Call { .. } if original.and_then(|i| callees.get(&(b as u32, i))).is_some_and(|&c| pure[c]) => {
                     if let Some(r) = inst.result {
                         let callee = callees[&(b as u32, original.expect("checked above"))];
-                        let key = format!("{callee}{:?}:{}", inst.op, ty(r));
-                        match table.exprs.get(&key) {
-                            Some(&v) => redundant = Some(v),
-                            None => {
-                                table.exprs.insert(key, r);
-                            }
-                        }
+                        redundant = table.number(format!("{callee}{:?}:{}", inst.op, ty(r)), r);
                     }
                 }
-                Op::Intrinsic { .. } | Op::Call { .. } | Op::Print { .. } => table.loads.clear(),
+                // Intrinsics with effects, other calls, `print`.
+                _ => table.loads.clear(),
             }
             match (redundant, inst.result) {
                 (Some(v), Some(r)) => {
