@@ -7,14 +7,15 @@
 //! `np.asfortranarray`, `.astype`, ...) and arithmetic with Python numbers, with NumPy's
 //! dtype rules (NumPy 2, NEP 50) and casts (C casts: float -> int truncates, wraps around).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use ruff_python_ast::{self as ast, Expr, Operator, Stmt, UnaryOp};
+use ruff_text_size::{Ranged, TextRange};
 
 use super::kernels::ItemScope;
 use super::resolve::{NameLookup, const_eval, qualified_path, scalar_type_of_path};
-use super::scope::{ConstValue, module_scope};
+use super::scope::{Binding, ConstValue, module_scope};
 use super::syntax::parse_module;
 use super::types::{Layout, Scalar, Type};
 use super::{Db, SourceFile};
@@ -581,9 +582,9 @@ impl Evaluator<'_> {
                 if dtype == Scalar::F64 { Ok(a) } else { a.astype(dtype) }
             }
             "frombuffer" => {
-                let bytes: Vec<u8> = match first()? {
-                    Expr::BytesLiteral(b) => b.value.bytes().collect(),
-                    other => return unknown(format_args!("`numpy.frombuffer` of `{}` (only a bytes literal)", source(other))),
+                let bytes: Vec<u8> = match super::scope::bytes_value(first()?, self.lookup) {
+                    Some(bytes) => bytes,
+                    None => return unknown(format_args!("`numpy.frombuffer` of `{}` (only bytes: a literal, `\"...\".encode()`, or a name bound to one)", source(first()?))),
                 };
                 let dtype = self.dtype_arg(call, 1)?.unwrap_or(Scalar::F64);
                 let offset = match args.get(3).or_else(|| Self::keyword(call, "offset")) {
@@ -936,28 +937,188 @@ pub fn module_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Eval<Hos
     let scope = ItemScope::new(module_scope(db, file), body);
     let mut arrays: BTreeMap<String, Eval<HostArray>> = BTreeMap::new();
     for stmt in body {
-        let (targets, value): (Vec<&Expr>, &Expr) = match stmt {
-            Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
-            Stmt::AnnAssign(a) if a.value.is_some() => (vec![&*a.target], a.value.as_deref().expect("checked")),
-            _ => continue,
-        };
-        let names: Vec<&str> = targets.iter().filter_map(|t| if let Expr::Name(n) = t { Some(n.id.as_str()) } else { None }).collect();
-        if names.is_empty() {
-            continue;
-        }
-        let result = if super::scope::is_host_array_expr(value, &scope) || is_array_of_known(value, &arrays) {
-            Some(Evaluator { lookup: &scope, arrays: &arrays }.eval(value))
-        } else {
-            None
-        };
-        for name in names {
-            match &result {
-                Some(r) => arrays.insert(name.to_string(), r.clone()),
-                None => arrays.remove(name),
-            };
-        }
+        bind_arrays(stmt, &HostCode(&scope), &mut arrays, None);
     }
     arrays
+}
+
+/// The arrays a module-level assignment binds, into `arrays` (a name bound to anything else
+/// is removed); with `only`, the arrays of those names only.
+fn bind_arrays(stmt: &Stmt, lookup: &dyn NameLookup, arrays: &mut BTreeMap<String, Eval<HostArray>>, only: Option<&BTreeSet<String>>) {
+    let (targets, value): (Vec<&Expr>, &Expr) = match stmt {
+        Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
+        Stmt::AnnAssign(a) if let Some(value) = &a.value => (vec![&*a.target], value),
+        _ => return,
+    };
+    let names: Vec<&str> = targets.iter().filter_map(|t| if let Expr::Name(n) = t { Some(n.id.as_str()) } else { None }).collect();
+    if names.is_empty() {
+        return;
+    }
+    let wanted = only.is_none_or(|only| names.iter().any(|n| only.contains(*n)));
+    let result = if wanted && (super::scope::is_host_array_expr(value, lookup) || is_array_of_known(value, arrays)) {
+        let lookup = ArrayLookup { names: lookup, arrays };
+        Some(Evaluator { lookup: &lookup, arrays }.eval(value))
+    } else {
+        None
+    };
+    for name in names {
+        match &result {
+            Some(r) => arrays.insert(name.to_string(), r.clone()),
+            None => arrays.remove(name),
+        };
+    }
+}
+
+/// A lookup for host code (the module-level statements that make arrays), over a kernel
+/// item's scope.
+struct HostCode<'a>(&'a ItemScope<'a>);
+
+impl NameLookup for HostCode<'_> {
+    fn binding(&self, name: &str) -> Option<&Binding> {
+        self.0.binding(name)
+    }
+}
+
+/// Names, and the shapes of the module arrays evaluated so far (`len(A)`, `A.shape[0]`
+/// inside another array's expression).
+struct ArrayLookup<'a> {
+    names: &'a dyn NameLookup,
+    arrays: &'a BTreeMap<String, Eval<HostArray>>,
+}
+
+impl NameLookup for ArrayLookup<'_> {
+    fn binding(&self, name: &str) -> Option<&Binding> {
+        self.names.binding(name)
+    }
+
+    fn imported_constant(&self, path: &str) -> Option<ConstValue> {
+        self.names.imported_constant(path)
+    }
+
+    fn host_code(&self) -> bool {
+        self.names.host_code()
+    }
+
+    // Evaluates a strict subexpression of the one being folded, and names only through
+    // arrays already evaluated: the recursion follows the expression tree and ends.
+    fn array_shape(&self, expr: &Expr) -> Option<Vec<i64>> {
+        if !super::scope::is_host_array_expr(expr, self.names) && !is_array_of_known(expr, self.arrays) {
+            return None;
+        }
+        Evaluator { lookup: self, arrays: self.arrays }.eval(expr).ok().map(|a| a.shape)
+    }
+}
+
+/// The shapes of the arrays whose `len`, `shape`, `size` or `ndim` one module-level
+/// statement reads, evaluated before it binds anything (see [`ModuleArrayShapes`]), by
+/// the range of the array expression.
+pub struct StatementShapes(Vec<(TextRange, Vec<i64>)>);
+
+impl NameLookup for StatementShapes {
+    fn binding(&self, _name: &str) -> Option<&Binding> {
+        None
+    }
+
+    fn array_shape(&self, expr: &Expr) -> Option<Vec<i64>> {
+        self.0.iter().find(|(r, _)| *r == expr.range()).map(|(_, shape)| shape.clone())
+    }
+}
+
+/// The module arrays host code at module level asks the shape of (`N = len(CHARSET_ARR)`,
+/// `ROWS, COLS = M.shape`), evaluated in source order beside the module's constants, which
+/// they may use and feed: each statement's shape questions are answered from the names and
+/// arrays bound before it. Only the arrays some shape question reaches are evaluated.
+pub struct ModuleArrayShapes {
+    needed: BTreeSet<String>,
+    arrays: BTreeMap<String, Eval<HostArray>>,
+}
+
+impl ModuleArrayShapes {
+    pub fn new(body: &[Stmt]) -> Self {
+        let mut needed = BTreeSet::new();
+        for stmt in body {
+            for_each_sized(stmt, &mut |e| names_in(e, &mut needed));
+        }
+        // An array a needed one is made from is needed too (`B = A.T`; `len(B)`).
+        if !needed.is_empty() {
+            for stmt in body.iter().rev() {
+                let (targets, value): (Vec<&Expr>, &Expr) = match stmt {
+                    Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
+                    Stmt::AnnAssign(a) if let Some(value) = &a.value => (vec![&*a.target], value),
+                    _ => continue,
+                };
+                if targets.iter().any(|t| matches!(t, Expr::Name(n) if needed.contains(n.id.as_str()))) {
+                    names_in(value, &mut needed);
+                }
+            }
+        }
+        Self { needed, arrays: BTreeMap::new() }
+    }
+
+    /// The shapes `stmt` reads, from `names` (the module's names bound before it).
+    pub fn shapes(&self, stmt: &Stmt, names: &dyn NameLookup) -> StatementShapes {
+        let mut shapes = Vec::new();
+        if !self.needed.is_empty() && matches!(stmt, Stmt::Assign(_) | Stmt::AnnAssign(_) | Stmt::If(_) | Stmt::Try(_)) {
+            let lookup = ArrayLookup { names, arrays: &self.arrays };
+            for_each_sized(stmt, &mut |e| {
+                if let Some(shape) = lookup.array_shape(e) {
+                    shapes.push((e.range(), shape));
+                }
+            });
+        }
+        StatementShapes(shapes)
+    }
+
+    /// Evaluates the needed arrays `stmt` binds, with `names` bound before it.
+    pub fn bind(&mut self, stmt: &Stmt, names: &dyn NameLookup) {
+        if !self.needed.is_empty() {
+            bind_arrays(stmt, names, &mut self.arrays, Some(&self.needed));
+        }
+    }
+}
+
+/// Calls `f` on every expression in `stmt` whose `len`, `shape`, `size` or `ndim` it reads,
+/// outside functions and classes.
+fn for_each_sized(stmt: &Stmt, f: &mut impl FnMut(&Expr)) {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Sized<'f, F>(&'f mut F);
+    impl<'a, F: FnMut(&Expr)> Visitor<'a> for Sized<'_, F> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                visitor::walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Call(call)
+                    if matches!(&*call.func, Expr::Name(n) if n.id.as_str() == "len")
+                        && let [arg] = &call.arguments.args[..] =>
+                {
+                    (self.0)(arg)
+                }
+                Expr::Attribute(a) if matches!(a.attr.as_str(), "shape" | "size" | "ndim") => (self.0)(&a.value),
+                // Lambdas run later, if ever.
+                Expr::Lambda(_) => return,
+                _ => {}
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    Sized(f).visit_stmt(stmt);
+}
+
+fn names_in(expr: &Expr, out: &mut BTreeSet<String>) {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Names<'o>(&'o mut BTreeSet<String>);
+    impl<'a> Visitor<'a> for Names<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Name(n) = expr {
+                self.0.insert(n.id.to_string());
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    Names(out).visit_expr(expr);
 }
 
 /// An expression made from arrays already bound (`B = A.T`, `C = A[::2]`).

@@ -97,6 +97,9 @@ pub struct JitWrap {
     pub scope: String,
     pub target: String,
     pub spec: JitSpec,
+    /// The wrapping call (item-relative): where a factory's parameter `target` names a
+    /// module-level function (`cuda.jit(func, device=True)` in `make_kernel(func)`).
+    pub range: TextRange,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -138,6 +141,11 @@ impl NameLookup for ItemScope<'_> {
     fn nested_function(&self, name: &str) -> Option<&str> {
         match self.closure.get(name) {
             Some(Binding::Definition) => self.nested.get(name).map(String::as_str),
+            // A factory's parameter given a module-level function, or a wrap of it.
+            Some(Binding::Function(f, jitted)) => {
+                let own = || self.home.is_some_and(|(db, file)| gpu_index(db, file).kind(f).is_some());
+                (*jitted || own()).then_some(f.as_str())
+            }
             _ => None,
         }
     }
@@ -145,6 +153,11 @@ impl NameLookup for ItemScope<'_> {
     fn imported_constant(&self, path: &str) -> Option<ConstValue> {
         let (db, file) = self.home?;
         super::scope::imported_constant(db, file, path)
+    }
+
+    // A kernel's or device function's code, which Numba types.
+    fn host_code(&self) -> bool {
+        false
     }
 }
 
@@ -189,11 +202,11 @@ impl<'a> ItemScope<'a> {
                         let name = p.parameter.name.as_str();
                         let value = known
                             .and_then(|k| k.get(name).cloned())
-                            .or_else(|| p.default.as_deref().and_then(|d| const_eval(d, &*self)));
+                            .or_else(|| p.default.as_deref().and_then(|d| const_eval(d, &*self)).map(Binding::Const));
                         if value.is_none() {
                             self.unknown_parameters.insert(name.to_string(), qualname.clone());
                         }
-                        self.closure.bindings.insert(name.to_string(), value.map_or(Binding::Other, Binding::Const));
+                        self.closure.bindings.insert(name.to_string(), value.unwrap_or(Binding::Other));
                     }
                     for p in params.vararg.iter().chain(&params.kwarg) {
                         self.unknown_parameters.insert(p.name.to_string(), qualname.clone());
@@ -277,12 +290,14 @@ pub fn for_each_assigned_name(stmts: &[Stmt], f: &mut impl FnMut(&str)) {
     }
 }
 
-/// For each module-level function, the constant each parameter gets at every call site in
-/// the module that passes one (parameters passed different values are left out).
-pub type FactoryArguments = BTreeMap<String, BTreeMap<String, ConstValue>>;
+/// For each module-level function, what each parameter gets at every call site in the module
+/// that passes one (parameters passed different values are left out): a constant
+/// ([`Binding::Const`]) or a module-level function of the file ([`Binding::Function`]).
+pub type FactoryArguments = BTreeMap<String, BTreeMap<String, Binding>>;
 
 /// The arguments module-level functions are called with, for kernel factories:
-/// `make_kernel(256, 2.0)` makes `make_kernel`'s `n` and `scale` constants of its kernels.
+/// `make_kernel(256, 2.0)` makes `make_kernel`'s `n` and `scale` constants of its kernels,
+/// `make_kernel(user_field)` binds its `func` to the module's function `user_field`.
 #[salsa::tracked(returns(ref))]
 pub fn factory_arguments(db: &dyn Db, file: SourceFile) -> FactoryArguments {
     use ruff_python_ast::visitor::{self, Visitor};
@@ -302,7 +317,7 @@ pub fn factory_arguments(db: &dyn Db, file: SourceFile) -> FactoryArguments {
     struct Calls<'s> {
         params: &'s BTreeMap<&'s str, Vec<&'s str>>,
         scope: &'s ModuleScope,
-        seen: BTreeMap<String, BTreeMap<String, Option<ConstValue>>>,
+        seen: BTreeMap<String, BTreeMap<String, Option<Binding>>>,
     }
     impl<'s> Visitor<'s> for Calls<'s> {
         fn visit_expr(&mut self, expr: &'s Expr) {
@@ -313,7 +328,18 @@ pub fn factory_arguments(db: &dyn Db, file: SourceFile) -> FactoryArguments {
                 let positional = call.arguments.args.iter().zip(names.iter().copied());
                 let keywords = call.arguments.keywords.iter().filter_map(|k| Some((&k.value, k.arg.as_ref()?.as_str())));
                 for (value, param) in positional.chain(keywords) {
-                    let value = const_eval(value, self.scope);
+                    let value = const_eval(value, self.scope).map(Binding::Const).or_else(|| match value {
+                        // A module-level function: a `def`, or one rebound by a call (`f =
+                        // cuda.jit(device=True)(f)`); whether calls may go through it is
+                        // decided at the call (see `ItemScope::nested_function`).
+                        Expr::Name(n)
+                            if self.params.contains_key(n.id.as_str())
+                                && matches!(self.scope.get(n.id.as_str()), Some(Binding::Definition | Binding::Other)) =>
+                        {
+                            Some(Binding::Function(n.id.to_string(), false))
+                        }
+                        _ => None,
+                    });
                     let slot = self.seen.entry(f.id.to_string()).or_default().entry(param.to_string()).or_insert(value.clone());
                     if *slot != value {
                         *slot = None;
@@ -595,11 +621,11 @@ impl Discovery<'_> {
         // cuda.jit("sig")(f) / cuda.jit(device=True)(f) / vectorize([...], target="cuda")(f)
         if let (Expr::Call(_), [arg]) = (&*call.func, &*call.arguments.args) {
             let spec = jit_spec(&call.func, self.scope)?;
-            return Some(JitWrap { alias: String::new(), scope: String::new(), target: target_name(arg)?, spec });
+            return Some(JitWrap { alias: String::new(), scope: String::new(), target: target_name(arg)?, spec, range: value.range() });
         }
         let spec = jit_spec(value, self.scope)?;
         let target = target_name(call.arguments.args.first()?)?;
-        Some(JitWrap { alias: String::new(), scope: String::new(), target, spec })
+        Some(JitWrap { alias: String::new(), scope: String::new(), target, spec, range: value.range() })
     }
 }
 
@@ -655,6 +681,13 @@ pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
                 }
             }
             index.wrapped.entry((wrap.scope.clone(), wrap.target.clone())).or_insert_with(|| wrap.spec.clone());
+            // `cuda.jit(func, device=True)` in a factory whose `func` is given a module-level
+            // function (`make_kernel(user_field)`): that function is wrapped.
+            if !wrap.scope.is_empty()
+                && let Some(Binding::Function(f, _)) = ItemScope::for_def(db, file, item_statements(db, item.text), wrap.range).binding(&wrap.target)
+            {
+                index.wrapped.entry((String::new(), f.clone())).or_insert_with(|| wrap.spec.clone());
+            }
         }
     }
     // `gp = gmt` of a GPU function, and `k = make_kernel(2.5)` of a factory returning one

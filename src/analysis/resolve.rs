@@ -20,6 +20,21 @@ pub trait NameLookup {
     fn imported_constant(&self, _path: &str) -> Option<ConstValue> {
         None
     }
+
+    /// Whether expressions here are host code, which Python evaluates when the module is
+    /// imported: only there are `len(...)`, subscripts of tuples, strings and dicts, and a
+    /// module array's `shape`/`size`/`ndim` folded (in a kernel Numba types them as run-time
+    /// values, `len(t)` an `intp`, not a literal).
+    fn host_code(&self) -> bool {
+        true
+    }
+
+    /// The shape of the module-level NumPy array `expr` denotes, where this lookup evaluates
+    /// module arrays (while a module's constants are folded in source order, see
+    /// [`super::scope::module_scope`]).
+    fn array_shape(&self, _expr: &Expr) -> Option<Vec<i64>> {
+        None
+    }
 }
 
 impl NameLookup for ModuleScope {
@@ -74,6 +89,8 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
             Number::Complex { real, imag } => Some(ConstValue::Complex(*real, *imag)),
         },
         Expr::BooleanLiteral(b) => Some(ConstValue::Bool(b.value)),
+        // `A.shape`, `A.size`, `A.ndim` of a module array (host code only).
+        Expr::Attribute(attr) if let Some(v) = array_attribute(attr, lookup) => Some(v),
         Expr::NoneLiteral(_) => Some(ConstValue::None),
         Expr::StringLiteral(s) => Some(ConstValue::Str(s.value.to_str().to_string())),
         Expr::Tuple(t) => t.elts.iter().map(|e| const_eval(e, lookup)).collect::<Option<Vec<_>>>().map(ConstValue::Tuple),
@@ -103,6 +120,18 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
             }
         }
         Expr::BinOp(b) => binop(b.op, const_eval(&b.left, lookup)?, const_eval(&b.right, lookup)?),
+        Expr::Subscript(s) if lookup.host_code() => subscript(s, lookup),
+        // `len(A)` of a module array, a tuple, a string, bytes or a dict (host code only).
+        Expr::Call(call)
+            if let Expr::Name(f) = &*call.func
+                && f.id.as_str() == "len"
+                && lookup.binding("len").is_none()
+                && lookup.host_code()
+                && call.arguments.keywords.is_empty()
+                && let [arg] = &call.arguments.args[..] =>
+        {
+            length(arg, lookup).map(|n| ConstValue::Int(n as i128))
+        }
         Expr::Call(call) if call.arguments.keywords.is_empty() => {
             if let Some(count) = integer_of_time_span(call, lookup) {
                 return Some(count);
@@ -140,6 +169,84 @@ pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
             }
         }
         _ => None,
+    }
+}
+
+/// `len(value)` as Python computes it at import time: a module array's first extent, the
+/// items of a tuple or a dict, the characters of a string, the bytes of a bytes literal.
+fn length(value: &Expr, lookup: &dyn NameLookup) -> Option<usize> {
+    if let Some(bytes) = super::scope::bytes_value(value, lookup) {
+        return Some(bytes.len());
+    }
+    if let Some(shape) = lookup.array_shape(value) {
+        // `len` of a 0-d array is a TypeError.
+        return shape.first().and_then(|&n| usize::try_from(n).ok());
+    }
+    if let Expr::Name(n) = value
+        && let Some(Binding::Dict(entries)) = lookup.binding(n.id.as_str())
+    {
+        return Some(entries.len());
+    }
+    match const_eval(value, lookup)? {
+        ConstValue::Tuple(items) => Some(items.len()),
+        ConstValue::Str(s) => Some(s.chars().count()),
+        _ => None,
+    }
+}
+
+/// `A.shape`, `A.size`, `A.ndim` of a module array, where the lookup evaluates them.
+fn array_attribute(attr: &ast::ExprAttribute, lookup: &dyn NameLookup) -> Option<ConstValue> {
+    if !matches!(attr.attr.as_str(), "shape" | "size" | "ndim") || !lookup.host_code() {
+        return None;
+    }
+    let shape = lookup.array_shape(&attr.value)?;
+    Some(match attr.attr.as_str() {
+        "shape" => ConstValue::Tuple(shape.iter().map(|&n| ConstValue::Int(n as i128)).collect()),
+        "size" => ConstValue::Int(shape.iter().try_fold(1i128, |n, &d| n.checked_mul(d as i128))?),
+        _ => ConstValue::Int(shape.len() as i128),
+    })
+}
+
+/// `D["key"]` of a module-level dict literal, `T[i]` / `T[a:b]` of a constant tuple, `S[i]`
+/// of a string, as Python evaluates them (a missing key or an index out of range, Python's
+/// `KeyError`/`IndexError`, folds to nothing).
+fn subscript(s: &ast::ExprSubscript, lookup: &dyn NameLookup) -> Option<ConstValue> {
+    if let Expr::Name(n) = &*s.value
+        && let Some(Binding::Dict(entries)) = lookup.binding(n.id.as_str())
+    {
+        let key = const_eval(&s.slice, lookup)?;
+        return entries.iter().rev().find(|(k, _)| dict_keys_equal(k, &key))?.1.clone();
+    }
+    let value = const_eval(&s.value, lookup)?;
+    let items: Vec<ConstValue> = match &value {
+        ConstValue::Tuple(items) => items.clone(),
+        ConstValue::Str(text) => text.chars().map(|c| ConstValue::Str(c.to_string())).collect(),
+        _ => return None,
+    };
+    if let Expr::Slice(slice) = &*s.slice {
+        let picked: Vec<ConstValue> = slice_positions(items.len(), slice, lookup)?.into_iter().map(|i| items[i].clone()).collect();
+        return Some(match value {
+            ConstValue::Str(_) => ConstValue::Str(
+                picked.iter().map(|c| if let ConstValue::Str(c) = c { c.as_str() } else { "" }).collect(),
+            ),
+            _ => ConstValue::Tuple(picked),
+        });
+    }
+    let i = const_eval(&s.slice, lookup)?.as_int()?;
+    let n = items.len() as i128;
+    let k = if i < 0 { i + n } else { i };
+    (0..n).contains(&k).then(|| items[k as usize].clone())
+}
+
+/// Whether two constant keys find the same dict entry (`1`, `1.0` and `True` are one key).
+pub fn dict_keys_equal(a: &ConstValue, b: &ConstValue) -> bool {
+    let nan = |v: &ConstValue| matches!(v, ConstValue::Float(f) if f.is_nan());
+    if nan(a) || nan(b) {
+        return false;
+    }
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => !py_less(&x, &y).unwrap_or(true) && !py_less(&y, &x).unwrap_or(true),
+        _ => a == b,
     }
 }
 

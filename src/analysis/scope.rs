@@ -61,6 +61,19 @@ pub enum Binding {
     /// `cuda.declare_device("name", "int32(int32)")`: a device function linked in from
     /// CUDA C/C++ or PTX, known by its declared signature.
     External(String, Signature),
+    /// A dict literal whose keys are constants (`_DEFAULTS = {"TPB": 512, ...}`): each key
+    /// with its value where that is a constant. Host code reads constants from it (`TPB =
+    /// _DEFAULTS["TPB"]`); a kernel cannot use it (Numba cannot type a dict).
+    Dict(Vec<(ConstValue, Option<ConstValue>)>),
+    /// A module-level function of this file: a factory's parameter given one at the factory's
+    /// calls in the module (`make_kernel(user_field)`), an alias of that parameter, or a JIT
+    /// wrap of it (`cuda.jit(func, device=True)`; then `true`). A call through the name calls
+    /// the function: a wrap always, the parameter itself when the function is a GPU function
+    /// of its own (decorated, or rebound by a wrap at module level), as Numba types it.
+    Function(String, bool),
+    /// A bytes object (`CHARSET = b"abc"`), for host code: `len(CHARSET)`,
+    /// `np.frombuffer(CHARSET, ...)`.
+    Bytes(Vec<u8>),
     /// Anything else (assigned a value we do not model).
     Other,
 }
@@ -148,6 +161,33 @@ impl ModuleScope {
                 }
             }
             Stmt::AugAssign(assign) => self.bind_target(&assign.target, Binding::Other),
+            // `del D["k"]`: the entry is gone.
+            Stmt::Delete(delete) => {
+                for target in &delete.targets {
+                    if let Expr::Subscript(s) = target
+                        && let Expr::Name(n) = &*s.value
+                        && matches!(self.get(n.id.as_str()), Some(Binding::Dict(_)))
+                    {
+                        let key = const_eval(&s.slice, &Layered { inner: self, outer });
+                        match (key, self.bindings.get_mut(n.id.as_str())) {
+                            (Some(key), Some(Binding::Dict(entries))) => entries.retain(|(k, _)| !super::resolve::dict_keys_equal(k, &key)),
+                            _ => self.bind(n.id.as_str(), Binding::Other),
+                        }
+                    } else {
+                        self.bind_target(target, Binding::Other);
+                    }
+                }
+            }
+            // `D.update(...)`, `D.pop(k)`: a dict changed by a method is no longer known.
+            Stmt::Expr(e)
+                if let Expr::Call(call) = &*e.value
+                    && let Expr::Attribute(attr) = &*call.func
+                    && let Expr::Name(n) = &*attr.value
+                    && matches!(self.get(n.id.as_str()), Some(Binding::Dict(_)))
+                    && !matches!(attr.attr.as_str(), "get" | "keys" | "values" | "items" | "copy") =>
+            {
+                self.bind(n.id.as_str(), Binding::Other);
+            }
             Stmt::FunctionDef(def) => self.bind(def.name.as_str(), Binding::Definition),
             Stmt::ClassDef(def) => self.bind(def.name.as_str(), Binding::Definition),
             Stmt::If(stmt_if) => {
@@ -183,6 +223,17 @@ impl ModuleScope {
         if is_host_array_expr(value, &lookup) {
             return Binding::Const(ConstValue::HostArray);
         }
+        if let Some(bytes) = bytes_value(value, &lookup) {
+            return Binding::Bytes(bytes);
+        }
+        if let Expr::Dict(dict) = value
+            && let Some(entries) = dict_entries(dict, &lookup)
+        {
+            return Binding::Dict(entries);
+        }
+        if let Some((function, jitted)) = function_of(value, &lookup) {
+            return Binding::Function(function, jitted);
+        }
         Binding::Other
     }
 
@@ -202,6 +253,27 @@ impl ModuleScope {
                     }
                 }
             },
+            // `D["k"] = v` of a dict literal: that entry changes (a key kernlint cannot fold
+            // leaves the whole dict unknown).
+            Expr::Subscript(s)
+                if let Expr::Name(n) = &*s.value
+                    && matches!(self.get(n.id.as_str()), Some(Binding::Dict(_))) =>
+            {
+                let key = const_eval(&s.slice, &*self);
+                let Some(Binding::Dict(entries)) = self.bindings.get_mut(n.id.as_str()) else { return };
+                let Some(key) = key else {
+                    self.bind(n.id.as_str(), Binding::Other);
+                    return;
+                };
+                let value = match binding {
+                    Binding::Const(c) => Some(c),
+                    _ => None,
+                };
+                match entries.iter_mut().find(|(k, _)| super::resolve::dict_keys_equal(k, &key)) {
+                    Some(entry) => entry.1 = value,
+                    None => entries.push((key, value)),
+                }
+            }
             _ => {}
         }
     }
@@ -220,6 +292,81 @@ pub struct Layered<'a> {
 impl NameLookup for Layered<'_> {
     fn binding(&self, name: &str) -> Option<&Binding> {
         self.inner.get(name).or_else(|| self.outer?.binding(name))
+    }
+
+    fn array_shape(&self, expr: &Expr) -> Option<Vec<i64>> {
+        self.outer?.array_shape(expr)
+    }
+}
+
+/// The bytes a host expression makes: a bytes literal, a name bound to one, `"...".encode()`
+/// (UTF-8, or an ASCII codec of ASCII text).
+pub fn bytes_value(value: &Expr, lookup: &dyn NameLookup) -> Option<Vec<u8>> {
+    match value {
+        Expr::BytesLiteral(b) => Some(b.value.bytes().collect()),
+        Expr::Name(n) => match lookup.binding(n.id.as_str())? {
+            Binding::Bytes(bytes) => Some(bytes.clone()),
+            _ => None,
+        },
+        Expr::Call(call) if let Expr::Attribute(attr) = &*call.func && attr.attr.as_str() == "encode" && call.arguments.keywords.is_empty() => {
+            let Some(ConstValue::Str(text)) = const_eval(&attr.value, lookup) else { return None };
+            let codec = match &call.arguments.args[..] {
+                [] => "utf-8".to_string(),
+                [codec] => match const_eval(codec, lookup)? {
+                    ConstValue::Str(c) => c.to_ascii_lowercase().replace('_', "-"),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            match codec.as_str() {
+                "utf-8" | "utf8" => Some(text.into_bytes()),
+                "ascii" | "us-ascii" | "latin-1" | "latin1" if text.is_ascii() => Some(text.into_bytes()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The entries of a dict literal with constant keys (`{"TPB": 512, "EPS": 1e-14}`), later
+/// keys replacing earlier equal ones as Python builds it; `None` for `**` unpacking or a key
+/// kernlint cannot fold.
+fn dict_entries(dict: &ast::ExprDict, lookup: &dyn NameLookup) -> Option<Vec<(ConstValue, Option<ConstValue>)>> {
+    let mut entries: Vec<(ConstValue, Option<ConstValue>)> = Vec::new();
+    for item in &dict.items {
+        let key = const_eval(item.key.as_ref()?, lookup)?;
+        // Python keeps the first key's position and the last value.
+        let value = const_eval(&item.value, lookup).filter(|v| !matches!(v, ConstValue::HostArray));
+        match entries.iter_mut().find(|(k, _)| super::resolve::dict_keys_equal(k, &key)) {
+            Some(entry) => entry.1 = value,
+            None => entries.push((key, value)),
+        }
+    }
+    Some(entries)
+}
+
+/// The module-level function a value denotes through a factory's parameter (see
+/// [`Binding::Function`]): the parameter itself, an alias of it, or a JIT wrap of it
+/// (`cuda.jit(func, device=True)`, `cuda.jit(device=True)(func)`, `numba.njit(func)`).
+fn function_of(value: &Expr, lookup: &dyn NameLookup) -> Option<(String, bool)> {
+    match value {
+        Expr::Name(n) => match lookup.binding(n.id.as_str())? {
+            Binding::Function(f, jitted) => Some((f.clone(), *jitted)),
+            _ => None,
+        },
+        Expr::Call(call) => {
+            let is_jit = |e: &Expr| super::kernels::jit_spec(e, lookup).is_some() || super::kernels::cpu_jit_spec(e, lookup).is_some();
+            // `cuda.jit(device=True)(func)`
+            if let (Expr::Call(_), [arg]) = (&*call.func, &call.arguments.args[..])
+                && is_jit(&call.func)
+            {
+                return function_of(arg, lookup).map(|(f, _)| (f, true));
+            }
+            // `cuda.jit(func, device=True)`
+            let first @ Expr::Name(_) = call.arguments.args.first()? else { return None };
+            if is_jit(value) { function_of(first, lookup).map(|(f, _)| (f, true)) } else { None }
+        }
+        _ => None,
     }
 }
 
@@ -278,11 +425,19 @@ fn is_array_constructor(path: &str) -> bool {
         || path.starts_with("numpy.fft.")
 }
 
+/// The module's names, bound statement by statement in source order as Python runs it. A
+/// constant made from a module array's length or shape (`CHARSET_LEN = len(CHARSET_ARR)`)
+/// is folded from the arrays evaluated so far, which in turn use only the names bound
+/// before them: each statement reads what the ones before it made, so nothing loops.
 #[salsa::tracked(returns(ref))]
 pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
+    let body = &parse_module(db, file).syntax().body;
     let mut scope = ModuleScope::default();
-    for stmt in &parse_module(db, file).syntax().body {
-        scope.add_statement(stmt);
+    let mut arrays = super::host_arrays::ModuleArrayShapes::new(body);
+    for stmt in body {
+        let shapes = arrays.shapes(stmt, &scope);
+        arrays.bind(stmt, &scope);
+        scope.add_statement_in(stmt, Some(&shapes));
     }
     scope
 }

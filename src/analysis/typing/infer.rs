@@ -1506,6 +1506,25 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
             },
             Some(Binding::External(n, sig)) => Ok(Ty::External(n.clone(), sig.clone())),
+            Some(Binding::Bytes(_)) => err(format!("kernlint cannot use the bytes global `{name}` in a kernel yet (make it a NumPy array: `np.frombuffer({name}, dtype=np.uint8)`)"), range),
+            Some(Binding::Dict(_)) => err(
+                format!("untyped global name `{name}`: Numba cannot determine the type of a dict (read its constants into globals at module level, `X = {name}[\"X\"]`)"),
+                range,
+            ),
+            // A factory's parameter given a module-level function: a device function once
+            // wrapped (`cuda.jit(func, device=True)`) or when it is one.
+            Some(Binding::Function(f, _)) => {
+                if self.ctx.function(name).is_some() {
+                    Ok(Ty::Device(name.to_string()))
+                } else {
+                    err(
+                        format!(
+                            "untyped global name `{name}`: it is the Python function `{f}`, which Numba cannot type (wrap it with cuda.jit(..., device=True))"
+                        ),
+                        range,
+                    )
+                }
+            }
             Some(Binding::Definition) => {
                 if self.ctx.function(name).is_some() {
                     Ok(Ty::Device(name.to_string()))
@@ -1521,7 +1540,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             Some(Binding::Other) => match self.ctx.scope.unknown_parameter_of(name) {
                 Some(factory) => err(
                     format!(
-                        "`{name}` is a parameter of the enclosing function `{factory}`, which Numba freezes as a constant when it compiles; kernlint knows its value only from a call `{factory}(...)` in this module with a constant argument, or a default"
+                        "`{name}` is a parameter of the enclosing function `{factory}`, which Numba freezes as a constant when it compiles; kernlint knows its value only from a call `{factory}(...)` in this module with a constant argument or a module-level function, the same at every call, or a default"
                     ),
                     range,
                 ),
