@@ -524,6 +524,9 @@ fn division_by_constants_is_python_floor_division() {
                 let signed = *a_signed || *d_signed;
                 let (q, r) = if !signed {
                     if *d == 0 { (0, 0) } else { (x / d, x % d) }
+                } else if x as i64 == i64::MIN && *d as i64 == -1 {
+                    // The overflowing quotient: Numba guards it to (0, 0).
+                    (0, 0)
                 } else {
                     let (x1, d1) = (x as i64 as i128, *d as i64 as i128);
                     let (mut q, mut r) = (x1 / d1, x1 % d1);

@@ -118,10 +118,10 @@ def k(q, r, s, a, b):
 }
 
 /// Python's `x // d` and `x % d` on int64, in 128 bits: floor, the remainder with the
-/// divisor's sign; 0 for a zero divisor and `i64::MIN // -1` wrapping to `i64::MIN`, as in
-/// Numba's kernels.
+/// divisor's sign; 0 for a zero divisor and for `i64::MIN // -1` (and its remainder), as
+/// Numba guards them.
 fn python_floor_div_mod(x: i64, d: i64) -> (i64, i64) {
-    if d == 0 {
+    if d == 0 || (x == i64::MIN && d == -1) {
         return (0, 0);
     }
     let (x, d) = (x as i128, d as i128);

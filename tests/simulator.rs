@@ -747,3 +747,43 @@ def k(hist, tab, out, x):
     let pi = std::f64::consts::PI;
     assert_eq!(values(r.outputs[2].as_ref().unwrap()), [pi, 4.0 * pi, 4.0 * pi, 6.0 * pi + 1.0]);
 }
+
+/// The one overflowing floor division, `-2**63 // -1`, is 0 with remainder 0 (Numba's
+/// `int_divmod_signed` guards it), by a run-time divisor and by the constant -1; an integer
+/// literal above `i64::MAX` is a uint64 (`2**63` stored into a float array is 9.2e18).
+#[test]
+fn overflowing_division_and_uint64_literals() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(q, r, f, a, b):
+    t = cuda.threadIdx.x
+    q[t] = a[t] // b[t]
+    r[t] = a[t] % b[t]
+    q[t + 4] = a[t] // -1
+    r[t + 4] = a[t] % -1
+    if t == 0:
+        f[0] = 2**63
+        f[1] = 18446744073709551615
+        f[2] = 2**63 + a[1]
+"
+    );
+    let min = i64::MIN as f64;
+    let ints = |v: &[i64]| {
+        let data = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        HostArg::Array(NpyArray::new(Scalar::I64, vec![v.len()], data))
+    };
+    let read = |a: &NpyArray| a.data.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect::<Vec<_>>();
+    let r = run(&src, "k", "void(int64[::1], int64[::1], float64[::1], int64[::1], int64[::1])", 1, 4, vec![
+        ints(&[0; 8]),
+        ints(&[0; 8]),
+        array(Scalar::F64, &[0.0; 3]),
+        ints(&[i64::MIN, -7, i64::MIN, 7]),
+        ints(&[-1, 2, 1, -1]),
+    ]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(read(r.outputs[0].as_ref().unwrap()), [0, -4, i64::MIN, -7, 0, 7, 0, -7]);
+    assert_eq!(read(r.outputs[1].as_ref().unwrap()), [0, 1, 0, 0, 0, 0, 0, 0]);
+    // uint64 + int64 is float64 in Numba.
+    assert_eq!(values(r.outputs[2].as_ref().unwrap()), [-min, 18446744073709551615.0, -min - 7.0]);
+}

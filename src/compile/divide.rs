@@ -2,8 +2,8 @@
 //! them for Numba: shifts and masks for powers of two, a multiply-high by a "magic" reciprocal
 //! otherwise (Granlund and Montgomery, "Division by invariant integers using
 //! multiplication", 1994). The results are the simulator's: Python's floor division and
-//! modulo for int64 (the remainder takes the divisor's sign; `x // -1` wraps for the most
-//! negative `x`), plain division for uint64, and 0 for a zero divisor.
+//! modulo for int64 (the remainder takes the divisor's sign; the most negative `x` over -1
+//! is 0, as Numba guards it), plain division for uint64, and 0 for a zero divisor.
 //!
 //! A lowering is a [`Plan`]: [`Step`]s the PTX backend prints one instruction (or two) each,
 //! and [`eval`] runs, so the tests check the very sequence that is emitted.
@@ -35,6 +35,8 @@ pub enum Step {
     /// `and.b64` with a constant.
     AndI(usize, u64),
     Xor(usize, usize),
+    /// `and.b64`.
+    And(usize, usize),
     /// `add.s64` (wrapping).
     Add(usize, usize),
     /// `add.s64` with a constant (wrapping).
@@ -91,6 +93,7 @@ pub fn eval(plan: &Plan, x: u64) -> u64 {
             Step::Shl(a, k) => r[a] << k,
             Step::AndI(a, c) => r[a] & c,
             Step::Xor(a, b) => r[a] ^ r[b],
+            Step::And(a, b) => r[a] & r[b],
             Step::Add(a, b) => r[a].wrapping_add(r[b]),
             Step::AddI(a, c) => r[a].wrapping_add(c),
             Step::Sub(a, b) => r[a].wrapping_sub(r[b]),
@@ -195,8 +198,13 @@ fn steps(bits: u32, signed: bool, modulo: bool, d: u64) -> Option<Vec<Step>> {
         if modulo {
             s.push(Step::Const(0));
         } else if d != 1 {
-            // Wraps: i64::MIN // -1 is i64::MIN.
+            // -x, and 0 for the most negative x (Numba's guard against the overflow):
+            // x + 2**(bits-1) is 0 only there, which makes the mask 0.
             s.push(Step::Neg(0));
+            s.push(Step::AddI(0, sign));
+            s.push(Step::GeU(2, 1));
+            s.push(Step::Neg(3));
+            s.push(Step::And(1, 4));
         }
         return Some(s);
     }

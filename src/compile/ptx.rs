@@ -1904,6 +1904,7 @@ impl<'a> FnCx<'a> {
                 Step::Shl(a, k) => self.e(format!("shl.{b} {d}, {}, {k}", r[a])),
                 Step::AndI(a, c) => self.e(format!("and.{b} {d}, {}, {}", r[a], imm(c))),
                 Step::Xor(a, c) => self.e(format!("xor.{b} {d}, {}, {}", r[a], r[c])),
+                Step::And(a, c) => self.e(format!("and.{b} {d}, {}, {}", r[a], r[c])),
                 Step::Add(a, c) => self.e(format!("add.{s} {d}, {}, {}", r[a], r[c])),
                 Step::AddI(a, c) => self.e(format!("add.{s} {d}, {}, {}", r[a], imm(c))),
                 Step::Sub(a, c) => self.e(format!("sub.{s} {d}, {}, {}", r[a], r[c])),
@@ -2012,6 +2013,16 @@ impl<'a> FnCx<'a> {
             BinaryOp::FloorDiv | BinaryOp::FloorMod => {
                 let pz = self.reg(Rc::P);
                 self.e(format!("setp.eq.{it} {pz}, {y}, 0"));
+                if s.is_signed() {
+                    // The overflowing quotient (the most negative x over -1) is 0 and so is
+                    // its remainder, as Numba guards them.
+                    let (px, py) = (self.reg(Rc::P), self.reg(Rc::P));
+                    let min = if wide { i64::MIN.to_string() } else { (-(1i64 << (s.bits().min(32) - 1))).to_string() };
+                    self.e(format!("setp.eq.{it} {px}, {x}, {min}"));
+                    self.e(format!("setp.eq.{it} {py}, {y}, -1"));
+                    self.e(format!("and.pred {px}, {px}, {py}"));
+                    self.e(format!("or.pred {pz}, {pz}, {px}"));
+                }
                 let q = self.reg(rc);
                 let r = self.reg(rc);
                 self.e(format!("div.{it} {q}, {x}, {y}"));

@@ -718,7 +718,15 @@ impl Decoder<'_> {
             Some(IrOp::Const(Constant::Int(i, s))) => Some(V::Int(norm(i as i64, s))),
             Some(IrOp::Const(Constant::Float(x, s))) => Some(convert(&V::F64(x), s)),
             Some(IrOp::Const(Constant::Bool(b))) => Some(V::Bool(b)),
-            Some(IrOp::Cast(src, s)) => self.constant(src).map(|c| convert(&c, s)),
+            Some(IrOp::Cast(src, s)) => {
+                let unsigned = register_scalar(self.f.value_type(src)) == Some(Scalar::U64);
+                self.constant(src).map(|c| match c {
+                    // A uint64 above `i64::MAX` (`2**63`) is held as a negative int64.
+                    V::Int(i) if unsigned && s == Scalar::F32 => V::F32(i as u64 as f32),
+                    V::Int(i) if unsigned && s.is_float() => convert(&V::F64(i as u64 as f64), s),
+                    c => convert(&c, s),
+                })
+            }
             Some(IrOp::Intrinsic { name, args }) => match (Intrinsic::resolve(&name), &args[..]) {
                 (Intrinsic::BlockDim(a), []) => Some(V::Int(self.launch.block[a] as i64)),
                 (Intrinsic::GridDim(a), []) => Some(V::Int(self.launch.grid[a] as i64)),

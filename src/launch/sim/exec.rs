@@ -188,8 +188,12 @@ impl Machine<'_> {
                         regs[dst as usize] = bits_of_f32(f64_of(regs[src as usize]) as f32)
                     }
                     Op::Cast { from, to, dst, src } => {
-                        regs[dst as usize] =
-                            to_bits(&convert(&from_bits(regs[src as usize], from), to), to);
+                        let value = match from_bits(regs[src as usize], from) {
+                            // A uint64 above `i64::MAX` is held as a negative int64.
+                            V::Int(i) if from == Scalar::U64 && to.is_float() => V::F64(i as u64 as f64),
+                            value => value,
+                        };
+                        regs[dst as usize] = to_bits(&convert(&value, to), to);
                     }
                     Op::Select {
                         dst,

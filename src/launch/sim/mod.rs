@@ -559,6 +559,14 @@ fn scalar_of(t: &Type) -> Scalar {
     crate::analysis::typing::promote::base_scalar(t).unwrap_or(Scalar::I64)
 }
 
+/// The most negative value of a signed integer type (as the simulator holds it).
+fn signed_min(s: Scalar) -> i64 {
+    match s.bits() {
+        64 => i64::MIN,
+        bits => -(1i64 << (bits - 1)),
+    }
+}
+
 /// An integer operation as the simulator computes it (the PTX backend folds constants with
 /// it).
 pub(crate) fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
@@ -571,8 +579,9 @@ pub(crate) fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
         BinaryOp::FloorDiv | BinaryOp::FloorMod if b == 0 => 0,
         BinaryOp::FloorDiv if unsigned => ((a as u64) / (b as u64)) as i64,
         BinaryOp::FloorMod if unsigned => ((a as u64) % (b as u64)) as i64,
+        // The one quotient that overflows: Numba's `int_divmod_signed` gives (0, 0) for it.
+        BinaryOp::FloorDiv | BinaryOp::FloorMod if b == -1 && a == signed_min(s) => 0,
         BinaryOp::FloorDiv => {
-            // Wrapping: i64::MIN // -1 is i64::MIN, as the GPU's `neg` gives.
             let q = a.wrapping_div(b);
             if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
                 q - 1
