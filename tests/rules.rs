@@ -80,3 +80,21 @@ fn documented_examples_are_true() {
         }
     }
 }
+
+/// A barrier under nested thread-dependent conditions names the one that parts the threads:
+/// a loop counter set under `tid < size` is thread-dependent for the analysis, but the
+/// threads went their ways at `tid < size`.
+#[test]
+fn barrier_divergence_names_the_condition_that_parts_the_threads() {
+    let text = std::fs::read_to_string("tests/fixtures/rules/KL201.py").unwrap();
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.clone());
+    let settings = Settings { select: vec!["KL201".to_string()], ignore: vec![] };
+    let start = text.find("def array_sum").unwrap();
+    let blamed: Vec<&str> = check_file(&db, file, &settings)
+        .iter()
+        .filter(|d| usize::from(d.range.start()) > start)
+        .map(|d| &text[d.related[0].0])
+        .collect();
+    assert_eq!(blamed, ["tid < size", "tid < size"]);
+}

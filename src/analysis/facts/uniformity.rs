@@ -450,7 +450,8 @@ impl<'a> Visitor<'a> for Counts {
 #[derive(Clone, Default)]
 struct Ctl {
     level: Level,
-    /// The innermost thread-dependent condition.
+    /// The outermost thread-dependent condition: the one that makes the threads part ways
+    /// (a variable set under it is thread-dependent too, so the conditions inside it are).
     condition: Option<TextRange>,
     thread_conditions: Vec<TextRange>,
     /// A thread-dependent exit ran before (for barriers).
@@ -467,7 +468,7 @@ impl Ctl {
             c.level = test.level;
         }
         if test.is_thread() {
-            c.condition = Some(range);
+            c.condition.get_or_insert(range);
             c.thread_conditions.push(range);
         }
         c
