@@ -240,3 +240,15 @@ fn the_linter_reports_nothing_on_these_forms() {
     let out = kernlint(d, &["check", "--select", "KL1,KL4", "kern.py", "missing.py", "cfg.py", "pkg"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+#[test]
+fn typing_every_function_of_a_folder_sees_the_workspace_modules() {
+    let dir = workspace();
+    let d = dir.path();
+    let source = KERN.replace("@cuda.jit\ndef k(", "@cuda.jit(\"void(float64[:], float64[:])\")\ndef k(");
+    std::fs::write(d.join("kern.py"), source).unwrap();
+    let out = kernlint(d, &["types", "--all", "kern.py"]);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let k = lines.iter().find(|l| l["function"] == "k").expect("`k` is typed");
+    assert_eq!(k["outcome"], "typed", "{k}");
+}

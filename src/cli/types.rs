@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use super::Format;
 use crate::analysis::syntax::Lines;
 use crate::analysis::typing::{FunctionTypes, TypingRequest, function_types};
-use crate::analysis::{RootDatabase, SourceFile};
 
 #[derive(clap::Args)]
 pub struct TypesArgs {
@@ -126,8 +125,8 @@ fn run_all(root: &std::path::Path) -> Result<u8, String> {
     let mut panicked = false;
     for path in files {
         let Ok(text) = std::fs::read_to_string(&path) else { continue };
-        let db = RootDatabase::default();
-        let file = SourceFile::new(&db, path.clone(), text);
+        // With the workspace modules it imports, as for one function.
+        let (db, file) = super::database_for(&path, text);
         let functions: Vec<(String, String)> =
             match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 file_gpu_functions(&db, file)
