@@ -787,3 +787,37 @@ def k(q, r, f, a, b):
     // uint64 + int64 is float64 in Numba.
     assert_eq!(values(r.outputs[2].as_ref().unwrap()), [-min, 18446744073709551615.0, -min - 7.0]);
 }
+
+/// `len` of a literal string is its length; a zero `range` step is Python's ValueError, which
+/// ends the thread (nothing after the loop is stored).
+#[test]
+fn literal_string_lengths_and_zero_range_steps() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out, n, st):
+    s = 'lit'
+    out[0] = len(s) + 10 * len('hello')
+    c = 0
+    for i in range(0, n, st):
+        c += 1
+    out[1] = c
+"
+    );
+    let sig = "void(float64[::1], int64, int64)";
+    let r = run(&src, "k", sig, 1, 1, vec![array(Scalar::F64, &[0.0; 2]), HostArg::Scalar("5".into()), HostArg::Scalar("2".into())]);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [53.0, 3.0]);
+    let r = run(&src, "k", sig, 1, 1, vec![array(Scalar::F64, &[0.0; 2]), HostArg::Scalar("5".into()), HostArg::Scalar("0".into())]);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [53.0, 0.0]);
+}
+
+/// An atomic on a 2-D array takes one index per dimension, as Numba's lowering requires.
+#[test]
+fn atomic_on_a_matrix_with_one_index_is_numbas_error() {
+    let src = format!("{HEADER}\n@cuda.jit\ndef k(a):\n    cuda.atomic.add(a, 0, 1)\n");
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), src);
+    let sig = parse_signature_str("void(int64[:, :])").unwrap();
+    let e = build_program(&db, file, "k", &sig).err().expect("Numba rejects it");
+    assert!(e.message.contains("indexing 2-D array with 1-D index"), "{}", e.message);
+}

@@ -799,6 +799,17 @@ impl Lower<'_> {
                     Some(v) => v,
                     None => self.constant(Constant::Int(1, s), span),
                 };
+                // A zero step is Python's ValueError, which ends the thread.
+                if step_const.is_none_or(|c| c == 0) {
+                    let zero = self.constant(Constant::Int(0, s), span);
+                    let is_zero = self.emit(Op::Compare(CompareOp::Eq, step_value, zero), Some(Type::Scalar(Scalar::Bool)), span);
+                    let (raise, go) = (self.new_block(), self.new_block());
+                    self.terminate(Terminator::Branch { cond: is_zero, then: raise, otherwise: go });
+                    self.switch_to(raise);
+                    let exit = self.exit();
+                    self.terminate(exit);
+                    self.switch_to(go);
+                }
                 let slot = self.temp("step", &Type::Scalar(s));
                 self.emit_void(Op::WriteSlot(slot, step_value), span);
                 (s, start, stop, step_const, Element::Counter(slot))
@@ -2036,6 +2047,13 @@ impl Lower<'_> {
         {
             let value = python_float(text).ok_or_else(|| LowerError { message: format!("could not convert string to float: '{text}'"), range: span })?;
             return Ok(self.constant(Constant::Float(value, Scalar::F64), span));
+        }
+        // `len("abc")`, `len(s)` of a literal string: its code points.
+        if path == "builtins.len"
+            && let [arg] = call.arguments.args.as_ref()
+            && let Some(Type::StrLiteral(text)) = self.literal_type(arg)
+        {
+            return Ok(self.int(text.chars().count() as i128, span));
         }
         let mut args = Vec::new();
         for a in &call.arguments.args {

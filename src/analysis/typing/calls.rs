@@ -845,7 +845,7 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         "len" => {
             arity(args, 1, 1, name, range)?;
             match args[0].value() {
-                Some(Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_) | Type::Range(_)) => {
+                Some(Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_) | Type::Range(_) | Type::StrLiteral(_)) => {
                     Ok(Ty::scalar(Scalar::I64))
                 }
                 _ => err(format!("len() of {}", describe(&args[0])), range),
@@ -1187,7 +1187,15 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
     if let Some(op) = name.strip_prefix("atomic.") {
         let n = if op == "cas" { 4 } else { 3 };
         arity(args, n, n, name, range)?;
-        return Ok(Ty::scalar(atomic_array(args, op, range)?));
+        let s = atomic_array(args, op, range)?;
+        // Numba's lowering takes one index per dimension: a scalar only for a 1-D array.
+        if let (Some(Type::Array { ndim, .. }), Some(index)) = (args[0].value(), args[1].value()) {
+            let given = tuple_elems(index).map_or(1, |items| items.len());
+            if given != *ndim as usize {
+                return reject(ErrorKind::Numba, format!("cuda.{name}: indexing {ndim}-D array with {given}-D index (Numba's TypeError)"), range);
+            }
+        }
+        return Ok(Ty::scalar(s));
     }
     // Cache-hinted loads and stores: `ldcg(array, i)` is `array[i]`, `stcg(array, i, v)`
     // stores; integer and float arrays, an integer index (1-D) or a tuple of ndim integers.
