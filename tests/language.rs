@@ -1,7 +1,8 @@
 //! Python constructs Numba compiles in kernels: `for` loops over arrays (rows of a 2-D array
 //! are views), tuples, `enumerate` (with a start) and `zip` (stopping at the shortest);
 //! device functions called with keywords and defaults; `divmod`, `-`/`~` on a bool,
-//! `round` of an integer, `itemsize`/`nbytes`; tuple comparisons. The simulator computes what Numba does
+//! `round` of an integer, `itemsize`/`nbytes`; tuple comparisons; ranges walked by `enumerate`/`zip`
+//! or held by a variable; integer `**` (numba-cuda's `int_power_impl`); `max`/`min` with NaN. The simulator computes what Numba does
 //! (expected values from CPython or Numba's simulator) and the PTX backend compiles each
 //! kernel to PTX that ptxas accepts.
 
@@ -233,4 +234,179 @@ fn device_functions_made_by_calling_cuda_jit() {
     // `f = cuda.jit(f, device=True)` rebinds the name; `g = cuda.jit(device=True)(f)` aliases it.
     let out = kernel_runs::run(JIT_CALL_FORMS, "calls", "void(float64[::1], float64[::1])", 3, &[f64s(&[0.0; 3]), f64s(&[1.0, 2.5, -4.0])]);
     assert_eq!(read_f64s(out[0].as_ref().unwrap()), [4.0, 8.5, -11.0]);
+}
+
+const RANGE_WALKS: &str = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def walk_ranges(out, a, m, step):
+    if cuda.grid(1) == 0:
+        k = 0
+        for j, v in enumerate(range(m, m + 3)):
+            out[k] = j * 100 + v
+            k += 1
+        for x, y in zip(range(3), range(m, 0, -2)):
+            out[k] = x * 1000 + y
+            k += 1
+        for x, y in zip(range(np.int32(m), np.int32(-7), np.int32(-4)), range(np.uint64(2), np.uint64(9))):
+            out[k] = x * 1000 + y
+            k += 1
+        r = range(m)
+        for i in r:
+            out[k] += i
+        for i, v in enumerate(r, 1):
+            out[k + 1] += i * v
+        k += 2
+        out[k] = len(r) * 100 + len(range(m, 20, 3))
+        k += 1
+        # A run-time step: 0 raises ValueError, which ends the thread here.
+        for j, (x, y) in enumerate(zip(a, range(10, 20, step)), 7):
+            out[k] = j * 1000 + x * 100 + y
+            k += 1
+        out[k] = k
+";
+
+#[test]
+fn enumerate_and_zip_walk_ranges_and_range_variables() {
+    let i64s = |v: &[i64]| from_values("<i8", v, |x: i64| x.to_le_bytes().to_vec());
+    let a = [1, 2, 3, 4];
+    let sig = "void(int64[::1], int64[::1], int64, int64)";
+    // CPython's values (Numba's simulator agrees): enumerate(range(5, 8)); zip stopping at
+    // range(3); an int32 range down by 4 beside a uint64 range; a range held by a variable
+    // (walked, enumerated from 1, `len`); zip(a, range(10, 20, 3)) enumerated from 7.
+    let head = [5, 106, 207, 5, 1003, 2001, 5002, 1003, -2996, 10, 40, 505];
+    let out = kernel_runs::run(RANGE_WALKS, "walk_ranges", sig, 1, &[i64s(&[0; 17]), i64s(&a), HostArg::Scalar("5".into()), HostArg::Scalar("3".into())]);
+    let expected: Vec<i64> = head.iter().copied().chain([7110, 8213, 9316, 10419, 16]).collect();
+    assert_eq!(read_i64s(out[0].as_ref().unwrap()), expected);
+    // A step of 0: Numba's range iterator raises before the loop, so the thread ends.
+    let out = kernel_runs::run(RANGE_WALKS, "walk_ranges", sig, 1, &[i64s(&[0; 17]), i64s(&a), HostArg::Scalar("5".into()), HostArg::Scalar("0".into())]);
+    let expected: Vec<i64> = head.iter().copied().chain([0; 5]).collect();
+    assert_eq!(read_i64s(out[0].as_ref().unwrap()), expected);
+}
+
+const INT_POWERS: &str = "\
+from numba import cuda
+
+@cuda.jit
+def ipow(out, a, b):
+    t = cuda.threadIdx.x
+    out[t] = a[t] ** b[t]
+
+@cuda.jit
+def upow(out, a, b):
+    t = cuda.threadIdx.x
+    out[t] = a[t] ** b[t]
+
+@cuda.jit
+def literal_powers(out, a):
+    out[0] = a[0] ** 2
+    out[1] = a[1] ** 39
+    out[2] = pow(a[2], 70000)
+    x = a[3]
+    x **= -1
+    out[3] = x
+";
+
+#[test]
+fn integer_power_is_numba_cudas_int_power() {
+    // numba-cuda's `int_power_impl` for every integer `**` (literal exponents too, as its
+    // PTX shows): past an exponent of 0x10000 `math.pow(float(a), float(b))`; else binary
+    // exponentiation, wrapping; either converted to float64 and back with the GPU's
+    // saturating cvt.rzi. A negative exponent: 0 for a base other than ±1, INT64_MIN for
+    // a base of 0, and OverflowError (the thread ends, `out` keeps 0) for INT64_MIN.
+    let i64s = |v: &[i64]| from_values("<i8", v, |x: i64| x.to_le_bytes().to_vec());
+    let u64s = |v: &[u64]| from_values("<u8", v, |x: u64| x.to_le_bytes().to_vec());
+    let cases: [(i64, i64, i64); 16] = [
+        (2, 70000, i64::MAX),                            // pow = inf, saturated
+        (-3, 2147483649, i64::MIN),                      // pow = -inf
+        (1, 70000, 1),
+        (0, 70000, 0),
+        (-1, 70001, -1),
+        (-2, 70000, i64::MAX),
+        (2, -70000, 0),
+        (-1, -70001, -1),
+        (0, -5, i64::MIN),
+        (5, i64::MIN, 0),                                // OverflowError
+        (3, 39, 4052555153018976256),                    // 3**39 = ...267, rounded to float64
+        (3, 40, -6289078614652622848),                   // wrapped, then rounded
+        (7, 23, 8922003266371364864),
+        (3037000500, 2, -9223372036709301248),
+        (-1, -3, -1),
+        (2, 62, 1 << 62),
+    ];
+    let (a, b, expected): (Vec<i64>, Vec<i64>, Vec<i64>) =
+        (cases.iter().map(|c| c.0).collect(), cases.iter().map(|c| c.1).collect(), cases.iter().map(|c| c.2).collect());
+    let out = kernel_runs::run(INT_POWERS, "ipow", "void(int64[::1], int64[::1], int64[::1])", 16, &[i64s(&[0; 16]), i64s(&a), i64s(&b)]);
+    assert_eq!(read_i64s(out[0].as_ref().unwrap()), expected);
+
+    let ucases: [(u64, u64, u64); 8] = [
+        (2, 70000, u64::MAX),
+        (3, 40, 12157665459056928768), // 3**40 = ...801, rounded to float64
+        (3, 39, 4052555153018976256),
+        ((1 << 32) + 1, 2, (1 << 33) + 1),
+        (1, u64::MAX, 1),
+        (0, 70000, 0),
+        (2, 64, 0),
+        (10, 19, 10000000000000000000),
+    ];
+    let (a, b, expected): (Vec<u64>, Vec<u64>, Vec<u64>) =
+        (ucases.iter().map(|c| c.0).collect(), ucases.iter().map(|c| c.1).collect(), ucases.iter().map(|c| c.2).collect());
+    let out = kernel_runs::run(INT_POWERS, "upow", "void(uint64[::1], uint64[::1], uint64[::1])", 8, &[u64s(&[0; 8]), u64s(&a), u64s(&b)]);
+    let words: Vec<u64> = out[0].as_ref().unwrap().data.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(words, expected);
+
+    let out = kernel_runs::run(INT_POWERS, "literal_powers", "void(int64[::1], int64[::1])", 1, &[i64s(&[0; 4]), i64s(&[3037000500, 3, 2, 5])]);
+    assert_eq!(read_i64s(out[0].as_ref().unwrap()), [-9223372036709301248, 4052555153018976256, i64::MAX, 0]);
+}
+
+const MIN_MAX_NAN: &str = "\
+from numba import cuda
+
+@cuda.jit
+def minmax(out, f8, f4, i4):
+    t = cuda.threadIdx.x
+    out[t, 0] = max(f8[t], 2.0, f4[t])
+    out[t, 1] = min(f4[t], f8[t], -1.0)
+    out[t, 2] = max(f4[t], i4[t])
+    out[t, 3] = max(f4[t], f8[t])
+    out[t, 4] = min(f8[t], f4[t])
+    out[t, 5] = max((f8[t], f4[t]))
+    out[t, 6] = min((f8[t], 2.0, f4[t]))
+    out[t, 7] = min(i4[t], f8[t])
+    out[t, 8] = max(i4[t], 3, i4[t] * 2)
+    out[t, 9] = max((f4[t], f4[t]))
+";
+
+#[test]
+fn max_and_min_propagate_nan_as_numba_selects() {
+    // Two float32/float64 arguments are libdevice fmax/fmin (columns 3, 4: a NaN is
+    // ignored); every other form with a float is Numba's `do_minmax`: `item > acc` selects,
+    // so a NaN first item is the result, a later one is skipped and a tie keeps the first
+    // (`max((-0.0, 0.0))` is -0.0). Expected values: compiled Numba on the CPU (the same
+    // `do_minmax`), libdevice's rules for columns 3 and 4.
+    let f4 = from_values("<f4", &[f32::NEG_INFINITY, f32::NAN, 0.0, 5.0], |v: f32| v.to_le_bytes().to_vec());
+    let i4 = from_values("<i4", &[0, 7, 0, -2], |v: i32| v.to_le_bytes().to_vec());
+    let f8 = f64s(&[f64::NAN, 1.0, -0.0, 3.0]);
+    let out = kernel_runs::run(
+        MIN_MAX_NAN,
+        "minmax",
+        "void(float64[:, ::1], float64[::1], float32[::1], int32[::1])",
+        4,
+        &[kernel_runs::zeros(kernlint::analysis::types::Scalar::F64, vec![4, 10]), f8, f4, i4],
+    );
+    let out = read_f64s(out[0].as_ref().unwrap());
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    let expected: [[f64; 10]; 4] = [
+        [nan, -inf, 0.0, -inf, -inf, nan, nan, 0.0, 3.0, -inf],
+        [2.0, nan, nan, 1.0, 1.0, 1.0, 1.0, 1.0, 14.0, nan],
+        [2.0, -1.0, 0.0, 0.0, -0.0, -0.0, -0.0, 0.0, 3.0, 0.0],
+        [5.0, -1.0, 5.0, 5.0, 3.0, 5.0, 2.0, -2.0, 3.0, 5.0],
+    ];
+    for (k, (got, want)) in out.iter().zip(expected.concat()).enumerate() {
+        // The sign of a zero counts, except from fmax/fmin (columns 3 and 4).
+        let same = if want.is_nan() { got.is_nan() } else if matches!(k % 10, 3 | 4) { *got == want } else { got.to_bits() == want.to_bits() };
+        assert!(same, "row {}, column {}: {got} where Numba gives {want}", k / 10, k % 10);
+    }
 }

@@ -19,7 +19,7 @@ use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::closures::ClosureCall;
-use crate::analysis::typing::promote::{base_scalar, unify, unliteral};
+use crate::analysis::typing::promote::{base_scalar, unify, unify_scalar, unliteral};
 use crate::analysis::typing::{
     BoundArg, DefTypes, Index, array_index, bind_device_arguments, bind_device_call, find_def, imported_array, python_float,
     resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
@@ -207,6 +207,8 @@ fn tuple_element(t: &Type, i: usize) -> Option<Type> {
         // An optional is the pair (valid, value).
         Type::Optional(_) if i == 0 => Some(Type::Scalar(Scalar::Bool)),
         Type::Optional(t) if i == 1 => Some((**t).clone()),
+        // A range is (start, stop, step).
+        Type::Range(s) if i < 3 => Some(Type::Scalar(*s)),
         _ => None,
     }
 }
@@ -902,6 +904,11 @@ impl Lower<'_> {
                 _ => {}
             }
         }
+        // A range (in `enumerate`/`zip`, or a variable holding one): its values, counted as
+        // Numba's range iterator counts them.
+        if let Ok(Type::Range(s)) = self.expr_type(iter) {
+            return Ok(Walk::Range(vec![iter], s));
+        }
         if let Some(array) = self.flat_base(iter) {
             return Ok(Walk::Flat(array));
         }
@@ -915,6 +922,17 @@ impl Lower<'_> {
         Ok(match walk {
             Walk::Seq(e) => Walk::Seq(self.expr(e)?),
             Walk::Flat(e) => Walk::Flat(self.expr(e)?),
+            Walk::Range(range, s) => {
+                // `range(a, b)`, `range(a, b, 2)`: a step Numba knows is not 0 needs no check.
+                let checked = match range[0] {
+                    Expr::Call(call) if matches!(&*call.func, Expr::Name(n) if n.id.as_str() == "range") => {
+                        call.arguments.args.get(2).is_some_and(|step| self.const_int(step).is_none_or(|k| k == 0))
+                    }
+                    _ => true,
+                };
+                let r = self.expr(range[0])?;
+                self.range_walk(r, s, checked, range[0].range())?
+            }
             Walk::Enumerate(inner, start) => {
                 let inner = self.lower_walk(*inner)?;
                 let start = match start {
@@ -930,6 +948,58 @@ impl Lower<'_> {
         })
     }
 
+    /// A range value walked (inside `enumerate`/`zip`, or held by a variable): its start and
+    /// step (of the range's type) and its int64 item count, computed as Numba's `RangeIter`
+    /// computes it (`numba/cpython/rangeobj.py`: in the range's type with signed operations,
+    /// also for a uint64 range; 0 when the step's sign differs from `stop - start`'s, else
+    /// `ceil((stop - start) / step)`). A step of 0 raises (`ValueError`), ending the thread;
+    /// `checked` is false where the step is a known non-zero constant.
+    fn range_walk(&mut self, range: ValueId, s: Scalar, checked: bool, span: TextRange) -> LResult<Walk<ValueId>> {
+        let count = self.range_count(range, s, checked, span)?;
+        let start = self.extract(range, 0, span)?;
+        let step = self.extract(range, 2, span)?;
+        Ok(Walk::Range(vec![start, step, count], s))
+    }
+
+    /// The int64 number of items of a range value (see [`Self::range_walk`]).
+    fn range_count(&mut self, range: ValueId, s: Scalar, checked: bool, span: TextRange) -> LResult<ValueId> {
+        let start = self.extract(range, 0, span)?;
+        let stop = self.extract(range, 1, span)?;
+        let step = self.extract(range, 2, span)?;
+        // Signed arithmetic in the range's width.
+        let w = match s {
+            Scalar::U64 => Scalar::I64,
+            other => other,
+        };
+        let wt = Some(Type::Scalar(w));
+        let boolt = Some(Type::Scalar(Scalar::Bool));
+        let (start_w, stop_w, step_w) = (self.cast(start, w, span)?, self.cast(stop, w, span)?, self.cast(step, w, span)?);
+        let zero = self.constant(Constant::Int(0, w), span);
+        if checked {
+            let is_zero = self.emit(Op::Compare(CompareOp::Eq, step_w, zero), boolt.clone(), span);
+            let (fail, ok) = (self.new_block(), self.new_block());
+            self.terminate(Terminator::Branch { cond: is_zero, then: fail, otherwise: ok });
+            self.switch_to(fail);
+            let exit = self.exit();
+            self.terminate(exit);
+            self.switch_to(ok);
+        }
+        let diff = self.emit(Op::Binary(BinaryOp::Sub, stop_w, start_w), wt.clone(), span);
+        let pos_diff = self.emit(Op::Compare(CompareOp::Gt, diff, zero), boolt.clone(), span);
+        let pos_step = self.emit(Op::Compare(CompareOp::Gt, step_w, zero), boolt.clone(), span);
+        // The signs agree: the quotient is not negative, so floor and truncation agree.
+        let quotient = self.emit(Op::Binary(BinaryOp::FloorDiv, diff, step_w), wt.clone(), span);
+        let rem = self.emit(Op::Binary(BinaryOp::FloorMod, diff, step_w), wt.clone(), span);
+        let uneven = self.emit(Op::Compare(CompareOp::Ne, rem, zero), boolt.clone(), span);
+        let one = self.constant(Constant::Int(1, w), span);
+        let extra = self.emit(Op::Select { cond: uneven, then: one, otherwise: zero }, wt.clone(), span);
+        let count = self.emit(Op::Binary(BinaryOp::Add, quotient, extra), wt.clone(), span);
+        let none = self.emit(Op::Select { cond: pos_step, then: zero, otherwise: count }, wt.clone(), span);
+        let some = self.emit(Op::Select { cond: pos_step, then: count, otherwise: zero }, wt.clone(), span);
+        let count = self.emit(Op::Select { cond: pos_diff, then: some, otherwise: none }, wt, span);
+        self.cast(count, Scalar::I64, span)
+    }
+
     fn walk_len(&mut self, walk: &Walk<ValueId>, span: TextRange) -> ValueId {
         match walk {
             Walk::Seq(seq) => match self.ty(*seq).clone() {
@@ -940,6 +1010,7 @@ impl Lower<'_> {
                 let ndim = self.ty(*array).ndim().unwrap_or(0);
                 self.element_count(*array, ndim, span)
             }
+            Walk::Range(values, _) => values[2],
             Walk::Enumerate(inner, _) => self.walk_len(inner, span),
             Walk::Zip(walks) => {
                 let mut shortest = self.walk_len(&walks[0], span);
@@ -961,6 +1032,14 @@ impl Lower<'_> {
                 let dtype = self.ty(array).dtype().cloned().unwrap_or(Type::Unknown);
                 let space = self.space(array);
                 self.emit(Op::Load { array, indices, space }, Some(dtype), span)
+            }
+            // Item `i` of a range: `start + i * step`, wrapping in the range's type as
+            // Numba's repeated `+= step` does.
+            Walk::Range(values, s) => {
+                let t = Some(Type::Scalar(*s));
+                let i = self.cast(i, *s, span)?;
+                let offset = self.emit(Op::Binary(BinaryOp::Mul, i, values[1]), t.clone(), span);
+                self.emit(Op::Binary(BinaryOp::Add, values[0], offset), t, span)
             }
             Walk::Enumerate(inner, start) => {
                 let item = self.walk_item(inner, i, span)?;
@@ -1494,6 +1573,9 @@ impl Lower<'_> {
         }
         let l = self.cast(l, result, span)?;
         let r = self.cast(r, result, span)?;
+        if op == Operator::Pow && result.is_int() {
+            return self.int_power(l, r, result, span);
+        }
         let bop = match op {
             Operator::Add => BinaryOp::Add,
             Operator::Sub => BinaryOp::Sub,
@@ -1540,6 +1622,87 @@ impl Lower<'_> {
         }
         let n = self.cast(n, Scalar::I64, span)?;
         Ok(self.emit(Op::Intrinsic { name: "int_power".into(), args: vec![x, n] }, ty, span))
+    }
+
+    /// `a ** b` of two integers of the result type `s` (int64 or uint64), as numba-cuda's
+    /// `int_power_impl` (`numba/cuda/cpython/numbers.py`) computes it, for every exponent
+    /// (numba-cuda types a literal exponent as int64 too, so `static_power_impl` is never
+    /// used for integers):
+    /// - a negative `b`: `-b` still negative (the minimum) raises `OverflowError`, ending the
+    ///   thread; a base of 0 gives the type's minimum (the NumPy error model's
+    ///   `0 ** negative`), a base other than 1 and -1 gives 0;
+    /// - `|b| > 0x10000`: `math.pow(float(a), float(b))` (libdevice `pow` in float64);
+    /// - else binary exponentiation, wrapping ([`BinaryOp::Pow`]; ±1 for a negative `b`);
+    ///
+    /// and the result of the last two converted to float64 and back (`1.0 / r if invert
+    /// else r` unifies to float64 there), so that results past 2^53 are rounded, with the
+    /// GPU's saturating `cvt.rzi` (NaN gives 0).
+    fn int_power(&mut self, a: ValueId, b: ValueId, s: Scalar, span: TextRange) -> LResult<ValueId> {
+        let t = Some(Type::Scalar(s));
+        let boolt = Some(Type::Scalar(Scalar::Bool));
+        let slot = self.temp("pow", &Type::Scalar(s));
+        let (big, small, done) = (self.new_block(), self.new_block(), self.new_block());
+        let cutoff = self.constant(Constant::Int(0x10000, s), span);
+        let exp = if s.is_signed() {
+            let zero = self.constant(Constant::Int(0, s), span);
+            let negative = self.emit(Op::Compare(CompareOp::Lt, b, zero), boolt.clone(), span);
+            let (neg, fits) = (self.new_block(), self.new_block());
+            self.terminate(Terminator::Branch { cond: negative, then: neg, otherwise: fits });
+            self.switch_to(neg);
+            let minus_b = self.emit(Op::Unary(UnaryOp::Neg, b), t.clone(), span);
+            let overflow = self.emit(Op::Compare(CompareOp::Lt, minus_b, zero), boolt.clone(), span);
+            let (raise, checked) = (self.new_block(), self.new_block());
+            self.terminate(Terminator::Branch { cond: overflow, then: raise, otherwise: checked });
+            self.switch_to(raise);
+            let exit = self.exit();
+            self.terminate(exit);
+            self.switch_to(checked);
+            // A base of 0, then a base other than ±1: the result without the loop.
+            let k = self.constant(Constant::Int(0, s), span);
+            let is_zero = self.emit(Op::Compare(CompareOp::Eq, a, k), boolt.clone(), span);
+            self.write_if(is_zero, slot, Constant::Int(-1i128 << (s.bits() - 1), s), done, span);
+            let (one, minus_one) = (self.constant(Constant::Int(1, s), span), self.constant(Constant::Int(-1, s), span));
+            let not_one = self.emit(Op::Compare(CompareOp::Ne, a, one), boolt.clone(), span);
+            let not_minus_one = self.emit(Op::Compare(CompareOp::Ne, a, minus_one), boolt.clone(), span);
+            let no = self.constant(Constant::Bool(false), span);
+            let other = self.emit(Op::Select { cond: not_one, then: not_minus_one, otherwise: no }, boolt.clone(), span);
+            self.write_if(other, slot, Constant::Int(0, s), done, span);
+            self.terminate(Terminator::Jump(fits));
+            self.switch_to(fits);
+            let negative = self.emit(Op::Compare(CompareOp::Lt, b, zero), boolt.clone(), span);
+            let minus_b = self.emit(Op::Unary(UnaryOp::Neg, b), t.clone(), span);
+            self.emit(Op::Select { cond: negative, then: minus_b, otherwise: b }, t.clone(), span)
+        } else {
+            b
+        };
+        let over = self.emit(Op::Compare(CompareOp::Gt, exp, cutoff), boolt, span);
+        self.terminate(Terminator::Branch { cond: over, then: big, otherwise: small });
+        let f64t = Some(Type::Scalar(Scalar::F64));
+        self.switch_to(big);
+        let (x, y) = (self.cast(a, Scalar::F64, span)?, self.cast(b, Scalar::F64, span)?);
+        let p = self.emit(Op::Binary(BinaryOp::Pow, x, y), f64t.clone(), span);
+        let v = self.cast(p, s, span)?;
+        self.emit_void(Op::WriteSlot(slot, v), span);
+        self.terminate(Terminator::Jump(done));
+        self.switch_to(small);
+        let p = self.emit(Op::Binary(BinaryOp::Pow, a, b), t.clone(), span);
+        let p = self.emit(Op::Cast(p, Scalar::F64), f64t, span);
+        let v = self.emit(Op::Cast(p, s), t.clone(), span);
+        self.emit_void(Op::WriteSlot(slot, v), span);
+        self.terminate(Terminator::Jump(done));
+        self.switch_to(done);
+        Ok(self.emit(Op::ReadSlot(slot), t, span))
+    }
+
+    /// Where `cond` holds, write `value` to `slot` and go to `to`; continue where it does not.
+    fn write_if(&mut self, cond: ValueId, slot: SlotId, value: Constant, to: BlockId, span: TextRange) {
+        let (then, next) = (self.new_block(), self.new_block());
+        self.terminate(Terminator::Branch { cond, then, otherwise: next });
+        self.switch_to(then);
+        let v = self.constant(value, span);
+        self.emit_void(Op::WriteSlot(slot, v), span);
+        self.terminate(Terminator::Jump(to));
+        self.switch_to(next);
     }
 
     /// The value of `v` when an integer constant defines it.
@@ -2070,6 +2233,26 @@ impl Lower<'_> {
                 *a = self.cast(*a, *p, span)?;
             }
         }
+        if let Some(v) = self.select_min_max(&path, &args, rs, span)? {
+            return Ok(v);
+        }
+        // `range(...)` as a value: (start, stop, step) in the range's type.
+        if path == "builtins.range"
+            && let Type::Range(s) = result
+        {
+            let mut parts = Vec::new();
+            for a in &args {
+                parts.push(self.cast(*a, s, span)?);
+            }
+            let (zero, one) = (self.constant(Constant::Int(0, s), span), self.constant(Constant::Int(1, s), span));
+            let parts = match parts.as_slice() {
+                [stop] => vec![zero, *stop, one],
+                [start, stop] => vec![*start, *stop, one],
+                [_, _, _] => parts,
+                _ => return unsupported("`range` with these arguments", span),
+            };
+            return Ok(self.emit(Op::MakeTuple(parts), Some(result), span));
+        }
         if let Some(v) = self.complex_call(&path, &args, call, &result, span)? {
             return Ok(v);
         }
@@ -2096,6 +2279,8 @@ impl Lower<'_> {
                 Type::Array { .. } => Ok(self.emit(Op::Extent { array: *x, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span)),
                 Type::UniTuple(_, n) => Ok(self.int(n as i128, span)),
                 Type::Tuple(items) => Ok(self.int(items.len() as i128, span)),
+                // Numba counts the items as its range iterator does (a step of 0 raises).
+                Type::Range(s) => self.range_count(*x, s, true, span),
                 other => unsupported(&format!("`len` of {other}"), span),
             };
         }
@@ -2157,6 +2342,54 @@ impl Lower<'_> {
         };
         let args = self.convert_intrinsic_args(&name, args, rs, span)?;
         Ok(self.emit(Op::Intrinsic { name, args }, result_opt, span))
+    }
+
+    /// `max`/`min` as Numba's `do_minmax` computes them (`numba/cuda/cpython/builtins.py`)
+    /// wherever a float takes part and the call is not of exactly two float32/float64
+    /// arguments (those are libdevice's `fmax`/`fmin`, which ignore a NaN: the intrinsic):
+    /// three or more arguments, an int with a float, float16, or a tuple (`max((a, b))`).
+    /// The accumulator starts at the first item; each next item and it are converted to
+    /// the type their types unify to, and `item > acc` (`<` for `min`; false when either
+    /// is NaN) selects the item. So a NaN first item is the result, a later NaN is skipped,
+    /// and a tie keeps the earlier item (`max(-0.0, 0.0)` is `-0.0`). `None` for every
+    /// other call (integers only: the intrinsic, which computes the same).
+    fn select_min_max(&mut self, path: &str, args: &[ValueId], result: Option<Scalar>, span: TextRange) -> LResult<Option<ValueId>> {
+        let op = match path {
+            "builtins.max" => CompareOp::Gt,
+            "builtins.min" => CompareOp::Lt,
+            _ => return Ok(None),
+        };
+        let tuple = match args {
+            [t] => tuple_length(self.ty(*t)).map(|n| (*t, n)),
+            _ => None,
+        };
+        let items: Vec<ValueId> = match tuple {
+            Some((t, n)) => (0..n).map(|i| self.extract(t, i, span)).collect::<LResult<_>>()?,
+            None => args.to_vec(),
+        };
+        let Some(scalars) = items.iter().map(|v| scalar(self.ty(*v))).collect::<Option<Vec<Scalar>>>() else {
+            return Ok(None);
+        };
+        let fmax = |s: &Scalar| matches!(s, Scalar::F32 | Scalar::F64);
+        if items.is_empty()
+            || !scalars.iter().any(|s| s.is_float())
+            || tuple.is_none() && scalars.len() == 2 && scalars.iter().all(fmax)
+        {
+            return Ok(None);
+        }
+        let (mut acc, mut acc_ty) = (items[0], scalars[0]);
+        for (&v, &vs) in items.iter().zip(&scalars).skip(1) {
+            let ty = unify_scalar(acc_ty, vs);
+            let a = self.cast(acc, ty, span)?;
+            let x = self.cast(v, ty, span)?;
+            let pred = self.emit(Op::Compare(op, x, a), Some(Type::Scalar(Scalar::Bool)), span);
+            acc = self.emit(Op::Select { cond: pred, then: x, otherwise: a }, Some(Type::Scalar(ty)), span);
+            acc_ty = ty;
+        }
+        match result {
+            Some(r) => self.cast(acc, r, span).map(Some),
+            None => Ok(Some(acc)),
+        }
     }
 
     /// `print(...)` as Numba lowers it (`numba/cuda/printimpl.py`): each argument's format
@@ -2416,6 +2649,10 @@ enum Walk<E> {
     Seq(E),
     /// `a.flat`: an array's elements in C order.
     Flat(E),
+    /// A range of the given type (in `enumerate`/`zip`, or held by a variable): the range
+    /// expression before lowering; after, its start and step (of that type) and its int64
+    /// item count.
+    Range(Vec<E>, Scalar),
     /// `enumerate(walk, start)`: (start + counter, item).
     Enumerate(Box<Walk<E>>, Option<E>),
     /// `zip(a, b, ...)`: a tuple of items, as long as the shortest.

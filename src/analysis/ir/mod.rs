@@ -35,6 +35,9 @@
 //!   type `Tuple(bool, T)`); `None` itself is the empty tuple. `x is None` reads the valid
 //!   flag; using an optional as a number (`b + 1`, `b >= 0`, an atomic's index) is Numba's
 //!   conversion, which raises (ends the thread, below) when it is None.
+//! - a range value (`r = range(n)`, `enumerate(range(...))`) is (start, stop, step), built by
+//!   `MakeTuple` while it keeps its type `range_state_*`; [`flatten_complex`] makes it a
+//!   tuple; a loop over it counts its items as Numba's range iterator does.
 //! - a failing `assert`, a `raise` and Numba's other exceptions end the thread
 //!   ([`Terminator::Exit`] in a device function, as Numba's status propagates to the kernel).
 //!
@@ -393,6 +396,8 @@ pub fn flat_type(t: &Type) -> Type {
         Type::Tuple(items) => Type::Tuple(items.iter().map(flat_type).collect()),
         // An optional is the pair (valid, value).
         Type::Optional(t) => Type::Tuple(vec![Type::Scalar(Scalar::Bool), flat_type(t)]),
+        // A range value (`r = range(n)`) is (start, stop, step).
+        Type::Range(s) => Type::UniTuple(Box::new(Type::Scalar(*s)), 3),
         other => other.clone(),
     }
 }
