@@ -9,11 +9,10 @@
 
 #[path = "support/ptxas.rs"]
 mod ptxas;
+#[path = "support/workspace_runs.rs"]
+mod workspace_runs;
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-const SIG: &str = "void(float64[:], float64[:])";
+use workspace_runs::{ARRAY, compiles, kernlint, pairs, run, types, variables};
 
 const BASE: &str = "SCALE = 3\n";
 
@@ -113,47 +112,6 @@ fn workspace() -> tempfile::TempDir {
     write("kern.py", KERN);
     dir
 }
-
-fn kernlint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kernlint")).current_dir(dir).args(args).env("NO_COLOR", "1").output().unwrap()
-}
-
-fn types(dir: &Path, target: &str) -> Result<serde_json::Value, String> {
-    let out = kernlint(dir, &["types", target, "--sig", SIG, "--format", "json"]);
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
-    }
-    Ok(serde_json::from_slice(&out.stdout).unwrap())
-}
-
-/// `kernlint run --device sim` on x = [0, 1, 2, 3]: the kernel's `out`.
-fn run(dir: &Path, target: &str) -> Vec<f64> {
-    let results = dir.join(format!("out-{}", target.replace(':', "_")));
-    let results = results.to_str().unwrap();
-    let out = kernlint(dir, &["run", target, "--sig", SIG, "--device", "sim", "--grid", "1", "--block", "4", "zeros:float64[4]", "arange:float64[4]", "--out", results]);
-    assert!(out.status.success(), "{target}: {}", String::from_utf8_lossy(&out.stderr));
-    let npy = kernlint::launch::npy::NpyArray::read(&Path::new(results).join("out.npy")).unwrap();
-    npy.data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn compiles(dir: &Path, target: &str) {
-    let out = kernlint(dir, &["compile", target, "--sig", SIG]);
-    assert!(out.status.success(), "{target}: {}", String::from_utf8_lossy(&out.stderr));
-    if let Some(ptxas) = ptxas::ptxas() {
-        let ptx = String::from_utf8(out.stdout).unwrap();
-        ptxas::assemble(&ptxas, &dir.join("ptx"), &ptx, "modules").unwrap();
-    }
-}
-
-fn variables(v: &serde_json::Value) -> Vec<(String, String)> {
-    v["variables"].as_object().unwrap().iter().map(|(k, t)| (k.clone(), t.as_str().unwrap().to_string())).collect()
-}
-
-fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
-    items.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-}
-
-const ARRAY: &str = "array(float64, 1d, A)";
 
 #[test]
 fn constants_arrays_and_device_functions_of_other_modules() {

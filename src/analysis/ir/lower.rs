@@ -268,6 +268,16 @@ impl Lower<'_> {
         if self.func.is_kernel { Terminator::Return(None) } else { Terminator::Exit }
     }
 
+    /// Raise (end the thread, see [`Self::exit`]) where `cond` holds, and go on where not.
+    fn exit_when(&mut self, cond: ValueId) {
+        let (fail, ok) = (self.new_block(), self.new_block());
+        self.terminate(Terminator::Branch { cond, then: fail, otherwise: ok });
+        self.switch_to(fail);
+        let exit = self.exit();
+        self.terminate(exit);
+        self.switch_to(ok);
+    }
+
     fn ty(&self, v: ValueId) -> &Type {
         // A void operation's placeholder result has no type.
         self.func.values.get(v.0 as usize).unwrap_or(&Type::None)
@@ -805,12 +815,7 @@ impl Lower<'_> {
                 if step_const.is_none_or(|c| c == 0) {
                     let zero = self.constant(Constant::Int(0, s), span);
                     let is_zero = self.emit(Op::Compare(CompareOp::Eq, step_value, zero), Some(Type::Scalar(Scalar::Bool)), span);
-                    let (raise, go) = (self.new_block(), self.new_block());
-                    self.terminate(Terminator::Branch { cond: is_zero, then: raise, otherwise: go });
-                    self.switch_to(raise);
-                    let exit = self.exit();
-                    self.terminate(exit);
-                    self.switch_to(go);
+                    self.exit_when(is_zero);
                 }
                 let slot = self.temp("step", &Type::Scalar(s));
                 self.emit_void(Op::WriteSlot(slot, step_value), span);
@@ -977,12 +982,7 @@ impl Lower<'_> {
         let zero = self.constant(Constant::Int(0, w), span);
         if checked {
             let is_zero = self.emit(Op::Compare(CompareOp::Eq, step_w, zero), boolt.clone(), span);
-            let (fail, ok) = (self.new_block(), self.new_block());
-            self.terminate(Terminator::Branch { cond: is_zero, then: fail, otherwise: ok });
-            self.switch_to(fail);
-            let exit = self.exit();
-            self.terminate(exit);
-            self.switch_to(ok);
+            self.exit_when(is_zero);
         }
         let diff = self.emit(Op::Binary(BinaryOp::Sub, stop_w, start_w), wt.clone(), span);
         let pos_diff = self.emit(Op::Compare(CompareOp::Gt, diff, zero), boolt.clone(), span);
@@ -1191,12 +1191,7 @@ impl Lower<'_> {
                 _ => {
                     let zero = self.int(0, span);
                     let is_zero = self.emit(Op::Compare(CompareOp::Eq, v, zero), boolt.clone(), span);
-                    let (fail, ok) = (self.new_block(), self.new_block());
-                    self.terminate(Terminator::Branch { cond: is_zero, then: fail, otherwise: ok });
-                    self.switch_to(fail);
-                    let exit = self.exit();
-                    self.terminate(exit);
-                    self.switch_to(ok);
+                    self.exit_when(is_zero);
                     let negative = self.emit(Op::Compare(CompareOp::Lt, v, zero), boolt.clone(), span);
                     Sign::Unknown(negative)
                 }
@@ -1412,12 +1407,7 @@ impl Lower<'_> {
                 let len = self.emit(Op::Extent { array: view, axis: 0 }, i64t, span);
                 let expected = self.int(n as i128, span);
                 let differs = self.emit(Op::Compare(CompareOp::Ne, len, expected), Some(Type::Scalar(Scalar::Bool)), span);
-                let (fail, ok) = (self.new_block(), self.new_block());
-                self.terminate(Terminator::Branch { cond: differs, then: fail, otherwise: ok });
-                self.switch_to(fail);
-                let exit = self.exit();
-                self.terminate(exit);
-                self.switch_to(ok);
+                self.exit_when(differs);
                 for k in 0..n {
                     let item = self.extract(value, k, span)?;
                     let item = self.cast_to_type(item, &dtype, span)?;
@@ -1651,12 +1641,7 @@ impl Lower<'_> {
             self.switch_to(neg);
             let minus_b = self.emit(Op::Unary(UnaryOp::Neg, b), t.clone(), span);
             let overflow = self.emit(Op::Compare(CompareOp::Lt, minus_b, zero), boolt.clone(), span);
-            let (raise, checked) = (self.new_block(), self.new_block());
-            self.terminate(Terminator::Branch { cond: overflow, then: raise, otherwise: checked });
-            self.switch_to(raise);
-            let exit = self.exit();
-            self.terminate(exit);
-            self.switch_to(checked);
+            self.exit_when(overflow);
             // A base of 0, then a base other than ±1: the result without the loop.
             let k = self.constant(Constant::Int(0, s), span);
             let is_zero = self.emit(Op::Compare(CompareOp::Eq, a, k), boolt.clone(), span);
