@@ -15,8 +15,11 @@
 //! A store forgets the loads its array may alias and is itself the value a later load of
 //! the same element reads; calls and intrinsics that may write memory or order it (atomics,
 //! barriers, fences, the RNG) forget every load. Reads of a variable's slot reuse the value
-//! last written to or read from it. Nothing here changes a value, so the simulator, which
-//! runs the program as lowered, computes what the PTX computes.
+//! last written to or read from it. A call of a pure device function (see
+//! [`pure_functions`]) is a value of its arguments. Float identities exact in IEEE
+//! arithmetic are applied on the way ([`simplify`]), and values nothing reads are dropped.
+//! Nothing here changes a value, so the simulator, which runs the program as lowered,
+//! computes what the PTX computes.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -198,8 +201,8 @@ fn leaves_memory(name: &str) -> bool {
 }
 
 /// Number one function's values (`callees`: its resolved calls, by block and instruction;
-/// `pure`: by function, whether its calls are values of their arguments); returns, per block, each old instruction's new position
-/// (`None` where it was removed).
+/// `pure`: by function, whether its calls are values of their arguments); returns, per
+/// block, each old instruction's new position (`None` where it was removed).
 fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pure: &[bool]) -> Vec<Vec<Option<usize>>> {
     let roots = roots(f);
     let successors = |b: usize| match f.blocks[b].term {
@@ -236,7 +239,8 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut kept = Vec::with_capacity(insts.len());
         let mut positions = Vec::with_capacity(insts.len());
-        // Instructions to number, first to last; `false` marks those a rewrite added.
+        // Instructions to number, first to last, with their old positions (`None`: added by a
+        // rewrite).
         let mut queue: VecDeque<(Inst, Option<usize>)> = insts.into_iter().enumerate().map(|(i, inst)| (inst, Some(i))).collect();
         while let Some((mut inst, original)) = queue.pop_front() {
             for v in inst.op.operands_mut() {
