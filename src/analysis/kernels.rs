@@ -413,17 +413,8 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
         other => (other, None),
     };
     let path = qualified_path(callee, scope)?;
-    let keyword = |name: &str| {
-        call.and_then(|c| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)))
-            .map(|k| &k.value)
-    };
-    let bool_kw = |name: &str| {
-        keyword(name).and_then(|v| match const_eval(v, scope) {
-            Some(ConstValue::Bool(b)) => Some(b),
-            Some(ConstValue::Int(i)) => Some(i != 0),
-            _ => None,
-        })
-    };
+    let keyword = |name: &str| keyword_value(call, name);
+    let bool_kw = |name: &str| bool_keyword(call, name, scope);
     let kind = match path.as_str() {
         "numba.cuda.jit" | "numba.cuda.decorators.jit" => {
             if bool_kw("device") == Some(true) { FunctionKind::DeviceFunction } else { FunctionKind::Kernel }
@@ -484,18 +475,23 @@ pub fn cpu_jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
     Some(JitSpec { kind: FunctionKind::DeviceFunction, signatures: Vec::new(), options: JitOptions { cpu_dispatcher: true, ..options } })
 }
 
+/// The value of a call's keyword argument `name`.
+fn keyword_value<'a>(call: Option<&'a ast::ExprCall>, name: &str) -> Option<&'a Expr> {
+    call.and_then(|c| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name))).map(|k| &k.value)
+}
+
+/// A keyword argument that is a constant bool (or int, as Python's truth).
+fn bool_keyword(call: Option<&ast::ExprCall>, name: &str, scope: &dyn NameLookup) -> Option<bool> {
+    keyword_value(call, name).and_then(|v| match const_eval(v, scope) {
+        Some(ConstValue::Bool(b)) => Some(b),
+        Some(ConstValue::Int(i)) => Some(i != 0),
+        _ => None,
+    })
+}
+
 fn jit_options(call: Option<&ast::ExprCall>, scope: &dyn NameLookup) -> JitOptions {
-    let keyword = |name: &str| {
-        call.and_then(|c| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)))
-            .map(|k| &k.value)
-    };
-    let bool_kw = |name: &str| {
-        keyword(name).and_then(|v| match const_eval(v, scope) {
-            Some(ConstValue::Bool(b)) => Some(b),
-            Some(ConstValue::Int(i)) => Some(i != 0),
-            _ => None,
-        })
-    };
+    let keyword = |name: &str| keyword_value(call, name);
+    let bool_kw = |name: &str| bool_keyword(call, name, scope);
     JitOptions {
         device: bool_kw("device"),
         debug: bool_kw("debug"),
