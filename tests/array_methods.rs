@@ -13,10 +13,8 @@ mod kernel_runs;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kernel_runs::{database, from_values, run};
+use kernel_runs::{database, f16_bits, f32s, f64s, i8s, i16s, i32s, i64s, read_f32s, read_f64s, read_i64s, run, scalar, shaped, u8s};
 use kernlint::analysis::typing::{ErrorKind, type_function};
-use kernlint::launch::HostArg;
-use kernlint::launch::npy::NpyArray;
 
 /// Kernels typed by the tests below: each case's expected types are Numba's typemap
 /// (numba-cuda 0.30.4, `compile_cuda(...).type_annotation.typemap`, SSA versions folded).
@@ -401,66 +399,6 @@ fn what_numba_rejects_is_a_numba_error() {
 }
 
 // ---- values -------------------------------------------------------------------------------
-
-fn f64s(values: &[f64]) -> HostArg {
-    from_values("<f8", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn f32s(values: &[f32]) -> HostArg {
-    from_values("<f4", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn f16_bits(values: &[u16]) -> HostArg {
-    from_values("<f2", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn i64s(values: &[i64]) -> HostArg {
-    from_values("<i8", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn i32s(values: &[i32]) -> HostArg {
-    from_values("<i4", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn i16s(values: &[i16]) -> HostArg {
-    from_values("<i2", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn u8s(values: &[u8]) -> HostArg {
-    from_values("|u1", values, |v| vec![v])
-}
-
-fn i8s(values: &[i8]) -> HostArg {
-    from_values("|i1", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn scalar(text: impl ToString) -> HostArg {
-    HostArg::Scalar(text.to_string())
-}
-
-/// `arg`'s data seen as an array of `shape`, in C order or (`fortran`) column-major.
-fn shaped(arg: HostArg, shape: &[usize], fortran: bool) -> HostArg {
-    match arg {
-        HostArg::Array(mut a) => {
-            a.shape = shape.to_vec();
-            a.fortran_order = fortran;
-            HostArg::Array(a)
-        }
-        other => other,
-    }
-}
-
-fn read_f64s(a: &Option<NpyArray>) -> Vec<f64> {
-    a.as_ref().unwrap().data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn read_i64s(a: &Option<NpyArray>) -> Vec<i64> {
-    a.as_ref().unwrap().data.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn read_f32s(a: &Option<NpyArray>) -> Vec<f32> {
-    a.as_ref().unwrap().data.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
-}
 
 /// Numba reads an array's strides (bytes) from the array: a view's are computed, a
 /// contiguous parameter's are the ones the launch passes (the shape's).

@@ -12,7 +12,7 @@ mod kernel_runs;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kernel_runs::{database, run, zeros};
+use kernel_runs::{database, read_f32s, read_f64s, run, zeros};
 use kernlint::analysis::typing::type_function;
 use kernlint::analysis::types::Scalar;
 use kernlint::launch::HostArg;
@@ -130,23 +130,15 @@ fn complex64s(values: &[(f32, f32)], shape: &[usize]) -> HostArg {
     })
 }
 
-fn f64s_of(a: &Option<NpyArray>) -> Vec<f64> {
-    a.as_ref().unwrap().data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn f32s_of(a: &Option<NpyArray>) -> Vec<f32> {
-    a.as_ref().unwrap().data.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
 #[test]
 fn real_and_imag_are_strided_views_of_each_half() {
     // z[k] = k + (k + 0.5)j for k < 5: reads see each half, writes and atomics land there.
     let z: Vec<(f64, f64)> = (0..5).map(|k| (k as f64, k as f64 + 0.5)).collect();
     let out = run(SOURCE, "views", "void(complex128[:], float64[:])", 4, &[complex128s(&z, &[5]), zeros(Scalar::F64, vec![8])]);
-    let o = f64s_of(&out[1]);
+    let o = read_f64s(&out[1]);
     assert_eq!(&o[..4], &[0.5, 11.5, 22.5, 33.5]);
     assert_eq!(&o[4..8], &[1.5, 2.5, 3.5, 0.0]);
-    let zs = f64s_of(&out[0]);
+    let zs = read_f64s(&out[0]);
     // z[4].real += 1 and z[4].imag -= 0.5, four times each; z[1].real = z[2].imag + 5.
     assert_eq!(zs, vec![0.0, 0.5, 7.5, 1.5, 2.0, 2.5, 3.0, 3.5, 8.0, 2.5]);
 }
@@ -156,13 +148,13 @@ fn imag_column_of_a_complex64_matrix() {
     // z is 3 x 2, z[r, c] = (10r + c) + (100r + c)j: the imaginary column 1 plus the real column 0.
     let z: Vec<(f32, f32)> = (0..3).flat_map(|r| (0..2).map(move |c| ((10 * r + c) as f32, (100 * r + c) as f32))).collect();
     let out = run(SOURCE, "views2d", "void(complex64[:, ::1], float32[:])", 3, &[complex64s(&z, &[3, 2]), zeros(Scalar::F32, vec![3])]);
-    assert_eq!(f32s_of(&out[1]), vec![1.0, 111.0, 221.0]);
+    assert_eq!(read_f32s(&out[1]), vec![1.0, 111.0, 221.0]);
 }
 
 #[test]
 fn module_arrays_hold_what_numpy_computes() {
     let out = run(SOURCE, "module_arrays", "void(float64[:])", 8, &[zeros(Scalar::F64, vec![30])]);
-    let o = f64s_of(&out[0]);
+    let o = read_f64s(&out[0]);
     // astype(uint8) truncates and wraps: 300 -> 44, -1 -> 255, NaN and 1e10 (out of the int32
     // conversion's range) -> 0, -129 -> 127.
     assert_eq!(&o[..6], &[44.0, 255.0, 0.0, 0.0, 127.0, 2.0]);

@@ -10,18 +10,10 @@ mod ptxas;
 #[path = "support/kernel_runs.rs"]
 mod kernel_runs;
 
-use kernel_runs::{database, from_values};
+use kernel_runs::{database, f64s, read_f64s};
 use kernlint::analysis::typing::{ErrorKind, type_function};
 use kernlint::launch::HostArg;
 use kernlint::lint::{Settings, check_file};
-
-fn f64s(values: &[f64]) -> HostArg {
-    from_values("<f8", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn read_f64s(a: &kernlint::launch::npy::NpyArray) -> Vec<f64> {
-    a.data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
-}
 
 /// The types `kernlint types` prints for `kernel` of `source`, as `name: type` lines.
 fn variables(source: &str, kernel: &str, sig: &str) -> Vec<String> {

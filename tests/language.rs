@@ -11,16 +11,8 @@ mod ptxas;
 #[path = "support/kernel_runs.rs"]
 mod kernel_runs;
 
-use kernel_runs::from_values;
+use kernel_runs::{f64s, from_values, i64s, read_f64s, read_i64s, u64s};
 use kernlint::launch::HostArg;
-
-fn f64s(values: &[f64]) -> HostArg {
-    from_values("<f8", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn read_f64s(a: &kernlint::launch::npy::NpyArray) -> Vec<f64> {
-    a.data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
-}
 
 const ITERATION: &str = "\
 from numba import cuda
@@ -74,10 +66,6 @@ fn loops_walk_arrays_tuples_enumerate_and_zip() {
     // rows: 1+..+6; enumerate from 10: 10*1 + 11*2 + 12*3; zip stops after a's 3 items.
     let expected = [21.0, 68.0, 32.0, 3.0, 0.0 * 3.0 + 1.0 * 3.0 + 2.0 * 3.0, 7.5];
     assert_eq!(out, expected);
-}
-
-fn read_i64s(a: &kernlint::launch::npy::NpyArray) -> Vec<i64> {
-    a.data.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 const DEFAULTS: &str = "\
@@ -270,7 +258,6 @@ def walk_ranges(out, a, m, step):
 
 #[test]
 fn enumerate_and_zip_walk_ranges_and_range_variables() {
-    let i64s = |v: &[i64]| from_values("<i8", v, |x: i64| x.to_le_bytes().to_vec());
     let a = [1, 2, 3, 4];
     let sig = "void(int64[::1], int64[::1], int64, int64)";
     // CPython's values (Numba's simulator agrees): enumerate(range(5, 8)); zip stopping at
@@ -316,8 +303,6 @@ fn integer_power_is_numba_cudas_int_power() {
     // exponentiation, wrapping; either converted to float64 and back with the GPU's
     // saturating cvt.rzi. A negative exponent: 0 for a base other than ±1, INT64_MIN for
     // a base of 0, and OverflowError (the thread ends, `out` keeps 0) for INT64_MIN.
-    let i64s = |v: &[i64]| from_values("<i8", v, |x: i64| x.to_le_bytes().to_vec());
-    let u64s = |v: &[u64]| from_values("<u8", v, |x: u64| x.to_le_bytes().to_vec());
     let cases: [(i64, i64, i64); 16] = [
         (2, 70000, i64::MAX),                            // pow = inf, saturated
         (-3, 2147483649, i64::MIN),                      // pow = -inf

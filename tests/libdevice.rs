@@ -19,7 +19,7 @@ use kernlint::analysis::typing::{ErrorKind, type_function};
 use kernlint::analysis::{RootDatabase, SourceFile};
 use kernlint::compile::{CompileOptions, compile_ptx};
 use kernlint::launch::npy::NpyArray;
-use kernel_runs::{database, from_values, launch, words, zeros};
+use kernel_runs::{database, from_values, launch, read_f64s, read_i64s, zeros};
 use kernlint::launch::{HostArg, build_program, simulate};
 
 #[test]
@@ -100,14 +100,6 @@ fn typing_errors() {
         assert_eq!(e.kind, kind, "{call}");
         assert_eq!(&source[e.file_range()], call, "{call}: the error is at the call");
     }
-}
-
-fn f64s_of(a: &NpyArray) -> Vec<f64> {
-    words::<8>(a).into_iter().map(f64::from_le_bytes).collect()
-}
-
-fn i64s_of(a: &NpyArray) -> Vec<i64> {
-    words::<8>(a).into_iter().map(i64::from_le_bytes).collect()
 }
 
 /// The arrays after the launch, in order (scalars have no output).
@@ -1077,8 +1069,8 @@ fn float32_routines_compute_what_they_define() {
         &[f32s(&F32_A), f32s(&F32_B), zeros(Scalar::F64, vec![rows, F32_FLOATS.len()]), zeros(Scalar::I64, vec![rows, F32_INTS.len()])],
     );
     let label = |r: usize| format!("a={:e}, b={:e}", f32::from_bits(F32_A[r]), f32::from_bits(F32_B[r]));
-    check_floats("float32", F32_FLOATS, rows, &f64s_of(&out[2]), F32_FLOAT_EXPECTED.as_flattened(), &label);
-    let mut got = i64s_of(&out[3]);
+    check_floats("float32", F32_FLOATS, rows, &read_f64s(&out[2]), F32_FLOAT_EXPECTED.as_flattened(), &label);
+    let mut got = read_i64s(&out[3]);
     // float2half_rn of a NaN is a NaN: the GPU's (0x7FFF) need not be NumPy's (0x7E00).
     let half = F32_INTS.iter().position(|c| c.starts_with("float2half_rn")).unwrap();
     for r in 0..rows {
@@ -1103,8 +1095,8 @@ fn float64_routines_compute_what_they_define() {
         &[f64s(&F64_A), f64s(&F64_B), zeros(Scalar::F64, vec![rows, F64_FLOATS.len()]), zeros(Scalar::I64, vec![rows, F64_INTS.len()])],
     );
     let label = |r: usize| format!("a={:e}, b={:e}", f64::from_bits(F64_A[r]), f64::from_bits(F64_B[r]));
-    check_floats("float64", F64_FLOATS, rows, &f64s_of(&out[2]), F64_FLOAT_EXPECTED.as_flattened(), &label);
-    check_ints("float64", F64_INTS, rows, &i64s_of(&out[3]), F64_INT_EXPECTED.as_flattened(), &label);
+    check_floats("float64", F64_FLOATS, rows, &read_f64s(&out[2]), F64_FLOAT_EXPECTED.as_flattened(), &label);
+    check_ints("float64", F64_INTS, rows, &read_i64s(&out[3]), F64_INT_EXPECTED.as_flattened(), &label);
 }
 
 #[test]
@@ -1134,8 +1126,8 @@ fn integer_routines_and_conversions() {
         ],
     );
     let label = |r: usize| format!("{:?}", INT_ARGS[r]);
-    check_floats("int", INT_FLOATS, rows, &f64s_of(&out[5]), INT_FLOAT_EXPECTED.as_flattened(), &label);
-    check_ints("int", INT_INTS, rows, &i64s_of(&out[6]), INT_INT_EXPECTED.as_flattened(), &label);
+    check_floats("int", INT_FLOATS, rows, &read_f64s(&out[5]), INT_FLOAT_EXPECTED.as_flattened(), &label);
+    check_ints("int", INT_INTS, rows, &read_i64s(&out[6]), INT_INT_EXPECTED.as_flattened(), &label);
 }
 
 /// Distance in units in the last place of `s` (float32 or float64).
@@ -1184,7 +1176,7 @@ fn transcendental_routines_are_the_math_functions() {
                 zeros(Scalar::I64, vec![rows, 1]),
             ],
         );
-        let got = f64s_of(&out[2]);
+        let got = read_f64s(&out[2]);
         let n = columns.len();
         for r in 0..rows {
             for (j, (call, math)) in columns.iter().enumerate() {
@@ -1337,7 +1329,7 @@ def conv(d, out, outi):
         1,
         &[from_values("<f8", &[2.75f64], |v| v.to_le_bytes().to_vec()), zeros(Scalar::F64, vec![9]), zeros(Scalar::I64, vec![10])],
     );
-    let f = f64s_of(&out[1]);
+    let f = read_f64s(&out[1]);
     let sin = (2.75f64.sin()) as f32 as f64;
     assert_eq!(f[0], f[1], "sinf(float64) is sin of the float32");
     assert!(ulps(f[0], sin, Scalar::F32) <= 2);
@@ -1347,5 +1339,5 @@ def conv(d, out, outi):
     assert_eq!(f[7], 4.75);
     assert!(ulps(f[8], 2.75f64.sin(), Scalar::F64) <= 1, "sin(float32) computes in float64");
     // popc(3e9): the float converts to int32 saturating (`cvt.rzi.s32.f64`), 0x7FFFFFFF.
-    assert_eq!(i64s_of(&out[2]), [2, 1, 1, 32, 64, 3, 31, -3, -1, 11]);
+    assert_eq!(read_i64s(&out[2]), [2, 1, 1, 32, 64, 3, 31, -3, -1, 11]);
 }

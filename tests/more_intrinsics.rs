@@ -10,18 +10,10 @@ mod ptxas;
 #[path = "support/kernel_runs.rs"]
 mod kernel_runs;
 
-use kernel_runs::{from_values, words};
+use kernel_runs::{f32s, f64s, from_values, words};
 use kernlint::analysis::types::Scalar;
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::{Fill, HostArg, generate_array};
-
-fn f64s(values: &[f64]) -> HostArg {
-    from_values("<f8", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn f32s(values: &[f32]) -> HostArg {
-    from_values("<f4", values, |v| v.to_le_bytes().to_vec())
-}
 
 /// The arguments after the launch: scalars as empty arrays, so that indices stay
 /// parameter positions.

@@ -12,20 +12,12 @@ mod ptxas;
 #[path = "support/kernel_runs.rs"]
 mod kernel_runs;
 
-use kernel_runs::from_values;
+use kernel_runs::{f64s, i64s, read_f64s, read_i64s};
 use kernlint::analysis::syntax::Lines;
 use kernlint::analysis::typing::{ErrorKind, type_function};
 use kernlint::analysis::{RootDatabase, SourceFile};
 use kernlint::launch::HostArg;
 use kernlint::lint::{Settings, check_file};
-
-fn f64s(values: &[f64]) -> HostArg {
-    from_values("<f8", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn i64s(values: &[i64]) -> HostArg {
-    from_values("<i8", values, |v| v.to_le_bytes().to_vec())
-}
 
 /// A C-ordered int64 matrix of `rows` rows, every element `fill`.
 fn i64_matrix(fill: i64, rows: usize, cols: usize) -> HostArg {
@@ -36,14 +28,6 @@ fn i64_matrix(fill: i64, rows: usize, cols: usize) -> HostArg {
         }
         other => other,
     }
-}
-
-fn read_i64s(a: &kernlint::launch::npy::NpyArray) -> Vec<i64> {
-    a.data.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn read_f64s(a: &kernlint::launch::npy::NpyArray) -> Vec<f64> {
-    a.data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 const BINS: &str = "\

@@ -10,54 +10,10 @@ mod ptxas;
 #[path = "support/kernel_runs.rs"]
 mod kernel_runs;
 
-use kernel_runs::{database, from_values, run, run_launch};
+use kernel_runs::{database, f32s, f64s, i32s, i64s, read_f32s, read_f64s, read_i32s, read_i64s, run, run_launch, shaped};
 use kernlint::analysis::signature::parse_signature_str;
-use kernlint::launch::npy::NpyArray;
 use kernlint::launch::sim::FindingKind;
 use kernlint::launch::{HostArg, Launch, build_program, simulate};
-
-fn f64s(values: &[f64]) -> HostArg {
-    from_values("<f8", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn i64s(values: &[i64]) -> HostArg {
-    from_values("<i8", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn i32s(values: &[i32]) -> HostArg {
-    from_values("<i4", values, |v| v.to_le_bytes().to_vec())
-}
-
-fn f32s(values: &[f32]) -> HostArg {
-    from_values("<f4", values, |v| v.to_le_bytes().to_vec())
-}
-
-/// `arg` with its (C-ordered) data seen as an array of `shape`.
-fn shaped(arg: HostArg, shape: &[usize]) -> HostArg {
-    match arg {
-        HostArg::Array(mut a) => {
-            a.shape = shape.to_vec();
-            HostArg::Array(a)
-        }
-        other => other,
-    }
-}
-
-fn read_f64s(a: &Option<NpyArray>) -> Vec<f64> {
-    a.as_ref().unwrap().data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn read_f32s(a: &Option<NpyArray>) -> Vec<f32> {
-    a.as_ref().unwrap().data.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn read_i64s(a: &Option<NpyArray>) -> Vec<i64> {
-    a.as_ref().unwrap().data.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn read_i32s(a: &Option<NpyArray>) -> Vec<i32> {
-    a.as_ref().unwrap().data.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
-}
 
 /// The positions `range(len)[start:stop:step]` selects, by CPython's `PySlice_AdjustIndices`.
 fn python_slice(len: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> Vec<i64> {
@@ -239,7 +195,7 @@ fn constant_slice_forms_on_1d_and_2d_arrays() {
     let outputs = run(CONSTANT_SLICES, "k", "void(float64[::1], float64[::1], float64[:, ::1])", 1, &[
         f64s(&[0.0; 16]),
         f64s(&a),
-        shaped(f64s(&m), &[4, 5]),
+        shaped(f64s(&m), &[4, 5], false),
     ]);
     let expected = [
         1.0 * 100.0 + 9.0,                   // a[1:]: starts at 1, 9 long
@@ -325,8 +281,8 @@ def k(out, m, shifted):
 fn views_pass_to_device_functions() {
     let m: Vec<f64> = (0..9).map(|k| f64::from(k) - 4.0).collect();
     let outputs = run(DEVICE_VIEWS, "k", "void(float64[:, ::1], float64[:, ::1], int32[::1])", 4, &[
-        shaped(f64s(&[0.0; 9]), &[3, 3]),
-        shaped(f64s(&m), &[3, 3]),
+        shaped(f64s(&[0.0; 9]), &[3, 3], false),
+        shaped(f64s(&m), &[3, 3], false),
         i32s(&[0, 1, 2, 3, 4, 5, 6]),
     ]);
     let mut expected = [0.0; 9];
@@ -366,7 +322,7 @@ fn assignment_to_slices_and_atomics_on_views() {
     let keys: Vec<i64> = (0..20).map(|k| (k * 7) % 8).collect();
     let outputs = run(ASSIGN, "k", "void(int32[::1], int32[:, ::1], int32[::1], int64[::1])", 32, &[
         i32s(&(100..111).collect::<Vec<_>>()),
-        shaped(i32s(&[0; 24]), &[6, 4]),
+        shaped(i32s(&[0; 24]), &[6, 4], false),
         i32s(&[0; 9]),
         i64s(&keys),
     ]);
@@ -430,8 +386,8 @@ def k(out, m):
 fn views_of_local_const_and_shared_arrays() {
     let m: Vec<f64> = (0..64).map(f64::from).collect();
     let outputs = run(LOCAL_CONST, "k", "void(float64[:, ::1], float64[:, ::1])", 8, &[
-        shaped(f64s(&[0.0; 48]), &[8, 6]),
-        shaped(f64s(&m), &[8, 8]),
+        shaped(f64s(&[0.0; 48]), &[8, 6], false),
+        shaped(f64s(&m), &[8, 8], false),
     ]);
     let out = read_f64s(&outputs[0]);
     for i in 0..8 {
@@ -574,8 +530,8 @@ fn ellipsis_stands_for_the_remaining_axes() {
     let t: Vec<f64> = (0..60).map(f64::from).collect();
     let outputs = run(ELLIPSIS, "k", "void(float64[::1], float64[:, ::1], float64[:, :, ::1])", 1, &[
         f64s(&[0.0; 4]),
-        shaped(f64s(&m), &[4, 5]),
-        shaped(f64s(&t), &[3, 4, 5]),
+        shaped(f64s(&m), &[4, 5], false),
+        shaped(f64s(&t), &[3, 4, 5], false),
     ]);
     let expected = [
         // m[:, 1][2], m[1, :][3], m[:, 1:3][1, 1] = m[1, 2], m[1:3, :][1, 0] = m[2, 0]
@@ -612,6 +568,6 @@ def k(out, m):
         .expect("Numba cannot lower it");
     assert!(err.message.contains("NotImplementedError"), "{}", err.message);
     let fixed = source.replace("m[...]", "m[..., ]");
-    let outputs = run(&fixed, "k", "void(float64[::1], float64[:, ::1])", 1, &[f64s(&[0.0]), shaped(f64s(&[5.0, 6.0]), &[1, 2])]);
+    let outputs = run(&fixed, "k", "void(float64[::1], float64[:, ::1])", 1, &[f64s(&[0.0]), shaped(f64s(&[5.0, 6.0]), &[1, 2], false)]);
     assert_eq!(read_f64s(&outputs[0]), [5.0]);
 }

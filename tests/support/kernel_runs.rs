@@ -1,6 +1,6 @@
-//! Running a kernel's source on the simulator from a test, and assembling its PTX: shared by
-//! the intrinsic tests (tests/libdevice.rs, tests/more_intrinsics.rs). Include it next to
-//! `support/ptxas.rs`, as `mod kernel_runs;` with `#[path]`.
+//! Running a kernel's source on the simulator from a test, and assembling its PTX; the array
+//! arguments a test passes and the values it reads back. Shared by the tests that run
+//! kernels; include it next to `support/ptxas.rs`, as `mod kernel_runs;` with `#[path]`.
 
 // Each test crate that includes this uses only some of it.
 #![allow(dead_code)]
@@ -36,6 +36,60 @@ pub fn from_values<T: Copy>(descr: &str, values: &[T], bytes: fn(T) -> Vec<u8>) 
     })
 }
 
+/// 1-D array arguments holding `values`, one per dtype.
+pub fn f64s(values: &[f64]) -> HostArg {
+    from_values("<f8", values, |v| v.to_le_bytes().to_vec())
+}
+
+pub fn f32s(values: &[f32]) -> HostArg {
+    from_values("<f4", values, |v| v.to_le_bytes().to_vec())
+}
+
+/// A float16 array from the values' bit patterns.
+pub fn f16_bits(values: &[u16]) -> HostArg {
+    from_values("<f2", values, |v| v.to_le_bytes().to_vec())
+}
+
+pub fn i64s(values: &[i64]) -> HostArg {
+    from_values("<i8", values, |v| v.to_le_bytes().to_vec())
+}
+
+pub fn u64s(values: &[u64]) -> HostArg {
+    from_values("<u8", values, |v| v.to_le_bytes().to_vec())
+}
+
+pub fn i32s(values: &[i32]) -> HostArg {
+    from_values("<i4", values, |v| v.to_le_bytes().to_vec())
+}
+
+pub fn i16s(values: &[i16]) -> HostArg {
+    from_values("<i2", values, |v| v.to_le_bytes().to_vec())
+}
+
+pub fn i8s(values: &[i8]) -> HostArg {
+    from_values("|i1", values, |v| v.to_le_bytes().to_vec())
+}
+
+pub fn u8s(values: &[u8]) -> HostArg {
+    from_values("|u1", values, |v| vec![v])
+}
+
+pub fn scalar(text: impl ToString) -> HostArg {
+    HostArg::Scalar(text.to_string())
+}
+
+/// `arg`'s data seen as an array of `shape`, in C order or (`fortran`) column-major.
+pub fn shaped(arg: HostArg, shape: &[usize], fortran: bool) -> HostArg {
+    match arg {
+        HostArg::Array(mut a) => {
+            a.shape = shape.to_vec();
+            a.fortran_order = fortran;
+            HostArg::Array(a)
+        }
+        other => other,
+    }
+}
+
 pub fn zeros(s: Scalar, shape: Vec<usize>) -> HostArg {
     HostArg::Array(generate_array(s, shape, Fill::Zeros))
 }
@@ -43,6 +97,39 @@ pub fn zeros(s: Scalar, shape: Vec<usize>) -> HostArg {
 /// An array's data as little-endian words of `N` bytes.
 pub fn words<const N: usize>(a: &NpyArray) -> Vec<[u8; N]> {
     a.data.chunks(N).map(|c| c.try_into().unwrap()).collect()
+}
+
+/// What a launch leaves of an argument: an array, or (from [`run`]) `Some` array.
+pub trait Output {
+    fn array(&self) -> &NpyArray;
+}
+
+impl Output for NpyArray {
+    fn array(&self) -> &NpyArray {
+        self
+    }
+}
+
+impl Output for Option<NpyArray> {
+    fn array(&self) -> &NpyArray {
+        self.as_ref().expect("an array argument, not a scalar")
+    }
+}
+
+pub fn read_f64s(a: &impl Output) -> Vec<f64> {
+    words::<8>(a.array()).into_iter().map(f64::from_le_bytes).collect()
+}
+
+pub fn read_f32s(a: &impl Output) -> Vec<f32> {
+    words::<4>(a.array()).into_iter().map(f32::from_le_bytes).collect()
+}
+
+pub fn read_i64s(a: &impl Output) -> Vec<i64> {
+    words::<8>(a.array()).into_iter().map(i64::from_le_bytes).collect()
+}
+
+pub fn read_i32s(a: &impl Output) -> Vec<i32> {
+    words::<4>(a.array()).into_iter().map(i32::from_le_bytes).collect()
 }
 
 /// Compile `kernel` to PTX (with `fastmath` or not) and assemble it where ptxas is available.
