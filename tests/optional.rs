@@ -187,6 +187,61 @@ fn optional_floats_from_implicit_and_mixed_returns() {
     assert_eq!(out, expected);
 }
 
+const NONE_DEFAULTS: &str = "\
+from numba import cuda
+
+@cuda.jit(device=True)
+def scale(x, factor=None):
+    if factor is None:
+        return x * 2.0
+    return x * factor
+
+@cuda.jit(device=True)
+def shift(x, offset=None, clamp=None):
+    y = x
+    if offset is not None:
+        y = y + offset
+    f = clamp
+    if f == None:
+        return y
+    return min(y, f)
+
+@cuda.jit(device=True)
+def pick(x, mode=None):
+    if mode is None or x > 0.5:
+        r = 1
+    else:
+        r = 2.5
+    return r
+
+@cuda.jit
+def defaults_kernel(out, a):
+    i = cuda.grid(1)
+    x = a[i]
+    out[i, 0] = scale(x) + scale(x, 3.0)
+    out[i, 1] = shift(x) + shift(x, 1.0) + shift(x, 1.0, 1.25) + shift(x, None, 0.5)
+    out[i, 2] = pick(x) + pick(x, 1)
+    out[i, 3] = (x == None) + 2 * (x != None) + 4 * (None == None)
+";
+
+#[test]
+fn none_arguments_decide_their_branches_as_numba_prunes_them() {
+    // A `None` argument (given or by default) makes `b is None`, `b == None` (and through a
+    // copy) compile-time truths: Numba prunes the other branch before typing, so `x * factor`
+    // is never typed with `factor` None, and `r` is int64 where `mode` is None.
+    let xs = [0.25, 0.75, -1.0, 3.5];
+    let outputs = kernel_runs::run(NONE_DEFAULTS, "defaults_kernel", "void(float64[:, ::1], float64[::1])", 4, &[
+        kernel_runs::zeros(kernlint::analysis::types::Scalar::F64, vec![4, 4]),
+        f64s(&xs),
+    ]);
+    let out = read_f64s(&outputs[0]);
+    for (i, &x) in xs.iter().enumerate() {
+        let shifted = x + (x + 1.0) + (x + 1.0f64).min(1.25) + x.min(0.5);
+        let picked = 1.0 + if x > 0.5 { 1.0 } else { 2.5 };
+        assert_eq!(out[i * 4..i * 4 + 4], [x * 2.0 + x * 3.0, shifted, picked, 2.0 + 4.0], "thread {i}, x = {x}");
+    }
+}
+
 #[test]
 fn optional_types_print_as_numba_prints_them() {
     let db = RootDatabase::default();

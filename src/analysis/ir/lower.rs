@@ -1712,8 +1712,10 @@ impl Lower<'_> {
     }
 
     fn compare_pair(&mut self, op: CmpOp, l: ValueId, r: ValueId, span: TextRange) -> LResult<ValueId> {
-        if matches!(op, CmpOp::Is | CmpOp::IsNot)
-            && let Some(v) = self.is_none_test(l, r, op == CmpOp::IsNot, span)?
+        // Numba's `none_equality` makes `==`/`!=` against `None` an `is`/`is not`.
+        let against_none = [l, r].iter().any(|&v| *self.ty(v) == Type::None);
+        if (matches!(op, CmpOp::Is | CmpOp::IsNot) || (against_none && matches!(op, CmpOp::Eq | CmpOp::NotEq)))
+            && let Some(v) = self.is_none_test(l, r, matches!(op, CmpOp::IsNot | CmpOp::NotEq), span)?
         {
             return Ok(v);
         }
@@ -1962,6 +1964,7 @@ impl Lower<'_> {
                 Ok(self.constant(Constant::Int(*v, s), span))
             }
             (ConstValue::Bool(b), _) => Ok(self.constant(Constant::Bool(*b), span)),
+            (ConstValue::None, _) => Ok(self.none_value(span)),
             (ConstValue::Float(x), _) => Ok(self.constant(Constant::Float(*x, Scalar::F64), span)),
             (ConstValue::Complex(re, im), _) => Ok(self.complex_constant(*re, *im, span)),
             // `np.float32(0.1)`, `np.int8(300)`: the value converted to the scalar type.

@@ -222,13 +222,16 @@ enum Val {
 type Env = BTreeMap<String, usize>;
 
 /// What Numba's dead-branch pruning knows of a definition: a constant (a literal, a
-/// constant global, or a copy of such a variable: `find_const`), or the truth of a binary
-/// operation or comparison of two such constants (`v = a + a; if v:`). The flag: known
-/// before SSA too (from literals, globals and variables the function assigns once).
+/// constant global, or a copy of such a variable: `find_const`), the truth of a binary
+/// operation or comparison of two such constants (`v = a + a; if v:`), or that it is an
+/// argument given (or defaulting to) `None`, which only a comparison with a constant
+/// decides (`if b is None:`). The flag: known before SSA too (from literals, globals and
+/// variables the function defines once, its arguments included).
 #[derive(Clone, Debug)]
 enum Known {
     Const(ConstValue, bool),
     Truth(bool, bool),
+    NoneArgument(bool),
 }
 
 /// Numba prunes branches in passes before its SSA reconstruction (where a variable is a
@@ -388,6 +391,13 @@ fn type_def_in(
         let name = param.name.to_string();
         typer.locals.insert(name.clone());
         typer.define(&mut env, &name, ty.clone(), param.range());
+        let definitions = typer.definitions.entry(name.clone()).or_default();
+        *definitions += 1;
+        // Numba's pruning reads an argument's type, not its value: only a `None` is known.
+        if *ty == Ty::Val(Type::None) {
+            let early = *definitions == 1;
+            typer.mark_known(&env, &name, Known::NoneArgument(early));
+        }
     }
     // A closure's free variables are parameters after its own.
     for (name, ty) in free {
@@ -554,6 +564,12 @@ impl<'c, 'a> Typer<'c, 'a> {
             let early = self.const_value(value, env, Stage::BeforeSsa).is_some();
             return Some(Known::Const(c, early));
         }
+        if let Expr::Name(n) = value
+            && let Some(Known::NoneArgument(_)) = self.known_local(n.id.as_str(), env, Stage::AfterSsa)
+        {
+            let early = self.known_local(n.id.as_str(), env, Stage::BeforeSsa).is_some();
+            return Some(Known::NoneArgument(early));
+        }
         let t = self.binop_truth(value, env, Stage::AfterSsa)?;
         Some(Known::Truth(t, self.binop_truth(value, env, Stage::BeforeSsa).is_some()))
     }
@@ -567,11 +583,32 @@ impl<'c, 'a> Typer<'c, 'a> {
                 const_bool(&const_binop(b.op, &l, &r)?)
             }
             Expr::Compare(c) if c.ops.len() == 1 => {
-                let (l, r) = (self.const_value(&c.left, env, stage)?, self.const_value(&c.comparators[0], env, stage)?);
+                let (left, right) = (&c.left, &c.comparators[0]);
+                let (l, r) = (self.none_argument(left, env, stage), self.none_argument(right, env, stage));
+                if l || r {
+                    // `prune_by_type` compares the argument's type, `none`, with the other
+                    // side's: equal only to another `None`.
+                    let other_is_none = match (l, r) {
+                        (true, true) => true,
+                        (true, false) => matches!(self.const_value(right, env, stage)?, ConstValue::None),
+                        _ => matches!(self.const_value(left, env, stage)?, ConstValue::None),
+                    };
+                    return match c.ops[0] {
+                        CmpOp::Is | CmpOp::Eq => Some(other_is_none),
+                        CmpOp::IsNot | CmpOp::NotEq => Some(!other_is_none),
+                        _ => None,
+                    };
+                }
+                let (l, r) = (self.const_value(left, env, stage)?, self.const_value(right, env, stage)?);
                 const_compare(c.ops[0], &l, &r)
             }
             _ => None,
         }
+    }
+
+    /// Whether `expr` names an argument given or defaulting to `None` (or a copy of one).
+    fn none_argument(&self, expr: &Expr, env: &Env, stage: Stage) -> bool {
+        matches!(expr, Expr::Name(n) if matches!(self.known_local(n.id.as_str(), env, stage), Some(Known::NoneArgument(_))))
     }
 
     /// What pruning at `stage` knows of the local's reaching definition.
@@ -579,7 +616,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         let id = *env.get(name)?;
         let Val::Def(_, Some(k)) = &self.vals[id] else { return None };
         let early = match k {
-            Known::Const(_, e) | Known::Truth(_, e) => *e,
+            Known::Const(_, e) | Known::Truth(_, e) | Known::NoneArgument(e) => *e,
         };
         match stage {
             Stage::BeforeSsa if !early || self.definitions.get(name) != Some(&1) => None,
@@ -755,6 +792,17 @@ impl<'c, 'a> Typer<'c, 'a> {
 
     /// Types a branch condition (`if`, `while`, `assert`, a conditional expression), which
     /// Numba converts with `bool()`; an `and`/`or` converts each operand instead.
+    /// Types a branch condition, unless Numba decides it by an argument's type (`b is None`,
+    /// `b == None` for `b=None`): that comparison becomes a constant before typing.
+    fn branch_condition(&mut self, test: &Expr, env: &Env) -> TResult<()> {
+        let by_type = matches!(test, Expr::Compare(c) if c.ops.len() == 1
+            && (self.none_argument(&c.left, env, Stage::AfterSsa) || self.none_argument(&c.comparators[0], env, Stage::AfterSsa)));
+        if !(by_type && self.const_truth(test, env).is_some()) {
+            self.condition(test, env)?;
+        }
+        Ok(())
+    }
+
     fn condition(&mut self, test: &Expr, env: &Env) -> TResult<Ty> {
         let ty = self.expr(test, env)?;
         if !matches!(test, Expr::BoolOp(_)) {
@@ -945,7 +993,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     }
                     let (truth, after_ssa) = match test {
                         Some(test) => {
-                            self.condition(test, &env)?;
+                            self.branch_condition(test, &env)?;
                             let truth = self.const_truth(test, &env);
                             self.note_pruned(test, truth);
                             (truth, truth.is_some() && self.truth_at(test, &env, Stage::BeforeSsa).is_none())
@@ -1423,7 +1471,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     .ok_or_else(|| ("cannot unify the operands of `and`/`or`".to_string(), range))?
             }
             Expr::If(i) => {
-                self.condition(&i.test, env)?;
+                self.branch_condition(&i.test, env)?;
                 let truth = self.const_truth(&i.test, env);
                 self.note_pruned(&i.test, truth);
                 match truth {
@@ -1915,6 +1963,10 @@ impl<'c, 'a> Typer<'c, 'a> {
             return Ok(());
         }
         if [l, r].iter().any(|t| matches!(t, Ty::Val(Type::None))) {
+            // Numba's `none_equality`: `==`/`!=` against `None` is `is`/`is not`.
+            if matches!(op, CmpOp::Eq | CmpOp::NotEq) {
+                return Ok(());
+            }
             return err(format!("kernlint does not model comparing {} with {}", l.record_name(), r.record_name()), range);
         }
         let (l, r) = (&unwrap_optional_ty(l), &unwrap_optional_ty(r));
