@@ -12,6 +12,7 @@ mod ptxas;
 mod kernel_runs;
 
 use kernel_runs::{f64s, from_values, i64s, read_f64s, read_i64s, u64s};
+use kernlint::analysis::typing::{ErrorKind, type_function};
 use kernlint::launch::HostArg;
 
 const ITERATION: &str = "\
@@ -394,4 +395,68 @@ fn max_and_min_propagate_nan_as_numba_selects() {
         let same = if want.is_nan() { got.is_nan() } else if matches!(k % 10, 3 | 4) { *got == want } else { got.to_bits() == want.to_bits() };
         assert!(same, "row {}, column {}: {got} where Numba gives {want}", k / 10, k % 10);
     }
+}
+
+const ARRAY_RETURNS: &str = "\
+from numba import cuda, float64
+
+@cuda.jit(device=True)
+def head(a):
+    return a[:2]
+
+@cuda.jit(device=True)
+def local():
+    t = cuda.local.array(4, float64)
+    t[0] = 1.0
+    return t
+
+@cuda.jit(device=True)
+def alias(a):
+    b = a
+    return b
+
+@cuda.jit(device=True)
+def either(a, c, n):
+    if n > 0:
+        return a
+    return c
+
+@cuda.jit
+def sliced(out, a):
+    out[0] = head(a)[0]
+
+@cuda.jit
+def made(out, a):
+    out[0] = local()[0]
+
+@cuda.jit
+def renamed(out, a):
+    out[0] = alias(a)[0]
+
+@cuda.jit
+def passed(out, a):
+    out[0] = either(a, out, 1)[1] + either(a, out, 0)[1]
+
+@cuda.jit
+def inner(out, a):
+    def tail(x):
+        return x[1:]
+    out[0] = tail(a)[0]
+";
+
+#[test]
+fn device_functions_return_only_the_arrays_they_are_given() {
+    // Numba's legalize_return_type (no NRT on the GPU): a device function returns an array
+    // only as the argument itself; closures are inlined, so theirs may be views.
+    let sig = "void(float64[::1], float64[::1])";
+    for kernel in ["sliced", "made", "renamed"] {
+        let (db, file) = kernel_runs::database(ARRAY_RETURNS);
+        let e = type_function(&db, file, kernel, Some(sig)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Numba, "{kernel}: {}", e.message);
+        assert!(e.message.contains("Only accept returning of array passed into the function as argument"), "{kernel}: {}", e.message);
+    }
+    let out = kernel_runs::run(ARRAY_RETURNS, "passed", sig, 1, &[f64s(&[0.0, 5.0]), f64s(&[1.0, 2.0, 3.0])]);
+    assert_eq!(read_f64s(&out[0])[0], 2.0 + 5.0);
+    let out = kernel_runs::run(ARRAY_RETURNS, "inner", sig, 1, &[f64s(&[0.0]), f64s(&[1.0, 2.0, 3.0])]);
+    assert_eq!(read_f64s(&out[0]), [2.0]);
 }

@@ -256,8 +256,18 @@ struct Snapshot {
     typemap: BTreeMap<String, BTreeSet<String>>,
     first_binding: BTreeMap<String, TextRange>,
     expressions: BTreeMap<(u32, u32), Type>,
-    returns: Vec<(Ty, TextRange)>,
+    returns: Vec<Return>,
     pruned: BTreeMap<(u32, u32), Option<bool>>,
+}
+
+/// A `return` (or the end of the function): what it returns, where, and whether that is an
+/// argument as passed in, the only array a device function may return (Numba's
+/// `legalize_return_type`: without NRT no other array outlives the call).
+#[derive(Clone)]
+struct Return {
+    ty: Ty,
+    range: TextRange,
+    passes_argument: bool,
 }
 
 pub struct Typer<'c, 'a> {
@@ -272,7 +282,9 @@ pub struct Typer<'c, 'a> {
     versions: HashMap<String, usize>,
     first_binding: BTreeMap<String, TextRange>,
     expressions: BTreeMap<(u32, u32), Type>,
-    returns: Vec<(Ty, TextRange)>,
+    returns: Vec<Return>,
+    /// The values of the arguments as passed in.
+    arguments: HashSet<usize>,
     /// Branch conditions by range: decided (`Some`) in every place they were typed, or not.
     pruned: BTreeMap<(u32, u32), Option<bool>>,
     /// Statements typed on some pass, and statements some pass found no path to.
@@ -374,6 +386,7 @@ fn type_def_in(
         first_binding: BTreeMap::new(),
         expressions: BTreeMap::new(),
         returns: Vec::new(),
+        arguments: HashSet::new(),
         pruned: BTreeMap::new(),
         reached: HashSet::new(),
         skipped: HashSet::new(),
@@ -391,6 +404,7 @@ fn type_def_in(
         let name = param.name.to_string();
         typer.locals.insert(name.clone());
         typer.define(&mut env, &name, ty.clone(), param.range());
+        typer.arguments.insert(env[&name]);
         let definitions = typer.definitions.entry(name.clone()).or_default();
         *definitions += 1;
         // Numba's pruning reads an argument's type, not its value: only a `None` is known.
@@ -406,10 +420,10 @@ fn type_def_in(
     }
     let end = typer.block(&def.body, Some(env))?;
     if end.is_some() {
-        typer.returns.push((Ty::Val(Type::None), def.name.range()));
+        typer.returns.push(Return { ty: Ty::Val(Type::None), range: def.name.range(), passes_argument: false });
     }
     let mut ret: Option<Type> = None;
-    for (ty, range) in &typer.returns {
+    for Return { ty, range, .. } in &typer.returns {
         let Ty::Val(t) = ty else {
             return err(format!("cannot return {}", ty.record_name()), *range);
         };
@@ -423,12 +437,26 @@ fn type_def_in(
         });
     }
     let ret = ret.unwrap_or(Type::None);
+    // Closures are inlined into their caller: the rule is for calls.
+    if matches!(ret, Type::Array { .. })
+        && closure.is_none()
+        && let Some(r) = typer.returns.iter().find(|r| !r.passes_argument)
+    {
+        return reject(
+            ErrorKind::Numba,
+            format!(
+                "Only accept returning of array passed into the function as argument: `{}` may return an array argument itself (`return a`), not another name for it, a slice or a local array; give it an output array to write into instead",
+                def.name
+            ),
+            r.range,
+        );
+    }
     if kernel && ret != Type::None {
         let range = typer
             .returns
             .iter()
-            .find(|(t, _)| *t != Ty::Val(Type::None))
-            .map_or(def.name.range(), |r| r.1);
+            .find(|r| r.ty != Ty::Val(Type::None))
+            .map_or(def.name.range(), |r| r.range);
         return reject(
             ErrorKind::Covered,
             format!("a kernel cannot return a value (returns {ret})"),
@@ -971,7 +999,8 @@ impl<'c, 'a> Typer<'c, 'a> {
                     Some(v) => self.expr(v, &env)?,
                     None => Ty::Val(Type::None),
                 };
-                self.returns.push((ty, r.range()));
+                let passes_argument = matches!(r.value.as_deref(), Some(Expr::Name(n)) if env.get(n.id.as_str()).is_some_and(|v| self.arguments.contains(v)));
+                self.returns.push(Return { ty, range: r.range(), passes_argument });
                 return Ok(None);
             }
             Stmt::If(s) => {
