@@ -1,7 +1,7 @@
 //! Array attributes, views and reductions in kernels: `a.strides`, `a.reshape(...)`,
 //! `a.view(dtype)`, `a.fill(v)`, `a.flat[i]`, `a.real`, `a.dtype.type(x)`, and the
 //! reductions that allocate nothing (`a.sum()`, `np.prod(a)`, `a.mean()`, `np.all(a)`,
-//! `np.any(a)`, `np.argmax(a)`, `a.argmin()`, the builtins `sum`, `min`, `max`). The types
+//! `np.any(a)`, `np.argmax(a)`, `a.argmin()`, `a.var()`, `np.std(a)`, the builtins `sum`, `min`, `max`). The types
 //! are Numba's (recorded from numba-cuda below), the constructs Numba rejects are its
 //! errors, the simulator computes what Numba's compiled code does (expected values by hand
 //! or by the same sequence of IEEE operations), and each kernel's PTX assembles.
@@ -650,6 +650,47 @@ def k(out, c, f, x):
         x[..16].iter().fold(1.0f32, |acc, v| acc * v) as f64,
         sum32(&f_rows) as f64,
     ];
+    let got = read_f64s(&outputs[0]);
+    for (k, (g, e)) in got.iter().zip(expected).enumerate() {
+        assert_eq!(g.to_bits(), e.to_bits(), "out[{k}]: {g} != {e}");
+    }
+}
+
+/// `a.var()`/`np.std(a)` are numba-cuda's `array_var`: the mean (a float32 sum divided in
+/// float64), then the squared distances to it summed in float64 in `np.nditer`'s order and
+/// divided by the size; `std` is `var ** 0.5`. (NumPy's own `var` sums pairwise and keeps
+/// float32 for float32 arrays: Numba's simulator differs in the last bits.)
+#[test]
+fn variance_is_numba_cudas_two_pass_loop() {
+    let source = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(out, x, c, n):
+    out[0] = x.var()
+    out[1] = np.std(x)
+    out[2] = c.T.var()
+    out[3] = x[1:9:2].std()
+    out[4] = n.var()
+    out[5] = np.std(n)
+";
+    let x = float32_values(37, 4);
+    let c = float32_values(35, 5);
+    let n: Vec<i64> = (0..11).map(|k| (k * 37 % 23) - 11).collect();
+    let outputs = run(source, "k", "void(float64[::1], float32[::1], float32[:, ::1], int64[::1])", 1, &[
+        f64s(&[0.0; 6]),
+        f32s(&x),
+        shaped(f32s(&c), &[5, 7], false),
+        i64s(&n),
+    ]);
+    let var = |values: &[f64], mean: f64| values.iter().fold(0.0f64, |acc, v| acc + (v - mean) * (v - mean)) / values.len() as f64;
+    let var32 = |values: &[f32]| var(&values.iter().map(|&v| v as f64).collect::<Vec<_>>(), sum32(values) as f64 / values.len() as f64);
+    // c.T is an F view of c: nditer walks it in memory order, c's own.
+    let strided: Vec<f32> = x[1..9].iter().step_by(2).copied().collect();
+    let ints: Vec<f64> = n.iter().map(|&v| v as f64).collect();
+    let int_var = var(&ints, ints.iter().sum::<f64>() / ints.len() as f64);
+    let expected = [var32(&x), var32(&x).powf(0.5), var32(&c), var32(&strided).powf(0.5), int_var, int_var.powf(0.5)];
     let got = read_f64s(&outputs[0]);
     for (k, (g, e)) in got.iter().zip(expected).enumerate() {
         assert_eq!(g.to_bits(), e.to_bits(), "out[{k}]: {g} != {e}");

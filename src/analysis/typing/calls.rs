@@ -291,7 +291,7 @@ fn array_method(array: &Type, name: &str, args: &[Ty], kwargs: &[(String, Ty)], 
     };
     let bound = format!("BoundFunction(array.{name} for {array})");
     match name {
-        "sum" | "prod" | "mean" | "all" | "any" | "argmax" | "argmin" | "max" | "min" => {
+        "sum" | "prod" | "mean" | "var" | "std" | "all" | "any" | "argmax" | "argmin" | "max" | "min" => {
             array_reduction(&format!("a.{name}()"), name, array, args, kwargs, range)
         }
         "fill" => {
@@ -359,7 +359,7 @@ fn array_method(array: &Type, name: &str, args: &[Ty], kwargs: &[(String, Ty)], 
             format!("No implementation of function {bound}: `{name}` makes a new array (or takes an element with `take`), which Numba cannot allocate in a kernel"),
             range,
         ),
-        "std" | "var" | "transpose" => err(format!("kernlint does not model `a.{name}(...)` yet"), range),
+        "transpose" => err(format!("kernlint does not model `a.{name}(...)` yet"), range),
         // The other ndarray methods Numba's CUDA target does not know at all.
         _ => numba(format!("Unknown attribute '{name}' of type {array}"), range),
     }
@@ -444,7 +444,7 @@ pub(super) fn array_reduction(what: &str, name: &str, array: &Type, extra: &[Ty]
             }
             Ok(Ty::scalar(ret))
         }
-        "prod" | "mean" | "all" | "any" => {
+        "prod" | "mean" | "var" | "std" | "all" | "any" => {
             if !extra.is_empty() || !kwargs.is_empty() {
                 let given: Vec<String> = extra.iter().map(describe).chain(kwargs.iter().map(|(k, t)| format!("{k}={}", describe(t)))).collect();
                 return numba(
@@ -455,7 +455,8 @@ pub(super) fn array_reduction(what: &str, name: &str, array: &Type, extra: &[Ty]
             Ok(Ty::scalar(match name {
                 "prod" => sum_type(s),
                 "mean" if s.is_complex() => Scalar::C128,
-                "mean" => Scalar::F64,
+                // Numba's `array_var`: squared distances to the mean summed in float64.
+                "mean" | "var" | "std" => Scalar::F64,
                 _ => Scalar::Bool,
             }))
         }
@@ -1044,7 +1045,7 @@ fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
 /// A NumPy function of an array (`np.sum(a)`): the reductions that allocate nothing.
 fn numpy_array(name: &str, array: &Type, rest: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> Option<TResult<Ty>> {
     Some(match name {
-        "sum" | "prod" | "mean" | "all" | "any" | "argmax" | "argmin" | "max" | "min" | "amax" | "amin" => {
+        "sum" | "prod" | "mean" | "var" | "std" | "all" | "any" | "argmax" | "argmin" | "max" | "min" | "amax" | "amin" => {
             array_reduction(&format!("np.{name}"), name, array, rest, kwargs, range)
         }
         // NumPy 2's `np.reshape(a, shape)` has no CUDA implementation (`a.reshape` has).

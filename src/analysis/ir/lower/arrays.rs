@@ -352,7 +352,7 @@ impl Lower<'_> {
     pub(super) fn array_method(&mut self, recv: ValueId, name: &str, call: &ruff_python_ast::ExprCall, result: &Type, span: TextRange) -> LResult<ValueId> {
         let positional = &call.arguments.args;
         match name {
-            "sum" | "prod" | "mean" | "all" | "any" | "argmax" | "argmin" => {
+            "sum" | "prod" | "mean" | "var" | "std" | "all" | "any" | "argmax" | "argmin" => {
                 let axis = positional.first().or_else(|| super::keyword(call, "axis"));
                 self.reduction(name, recv, axis, result, span)
             }
@@ -475,6 +475,31 @@ impl Lower<'_> {
                 let size = self.element_count(array, ndim, span);
                 let q = self.arith(Operator::Div, c, size, None, span)?;
                 self.cast(q, r, span)
+            }
+            "var" | "std" => {
+                // Numba's `array_var`: `m = a.mean()`, then `ssd += (v - m) * (v - m)` over
+                // `np.nditer(a)` in float64, `ssd / a.size`; `std` is `a.var() ** 0.5`.
+                let f64_t = Type::Scalar(Scalar::F64);
+                let m = self.reduction("mean", array, None, &f64_t, span)?;
+                let ssd = self.temp("ssd", &f64_t);
+                let zero = self.number(0, Scalar::F64, span);
+                self.emit_void(Op::WriteSlot(ssd, zero), span);
+                let (indices, loops) = self.open_element_loops(array, fortran, span);
+                let v = self.load_at(array, indices, span);
+                let d = self.arith(Operator::Sub, v, m, None, span)?;
+                let sq = self.arith(Operator::Mult, d, d, None, span)?;
+                let c = self.emit(Op::ReadSlot(ssd), Some(f64_t.clone()), span);
+                let x = self.arith(Operator::Add, c, sq, None, span)?;
+                self.emit_void(Op::WriteSlot(ssd, x), span);
+                self.close_element_loops(loops, span);
+                let c = self.emit(Op::ReadSlot(ssd), Some(f64_t), span);
+                let size = self.element_count(array, ndim, span);
+                let var = self.arith(Operator::Div, c, size, None, span)?;
+                if name == "var" {
+                    return Ok(var);
+                }
+                let half = self.constant(Constant::Float(0.5, Scalar::F64), span);
+                self.arith(Operator::Pow, var, half, None, span)
             }
             "all" | "any" => {
                 // The first element that decides it ends the walk.
