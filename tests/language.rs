@@ -2,7 +2,8 @@
 //! are views), tuples, `enumerate` (with a start) and `zip` (stopping at the shortest);
 //! device functions called with keywords and defaults; `divmod`, `-`/`~` on a bool,
 //! `round` of an integer, `itemsize`/`nbytes`; tuple comparisons; ranges walked by `enumerate`/`zip`
-//! or held by a variable; integer `**` (numba-cuda's `int_power_impl`); `max`/`min` with NaN. The simulator computes what Numba does
+//! or held by a variable; integer `**` (numba-cuda's `int_power_impl`); `max`/`min` with NaN;
+//! shift counts out of range; floats narrowed to 8 and 16 bits; `in` on tuples. The simulator computes what Numba does
 //! (expected values from CPython or Numba's simulator) and the PTX backend compiles each
 //! kernel to PTX that ptxas accepts.
 
@@ -459,4 +460,112 @@ fn device_functions_return_only_the_arrays_they_are_given() {
     assert_eq!(read_f64s(&out[0])[0], 2.0 + 5.0);
     let out = kernel_runs::run(ARRAY_RETURNS, "inner", sig, 1, &[f64s(&[0.0]), f64s(&[1.0, 2.0, 3.0])]);
     assert_eq!(read_f64s(&out[0]), [2.0]);
+const SHIFT_COUNTS: &str = "\
+from numba import cuda
+
+@cuda.jit
+def shifts(o, u, x, k):
+    i = cuda.grid(1)
+    if i < x.size:
+        o[i, 0] = x[i] >> k[i]
+        o[i, 1] = x[i] << k[i]
+        u[i] = u[i] >> k[i]
+";
+
+#[test]
+fn shift_counts_are_unsigned_as_in_numbas_ptx() {
+    // Numba's PTX shifts by the count read as unsigned, which PTX clamps at the width: a
+    // negative count empties the value like one of 64 or more (`>>` on a signed value
+    // leaves its sign).
+    let x = [-8i64, -8, -8, 12345, -12345, 5];
+    let k = [-1i64, -64, 64, -1, 3, 63];
+    let u = u64s(&[u64::MAX; 6]);
+    let sig = "void(int64[:, ::1], uint64[::1], int64[::1], int64[::1])";
+    let out = kernel_runs::run(SHIFT_COUNTS, "shifts", sig, 6, &[kernel_runs::zeros(kernlint::analysis::types::Scalar::I64, vec![6, 2]), u, i64s(&x), i64s(&k)]);
+    let o = read_i64s(out[0].as_ref().unwrap());
+    let u = read_i64s(out[1].as_ref().unwrap());
+    let expected = [[-1, 0], [-1, 0], [-1, 0], [0, 0], [-1544, -98760], [0, -9223372036854775808]];
+    assert_eq!(o, expected.concat());
+    assert_eq!(u, [0, 0, 0, 0, (u64::MAX >> 3) as i64, 1]);
+    let (db, file) = kernel_runs::database(SHIFT_COUNTS);
+    let sig = kernlint::analysis::signature::parse_signature_str(sig).unwrap();
+    let program = kernlint::launch::build_program(&db, file, "shifts", &sig).unwrap();
+    let ptx = kernlint::compile::compile_ptx(&program, "sm_90", &kernlint::compile::CompileOptions::default()).unwrap();
+    assert!(!ptx.contains("max.s64"), "a negative count is not clamped to 0:\n{ptx}");
+}
+
+const NARROW_FROM_FLOAT: &str = "\
+from numba import cuda, int8, int16, uint8, uint16
+
+@cuda.jit
+def narrow(o8, o16, o, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        o8[i] = v
+        o16[i] = v
+        o[i, 0] = uint8(v)
+        o[i, 1] = int8(v)
+        o[i, 2] = uint16(v)
+        o[i, 3] = int16(v)
+";
+
+#[test]
+fn floats_convert_to_8_and_16_bits_through_a_saturated_16_bit_value() {
+    // Numba's PTX: `cvt.rzi.u16`/`cvt.rzi.s16` (saturating, NaN -> 0), then the low byte for
+    // the 8-bit types; NumPy and the CUDA simulator wrap instead.
+    let x = [-1.9, -300.0, 300.7, 70000.5, 1e10, f64::NAN, 255.9];
+    let sig = "void(uint8[::1], int16[::1], int64[:, ::1], float64[::1])";
+    let args = [
+        kernel_runs::zeros(kernlint::analysis::types::Scalar::U8, vec![7]),
+        kernel_runs::zeros(kernlint::analysis::types::Scalar::I16, vec![7]),
+        kernel_runs::zeros(kernlint::analysis::types::Scalar::I64, vec![7, 4]),
+        f64s(&x),
+    ];
+    let out = kernel_runs::run(NARROW_FROM_FLOAT, "narrow", sig, 7, &args);
+    assert_eq!(out[0].as_ref().unwrap().data, [0, 0, 44, 255, 255, 0, 255]);
+    let o16: Vec<i16> = kernel_runs::words::<2>(out[1].as_ref().unwrap()).into_iter().map(i16::from_le_bytes).collect();
+    assert_eq!(o16, [-1, -300, 300, 32767, 32767, 0, 255]);
+    let o = read_i64s(out[2].as_ref().unwrap());
+    let expected = [
+        [0, -1, 0, -1],
+        [0, -44, 0, -300],
+        [44, 44, 300, 300],
+        [255, -1, 65535, 32767],
+        [255, -1, 65535, 32767],
+        [0, 0, 0, 0],
+        [255, -1, 255, 255],
+    ];
+    assert_eq!(o, expected.concat());
+}
+
+const IN_TUPLE: &str = "\
+from numba import cuda
+
+PRIMES = (2, 3, 5, 7)
+
+@cuda.jit
+def member(o, a):
+    i = cuda.grid(1)
+    if i < a.size:
+        v = a[i]
+        o[i, 0] = v in (1, 3, 5)
+        o[i, 1] = v not in PRIMES
+        o[i, 2] = v in (1.5, 2.0)
+        o[i, 3] = (v, 1) in ((1, 1), (2, 1))
+";
+
+#[test]
+fn in_tests_the_items_of_a_tuple_of_one_type() {
+    let a = i64s(&[1, 2, 3, 4]);
+    let o = kernel_runs::zeros(kernlint::analysis::types::Scalar::Bool, vec![4, 4]);
+    let out = kernel_runs::run(IN_TUPLE, "member", "void(boolean[:, ::1], int64[::1])", 4, &[o, a]);
+    let expected: [[u8; 4]; 4] = [[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 0], [0, 1, 0, 0]];
+    assert_eq!(out[0].as_ref().unwrap().data, expected.concat());
+    // Numba has no `contains` for a tuple of mixed item types.
+    let src = "from numba import cuda\n\n@cuda.jit\ndef k(o, a):\n    o[0] = a[0] in (1, 2.5)\n";
+    let (db, file) = kernel_runs::database(src);
+    let err = kernlint::analysis::typing::type_function(&db, file, "k", Some("void(boolean[::1], int64[::1])")).unwrap_err();
+    assert!(err.message.contains("No implementation of function contains"), "{}", err.message);
+    assert_eq!(&src[err.file_range()], "a[0] in (1, 2.5)");
 }

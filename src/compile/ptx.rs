@@ -1249,10 +1249,13 @@ impl<'a> FnCx<'a> {
             (Rc::F | Rc::Fd, Rc::R) if matches!(to, Scalar::I32 | Scalar::U32) => {
                 self.e(format!("cvt.rzi.{}.{} {d}, {x}", aty(to), aty(from)))
             }
+            // Numba converts to 8- and 16-bit types with `cvt.rzi.{s16,u16}`: saturated at
+            // 16 bits, of which the 8-bit types keep the low byte.
             (Rc::F | Rc::Fd, Rc::R) => {
-                let t = self.reg(Rc::Rd);
-                self.e(format!("cvt.rzi.s64.{} {t}, {x}", aty(from)));
-                self.e(format!("cvt.u32.u64 {d}, {t}"));
+                let (lo, hi) = if to.is_signed() { (-32768, 32767) } else { (0, 65535) };
+                self.e(format!("cvt.rzi.s32.{} {d}, {x}", aty(from)));
+                self.e(format!("max.s32 {d}, {d}, {lo}"));
+                self.e(format!("min.s32 {d}, {d}, {hi}"));
                 self.norm(&d, to);
             }
             (Rc::F | Rc::Fd, Rc::Rd) => {
@@ -2051,17 +2054,12 @@ impl<'a> FnCx<'a> {
             }
             BinaryOp::Shl | BinaryOp::Shr => {
                 let amt = self.reg(Rc::R);
+                // The count is unsigned, as in Numba's PTX: a negative one is out of
+                // range, and PTX clamps those to the width (shr.s fills with the sign).
                 if wide {
                     let c = self.reg(Rc::Rd);
-                    if op == BinaryOp::Shr && !s.is_unsigned_int() {
-                        self.e(format!("max.s64 {c}, {y}, 0"));
-                        self.e(format!("min.s64 {c}, {c}, 63"));
-                    } else {
-                        self.e(format!("min.u64 {c}, {y}, 64"));
-                    }
+                    self.e(format!("min.u64 {c}, {y}, 64"));
                     self.e(format!("cvt.u32.u64 {amt}, {c}"));
-                } else if op == BinaryOp::Shr && !s.is_unsigned_int() {
-                    self.e(format!("max.s32 {amt}, {y}, 0"));
                 } else {
                     self.e(format!("mov.b32 {amt}, {y}"));
                 }

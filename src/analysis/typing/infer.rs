@@ -1999,6 +1999,21 @@ impl<'c, 'a> Typer<'c, 'a> {
             return err(format!("kernlint does not model comparing {} with {}", l.record_name(), r.record_name()), range);
         }
         let (l, r) = (&unwrap_optional_ty(l), &unwrap_optional_ty(r));
+        if matches!(op, CmpOp::In | CmpOp::NotIn) {
+            // Numba's `contains` takes a tuple of one item type and compares each item with `==`.
+            return match r.value().map(unliteral) {
+                Some(Type::UniTuple(item, _)) => self.compare(CmpOp::Eq, l, &Ty::Val(*item), range),
+                _ => reject(
+                    ErrorKind::Numba,
+                    format!(
+                        "No implementation of function contains({}, {}): `in` takes a tuple whose items have one type",
+                        r.value().map_or_else(|| r.record_name(), |t| unliteral(t).to_string()),
+                        l.value().map_or_else(|| l.record_name(), |t| unliteral(t).to_string())
+                    ),
+                    range,
+                ),
+            };
+        }
         if let (Ty::Dtype(_), Ty::Path(_)) | (Ty::Path(_), Ty::Dtype(_)) = (l, r) {
             return reject(
                 ErrorKind::Numba,

@@ -531,12 +531,15 @@ fn float_to_int(x: f64, s: Scalar) -> i64 {
     if x.is_nan() {
         return 0;
     }
-    // `cvt.rzi.{s32,u32,s64,u64}` saturate at their own width (Rust's `as` does too); the
-    // narrower types go through int64 and wrap, as the PTX backend converts them.
+    // `cvt.rzi` saturates at its destination's width (Rust's `as` does too). Numba's PTX
+    // converts to the 8-bit types through 16 bits (`cvt.rzi.{s16,u16}`); `norm` then keeps
+    // the low byte.
     match s {
         Scalar::U64 => (x as u64) as i64,
         Scalar::I32 => (x as i32) as i64,
         Scalar::U32 => (x as u32) as i64,
+        Scalar::I8 | Scalar::I16 => (x as i16) as i64,
+        Scalar::U8 | Scalar::U16 => (x as u16) as i64,
         _ => x as i64,
     }
 }
@@ -632,7 +635,9 @@ pub(crate) fn int_binary(op: BinaryOp, a: i64, b: i64, s: Scalar) -> i64 {
                     0
                 }
             } else {
-                a >> b.clamp(0, 63)
+                // Numba's PTX shifts by the count read as unsigned, so a negative
+                // count fills with the sign like one of 64 or more.
+                a >> (b as u64).min(63)
             }
         }
         BinaryOp::TrueDiv => 0,
