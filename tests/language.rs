@@ -2,7 +2,8 @@
 //! are views), tuples, `enumerate` (with a start) and `zip` (stopping at the shortest);
 //! device functions called with keywords and defaults; `divmod`, `-`/`~` on a bool,
 //! `round` of an integer, `itemsize`/`nbytes`; tuple comparisons; ranges walked by `enumerate`/`zip`
-//! or held by a variable; integer `**` (numba-cuda's `int_power_impl`); `max`/`min` with NaN. The simulator computes what Numba does
+//! or held by a variable; integer `**` (numba-cuda's `int_power_impl`); `max`/`min` with NaN;
+//! arrays unpacked into names; `*t` spliced into a tuple. The simulator computes what Numba does
 //! (expected values from CPython or Numba's simulator) and the PTX backend compiles each
 //! kernel to PTX that ptxas accepts.
 
@@ -409,4 +410,73 @@ fn max_and_min_propagate_nan_as_numba_selects() {
         let same = if want.is_nan() { got.is_nan() } else if matches!(k % 10, 3 | 4) { *got == want } else { got.to_bits() == want.to_bits() };
         assert!(same, "row {}, column {}: {got} where Numba gives {want}", k / 10, k % 10);
     }
+}
+
+const ARRAY_UNPACKING: &str = "\
+from numba import cuda
+
+FAST = cuda.jit(fastmath=True)
+
+@cuda.jit(device=True)
+def ends(row):
+    first, middle, last = row
+    return first + 10.0 * middle + 100.0 * last
+
+@FAST
+def unpack(out, a, m, short):
+    i = cuda.grid(1)
+    if i == 0:
+        x, y, z, w = a[:4]
+        out[0] = x - y + z * w
+        top, bottom = m
+        out[1] = ends(top) - ends(bottom)
+        p, q = a[4:6]
+        out[2] = p * q
+        # An array of another length is a ValueError, which ends the thread.
+        u, v = short
+        out[3] = u + v
+";
+
+#[test]
+fn arrays_unpack_item_by_item_and_a_wrong_length_ends_the_thread() {
+    // mcvine's `x,y,z,vx,vy,vz = neutron[:6]`; the kernel's decorator is held by a name.
+    let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let m = match f64s(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]) {
+        HostArg::Array(mut m) => {
+            m.shape = vec![2, 3];
+            HostArg::Array(m)
+        }
+        other => other,
+    };
+    let sig = "void(float64[::1], float64[::1], float64[:, ::1], float64[::1])";
+    let out = kernel_runs::run(ARRAY_UNPACKING, "unpack", sig, 1, &[f64s(&[0.0; 4]), f64s(&a), m, f64s(&[7.0, 8.0, 9.0])]);
+    // rows unpack as views: (1 + 20 + 300) - (4 + 50 + 600); `u, v = short` of 3 items raises.
+    assert_eq!(read_f64s(out[0].as_ref().unwrap()), [1.0 - 2.0 + 12.0, 321.0 - 654.0, 30.0, 0.0]);
+}
+
+const STARRED_TUPLES: &str = "\
+from numba import cuda
+
+@cuda.jit(device=True)
+def add_pair(arr, indices, a, b):
+    cuda.atomic.add(arr, (*indices, 0), a)
+    cuda.atomic.add(arr, (*indices, 1), b)
+
+@cuda.jit
+def splice(out, pairs):
+    i = cuda.grid(1)
+    if i < 2:
+        add_pair(pairs, (i, 1), 1.5, 2.5)
+        head = (i, 2.0)
+        t = (7, *head, *(3, 4))
+        out[i] = t[0] * 1000 + t[1] * 100 + t[2] * 10 + t[3] + t[4] + len(t)
+";
+
+#[test]
+fn a_starred_tuple_splices_its_items_into_a_tuple() {
+    // `cuda.atomic.add(arr, (*indices, 0), val)` from a warp-aggregation helper.
+    let pairs = kernel_runs::zeros(kernlint::analysis::types::Scalar::F64, vec![2, 2, 2]);
+    let out = kernel_runs::run(STARRED_TUPLES, "splice", "void(float64[::1], float64[:, :, ::1])", 2, &[f64s(&[0.0; 2]), pairs]);
+    assert_eq!(read_f64s(out[0].as_ref().unwrap()), [7000.0 + 0.0 + 20.0 + 7.0 + 5.0, 7000.0 + 100.0 + 20.0 + 7.0 + 5.0]);
+    assert_eq!(read_f64s(out[1].as_ref().unwrap()), [0.0, 0.0, 1.5, 2.5, 0.0, 0.0, 1.5, 2.5]);
 }
