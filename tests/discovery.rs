@@ -123,3 +123,36 @@ fn a_bad_signature_is_an_error_with_its_location() {
     let range = item.to_file(err.range);
     assert_eq!(&text[range], "flaot32");
 }
+
+#[test]
+fn a_decorator_held_by_a_name_declares_what_it_was_made_with() {
+    // diffct's `_FASTMATH_DECORATOR = cuda.jit(cache=True, fastmath=True)`, applied as `@NAME`.
+    let db = RootDatabase::default();
+    let text = "\
+from numba import cuda
+
+FAST = cuda.jit(cache=True, fastmath=True)
+DEVICE = cuda.jit(device=True)
+SIGNED = cuda.jit(\"void(float32[::1])\")
+
+@FAST
+def k(a):
+    a[0] = 1.0
+
+@DEVICE
+def d(x):
+    return x
+
+@SIGNED
+def s(a):
+    a[0] = d(2.0)
+";
+    let file = SourceFile::new(&db, "k.py".into(), text.to_string());
+    let found = file_gpu_functions(&db, file);
+    let by_name = |n: &str| found.iter().find(|(_, f)| f.name == n).map(|(_, f)| f).unwrap_or_else(|| panic!("{n} not found"));
+    assert_eq!(by_name("k").spec.kind, FunctionKind::Kernel);
+    assert_eq!(by_name("k").spec.options.fastmath, Some(true));
+    assert_eq!(by_name("k").spec.options.cache, Some(true));
+    assert_eq!(by_name("d").spec.kind, FunctionKind::DeviceFunction);
+    assert_eq!(by_name("s").spec.signatures.len(), 1);
+}

@@ -3,7 +3,8 @@
 //! device functions called with keywords and defaults; `divmod`, `-`/`~` on a bool,
 //! `round` of an integer, `itemsize`/`nbytes`; tuple comparisons; ranges walked by `enumerate`/`zip`
 //! or held by a variable; integer `**` (numba-cuda's `int_power_impl`); `max`/`min` with NaN;
-//! shift counts out of range; floats narrowed to 8 and 16 bits; `in` on tuples. The simulator computes what Numba does
+//! shift counts out of range; floats narrowed to 8 and 16 bits; `in` on tuples; arrays
+//! unpacked into names; `*t` spliced into a tuple. The simulator computes what Numba does
 //! (expected values from CPython or Numba's simulator) and the PTX backend compiles each
 //! kernel to PTX that ptxas accepts.
 
@@ -12,7 +13,7 @@ mod ptxas;
 #[path = "support/kernel_runs.rs"]
 mod kernel_runs;
 
-use kernel_runs::{f64s, from_values, i64s, read_f64s, read_i64s, u64s};
+use kernel_runs::{f64s, from_values, i64s, read_f64s, read_i64s, shaped, u64s};
 use kernlint::analysis::typing::{ErrorKind, type_function};
 use kernlint::launch::HostArg;
 
@@ -98,7 +99,7 @@ def calls(out, x):
 fn device_functions_take_keywords_and_defaults() {
     let x = [-20.0, 3.0, 50.0, 300.0];
     let out = kernel_runs::run(DEFAULTS, "calls", "void(float64[:, ::1], float64[::1])", 4, &[kernel_runs::zeros(kernlint::analysis::types::Scalar::F64, vec![4, 7]), f64s(&x)]);
-    let out = read_f64s(out[0].as_ref().unwrap());
+    let out = read_f64s(&out[0]);
     let expected: Vec<f64> = x
         .iter()
         .flat_map(|&v: &f64| {
@@ -223,7 +224,7 @@ def calls(out, a):
 fn device_functions_made_by_calling_cuda_jit() {
     // `f = cuda.jit(f, device=True)` rebinds the name; `g = cuda.jit(device=True)(f)` aliases it.
     let out = kernel_runs::run(JIT_CALL_FORMS, "calls", "void(float64[::1], float64[::1])", 3, &[f64s(&[0.0; 3]), f64s(&[1.0, 2.5, -4.0])]);
-    assert_eq!(read_f64s(out[0].as_ref().unwrap()), [4.0, 8.5, -11.0]);
+    assert_eq!(read_f64s(&out[0]), [4.0, 8.5, -11.0]);
 }
 
 const RANGE_WALKS: &str = "\
@@ -383,7 +384,7 @@ fn max_and_min_propagate_nan_as_numba_selects() {
         4,
         &[kernel_runs::zeros(kernlint::analysis::types::Scalar::F64, vec![4, 10]), f8, f4, i4],
     );
-    let out = read_f64s(out[0].as_ref().unwrap());
+    let out = read_f64s(&out[0]);
     let (nan, inf) = (f64::NAN, f64::INFINITY);
     let expected: [[f64; 10]; 4] = [
         [nan, -inf, 0.0, -inf, -inf, nan, nan, 0.0, 3.0, -inf],
@@ -460,6 +461,8 @@ fn device_functions_return_only_the_arrays_they_are_given() {
     assert_eq!(read_f64s(&out[0])[0], 2.0 + 5.0);
     let out = kernel_runs::run(ARRAY_RETURNS, "inner", sig, 1, &[f64s(&[0.0]), f64s(&[1.0, 2.0, 3.0])]);
     assert_eq!(read_f64s(&out[0]), [2.0]);
+}
+
 const SHIFT_COUNTS: &str = "\
 from numba import cuda
 
@@ -565,7 +568,70 @@ fn in_tests_the_items_of_a_tuple_of_one_type() {
     // Numba has no `contains` for a tuple of mixed item types.
     let src = "from numba import cuda\n\n@cuda.jit\ndef k(o, a):\n    o[0] = a[0] in (1, 2.5)\n";
     let (db, file) = kernel_runs::database(src);
-    let err = kernlint::analysis::typing::type_function(&db, file, "k", Some("void(boolean[::1], int64[::1])")).unwrap_err();
+    let err = type_function(&db, file, "k", Some("void(boolean[::1], int64[::1])")).unwrap_err();
     assert!(err.message.contains("No implementation of function contains"), "{}", err.message);
     assert_eq!(&src[err.file_range()], "a[0] in (1, 2.5)");
+}
+
+const ARRAY_UNPACKING: &str = "\
+from numba import cuda
+
+FAST = cuda.jit(fastmath=True)
+
+@cuda.jit(device=True)
+def ends(row):
+    first, middle, last = row
+    return first + 10.0 * middle + 100.0 * last
+
+@FAST
+def unpack(out, a, m, short):
+    i = cuda.grid(1)
+    if i == 0:
+        x, y, z, w = a[:4]
+        out[0] = x - y + z * w
+        top, bottom = m
+        out[1] = ends(top) - ends(bottom)
+        p, q = a[4:6]
+        out[2] = p * q
+        # An array of another length is a ValueError, which ends the thread.
+        u, v = short
+        out[3] = u + v
+";
+
+#[test]
+fn arrays_unpack_item_by_item_and_a_wrong_length_ends_the_thread() {
+    // mcvine's `x,y,z,vx,vy,vz = neutron[:6]`; the kernel's decorator is held by a name.
+    let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let m = shaped(f64s(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), &[2, 3], false);
+    let sig = "void(float64[::1], float64[::1], float64[:, ::1], float64[::1])";
+    let out = kernel_runs::run(ARRAY_UNPACKING, "unpack", sig, 1, &[f64s(&[0.0; 4]), f64s(&a), m, f64s(&[7.0, 8.0, 9.0])]);
+    // rows unpack as views: (1 + 20 + 300) - (4 + 50 + 600); `u, v = short` of 3 items raises.
+    assert_eq!(read_f64s(&out[0]), [1.0 - 2.0 + 12.0, 321.0 - 654.0, 30.0, 0.0]);
+}
+
+const STARRED_TUPLES: &str = "\
+from numba import cuda
+
+@cuda.jit(device=True)
+def add_pair(arr, indices, a, b):
+    cuda.atomic.add(arr, (*indices, 0), a)
+    cuda.atomic.add(arr, (*indices, 1), b)
+
+@cuda.jit
+def splice(out, pairs):
+    i = cuda.grid(1)
+    if i < 2:
+        add_pair(pairs, (i, 1), 1.5, 2.5)
+        head = (i, 2.0)
+        t = (7, *head, *(3, 4))
+        out[i] = t[0] * 1000 + t[1] * 100 + t[2] * 10 + t[3] + t[4] + len(t)
+";
+
+#[test]
+fn a_starred_tuple_splices_its_items_into_a_tuple() {
+    // `cuda.atomic.add(arr, (*indices, 0), val)` from a warp-aggregation helper.
+    let pairs = kernel_runs::zeros(kernlint::analysis::types::Scalar::F64, vec![2, 2, 2]);
+    let out = kernel_runs::run(STARRED_TUPLES, "splice", "void(float64[::1], float64[:, :, ::1])", 2, &[f64s(&[0.0; 2]), pairs]);
+    assert_eq!(read_f64s(&out[0]), [7000.0 + 0.0 + 20.0 + 7.0 + 5.0, 7000.0 + 100.0 + 20.0 + 7.0 + 5.0]);
+    assert_eq!(read_f64s(&out[1]), [0.0, 0.0, 1.5, 2.5, 0.0, 0.0, 1.5, 2.5]);
 }

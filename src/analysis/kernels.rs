@@ -408,6 +408,11 @@ pub fn for_each_body<'a>(stmt: &'a Stmt, mut f: impl FnMut(&'a [Stmt])) {
 
 /// What a decorator or wrapping call expression declares, if it is a GPU JIT.
 pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
+    if let Expr::Name(n) = expr
+        && let Some(Binding::Decorator(spec)) = scope.binding(n.id.as_str())
+    {
+        return Some(spec.clone());
+    }
     let (callee, call) = match expr {
         Expr::Call(call) => (&*call.func, Some(call)),
         other => (other, None),

@@ -74,6 +74,9 @@ pub enum Binding {
     /// A bytes object (`CHARSET = b"abc"`), for host code: `len(CHARSET)`,
     /// `np.frombuffer(CHARSET, ...)`.
     Bytes(Vec<u8>),
+    /// A `cuda.jit(...)` decorator held by a name (`FAST = cuda.jit(fastmath=True)`), which
+    /// `@FAST` applies as written there.
+    Decorator(super::kernels::JitSpec),
     /// Anything else (assigned a value we do not model).
     Other,
 }
@@ -233,6 +236,13 @@ impl ModuleScope {
         }
         if let Some((function, jitted)) = function_of(value, &lookup) {
             return Binding::Function(function, jitted);
+        }
+        // Not `cuda.jit(f, ...)`, which wraps the function `f` rather than making a decorator.
+        if let Expr::Call(call) = value
+            && !matches!(call.arguments.args.first(), Some(Expr::Name(n)) if !matches!(lookup.binding(n.id.as_str()), Some(Binding::Path(_))))
+            && let Some(spec) = super::kernels::jit_spec(value, &lookup)
+        {
+            return Binding::Decorator(spec);
         }
         Binding::Other
     }

@@ -680,7 +680,19 @@ impl Lower<'_> {
                 self.store(array, &s.slice, v, span)
             }
             Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
-                let items: Vec<ValueId> = (0..elts.len()).map(|i| self.extract(v, i, span)).collect::<LResult<_>>()?;
+                let items: Vec<ValueId> = if matches!(self.ty(v), Type::Array { .. }) {
+                    // An array of another length is Numba's ValueError, which ends the thread.
+                    let len = self.emit(Op::Extent { array: v, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span);
+                    let want = self.int(elts.len() as i128, span);
+                    let wrong = self.emit(Op::Compare(CompareOp::Ne, len, want), Some(Type::Scalar(Scalar::Bool)), span);
+                    self.exit_when(wrong);
+                    (0..elts.len()).map(|i| {
+                        let i = self.int(i as i128, span);
+                        self.item_at(v, i, span)
+                    }).collect()
+                } else {
+                    (0..elts.len()).map(|i| self.extract(v, i, span)).collect::<LResult<_>>()?
+                };
                 for (e, item) in elts.iter().zip(items) {
                     self.assign(e, item)?;
                 }
@@ -1525,7 +1537,17 @@ impl Lower<'_> {
                 Ok(self.emit(Op::ReadSlot(slot), Some(result), span))
             }
             Expr::Tuple(t) => {
-                let items: Vec<ValueId> = t.elts.iter().map(|e| self.expr(e)).collect::<LResult<_>>()?;
+                let mut items = Vec::new();
+                for e in &t.elts {
+                    if let Expr::Starred(star) = e {
+                        let spliced = self.expr(&star.value)?;
+                        for i in 0..tuple_length(self.ty(spliced)).unwrap_or(0) {
+                            items.push(self.extract(spliced, i, span)?);
+                        }
+                    } else {
+                        items.push(self.expr(e)?);
+                    }
+                }
                 let ty = Type::tuple(items.iter().map(|v| self.ty(*v).clone()).collect());
                 Ok(self.emit(Op::MakeTuple(items), Some(ty), span))
             }

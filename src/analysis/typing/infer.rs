@@ -1089,6 +1089,9 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
                 let elems = match &ty {
+                    // Numba unpacks an array item by item (a ValueError, which ends the
+                    // thread, where its length differs).
+                    Ty::Val(Type::Array { ndim: 1.., .. }) => Some(vec![iter_elem(&ty, target.range())?; elts.len()]),
                     Ty::Val(t) => tuple_elems(t),
                     _ => None,
                 };
@@ -1426,6 +1429,15 @@ impl<'c, 'a> Typer<'c, 'a> {
             Expr::Tuple(t) => {
                 let mut elems = Vec::new();
                 for e in &t.elts {
+                    // `(*indices, 0)`: a tuple's items spliced in.
+                    if let Expr::Starred(star) = e {
+                        let spliced = self.expr(&star.value, env)?;
+                        let Some(items) = spliced.value().and_then(tuple_elems) else {
+                            return err(format!("cannot unpack {} with `*` in a tuple (only a tuple)", spliced.record_name()), e.range());
+                        };
+                        elems.extend(items);
+                        continue;
+                    }
                     match self.expr(e, env)? {
                         Ty::Val(v) => elems.push(v),
                         other => {
@@ -1614,6 +1626,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     )
                 }
             }
+            Some(Binding::Decorator(_)) => err(format!("`{name}` holds a `cuda.jit` decorator, which a kernel cannot use as a value"), range),
             Some(Binding::Other) => match self.ctx.scope.unknown_parameter_of(name) {
                 Some(factory) => err(
                     format!(
