@@ -3,6 +3,7 @@
 pub mod divide;
 pub mod inline;
 pub mod ptx;
+mod unroll;
 mod value_numbering;
 mod ptx_math;
 
@@ -12,12 +13,15 @@ use crate::launch;
 
 /// The program the PTX backend compiles: repeated calls of pure device functions removed,
 /// device functions inlined ([`inline`]), then redundant computations and loads removed
-/// and float identities applied ([`value_numbering`]). Values are unchanged: the simulator
-/// runs the program as lowered.
+/// and float identities applied ([`value_numbering`]), small counted loops unrolled and local
+/// arrays indexed at constants made scalars ([`unroll`]), then numbered again. Values are
+/// unchanged: the simulator runs the program as lowered.
 pub fn optimize(program: &launch::Program) -> launch::Program {
     let mut numbered = program.clone();
     value_numbering::number_values(&mut numbered);
     let mut optimized = inline::inline_calls(&numbered);
+    value_numbering::number_values(&mut optimized);
+    unroll::unroll_loops(&mut optimized);
     value_numbering::number_values(&mut optimized);
     optimized
 }

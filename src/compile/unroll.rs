@@ -1,0 +1,702 @@
+//! Full unrolling of small counted loops, then scalar replacement of local arrays: what
+//! NVVM's loop unroller and SROA do to Numba's kernels.
+//!
+//! A kernel that keeps a few values in `cuda.local.array((8,), float64)` and indexes it in
+//! `for i in range(8)` loops keeps the array in local memory unless every index is a
+//! constant; NVVM unrolls such loops and promotes the array to registers. Here:
+//! - a loop with one latch whose header decides, iteration after iteration, from integer
+//!   constants alone (the counter, step and stop slots a `range` loop keeps) is copied once
+//!   per iteration, each header branch made a jump; innermost loops first, within a size
+//!   budget. Only the branches are decided; every copy still computes what it computed.
+//! - integer and bool values known by constant propagation over slots (per program point,
+//!   along the branches that can be taken) become constants, and branches on them jumps;
+//! - a local array that never escapes (used only by loads and stores at constant in-bounds
+//!   indices, and through the slots of its variable) becomes one slot per element, which
+//!   the PTX backend keeps in registers.
+//!
+//! Values are unchanged: the simulator, which runs the program as lowered, computes what the
+//! PTX computes.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use crate::analysis::ir::{Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Slot, SlotId, Terminator, UnaryOp, ValueId};
+use crate::analysis::types::{Scalar, Type};
+use crate::launch::Program;
+use crate::launch::sim::{int_binary, norm};
+
+/// Loops of more iterations stay loops.
+const MAX_TRIPS: usize = 64;
+/// The most instructions one unrolling may add, once simplified.
+const UNROLLED_SIZE: usize = 1500;
+/// The most instructions the copies may have before they are simplified.
+const COPIED_SIZE: usize = 30000;
+/// Unrolling stops adding instructions to a function past this size.
+const FUNCTION_SIZE: usize = 20000;
+
+/// Unroll, fold constants and replace local arrays by scalars in every function.
+pub fn unroll_loops(program: &mut Program) {
+    for fi in 0..program.functions.len() {
+        let mut failed = HashSet::new();
+        while let Some(lp) = next_loop(&program.functions[fi], &failed) {
+            // The size that counts is what is left once the copies' counters are constants
+            // (as LLVM's unroller estimates it): unroll, simplify, and undo if too large.
+            // A loop that indexes no local array stays a loop unless its copies fold to about
+            // its own size: unrolled, it is only larger code.
+            let before = program.clone();
+            let size = |p: &Program| p.functions[fi].blocks.iter().map(|b| b.insts.len()).sum::<usize>();
+            let f = &program.functions[fi];
+            let own: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len()).sum();
+            let budget = if indexes_local_array(f, &lp) { UNROLLED_SIZE } else { own.min(UNROLLED_SIZE) };
+            let kept = unroll(program, fi, &lp) && {
+                simplify(program, fi);
+                size(program) <= (size(&before) + budget).min(FUNCTION_SIZE)
+            };
+            if !kept {
+                *program = before;
+                failed.insert(lp.header);
+            }
+        }
+        let flow = simplify(program, fi);
+        scalar_replace(program, fi, &flow);
+        drop_unread_writes(program, fi);
+    }
+}
+
+/// Whether the loop loads or stores elements of a local array.
+fn indexes_local_array(f: &Function, lp: &Loop) -> bool {
+    let flow = Flow::of(f);
+    let local = |v: &ValueId| match flow.values[v.0 as usize] {
+        Lat::Known(K::Array(a)) => f.instructions().any(|(_, i)| i.result == Some(a) && matches!(i.op, Op::AllocArray { space: MemorySpace::Local, .. })),
+        _ => false,
+    };
+    lp.blocks.iter().flat_map(|&b| &f.blocks[b].insts).any(|inst| matches!(&inst.op, Op::Load { array, .. } | Op::Store { array, .. } if local(array)))
+}
+
+/// Fold constants, drop the writes of slots nothing reads and number the values again; the
+/// constants known then.
+fn simplify(program: &mut Program, fi: usize) -> Flow {
+    let flow = Flow::of(&program.functions[fi]);
+    fold(&mut program.functions[fi], &flow);
+    // Blocks no path reaches now (the other side of a decided branch) define nothing a
+    // reached block uses.
+    for (b, out) in flow.outs.iter().enumerate() {
+        if out.is_none() {
+            program.functions[fi].blocks[b] = Block { insts: Vec::new(), term: Terminator::Unreachable };
+            program.calls.retain(|&(cf, cb, _), _| cf != fi || cb as usize != b);
+        }
+    }
+    drop_unread_writes(program, fi);
+    super::value_numbering::number_values(program);
+    Flow::of(&program.functions[fi])
+}
+
+/// An integer (normalised to its type, as the simulator holds it), a bool, or a static local
+/// or shared array (its allocation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum K {
+    Int(i64, Scalar),
+    Bool(bool),
+    Array(ValueId),
+}
+
+/// Constant propagation's lattice: `Top` is not computed yet (no path seen).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Lat {
+    Top,
+    Known(K),
+    Bottom,
+}
+
+fn meet(a: Lat, b: Lat) -> Lat {
+    match (a, b) {
+        (Lat::Top, x) | (x, Lat::Top) => x,
+        (Lat::Known(x), Lat::Known(y)) if x == y => a,
+        _ => Lat::Bottom,
+    }
+}
+
+/// The shapes of the static arrays a function allocates, by allocation.
+fn shapes(f: &Function) -> HashMap<ValueId, Vec<i64>> {
+    f.instructions()
+        .filter_map(|(_, inst)| match (&inst.op, inst.result) {
+            (Op::AllocArray { space: MemorySpace::Local | MemorySpace::Shared, shape, .. }, Some(r)) if shape.as_slice() != [0] => Some((r, shape.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What `op` computes from what is known of its operands and of the slots.
+fn eval(f: &Function, shapes: &HashMap<ValueId, Vec<i64>>, op: &Op, r: ValueId, value: &dyn Fn(ValueId) -> Lat, slot: &dyn Fn(SlotId) -> Lat) -> Lat {
+    match op {
+        Op::ReadSlot(s) => return slot(*s),
+        Op::AllocArray { .. } if shapes.contains_key(&r) => return Lat::Known(K::Array(r)),
+        Op::Select { cond, then, otherwise } => {
+            return match value(*cond) {
+                Lat::Known(K::Bool(c)) => value(if c { *then } else { *otherwise }),
+                Lat::Top => Lat::Top,
+                _ => meet(value(*then), value(*otherwise)),
+            };
+        }
+        _ => {}
+    }
+    let Type::Scalar(s) = *f.value_type(r) else { return Lat::Bottom };
+    let mut ks = Vec::new();
+    for v in op.operands() {
+        match value(v) {
+            Lat::Known(k) => ks.push(k),
+            other => return other,
+        }
+    }
+    let int = |x: i64| Lat::Known(K::Int(norm(x, s), s));
+    match (op, ks.as_slice()) {
+        (Op::Const(Constant::Int(v, _)), _) if s.is_int() => int(*v as i64),
+        (Op::Const(Constant::Bool(b)), _) => Lat::Known(K::Bool(*b)),
+        (Op::Cast(..), [K::Int(x, _)]) if s.is_int() => int(*x),
+        (Op::Unary(UnaryOp::Neg, _), [K::Int(x, _)]) if s.is_int() => int(x.wrapping_neg()),
+        (Op::Unary(UnaryOp::Invert, _), [K::Int(x, _)]) if s.is_int() => int(!x),
+        (Op::Unary(UnaryOp::Not | UnaryOp::Invert, _), [K::Bool(b)]) => Lat::Known(K::Bool(!b)),
+        (Op::Binary(op, ..), [K::Int(a, _), K::Int(b, _)]) if s.is_int() && *op != crate::analysis::ir::BinaryOp::TrueDiv => int(int_binary(*op, *a, *b, s)),
+        (Op::Compare(c, ..), [K::Int(a, sa), K::Int(b, _)]) => {
+            let holds = if *sa == Scalar::U64 { compare(*c, *a as u64, *b as u64) } else { compare(*c, *a, *b) };
+            Lat::Known(K::Bool(holds))
+        }
+        (Op::Compare(c @ (CompareOp::Eq | CompareOp::Ne), ..), [K::Bool(a), K::Bool(b)]) => Lat::Known(K::Bool((a == b) == (*c == CompareOp::Eq))),
+        (Op::Extent { axis, .. }, [K::Array(a)]) if s.is_int() => shapes[a].get(*axis as usize).map_or(Lat::Bottom, |&n| int(n)),
+        _ => Lat::Bottom,
+    }
+}
+
+fn compare<T: PartialOrd>(op: CompareOp, a: T, b: T) -> bool {
+    match op {
+        CompareOp::Eq => a == b,
+        CompareOp::Ne => a != b,
+        CompareOp::Lt => a < b,
+        CompareOp::Le => a <= b,
+        CompareOp::Gt => a > b,
+        CompareOp::Ge => a >= b,
+    }
+}
+
+fn successors(term: &Terminator) -> Vec<usize> {
+    match *term {
+        Terminator::Jump(t) => vec![t.0 as usize],
+        Terminator::Branch { then, otherwise, .. } => vec![then.0 as usize, otherwise.0 as usize],
+        _ => Vec::new(),
+    }
+}
+
+/// Constant propagation over values and slots, following only the branches that can be
+/// taken. Slots are unknown at entry (a read of a variable some path does not write is not
+/// a constant).
+struct Flow {
+    shapes: HashMap<ValueId, Vec<i64>>,
+    values: Vec<Lat>,
+    /// The slots at each block's end, for the blocks reached.
+    outs: Vec<Option<Vec<Lat>>>,
+}
+
+impl Flow {
+    fn of(f: &Function) -> Flow {
+        let shapes = shapes(f);
+        let n = f.blocks.len();
+        let mut values = vec![Lat::Top; f.values.len()];
+        for p in &f.params {
+            values[p.value.0 as usize] = Lat::Bottom;
+        }
+        let mut ins: Vec<Option<Vec<Lat>>> = vec![None; n];
+        let mut outs: Vec<Option<Vec<Lat>>> = vec![None; n];
+        ins[0] = Some(vec![Lat::Bottom; f.slots.len()]);
+        let mut work = BTreeSet::from([0usize]);
+        while let Some(b) = work.pop_first() {
+            let mut state = ins[b].clone().expect("queued blocks are reached");
+            for inst in &f.blocks[b].insts {
+                if let Op::WriteSlot(s, v) = inst.op {
+                    state[s.0 as usize] = values[v.0 as usize];
+                } else if let Some(r) = inst.result {
+                    let new = eval(f, &shapes, &inst.op, r, &|v| values[v.0 as usize], &|s| state[s.0 as usize]);
+                    values[r.0 as usize] = meet(values[r.0 as usize], new);
+                }
+            }
+            let next = match f.blocks[b].term {
+                Terminator::Branch { cond, then, otherwise } => match values[cond.0 as usize] {
+                    Lat::Known(K::Bool(c)) => vec![if c { then.0 as usize } else { otherwise.0 as usize }],
+                    Lat::Top => Vec::new(),
+                    _ => vec![then.0 as usize, otherwise.0 as usize],
+                },
+                ref term => successors(term),
+            };
+            for t in next {
+                let merged = match &ins[t] {
+                    None => state.clone(),
+                    Some(old) => old.iter().zip(&state).map(|(a, b)| meet(*a, *b)).collect(),
+                };
+                if ins[t].as_ref() != Some(&merged) {
+                    ins[t] = Some(merged);
+                    work.insert(t);
+                }
+            }
+            outs[b] = Some(state);
+        }
+        Flow { shapes, values, outs }
+    }
+}
+
+/// A natural loop with one latch.
+struct Loop {
+    header: usize,
+    latch: usize,
+    blocks: BTreeSet<usize>,
+}
+
+/// An innermost loop not tried yet, if any.
+fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
+    let n = f.blocks.len();
+    // Reverse post-order from the entry, and each reached block's predecessors.
+    let mut order = Vec::new();
+    let mut seen = vec![false; n];
+    let mut stack = vec![(0usize, 0usize)];
+    seen[0] = true;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        let succ = successors(&f.blocks[b].term);
+        if let Some(&t) = succ.get(*next) {
+            *next += 1;
+            if !std::mem::replace(&mut seen[t], true) {
+                stack.push((t, 0));
+            }
+        } else {
+            order.push(b);
+            stack.pop();
+        }
+    }
+    order.reverse();
+    let mut rank = vec![usize::MAX; n];
+    for (i, &b) in order.iter().enumerate() {
+        rank[b] = i;
+    }
+    let mut preds = vec![Vec::new(); n];
+    for &b in &order {
+        for t in successors(&f.blocks[b].term) {
+            preds[t].push(b);
+        }
+    }
+    // Immediate dominators (Cooper, Harvey and Kennedy).
+    let mut idom = vec![usize::MAX; n];
+    idom[0] = 0;
+    loop {
+        let mut changed = false;
+        for &b in order.iter().skip(1) {
+            let mut new = usize::MAX;
+            for &p in &preds[b] {
+                if idom[p] == usize::MAX {
+                    continue;
+                }
+                new = if new == usize::MAX { p } else { intersect(&idom, &rank, p, new) };
+            }
+            if idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let dominates = |h: usize, mut b: usize| loop {
+        if b == h {
+            return true;
+        }
+        if b == 0 || idom[b] == usize::MAX {
+            return false;
+        }
+        b = idom[b];
+    };
+    let mut latches: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &b in &order {
+        for t in successors(&f.blocks[b].term) {
+            if dominates(t, b) {
+                latches.entry(t).or_default().push(b);
+            }
+        }
+    }
+    let mut loops = Vec::new();
+    for (&header, ls) in &latches {
+        let mut blocks = BTreeSet::from([header]);
+        let mut stack = ls.clone();
+        while let Some(b) = stack.pop() {
+            if blocks.insert(b) {
+                stack.extend(&preds[b]);
+            }
+        }
+        loops.push((header, ls.clone(), blocks));
+    }
+    loops.sort_by_key(|l| l.0);
+    loops.iter().find_map(|(header, ls, blocks)| {
+        let innermost = !loops.iter().any(|(h, _, _)| h != header && blocks.contains(h));
+        (innermost && ls.len() == 1 && !failed.contains(header)).then(|| Loop { header: *header, latch: ls[0], blocks: blocks.clone() })
+    })
+}
+
+fn intersect(idom: &[usize], rank: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while rank[a] > rank[b] {
+            a = idom[a];
+        }
+        while rank[b] > rank[a] {
+            b = idom[b];
+        }
+    }
+    a
+}
+
+/// The number of times the loop's header sends control into the loop, when it is decided
+/// by constants alone and at most [`MAX_TRIPS`], with the block it then jumps to.
+fn trip_count(f: &Function, flow: &Flow, lp: &Loop) -> Option<(usize, BlockId, BlockId)> {
+    let Terminator::Branch { cond, then, otherwise } = f.blocks[lp.header].term else { return None };
+    let inside = |b: BlockId| lp.blocks.contains(&(b.0 as usize));
+    let (stay, leave) = match (inside(then), inside(otherwise)) {
+        (true, false) => (then, otherwise),
+        (false, true) => (otherwise, then),
+        _ => return None,
+    };
+    if lp.latch == lp.header {
+        return None;
+    }
+    // The slots on entry, from the blocks before the loop.
+    let mut state: Option<Vec<Lat>> = None;
+    for (b, block) in f.blocks.iter().enumerate() {
+        if !lp.blocks.contains(&b)
+            && successors(&block.term).contains(&lp.header)
+            && let Some(out) = &flow.outs[b]
+        {
+            state = Some(match state {
+                None => out.clone(),
+                Some(s) => s.iter().zip(out).map(|(a, b)| meet(*a, *b)).collect(),
+            });
+        }
+    }
+    let mut state = state?;
+    // Only the header and the latch may write the slots the iterations are followed by.
+    for &b in &lp.blocks {
+        if b != lp.header && b != lp.latch {
+            for inst in &f.blocks[b].insts {
+                if let Op::WriteSlot(s, _) = inst.op {
+                    state[s.0 as usize] = Lat::Bottom;
+                }
+            }
+        }
+    }
+    let mut local: HashMap<ValueId, Lat> = HashMap::new();
+    let run = |b: usize, state: &mut Vec<Lat>, local: &mut HashMap<ValueId, Lat>| {
+        for inst in &f.blocks[b].insts {
+            let value = |v: ValueId| local.get(&v).copied().unwrap_or(flow.values[v.0 as usize]);
+            if let Op::WriteSlot(s, v) = inst.op {
+                state[s.0 as usize] = value(v);
+            } else if let Some(r) = inst.result {
+                let k = eval(f, &flow.shapes, &inst.op, r, &value, &|s| state[s.0 as usize]);
+                local.insert(r, k);
+            }
+        }
+    };
+    for trips in 0..=MAX_TRIPS {
+        run(lp.header, &mut state, &mut local);
+        let c = local.get(&cond).copied().unwrap_or(flow.values[cond.0 as usize]);
+        let Lat::Known(K::Bool(c)) = c else { return None };
+        if (if c { then } else { otherwise }) != stay {
+            return Some((trips, stay, leave));
+        }
+        run(lp.latch, &mut state, &mut local);
+    }
+    None
+}
+
+/// Unroll the loop completely, if its trip count is known and small; whether it did.
+fn unroll(program: &mut Program, fi: usize, lp: &Loop) -> bool {
+    let f = &program.functions[fi];
+    let flow = Flow::of(f);
+    let Some((trips, stay, leave)) = trip_count(f, &flow, lp) else { return false };
+    let size: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len() + 1).sum();
+    let total: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
+    if trips * size > COPIED_SIZE || total + trips * size > FUNCTION_SIZE + COPIED_SIZE {
+        return false;
+    }
+    // The copies define new values; a use after the loop would need the last copy's.
+    let defined: HashSet<ValueId> = lp.blocks.iter().flat_map(|&b| f.blocks[b].insts.iter().filter_map(|i| i.result)).collect();
+    let used_outside = f.blocks.iter().enumerate().filter(|(b, _)| !lp.blocks.contains(b)).any(|(_, block)| {
+        let term = match block.term {
+            Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) => Some(v),
+            _ => None,
+        };
+        block.insts.iter().flat_map(|i| i.op.operands()).chain(term).any(|v| defined.contains(&v))
+    });
+    if used_outside {
+        return false;
+    }
+
+    let f = &mut program.functions[fi];
+    let members: Vec<usize> = lp.blocks.iter().copied().collect();
+    let base = f.blocks.len();
+    // Copy k (1 <= k < trips) of the loop's blocks, then the header once more: the test that
+    // ends the loop (its instructions run as often as before).
+    let copy_of = |k: usize, b: usize| -> usize {
+        if k == 0 {
+            b
+        } else if k == trips {
+            base + (trips - 1) * members.len()
+        } else {
+            base + (k - 1) * members.len() + members.binary_search(&b).expect("a loop block")
+        }
+    };
+    let header_of = |k: usize| copy_of(k, lp.header);
+    let mut new_blocks = Vec::new();
+    let mut new_calls = Vec::new();
+    for k in 1..=trips {
+        let copied: &[usize] = if k == trips { std::slice::from_ref(&lp.header) } else { &members };
+        let mut values: HashMap<ValueId, ValueId> = HashMap::new();
+        for &b in copied {
+            for inst in &f.blocks[b].insts {
+                if let Some(r) = inst.result {
+                    values.insert(r, ValueId((f.values.len() + values.len()) as u32));
+                }
+            }
+        }
+        let mut types = vec![Type::Unknown; values.len()];
+        for (old, new) in &values {
+            types[new.0 as usize - f.values.len()] = f.values[old.0 as usize].clone();
+        }
+        let value = |v: ValueId| values.get(&v).copied().unwrap_or(v);
+        let block_in = |from: usize, t: BlockId| -> BlockId {
+            let t = t.0 as usize;
+            BlockId(if t == lp.header && from == lp.latch {
+                header_of(k + 1)
+            } else if lp.blocks.contains(&t) {
+                copy_of(k, t)
+            } else {
+                t
+            } as u32)
+        };
+        for &b in copied {
+            let block = &f.blocks[b];
+            let insts = block
+                .insts
+                .iter()
+                .map(|inst| {
+                    let mut inst = inst.clone();
+                    inst.result = inst.result.map(value);
+                    for v in inst.op.operands_mut() {
+                        *v = value(*v);
+                    }
+                    inst
+                })
+                .collect();
+            let term = if b == lp.header {
+                Terminator::Jump(if k == trips { leave } else { block_in(b, stay) })
+            } else {
+                match block.term {
+                    Terminator::Jump(t) => Terminator::Jump(block_in(b, t)),
+                    Terminator::Branch { cond, then, otherwise } => Terminator::Branch { cond: value(cond), then: block_in(b, then), otherwise: block_in(b, otherwise) },
+                    Terminator::Return(v) => Terminator::Return(v.map(value)),
+                    Terminator::Exit => Terminator::Exit,
+                    Terminator::Unreachable => Terminator::Unreachable,
+                }
+            };
+            for (&(cf, cb, ci), &callee) in &program.calls {
+                if cf == fi && cb as usize == b {
+                    new_calls.push(((fi, copy_of(k, b) as u32, ci), callee));
+                }
+            }
+            new_blocks.push(Block { insts, term });
+        }
+        f.values.extend(types);
+    }
+    // The first iteration runs in the loop's own blocks.
+    let header_term = Terminator::Jump(if trips == 0 { leave } else { stay });
+    f.blocks[lp.header].term = header_term;
+    let next = BlockId(header_of(1.min(trips)) as u32);
+    if trips > 0 {
+        match &mut f.blocks[lp.latch].term {
+            Terminator::Jump(t) => *t = next,
+            Terminator::Branch { then, otherwise, .. } => {
+                for t in [then, otherwise] {
+                    if t.0 as usize == lp.header {
+                        *t = next;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    f.blocks.extend(new_blocks);
+    program.calls.extend(new_calls);
+    true
+}
+
+/// Known integers and bools become constants, branches on them jumps.
+fn fold(f: &mut Function, flow: &Flow) {
+    for (b, block) in f.blocks.iter_mut().enumerate() {
+        if flow.outs[b].is_none() {
+            continue;
+        }
+        for inst in &mut block.insts {
+            let Some(r) = inst.result else { continue };
+            if !inst.op.is_pure() || matches!(inst.op, Op::Const(_)) {
+                continue;
+            }
+            match (flow.values[r.0 as usize], &f.values[r.0 as usize]) {
+                (Lat::Known(K::Int(v, s)), Type::Scalar(t)) if s == *t => inst.op = Op::Const(Constant::Int(v as i128, s)),
+                (Lat::Known(K::Bool(c)), Type::Scalar(Scalar::Bool)) => inst.op = Op::Const(Constant::Bool(c)),
+                _ => {}
+            }
+        }
+        if let Terminator::Branch { cond, then, otherwise } = block.term
+            && let Lat::Known(K::Bool(c)) = flow.values[cond.0 as usize]
+        {
+            block.term = Terminator::Jump(if c { then } else { otherwise });
+        }
+    }
+}
+
+/// Every local array that does not escape and is indexed only at constants in its bounds
+/// becomes one slot per element.
+fn scalar_replace(program: &mut Program, fi: usize, flow: &Flow) {
+    let f = &program.functions[fi];
+    let mut replaced: Vec<(ValueId, Vec<i64>, Scalar, Uses)> = Vec::new();
+    for (_, inst) in f.instructions() {
+        let (Op::AllocArray { space: MemorySpace::Local, shape, dtype }, Some(a)) = (&inst.op, inst.result) else { continue };
+        if dtype.is_complex() || !flow.shapes.contains_key(&a) {
+            continue;
+        }
+        if let Some(uses) = replaceable(f, flow, a, shape, *dtype) {
+            replaced.push((a, shape.clone(), *dtype, uses));
+        }
+    }
+    if replaced.is_empty() {
+        return;
+    }
+    let f = &mut program.functions[fi];
+    let mut doomed = HashSet::new();
+    for (a, shape, dtype, Uses { values, slots }) in replaced {
+        let name = f.slots.iter().enumerate().find(|(s, _)| slots.contains(&SlotId(*s as u32))).map_or("local".to_string(), |(_, s)| s.name.clone());
+        let mut elements: HashMap<i64, SlotId> = HashMap::new();
+        for (b, block) in f.blocks.iter_mut().enumerate() {
+            for (i, inst) in block.insts.iter_mut().enumerate() {
+                let element = |indices: &[ValueId]| {
+                    indices.iter().zip(&shape).fold(0, |at, (v, n)| match flow.values[v.0 as usize] {
+                        Lat::Known(K::Int(x, _)) => at * n + x,
+                        _ => unreachable!("checked to be constant"),
+                    })
+                };
+                let mut slot = |at: i64| {
+                    *elements.entry(at).or_insert_with(|| {
+                        f.slots.push(Slot { name: format!("{name}[{at}]"), ty: Type::Scalar(dtype) });
+                        SlotId(f.slots.len() as u32 - 1)
+                    })
+                };
+                match &inst.op {
+                    Op::Load { array, indices, .. } if values.contains(array) => inst.op = Op::ReadSlot(slot(element(indices))),
+                    Op::Store { array, indices, value, .. } if values.contains(array) => inst.op = Op::WriteSlot(slot(element(indices)), *value),
+                    Op::WriteSlot(s, _) | Op::ReadSlot(s) if slots.contains(s) => {
+                        doomed.insert((b, i));
+                    }
+                    _ if inst.result == Some(a) => {
+                        doomed.insert((b, i));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    remove(program, fi, |b, i, _| doomed.contains(&(b, i)));
+}
+
+/// The values that are the array allocated as `a` and the slots that hold it, when every use
+/// of the array is a load or store at constant indices in its bounds or a write to such a
+/// slot, and every read of such a slot is the array.
+fn replaceable(f: &Function, flow: &Flow, a: ValueId, shape: &[i64], dtype: Scalar) -> Option<Uses> {
+    let mut values = HashSet::from([a]);
+    let mut slots = HashSet::new();
+    loop {
+        let before = (values.len(), slots.len());
+        for (_, inst) in f.instructions() {
+            match (&inst.op, inst.result) {
+                (Op::WriteSlot(s, v), _) if values.contains(v) => {
+                    slots.insert(*s);
+                }
+                (Op::ReadSlot(s), Some(r)) if slots.contains(s) => {
+                    values.insert(r);
+                }
+                _ => {}
+            }
+        }
+        if (values.len(), slots.len()) == before {
+            break;
+        }
+    }
+    let constant_in_bounds = |indices: &[ValueId]| {
+        indices.len() == shape.len()
+            && indices.iter().zip(shape).all(|(v, &n)| matches!(flow.values[v.0 as usize], Lat::Known(K::Int(x, _)) if (0..n).contains(&x)))
+    };
+    let element = Type::Scalar(dtype);
+    for (b, block) in f.blocks.iter().enumerate() {
+        let reached = flow.outs[b].is_some();
+        for inst in &block.insts {
+            let ok = match &inst.op {
+                Op::WriteSlot(s, v) if slots.contains(s) => values.contains(v),
+                Op::ReadSlot(s) if slots.contains(s) => inst.result.is_some_and(|r| flow.values[r.0 as usize] == Lat::Known(K::Array(a))),
+                Op::Load { array, indices, .. } if values.contains(array) => {
+                    !indices.iter().any(|v| values.contains(v)) && constant_in_bounds(indices) && inst.result.is_some_and(|r| *f.value_type(r) == element)
+                }
+                Op::Store { array, indices, value, .. } if values.contains(array) => {
+                    !values.contains(value) && constant_in_bounds(indices) && *f.value_type(*value) == element
+                }
+                op => !op.operands().iter().any(|v| values.contains(v)),
+            };
+            let touches = inst.result == Some(a) || inst.op.operands().iter().any(|v| values.contains(v)) || matches!(inst.op, Op::ReadSlot(s) | Op::WriteSlot(s, _) if slots.contains(&s));
+            if !ok || (touches && !reached) {
+                return None;
+            }
+        }
+        if let Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) = block.term
+            && values.contains(&v)
+        {
+            return None;
+        }
+    }
+    Some(Uses { values, slots })
+}
+
+/// The values that are a local array and the slots that hold it.
+struct Uses {
+    values: HashSet<ValueId>,
+    slots: HashSet<SlotId>,
+}
+
+/// Writes to slots nothing reads are dropped (the counters of unrolled loops).
+fn drop_unread_writes(program: &mut Program, fi: usize) {
+    let f = &program.functions[fi];
+    let read: HashSet<SlotId> = f
+        .instructions()
+        .filter_map(|(_, inst)| match inst.op {
+            Op::ReadSlot(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    remove(program, fi, |_, _, inst| matches!(inst.op, Op::WriteSlot(s, _) if !read.contains(&s)));
+}
+
+/// Remove the instructions `doomed` picks, keeping the program's calls at their instructions.
+fn remove(program: &mut Program, fi: usize, doomed: impl Fn(usize, usize, &Inst) -> bool) {
+    let f = &mut program.functions[fi];
+    let mut moved: HashMap<(u32, usize), usize> = HashMap::new();
+    for (b, block) in f.blocks.iter_mut().enumerate() {
+        let mut kept = Vec::with_capacity(block.insts.len());
+        for (i, inst) in std::mem::take(&mut block.insts).into_iter().enumerate() {
+            if !doomed(b, i, &inst) {
+                moved.insert((b as u32, i), kept.len());
+                kept.push(inst);
+            }
+        }
+        block.insts = kept;
+    }
+    let calls = std::mem::take(&mut program.calls);
+    program.calls = calls.into_iter().map(|((cf, b, i), c)| if cf == fi { ((cf, b, moved[&(b, i)]), c) } else { ((cf, b, i), c) }).collect();
+}

@@ -1,0 +1,192 @@
+//! Full unrolling of small counted loops and scalar replacement of local arrays
+//! (src/compile/unroll.rs): the optimized program computes what the lowered program computes
+//! (both run on the simulator, bit for bit), local arrays indexed at constants leave local
+//! memory, and the PTX assembles.
+
+#[path = "support/ptxas.rs"]
+mod ptxas;
+
+use kernlint::analysis::signature::parse_signature_str;
+use kernlint::analysis::types::Scalar;
+use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::compile::{CompileOptions, compile_ptx, optimize};
+use kernlint::launch::npy::NpyArray;
+use kernlint::launch::sim::{V, write_value};
+use kernlint::launch::{HostArg, Launch, Program, build_program, simulate};
+
+fn program(source: &str, kernel: &str, sig: &str) -> Program {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    let sig = parse_signature_str(sig).unwrap();
+    build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{}", e.message))
+}
+
+fn array(s: Scalar, values: impl IntoIterator<Item = f64>) -> HostArg {
+    let values: Vec<f64> = values.into_iter().collect();
+    let size = s.itemsize() as usize;
+    let mut data = vec![0u8; values.len() * size];
+    for (i, v) in values.iter().enumerate() {
+        write_value(&mut data[i * size..], s, &V::F64(*v));
+    }
+    HostArg::Array(NpyArray::new(s, vec![values.len()], data))
+}
+
+/// The raw bytes of every array after a launch of `program`.
+fn outputs(program: &Program, block: u32, args: &[HostArg]) -> Vec<Vec<u8>> {
+    let launch = Launch { grid: [2, 1, 1], block: [block, 1, 1], shared_mem: 0, step_budget: 10_000_000 };
+    let (arrays, outcome) = simulate(program, &launch, args).unwrap();
+    assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
+    arrays.into_iter().flatten().map(|a| a.data).collect()
+}
+
+fn ptx(program: &Program, name: &str) -> String {
+    let ptx = compile_ptx(program, "sm_80", &CompileOptions::default()).unwrap_or_else(|e| panic!("{}", e.message));
+    if let Some(ptxas) = ptxas::ptxas() {
+        let dir = std::env::temp_dir().join(format!("kernlint-unroll-{}", std::process::id()));
+        ptxas::assemble(&ptxas, &dir, &ptx, name).unwrap_or_else(|e| panic!("{name}: {e}\n{ptx}"));
+    }
+    ptx
+}
+
+/// The lowered and the optimized program write the same bytes, and the PTX assembles.
+fn same_outputs(src: &str, sig: &str, args: &[HostArg]) -> String {
+    let lowered = program(src, "k", sig);
+    let optimized = optimize(&lowered);
+    assert_eq!(outputs(&lowered, 32, args), outputs(&optimized, 32, args));
+    ptx(&lowered, "k")
+}
+
+fn inputs(n: usize) -> Vec<HostArg> {
+    let special = [0.0, -0.0, 1.5, -2.25, 1e300, -7.0, 1e-310, 3.0, 0.1, -0.3, 2.0, 5.5];
+    vec![array(Scalar::F64, vec![0.0; n]), array(Scalar::F64, (0..n).map(|i| special[i % special.len()] + i as f64))]
+}
+
+const SIG: &str = "void(float64[::1], float64[::1])";
+
+#[test]
+fn geometric_product_leaves_local_memory() {
+    // A Clifford-algebra product: 8-component multivectors in local arrays, nested loops of 8.
+    let src = "\
+from numba import cuda, float64, int64
+
+@cuda.jit(device=True)
+def sign(a, b):
+    s = 1
+    for k in range(3):
+        if (a >> (k + 1)) & b & 7 != 0 and k % 2 == 0:
+            s = -s
+    return s
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i >= out.size // 8:
+        return
+    a = cuda.local.array(8, float64)
+    b = cuda.local.array(8, float64)
+    c = cuda.local.array(8, float64)
+    for j in range(8):
+        a[j] = x[(8 * i + j) % x.size]
+        b[j] = x[(8 * i + 3 * j + 1) % x.size]
+        c[j] = 0.0
+    for p in range(8):
+        for q in range(8):
+            c[p ^ q] += sign(p, q) * a[p] * b[q]
+    for j in range(8):
+        out[8 * i + j] = c[j]
+";
+    let text = same_outputs(src, SIG, &inputs(512));
+    assert!(!text.contains("ld.local") && !text.contains("st.local") && !text.contains(".local"), "{text}");
+}
+
+#[test]
+fn unrolled_loops_of_every_shape_compute_the_same() {
+    let src = "\
+from numba import cuda, float64, int32, uint32
+import numpy as np
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i >= out.size:
+        return
+    v = x[i]
+    acc = cuda.local.array((4, 3), float64)
+    for r in range(4):
+        for c in range(3):
+            acc[r, c] = v * (r + 1) - c
+    s = 0.0
+    # A negative step, a zero-trip loop, a loop whose counter is read after it.
+    for r in range(3, -1, -2):
+        s += acc[r, 2]
+    for r in range(5, 2):
+        s += 100.0
+    for j in range(2, 11, 3):
+        s += acc[j % 4, j % 3]
+    s += j
+    # `continue`, `break`, a `while` with a counter, and an unsigned counter.
+    for j in range(6):
+        if j % 2 == 1:
+            continue
+        s += acc[j // 2, 0]
+    for j in range(7):
+        if v > j:
+            break
+        s -= acc[j % 4, 1]
+    n = 0
+    while n < 5:
+        s += n * 0.5
+        n += 1
+    for u in range(uint32(3)):
+        s += acc[u, u]
+    # An index known only at run time keeps this array in memory.
+    t = cuda.local.array(4, int32)
+    for j in range(4):
+        t[j] = j * j
+    s += t[i % 4]
+    # A trip count that depends on the thread stays a loop.
+    for j in range(i % 3):
+        s += t[j + 1]
+    out[i] = s + n + acc.size
+";
+    let text = same_outputs(src, SIG, &inputs(64));
+    // `t` is read at a run-time index; `acc` is replaced.
+    assert!(text.contains("ld.local.u32") || text.contains("ld.local.s32"), "{text}");
+    assert!(!text.contains("ld.local.f64") && !text.contains("st.local.f64"), "{text}");
+}
+
+#[test]
+fn local_arrays_that_escape_stay_in_memory() {
+    // A prefix sum over a local array (a Blelloch scan's shape) is replaced; a viewed one is
+    // not.
+    let src = "\
+from numba import cuda, float64
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i >= out.size:
+        return
+    a = cuda.local.array(8, float64)
+    for j in range(8):
+        a[j] = x[(i + j) % x.size]
+    for d in range(3):
+        step = 1 << d
+        for j in range(8):
+            if j >= step:
+                a[8 - 1 - j + step] += 0.0
+    for d in range(3):
+        off = 1 << d
+        for j in range(7, -1, -1):
+            if j >= off:
+                a[j] += a[j - off]
+    w = cuda.local.array(4, float64)
+    for j in range(4):
+        w[j] = a[2 * j]
+    v = w[1:]
+    s = v[0] + v[2]
+    out[i] = s + a[7]
+";
+    let text = same_outputs(src, SIG, &inputs(64));
+    assert!(text.contains("ld.local.f64") || text.contains("ld.f64"), "w escapes: {text}");
+}
