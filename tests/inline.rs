@@ -5,51 +5,15 @@
 
 #[path = "support/ptxas.rs"]
 mod ptxas;
+#[path = "support/optimized_runs.rs"]
+mod optimized_runs;
 
-use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::types::Scalar;
-use kernlint::analysis::{RootDatabase, SourceFile};
-use kernlint::compile::{CompileOptions, compile_ptx, optimize};
+use kernlint::compile::optimize;
+use kernlint::launch::HostArg;
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::sim::{V, write_value};
-use kernlint::launch::{HostArg, Launch, Program, build_program, simulate};
-
-fn program(source: &str, kernel: &str, sig: &str) -> Program {
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
-    let sig = parse_signature_str(sig).unwrap();
-    build_program(&db, file, kernel, &sig).unwrap_or_else(|e| panic!("{}", e.message))
-}
-
-fn array(s: Scalar, values: impl IntoIterator<Item = f64>) -> HostArg {
-    let values: Vec<f64> = values.into_iter().collect();
-    let size = s.itemsize() as usize;
-    let mut data = vec![0u8; values.len() * size];
-    for (i, v) in values.iter().enumerate() {
-        write_value(&mut data[i * size..], s, &V::F64(*v));
-    }
-    HostArg::Array(NpyArray::new(s, vec![values.len()], data))
-}
-
-/// The raw bytes of every array after a launch of `program`.
-fn outputs(program: &Program, block: u32, args: &[HostArg]) -> Vec<Vec<u8>> {
-    let launch = Launch { grid: [2, 1, 1], block: [block, 1, 1], shared_mem: 0, step_budget: 1_000_000 };
-    let (arrays, outcome) = simulate(program, &launch, args).unwrap();
-    assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
-    arrays.into_iter().flatten().map(|a| a.data).collect()
-}
-
-fn assemble(ptx: &str, name: &str) {
-    let Some(ptxas) = ptxas::ptxas() else { return };
-    let dir = std::env::temp_dir().join(format!("kernlint-inline-{}", std::process::id()));
-    ptxas::assemble(&ptxas, &dir, ptx, name).unwrap_or_else(|e| panic!("{name}: {e}\n{ptx}"));
-}
-
-fn ptx(program: &Program, name: &str) -> String {
-    let ptx = compile_ptx(program, "sm_80", &CompileOptions::default()).unwrap_or_else(|e| panic!("{}", e.message));
-    assemble(&ptx, name);
-    ptx
-}
+use optimized_runs::{array, outputs, program, ptx};
 
 /// Nested calls, early returns inside loops, tuple and complex results, arrays written
 /// through a parameter, local arrays in the callee, a call in a loop and a raise that ends

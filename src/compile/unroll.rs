@@ -22,7 +22,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use crate::analysis::ir::{Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Slot, SlotId, Terminator, UnaryOp, ValueId};
 use crate::analysis::types::{Scalar, Type};
 use crate::launch::Program;
-use crate::launch::sim::{int_binary, norm};
+use crate::launch::sim::{compare, int_binary, norm};
 
 /// Loops of more iterations stay loops.
 const MAX_TRIPS: usize = 64;
@@ -163,17 +163,6 @@ fn eval(f: &Function, shapes: &HashMap<ValueId, Vec<i64>>, op: &Op, r: ValueId, 
         (Op::Compare(c @ (CompareOp::Eq | CompareOp::Ne), ..), [K::Bool(a), K::Bool(b)]) => Lat::Known(K::Bool((a == b) == (*c == CompareOp::Eq))),
         (Op::Extent { axis, .. }, [K::Array(a)]) if s.is_int() => shapes[a].get(*axis as usize).map_or(Lat::Bottom, |&n| int(n)),
         _ => Lat::Bottom,
-    }
-}
-
-fn compare<T: PartialOrd>(op: CompareOp, a: T, b: T) -> bool {
-    match op {
-        CompareOp::Eq => a == b,
-        CompareOp::Ne => a != b,
-        CompareOp::Lt => a < b,
-        CompareOp::Le => a <= b,
-        CompareOp::Gt => a > b,
-        CompareOp::Ge => a >= b,
     }
 }
 

@@ -667,7 +667,7 @@ fn float_op<T: num_traits::Float>(op: BinaryOp, a: T, b: T, pow: fn(T, T) -> T) 
     }
 }
 
-fn compare<T: PartialOrd>(op: CompareOp, a: T, b: T) -> bool {
+pub(crate) fn compare<T: PartialOrd>(op: CompareOp, a: T, b: T) -> bool {
     match op {
         CompareOp::Eq => a == b,
         CompareOp::Ne => a != b,
