@@ -1,7 +1,8 @@
 //! Array attributes, views and reductions in kernels: `a.strides`, `a.reshape(...)`,
 //! `a.view(dtype)`, `a.fill(v)`, `a.flat[i]`, `a.real`, `a.dtype.type(x)`, and the
 //! reductions that allocate nothing (`a.sum()`, `np.prod(a)`, `a.mean()`, `np.all(a)`,
-//! `np.any(a)`, `np.argmax(a)`, `a.argmin()`, `a.var()`, `np.std(a)`, the builtins `sum`, `min`, `max`). The types
+//! `np.any(a)`, `np.argmax(a)`, `a.argmin()`, `a.var()`, `np.std(a)`, `np.nansum(a)`,
+//! `np.nanmean(a)`, `np.count_nonzero(a)`, the builtins `sum`, `min`, `max`). The types
 //! are Numba's (recorded from numba-cuda below), the constructs Numba rejects are its
 //! errors, the simulator computes what Numba's compiled code does (expected values by hand
 //! or by the same sequence of IEEE operations), and each kernel's PTX assembles.
@@ -695,6 +696,57 @@ def k(out, x, c, n):
     for (k, (g, e)) in got.iter().zip(expected).enumerate() {
         assert_eq!(g.to_bits(), e.to_bits(), "out[{k}]: {g} != {e}");
     }
+}
+
+/// `np.nansum`/`np.nanprod`/`np.nanmean`/`np.count_nonzero` are numba-cuda's loops: NaNs
+/// skipped, float32 summed in float32 one item after another, integers and bools in int64,
+/// the mean in float64 over the items kept (NaN when none is), `count_nonzero` counting
+/// items `!= 0` (a NaN counts).
+#[test]
+fn nan_reductions_skip_nans_as_numba_cudas_loops() {
+    let source = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(out, x, n, b, y):
+    out[0] = np.nansum(x)
+    out[1] = np.nanprod(x[:6])
+    out[2] = np.nanmean(x)
+    out[3] = np.count_nonzero(x)
+    out[4] = np.nansum(n)
+    out[5] = np.nanmean(n)
+    out[6] = np.count_nonzero(b, axis=None)
+    out[7] = np.nansum(b)
+    out[8] = np.nanmean(y)
+";
+    let x = float32_values(41, 6).into_iter().enumerate().map(|(i, v)| if i % 5 == 1 { f32::NAN } else if i % 7 == 3 { 0.0 } else { v }).collect::<Vec<_>>();
+    let n: Vec<i8> = vec![1, -7, 0, 120, 100, 0, -128];
+    let b = [1u8, 0, 1, 1];
+    let outputs = run(source, "k", "void(float64[::1], float32[::1], int8[::1], boolean[::1], float64[:, ::1])", 1, &[
+        f64s(&[0.0; 9]),
+        f32s(&x),
+        i8s(&n),
+        kernel_runs::from_values("|b1", &b, |v| vec![v]),
+        shaped(f64s(&[f64::NAN; 4]), &[2, 2], false),
+    ]);
+    let kept: Vec<f32> = x.iter().copied().filter(|v| !v.is_nan()).collect();
+    let expected = [
+        sum32(&kept) as f64,
+        x[..6].iter().filter(|v| !v.is_nan()).fold(1.0f32, |acc, v| acc * v) as f64,
+        kept.iter().fold(0.0f64, |acc, &v| acc + v as f64) / kept.len() as f64,
+        x.iter().filter(|&&v| v != 0.0).count() as f64,
+        n.iter().map(|&v| v as i64).sum::<i64>() as f64,
+        n.iter().map(|&v| v as f64).sum::<f64>() / n.len() as f64,
+        3.0,
+        3.0,
+    ];
+    let got = read_f64s(&outputs[0]);
+    for (k, (g, e)) in got.iter().zip(expected).enumerate() {
+        assert_eq!(g.to_bits(), e.to_bits(), "out[{k}]: {g} != {e}");
+    }
+    // 0.0 / 0 where every item is NaN.
+    assert!(got[8].is_nan(), "{}", got[8]);
 }
 
 /// Integer sums and products wrap in int64 (uint64 for unsigned arrays); `dtype=` keeps the

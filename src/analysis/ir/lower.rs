@@ -2510,7 +2510,8 @@ impl Lower<'_> {
             return Ok(None);
         }
         match path.as_str() {
-            "numpy.sum" | "numpy.prod" | "numpy.mean" | "numpy.var" | "numpy.std" | "numpy.all" | "numpy.any" | "numpy.argmax" | "numpy.argmin" => {
+            "numpy.sum" | "numpy.prod" | "numpy.mean" | "numpy.var" | "numpy.std" | "numpy.all" | "numpy.any" | "numpy.argmax" | "numpy.argmin"
+            | "numpy.nansum" | "numpy.nanprod" | "numpy.nanmean" | "numpy.count_nonzero" => {
                 let array = self.expr(first)?;
                 let axis = args.get(1).or_else(|| keyword(call, "axis"));
                 let name = path.trim_start_matches("numpy.");

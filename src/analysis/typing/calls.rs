@@ -444,6 +444,22 @@ pub(super) fn array_reduction(what: &str, name: &str, array: &Type, extra: &[Ty]
             }
             Ok(Ty::scalar(ret))
         }
+        // numba-cuda's loops: NaNs skipped, integers (and bools) summed in int64, a mean in
+        // float64; `count_nonzero` counts items `!= 0`.
+        "nansum" | "nanprod" | "nanmean" | "count_nonzero" => {
+            let takes_axis = name == "count_nonzero" && extra.iter().chain(kwargs.iter().map(|(_, t)| t)).all(is_none) && extra.len() + kwargs.len() <= 1;
+            if !(extra.is_empty() && kwargs.is_empty()) && !takes_axis {
+                return numba(format!("No implementation of function `{what}` for ({array}, ...): it takes the array alone"), range);
+            }
+            if s.is_complex() {
+                return err(format!("`{what}` of a complex array"), range);
+            }
+            Ok(Ty::scalar(match name {
+                "nansum" | "nanprod" if s.is_float() => s,
+                "nanmean" => Scalar::F64,
+                _ => Scalar::I64,
+            }))
+        }
         "prod" | "mean" | "var" | "std" | "all" | "any" => {
             if !extra.is_empty() || !kwargs.is_empty() {
                 let given: Vec<String> = extra.iter().map(describe).chain(kwargs.iter().map(|(k, t)| format!("{k}={}", describe(t)))).collect();
@@ -1045,9 +1061,8 @@ fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
 /// A NumPy function of an array (`np.sum(a)`): the reductions that allocate nothing.
 fn numpy_array(name: &str, array: &Type, rest: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> Option<TResult<Ty>> {
     Some(match name {
-        "sum" | "prod" | "mean" | "var" | "std" | "all" | "any" | "argmax" | "argmin" | "max" | "min" | "amax" | "amin" => {
-            array_reduction(&format!("np.{name}"), name, array, rest, kwargs, range)
-        }
+        "sum" | "prod" | "mean" | "var" | "std" | "all" | "any" | "argmax" | "argmin" | "max" | "min" | "amax" | "amin" | "nansum"
+        | "nanprod" | "nanmean" | "count_nonzero" => array_reduction(&format!("np.{name}"), name, array, rest, kwargs, range),
         // NumPy 2's `np.reshape(a, shape)` has no CUDA implementation (`a.reshape` has).
         "reshape" => numba(
             format!("No implementation of function np.reshape for ({array}, ...): use the method `a.reshape(shape)`"),

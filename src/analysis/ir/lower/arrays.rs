@@ -476,6 +476,45 @@ impl Lower<'_> {
                 let q = self.arith(Operator::Div, c, size, None, span)?;
                 self.cast(q, r, span)
             }
+            "nansum" | "nanprod" | "nanmean" | "count_nonzero" => {
+                // numba-cuda's loops over `np.nditer(a)`: `if not isnan(v): c += v` (`*=`),
+                // the mean `c / count` with `c` float64; `count_nonzero` adds 1 where `v != 0`.
+                let acc_t = if name == "nanmean" { Scalar::F64 } else { r };
+                let acc = self.temp("acc", &Type::Scalar(acc_t));
+                let init = self.number(i128::from(name == "nanprod"), acc_t, span);
+                self.emit_void(Op::WriteSlot(acc, init), span);
+                let count = self.temp("count", &Type::Scalar(Scalar::I64));
+                let zero = self.int(0, span);
+                self.emit_void(Op::WriteSlot(count, zero), span);
+                let (indices, loops) = self.open_element_loops(array, fortran, span);
+                let v = self.load_at(array, indices, span);
+                let c = self.emit(Op::ReadSlot(acc), Some(Type::Scalar(acc_t)), span);
+                let (keep, x) = if name == "count_nonzero" {
+                    let zero = self.number(0, s, span);
+                    let nonzero = self.cmp(CompareOp::Ne, v, zero, span);
+                    let one = self.int(1, span);
+                    (nonzero, self.arith(Operator::Add, c, one, None, span)?)
+                } else {
+                    let op = if name == "nanprod" { Operator::Mult } else { Operator::Add };
+                    let x = self.arith(op, c, v, None, span)?;
+                    // NaN is the one value unequal to itself; integers have none.
+                    (self.cmp(CompareOp::Eq, v, v, span), self.cast(x, acc_t, span)?)
+                };
+                let x = self.select(keep, x, c, span);
+                self.emit_void(Op::WriteSlot(acc, x), span);
+                let n = self.emit(Op::ReadSlot(count), I64, span);
+                let one = self.int(1, span);
+                let n1 = self.arith(Operator::Add, n, one, None, span)?;
+                let n = self.select(keep, n1, n, span);
+                self.emit_void(Op::WriteSlot(count, n), span);
+                self.close_element_loops(loops, span);
+                let c = self.emit(Op::ReadSlot(acc), Some(Type::Scalar(acc_t)), span);
+                if name != "nanmean" {
+                    return self.cast(c, r, span);
+                }
+                let n = self.emit(Op::ReadSlot(count), I64, span);
+                self.arith(Operator::Div, c, n, None, span)
+            }
             "var" | "std" => {
                 // Numba's `array_var`: `m = a.mean()`, then `ssd += (v - m) * (v - m)` over
                 // `np.nditer(a)` in float64, `ssd / a.size`; `std` is `a.var() ** 0.5`.
