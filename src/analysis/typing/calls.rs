@@ -448,7 +448,7 @@ pub(super) fn array_reduction(what: &str, name: &str, array: &Type, extra: &[Ty]
         // float64; `count_nonzero` counts items `!= 0`.
         "nansum" | "nanprod" | "nanmean" | "count_nonzero" => {
             let takes_axis = name == "count_nonzero" && extra.iter().chain(kwargs.iter().map(|(_, t)| t)).all(is_none) && extra.len() + kwargs.len() <= 1;
-            if !(extra.is_empty() && kwargs.is_empty()) && !takes_axis {
+            if !(takes_axis || extra.is_empty() && kwargs.is_empty()) {
                 return numba(format!("No implementation of function `{what}` for ({array}, ...): it takes the array alone"), range);
             }
             if s.is_complex() {
