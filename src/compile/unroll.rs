@@ -26,6 +26,8 @@ use crate::launch::sim::{compare, int_binary, norm};
 
 /// Loops of more iterations stay loops.
 const MAX_TRIPS: usize = 64;
+/// Loops that index no local array and run more iterations are not tried.
+const MAX_PLAIN_TRIPS: usize = 8;
 /// The most instructions one unrolling may add, once simplified.
 const UNROLLED_SIZE: usize = 1500;
 /// The most instructions the copies may have before they are simplified.
@@ -41,12 +43,20 @@ pub fn unroll_loops(program: &mut Program) {
             // The size that counts is what is left once the copies' counters are constants
             // (as LLVM's unroller estimates it): unroll, simplify, and undo if too large.
             // A loop that indexes no local array stays a loop unless its copies fold to about
-            // its own size: unrolled, it is only larger code.
+            // its own size: unrolled, it is only larger code. Trying costs a copy of the
+            // program, so only loops of a known trip count are tried, and of those that index
+            // no local array only the short ones.
+            let f = &program.functions[fi];
+            let local = indexes_local_array(f, &lp);
+            let trips = trip_count(f, &Flow::of(f), &lp).map(|t| t.0);
+            if trips.is_none_or(|n| !local && n > MAX_PLAIN_TRIPS) {
+                failed.insert(lp.header);
+                continue;
+            }
+            let own: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len()).sum();
+            let budget = if local { UNROLLED_SIZE } else { own.min(UNROLLED_SIZE) };
             let before = program.clone();
             let size = |p: &Program| p.functions[fi].blocks.iter().map(|b| b.insts.len()).sum::<usize>();
-            let f = &program.functions[fi];
-            let own: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len()).sum();
-            let budget = if indexes_local_array(f, &lp) { UNROLLED_SIZE } else { own.min(UNROLLED_SIZE) };
             let kept = unroll(program, fi, &lp) && {
                 simplify(program, fi);
                 size(program) <= (size(&before) + budget).min(FUNCTION_SIZE)
