@@ -635,3 +635,26 @@ fn a_starred_tuple_splices_its_items_into_a_tuple() {
     assert_eq!(read_f64s(&out[0]), [7000.0 + 0.0 + 20.0 + 7.0 + 5.0, 7000.0 + 100.0 + 20.0 + 7.0 + 5.0]);
     assert_eq!(read_f64s(&out[1]), [0.0, 0.0, 1.5, 2.5, 0.0, 0.0, 1.5, 2.5]);
 }
+
+#[test]
+fn expressions_numba_cannot_compile_say_what_to_write_instead() {
+    // (expression, its error's kind, a fragment of the message): Numba's rejections are
+    // `Covered` (KL102 reports them without types, so the linter says it once).
+    let cases = [
+        ("[1, 2][0]", ErrorKind::Covered, "use a tuple"),
+        ("{1: 2}[1]", ErrorKind::Covered, "a dict cannot be built"),
+        ("len({1, 2})", ErrorKind::Covered, "a set cannot be built"),
+        ("sum([v for v in range(3)])", ErrorKind::Covered, "write the loop"),
+        ("sum(v for v in range(3))", ErrorKind::Covered, "generator expression"),
+        ("len(f'{i}')", ErrorKind::Covered, "pass the values to `print`"),
+        ("(n := 2.5) + 1.0", ErrorKind::Covered, "assign on its own line"),
+        ("(lambda v: v)(1.0)", ErrorKind::Unmodeled, "`lambda`"),
+    ];
+    for (expr, kind, fragment) in cases {
+        let src = format!("from numba import cuda\n\n@cuda.jit\ndef k(o):\n    i = 0\n    o[0] = {expr}\n");
+        let (db, file) = kernel_runs::database(&src);
+        let e = type_function(&db, file, "k", Some("void(float64[::1])")).unwrap_err();
+        assert_eq!(e.kind, kind, "{expr}: {}", e.message);
+        assert!(e.message.contains(fragment), "{expr}: {}", e.message);
+    }
+}

@@ -301,6 +301,27 @@ pub struct Typer<'c, 'a> {
     closure_calls: BTreeMap<(u32, u32), ClosureCall>,
 }
 
+/// The error for an expression kernlint does not type: Numba's, for what needs an
+/// allocation or the interpreter (lists, dicts, sets, comprehensions, f-strings, generators,
+/// `:=` in most places), which says what to write instead and which KL102 reports without
+/// types; kernlint's own for what Numba compiles.
+fn unsupported_expression<T>(expr: &Expr) -> TResult<T> {
+    let numba = |what: &str| reject(ErrorKind::Covered, what, expr.range());
+    match expr {
+        Expr::List(_) => numba("a list needs Numba's runtime (NRT required but not enabled), which CUDA kernels do not have: use a tuple, or a `cuda.local.array` for values that change"),
+        Expr::Dict(_) | Expr::DictComp(_) => numba("a dict cannot be built in a CUDA kernel: use a tuple, or index a `cuda.local.array`"),
+        Expr::Set(_) | Expr::SetComp(_) => numba("a set cannot be built in a CUDA kernel: use a tuple, or a `cuda.local.array` of flags"),
+        Expr::ListComp(_) => numba("a list comprehension cannot be built in a CUDA kernel: write the loop, into a `cuda.local.array` if the values are kept"),
+        Expr::Generator(_) => numba("a generator expression cannot run in a CUDA kernel (the use of yield in a closure is unsupported): write the loop"),
+        Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => numba("a kernel or device function cannot be a generator or coroutine"),
+        Expr::FString(_) => numba("strings cannot be formatted in a CUDA kernel: pass the values to `print` (`print(\"x =\", x)`)"),
+        Expr::Lambda(_) => err("kernlint does not model a `lambda` yet: a nested `def` (inlined as Numba inlines both) or a device function computes the same", expr.range()),
+        // Numba types `o[0] = (n := 3)` but not `(n := 2.5) + n` or an `if`/`while` test.
+        Expr::Named(_) => numba("the assignment expression `:=` leaves a value Numba cannot type (`Type of variable '$...' cannot be determined`): assign on its own line"),
+        _ => err("this expression is not supported in a CUDA kernel", expr.range()),
+    }
+}
+
 /// Types a function definition for the given argument types.
 pub fn type_def(
     ctx: &ModuleCtx<'_>,
@@ -1550,12 +1571,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 calls::call(self, &func, &args, &kwargs, call)?
             }
             Expr::Slice(_) => return err("a slice is only allowed as an index", range),
-            other => {
-                return err(
-                    "this expression is not supported in a CUDA kernel",
-                    other.range(),
-                );
-            }
+            other => return unsupported_expression(other),
         })
     }
 
