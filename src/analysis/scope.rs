@@ -237,9 +237,11 @@ impl ModuleScope {
         if let Some((function, jitted)) = function_of(value, &lookup) {
             return Binding::Function(function, jitted);
         }
-        // Not `cuda.jit(f, ...)`, which wraps the function `f` rather than making a decorator.
+        // Not `cuda.jit(f, ...)`, which wraps the function `f` rather than making a decorator
+        // (a name bound by an import, not a function of this module, does not count).
         if let Expr::Call(call) = value
-            && !matches!(call.arguments.args.first(), Some(Expr::Name(n)) if !matches!(lookup.binding(n.id.as_str()), Some(Binding::Path(_))))
+            && let wraps_function = matches!(call.arguments.args.first(), Some(Expr::Name(n)) if !matches!(lookup.binding(n.id.as_str()), Some(Binding::Path(_))))
+            && !wraps_function
             && let Some(spec) = super::kernels::jit_spec(value, &lookup)
         {
             return Binding::Decorator(spec);

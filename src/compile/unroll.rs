@@ -176,14 +176,6 @@ fn eval(f: &Function, shapes: &HashMap<ValueId, Vec<i64>>, op: &Op, r: ValueId, 
     }
 }
 
-fn successors(term: &Terminator) -> Vec<usize> {
-    match *term {
-        Terminator::Jump(t) => vec![t.0 as usize],
-        Terminator::Branch { then, otherwise, .. } => vec![then.0 as usize, otherwise.0 as usize],
-        _ => Vec::new(),
-    }
-}
-
 /// Constant propagation over values and slots, following only the branches that can be
 /// taken. Slots are unknown at entry (a read of a variable some path does not write is not
 /// a constant).
@@ -222,7 +214,7 @@ impl Flow {
                     Lat::Top => Vec::new(),
                     _ => vec![then.0 as usize, otherwise.0 as usize],
                 },
-                ref term => successors(term),
+                ref term => term.successors(),
             };
             for t in next {
                 let merged = match &ins[t] {
@@ -256,7 +248,7 @@ fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
     let mut stack = vec![(0usize, 0usize)];
     seen[0] = true;
     while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-        let succ = successors(&f.blocks[b].term);
+        let succ = f.blocks[b].term.successors();
         if let Some(&t) = succ.get(*next) {
             *next += 1;
             if !std::mem::replace(&mut seen[t], true) {
@@ -274,7 +266,7 @@ fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
     }
     let mut preds = vec![Vec::new(); n];
     for &b in &order {
-        for t in successors(&f.blocks[b].term) {
+        for t in f.blocks[b].term.successors() {
             preds[t].push(b);
         }
     }
@@ -311,7 +303,7 @@ fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
     };
     let mut latches: HashMap<usize, Vec<usize>> = HashMap::new();
     for &b in &order {
-        for t in successors(&f.blocks[b].term) {
+        for t in f.blocks[b].term.successors() {
             if dominates(t, b) {
                 latches.entry(t).or_default().push(b);
             }
@@ -364,7 +356,7 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop) -> Option<(usize, BlockId, B
     let mut state: Option<Vec<Lat>> = None;
     for (b, block) in f.blocks.iter().enumerate() {
         if !lp.blocks.contains(&b)
-            && successors(&block.term).contains(&lp.header)
+            && block.term.successors().contains(&lp.header)
             && let Some(out) = &flow.outs[b]
         {
             state = Some(match state {

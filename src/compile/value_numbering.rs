@@ -205,12 +205,7 @@ fn leaves_memory(name: &str) -> bool {
 /// block, each old instruction's new position (`None` where it was removed).
 fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pure: &[bool]) -> Vec<Vec<Option<usize>>> {
     let roots = roots(f);
-    let successors = |b: usize| match f.blocks[b].term {
-        Terminator::Jump(t) => vec![t.0 as usize],
-        Terminator::Branch { then, otherwise, .. } if then == otherwise => vec![then.0 as usize],
-        Terminator::Branch { then, otherwise, .. } => vec![then.0 as usize, otherwise.0 as usize],
-        _ => vec![],
-    };
+    let successors = |b: usize| f.blocks[b].term.successors();
     // Predecessors that can run: the lowering leaves blocks no path reaches (after a
     // `return`), which would otherwise end every extended block at the code after a call.
     let mut reachable = vec![false; f.blocks.len()];

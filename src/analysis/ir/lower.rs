@@ -278,6 +278,15 @@ impl Lower<'_> {
         self.switch_to(ok);
     }
 
+    /// An array whose first axis is not `n` long is Numba's `ValueError` (unpacking it into
+    /// `n` names, assigning a tuple of `n` items to it), which ends the thread.
+    fn exit_unless_length(&mut self, array: ValueId, n: usize, span: TextRange) {
+        let len = self.emit(Op::Extent { array, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span);
+        let expected = self.int(n as i128, span);
+        let differs = self.emit(Op::Compare(CompareOp::Ne, len, expected), Some(Type::Scalar(Scalar::Bool)), span);
+        self.exit_when(differs);
+    }
+
     fn ty(&self, v: ValueId) -> &Type {
         // A void operation's placeholder result has no type.
         self.func.values.get(v.0 as usize).unwrap_or(&Type::None)
@@ -681,11 +690,7 @@ impl Lower<'_> {
             }
             Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
                 let items: Vec<ValueId> = if matches!(self.ty(v), Type::Array { .. }) {
-                    // An array of another length is Numba's ValueError, which ends the thread.
-                    let len = self.emit(Op::Extent { array: v, axis: 0 }, Some(Type::Scalar(Scalar::I64)), span);
-                    let want = self.int(elts.len() as i128, span);
-                    let wrong = self.emit(Op::Compare(CompareOp::Ne, len, want), Some(Type::Scalar(Scalar::Bool)), span);
-                    self.exit_when(wrong);
+                    self.exit_unless_length(v, elts.len(), span);
                     (0..elts.len()).map(|i| {
                         let i = self.int(i as i128, span);
                         self.item_at(v, i, span)
@@ -1413,13 +1418,9 @@ impl Lower<'_> {
             return unsupported(&format!("item assignment on {}", self.ty(view)), span);
         };
         let space = self.space(view);
-        let i64t = Some(Type::Scalar(Scalar::I64));
         match self.ty(value).clone() {
             Type::UniTuple(_, n) if ndim == 1 => {
-                let len = self.emit(Op::Extent { array: view, axis: 0 }, i64t, span);
-                let expected = self.int(n as i128, span);
-                let differs = self.emit(Op::Compare(CompareOp::Ne, len, expected), Some(Type::Scalar(Scalar::Bool)), span);
-                self.exit_when(differs);
+                self.exit_unless_length(view, n, span);
                 for k in 0..n {
                     let item = self.extract(value, k, span)?;
                     let item = self.cast_to_type(item, &dtype, span)?;

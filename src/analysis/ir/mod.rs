@@ -328,6 +328,18 @@ pub enum Terminator {
     Unreachable,
 }
 
+impl Terminator {
+    /// The blocks control goes to next, by index (a branch to one block twice counted once).
+    pub fn successors(&self) -> Vec<usize> {
+        match *self {
+            Terminator::Jump(t) => vec![t.0 as usize],
+            Terminator::Branch { then, otherwise, .. } if then == otherwise => vec![then.0 as usize],
+            Terminator::Branch { then, otherwise, .. } => vec![then.0 as usize, otherwise.0 as usize],
+            Terminator::Return(_) | Terminator::Exit | Terminator::Unreachable => Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
     pub insts: Vec<Inst>,

@@ -483,9 +483,12 @@ impl Lower<'_> {
                 let acc = self.temp("acc", &Type::Scalar(acc_t));
                 let init = self.number(i128::from(name == "nanprod"), acc_t, span);
                 self.emit_void(Op::WriteSlot(acc, init), span);
-                let count = self.temp("count", &Type::Scalar(Scalar::I64));
-                let zero = self.int(0, span);
-                self.emit_void(Op::WriteSlot(count, zero), span);
+                // Only the mean counts the items kept.
+                let count = (name == "nanmean").then(|| self.temp("count", &Type::Scalar(Scalar::I64)));
+                if let Some(count) = count {
+                    let zero = self.int(0, span);
+                    self.emit_void(Op::WriteSlot(count, zero), span);
+                }
                 let (indices, loops) = self.open_element_loops(array, fortran, span);
                 let v = self.load_at(array, indices, span);
                 let c = self.emit(Op::ReadSlot(acc), Some(Type::Scalar(acc_t)), span);
@@ -502,16 +505,18 @@ impl Lower<'_> {
                 };
                 let x = self.select(keep, x, c, span);
                 self.emit_void(Op::WriteSlot(acc, x), span);
-                let n = self.emit(Op::ReadSlot(count), I64, span);
-                let one = self.int(1, span);
-                let n1 = self.arith(Operator::Add, n, one, None, span)?;
-                let n = self.select(keep, n1, n, span);
-                self.emit_void(Op::WriteSlot(count, n), span);
+                if let Some(count) = count {
+                    let n = self.emit(Op::ReadSlot(count), I64, span);
+                    let one = self.int(1, span);
+                    let n1 = self.arith(Operator::Add, n, one, None, span)?;
+                    let n = self.select(keep, n1, n, span);
+                    self.emit_void(Op::WriteSlot(count, n), span);
+                }
                 self.close_element_loops(loops, span);
                 let c = self.emit(Op::ReadSlot(acc), Some(Type::Scalar(acc_t)), span);
-                if name != "nanmean" {
+                let Some(count) = count else {
                     return self.cast(c, r, span);
-                }
+                };
                 let n = self.emit(Op::ReadSlot(count), I64, span);
                 self.arith(Operator::Div, c, n, None, span)
             }
