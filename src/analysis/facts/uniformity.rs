@@ -1008,7 +1008,20 @@ impl Walker<'_> {
                 }
             }
             Expr::BoolOp(b) => {
-                let vs: Vec<Value> = b.values.iter().map(|v| self.eval(v)).collect();
+                // `i < n and x[i] > 0`: an operand runs only once the earlier ones held (`and`)
+                // or failed (`or`), so it is evaluated under their guards.
+                let saved = self.cur.clone();
+                let mut vs: Vec<Value> = Vec::with_capacity(b.values.len());
+                for (k, v) in b.values.iter().enumerate() {
+                    if k > 0 {
+                        let earlier = &b.values[k - 1];
+                        let mut next = self.cur.under(&vs[k - 1], earlier.range());
+                        self.guards(earlier, b.op == ast::BoolOp::And, &mut next);
+                        self.cur = next;
+                    }
+                    vs.push(self.eval(v));
+                }
+                self.cur = saved;
                 Value::join(&vs)
             }
             Expr::Compare(c) => {
