@@ -198,6 +198,34 @@ def updated(out, x):
 "#;
 
 /// `A{i} = np.zeros(len(A{i-1}) + 1)` 300 times: a long chain of arrays and lengths.
+/// Arithmetic on NumPy scalars at import time follows NumPy 2: a Python number takes the
+/// scalar's type, two scalars promote, integers wrap.
+const NPSCALARS: &str = r#"import numpy as np
+from numba import cuda
+
+BIG = np.int64(1) << 40
+HALF3 = np.float32(1.5) * 2
+WRAP = np.int32(2**31 - 1) + 1
+MIX = np.int32(3) * np.uint32(2)
+F = np.float32(0.1) + np.float64(0.2)
+Q = np.uint8(200) + 100
+R = np.int16(7) / 2
+
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        a = BIG
+        b = HALF3
+        c = WRAP
+        d = MIX
+        e = F
+        f = Q
+        g = R
+        out[i] = x[i] + a + b * 10 + c + d * 100 + e + int(f) * 1000 + g
+"#;
+
 fn chain() -> String {
     let mut s = String::from("import numpy as np\nfrom numba import cuda\n\nA0 = np.zeros(1)\n");
     for i in 1..300 {
@@ -210,7 +238,7 @@ fn chain() -> String {
 
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for (name, text) in [("cfg.py", CFG), ("lens.py", LENS), ("dicts.py", DICTS), ("factory.py", FACTORY), ("loops.py", LOOPS), ("chain.py", &chain())] {
+    for (name, text) in [("cfg.py", CFG), ("lens.py", LENS), ("dicts.py", DICTS), ("factory.py", FACTORY), ("loops.py", LOOPS), ("chain.py", &chain()), ("npscalars.py", NPSCALARS)] {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
     dir
@@ -237,6 +265,34 @@ fn constants_from_lengths_and_shapes_of_module_values() {
     assert_eq!(variables(&t), pairs(&[("i", "int64"), ("out", ARRAY), ("x", ARRAY)]));
     assert_eq!(run(d, "chain.py::k"), [1206300.0, 1206301.0, 1206302.0, 1206303.0]);
     compiles(d, "chain.py::k");
+}
+
+#[test]
+fn numpy_scalar_arithmetic_in_module_globals() {
+    let dir = workspace();
+    let d = dir.path();
+    // Numba's typemap (compile_cuda) for the NumPy values `np.int64(1099511627776)`,
+    // `np.float32(3.0)`, `np.int32(-2147483648)`, `np.int64(6)`, `np.float64(0.30000000149011613)`,
+    // `np.uint8(44)`, `np.float64(3.5)`.
+    let t = types(d, "npscalars.py::k").unwrap();
+    assert_eq!(
+        variables(&t),
+        pairs(&[
+            ("a", "int64"),
+            ("b", "float32"),
+            ("c", "int32"),
+            ("d", "int64"),
+            ("e", "float64"),
+            ("f", "uint8"),
+            ("g", "float64"),
+            ("i", "int64"),
+            ("out", ARRAY),
+            ("x", ARRAY),
+        ])
+    );
+    // Numba's simulator.
+    assert_eq!(run(d, "npscalars.py::k"), [1097364188761.8, 1097364188762.8, 1097364188763.8, 1097364188764.8]);
+    compiles(d, "npscalars.py::k");
 }
 
 #[test]

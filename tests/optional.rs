@@ -318,3 +318,36 @@ def k(hist, x):
         check_file(&db, file, &settings).into_iter().map(|d| (d.code.to_string(), lines.line_of(d.range.start()) + 1)).collect();
     assert_eq!(findings, [("KL110".to_string(), 16)]);
 }
+
+/// The value of a call of a function that returns nothing is None: `r = f()` binds none
+/// (Numba types `r` as none) and `r is None` holds; the PTX assembles (`run` compiles it).
+#[test]
+fn the_value_of_a_call_that_returns_nothing_is_none() {
+    let source = "\
+from numba import cuda
+
+@cuda.jit(device=True)
+def store(o, i, v):
+    o[i, 0] = v
+    return None
+
+@cuda.jit(device=True)
+def bare(o, i, v):
+    o[i, 1] = v
+
+@cuda.jit
+def k(o, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        r = store(o, i, x[i] + 1.0)
+        s = bare(o, i, x[i] * 2.0)
+        o[i, 2] = (r is None) + 10 * (s is None) + 100 * (r is not None)
+";
+    let xs = [0.5, -1.25, 3.0];
+    let sig = "void(float64[:, ::1], float64[::1])";
+    let outputs = kernel_runs::run(source, "k", sig, 4, &[kernel_runs::shaped(f64s(&[0.0; 9]), &[3, 3], false), f64s(&xs)]);
+    let out = read_f64s(outputs[0].as_ref().unwrap());
+    for (i, x) in xs.iter().enumerate() {
+        assert_eq!(out[i * 3..i * 3 + 3], [x + 1.0, x * 2.0, 11.0], "thread {i}");
+    }
+}

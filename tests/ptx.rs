@@ -822,3 +822,23 @@ def k(out, lo, n, s8, u16, x, f, idx):
     let sig = "void(float64[::1], uint8[::1], int32[::1], int8[::1], uint16[::1], float64[::1], float32[::1], int32[::1])";
     compile(src, "k", sig);
 }
+
+/// Integers have no NaN: Numba compiles `cuda.atomic.nanmax`/`nanmin` of an integer array as
+/// `atom.max`/`atom.min`.
+#[test]
+fn atomic_nanmax_of_integers_is_atom_max() {
+    let source = "\
+from numba import cuda
+
+@cuda.jit
+def k(a, old, v):
+    i = cuda.grid(1)
+    if i < v.size:
+        old[i, 0] = cuda.atomic.nanmax(a, 0, v[i])
+        old[i, 1] = cuda.atomic.nanmin(a, 1, v[i])
+";
+    for (ty, t) in [("int32", "s32"), ("uint32", "u32"), ("int64", "s64"), ("uint64", "u64")] {
+        let ptx = compile(source, "k", &format!("void({ty}[::1], {ty}[:, ::1], {ty}[::1])"));
+        assert!(ptx.contains(&format!("atom.global.max.{t}")) && ptx.contains(&format!("atom.global.min.{t}")), "{ty}:\n{ptx}");
+    }
+}

@@ -544,6 +544,79 @@ fn truthiness(v: &ConstValue) -> Option<bool> {
     })
 }
 
+/// Arithmetic on NumPy scalars at import time, as NumPy 2 computes it: a Python number takes
+/// the scalar's type (NEP 50; a float with an integer scalar makes float64), two scalars
+/// promote; integers wrap at their width, float32 rounds each result.
+fn numpy_binop(op: Operator, l: &ConstValue, r: &ConstValue) -> Option<ConstValue> {
+    let side = |v: &ConstValue| match v {
+        ConstValue::NumpyScalar(s, inner) => Some((Some(*s), number(inner)?)),
+        other => Some((None, number(other)?)),
+    };
+    let ((ls, lv), (rs, rv)) = (side(l)?, side(r)?);
+    let ty = match (ls, rs) {
+        (Some(a), Some(b)) => numpy_promote(a, b)?,
+        (Some(s), None) if s.is_int() && matches!(rv, ConstValue::Float(_)) => Scalar::F64,
+        (None, Some(s)) if s.is_int() && matches!(lv, ConstValue::Float(_)) => Scalar::F64,
+        (Some(s), None) | (None, Some(s)) => s,
+        (None, None) => return None,
+    };
+    let int_scalar = |v: &ConstValue, s: Option<Scalar>| match (v, s) {
+        (ConstValue::Int(i), Some(s)) => Some(ConstValue::Int(wrap_int(*i, s))),
+        // A Python int the type cannot hold is NumPy's OverflowError.
+        (ConstValue::Int(i), None) => (wrap_int(*i, ty) == *i).then_some(ConstValue::Int(*i)),
+        _ => Some(v.clone()),
+    };
+    let (lv, rv) = (int_scalar(&lv, ls)?, int_scalar(&rv, rs)?);
+    if ty.is_int() {
+        if op == Operator::Div {
+            let (a, b) = (as_float(&lv)?, as_float(&rv)?);
+            return (b != 0.0).then(|| ConstValue::NumpyScalar(Scalar::F64, Box::new(ConstValue::Float(a / b))));
+        }
+        // An integer to a negative power is NumPy's ValueError.
+        if op == Operator::Pow && rv.as_int()? < 0 {
+            return None;
+        }
+        let v = binop(op, lv, rv)?.as_int()?;
+        return Some(ConstValue::NumpyScalar(ty, Box::new(ConstValue::Int(wrap_int(v, ty)))));
+    }
+    let round = |x: f64| if ty == Scalar::F32 { x as f32 as f64 } else { x };
+    let sided = |v: &ConstValue, s: Option<Scalar>| Some(if s == Some(Scalar::F32) { round(as_float(v)?) } else { as_float(v)? });
+    let (a, b) = (sided(&lv, ls)?, sided(&rv, rs)?);
+    let v = as_float(&binop(op, ConstValue::Float(round(a)), ConstValue::Float(round(b)))?)?;
+    Some(ConstValue::NumpyScalar(ty, Box::new(ConstValue::Float(round(v)))))
+}
+
+/// NumPy's type promotion of two scalar types (integers, float32, float64; others unfolded).
+fn numpy_promote(a: Scalar, b: Scalar) -> Option<Scalar> {
+    let signed = |bits: u32| match bits {
+        16 => Some(Scalar::I16),
+        32 => Some(Scalar::I32),
+        64 => Some(Scalar::I64),
+        _ => None,
+    };
+    let float = |s: Scalar| matches!(s, Scalar::F32 | Scalar::F64);
+    match (a, b) {
+        _ if !(a.is_int() || float(a)) || !(b.is_int() || float(b)) => None,
+        _ if a == b => Some(a),
+        _ if a.is_int() && b.is_int() => {
+            if a.is_signed() == b.is_signed() {
+                return Some(if a.bits() >= b.bits() { a } else { b });
+            }
+            let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+            if s.bits() > u.bits() { Some(s) } else if u.bits() < 64 { signed(u.bits() * 2) } else { Some(Scalar::F64) }
+        }
+        (Scalar::F32, i) | (i, Scalar::F32) if i.is_int() => Some(if i.bits() <= 16 { Scalar::F32 } else { Scalar::F64 }),
+        _ => Some(Scalar::F64),
+    }
+}
+
+/// An integer wrapped to the width of an integer type.
+fn wrap_int(v: i128, ty: Scalar) -> i128 {
+    let bits = ty.bits();
+    let m = v & ((1i128 << bits) - 1);
+    if ty.is_signed() && m >> (bits - 1) == 1 { m - (1i128 << bits) } else { m }
+}
+
 fn as_float(v: &ConstValue) -> Option<f64> {
     match v {
         ConstValue::Int(i) => Some(*i as f64),
@@ -554,6 +627,9 @@ fn as_float(v: &ConstValue) -> Option<f64> {
 }
 
 fn binop(op: Operator, l: ConstValue, r: ConstValue) -> Option<ConstValue> {
+    if matches!(l, ConstValue::NumpyScalar(..)) || matches!(r, ConstValue::NumpyScalar(..)) {
+        return numpy_binop(op, &l, &r);
+    }
     // Complex `+ - *` as CPython computes them (a real operand converted to complex first).
     if matches!(l, ConstValue::Complex(..)) || matches!(r, ConstValue::Complex(..)) {
         let parts = |v: &ConstValue| match v {

@@ -3720,7 +3720,11 @@ impl<'a> FnCx<'a> {
                 let at = if s == Scalar::I64 { "u64" } else { t };
                 self.e(format!("atom{sp}.add.{at} {d}, [{addr}], {v}"));
             }
-            "max" | "min" if !float => self.e(format!("atom{sp}.{op}.{t} {d}, [{addr}], {val}")),
+            // Integers have no NaN: Numba lowers nanmax/nanmin of them as max/min.
+            "max" | "min" | "nanmax" | "nanmin" if !float => {
+                let o = op.trim_start_matches("nan");
+                self.e(format!("atom{sp}.{o}.{t} {d}, [{addr}], {val}"))
+            }
             "max" | "min" | "nanmax" | "nanmin" if float => {
                 let want_max = op.ends_with("max");
                 let rc = if b == "b64" { Rc::Rd } else { Rc::R };

@@ -1444,13 +1444,10 @@ impl Lower<'_> {
     // ---- expressions -------------------------------------------------------------------
 
     /// An expression used as a value: an operand, an argument, an assigned value. A call of
-    /// a function that returns nothing (`cuda.syncthreads()`) has no value to use.
+    /// a function that returns nothing is Numba's `none` there (`r = f()`, then `r is None`).
     fn expr(&mut self, expr: &Expr) -> LResult<ValueId> {
         let v = self.any_expr(expr)?;
-        if v == VOID {
-            return Err(LowerError { message: "this expression has no value (it returns None)".into(), range: expr.range() });
-        }
-        Ok(v)
+        Ok(if v == VOID { self.none_value(expr.range()) } else { v })
     }
 
     /// An expression, which may have no value ([`VOID`]): an expression statement.

@@ -1073,6 +1073,17 @@ fn numpy_array(name: &str, array: &Type, rest: &[Ty], kwargs: &[(String, Ty)], r
 }
 
 fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
+    if let Some(Ty::Val(array @ Type::Array { .. })) = args.iter().find(|a| matches!(a, Ty::Val(Type::Array { .. }))) {
+        return reject(
+            ErrorKind::Numba,
+            format!(
+                "Numba's CUDA target has no `np.{name}` of an {array}: in a kernel it compiles NumPy's math functions \
+                 (np.sqrt, np.exp, ...) of numbers and reductions of an array (np.sum, np.mean, np.argmax, ...); loop over \
+                 the elements instead"
+            ),
+            range,
+        );
+    }
     let mut scalars = Vec::new();
     for a in args {
         scalars.push(need_scalar(a, &format!("np.{name}"), range)?);

@@ -1138,7 +1138,18 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             Expr::Subscript(s) => self.store_subscript(s, &ty, env)?,
             Expr::Attribute(a) => {
-                self.expr(&a.value, env)?;
+                // Numba types `a.shape = ...` but has no lowering for it (NotImplementedError).
+                if let Ty::Val(array @ Type::Array { .. }) = self.expr(&a.value, env)? {
+                    return reject(
+                        ErrorKind::Numba,
+                        format!(
+                            "Numba cannot set the attribute `{}` of an {array}: an array's attributes are read-only in a \
+                             kernel; store into its elements (`a[...] = ...`) or make a view (`a.reshape(...)`, `a.T`, a slice)",
+                            a.attr.as_str()
+                        ),
+                        target.range(),
+                    );
+                }
             }
             other => return err("cannot assign to this expression", other.range()),
         }

@@ -1,0 +1,155 @@
+//! Kernels Numba rejects (numba-cuda 0.30.4, `cuda.compile_ptx(..., cc=(9, 0))`): kernlint
+//! rejects each as a Numba error, at the line Numba's error is about, with a message that
+//! names the construct. Array methods Numba rejects are in tests/array_methods.rs.
+
+use kernlint::analysis::typing::ErrorKind::{self, AtomicDtype, Covered, Numba, ShuffleDtype, Unmodeled};
+use kernlint::analysis::typing::type_function;
+use kernlint::analysis::{RootDatabase, SourceFile};
+
+const HEADER: &str = "import numpy as np\nfrom numba import cuda\n\n";
+
+/// (case, signature of `k`, line of the error counted from the first line after
+/// [`HEADER`], kernlint's kind of error, a fragment of its message, the source after the
+/// header). Numba rejects every case; `Unmodeled` marks the ones kernlint does not yet know
+/// to be Numba's errors (they are not reported as findings).
+const NUMBA_REJECTS: &[(&str, &str, usize, ErrorKind, &str, &str)] = &[
+    ("array_arith_scalar_assign", "void(float64[::1])", 3, Unmodeled, "`+`", r#"
+@cuda.jit
+def k(o):
+    o[0] = o + 1"#),
+    ("atomic_2d_scalar_index", "void(int32[:, ::1])", 3, Numba, "1-D index", r#"
+@cuda.jit
+def k(o):
+    cuda.atomic.add(o, 0, 1)"#),
+    ("atomic_int8", "void(int8[::1])", 3, AtomicDtype, "int8", r#"
+@cuda.jit
+def k(o):
+    cuda.atomic.add(o, 0, 1)"#),
+    ("bitand_float", "void(float64[::1])", 3, Numba, "`&`", r#"
+@cuda.jit
+def k(o):
+    o[0] = o[0] & 1"#),
+    ("dev_kwarg_unknown", "void(float64[::1])", 7, Numba, "unexpected keyword argument `c`", r#"
+@cuda.jit(device=True)
+def d(a, b=1):
+    return a + b
+
+@cuda.jit
+def k(o):
+    o[0] = d(1, c=2)"#),
+    ("dev_mixed_returns", "void(float64[::1])", 9, Unmodeled, "cannot unify return types", r#"
+@cuda.jit(device=True)
+def d(a):
+    if a > 0:
+        return (1, 2)
+    return 1.5
+
+@cuda.jit
+def k(o):
+    o[0] = d(o[0])[0]"#),
+    ("dev_wrong_nargs", "void(float64[::1])", 7, Numba, "missing the argument `b`", r#"
+@cuda.jit(device=True)
+def d(a, b):
+    return a + b
+
+@cuda.jit
+def k(o):
+    o[0] = d(1)"#),
+    ("exch_float", "void(float32[::1])", 3, AtomicDtype, "float32", r#"
+@cuda.jit
+def k(o):
+    cuda.atomic.exch(o, 0, 1.0)"#),
+    ("float_index", "void(float64[::1])", 3, Numba, "cannot index with float64", r#"
+@cuda.jit
+def k(o):
+    o[0] = o[1.5]"#),
+    ("inc_int32", "void(int32[::1])", 3, AtomicDtype, "int32", r#"
+@cuda.jit
+def k(o):
+    cuda.atomic.inc(o, 0, 5)"#),
+    ("index_scalar", "void(float64[::1])", 5, Unmodeled, "cannot index int64", r#"
+@cuda.jit
+def k(o):
+    i = cuda.grid(1)
+    x = 3
+    o[0] = x[1]"#),
+    ("len_scalar", "void(float64[::1])", 3, Unmodeled, "len() of float64", r#"
+@cuda.jit
+def k(o):
+    o[0] = len(o[0])"#),
+    ("local_nonconst_shape", "void(float64[::1])", 4, Unmodeled, "compile-time constant", r#"
+@cuda.jit
+def k(o):
+    n = o.size
+    a = cuda.local.array(n, np.float64)
+    a[0] = 1
+    o[0] = a[0]"#),
+    ("np_unsupported", "void(float64[::1])", 3, Numba, "loop over the elements", r#"
+@cuda.jit
+def k(o):
+    o[0] = np.linalg.norm(o)"#),
+    ("return_value_kernel", "void(float64[::1])", 3, Covered, "cannot return a value", r#"
+@cuda.jit
+def k(o):
+    return 1"#),
+    ("selp_mixed", "void(float64[::1])", 3, Numba, "cuda.selp", r#"
+@cuda.jit
+def k(o):
+    o[0] = cuda.selp(o[0] > 0, 1.0, np.int32(2))"#),
+    ("set_attr", "void(float64[::1])", 3, Numba, "cannot set the attribute `shape`", r#"
+@cuda.jit
+def k(o):
+    o.shape = (3,)"#),
+    ("shared_nonconst", "void(float64[::1])", 3, Unmodeled, "compile-time constant", r#"
+@cuda.jit
+def k(o):
+    s = cuda.shared.array(o.size, np.float32)
+    o[0] = s[0]"#),
+    ("shfl_bool", "void(float64[::1])", 3, ShuffleDtype, "bool", r#"
+@cuda.jit
+def k(o):
+    o[0] = cuda.shfl_sync(0xffffffff, True, 0)"#),
+    ("str_plus_int", "void(float64[::1])", 3, Unmodeled, "`+`", r#"
+@cuda.jit
+def k(o):
+    s = 'a' + 1
+    o[0] = 1"#),
+    ("tuple_index_nonconst_hetero", "void(float64[::1])", 5, Numba, "non-constant index", r#"
+@cuda.jit
+def k(o):
+    t = (1, 2.5)
+    i = cuda.grid(1)
+    o[0] = t[i]"#),
+    ("tuple_setitem", "void(float64[::1])", 4, Unmodeled, "cannot store into an item", r#"
+@cuda.jit
+def k(o):
+    t = (1, 2)
+    t[0] = 3
+    o[0] = t[0]"#),
+    ("unknown_method", "void(float64[::1])", 4, Numba, "unknown attribute `foo`", r#"
+@cuda.jit
+def k(o):
+    i = cuda.grid(1)
+    o[0] = o.foo()"#),
+];
+
+#[test]
+fn what_numba_rejects_is_a_numba_error_at_its_line() {
+    let mut wrong = Vec::new();
+    for &(name, sig, line, kind, fragment, body) in NUMBA_REJECTS {
+        let source = format!("{HEADER}{}\n", body.trim_start_matches('\n'));
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "k.py".into(), source.clone());
+        match type_function(&db, file, "k", Some(sig)) {
+            Ok(_) => wrong.push(format!("{name}: typed, but Numba rejects it")),
+            Err(e) => {
+                let at = usize::from(e.file_range().start());
+                let got = source[..at].matches('\n').count() + 1 - HEADER.matches('\n').count();
+                if e.kind != kind || got != line || !e.message.contains(fragment) {
+                    wrong.push(format!("{name}: {:?} at line {got} (expected {kind:?} at {line}): {}", e.kind, e.message));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
