@@ -49,7 +49,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     let all = item_uniformity(ctx.db, ctx.file, ctx.item);
     for (function, def) in ctx.gpu_functions() {
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
-        let thread_index = |e: &Expr| facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
+        // A power of an index is a distance (`x**2 + y**2 > r**2`), not a position to range-check.
+        let thread_index =
+            |e: &Expr| !has_power(e) && facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
         let mut found = Vec::new();
         ctx.visit_body(
             def,
@@ -124,6 +126,14 @@ fn is_in_range(c: &ast::ExprCompare, thread_index: &dyn Fn(&Expr) -> bool) -> bo
     match (&*c.ops, &*c.comparators) {
         ([CmpOp::Lt | CmpOp::LtE], [r]) => thread_index(&c.left) && !thread_index(r),
         ([CmpOp::Gt | CmpOp::GtE], [r]) => thread_index(r) && !thread_index(&c.left),
+        _ => false,
+    }
+}
+
+fn has_power(e: &Expr) -> bool {
+    match e {
+        Expr::BinOp(b) => b.op == ast::Operator::Pow || has_power(&b.left) || has_power(&b.right),
+        Expr::UnaryOp(u) => has_power(&u.operand),
         _ => false,
     }
 }

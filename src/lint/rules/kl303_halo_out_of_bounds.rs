@@ -59,12 +59,14 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 if c == 0 || key.index_atoms().is_empty() {
                     continue;
                 }
-                let (uppers, lowers) = bounds(access, &key);
+                let (uppers, lowers, symbolic_lower) = bounds(access, &key);
                 let problem = if c > 0 {
                     (!uppers.is_empty() && !uppers.iter().any(|o| o + c <= 0)).then_some("past the upper bound the guard checks")
                 } else {
                     let nonneg = key.0.iter().all(|(m, k)| *k > 0 && m.iter().all(|a| !matches!(a, Atom::Sym(_))));
-                    (nonneg && !uppers.is_empty() && !lowers.iter().any(|lo| lo + c >= 0)).then_some("below 0 (Numba wraps index -1 to the last element)")
+                    // A region that starts at a symbolic bound (`x >= nx - n_abc`) need not reach 0.
+                    (nonneg && !symbolic_lower && !uppers.is_empty() && !lowers.iter().any(|lo| lo + c >= 0))
+                        .then_some("below 0 (Numba wraps index -1 to the last element)")
                 };
                 if let Some(problem) = problem {
                     out.push(
@@ -83,10 +85,10 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// From the guards on `key`: the offsets `o` with `key < bound + o` (upper), and the
-/// constants `lo` with `key >= lo` (lower).
-fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>) {
-    let (mut uppers, mut lowers) = (Vec::new(), Vec::new());
+/// From the guards on `key`: the offsets `o` with `key < bound + o` (upper), the
+/// constants `lo` with `key >= lo` (lower), and whether some lower bound is not a constant.
+fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>, bool) {
+    let (mut uppers, mut lowers, mut symbolic_lower) = (Vec::new(), Vec::new(), false);
     for g in &access.guards {
         let (Some(op), Some(l), Some(r)) = (g.op, &g.left.poly, &g.right.poly) else { continue };
         let (l, r, op) = if l.without_const() == *key {
@@ -107,10 +109,11 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>) {
             CmpOp::GtE if r.as_const().is_some() => lowers.push(rk - lk),
             // `i != 0` for an index that is never negative: `i >= 1`.
             CmpOp::NotEq if r.as_const().is_some() && rk == lk => lowers.push(1),
+            CmpOp::Gt | CmpOp::GtE => symbolic_lower = true,
             _ => {}
         }
     }
-    (uppers, lowers)
+    (uppers, lowers, symbolic_lower)
 }
 
 fn flip(op: CmpOp) -> CmpOp {
