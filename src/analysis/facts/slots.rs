@@ -12,7 +12,8 @@
 //! * the same thread part, shifted (`s[tid]` and `s[tid + step]`): the shift is out of the
 //!   range the guards leave (`if tid < step`, `t >= off`, `blockDim`, a known launch), it is
 //!   not a multiple of the part's coefficients (`s[2 * s * tid]` and `s[2 * s * tid + s]`),
-//!   or the guards fix residues that differ (`if tid % (2 * s) == 0: s[tid] += s[tid + s]`);
+//!   or the guards fix residues that differ (`if tid % (2 * s) == 0: s[tid] += s[tid + s]`,
+//!   `if tid % 2 == phase % 2:` with `s[tid]` and `s[tid + 1]`);
 //! * one side fixed, the other varying over a range that excludes it (`s[0]` and `s[tid +
 //!   1]`), and ranges that do not overlap;
 //! * two stores of one thread 8 or more slots apart (a tile and its halo, `s[ty, tx]` and
@@ -31,7 +32,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::uniformity::{Access, Atom, CmpOp, Level, Poly};
+use super::uniformity::{Access, Atom, CmpOp, FunctionFacts, Guard, Level, Poly};
 
 /// The largest block along each axis over a kernel's known launches, where every launch
 /// gives one.
@@ -48,6 +49,58 @@ impl BlockShape {
         }
         BlockShape(out)
     }
+
+    /// The block shape a kernel runs with: per axis, its known launches' largest block where
+    /// every launch gives one, else the width its own tiling implies ([`tile_widths`]).
+    pub fn of_kernel(launches: Option<&Vec<super::launch::LaunchConfig>>, facts: &FunctionFacts) -> BlockShape {
+        let mut shape = BlockShape::of(launches);
+        for (slot, tile) in shape.0.iter_mut().zip(tile_widths(facts)) {
+            *slot = slot.or(tile);
+        }
+        shape
+    }
+
+    /// The block's exact width along x, where it is known: every known launch's, all equal,
+    /// or with no launch known, the tiling's.
+    pub fn exact_width(launches: Option<&Vec<super::launch::LaunchConfig>>, facts: &FunctionFacts) -> Option<i64> {
+        match launches.filter(|l| !l.is_empty()) {
+            Some(list) => {
+                let first = list[0].block?[0];
+                list.iter().all(|l| l.block.is_some_and(|b| b[0] == first)).then(|| i64::try_from(first).ok()).flatten()
+            }
+            None => tile_widths(facts)[0],
+        }
+    }
+}
+
+/// Per axis, the block width a kernel's own indexing implies: a global index `blockIdx * T +
+/// threadIdx` (constant `T`, no offset) makes each block cover `T` consecutive indices, which
+/// tile the data only with blocks `T` threads wide (wider, neighbouring blocks would overlap;
+/// narrower, indices would be skipped). No width where two tilings disagree, or where a guard
+/// compares the thread index with `T` or more (`if tx < T:` expects threads beyond the tile,
+/// as a block that also loads a halo has).
+pub fn tile_widths(facts: &FunctionFacts) -> [Option<i64>; 3] {
+    let mut out = [None; 3];
+    for axis in 0..3u8 {
+        let (tid, bid) = (vec![Atom::Tid(axis)], vec![Atom::Bid(axis)]);
+        let mut widths = BTreeSet::new();
+        for value in facts.expressions.values() {
+            let Some(p) = &value.poly else { continue };
+            if p.0.len() == 2 && p.0.get(&tid) == Some(&1) && let Some(&t) = p.0.get(&bid).filter(|t| **t > 1) {
+                widths.insert(t);
+            }
+        }
+        let [t] = widths.into_iter().collect::<Vec<_>>()[..] else { continue };
+        let beyond = |g: &Guard| {
+            let side = |v: &super::uniformity::Value| v.poly.as_ref().and_then(Poly::as_const).is_some_and(|c| c >= t);
+            let on_tid = |v: &super::uniformity::Value| v.poly.as_ref().is_some_and(|p| p.thread_part().0.keys().any(|m| *m == tid));
+            (on_tid(&g.left) && side(&g.right)) || (on_tid(&g.right) && side(&g.left))
+        };
+        if !facts.accesses.iter().flat_map(|a| &a.guards).any(beyond) {
+            out[axis as usize] = Some(t);
+        }
+    }
+    out
 }
 
 /// One of the two accesses, with its index forms (the facts', or a rule's own).

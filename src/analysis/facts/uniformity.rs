@@ -848,12 +848,19 @@ impl Walker<'_> {
                                 pin(p, k, &mut ctl.pinned, &mut ctl.pins);
                             }
                         }
-                        for (a, b) in [(left, &rv), (right, &lv)] {
-                            if let (Some((x, m)), Some(r)) = (self.modular(a), &b.poly)
+                        for (a, b, be) in [(left, &rv, right), (right, &lv, left)] {
+                            let Some((x, m)) = self.modular(a) else { continue };
+                            // `tid % 2 == phase % 2`: `tid ≡ phase (mod 2)`.
+                            let r = match (&b.poly, self.modular(be)) {
+                                (Some(r), _) => Some(r.clone()),
+                                (None, Some((y, m2))) if m2 == m => Some(y),
+                                _ => None,
+                            };
+                            if let Some(r) = r
                                 && b.level != Level::Thread
                                 && !r.has_thread()
                             {
-                                guard.modulo = Some((x, m, r.clone()));
+                                guard.modulo = Some((x, m, r));
                             }
                         }
                     }

@@ -15,7 +15,9 @@
 //!   whose trip count differs between lanes, or after a lane-dependent `break`/`continue`.
 //!
 //! Conditions the same for a whole warp are not reported: anything uniform over the block,
-//! a warp index (`tid // 32`, `tid >> 5`), comparisons of the thread index with multiples
+//! a warp index (`tid // 32`, `tid >> 5`) of `threadIdx.x` or of the linear thread index
+//! (`threadIdx.x + threadIdx.y * blockDim.x`, or `ty * TILE + tx` where the launches, or with
+//! none known a tiling `blockIdx.x * TILE + threadIdx.x`, make blocks `TILE` wide), comparisons of the thread index with multiples
 //! of 32 (`if tid < 64:`), results of `ballot_sync`/`any_sync`/`all_sync` with the full
 //! mask, and `threadIdx.y` when blocks are a multiple of 32 wide (assumed unless a launch
 //! says otherwise). Lanes that `return` from a kernel have exited and do not count. How a
@@ -144,8 +146,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         } else {
             &[]
         };
-        let env = divergent_sync(ctx, def, kernel, known, out);
-        if let Some(facts) = FunctionFacts::of(all, function.def_range) {
+        let facts = FunctionFacts::of(all, function.def_range);
+        let env = divergent_sync(ctx, def, kernel, known, facts, out);
+        if let Some(facts) = facts {
             lockstep_shared(ctx, def, facts, &env, kernel, known, out);
         }
     }
@@ -169,7 +172,7 @@ fn lockstep_shared(
     if threads.is_empty() {
         return;
     }
-    let shape = if kernel { BlockShape::of(Some(&known_list)) } else { BlockShape::default() };
+    let shape = if kernel { BlockShape::of_kernel(Some(&known_list), facts) } else { BlockShape::default() };
     // Every block is (at most) one warp.
     let one_warp = kernel
         && !known.is_empty()
@@ -406,6 +409,9 @@ impl Exits {
 struct Lanes<'c, 'x> {
     ctx: &'c ItemContext<'x>,
     kernel: bool,
+    facts: Option<&'c FunctionFacts>,
+    /// The block's width along x, where known exactly (see `BlockShape::exact_width`).
+    width: Option<i64>,
     /// Blocks are a multiple of 32 threads wide (assumed unless a launch says otherwise).
     aligned_rows: bool,
     /// How each name varies at the current point (flow-sensitive).
@@ -426,15 +432,20 @@ fn divergent_sync(
     def: &ast::StmtFunctionDef,
     kernel: bool,
     known: &[LaunchConfig],
+    facts: Option<&FunctionFacts>,
     out: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, Lane> {
     let aligned_rows = known.iter().all(|l| {
         l.block
             .is_none_or(|b| b[0] % 32 == 0 || (b[1] == 1 && b[2] == 1))
     });
+    let known_list = known.to_vec();
+    let width = facts.filter(|_| kernel).and_then(|f| BlockShape::exact_width(Some(&known_list), f));
     let mut lanes = Lanes {
         ctx,
         kernel,
+        facts,
+        width,
         aligned_rows,
         env: BTreeMap::new(),
         ever: BTreeMap::new(),
@@ -541,6 +552,28 @@ impl Lanes<'_, '_> {
         self.ctx
             .path(e)
             .and_then(|p| p.strip_prefix("numba.cuda.").map(str::to_string))
+    }
+
+    /// `e` is the block's linear thread index, `threadIdx.x + threadIdx.y * blockDim.x (+
+    /// threadIdx.z * blockDim.x * blockDim.y)`, the order in which warps are formed, with
+    /// the block's width written as a constant where it is known (`ty * TILE + tx`).
+    fn linear_id(&self, e: &Expr) -> bool {
+        let Some(p) = self.facts.and_then(|f| f.value(e)).and_then(|v| v.poly.as_ref()) else { return false };
+        let bdim = |axes: &[u8]| -> Vec<Atom> { axes.iter().map(|a| Atom::Bdim(*a)).collect() };
+        let mut rest = p.clone();
+        let mut take = |m: Vec<Atom>, c: i64| rest.0.remove(&m) == Some(c);
+        if !take(vec![Atom::Tid(0)], 1) {
+            return false;
+        }
+        let mut row = Vec::from([Atom::Tid(1)]);
+        row.extend(bdim(&[0]));
+        row.sort();
+        let rows = take(row, 1) || self.width.is_some_and(|w| take(vec![Atom::Tid(1)], w));
+        let mut plane = Vec::from([Atom::Tid(2)]);
+        plane.extend(bdim(&[0, 1]));
+        plane.sort();
+        take(plane, 1);
+        rows && !rest.has_thread() && rest.as_const().is_some_and(|c| c % 32 == 0)
     }
 
     /// A name takes a new value here.
@@ -918,7 +951,10 @@ impl Lanes<'_, '_> {
             Expr::BinOp(b) => {
                 let l = self.eval(&b.left, div);
                 let r = self.eval(&b.right, div);
-                binop(b.op, l, r, &b.right, self)
+                match binop(b.op, l, r, &b.right, self) {
+                    Varying if self.linear_id(e) => Linear,
+                    v => v,
+                }
             }
             Expr::UnaryOp(u) => {
                 let v = self.eval(&u.operand, div);

@@ -5,7 +5,8 @@
 //! (`a[i + 1]`, `a[i - 1]`, `a[x, y + 1]`) where the guard only covers the index itself:
 //! `if i < n:` does not keep `i + 1` below `n`, and nothing keeps `i - 1` from being `-1`.
 //! A guard with room for the offset (`if 0 < i < n - 1:`, `if i >= 1 and i + 1 < n:`) is
-//! recognised.
+//! recognised, as is a lower bound on part of the index (`if tx >= 1:` for `i =
+//! cuda.blockIdx.x * 128 + tx - 1`, a block loading its halo with extra threads).
 //!
 //! ## Why is this bad?
 //! The thread at the edge reads one element past the end (garbage, or a fault), or at
@@ -91,10 +92,14 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>, bool) {
     let (mut uppers, mut lowers, mut symbolic_lower) = (Vec::new(), Vec::new(), false);
     for g in &access.guards {
         let (Some(op), Some(l), Some(r)) = (g.op, &g.left.poly, &g.right.poly) else { continue };
-        let (l, r, op) = if l.without_const() == *key {
-            (l, r, op)
+        let (l, r, op, whole) = if l.without_const() == *key {
+            (l, r, op, true)
         } else if r.without_const() == *key {
-            (r, l, flip(op))
+            (r, l, flip(op), true)
+        } else if part_of(&l.without_const(), key) {
+            (l, r, op, false)
+        } else if part_of(&r.without_const(), key) {
+            (r, l, flip(op), false)
         } else {
             continue;
         };
@@ -102,6 +107,16 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>, bool) {
             continue;
         }
         let (lk, rk) = (l.konst(), r.konst());
+        // A lower bound on some of the key's terms bounds the key (the rest is never
+        // negative): `if tx >= 1:` keeps `blockIdx.x * 128 + tx - 1` at 0 or more.
+        if !whole {
+            match op {
+                CmpOp::Gt if r.as_const().is_some() => lowers.push(rk - lk + 1),
+                CmpOp::GtE if r.as_const().is_some() => lowers.push(rk - lk),
+                _ => {}
+            }
+            continue;
+        }
         match op {
             CmpOp::Lt => uppers.push(rk - lk),
             CmpOp::LtE => uppers.push(rk - lk + 1),
@@ -114,6 +129,15 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>, bool) {
         }
     }
     (uppers, lowers, symbolic_lower)
+}
+
+/// `part` is some of the terms of `key`, which are all positive multiples of thread and
+/// block indices and sizes, so that `key >= part`.
+fn part_of(part: &Poly, key: &Poly) -> bool {
+    let index = |m: &Vec<Atom>| !m.is_empty() && m.iter().all(|a| !matches!(a, Atom::Sym(_)));
+    !part.0.is_empty()
+        && key.0.iter().all(|(m, k)| *k > 0 && index(m))
+        && part.0.iter().all(|(m, k)| key.0.get(m) == Some(k))
 }
 
 fn flip(op: CmpOp) -> CmpOp {
