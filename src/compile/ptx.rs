@@ -3686,7 +3686,14 @@ impl<'a> FnCx<'a> {
             Space::Global => ".global",
             Space::Shared => ".shared",
             Space::Generic => "",
-            _ => return not_yet(self, "on local or constant arrays "),
+            // Numba's own PTX for this is a `trap`: PTX has no atomics on local memory.
+            Space::Local => {
+                return err(
+                    format!("`cuda.{name}` on a local array: PTX has no atomics on local memory (Numba's compiled kernel traps here); a local array is private to its thread, so update it with plain code (`loc[i] += v`)"),
+                    self.span,
+                );
+            }
+            _ => return not_yet(self, "on constant arrays "),
         };
         let (t, b) = match s {
             Scalar::I32 => ("s32", "b32"),
