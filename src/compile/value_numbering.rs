@@ -175,15 +175,15 @@ impl Element {
 struct Table {
     /// The constant integer values.
     ints: HashMap<ValueId, i128>,
-    exprs: HashMap<String, ValueId>,
-    /// Element key -> where it is and the value it holds.
-    loads: HashMap<String, Element>,
+    exprs: HashMap<ExprKey, ValueId>,
+    /// (array, indices, element type) -> where it is and the value it holds.
+    loads: HashMap<(ValueId, Vec<ValueId>, Type), Element>,
     slots: HashMap<SlotId, ValueId>,
 }
 
 impl Table {
     /// The value already computed by the expression `key`, or none (and `r` computes it).
-    fn number(&mut self, key: String, r: ValueId) -> Option<ValueId> {
+    fn number(&mut self, key: ExprKey, r: ValueId) -> Option<ValueId> {
         match self.exprs.get(&key) {
             Some(&v) => Some(v),
             None => {
@@ -191,6 +191,47 @@ impl Table {
                 None
             }
         }
+    }
+}
+
+/// A pure expression: its operation, result type and, for a call, the callee.
+#[derive(Clone)]
+struct ExprKey {
+    op: Op,
+    ty: Type,
+    callee: Option<usize>,
+}
+
+impl PartialEq for ExprKey {
+    fn eq(&self, other: &Self) -> bool {
+        let same_op = match (&self.op, &other.op) {
+            // Bit patterns: `0.0 == -0.0` and `NaN != NaN` as floats, but they are different
+            // constants and the same constant.
+            (Op::Const(Constant::Float(a, s)), Op::Const(Constant::Float(b, t))) => a.to_bits() == b.to_bits() && s == t,
+            (a, b) => a == b,
+        };
+        same_op && self.ty == other.ty && self.callee == other.callee
+    }
+}
+
+impl Eq for ExprKey {}
+
+impl std::hash::Hash for ExprKey {
+    // The operation's kind and operands (equal keys have equal ones); `eq` tells the rest.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(&self.op).hash(state);
+        match &self.op {
+            Op::Const(Constant::Int(n, _)) => n.hash(state),
+            Op::Const(Constant::Float(x, _)) => x.to_bits().hash(state),
+            Op::Cast(v, s) => (v, s).hash(state),
+            Op::Unary(_, v) | Op::Transpose(v) | Op::Extract(v, _) => v.hash(state),
+            Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::TupleGet(a, b) => (a, b).hash(state),
+            Op::Extent { array, axis } | Op::Stride { array, axis } => (array, axis).hash(state),
+            Op::MakeTuple(items) | Op::Intrinsic { args: items, .. } | Op::Call { args: items, .. } => items.hash(state),
+            Op::SubArray { array, indices } => (array, indices).hash(state),
+            _ => {}
+        }
+        self.callee.hash(state);
     }
 }
 
@@ -277,7 +318,7 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
                 }
                 Op::Load { array, indices, .. } => {
                     if let Some(r) = inst.result {
-                        let key = format!("{array:?}{indices:?}:{}", ty(r));
+                        let key = (*array, indices.clone(), ty(r));
                         match table.loads.get(&key) {
                             Some(e) => redundant = Some(e.value),
                             None => {
@@ -291,12 +332,12 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
                     let at = indices.iter().map(|i| table.ints.get(i).copied()).collect();
                     let stored = Element { root: roots[array.0 as usize], array: *array, at, value: *value };
                     table.loads.retain(|_, e| !e.may_overlap(&stored));
-                    table.loads.insert(format!("{array:?}{indices:?}:{}", ty(*value)), stored);
+                    table.loads.insert((*array, indices.clone(), ty(*value)), stored);
                 }
                 // A value of its operands (slot reads are above: a write changes them).
                 op if op.is_pure() => {
                     if let Some(r) = inst.result {
-                        redundant = table.number(format!("{:?}:{}", inst.op, ty(r)), r);
+                        redundant = table.number(ExprKey { op: inst.op.clone(), ty: ty(r), callee: None }, r);
                         if let (None, Op::Const(Constant::Int(n, _))) = (redundant, op) {
                             table.ints.insert(r, *n);
                         }
@@ -309,7 +350,7 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
                 Op::Call { .. } if original.and_then(|i| callees.get(&(b as u32, i))).is_some_and(|&c| pure[c]) => {
                     if let Some(r) = inst.result {
                         let callee = callees[&(b as u32, original.expect("checked above"))];
-                        redundant = table.number(format!("{callee}{:?}:{}", inst.op, ty(r)), r);
+                        redundant = table.number(ExprKey { op: inst.op.clone(), ty: ty(r), callee: Some(callee) }, r);
                     }
                 }
                 // Intrinsics with effects, other calls, `print`.
