@@ -2,18 +2,19 @@
 //! rejects each as a Numba error, at the line Numba's error is about, with a message that
 //! names the construct. Array methods Numba rejects are in tests/array_methods.rs.
 
-use kernlint::analysis::typing::ErrorKind::{self, AtomicDtype, Covered, Numba, ShuffleDtype, Unmodeled};
+use kernlint::analysis::syntax::Lines;
+use kernlint::analysis::typing::ErrorKind::{self, AtomicDtype, Covered, Numba, ShuffleDtype};
 use kernlint::analysis::typing::type_function;
 use kernlint::analysis::{RootDatabase, SourceFile};
+use kernlint::lint::{Settings, check_file};
 
 const HEADER: &str = "import numpy as np\nfrom numba import cuda\n\n";
 
 /// (case, signature of `k`, line of the error counted from the first line after
 /// [`HEADER`], kernlint's kind of error, a fragment of its message, the source after the
-/// header). Numba rejects every case; `Unmodeled` marks the ones kernlint does not yet know
-/// to be Numba's errors (they are not reported as findings).
+/// header). Numba rejects every case.
 const NUMBA_REJECTS: &[(&str, &str, usize, ErrorKind, &str, &str)] = &[
-    ("array_arith_scalar_assign", "void(float64[::1])", 3, Unmodeled, "`+`", r#"
+    ("array_arith_scalar_assign", "void(float64[::1])", 3, Numba, "array expression", r#"
 @cuda.jit
 def k(o):
     o[0] = o + 1"#),
@@ -37,7 +38,7 @@ def d(a, b=1):
 @cuda.jit
 def k(o):
     o[0] = d(1, c=2)"#),
-    ("dev_mixed_returns", "void(float64[::1])", 9, Unmodeled, "cannot unify return types", r#"
+    ("dev_mixed_returns", "void(float64[::1])", 9, Numba, "cannot unify return types", r#"
 @cuda.jit(device=True)
 def d(a):
     if a > 0:
@@ -67,17 +68,17 @@ def k(o):
 @cuda.jit
 def k(o):
     cuda.atomic.inc(o, 0, 5)"#),
-    ("index_scalar", "void(float64[::1])", 5, Unmodeled, "cannot index int64", r#"
+    ("index_scalar", "void(float64[::1])", 5, Numba, "cannot index int64", r#"
 @cuda.jit
 def k(o):
     i = cuda.grid(1)
     x = 3
     o[0] = x[1]"#),
-    ("len_scalar", "void(float64[::1])", 3, Unmodeled, "len() of float64", r#"
+    ("len_scalar", "void(float64[::1])", 3, Numba, "len() of float64", r#"
 @cuda.jit
 def k(o):
     o[0] = len(o[0])"#),
-    ("local_nonconst_shape", "void(float64[::1])", 4, Unmodeled, "compile-time constant", r#"
+    ("local_nonconst_shape", "void(float64[::1])", 4, Covered, "compile-time constant", r#"
 @cuda.jit
 def k(o):
     n = o.size
@@ -100,7 +101,7 @@ def k(o):
 @cuda.jit
 def k(o):
     o.shape = (3,)"#),
-    ("shared_nonconst", "void(float64[::1])", 3, Unmodeled, "compile-time constant", r#"
+    ("shared_nonconst", "void(float64[::1])", 3, Covered, "compile-time constant", r#"
 @cuda.jit
 def k(o):
     s = cuda.shared.array(o.size, np.float32)
@@ -109,7 +110,7 @@ def k(o):
 @cuda.jit
 def k(o):
     o[0] = cuda.shfl_sync(0xffffffff, True, 0)"#),
-    ("str_plus_int", "void(float64[::1])", 3, Unmodeled, "`+`", r#"
+    ("str_plus_int", "void(float64[::1])", 3, Numba, "`+`", r#"
 @cuda.jit
 def k(o):
     s = 'a' + 1
@@ -120,12 +121,65 @@ def k(o):
     t = (1, 2.5)
     i = cuda.grid(1)
     o[0] = t[i]"#),
-    ("tuple_setitem", "void(float64[::1])", 4, Unmodeled, "cannot store into an item", r#"
+    ("tuple_setitem", "void(float64[::1])", 4, Numba, "cannot store into an item", r#"
 @cuda.jit
 def k(o):
     t = (1, 2)
     t[0] = 3
     o[0] = t[0]"#),
+    ("aug_elem_array", "void(float64[::1])", 3, Numba, "`+=` for (float64, array", r#"
+@cuda.jit
+def k(o):
+    o[0] += o"#),
+    ("neg_tuple", "void(float64[::1])", 3, Numba, "unary operator `-`", r#"
+@cuda.jit
+def k(o):
+    t = -(1, 2)
+    o[0] = 1"#),
+    ("neg_str", "void(float64[::1])", 3, Numba, "unary operator `-`", r#"
+@cuda.jit
+def k(o):
+    t = -'a'
+    o[0] = 1"#),
+    ("tuple_minus_int", "void(float64[::1])", 3, Numba, "`-`", r#"
+@cuda.jit
+def k(o):
+    t = (1, 2) - 1
+    o[0] = 1"#),
+    ("none_times_int", "void(float64[::1])", 4, Numba, "`*`", r#"
+@cuda.jit
+def k(o):
+    t = None
+    o[0] = t * 2"#),
+    ("len_none", "void(float64[::1])", 3, Numba, "len() of", r#"
+@cuda.jit
+def k(o):
+    o[0] = len(None)"#),
+    ("index_range", "void(float64[::1])", 4, Numba, "cannot index range", r#"
+@cuda.jit
+def k(o):
+    r = range(3)
+    o[0] = r[1]"#),
+    ("str_setitem", "void(float64[::1])", 4, Numba, "cannot store into an item", r#"
+@cuda.jit
+def k(o):
+    t = 'ab'
+    t[0] = 'c'
+    o[0] = 1"#),
+    ("array_neg_assign", "void(float64[::1])", 3, Numba, "array expression", r#"
+@cuda.jit
+def k(o):
+    o[0] = -o"#),
+    ("dev_array_or_float", "void(float64[::1])", 9, Numba, "cannot unify return types", r#"
+@cuda.jit(device=True)
+def d(a, o):
+    if a > 0:
+        return o
+    return 1.5
+
+@cuda.jit
+def k(o):
+    o[0] = d(o[0], o)[0]"#),
     ("unknown_method", "void(float64[::1])", 4, Numba, "unknown attribute `foo`", r#"
 @cuda.jit
 def k(o):
@@ -152,4 +206,47 @@ fn what_numba_rejects_is_a_numba_error_at_its_line() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Rejected constructs rules without types report: (case, line counted as in
+/// [`NUMBA_REJECTS`], the source after the header).
+const REJECTED_UNTYPED: &[(&str, usize, &str)] = &[
+    ("print_end", 3, "@cuda.jit\ndef k(o):\n    print(1, end='')"),
+    ("print_file", 3, "@cuda.jit\ndef k(o):\n    print(1, file=None)"),
+    ("syncthreads_arg", 3, "@cuda.jit\ndef k(o):\n    cuda.syncthreads(1)"),
+    ("local_float_shape", 3, "@cuda.jit\ndef k(o):\n    a = cuda.local.array(4.0, np.float64)\n    a[0] = 1\n    o[0] = a[0]"),
+    ("try_except", 3, "@cuda.jit\ndef k(o):\n    try:\n        o[0] = 1\n    except Exception:\n        o[0] = 2"),
+    ("with_open", 3, "@cuda.jit\ndef k(o):\n    with open('x') as f:\n        o[0] = 1"),
+    ("yield", 3, "@cuda.jit\ndef k(o):\n    yield 1"),
+    ("class_def", 3, "@cuda.jit\ndef k(o):\n    class A:\n        pass\n    o[0] = 1"),
+    ("global_write", 4, "@cuda.jit\ndef k(o):\n    global G\n    G = 1\n    o[0] = 1"),
+    ("del", 4, "@cuda.jit\ndef k(o):\n    x = 1\n    del x\n    o[0] = 1"),
+];
+
+/// The rules that report code Numba rejects.
+const REJECTION_RULES: &[&str] = &["KL101", "KL102", "KL103", "KL107", "KL108", "KL110"];
+
+#[test]
+fn check_reports_every_rejected_kernel_at_its_line() {
+    let typed = NUMBA_REJECTS.iter().map(|&(name, sig, line, _, _, body)| {
+        let body = body.trim_start_matches('\n');
+        // Typed for its signature, as `type_function` is above.
+        (name, line, body.replacen("@cuda.jit\ndef k(", &format!("@cuda.jit(\"{sig}\")\ndef k("), 1))
+    });
+    let untyped = REJECTED_UNTYPED.iter().map(|&(name, line, body)| (name, line, body.to_string()));
+    let mut missing = Vec::new();
+    for (name, line, body) in typed.chain(untyped) {
+        let source = format!("{HEADER}{body}\n");
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "k.py".into(), source.clone());
+        let lines = Lines::new(&source);
+        let found: Vec<(usize, &str)> = check_file(&db, file, &Settings::default())
+            .into_iter()
+            .map(|d| (lines.line_of(d.range.start()) + 1 - HEADER.matches('\n').count(), d.code))
+            .collect();
+        if !found.iter().any(|&(l, code)| l == line && REJECTION_RULES.contains(&code)) {
+            missing.push(format!("{name}: no rejection finding on line {line}, found {found:?}"));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }

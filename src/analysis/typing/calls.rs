@@ -865,6 +865,14 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
                 Some(Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_) | Type::Range(_) | Type::StrLiteral(_)) => {
                     Ok(Ty::scalar(Scalar::I64))
                 }
+                Some(t) if base_scalar(t).is_some() || matches!(t, Type::None) => Err(Fail {
+                    message: format!(
+                        "len() of {} (`No implementation of function len`): len() takes an array, a tuple, a range or a string",
+                        describe(&args[0])
+                    ),
+                    range,
+                    kind: ErrorKind::Numba,
+                }),
                 _ => err(format!("len() of {}", describe(&args[0])), range),
             }
         }
@@ -1296,8 +1304,10 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
                 {
                     tuple_elems(t).map_or(0, |e| e.len())
                 }
+                // Numba's error; KL103 reports it without types.
                 _ => {
-                    return err(
+                    return reject(
+                        ErrorKind::Covered,
                         format!(
                             "the shape of cuda.{name} must be a compile-time constant integer or tuple, not {}",
                             describe(shape)

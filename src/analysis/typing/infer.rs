@@ -453,8 +453,11 @@ fn type_def_in(
         let t = t.clone();
         ret = Some(match ret {
             None => t,
-            Some(prev) => promote::unify(&prev, &t)
-                .ok_or_else(|| (format!("cannot unify return types {prev} and {t}"), *range))?,
+            Some(prev) => promote::unify(&prev, &t).ok_or_else(|| Fail {
+                message: format!("cannot unify return types {prev} and {t}"),
+                range: *range,
+                kind: if return_clash(&prev, &t) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
+            })?,
         });
     }
     let ret = ret.unwrap_or(Type::None);
@@ -969,7 +972,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                 self.expr(&e.value, &env)?;
             }
             Stmt::Assign(a) => {
-                let ty = self.expr(&a.value, &env)?;
+                let ty = match self.expr(&a.value, &env) {
+                    Err(f) if f.kind == ErrorKind::Unmodeled => return Err(self.array_expr_store(a, &env).unwrap_or(f)),
+                    ty => ty?,
+                };
                 let value = self.known(&a.value, &env);
                 // `a, b = 1, n` is two stores (CPython swaps, no tuple), unless CPython folds
                 // an all-constant tuple into one constant.
@@ -1005,6 +1011,18 @@ impl<'c, 'a> Typer<'c, 'a> {
             Stmt::AugAssign(a) => {
                 let value = self.expr(&a.value, &env)?;
                 let old = self.expr(&a.target, &env)?;
+                if let (Expr::Subscript(_), Some(o), Some(v @ Type::Array { .. })) =
+                    (&*a.target, old.value().and_then(base_scalar), value.value())
+                {
+                    return reject(
+                        ErrorKind::Numba,
+                        format!(
+                            "no implementation of `{}=` for ({o}, {v}): an element takes a number; index the array on the right (`a[i]`)",
+                            a.op.as_str()
+                        ),
+                        a.range(),
+                    );
+                }
                 let ty = self.binop(a.op, &old, &value, a.range())?;
                 match &*a.target {
                     Expr::Name(n) => self.define(&mut env, n.id.as_str(), ty, a.range()),
@@ -1156,6 +1174,51 @@ impl<'c, 'a> Typer<'c, 'a> {
         Ok(())
     }
 
+    /// `a[i] = a + 1`: Numba types arithmetic on arrays as an array, which no element
+    /// takes; kernlint does not model array expressions, only this use of them.
+    fn array_expr_store(&mut self, a: &ast::StmtAssign, env: &Env) -> Option<Fail> {
+        let value = self.array_expr(&a.value, env)?;
+        a.targets.iter().find_map(|target| {
+            let Expr::Subscript(s) = target else { return None };
+            self.store_subscript(s, &Ty::Val(value.clone()), env)
+                .err()
+                .filter(|f| f.kind == ErrorKind::Numba && f.message.starts_with("No implementation of function setitem"))
+                .map(|f| Fail {
+                    message: format!(
+                        "{}: the right side is an array expression (arithmetic on whole arrays); index its arrays to compute one element (`a[i] + 1`)",
+                        f.message
+                    ),
+                    ..f
+                })
+        })
+    }
+
+    /// The type Numba gives arithmetic on arrays and numbers, if `expr` is such.
+    fn array_expr(&mut self, expr: &Expr, env: &Env) -> Option<Type> {
+        let operand = |this: &mut Self, e: &Expr| match e {
+            Expr::BinOp(_) | Expr::UnaryOp(_) => this.array_expr(e, env).or_else(|| this.expr(e, env).ok()?.value().cloned()),
+            _ => this.expr(e, env).ok()?.value().cloned(),
+        };
+        let (ty, scalar) = match expr {
+            Expr::BinOp(b) => {
+                let (l, r) = (operand(self, &b.left)?, operand(self, &b.right)?);
+                let elem = |t: &Type| t.dtype().and_then(base_scalar).or_else(|| base_scalar(t));
+                let s = promote::binary(promote::arith_op(b.op)?, elem(&l)?, elem(&r)?)?;
+                ([l, r].into_iter().filter(|t| matches!(t, Type::Array { .. })).max_by_key(|t| t.ndim())?, s)
+            }
+            Expr::UnaryOp(u) if u.op != ast::UnaryOp::Not => {
+                let t = operand(self, &u.operand)?;
+                let s = promote::unary(u.op, t.dtype().and_then(base_scalar)?)?;
+                (t, s)
+            }
+            _ => return None,
+        };
+        match ty {
+            Type::Array { ndim, .. } if ndim > 0 => Some(Type::array(Type::Scalar(scalar), ndim, Layout::C)),
+            _ => None,
+        }
+    }
+
     fn store_subscript(&mut self, s: &ast::ExprSubscript, value: &Ty, env: &Env) -> TResult<()> {
         let base = self.expr(&s.value, env)?;
         if let Ty::Flat(array) = &base {
@@ -1193,6 +1256,19 @@ impl<'c, 'a> Typer<'c, 'a> {
                     base.record_name()
                 ),
                 s.range(),
+            );
+        }
+        if let Ty::Val(t) = &base
+            && (base_scalar(t).is_some() || inert(t))
+        {
+            return reject(
+                ErrorKind::Numba,
+                format!(
+                    "cannot store into an item of {} (`No implementation of function setitem`): tuples, strings and numbers \
+                     are immutable; build a new tuple (`t = (3, t[1])`) or use a `cuda.local.array`",
+                    unliteral(t)
+                ),
+                s.value.range(),
             );
         }
         if !matches!(base, Ty::Val(Type::Array { .. })) {
@@ -1514,11 +1590,13 @@ impl<'c, 'a> Typer<'c, 'a> {
                     .value()
                     .and_then(base_scalar)
                     .and_then(|s| promote::unary(u.op, s))
-                    .ok_or_else(|| {
-                        (
-                            format!("no unary operator for {}", operand.record_name()),
-                            range,
-                        )
+                    .ok_or_else(|| Fail {
+                        message: format!("no unary operator `{}` for {}", u.op.as_str(), operand.record_name()),
+                        range,
+                        kind: match operand.value() {
+                            Some(t) if inert(t) => ErrorKind::Numba,
+                            _ => ErrorKind::Unmodeled,
+                        },
                     })?;
                 Ty::scalar(s)
             }
@@ -1966,6 +2044,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                     },
                 }
             }
+            Ty::Val(t) if base_scalar(t).is_some() || matches!(t, Type::None | Type::Range(_)) => reject(
+                ErrorKind::Numba,
+                format!(
+                    "cannot index {} (`No implementation of function getitem`): only arrays, tuples and records take an index",
+                    unliteral(t)
+                ),
+                range,
+            ),
             other => err(format!("cannot index {}", other.record_name()), range),
         }
     }
@@ -2003,15 +2089,16 @@ impl<'c, 'a> Typer<'c, 'a> {
             l.value().and_then(base_scalar),
             r.value().and_then(base_scalar),
         ) else {
-            return err(
-                format!(
-                    "no implementation of `{}` for ({}, {})",
-                    op.as_str(),
-                    l.record_name(),
-                    r.record_name()
-                ),
-                range,
-            );
+            let message = format!("no implementation of `{}` for ({}, {})", op.as_str(), l.record_name(), r.record_name());
+            let number = |t: &Ty| t.value().and_then(base_scalar).is_some();
+            let other = |t: &Ty| t.value().is_some_and(inert);
+            // Repetition (`'ab' * 2`, `(1, 2) * 2`) is Numba's; otherwise a number does not
+            // combine with a string, tuple, None or range.
+            let repeat = op == Operator::Mult && [l, r].iter().any(|t| matches!(t.value(), Some(Type::StrLiteral(_))) || t.value().and_then(tuple_elems).is_some());
+            if !repeat && (number(l) && other(r) || other(l) && number(r)) {
+                return reject(ErrorKind::Numba, message, range);
+            }
+            return err(message, range);
         };
         // Every scalar pair is checked against Numba (tests/typing.rs): no result is a
         // genuine Numba rejection.
@@ -2785,4 +2872,22 @@ pub fn imported_array(db: &dyn Db, file: SourceFile, path: &str) -> Option<(Sour
         }
     }
     None
+}
+
+/// A string, tuple, None or range: Numba has no arithmetic on it.
+fn inert(t: &Type) -> bool {
+    matches!(t, Type::StrLiteral(_) | Type::None | Type::Range(_)) || tuple_elems(t).is_some()
+}
+
+/// Whether two return types are ones Numba cannot unify either: a number, a tuple, an
+/// array and a string with one another, or tuples of different lengths. (None with any
+/// of them is an optional, which kernlint does not model.)
+fn return_clash(a: &Type, b: &Type) -> bool {
+    let class = |t: &Type| match t {
+        _ if base_scalar(t).is_some() => Some((0, 0)),
+        Type::Array { .. } => Some((1, 0)),
+        Type::StrLiteral(_) => Some((2, 0)),
+        _ => tuple_elems(t).map(|e| (3, e.len())),
+    };
+    matches!((class(a), class(b)), (Some(x), Some(y)) if x != y)
 }

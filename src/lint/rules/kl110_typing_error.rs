@@ -72,14 +72,20 @@ fn advice(message: &str) -> &'static str {
     let m = message.strip_prefix("in device function ").and_then(|r| r.split_once(": ")).map_or(message, |(_, m)| m);
     if m.starts_with("cannot index with") {
         "Array indices must be integers (`math.floor`/`math.ceil` return floats in Numba): convert with `int(...)`."
+    } else if m.starts_with("cannot unify return types") {
+        "Return one kind of value on every path (all numbers, or tuples of one length): Numba gives a function one return type."
     } else if m.starts_with("cannot unify") {
         "Give the variable one type on every path: use separate variables for the array and the number."
     } else if m.starts_with("unknown attribute") {
         "NumPy arrays have no such attribute: check the spelling (`shape`, `size`, `ndim`, `dtype`, `T`, ...)."
     } else if m.starts_with("`math.") {
         "`math` functions take numbers: apply them to elements (`a[i]`) inside the kernel."
+    } else if m.starts_with("No implementation of function setitem") {
+        "An array element takes one number: index the arrays on the right side (`a[i] + 1`)."
     } else if m.starts_with("no implementation of") {
         "Numba has no such operator for these types: convert an operand first (for example `int(x)`)."
+    } else if m.starts_with("cannot store into an item") {
+        "Tuples, strings and numbers are immutable: build a new tuple, or use a `cuda.local.array` for values that change."
     } else if m.starts_with("cannot store into") {
         "This array is read-only (constant memory or a `readonly` signature): write into an output array argument instead."
     } else if m.starts_with("print()") {
