@@ -6,6 +6,8 @@ use std::path::Path;
 
 #[path = "support/ptxas.rs"]
 mod ptxas;
+#[path = "support/optimized_runs.rs"]
+mod optimized_runs;
 
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::{RootDatabase, SourceFile};
@@ -841,4 +843,57 @@ def k(a, old, v):
         let ptx = compile(source, "k", &format!("void({ty}[::1], {ty}[:, ::1], {ty}[::1])"));
         assert!(ptx.contains(&format!("atom.global.max.{t}")) && ptx.contains(&format!("atom.global.min.{t}")), "{ty}:\n{ptx}");
     }
+}
+
+/// A 5-point stencil's neighbours `u[y, x + 1]`, `u[y, x - 1]`, `u[y + 1, x]`, `u[y - 1, x]`
+/// are `u[y, x]`'s address plus a constant offset (and the wraparound of the negative ones):
+/// ptxas shares that address and folds `x + 1` into the load's immediate, as NVVM does.
+/// The wraparound keeps its meaning: at `x == 0` (`y == 0`) `x - 1` (`y - 1`) reads the last
+/// column (row).
+#[test]
+fn stencil_neighbours_share_one_address() {
+    let source = "\
+from numba import cuda
+
+@cuda.jit
+def stencil(out, u):
+    i = cuda.grid(1)
+    y, x = i // u.shape[1], i % u.shape[1]
+    if y + 1 < u.shape[0] and x + 1 < u.shape[1]:
+        out[y, x] = u[y, x] + 2 * u[y, x + 1] + 3 * u[y, x - 1] + 5 * u[y + 1, x] + 7 * u[y - 1, x]
+";
+    let sig = "void(float32[:, ::1], float32[:, ::1])";
+    let ptx = compile(source, "stencil", sig);
+    let cuobjdump = ptxas::ptxas().map(|p| p.with_file_name("cuobjdump")).filter(|p| p.exists());
+    if let (Some(ptxas), Some(cuobjdump)) = (ptxas::ptxas(), cuobjdump) {
+        let dir = std::env::temp_dir().join(format!("kernlint-stencil-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (file, cubin) = (dir.join("stencil.ptx"), dir.join("stencil.cubin"));
+        std::fs::write(&file, &ptx).unwrap();
+        let run = |cmd: &mut std::process::Command| {
+            let out = cmd.output().unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout).unwrap()
+        };
+        run(std::process::Command::new(ptxas).arg("-arch=sm_90").arg(&file).arg("-o").arg(&cubin));
+        let sass = run(std::process::Command::new(cuobjdump).arg("-sass").arg(&cubin));
+        let loads: Vec<&str> = sass.lines().filter(|l| l.contains("LDG")).collect();
+        assert_eq!(loads.len(), 5, "{sass}");
+        assert!(loads.iter().any(|l| l.contains(".64+0x4]")), "u[y, x + 1] is not u[y, x] + 4:\n{sass}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    let lowered = optimized_runs::program(source, "stencil", sig);
+    let (rows, cols) = (4, 6);
+    let grid = |values: &dyn Fn(usize) -> f32| {
+        let data = (0..rows * cols).flat_map(|k| values(k).to_le_bytes()).collect();
+        kernlint::launch::HostArg::Array(kernlint::launch::npy::NpyArray::new(kernlint::analysis::types::Scalar::F32, vec![rows, cols], data))
+    };
+    let args = [grid(&|_| 0.0), grid(&|k| (k * k % 17) as f32 - 8.0)];
+    let before = optimized_runs::outputs(&lowered, 16, &args);
+    assert_eq!(optimized_runs::outputs(&kernlint::compile::optimize(&lowered), 16, &args), before);
+    // out[0, 0] reads the last column and the last row through the wraparound.
+    let u = |y: usize, x: usize| ((y * cols + x).pow(2) % 17) as f32 - 8.0;
+    let corner = u(0, 0) + 2.0 * u(0, 1) + 3.0 * u(0, cols - 1) + 5.0 * u(1, 0) + 7.0 * u(rows - 1, 0);
+    assert_eq!(before[0][..4], corner.to_le_bytes());
 }

@@ -542,6 +542,9 @@ struct FnCx<'a> {
     consts: Vec<Option<i64>>,
     /// The instruction defining each value: (block, index).
     defs: HashMap<ValueId, (usize, usize)>,
+    /// The bases that two or more different element indices split into (see
+    /// [`FnCx::split_index`]): only their accesses share an address.
+    shared_bases: HashSet<ValueId>,
 }
 
 impl<'a> FnCx<'a> {
@@ -553,7 +556,7 @@ impl<'a> FnCx<'a> {
         names: &'a [String],
         line_starts: &'a [usize],
     ) -> Self {
-        Self {
+        let mut cx = Self {
             program,
             fi,
             f,
@@ -579,7 +582,18 @@ impl<'a> FnCx<'a> {
                     block.insts.iter().enumerate().filter_map(move |(i, inst)| inst.result.map(|r| (r, (b, i))))
                 })
                 .collect(),
+            shared_bases: HashSet::new(),
+        };
+        let mut indices: HashMap<ValueId, HashSet<ValueId>> = HashMap::new();
+        for (_, inst) in f.instructions() {
+            if let Op::Load { indices: idx, .. } | Op::Store { indices: idx, .. } = &inst.op {
+                for v in idx {
+                    indices.entry(cx.split_index(*v).0).or_default().insert(*v);
+                }
+            }
         }
+        cx.shared_bases = indices.into_iter().filter(|(_, vs)| vs.len() > 1).map(|(b, _)| b).collect();
+        cx
     }
 
     /// The value of `v` where a numeric constant (or a cast of one) defines it.
@@ -1296,6 +1310,83 @@ impl<'a> FnCx<'a> {
         Ok(addr)
     }
 
+    /// `v` as `base + offset + (wrap ? extent : 0)`: the constant offset split off an int64
+    /// index (`x + 1`, `x - 1` and its negative-index wraparound `select(x - 1 < 0, x - 1 + n,
+    /// x - 1)`), so that neighbouring elements share the address of `base` and ptxas folds
+    /// the rest into the access's immediate. Exact: int64 arithmetic wraps.
+    fn split_index(&self, v: ValueId) -> (ValueId, i64, Option<(ValueId, ValueId)>) {
+        let i64_value = |v: ValueId| scalar_of_type(self.f.value_type(v)) == Some(Scalar::I64);
+        let konst = |v: ValueId| self.consts[v.0 as usize].filter(|_| i64_value(v));
+        let linear = |mut v: ValueId| {
+            let mut offset = 0i64;
+            while i64_value(v) && konst(v).is_none() {
+                let (next, c) = match self.definition(v) {
+                    Some(Op::Binary(BinaryOp::Add, a, b)) => match (konst(*a), konst(*b)) {
+                        (_, Some(c)) => (*a, c),
+                        (Some(c), _) => (*b, c),
+                        _ => break,
+                    },
+                    Some(Op::Binary(BinaryOp::Sub, a, b)) => match konst(*b) {
+                        Some(c) => (*a, c.wrapping_neg()),
+                        None => break,
+                    },
+                    _ => break,
+                };
+                if !i64_value(next) {
+                    break;
+                }
+                v = next;
+                offset = offset.wrapping_add(c);
+            }
+            (v, offset)
+        };
+        if let Some(Op::Select { cond, then, otherwise }) = self.definition(v)
+            && i64_value(v)
+            && let Some(Op::Binary(BinaryOp::Add, t, extent)) = self.definition(*then)
+            && t == otherwise
+        {
+            // A wrapped index at no offset is computed once as it is: splitting it would
+            // only repeat its select at each access.
+            let (base, offset) = linear(*t);
+            if offset != 0 {
+                return (base, offset, Some((*cond, *extent)));
+            }
+        }
+        let (base, offset) = linear(v);
+        (base, offset, None)
+    }
+
+    /// Byte address of an element: the split indices' bases (shared by neighbouring
+    /// elements), then their constant offsets and wraparounds. An index whose base no other
+    /// index shares is used whole: splitting it would add instructions and share nothing.
+    fn element_address(&mut self, a: &Arr, indices: &[ValueId]) -> R<String> {
+        let split: Vec<_> = indices
+            .iter()
+            .map(|v| match self.split_index(*v) {
+                split if self.shared_bases.contains(&split.0) => split,
+                _ => (*v, 0, None),
+            })
+            .collect();
+        let bases: Vec<Repr> = split.iter().map(|(b, ..)| self.val(*b)).collect::<R<_>>()?;
+        let addr = self.address(a, &bases)?;
+        for ((_, offset, wrap), stride) in split.iter().zip(&a.strides) {
+            match stride.parse::<i64>() {
+                _ if *offset == 0 => {}
+                Ok(size) => self.e(format!("add.s64 {addr}, {addr}, {}", offset.wrapping_mul(size))),
+                // ptxas keeps a 64-bit multiply by 1 as a wide multiply-add.
+                Err(_) if *offset == 1 => self.e(format!("add.s64 {addr}, {addr}, {stride}")),
+                Err(_) if *offset == -1 => self.e(format!("sub.s64 {addr}, {addr}, {stride}")),
+                Err(_) => self.e(format!("mad.lo.s64 {addr}, {stride}, {offset}, {addr}")),
+            }
+            if let Some((cond, extent)) = wrap {
+                let c = self.scalar(*cond)?.0;
+                let n = self.cast_repr(&self.val(*extent)?, Scalar::I64)?;
+                self.e(format!("@{c} mad.lo.s64 {addr}, {n}, {stride}, {addr}"));
+            }
+        }
+        Ok(addr)
+    }
+
     fn indices(&self, v: &[ValueId]) -> R<Vec<Repr>> {
         v.iter().map(|v| self.val(*v)).collect()
     }
@@ -1463,11 +1554,10 @@ impl<'a> FnCx<'a> {
             }
             Op::Load { array, indices, .. } => {
                 let a = self.array(*array)?;
-                let idx = self.indices(indices)?;
                 let Some(s) = a.dtype else {
                     return err("kernlint cannot compile loads of records yet", self.span);
                 };
-                let addr = self.address(&a, &idx)?;
+                let addr = self.element_address(&a, indices)?;
                 if let Some(f) = complex_part(s) {
                     // A complex element: its real part, then its imaginary part.
                     let sp = a.space.suffix();
@@ -1494,7 +1584,6 @@ impl<'a> FnCx<'a> {
                 ..
             } => {
                 let a = self.array(*array)?;
-                let idx = self.indices(indices)?;
                 let Some(s) = a.dtype else {
                     return err("kernlint cannot compile stores of records yet", self.span);
                 };
@@ -1513,14 +1602,14 @@ impl<'a> FnCx<'a> {
                         return err("kernlint cannot compile this store of a complex number yet", self.span);
                     };
                     let (re, im) = (self.cast_repr(re, f)?, self.cast_repr(im, f)?);
-                    let addr = self.address(&a, &idx)?;
+                    let addr = self.element_address(&a, indices)?;
                     let sp = a.space.suffix();
                     self.e(format!("st{sp}.{} [{addr}], {re}", mty(f)));
                     self.e(format!("st{sp}.{} [{addr}+{}], {im}", mty(f), f.itemsize()));
                     return Ok(Repr::None);
                 }
                 let x = self.cast_repr(&v, s)?;
-                let addr = self.address(&a, &idx)?;
+                let addr = self.element_address(&a, indices)?;
                 let sp = a.space.suffix();
                 if s == Scalar::Bool {
                     let t = self.reg(Rc::R);
