@@ -254,13 +254,6 @@ impl HostArray {
 
 // ---- NumPy's casts -----------------------------------------------------------------------
 
-/// `i` wrapped to the width and signedness of an integer dtype.
-fn wrap(i: i128, to: Scalar) -> i128 {
-    let bits = to.bits();
-    let m = i.rem_euclid(1i128 << bits);
-    if to.is_signed() && m >= 1i128 << (bits - 1) { m - (1i128 << bits) } else { m }
-}
-
 /// A float cast to an integer dtype as NumPy's C casts do on x86-64: truncated; NaN and
 /// values out of the conversion's range give the "integer indefinite" (the least int32 for
 /// the narrow types, the least int64 for int64 and uint32), then wrapped to the width.
@@ -274,16 +267,16 @@ fn float_to_int(f: f64, to: Scalar) -> i128 {
             } else if f >= 2.0 * I64 {
                 0
             } else {
-                wrap(f.trunc() as i128, to)
+                to.wrap_int(f.trunc() as i128)
             }
         }
         Scalar::I64 | Scalar::U32 => {
             let i = if f.is_nan() || !(-I64..I64).contains(&f) { i64::MIN as i128 } else { f.trunc() as i128 };
-            wrap(i, to)
+            to.wrap_int(i)
         }
         _ => {
             let i = if f.is_nan() || !(-I32..I32).contains(&f) { i32::MIN as i128 } else { f.trunc() as i128 };
-            wrap(i, to)
+            to.wrap_int(i)
         }
     }
 }
@@ -301,7 +294,7 @@ fn cast(v: &ConstValue, _from: Scalar, to: Scalar) -> Eval<ConstValue> {
         ConstValue::Int(i) => {
             return Ok(match to {
                 Scalar::Bool => ConstValue::Bool(*i != 0),
-                s if s.is_int() => ConstValue::Int(wrap(*i, s)),
+                s if s.is_int() => ConstValue::Int(s.wrap_int(*i)),
                 Scalar::F32 => ConstValue::Float(*i as f32 as f64),
                 Scalar::F64 => ConstValue::Float(*i as f64),
                 Scalar::C64 => ConstValue::Complex(*i as f32 as f64, 0.0),
@@ -314,7 +307,7 @@ fn cast(v: &ConstValue, _from: Scalar, to: Scalar) -> Eval<ConstValue> {
     let integral = !matches!(v, ConstValue::Float(_) | ConstValue::Complex(..));
     Ok(match to {
         Scalar::Bool => ConstValue::Bool(re != 0.0 || im != 0.0),
-        s if s.is_int() && integral => ConstValue::Int(wrap(re as i128, s)),
+        s if s.is_int() && integral => ConstValue::Int(s.wrap_int(re as i128)),
         s if s.is_int() => ConstValue::Int(float_to_int(re, s)),
         Scalar::F32 | Scalar::F64 => ConstValue::Float(round_float(re, to)),
         Scalar::C64 => ConstValue::Complex(re as f32 as f64, im as f32 as f64),
@@ -328,7 +321,7 @@ fn cast(v: &ConstValue, _from: Scalar, to: Scalar) -> Eval<ConstValue> {
 fn store(v: &ConstValue, to: Scalar) -> Eval<ConstValue> {
     if let ConstValue::Int(i) = v
         && to.is_int()
-        && wrap(*i, to) != *i
+        && to.wrap_int(*i) != *i
     {
         return Err(format!("Python integer {i} out of bounds for {to}"));
     }
@@ -642,7 +635,7 @@ impl Evaluator<'_> {
                 return Err("Maximum allowed size exceeded (a step of 0)".into());
             }
             let n = ((b - a) + d - d.signum()).div_euclid(d).max(0);
-            return HostArray::generate(dtype, vec![n as i64], |i| ConstValue::Int(wrap(a + i as i128 * d, dtype)));
+            return HostArray::generate(dtype, vec![n as i64], |i| ConstValue::Int(dtype.wrap_int(a + i as i128 * d)));
         }
         if !dtype.is_float() {
             return unknown("an integer `numpy.arange` of float bounds");
@@ -845,7 +838,7 @@ fn zero(dtype: Scalar) -> ConstValue {
 fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<ConstValue> {
     let bad = || unknown(format_args!("this arithmetic on {dtype} arrays"));
     Ok(match (x, y) {
-        (ConstValue::Int(a), ConstValue::Int(b)) => ConstValue::Int(wrap(
+        (ConstValue::Int(a), ConstValue::Int(b)) => ConstValue::Int(dtype.wrap_int(
             match op {
                 Operator::Add => a + b,
                 Operator::Sub => a - b,
@@ -860,7 +853,6 @@ fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<Co
                 Operator::BitXor => a ^ b,
                 _ => return bad(),
             },
-            dtype,
         )),
         (ConstValue::Float(a), ConstValue::Float(b)) => {
             let v = if dtype == Scalar::F32 {
@@ -912,7 +904,7 @@ fn read_le(b: &[u8], dtype: Scalar) -> ConstValue {
         Scalar::F64 => ConstValue::Float(f64::from_bits(u as u64)),
         Scalar::C64 => ConstValue::Complex(f32::from_bits(u as u32) as f64, f32::from_bits((u >> 32) as u32) as f64),
         Scalar::C128 => ConstValue::Complex(f64::from_bits(u as u64), f64::from_bits((u >> 64) as u64)),
-        s => ConstValue::Int(wrap(u as i128, s)),
+        s => ConstValue::Int(s.wrap_int(u as i128)),
     }
 }
 

@@ -561,9 +561,9 @@ fn numpy_binop(op: Operator, l: &ConstValue, r: &ConstValue) -> Option<ConstValu
         (None, None) => return None,
     };
     let int_scalar = |v: &ConstValue, s: Option<Scalar>| match (v, s) {
-        (ConstValue::Int(i), Some(s)) => Some(ConstValue::Int(wrap_int(*i, s))),
+        (ConstValue::Int(i), Some(s)) => Some(ConstValue::Int(s.wrap_int(*i))),
         // A Python int the type cannot hold is NumPy's OverflowError.
-        (ConstValue::Int(i), None) => (wrap_int(*i, ty) == *i).then_some(ConstValue::Int(*i)),
+        (ConstValue::Int(i), None) => (ty.wrap_int(*i) == *i).then_some(ConstValue::Int(*i)),
         _ => Some(v.clone()),
     };
     let (lv, rv) = (int_scalar(&lv, ls)?, int_scalar(&rv, rs)?);
@@ -577,7 +577,7 @@ fn numpy_binop(op: Operator, l: &ConstValue, r: &ConstValue) -> Option<ConstValu
             return None;
         }
         let v = binop(op, lv, rv)?.as_int()?;
-        return Some(ConstValue::NumpyScalar(ty, Box::new(ConstValue::Int(wrap_int(v, ty)))));
+        return Some(ConstValue::NumpyScalar(ty, Box::new(ConstValue::Int(ty.wrap_int(v)))));
     }
     let round = |x: f64| if ty == Scalar::F32 { x as f32 as f64 } else { x };
     let sided = |v: &ConstValue, s: Option<Scalar>| Some(if s == Some(Scalar::F32) { round(as_float(v)?) } else { as_float(v)? });
@@ -608,13 +608,6 @@ fn numpy_promote(a: Scalar, b: Scalar) -> Option<Scalar> {
         (Scalar::F32, i) | (i, Scalar::F32) if i.is_int() => Some(if i.bits() <= 16 { Scalar::F32 } else { Scalar::F64 }),
         _ => Some(Scalar::F64),
     }
-}
-
-/// An integer wrapped to the width of an integer type.
-fn wrap_int(v: i128, ty: Scalar) -> i128 {
-    let bits = ty.bits();
-    let m = v & ((1i128 << bits) - 1);
-    if ty.is_signed() && m >> (bits - 1) == 1 { m - (1i128 << bits) } else { m }
 }
 
 fn as_float(v: &ConstValue) -> Option<f64> {

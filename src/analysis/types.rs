@@ -240,6 +240,13 @@ impl Scalar {
         }
     }
 
+    /// `i` wrapped to the width and signedness of this integer type.
+    pub fn wrap_int(self, i: i128) -> i128 {
+        let bits = self.bits();
+        let m = i.rem_euclid(1i128 << bits);
+        if self.is_signed() && m >= 1i128 << (bits - 1) { m - (1i128 << bits) } else { m }
+    }
+
     /// Size in bytes, as in an array element.
     pub fn itemsize(self) -> u32 {
         self.bits() / 8

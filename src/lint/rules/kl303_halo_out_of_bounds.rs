@@ -107,21 +107,15 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>, bool) {
             continue;
         }
         let (lk, rk) = (l.konst(), r.konst());
-        // A lower bound on some of the key's terms bounds the key (the rest is never
-        // negative): `if tx >= 1:` keeps `blockIdx.x * 128 + tx - 1` at 0 or more.
-        if !whole {
-            match op {
-                CmpOp::Gt if r.as_const().is_some() => lowers.push(rk - lk + 1),
-                CmpOp::GtE if r.as_const().is_some() => lowers.push(rk - lk),
-                _ => {}
-            }
-            continue;
-        }
+        // A lower bound on some of the key's terms bounds the key too (the rest is never
+        // negative): `if tx >= 1:` keeps `blockIdx.x * 128 + tx - 1` at 0 or more. Only the
+        // whole key's other bounds count.
         match op {
-            CmpOp::Lt => uppers.push(rk - lk),
-            CmpOp::LtE => uppers.push(rk - lk + 1),
             CmpOp::Gt if r.as_const().is_some() => lowers.push(rk - lk + 1),
             CmpOp::GtE if r.as_const().is_some() => lowers.push(rk - lk),
+            _ if !whole => {}
+            CmpOp::Lt => uppers.push(rk - lk),
+            CmpOp::LtE => uppers.push(rk - lk + 1),
             // `i != 0` for an index that is never negative: `i >= 1`.
             CmpOp::NotEq if r.as_const().is_some() && rk == lk => lowers.push(1),
             CmpOp::Gt | CmpOp::GtE => symbolic_lower = true,
