@@ -70,6 +70,18 @@ def module_arrays(out):
         out[27 + i] = t[i, 1] + t.strides[0] * 100
 
 @cuda.jit
+def repeated_lists(out):
+    i = cuda.grid(1)
+    k = cuda.const.array_like(ROUNDS)
+    if i < 5:
+        out[i] = k[i]
+    if i < 4:
+        out[5 + i] = GRID2[1, i] + GRID2.shape[0] * 10
+
+ROUNDS = np.array([0x428a2f98, 5] * 2 + [9], dtype=np.uint32)
+GRID2 = np.array(2 * [[1, 2] * 2])
+
+@cuda.jit
 def unknown(out):
     out[0] = LOADED[0]
 
@@ -171,6 +183,14 @@ fn module_arrays_hold_what_numpy_computes() {
     assert_eq!(&o[24..27], &[803.0, 804.0, 805.0]);
     // arange(6.0).reshape(2, 3).T: t[i, 1] = 3 + i, first stride 8 bytes.
     assert_eq!(&o[27..30], &[803.0, 804.0, 805.0]);
+}
+
+#[test]
+fn lists_built_with_plus_and_times_are_module_arrays() {
+    // `[0x428a2f98, 5] * 2 + [9]` and `2 * [[1, 2] * 2]`, as Python builds them at import
+    // (the SHA-256 round constants of real-world kernels are often written so).
+    let out = run(SOURCE, "repeated_lists", "void(float64[:])", 8, &[zeros(Scalar::F64, vec![9])]);
+    assert_eq!(read_f64s(&out[0]), vec![1116352408.0, 5.0, 1116352408.0, 5.0, 9.0, 21.0, 22.0, 21.0, 22.0]);
 }
 
 #[test]

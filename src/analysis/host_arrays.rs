@@ -675,20 +675,50 @@ impl Evaluator<'_> {
         Ok(HostArray::new(dtype, shape, Some(values)))
     }
 
+    /// The items of a list or tuple display, or of `+` and `*` on them as Python builds them
+    /// at import (`[0x428a2f98, 0x71374491] * 32`); none for anything else.
+    fn sequence<'e>(&self, e: &'e Expr) -> Option<Eval<Vec<&'e Expr>>> {
+        match e {
+            Expr::List(l) => Some(Ok(l.elts.iter().collect())),
+            Expr::Tuple(t) => Some(Ok(t.elts.iter().collect())),
+            Expr::BinOp(b) if b.op == Operator::Add => {
+                let (l, r) = (self.sequence(&b.left)?, self.sequence(&b.right)?);
+                Some(l.and_then(|mut l| {
+                    l.extend(r?);
+                    Ok(l)
+                }))
+            }
+            Expr::BinOp(b) if b.op == Operator::Mult => {
+                let (items, times) = match (self.sequence(&b.left), self.sequence(&b.right)) {
+                    (Some(items), None) => (items, &b.right),
+                    (None, Some(items)) => (items, &b.left),
+                    _ => return None,
+                };
+                Some(items.and_then(|items| {
+                    let times = usize::try_from(self.int(times)?).unwrap_or(0);
+                    if items.len().saturating_mul(times) > MAX_MODULE_ARRAY_ELEMENTS {
+                        return Err(format!("a list of more than {MAX_MODULE_ARRAY_ELEMENTS} items"));
+                    }
+                    Ok(items.iter().copied().cycle().take(items.len() * times).collect())
+                }))
+            }
+            _ => None,
+        }
+    }
+
     fn flatten(&self, e: &Expr, depth: usize, shape: &mut Vec<i64>, out: &mut Vec<ConstValue>) -> Eval<()> {
-        let elts = match e {
-            Expr::List(l) => &l.elts,
-            Expr::Tuple(t) => &t.elts,
-            other => {
+        let elts = match self.sequence(e) {
+            Some(items) => items?,
+            None => {
                 if shape.len() > depth {
                     return Err("an inhomogeneous list (a number beside a list)".into());
                 }
-                return match self.constant(other)? {
+                return match self.constant(e)? {
                     v @ (ConstValue::Int(_) | ConstValue::Float(_) | ConstValue::Bool(_) | ConstValue::Complex(..) | ConstValue::NumpyScalar(..)) => {
                         out.push(v);
                         Ok(())
                     }
-                    _ => Err(format!("`{}` is not a number", source(other))),
+                    _ => Err(format!("`{}` is not a number", source(e))),
                 };
             }
         };

@@ -266,12 +266,27 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
     }
     let mut replace: Vec<ValueId> = (0..f.values.len() as u32).map(ValueId).collect();
     let mut algebra = Algebra::default();
+    // A block's table is kept only until the last block that continues it has taken it:
+    // kept for every block, the tables of a long unrolled chain (each holding the chain so
+    // far) grow quadratically.
+    let mut continuers = vec![0usize; f.blocks.len()];
+    for b in 0..f.blocks.len() {
+        if preds[b] == 1 && pred_of[b] < b {
+            continuers[pred_of[b]] += 1;
+        }
+    }
     let mut out_tables: Vec<Option<Table>> = vec![None; f.blocks.len()];
     let mut moved: Vec<Vec<Option<usize>>> = Vec::with_capacity(f.blocks.len());
     for b in 0..f.blocks.len() {
         // A block entered only from an earlier block continues its table (that block
         // dominates it, and its values are compiled first).
-        let mut table = if preds[b] == 1 && pred_of[b] < b { out_tables[pred_of[b]].clone().unwrap_or_default() } else { Table::default() };
+        let mut table = if preds[b] == 1 && pred_of[b] < b {
+            let p = pred_of[b];
+            continuers[p] -= 1;
+            if continuers[p] == 0 { out_tables[p].take() } else { out_tables[p].clone() }.unwrap_or_default()
+        } else {
+            Table::default()
+        };
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut kept = Vec::with_capacity(insts.len());
         let mut positions = Vec::with_capacity(insts.len());
@@ -380,7 +395,9 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
             Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) => *v = replace[v.0 as usize],
             _ => {}
         }
-        out_tables[b] = Some(table);
+        if continuers[b] > 0 {
+            out_tables[b] = Some(table);
+        }
         moved.push(positions);
     }
     // Uses in blocks compiled before their definition's block do not exist (the definition
