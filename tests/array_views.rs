@@ -86,6 +86,12 @@ def unknown(out):
     out[0] = LOADED[0]
 
 LOADED = np.load("table.npy")
+
+@cuda.jit
+def mixed(out):
+    out[0] = MIXED[0]
+
+MIXED = np.array([1, 2] + (3,))
 "#;
 
 /// Numba's typemaps of the kernels above.
@@ -191,6 +197,13 @@ fn lists_built_with_plus_and_times_are_module_arrays() {
     // (the SHA-256 round constants of real-world kernels are often written so).
     let out = run(SOURCE, "repeated_lists", "void(float64[:])", 8, &[zeros(Scalar::F64, vec![9])]);
     assert_eq!(read_f64s(&out[0]), vec![1116352408.0, 5.0, 1116352408.0, 5.0, 9.0, 21.0, 22.0, 21.0, 22.0]);
+}
+
+#[test]
+fn a_list_added_to_a_tuple_is_an_error_as_at_import() {
+    let (db, file) = database(SOURCE);
+    let e = type_function(&db, file, "mixed", Some("void(float64[:])")).unwrap_err();
+    assert!(e.message.contains("a list added to a tuple"), "{}", e.message);
 }
 
 #[test]

@@ -683,6 +683,9 @@ impl Evaluator<'_> {
             Expr::Tuple(t) => Some(Ok(t.elts.iter().collect())),
             Expr::BinOp(b) if b.op == Operator::Add => {
                 let (l, r) = (self.sequence(&b.left)?, self.sequence(&b.right)?);
+                if is_list(&b.left) != is_list(&b.right) {
+                    return Some(Err("a list added to a tuple (Python raises a TypeError at import)".into()));
+                }
                 Some(l.and_then(|mut l| {
                     l.extend(r?);
                     Ok(l)
@@ -1152,6 +1155,15 @@ fn is_array_of_known(value: &Expr, arrays: &BTreeMap<String, Eval<HostArray>>) -
         Expr::Call(c) => matches!(&*c.func, Expr::Attribute(a) if is_array_of_known(&a.value, arrays)),
         Expr::BinOp(b) => is_array_of_known(&b.left, arrays) || is_array_of_known(&b.right, arrays),
         Expr::UnaryOp(u) => is_array_of_known(&u.operand, arrays),
+        _ => false,
+    }
+}
+
+/// Whether a sequence expression `sequence` accepts builds a list (else a tuple).
+fn is_list(e: &Expr) -> bool {
+    match e {
+        Expr::List(_) => true,
+        Expr::BinOp(b) => is_list(&b.left) || (b.op == Operator::Mult && is_list(&b.right)),
         _ => false,
     }
 }
