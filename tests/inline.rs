@@ -84,7 +84,7 @@ const SIG: &str = "void(float64[::1], int64[::1], float64[::1])";
 #[test]
 fn inlined_program_computes_what_the_lowered_program_computes() {
     let lowered = program(KERNELS, "k", SIG);
-    let inlined = optimize(&lowered);
+    let inlined = optimize(&lowered, false);
     assert_eq!(inlined.functions.len(), 1, "every call is inlined");
     assert!(inlined.calls.is_empty());
     let a: Vec<f64> = (0..64).map(|i| ((i * 37 % 23) as f64 - 11.0) * 0.75).collect();
@@ -124,7 +124,7 @@ def k(out, a):
 ";
     let sig = "void(float32[::1], float32[::1])";
     let lowered = program(src, "k", sig);
-    let inlined = optimize(&lowered);
+    let inlined = optimize(&lowered, false);
     assert_eq!(inlined.functions.len(), 2, "`stage` stays, `plus_one` is inlined");
     assert_eq!(inlined.calls.len(), 2);
     let args = vec![array(Scalar::F32, (0..128).map(|i| i as f64 * 0.5)), array(Scalar::F32, (0..128).map(|i| i as f64))];
@@ -162,7 +162,7 @@ def k(out, a):
 ";
     let sig = "void(float64[::1], float64[:, ::1])";
     let lowered = program(src, "k", sig);
-    let optimized = optimize(&lowered);
+    let optimized = optimize(&lowered, false);
     let a: Vec<f64> = (0..96).map(|i| (i % 7) as f64 - 2.5).collect();
     let args = vec![array(Scalar::F64, vec![0.0; 32]), HostArg::Array(NpyArray::new(Scalar::F64, vec![32, 3], {
         let mut data = vec![0u8; a.len() * 8];
@@ -208,7 +208,7 @@ def k(out, v, w):
 ";
     let sig = "void(float64[::1], float64[::1], float64[::1])";
     let lowered = program(src, "k", sig);
-    let optimized = optimize(&lowered);
+    let optimized = optimize(&lowered, false);
     let special = [0.0, -0.0, 1.5, -2.25, f64::INFINITY, f64::NEG_INFINITY, 1e-310, -3.0, 7.0, 0.1, -0.3, 2.0];
     let v: Vec<f64> = (0..64).map(|i| special[i % special.len()]).collect();
     let w: Vec<f64> = (0..64).map(|i| special[(i * 5 + 3) % special.len()]).collect();

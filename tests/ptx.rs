@@ -318,6 +318,32 @@ fn float_division_by_a_power_of_two_multiplies() {
     assert_eq!(ptx.matches("div.rn.f32").count(), 1, "{ptx}");
 }
 
+/// Float arithmetic on constants (a stencil's `c0 = -205. / 72.`, `np.float32` conversions)
+/// is folded as LLVM folds it for Numba: round to nearest, no division left at run time, the
+/// same results. Under `fastmath` it stays: `div.full.f32` approximates.
+#[test]
+fn float_constant_arithmetic_is_folded() {
+    let src = "import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(o, a, b):\n    i = cuda.grid(1)\n    c0 = -205. / 72.\n    c1 = 8. / 5. - 1. / 3. * 0.1\n    o[i] = c0 * a[i] + c1\n    f = np.float32(1.) / np.float32(3.)\n    b[i] = f * b[i] + (np.float32(0.1) + np.float32(0.2))\n";
+    let sig = "void(float64[::1], float64[::1], float32[::1])";
+    let ptx = compile(src, "k", sig);
+    assert!(!ptx.contains("div."), "{ptx}");
+    for constant in [format!("0d{:016X}", (-205f64 / 72.0).to_bits()), format!("0d{:016X}", (8f64 / 5.0 - 1.0 / 3.0 * 0.1).to_bits())] {
+        assert!(ptx.contains(&constant), "{constant}:\n{ptx}");
+    }
+    for constant in [format!("0f{:08X}", (1f32 / 3.0).to_bits()), format!("0f{:08X}", (0.1f32 + 0.2).to_bits())] {
+        assert!(ptx.contains(&constant), "{constant}:\n{ptx}");
+    }
+    let fast = CompileOptions { fastmath: true, ..CompileOptions::default() };
+    let ptx = compile_with(src, "k", sig, &fast).unwrap_or_else(|e| panic!("{}", e.message));
+    assert!(ptx.contains("div.full.f32") && ptx.contains("div.rn.f64"), "{ptx}");
+
+    let lowered = optimized_runs::program(src, "k", sig);
+    let values = |s| optimized_runs::array(s, (0..32).map(|k| f64::from(k) * 0.37 - 5.0));
+    let args = [values(kernlint::analysis::types::Scalar::F64), values(kernlint::analysis::types::Scalar::F64), values(kernlint::analysis::types::Scalar::F32)];
+    let before = optimized_runs::outputs(&lowered, 16, &args);
+    assert_eq!(optimized_runs::outputs(&kernlint::compile::optimize(&lowered, false), 16, &args), before);
+}
+
 #[test]
 fn device_functions_with_a_shared_array_become_funcs() {
     // Other device functions are inlined (tests/inline.rs); one with a static shared array
@@ -891,7 +917,7 @@ def stencil(out, u):
     };
     let args = [grid(&|_| 0.0), grid(&|k| (k * k % 17) as f32 - 8.0)];
     let before = optimized_runs::outputs(&lowered, 16, &args);
-    assert_eq!(optimized_runs::outputs(&kernlint::compile::optimize(&lowered), 16, &args), before);
+    assert_eq!(optimized_runs::outputs(&kernlint::compile::optimize(&lowered, false), 16, &args), before);
     // out[0, 0] reads the last column and the last row through the wraparound.
     let u = |y: usize, x: usize| ((y * cols + x).pow(2) % 17) as f32 - 8.0;
     let corner = u(0, 0) + 2.0 * u(0, 1) + 3.0 * u(0, cols - 1) + 5.0 * u(1, 0) + 7.0 * u(rows - 1, 0);

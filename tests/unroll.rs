@@ -16,7 +16,7 @@ use optimized_runs::{array, outputs, program, ptx};
 /// The lowered and the optimized program write the same bytes, and the PTX assembles.
 fn same_outputs(src: &str, sig: &str, args: &[HostArg]) -> String {
     let lowered = program(src, "k", sig);
-    let optimized = optimize(&lowered);
+    let optimized = optimize(&lowered, false);
     assert_eq!(outputs(&lowered, 32, args), outputs(&optimized, 32, args));
     ptx(&lowered, "k")
 }

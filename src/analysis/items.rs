@@ -49,7 +49,7 @@ pub fn module_items<'db>(db: &'db dyn Db, file: SourceFile) -> Vec<Item<'db>> {
 /// The parse of an item's own text. Ranges in it are relative to the item.
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn item_syntax<'db>(db: &'db dyn Db, item: ItemText<'db>) -> ParsedModule {
-    ParsedModule::parse(item.text(db))
+    ParsedModule::parse_masked(item.text(db))
 }
 
 /// The statements of an item (usually exactly one).

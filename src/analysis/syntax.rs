@@ -69,6 +69,14 @@ impl ParsedModule {
         Self(Arc::new(Inner { parsed, too_deep, masked: Some(masked) }))
     }
 
+    /// Parse text cut from a module's parse (an item): statements nested too deeply were
+    /// blanked out of it already, so the walk that looks for them is skipped. A statement
+    /// that is itself past the limit stays as `pass`, as in the module, and blanking it again
+    /// would change nothing.
+    pub fn parse_masked(text: &str) -> Self {
+        Self(Arc::new(Inner { parsed: parse_text(text), too_deep: Vec::new(), masked: None }))
+    }
+
     pub fn syntax(&self) -> &ModModule {
         self.0.parsed.syntax()
     }

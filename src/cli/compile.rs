@@ -102,6 +102,9 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
             Some(o) => std::fs::write(o, ptx).map_err(|e| format!("{}: {e}", o.display()))?,
             None => print!("{ptx}"),
         }
+        // The process exits next: freeing the analysis (every parse tree and query result)
+        // one allocation at a time would only delay that.
+        std::mem::forget(db);
         return Ok(0);
     }
     let is_kernel = !function.spec.kind.returns_values();

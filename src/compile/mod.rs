@@ -15,13 +15,14 @@ use crate::launch;
 /// device functions inlined ([`inline`]), then redundant computations and loads removed
 /// and float identities applied ([`value_numbering`]), small counted loops unrolled and local
 /// arrays indexed at constants made scalars ([`unroll`]), then numbered again. Values are
-/// unchanged: the simulator runs the program as lowered.
-pub fn optimize(program: &launch::Program) -> launch::Program {
+/// unchanged: the simulator runs the program as lowered. Under `fastmath` float arithmetic
+/// on constants is left to run time (its approximations are not Rust's).
+pub fn optimize(program: &launch::Program, fastmath: bool) -> launch::Program {
     let mut numbered = program.clone();
-    value_numbering::number_values(&mut numbered);
+    value_numbering::number_values(&mut numbered, fastmath);
     let mut optimized = inline::inline_calls(&numbered);
-    value_numbering::number_values(&mut optimized);
-    unroll::unroll_loops(&mut optimized);
-    value_numbering::number_values(&mut optimized);
+    value_numbering::number_values(&mut optimized, fastmath);
+    unroll::unroll_loops(&mut optimized, fastmath);
+    value_numbering::number_values(&mut optimized, fastmath);
     optimized
 }

@@ -442,7 +442,7 @@ pub fn compile_ptx(
             span: None,
         });
     }
-    let optimized = super::optimize(program);
+    let optimized = super::optimize(program, options.fastmath);
     let program = &optimized;
     let mut module = Module {
         decls: String::new(),

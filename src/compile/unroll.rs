@@ -36,7 +36,7 @@ const COPIED_SIZE: usize = 30000;
 const FUNCTION_SIZE: usize = 20000;
 
 /// Unroll, fold constants and replace local arrays by scalars in every function.
-pub fn unroll_loops(program: &mut Program) {
+pub fn unroll_loops(program: &mut Program, fastmath: bool) {
     for fi in 0..program.functions.len() {
         let mut failed = HashSet::new();
         while let Some(lp) = next_loop(&program.functions[fi], &failed) {
@@ -58,7 +58,7 @@ pub fn unroll_loops(program: &mut Program) {
             let before = program.clone();
             let size = |p: &Program| p.functions[fi].blocks.iter().map(|b| b.insts.len()).sum::<usize>();
             let kept = unroll(program, fi, &lp) && {
-                simplify(program, fi);
+                simplify(program, fi, fastmath);
                 size(program) <= (size(&before) + budget).min(FUNCTION_SIZE)
             };
             if !kept {
@@ -66,7 +66,7 @@ pub fn unroll_loops(program: &mut Program) {
                 failed.insert(lp.header);
             }
         }
-        let flow = simplify(program, fi);
+        let flow = simplify(program, fi, fastmath);
         scalar_replace(program, fi, &flow);
         drop_unread_writes(program, fi);
     }
@@ -84,7 +84,7 @@ fn indexes_local_array(f: &Function, lp: &Loop) -> bool {
 
 /// Fold constants, drop the writes of slots nothing reads and number the values again; the
 /// constants known then.
-fn simplify(program: &mut Program, fi: usize) -> Flow {
+fn simplify(program: &mut Program, fi: usize, fastmath: bool) -> Flow {
     let flow = Flow::of(&program.functions[fi]);
     fold(&mut program.functions[fi], &flow);
     // Blocks no path reaches now (the other side of a decided branch) define nothing a
@@ -96,7 +96,7 @@ fn simplify(program: &mut Program, fi: usize) -> Flow {
         }
     }
     drop_unread_writes(program, fi);
-    super::value_numbering::number_values(program);
+    super::value_numbering::number_values(program, fastmath);
     Flow::of(&program.functions[fi])
 }
 

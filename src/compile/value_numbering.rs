@@ -24,15 +24,15 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::analysis::ir::{BinaryOp, Constant, Function, Inst, MemorySpace, Op, SlotId, Terminator, UnaryOp, ValueId};
-use crate::analysis::types::Type;
+use crate::analysis::types::{Scalar, Type};
 use crate::launch::Program;
 
 /// The program with redundant computations and loads removed from every function.
-pub fn number_values(program: &mut Program) {
+pub fn number_values(program: &mut Program, fastmath: bool) {
     let pure = pure_functions(program);
     for fi in 0..program.functions.len() {
         let callees: HashMap<(u32, usize), usize> = program.calls.iter().filter(|(k, _)| k.0 == fi).map(|(&(_, b, i), &c)| ((b, i), c)).collect();
-        let moved = number_function(&mut program.functions[fi], &callees, &pure);
+        let moved = number_function(&mut program.functions[fi], &callees, &pure, fastmath);
         // Calls kept their blocks; their positions moved up past removed instructions, and
         // a repeated call of a pure function is gone.
         program.calls.retain(|k, _| k.0 != fi);
@@ -244,7 +244,7 @@ fn leaves_memory(name: &str) -> bool {
 /// Number one function's values (`callees`: its resolved calls, by block and instruction;
 /// `pure`: by function, whether its calls are values of their arguments); returns, per
 /// block, each old instruction's new position (`None` where it was removed).
-fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pure: &[bool]) -> Vec<Vec<Option<usize>>> {
+fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pure: &[bool], fastmath: bool) -> Vec<Vec<Option<usize>>> {
     let roots = roots(f);
     let successors = |b: usize| f.blocks[b].term.successors();
     // Predecessors that can run: the lowering leaves blocks no path reaches (after a
@@ -297,7 +297,7 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
             for v in inst.op.operands_mut() {
                 *v = replace[v.0 as usize];
             }
-            match simplify(f, &algebra, &inst) {
+            match simplify(f, &algebra, &inst, fastmath) {
                 Simplified::Same => {}
                 Simplified::Value(v) => {
                     if let Some(r) = inst.result {
@@ -482,6 +482,41 @@ impl Algebra {
     }
 }
 
+/// A float operation on constants, computed as its `.rn` PTX instruction computes it: IEEE
+/// round to nearest, as Rust's `f32` and `f64` arithmetic. Not a NaN result: its payload
+/// would be Rust's, not the GPU's.
+fn fold(op: &Op, s: Scalar, constant: impl Fn(&ValueId) -> Option<f64>) -> Option<f64> {
+    let x = match (op, s) {
+        (Op::Unary(UnaryOp::Neg, x), _) => -constant(x)?,
+        // `cvt.rn` from a float constant.
+        (Op::Cast(x, _), Scalar::F64) => constant(x)?,
+        (Op::Cast(x, _), Scalar::F32) => f64::from(constant(x)? as f32),
+        (&Op::Binary(op, a, b), Scalar::F64) => {
+            let (a, b) = (constant(&a)?, constant(&b)?);
+            match op {
+                BinaryOp::Add => a + b,
+                BinaryOp::Sub => a - b,
+                BinaryOp::Mul => a * b,
+                BinaryOp::TrueDiv => a / b,
+                _ => return None,
+            }
+        }
+        (&Op::Binary(op, a, b), Scalar::F32) => {
+            // F32 constants hold f32 values.
+            let (a, b) = (constant(&a)? as f32, constant(&b)? as f32);
+            f64::from(match op {
+                BinaryOp::Add => a + b,
+                BinaryOp::Sub => a - b,
+                BinaryOp::Mul => a * b,
+                BinaryOp::TrueDiv => a / b,
+                _ => return None,
+            })
+        }
+        _ => return None,
+    };
+    (!x.is_nan()).then_some(x)
+}
+
 enum Simplified {
     Same,
     /// The instruction computes this existing value.
@@ -495,13 +530,17 @@ enum Simplified {
 /// which LLVM's InstCombine applies to Numba's code and ptxas does not apply to `.rn`
 /// arithmetic: `x * 1.0 = x`, `x * -1.0 = -x`, `(-a) * b = -(a * b)`, `x + (-y) = x - y`,
 /// `x - (-y) = x + y`, `-(-x) = x`. Generated code (`1.0*a[0]*b[3] + -1.0*a[5]*b[7] ...`)
-/// is full of them.
-fn simplify(f: &Function, algebra: &Algebra, inst: &Inst) -> Simplified {
+/// is full of them. Arithmetic on constants (`-205. / 72.`) is folded, as LLVM folds it.
+fn simplify(f: &Function, algebra: &Algebra, inst: &Inst, fastmath: bool) -> Simplified {
     let Some(r) = inst.result else { return Simplified::Same };
-    if !matches!(f.value_type(r), Type::Scalar(s) if s.is_float()) {
+    let &Type::Scalar(s) = f.value_type(r) else { return Simplified::Same };
+    if !s.is_float() {
         return Simplified::Same;
     }
     let constant = |v: &ValueId| algebra.float_constants.get(v).copied();
+    if !fastmath && let Some(x) = fold(&inst.op, s, constant) {
+        return Simplified::Op(Op::Const(Constant::Float(x, s)));
+    }
     let negated = |v: &ValueId| algebra.negations.get(v).copied();
     match inst.op {
         Op::Binary(BinaryOp::Mul, a, b) => {
