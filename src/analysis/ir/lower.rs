@@ -761,10 +761,8 @@ impl Lower<'_> {
                     break;
                 }
                 Some((test, None)) => {
-                    let c = self.expr(test)?;
-                    let cond = self.truth(c, test.range())?;
                     let (then, otherwise) = (self.new_block(), self.new_block());
-                    self.terminate(Terminator::Branch { cond, then, otherwise });
+                    self.branch_on(test, then, otherwise)?;
                     self.switch_to(then);
                     self.block(body)?;
                     self.terminate(Terminator::Jump(exit));
@@ -774,6 +772,40 @@ impl Lower<'_> {
         }
         self.terminate(Terminator::Jump(exit));
         self.switch_to(exit);
+        Ok(())
+    }
+
+    /// Branch to `then` or `otherwise` on the truth of `test`. `and` and `or` branch operand
+    /// by operand, as Python's bytecode (and so Numba's IR) does: each operand's outcome is
+    /// a branch that dominates the code it guards, which `wraps` reads (`if i >= 1 and
+    /// i < n: a[i - 1]` needs no negative-index wrap), not a value merged in a slot.
+    fn branch_on(&mut self, test: &Expr, then: BlockId, otherwise: BlockId) -> LResult<()> {
+        if let Expr::BoolOp(b) = test
+            && let Some((last, leading)) = b.values.split_last()
+        {
+            let and = b.op == BoolOp::And;
+            for value in leading {
+                // An operand decided at compile time either always goes on or ends the chain
+                // (it is still evaluated, as in `bool_op`).
+                match self.pruned(value) {
+                    Some(known) if known == and => continue,
+                    Some(known) => {
+                        self.expr(value)?;
+                        self.terminate(Terminator::Jump(if known { then } else { otherwise }));
+                        return Ok(());
+                    }
+                    None => {}
+                }
+                let next = self.new_block();
+                let (on_true, on_false) = if and { (next, otherwise) } else { (then, next) };
+                self.branch_on(value, on_true, on_false)?;
+                self.switch_to(next);
+            }
+            return self.branch_on(last, then, otherwise);
+        }
+        let c = self.expr(test)?;
+        let cond = self.truth(c, test.range())?;
+        self.terminate(Terminator::Branch { cond, then, otherwise });
         Ok(())
     }
 
@@ -791,9 +823,7 @@ impl Lower<'_> {
         let (header, body, orelse, exit) = (self.new_block(), self.new_block(), self.new_block(), self.new_block());
         self.terminate(Terminator::Jump(header));
         self.switch_to(header);
-        let c = self.expr(&w.test)?;
-        let cond = self.truth(c, w.test.range())?;
-        self.terminate(Terminator::Branch { cond, then: body, otherwise: orelse });
+        self.branch_on(&w.test, body, orelse)?;
         self.switch_to(body);
         self.loops.push((header, exit));
         self.block(&w.body)?;

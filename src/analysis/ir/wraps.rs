@@ -10,8 +10,11 @@
 //! every value written to it is, assuming the same of every slot it reads. Sums and
 //! products of non-negative values count as non-negative: an int64 index that overflows
 //! 2^63 is out of bounds either way.
+//!
+//! Stencils index neighbours under a guard (`if x >= 4 and ...: u[x - 4]`): there a
+//! dominating branch bounds a variable assigned once, and `x - 4` is non-negative too.
 
-use super::{BinaryOp, CompareOp, Constant, Function, Op, Terminator, ValueId};
+use super::{BinaryOp, CompareOp, Constant, Function, Op, SlotId, Terminator, ValueId};
 use crate::analysis::types::{Scalar, Type};
 
 /// Replace each wrap of a provably non-negative index by the index, and delete what the
@@ -21,13 +24,15 @@ pub fn drop_needless_wraps(func: &mut Function) {
     let nonnegative = nonnegative_values(func, &defs);
     let mut replace: Vec<Option<ValueId>> = vec![None; func.values.len()];
     let mut any = false;
+    // Built only for a wrap the fixpoint cannot drop.
+    let mut guarded: Option<Guards> = None;
     for (_, inst) in func.instructions() {
         let (Some(result), Op::Select { cond, then, otherwise }) = (inst.result, &inst.op) else { continue };
         let index = *otherwise;
         let is_wrap = matches!(defs[cond.0 as usize], Some(Op::Compare(CompareOp::Lt, i, zero)) if *i == index && is_zero(&defs, *zero))
             && matches!(defs[then.0 as usize], Some(Op::Binary(BinaryOp::Add, i, extent))
                 if *i == index && matches!(defs[extent.0 as usize], Some(Op::Extent { .. })));
-        if is_wrap && nonnegative[index.0 as usize] {
+        if is_wrap && (nonnegative[index.0 as usize] || guarded.get_or_insert_with(|| Guards::new(func, &defs)).lower_bound(index, &defs, &nonnegative, 0).is_some_and(|lb| lb >= 0)) {
             replace[result.0 as usize] = Some(index);
             any = true;
         }
@@ -126,6 +131,156 @@ fn nonnegative_values(func: &Function, defs: &[Option<&Op>]) -> Vec<bool> {
         }
         if !changed {
             return value_ok;
+        }
+    }
+}
+
+/// Lower bounds on variables from the branches that dominate their reads.
+struct Guards {
+    /// The block of each value's definition.
+    block_of: Vec<usize>,
+    /// Per block, the blocks that dominate it (itself included), as a bit set.
+    dominators: Vec<Vec<u64>>,
+    /// `(slot, bound, block)`: the slot holds at least `bound` in the blocks `block`
+    /// dominates.
+    facts: Vec<(SlotId, i128, usize)>,
+}
+
+impl Guards {
+    fn new(func: &Function, defs: &[Option<&Op>]) -> Self {
+        let n = func.blocks.len();
+        let mut block_of = vec![0; func.values.len()];
+        for (b, inst) in func.instructions() {
+            if let Some(r) = inst.result {
+                block_of[r.0 as usize] = b.0 as usize;
+            }
+        }
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (b, block) in func.blocks.iter().enumerate() {
+            for t in block.term.successors() {
+                preds[t].push(b);
+            }
+        }
+        let dominators = dominators(func, &preds);
+        let dominates = |a: usize, b: usize| dominators[b][a / 64] >> (a % 64) & 1 == 1;
+        // Slots written once, by a write no loop repeats: one value for all reads it dominates.
+        let mut writes: Vec<Vec<usize>> = vec![Vec::new(); func.slots.len()];
+        for (b, inst) in func.instructions() {
+            if let Op::WriteSlot(slot, _) = inst.op {
+                writes[slot.0 as usize].push(b.0 as usize);
+            }
+        }
+        let in_cycle = |w: usize| {
+            let mut seen = vec![false; n];
+            let mut stack = func.blocks[w].term.successors();
+            while let Some(b) = stack.pop() {
+                if b == w {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[b], true) {
+                    stack.extend(func.blocks[b].term.successors());
+                }
+            }
+            false
+        };
+        let stable = |slot: SlotId, read_block: usize| match writes[slot.0 as usize].as_slice() {
+            &[w] => dominates(w, read_block) && !in_cycle(w),
+            _ => false,
+        };
+        let mut facts = Vec::new();
+        for (b, block) in func.blocks.iter().enumerate() {
+            let Terminator::Branch { cond, then, otherwise } = block.term else { continue };
+            let Some(Op::Compare(op, l, r)) = defs[cond.0 as usize] else { continue };
+            // As `slot op k`, with the operands swapped if the constant is on the left.
+            let (op, slot, k) = match (defs[l.0 as usize], defs[r.0 as usize]) {
+                (Some(Op::ReadSlot(s)), Some(Op::Const(Constant::Int(k, _)))) => (*op, *s, *k),
+                (Some(Op::Const(Constant::Int(k, _))), Some(Op::ReadSlot(s))) => {
+                    let swapped = match op {
+                        CompareOp::Lt => CompareOp::Gt,
+                        CompareOp::Le => CompareOp::Ge,
+                        CompareOp::Gt => CompareOp::Lt,
+                        CompareOp::Ge => CompareOp::Le,
+                        other => *other,
+                    };
+                    (swapped, *s, *k)
+                }
+                _ => continue,
+            };
+            if !stable(slot, b) {
+                continue;
+            }
+            let (when_true, when_false) = match op {
+                CompareOp::Ge => (Some(k), None),
+                CompareOp::Gt => (Some(k + 1), None),
+                CompareOp::Lt => (None, Some(k)),
+                CompareOp::Le => (None, Some(k + 1)),
+                CompareOp::Eq => (Some(k), None),
+                CompareOp::Ne => (None, Some(k)),
+            };
+            // A branch's outcome holds where its target, entered only from here, dominates.
+            for (target, bound) in [(then, when_true), (otherwise, when_false)] {
+                let target = target.0 as usize;
+                if let Some(bound) = bound && then != otherwise && preds[target] == [b] {
+                    facts.push((slot, bound, target));
+                }
+            }
+        }
+        Self { block_of, dominators, facts }
+    }
+
+    /// A lower bound of the integer `v`, if one is known.
+    fn lower_bound(&self, v: ValueId, defs: &[Option<&Op>], nonnegative: &[bool], depth: usize) -> Option<i128> {
+        let at_least_zero = nonnegative[v.0 as usize].then_some(0);
+        if depth > 8 {
+            return at_least_zero;
+        }
+        let bound = |v: &ValueId| self.lower_bound(*v, defs, nonnegative, depth + 1);
+        let derived = match defs[v.0 as usize]? {
+            Op::Const(Constant::Int(k, _)) => Some(*k),
+            Op::ReadSlot(slot) => {
+                let b = self.block_of[v.0 as usize];
+                self.facts.iter().filter(|(s, _, at)| s == slot && self.dominators[b][at / 64] >> (at % 64) & 1 == 1).map(|f| f.1).max()
+            }
+            Op::Binary(BinaryOp::Add, a, b) => Some(bound(a)? + bound(b)?),
+            Op::Binary(BinaryOp::Sub, a, b) => match defs[b.0 as usize] {
+                Some(Op::Const(Constant::Int(k, _))) => Some(bound(a)? - k),
+                _ => None,
+            },
+            _ => None,
+        };
+        derived.max(at_least_zero)
+    }
+}
+
+/// Per block, the set of blocks that dominate it (the iterative data-flow solution; blocks
+/// no path reaches are dominated by every block, which claims nothing about reachable code).
+fn dominators(func: &Function, preds: &[Vec<usize>]) -> Vec<Vec<u64>> {
+    let n = func.blocks.len();
+    let words = n.div_ceil(64);
+    let mut dom = vec![vec![u64::MAX; words]; n];
+    let entry = Function::ENTRY.0 as usize;
+    dom[entry] = vec![0; words];
+    dom[entry][entry / 64] |= 1 << (entry % 64);
+    loop {
+        let mut changed = false;
+        for b in 0..n {
+            if b == entry {
+                continue;
+            }
+            let mut set = vec![u64::MAX; words];
+            for &p in &preds[b] {
+                for (w, d) in set.iter_mut().zip(&dom[p]) {
+                    *w &= d;
+                }
+            }
+            set[b / 64] |= 1 << (b % 64);
+            if set != dom[b] {
+                dom[b] = set;
+                changed = true;
+            }
+        }
+        if !changed {
+            return dom;
         }
     }
 }
