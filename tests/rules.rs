@@ -91,9 +91,10 @@ fn barrier_divergence_names_the_condition_that_parts_the_threads() {
     let file = SourceFile::new(&db, "fixture.py".into(), text.clone());
     let settings = Settings { select: vec!["KL201".to_string()], ignore: vec![] };
     let start = text.find("def array_sum").unwrap();
+    let end = text[start..].find("\n\n\n").map_or(text.len(), |e| start + e);
     let blamed: Vec<&str> = check_file(&db, file, &settings)
         .iter()
-        .filter(|d| usize::from(d.range.start()) > start)
+        .filter(|d| (start..end).contains(&usize::from(d.range.start())))
         .map(|d| &text[d.related[0].0])
         .collect();
     assert_eq!(blamed, ["tid < size", "tid < size"]);

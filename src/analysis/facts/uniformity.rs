@@ -197,6 +197,8 @@ pub struct Value {
     /// whole launch (`Level::Uniform`, a counter in global memory) or within a block
     /// (`Level::Block`, a counter in shared memory).
     pub unique: Option<Level>,
+    /// `x % m` (or `x & (m - 1)`) for a constant `m > 0`: the form of `x` and `m`.
+    pub modulo: Option<(Poly, i64)>,
 }
 
 impl Value {
@@ -350,14 +352,59 @@ impl FunctionFacts {
 pub fn item_uniformity<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Vec<FunctionFacts> {
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
+    let launches = super::launch::kernel_launches(db, file);
     item_gpu_functions(db, file, item)
         .iter()
-        .filter_map(|f| crate::analysis::typing::find_def(stmts, f.def_range).map(|def| analyze(def, &scope)))
+        .filter_map(|f| {
+            let def = crate::analysis::typing::find_def(stmts, f.def_range)?;
+            let mut flat = [false; 3];
+            let list = launches.get(&f.name).map(Vec::as_slice).unwrap_or(&[]);
+            let known: Vec<[i128; 3]> = list.iter().map(|l| l.block).collect::<Option<_>>().unwrap_or_default();
+            // Every known launch gives the block size 1 on this axis.
+            if !known.is_empty() {
+                for (axis, slot) in flat.iter_mut().enumerate().skip(1) {
+                    *slot = known.iter().all(|b| b[axis] == 1);
+                }
+            }
+            let (facts, read) = analyze(def, &scope, flat);
+            // A launch's block shape, where one is known, outweighs what the tiles suggest.
+            if !known.is_empty() {
+                return Some(facts);
+            }
+            let tiled = tile_flat_axes(&facts, read, flat);
+            Some(if tiled == flat { facts } else { analyze(def, &scope, tiled).0 })
+        })
         .collect()
 }
 
-/// Analyse one function definition.
-pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup) -> FunctionFacts {
+/// The axes a kernel's shared tiles show to be of block size 1: a tile written at a slot of
+/// the other thread axes (`sh[ty, tx]`) with a value that depends on the z index is only
+/// free of a write-write race when no two threads differ in z alone, so `blockDim.z == 1`.
+/// Only for an axis the kernel reads through `cuda.grid` alone (never `threadIdx.z` or
+/// `blockDim.z` by name), as a kernel written for 2-D blocks does with `cuda.grid(3)`.
+fn tile_flat_axes(facts: &FunctionFacts, read: [bool; 3], mut flat: [bool; 3]) -> [bool; 3] {
+    for axis in 1..3u8 {
+        let a = axis as usize;
+        if flat[a] || read[a] || !facts.axes_used[a] {
+            continue;
+        }
+        flat[a] = facts.accesses.iter().any(|w| {
+            let index: BTreeSet<&Atom> = w.index.iter().flat_map(|v| v.atoms.iter()).collect();
+            w.write
+                && !w.rmw
+                && matches!(w.kind, ArrayKind::Shared { .. })
+                && index.iter().any(|t| matches!(t, Atom::Tid(b) if *b != axis))
+                && !index.contains(&Atom::Tid(axis))
+                && w.value.as_ref().is_some_and(|v| v.atoms.contains(&Atom::Tid(axis)))
+        });
+    }
+    flat
+}
+
+/// Analyse one function definition. `flat`: the thread axes known to have block size 1,
+/// where `threadIdx` is 0 and `blockDim` is 1. Also returns the axes whose `threadIdx` or
+/// `blockDim` the function names.
+pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, flat: [bool; 3]) -> (FunctionFacts, [bool; 3]) {
     let params: Vec<String> = def.parameters.iter().map(|p| p.name().to_string()).collect();
     let mut counts = Counts::default();
     for stmt in &def.body {
@@ -379,6 +426,8 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup) -> FunctionFa
         tests: BTreeMap::new(),
         known: BTreeMap::new(),
         aliases: BTreeMap::new(),
+        flat,
+        read: [false; 3],
     };
     for p in &params {
         w.env.insert(p.clone(), Value::of_poly(Level::Uniform, Poly::atom(Atom::Sym(p.clone()))));
@@ -400,7 +449,7 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup) -> FunctionFa
     w.block(&def.body, &Ctl::default());
     w.facts.variables = w.env.clone();
     w.facts.shrinking = shrinking(def, &mut w);
-    w.facts
+    (w.facts, w.read)
 }
 
 /// How many times each name is assigned (loop targets included).
@@ -510,6 +559,10 @@ struct Walker<'s> {
     /// Names assigned several times whose value here is, on every path, a form over other
     /// names (`pin = 1 - pout`): read as that form rather than as a symbol of their own.
     aliases: BTreeMap<String, Poly>,
+    /// Thread axes of block size 1 (from the launches or the kernel's tiles).
+    flat: [bool; 3],
+    /// Axes whose `threadIdx` or `blockDim` the function names.
+    read: [bool; 3],
 }
 
 /// Accesses since the last barrier, each with the variables assigned since it ran.
@@ -935,6 +988,14 @@ impl Walker<'_> {
         v
     }
 
+    /// `cuda.grid` along one axis: `blockIdx` alone where the block is flat on that axis.
+    fn grid_axis(&self, axis: u8) -> Value {
+        if self.flat[axis as usize] {
+            return Value::of_poly(Level::Block, Poly::atom(Atom::Bid(axis)));
+        }
+        Value::of_poly(Level::Thread, grid_poly(axis))
+    }
+
     fn use_axis(&mut self, axis: u8) {
         self.facts.axes_used[axis as usize] = true;
     }
@@ -947,13 +1008,20 @@ impl Walker<'_> {
         Some(match (base, ax) {
             ("threadIdx", Some(a)) => {
                 self.use_axis(a);
+                self.read[a as usize] = true;
+                if self.flat[a as usize] {
+                    return Some(Value::of_poly(Level::Uniform, Poly::constant(0)));
+                }
                 Value::of_poly(Level::Thread, Poly::atom(Atom::Tid(a)))
             }
             ("blockIdx", Some(a)) => {
                 self.use_axis(a);
                 Value::of_poly(Level::Block, Poly::atom(Atom::Bid(a)))
             }
-            ("blockDim", Some(a)) => Value::of_poly(Level::Uniform, Poly::atom(Atom::Bdim(a))),
+            ("blockDim", Some(a)) => {
+                self.read[a as usize] = true;
+                Value::of_poly(Level::Uniform, if self.flat[a as usize] { Poly::constant(1) } else { Poly::atom(Atom::Bdim(a)) })
+            }
             ("gridDim", Some(a)) => Value::of_poly(Level::Uniform, Poly::atom(Atom::Gdim(a))),
             ("", _) if attr == "laneid" => Value::of_poly(Level::Thread, Poly::atom(Atom::Lane)),
             ("", _) if attr == "warpsize" => Value::of_poly(Level::Uniform, Poly::constant(32)),
@@ -1101,13 +1169,10 @@ impl Walker<'_> {
                         self.use_axis(a);
                     }
                     if n == 1 {
-                        return Value::of_poly(Level::Thread, grid_poly(0));
+                        return self.grid_axis(0);
                     }
-                    let mut v = Value { level: Level::Thread, ..Value::default() };
-                    for a in 0..n.clamp(1, 3) as u8 {
-                        v.atoms.extend(grid_poly(a).index_atoms());
-                    }
-                    return v;
+                    let axes: Vec<Value> = (0..n.clamp(1, 3) as u8).map(|a| self.grid_axis(a)).collect();
+                    return Value::join(&axes);
                 }
                 "gridsize" => {
                     let n = args.first().and_then(|a| a.poly.as_ref()).and_then(Poly::as_const).unwrap_or(1);
@@ -1303,7 +1368,7 @@ impl Walker<'_> {
                 };
                 for (k, elt) in t.elts.iter().enumerate() {
                     let v = if grid {
-                        Value::of_poly(Level::Thread, grid_poly(k.min(2) as u8))
+                        self.grid_axis(k.min(2) as u8)
                     } else if let Some(values) = elements {
                         self.eval_quiet(&values[k])
                     } else {
@@ -1374,6 +1439,7 @@ impl Walker<'_> {
                     atoms: value.atoms.clone(),
                     range_bounded: value.range_bounded && count <= 2,
                     unique: if count <= 1 { value.unique } else { None },
+                    modulo: if count <= 1 { value.modulo.clone() } else { None },
                 };
                 if let Some(old) = self.env.get(&name) {
                     new.level = new.level.max(old.level);
@@ -1533,6 +1599,12 @@ fn binop(op: Operator, l: &Value, r: &Value) -> Value {
         (Operator::Sub, None, Some(u)) if same(l) => Some(u),
         (Operator::Mult, Some(u), None) if nonzero(r) => Some(u),
         (Operator::Mult, None, Some(u)) if nonzero(l) => Some(u),
+        _ => None,
+    };
+    let m = r.poly.as_ref().and_then(Poly::as_const);
+    v.modulo = match (op, &l.poly, m) {
+        (Operator::Mod, Some(x), Some(m)) if m > 0 => Some((x.clone(), m)),
+        (Operator::BitAnd, Some(x), Some(mask)) if mask >= 0 && (mask + 1).count_ones() == 1 => Some((x.clone(), mask + 1)),
         _ => None,
     };
     v.poly = match (&l.poly, &r.poly) {

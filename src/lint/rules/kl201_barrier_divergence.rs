@@ -8,6 +8,15 @@
 //! whole block (parameters, `blockIdx`, `blockDim`, shared memory read at a fixed index)
 //! are fine and not reported.
 //!
+//! Each axis counts on its own: where the block has one thread along an axis, `threadIdx`
+//! there is 0 and `cuda.grid` there is `blockIdx`, the same for the whole block, so `x, y, z
+//! = cuda.grid(3)` with 2-D blocks makes `if z >= nz: return` block-uniform. The block
+//! is taken to be flat along y or z when every launch in the file says so (`k[grid, (16,
+//! 16)]`), or, with no launch of known shape, when the kernel never names `threadIdx` or
+//! `blockDim` of that axis and writes a shared tile at a slot of the other axes
+//! (`sh[ty, tx]`) with a value that depends on that axis: threads that differed in it alone
+//! would overwrite each other's slot.
+//!
 //! ## Why is this bad?
 //! A barrier waits until every thread of the block arrives. When only some threads reach
 //! it, the behaviour is undefined: the kernel hangs, or threads pass the barrier early and

@@ -7,8 +7,10 @@
 //! `tile[ty, tx] = ...`, every slot in a loop `s[j]`) that the neighbour writes in the same
 //! barrier interval, a slot one thread writes (`if tid == 0: s[0] = v`) and others read
 //! before a barrier, every thread writing its own different value into one block-uniform
-//! slot, and the next iteration of a loop overwriting slots other threads may still be
-//! reading (a tiled loop without the barrier at the end of its body).
+//! slot, every thread storing into `s[tid % m]` (unconditionally) in blocks known to be
+//! wider than `m` (threads `m` apart share the slot), and the next iteration of a loop
+//! overwriting slots other threads may still be reading (a tiled loop without the barrier
+//! at the end of its body).
 //!
 //! Not reported, as they never meet in one slot: per-thread slots (`s[tid]` written and read
 //! by the same thread), reads separated from the writes by a barrier, slots no writer of the
@@ -112,6 +114,23 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 );
                 continue;
             }
+            if access.write
+                && !access.rmw
+                && access.thread_conditions.is_empty()
+                && access.value.as_ref().is_some_and(|v| v.is_thread())
+                && let Some(m) = shared_modulo_slot(access, shape)
+                && reported.insert(access.stmt)
+            {
+                out.push(
+                    Diagnostic::new(
+                        "KL202",
+                        access.range,
+                        format!("`{}` is written by every thread, and threads `{m}` apart share a slot: several threads of the block write different values into it, and which one lands is undefined", &ctx.text[access.range]),
+                    )
+                    .note("Let one thread per slot write (`if cuda.threadIdx.x < m:`), or combine with `cuda.atomic`."),
+                );
+                continue;
+            }
             for &p in &access.preceding {
                 let earlier = &facts.accesses[p];
                 if earlier.array != access.array || p == id {
@@ -172,6 +191,24 @@ fn race(ctx: &ItemContext, access: &Access, earlier: &Access) -> Diagnostic {
     };
     let label = if earlier.write { "the other thread's write" } else { "the other thread's read" };
     Diagnostic::new("KL202", access.range, message).related(earlier.range, label).note(note)
+}
+
+/// `s[t % m]` (other components the same in every thread) in blocks known to be wider
+/// than `m` along `t`'s axis: threads `t` and `t + m` meet in one slot. Its `m`.
+fn shared_modulo_slot(access: &Access, shape: BlockShape) -> Option<i64> {
+    let mut found = None;
+    for v in &access.index {
+        match &v.modulo {
+            Some((x, m)) if found.is_none() => {
+                let axis = (0..3u8).find(|a| *x == Poly::atom(Atom::Tid(*a)))?;
+                (shape.0[axis as usize]? > *m).then_some(())?;
+                found = Some(*m);
+            }
+            _ if v.level == Level::Thread || v.poly.is_none() => return None,
+            _ => {}
+        }
+    }
+    found
 }
 
 /// Only one thread of the block runs this access.

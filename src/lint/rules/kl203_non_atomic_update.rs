@@ -76,9 +76,11 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             // An index read from data collides between threads unless its other components
             // already tell every thread apart (`num[y, x, chan]` with `x, y = cuda.grid(2)`).
             let own: BTreeSet<Atom> = access.index.iter().filter(|v| !v.data).flat_map(|v| v.atoms.iter().cloned()).collect();
+            // Each block has its own shared memory: only its threads can meet in a slot.
+            let meeting: Vec<&Atom> = active.iter().filter(|a| !(shared && matches!(a, Atom::Bid(_)))).collect();
             let data_index = ticket.is_none()
                 && access.index.iter().any(|v| v.data && v.level == Level::Thread)
-                && !active.iter().all(|a| own.contains(a) || access.pinned.contains(a));
+                && !meeting.iter().all(|a| own.contains(a) || access.pinned.contains(a));
             let distinguishing: BTreeSet<Atom> = access.index.iter().flat_map(|v| v.atoms.iter().cloned()).collect();
             let sharing: Vec<&Atom> = active
                 .iter()
@@ -97,7 +99,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 };
                 format!("several {who} may update `{target}` at once with a non-atomic read-modify-write ({why}): concurrent updates are lost")
             } else if data_index {
-                if active.iter().all(|a| access.pinned.contains(a)) {
+                if meeting.iter().all(|a| access.pinned.contains(a)) {
                     continue; // one thread
                 }
                 format!("`{target}` is updated with a non-atomic read-modify-write at an index read from data: threads that meet the same value lose each other's updates")

@@ -53,7 +53,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             if access.kind != ArrayKind::Param {
                 continue;
             }
-            for (v, range) in access.index.iter().zip(&access.index_ranges) {
+            for (axis, (v, range)) in access.index.iter().zip(&access.index_ranges).enumerate() {
                 let Some(p) = &v.poly else { continue };
                 let c = p.konst();
                 let key = p.without_const();
@@ -62,7 +62,10 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 }
                 let (uppers, lowers, symbolic_lower) = bounds(access, &key);
                 let problem = if c > 0 {
-                    (!uppers.is_empty() && !uppers.iter().any(|o| o + c <= 0)).then_some("past the upper bound the guard checks")
+                    (!uppers.is_empty()
+                        && !uppers.iter().any(|(o, _)| o + c <= 0)
+                        && !extent_elsewhere(facts, access, axis, &key, c, &uppers))
+                    .then_some("past the upper bound the guard checks")
                 } else {
                     let nonneg = key.0.iter().all(|(m, k)| *k > 0 && m.iter().all(|a| !matches!(a, Atom::Sym(_))));
                     // A region that starts at a symbolic bound (`x >= nx - n_abc`) need not reach 0.
@@ -86,9 +89,27 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// From the guards on `key`: the offsets `o` with `key < bound + o` (upper), the
-/// constants `lo` with `key >= lo` (lower), and whether some lower bound is not a constant.
-fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>, bool) {
+/// Whether another read of the same array along the same axis, at `key` plus at least `c`,
+/// sits under a guard with room for its offset against a bound none of `uppers` has
+/// (`u[y, x + 4]` under `x < nx - 4` where this read is under `x < n_abc`): the kernel shows
+/// the array reaching past that other bound, so this guard's bound is an inner region's
+/// edge (a CPML strip), not the array's.
+fn extent_elsewhere(facts: &FunctionFacts, access: &Access, axis: usize, key: &Poly, c: i64, uppers: &[(i64, Poly)]) -> bool {
+    facts.accesses.iter().any(|other| {
+        let Some(p) = other.index.get(axis).and_then(|v| v.poly.as_ref()) else { return false };
+        other.array == access.array
+            && other.kind == access.kind
+            && other.index.len() == access.index.len()
+            && p.without_const() == *key
+            && p.konst() >= c
+            && bounds(other, key).0.iter().any(|(o, bound)| o + p.konst() <= 0 && !uppers.iter().any(|(_, b)| b == bound))
+    })
+}
+
+/// From the guards on `key`: the offsets `o` with `key < bound + o` with the bound's
+/// symbolic part (upper), the constants `lo` with `key >= lo` (lower), and whether some
+/// lower bound is not a constant.
+fn bounds(access: &Access, key: &Poly) -> (Vec<(i64, Poly)>, Vec<i64>, bool) {
     let (mut uppers, mut lowers, mut symbolic_lower) = (Vec::new(), Vec::new(), false);
     for g in &access.guards {
         let (Some(op), Some(l), Some(r)) = (g.op, &g.left.poly, &g.right.poly) else { continue };
@@ -114,8 +135,8 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<i64>, Vec<i64>, bool) {
             CmpOp::Gt if r.as_const().is_some() => lowers.push(rk - lk + 1),
             CmpOp::GtE if r.as_const().is_some() => lowers.push(rk - lk),
             _ if !whole => {}
-            CmpOp::Lt => uppers.push(rk - lk),
-            CmpOp::LtE => uppers.push(rk - lk + 1),
+            CmpOp::Lt => uppers.push((rk - lk, r.without_const())),
+            CmpOp::LtE => uppers.push((rk - lk + 1, r.without_const())),
             // `i != 0` for an index that is never negative: `i >= 1`.
             CmpOp::NotEq if r.as_const().is_some() && rk == lk => lowers.push(1),
             CmpOp::Gt | CmpOp::GtE => symbolic_lower = true,
