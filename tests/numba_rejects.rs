@@ -185,6 +185,87 @@ def k(o):
 def k(o):
     i = cuda.grid(1)
     o[0] = o.foo()"#),
+    ("abs_tuple", "void(float64[::1])", 3, Numba, "`abs` needs a number", r#"
+@cuda.jit
+def k(o):
+    o[0] = abs((1, 2))[0]"#),
+    ("round_tuple", "void(float64[::1])", 3, Numba, "`round` needs a number", r#"
+@cuda.jit
+def k(o):
+    o[0] = round((1.0,))"#),
+    ("int_tuple", "void(float64[::1])", 3, Numba, "`int` needs a number", r#"
+@cuda.jit
+def k(o):
+    o[0] = int((1, 2))"#),
+    ("float_tuple", "void(float64[::1])", 3, Numba, "`float` needs a number", r#"
+@cuda.jit
+def k(o):
+    o[0] = float((1.0,))"#),
+    ("complex_tuple", "void(float64[::1])", 3, Numba, "`complex` needs a number", r#"
+@cuda.jit
+def k(o):
+    o[0] = complex((1, 2)).real"#),
+    ("isnan_tuple", "void(float64[::1])", 3, Numba, "`np.isnan` needs a number", r#"
+@cuda.jit
+def k(o):
+    o[0] = np.isnan((1.0, 2.0))"#),
+    ("call_int", "void(float64[::1])", 4, Numba, "Literal[int](3) is not callable", r#"
+@cuda.jit
+def k(o):
+    x = 3
+    o[0] = x()"#),
+    ("call_array", "void(float64[::1])", 3, Numba, "is not callable", r#"
+@cuda.jit
+def k(o):
+    o[0] = o()"#),
+    ("call_element", "void(float64[::1])", 3, Numba, "float64 is not callable", r#"
+@cuda.jit
+def k(o):
+    o[0] = o[0](1)"#),
+    ("local_bad_dtype_string", "void(float64[::1])", 3, Numba, "unknown dtype string 'flaot32'", r#"
+@cuda.jit
+def k(o):
+    a = cuda.local.array(4, 'flaot32')
+    o[0] = a[0]"#),
+    ("not_array", "void(float64[::1])", 3, Numba, "no `not` for array", r#"
+@cuda.jit
+def k(o):
+    o[0] = not o"#),
+    ("bool_index", "void(float64[::1], boolean[::1])", 3, Numba, "cannot index with bool", r#"
+@cuda.jit
+def k(o, f):
+    o[0] = o[f[0]]"#),
+    ("complex_index", "void(float64[::1])", 3, Numba, "cannot index with complex128", r#"
+@cuda.jit
+def k(o):
+    o[0] = o[1j]"#),
+    ("iterate_int", "void(float64[::1])", 3, Numba, "a number is not iterable", r#"
+@cuda.jit
+def k(o):
+    for x in 5:
+        o[0] = x"#),
+    ("unpack_int", "void(float64[::1])", 3, Numba, "cannot unpack int64", r#"
+@cuda.jit
+def k(o):
+    p, q = 5
+    o[0] = p"#),
+    ("unpack_length", "void(float64[::1])", 3, Numba, "into 2 targets", r#"
+@cuda.jit
+def k(o):
+    p, q = (1, 2, 3)
+    o[0] = p"#),
+    ("syncthreads_count_tuple", "void(float64[::1])", 3, Numba, "bad argument 1 to cuda.syncthreads_count", r#"
+@cuda.jit
+def k(o):
+    o[0] = cuda.syncthreads_count((1,))"#),
+    ("atomic_tuple_value", "void(float64[::1])", 3, Numba, "takes a number as its value", r#"
+@cuda.jit
+def k(o):
+    cuda.atomic.add(o, 0, (1, 2))"#),
+    ("neg_tuple", "void(float64[::1])", 3, Numba, "no unary operator `-`", r#"
+@cuda.jit
+def k(o):
+    o[0] = (-(1, 2))[0]"#),
 ];
 
 #[test]

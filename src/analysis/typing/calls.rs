@@ -4,7 +4,7 @@
 use ruff_python_ast as ast;
 use ruff_text_size::{Ranged, TextRange};
 
-use super::infer::{ErrorKind, Fail, TResult, reject, Ty, Typer, dtype_of, iter_elem, unify_all};
+use super::infer::{ErrorKind, Fail, TResult, reject, Ty, Typer, dtype_of, inert, iter_elem, unify_all};
 use super::overload;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::resolve::scalar_type_of_path;
@@ -95,6 +95,10 @@ pub fn call(
             Ok(Ty::Val(sig.ret.clone().unwrap_or(Type::None)))
         }
         Ty::Method(recv, name) => method(recv, name, args, kwargs, range),
+        // A number, array, tuple or string: Numba has nothing to call either.
+        Ty::Val(t) if scalar_of(func).is_some() || matches!(t, Type::Array { .. }) || inert(t) => {
+            reject(ErrorKind::Numba, format!("{} is not callable", describe(func)), range)
+        }
         other => err(format!("{} is not callable", describe(other)), range),
     }
 }
@@ -559,9 +563,12 @@ pub fn python_float(text: &str) -> Option<f64> {
 }
 
 fn need_scalar(ty: &Ty, what: &str, range: TextRange) -> TResult<Scalar> {
-    scalar_of(ty)
-        .ok_or_else(|| (format!("`{what}` needs a number, not {}", describe(ty)), range))
-        .map_err(Fail::from)
+    scalar_of(ty).ok_or_else(|| Fail {
+        message: format!("`{what}` needs a number, not {}", describe(ty)),
+        range,
+        // Numba has no overload for a tuple, string or None either.
+        kind: if ty.value().is_some_and(inert) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
+    })
 }
 
 /// The type of a call of a module function, builtin or type by its qualified path.
@@ -1214,10 +1221,12 @@ fn atomic_array(args: &[Ty], name: &str, range: TextRange) -> TResult<Scalar> {
 
 fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
     let scalar = |i: usize| -> TResult<Scalar> {
-        args.get(i)
-            .and_then(scalar_of)
-            .ok_or_else(|| (format!("bad argument {} to cuda.{name}", i + 1), range))
-            .map_err(Fail::from)
+        args.get(i).and_then(scalar_of).ok_or_else(|| Fail {
+            message: format!("bad argument {} to cuda.{name}", i + 1),
+            range,
+            // A tuple, string or None: no intrinsic takes one.
+            kind: if args.get(i).and_then(Ty::value).is_some_and(inert) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
+        })
     };
     if let Some(op) = name.strip_prefix("atomic.") {
         let n = if op == "cas" { 4 } else { 3 };
@@ -1229,6 +1238,10 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
             if given != *ndim as usize {
                 return reject(ErrorKind::Numba, format!("cuda.{name}: indexing {ndim}-D array with {given}-D index (Numba's TypeError)"), range);
             }
+        }
+        // Numba's lowering cannot convert a tuple, string or None to the element.
+        if let Some(v) = args[2..].iter().filter_map(Ty::value).find(|t| inert(t)) {
+            return reject(ErrorKind::Numba, format!("cuda.{name} takes a number as its value, not {v}"), range);
         }
         return Ok(Ty::scalar(s));
     }
@@ -1316,8 +1329,13 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
                     );
                 }
             };
-            let d = dtype_of(dtype)
-                .ok_or_else(|| (format!("cannot tell the dtype of cuda.{name}"), range))?;
+            let d = match (dtype_of(dtype), dtype) {
+                (Some(d), _) => d,
+                (None, Ty::Val(Type::StrLiteral(s))) => {
+                    return reject(ErrorKind::Numba, format!("cuda.{name} with the unknown dtype string '{s}'"), range);
+                }
+                (None, _) => return err(format!("cannot tell the dtype of cuda.{name}"), range),
+            };
             Ty::Val(Type::array(Type::Scalar(d), ndim as u8, Layout::C))
         }
         "const.array_like" => {

@@ -1134,14 +1134,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                     Ty::Val(t) => tuple_elems(t),
                     _ => None,
                 };
-                let elems = elems.ok_or_else(|| {
-                    (
-                        format!("cannot unpack {}", ty.record_name()),
-                        target.range(),
-                    )
+                let elems = elems.ok_or_else(|| Fail {
+                    message: format!("cannot unpack {}", ty.record_name()),
+                    range: target.range(),
+                    kind: if ty.value().and_then(base_scalar).is_some() { ErrorKind::Numba } else { ErrorKind::Unmodeled },
                 })?;
                 if elems.len() != elts.len() {
-                    return err(
+                    return reject(
+                        ErrorKind::Numba,
                         format!(
                             "cannot unpack {} into {} targets",
                             ty.record_name(),
@@ -1579,6 +1579,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                     }
                 }
                 if u.op == ast::UnaryOp::Not {
+                    if let Some(t @ Type::Array { .. }) = operand.value() {
+                        let message = format!("no `not` for {t}: an array has no truth value");
+                        return reject(ErrorKind::Numba, message, range);
+                    }
                     return Ok(Ty::scalar(Scalar::Bool));
                 }
                 if u.op == ast::UnaryOp::Invert
@@ -1970,7 +1974,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                             // A float index is a Numba `TypingError` (no implicit float ->
                             // int conversion for indices); other index types are not modelled.
                             let kind = match ty.value().and_then(base_scalar) {
-                                Some(s) if s.is_float() => ErrorKind::Numba,
+                                Some(s) if s.is_float() || s.is_complex() || s == Scalar::Bool => ErrorKind::Numba,
                                 _ => ErrorKind::Unmodeled,
                             };
                             return reject(
@@ -2850,6 +2854,7 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
             Type::UniTuple(t, _) => Ok(*t),
             _ => err(format!("cannot iterate over the heterogeneous {t}"), range),
         },
+        Ty::Val(t) if base_scalar(t).is_some() => reject(ErrorKind::Numba, format!("cannot iterate over {t}: a number is not iterable"), range),
         other => err(format!("cannot iterate over {}", other.record_name()), range),
     }
 }
@@ -2875,7 +2880,7 @@ pub fn imported_array(db: &dyn Db, file: SourceFile, path: &str) -> Option<(Sour
 }
 
 /// A string, tuple, None or range: Numba has no arithmetic on it.
-fn inert(t: &Type) -> bool {
+pub(super) fn inert(t: &Type) -> bool {
     matches!(t, Type::StrLiteral(_) | Type::None | Type::Range(_)) || tuple_elems(t).is_some()
 }
 
