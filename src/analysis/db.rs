@@ -51,6 +51,8 @@ pub trait Db: salsa::Database {
     /// complex division and power and its `cmath` functions), typed and lowered like user
     /// code; the lowering calls its functions by [`crate::analysis::ir::PRELUDE`] names.
     fn prelude(&self) -> SourceFile;
+    /// The module statements items reuse instead of parsing their text again.
+    fn statement_cache(&self) -> &super::syntax::StatementCache;
 }
 
 /// The path the prelude module is known by (in messages; no file is read).
@@ -67,11 +69,13 @@ pub struct RootDatabase {
     execution_log: Option<Arc<Mutex<Vec<String>>>>,
     workspace: Option<Workspace>,
     prelude: Option<SourceFile>,
+    statement_cache: super::syntax::StatementCache,
 }
 
 impl Default for RootDatabase {
     fn default() -> Self {
-        Self { storage: salsa::Storage::new(None), execution_log: None, workspace: None, prelude: None }.with_prelude()
+        Self { storage: salsa::Storage::new(None), execution_log: None, workspace: None, prelude: None, statement_cache: Default::default() }
+            .with_prelude()
     }
 }
 
@@ -85,7 +89,7 @@ impl RootDatabase {
                 sink.lock().unwrap().push(format!("{database_key:?}"));
             }
         })));
-        Self { storage, execution_log: Some(log), workspace: None, prelude: None }.with_prelude()
+        Self { storage, execution_log: Some(log), workspace: None, prelude: None, statement_cache: Default::default() }.with_prelude()
     }
 
     /// The database with its prelude input created (it never changes afterwards).
@@ -114,6 +118,10 @@ impl Db for RootDatabase {
 
     fn prelude(&self) -> SourceFile {
         self.prelude.expect("the prelude is created with the database")
+    }
+
+    fn statement_cache(&self) -> &super::syntax::StatementCache {
+        &self.statement_cache
     }
 }
 

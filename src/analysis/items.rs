@@ -5,7 +5,10 @@
 //! to the item's start. An edit elsewhere in the file moves the item but leaves its text,
 //! and so every fact computed from it, untouched: salsa reuses them.
 
+use std::sync::Arc;
+
 use ruff_python_ast::Stmt;
+use salsa::plumbing::AsId;
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use super::syntax::{ParsedModule, parse_module};
@@ -38,21 +41,45 @@ pub fn module_items<'db>(db: &'db dyn Db, file: SourceFile) -> Vec<Item<'db>> {
     let parsed = parse_module(db, file);
     // Statements nested too deeply are blanked out of the text that was parsed.
     let text = parsed.masked_text().unwrap_or(file.text(db));
-    parsed
+    let items: Vec<Item> = parsed
         .syntax()
         .body
         .iter()
         .map(|stmt| Item { text: ItemText::new(db, text[stmt.range()].to_string()), start: stmt.start() })
-        .collect()
+        .collect();
+    db.statement_cache().record(parsed, items.iter().map(|item| item.text.as_id()));
+    items
 }
 
-/// The parse of an item's own text. Ranges in it are relative to the item.
+/// The syntax of an item's own text, as parsing it alone gives: ranges relative to the
+/// item. Usually its module statement, moved; parsed when that is gone or had errors.
 #[salsa::tracked(returns(ref), no_eq)]
-pub fn item_syntax<'db>(db: &'db dyn Db, item: ItemText<'db>) -> ParsedModule {
-    ParsedModule::parse_masked(item.text(db))
+pub fn item_syntax<'db>(db: &'db dyn Db, item: ItemText<'db>) -> ItemSyntax {
+    let statements = match db.statement_cache().statement(item.as_id()) {
+        Some(stmt) => vec![stmt],
+        None => ParsedModule::parse_masked(item.text(db)).syntax().body.to_vec(),
+    };
+    ItemSyntax(Arc::new(statements))
 }
 
 /// The statements of an item (usually exactly one).
 pub fn item_statements<'db>(db: &'db dyn Db, item: ItemText<'db>) -> &'db [Stmt] {
-    &item_syntax(db, item).syntax().body
+    &item_syntax(db, item).0
+}
+
+/// An item's statements, shared between queries and compared by identity.
+#[derive(Clone)]
+pub struct ItemSyntax(Arc<Vec<Stmt>>);
+
+impl PartialEq for ItemSyntax {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for ItemSyntax {}
+
+impl std::fmt::Debug for ItemSyntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ItemSyntax")
+    }
 }

@@ -19,6 +19,7 @@ pub mod libdevice;
 pub mod notebook;
 pub mod resolve;
 pub mod scope;
+pub mod shift;
 pub mod signature;
 pub mod syntax;
 pub mod types;

@@ -1,6 +1,7 @@
 //! Parsing (ruff_python_parser, with error recovery) and positions.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
 
 use ruff_python_ast::{self as ast, ModModule};
 use ruff_python_parser::{Mode, ParseOptions, Parsed, parse_unchecked};
@@ -79,6 +80,12 @@ impl ParsedModule {
 
     pub fn syntax(&self) -> &ModModule {
         self.0.parsed.syntax()
+    }
+
+    /// Parsed without errors and without blanked statements: each top-level statement is
+    /// what parsing its text alone gives.
+    fn is_clean(&self) -> bool {
+        self.0.masked.is_none() && self.0.parsed.errors().is_empty()
     }
 
     pub fn parsed(&self) -> &Parsed<ModModule> {
@@ -171,6 +178,36 @@ fn drop_deep(parsed: Parsed<ModModule>) {
     });
     if !spawned {
         std::mem::forget(slot);
+    }
+}
+
+/// Where each item's statement was parsed: a clean module parse (held weakly: the cache
+/// keeps no parse alive) and the statement's index and start, by item (its interned text),
+/// so that an item's syntax is that statement moved, not a second parse of its text.
+#[derive(Clone, Default)]
+pub struct StatementCache(Arc<Mutex<HashMap<salsa::Id, (Weak<Inner>, usize, TextSize)>>>);
+
+impl StatementCache {
+    /// Record the top-level statements of `module`, the n-th for `items[n]`.
+    pub fn record(&self, module: &ParsedModule, items: impl Iterator<Item = salsa::Id>) {
+        if !module.is_clean() {
+            return;
+        }
+        let weak = Arc::downgrade(&module.0);
+        let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for ((index, stmt), item) in module.syntax().body.iter().enumerate().zip(items) {
+            cache.insert(item, (weak.clone(), index, ruff_text_size::Ranged::start(stmt)));
+        }
+    }
+
+    /// The statement of `item`, with ranges relative to its start, if its module parse is
+    /// still alive.
+    pub fn statement(&self, item: salsa::Id) -> Option<ast::Stmt> {
+        let (weak, index, start) = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(&item)?.clone();
+        let module = weak.upgrade()?;
+        let mut stmt = module.parsed.syntax().body.get(index)?.clone();
+        super::shift::shift_stmt(&mut stmt, start);
+        Some(stmt)
     }
 }
 
