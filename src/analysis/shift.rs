@@ -20,7 +20,7 @@ struct Shift(TextSize);
 
 impl Shift {
     fn range(&self, range: &mut TextRange) {
-        *range = *range - self.0;
+        *range -= self.0;
     }
 
     fn identifier(&self, id: &mut Identifier) {

@@ -185,7 +185,10 @@ fn drop_deep(parsed: Parsed<ModModule>) {
 /// keeps no parse alive) and the statement's index and start, by item (its interned text),
 /// so that an item's syntax is that statement moved, not a second parse of its text.
 #[derive(Clone, Default)]
-pub struct StatementCache(Arc<Mutex<HashMap<salsa::Id, (Weak<Inner>, usize, TextSize)>>>);
+pub struct StatementCache(Arc<Mutex<HashMap<salsa::Id, StatementSource>>>);
+
+/// A module parse, the index of a statement in it, and where that statement starts.
+type StatementSource = (Weak<Inner>, usize, TextSize);
 
 impl StatementCache {
     /// Record the top-level statements of `module`, the n-th for `items[n]`.
