@@ -60,10 +60,21 @@ def k(o):
 @cuda.jit
 def k(o):
     cuda.atomic.exch(o, 0, 1.0)"#),
+    ("float_bit_count", "void(float64[::1])", 3, Numba, "unknown attribute `bit_count` of float64", r#"
+@cuda.jit
+def k(o):
+    n = o[0].bit_count
+    o[0] = 1"#),
     ("float_index", "void(float64[::1])", 3, Numba, "cannot index with float64", r#"
 @cuda.jit
 def k(o):
     o[0] = o[1.5]"#),
+    ("int_unknown_attribute", "void(float64[::1])", 4, Numba, "unknown attribute `foo`", r#"
+@cuda.jit
+def k(o):
+    x = 3
+    y = x.foo
+    o[0] = 1"#),
     ("inc_int32", "void(int32[::1])", 3, AtomicDtype, "int32", r#"
 @cuda.jit
 def k(o):

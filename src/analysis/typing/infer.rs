@@ -70,6 +70,18 @@ impl Ty {
     }
 }
 
+/// Whether Numba resolves `x.attr` on a number of this type (asked of `cuda.compile_ptx`
+/// for every scalar type but float16, which is left alone).
+fn number_has_attribute(s: Scalar, attr: &str) -> bool {
+    match attr {
+        "item" => true,
+        "conjugate" | "real" | "imag" => s != Scalar::Bool,
+        "view" => s != Scalar::Bool && !s.is_complex(),
+        "bit_count" => s.is_int(),
+        _ => s == Scalar::F16,
+    }
+}
+
 /// How Numba spells the type of a module-level object a variable holds: a scalar type is a
 /// class (`ft = np.float32`, `a.dtype.type`: `class(float32)`), `cuda.threadIdx` a `Dim3`, the
 /// CUDA intrinsics and stubs, builtins and `math` functions `Function(...)`; anything else as
@@ -1898,6 +1910,11 @@ impl<'c, 'a> Typer<'c, 'a> {
                         other => other,
                     }))
                 }
+                _ if !number_has_attribute(base_scalar(t).unwrap_or(Scalar::F64), attr) => reject(
+                    ErrorKind::Numba,
+                    format!("unknown attribute `{attr}` of {}", base.record_name()),
+                    range,
+                ),
                 _ => Ok(Ty::Method(
                     Box::new(Ty::Val(unliteral(t))),
                     attr.to_string(),
