@@ -75,6 +75,16 @@ def k(o):
     x = 3
     y = x.foo
     o[0] = 1"#),
+    ("shape_attribute", "void(float64[::1])", 3, Numba, "unknown attribute `x` of UniTuple(int64 x 1)", r#"
+@cuda.jit
+def k(o):
+    y = o.shape.x
+    o[0] = 1"#),
+    ("tuple_times_float", "void(float64[::1])", 3, Numba, "a tuple repeats only by a constant integer", r#"
+@cuda.jit
+def k(o):
+    t = (1, 2) * 1.5
+    o[0] = 1"#),
     ("inc_int32", "void(int32[::1])", 3, AtomicDtype, "int32", r#"
 @cuda.jit
 def k(o):

@@ -1926,6 +1926,13 @@ impl<'c, 'a> Typer<'c, 'a> {
             },
             Ty::Opaque(_) => Ok(Ty::Method(Box::new(base.clone()), attr.to_string())),
             Ty::Dtype(s) if attr == "type" => Ok(Ty::Path(format!("numpy.{}", s.name()))),
+            // Of a tuple's methods Numba has `index` (not modelled); `count` and any other
+            // name it rejects.
+            Ty::Val(t) if matches!(t, Type::UniTuple(..) | Type::Tuple(_)) && attr != "index" => reject(
+                ErrorKind::Numba,
+                format!("unknown attribute `{attr}` of {}", base.record_name()),
+                range,
+            ),
             _ => err(
                 format!("unknown attribute `{attr}` of {}", base.record_name()),
                 range,
@@ -2118,6 +2125,12 @@ impl<'c, 'a> Typer<'c, 'a> {
             let repeat = op == Operator::Mult && [l, r].iter().any(|t| matches!(t.value(), Some(Type::StrLiteral(_))) || t.value().and_then(tuple_elems).is_some());
             if !repeat && (number(l) && other(r) || other(l) && number(r)) {
                 return reject(ErrorKind::Numba, message, range);
+            }
+            // Numba repeats a tuple by a constant integer (not modelled), by no other number.
+            let tuple = |t: &Ty| t.value().and_then(tuple_elems).is_some();
+            let non_int = |t: &Ty| t.value().and_then(base_scalar).is_some_and(|s| !s.is_int() && s != Scalar::Bool);
+            if op == Operator::Mult && (tuple(l) && non_int(r) || non_int(l) && tuple(r)) {
+                return reject(ErrorKind::Numba, format!("{message}: a tuple repeats only by a constant integer"), range);
             }
             return err(message, range);
         };
