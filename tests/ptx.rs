@@ -114,9 +114,48 @@ def k(q, r, s, a, b):
         "k",
         "void(int32[::1], int32[::1], int32[::1], int32[::1], int32[::1])",
     );
-    assert!(ptx.contains("div.s") && ptx.contains("rem.s"), "{ptx}");
+    // The remainders come from the quotients (a multiply-subtract), not from `rem`.
+    assert!(ptx.contains("div.s") && !ptx.contains("rem."), "{ptx}");
     assert!(ptx.contains("selp.b"), "{ptx}");
     assert!(ptx.contains("shr.s") && ptx.contains("shl.b"), "{ptx}");
+}
+
+/// `x // y` and `x % y` of the same int64 operands (as in `i // n, i % n`) share one `div`:
+/// ptxas makes a 64-bit `div` (and a `rem`) a long subroutine, called once here.
+#[test]
+fn floor_division_and_modulo_share_one_division() {
+    let src = "\
+from numba import cuda
+
+@cuda.jit
+def k(q, r, a, b):
+    i = cuda.grid(1)
+    if i < q.size:
+        x = a[i]
+        y = b[i]
+        q[i] = x // y
+        r[i] = x % y
+        r[i] += x % y
+";
+    let ptx = compile(src, "k", "void(int64[::1], int64[::1], int64[::1], int64[::1])");
+    assert_eq!(ptx.matches("div.s64").count(), 1, "{ptx}");
+    assert!(!ptx.contains("rem."), "{ptx}");
+    let cuobjdump = ptxas::ptxas().map(|p| p.with_file_name("cuobjdump")).filter(|p| p.exists());
+    if let (Some(ptxas), Some(cuobjdump)) = (ptxas::ptxas(), cuobjdump) {
+        let dir = std::env::temp_dir().join(format!("kernlint-divmod-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (file, cubin) = (dir.join("k.ptx"), dir.join("k.cubin"));
+        std::fs::write(&file, &ptx).unwrap();
+        let run = |cmd: &mut std::process::Command| {
+            let out = cmd.output().unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout).unwrap()
+        };
+        run(std::process::Command::new(ptxas).arg("-arch=sm_90").arg(&file).arg("-o").arg(&cubin));
+        let sass = run(std::process::Command::new(cuobjdump).arg("-sass").arg(&cubin));
+        assert_eq!(sass.matches("CALL.REL").count(), 1, "{sass}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// Python's `x // d` and `x % d` on int64, in 128 bits: floor, the remainder with the
@@ -443,6 +482,9 @@ def k(out, x):
             "{ptx}"
         );
         assert!(!ptx.contains("ex2.approx"), "{ptx}");
+        // Its 1 / d is the correctly rounded reciprocal, not a `div.rn` (which ptxas makes a
+        // subroutine call): the same value.
+        assert!(ptx.contains("rcp.rn.f32") && !ptx.contains("div.rn"), "{ptx}");
         assemble(&ptx, &format!("pow_{fastmath}"));
     }
 }

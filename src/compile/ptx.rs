@@ -545,6 +545,9 @@ struct FnCx<'a> {
     /// The bases that two or more different element indices split into (see
     /// [`FnCx::split_index`]): only their accesses share an address.
     shared_bases: HashSet<ValueId>,
+    /// The floor quotient and remainder registers of the integer divisions done so far in
+    /// the block being emitted, by (dividend, divisor, type).
+    divmods: HashMap<(ValueId, ValueId, Scalar), (String, String)>,
 }
 
 impl<'a> FnCx<'a> {
@@ -583,6 +586,7 @@ impl<'a> FnCx<'a> {
                 })
                 .collect(),
             shared_bases: HashSet::new(),
+            divmods: HashMap::new(),
         };
         let mut indices: HashMap<ValueId, HashSet<ValueId>> = HashMap::new();
         for (_, inst) in f.instructions() {
@@ -1019,6 +1023,7 @@ impl<'a> FnCx<'a> {
         }
         for (b, block) in f.blocks.iter().enumerate() {
             let _ = writeln!(self.out, "$L__BB{}_{b}:", self.fi);
+            self.divmods.clear();
             for (i, inst) in block.insts.iter().enumerate() {
                 self.span = inst.span;
                 self.loc(inst.span);
@@ -1487,7 +1492,21 @@ impl<'a> FnCx<'a> {
                         let r = if s == Scalar::F32 { f32_imm(r as f32) } else { f64_imm(r) };
                         Repr::S(self.binary(BinaryOp::Mul, &x, &r, s)?, s)
                     }
-                    (None, None) => Repr::S(self.binary(*bop, &x, &y, s)?, s),
+                    (None, None) => match (bop, rc_of(s)) {
+                        (BinaryOp::FloorDiv | BinaryOp::FloorMod, Some(rc @ (Rc::R | Rc::Rd))) => {
+                            let key = (*a, *bv, s);
+                            let (q, r) = match self.divmods.get(&key) {
+                                Some(qr) => qr.clone(),
+                                None => {
+                                    let qr = self.int_divmod(&x, &y, s, rc);
+                                    self.divmods.insert(key, qr.clone());
+                                    qr
+                                }
+                            };
+                            Repr::S(if *bop == BinaryOp::FloorDiv { q } else { r }, s)
+                        }
+                        _ => Repr::S(self.binary(*bop, &x, &y, s)?, s),
+                    },
                 }
             }
             Op::Compare(cop, a, bv) => {
@@ -2029,6 +2048,54 @@ impl<'a> FnCx<'a> {
         d
     }
 
+    /// Python's `x // y` and `x % y` on integers (of register class `rc`), both from one
+    /// division, in registers written only here: a `//` and a `%` of the same operands share
+    /// them (see `divmods`). ptxas drops the one not used.
+    fn int_divmod(&mut self, x: &str, y: &str, s: Scalar, rc: Rc) -> (String, String) {
+        let wide = rc == Rc::Rd;
+        let b = bty(s);
+        let it = if wide {
+            if s.is_unsigned_int() { "u64" } else { "s64" }
+        } else {
+            aty(s)
+        };
+        let pz = self.reg(Rc::P);
+        self.e(format!("setp.eq.{it} {pz}, {y}, 0"));
+        if s.is_signed() {
+            // The overflowing quotient (the most negative x over -1) is 0 and so is
+            // its remainder, as Numba guards them.
+            let (px, py) = (self.reg(Rc::P), self.reg(Rc::P));
+            let min = if wide { i64::MIN.to_string() } else { (-(1i64 << (s.bits().min(32) - 1))).to_string() };
+            self.e(format!("setp.eq.{it} {px}, {x}, {min}"));
+            self.e(format!("setp.eq.{it} {py}, {y}, -1"));
+            self.e(format!("and.pred {px}, {px}, {py}"));
+            self.e(format!("or.pred {pz}, {pz}, {px}"));
+        }
+        let (q, r) = (self.reg(rc), self.reg(rc));
+        // The remainder from the quotient: ptxas makes each 64-bit div and rem a
+        // subroutine of its own, and a multiply-subtract is cheaper than the second.
+        self.e(format!("div.{it} {q}, {x}, {y}"));
+        self.e(format!("mul.lo.{it} {r}, {q}, {y}"));
+        self.e(format!("sub.{it} {r}, {x}, {r}"));
+        if s.is_signed() {
+            // Rounded toward minus infinity: a non-zero remainder whose sign is not the
+            // divisor's moves the quotient down by one and the remainder up by y.
+            let (p1, p2, t) = (self.reg(Rc::P), self.reg(Rc::P), self.reg(rc));
+            self.e(format!("setp.ne.{it} {p1}, {r}, 0"));
+            self.e(format!("xor.{b} {t}, {r}, {y}"));
+            self.e(format!("setp.lt.{it} {p2}, {t}, 0"));
+            self.e(format!("and.pred {p1}, {p1}, {p2}"));
+            let (fq, fr) = (self.reg(rc), self.reg(rc));
+            self.e(format!("sub.{it} {fq}, {q}, 1"));
+            self.e(format!("selp.{b} {q}, {fq}, {q}, {p1}"));
+            self.e(format!("add.{it} {fr}, {r}, {y}"));
+            self.e(format!("selp.{b} {r}, {fr}, {r}, {p1}"));
+        }
+        self.e(format!("selp.{b} {q}, 0, {q}, {pz}"));
+        self.e(format!("selp.{b} {r}, 0, {r}, {pz}"));
+        (q, r)
+    }
+
     fn binary(&mut self, op: BinaryOp, x: &str, y: &str, s: Scalar) -> R<String> {
         let rc = match rc_of(s) {
             Some(rc) => rc,
@@ -2103,43 +2170,9 @@ impl<'a> FnCx<'a> {
             BinaryOp::BitOr => self.e(format!("or.{b} {d}, {x}, {y}")),
             BinaryOp::BitXor => self.e(format!("xor.{b} {d}, {x}, {y}")),
             BinaryOp::FloorDiv | BinaryOp::FloorMod => {
-                let pz = self.reg(Rc::P);
-                self.e(format!("setp.eq.{it} {pz}, {y}, 0"));
-                if s.is_signed() {
-                    // The overflowing quotient (the most negative x over -1) is 0 and so is
-                    // its remainder, as Numba guards them.
-                    let (px, py) = (self.reg(Rc::P), self.reg(Rc::P));
-                    let min = if wide { i64::MIN.to_string() } else { (-(1i64 << (s.bits().min(32) - 1))).to_string() };
-                    self.e(format!("setp.eq.{it} {px}, {x}, {min}"));
-                    self.e(format!("setp.eq.{it} {py}, {y}, -1"));
-                    self.e(format!("and.pred {px}, {px}, {py}"));
-                    self.e(format!("or.pred {pz}, {pz}, {px}"));
-                }
-                let q = self.reg(rc);
-                let r = self.reg(rc);
-                self.e(format!("div.{it} {q}, {x}, {y}"));
-                self.e(format!("rem.{it} {r}, {x}, {y}"));
-                let res = if op == BinaryOp::FloorDiv {
-                    q.clone()
-                } else {
-                    r.clone()
-                };
-                if s.is_signed() {
-                    let p1 = self.reg(Rc::P);
-                    let p2 = self.reg(Rc::P);
-                    let tx = self.reg(rc);
-                    self.e(format!("setp.ne.{it} {p1}, {r}, 0"));
-                    self.e(format!("xor.{b} {tx}, {r}, {y}"));
-                    self.e(format!("setp.lt.{it} {p2}, {tx}, 0"));
-                    self.e(format!("and.pred {p1}, {p1}, {p2}"));
-                    if op == BinaryOp::FloorDiv {
-                        self.e(format!("sub.{it} {tx}, {q}, 1"));
-                    } else {
-                        self.e(format!("add.{it} {tx}, {r}, {y}"));
-                    }
-                    self.e(format!("selp.{b} {res}, {tx}, {res}, {p1}"));
-                }
-                self.e(format!("selp.{b} {d}, 0, {res}, {pz}"));
+                let (q, r) = self.int_divmod(x, y, s, rc);
+                let res = if op == BinaryOp::FloorDiv { q } else { r };
+                self.e(format!("mov.{b} {d}, {res}"));
             }
             BinaryOp::Shl | BinaryOp::Shr => {
                 let amt = self.reg(Rc::R);

@@ -333,6 +333,13 @@ impl MathOps for Emitter {
         self.fop(&op, &[a, b])
     }
     fn div(&mut self, a: Freg, b: Freg) -> Freg {
+        // 1 / b is `rcp.rn`, the same correctly rounded quotient: ptxas expands a `div.rn`
+        // of a variable numerator into more code and a slow-path subroutine.
+        let one = if self.wide() { 1f64.to_bits() } else { 1f32.to_bits() as u64 };
+        if self.fconsts.get(&one).is_some_and(|c| c.0 == a.0) {
+            let op = format!("rcp.rn.{}", self.ft());
+            return self.fop(&op, &[b]);
+        }
         let op = format!("div.rn.{}", self.ft());
         self.fop(&op, &[a, b])
     }
