@@ -16,7 +16,10 @@ ref=${REF:-${TMPDIR:-/tmp}/kernlint-ptx-ref}
 [ -x "$venv/bin/python" ] || { echo "no oracle venv at $venv (run ../shared/tools/oracle-env.sh)"; exit 2; }
 cd "$kernels"
 if [ ! -f "$ref/saxpy/record.json" ]; then
-  "$venv/bin/python" oracle.py reference "$ref" --no-sim --no-gpu --cc 90 > "$ref.log" 2>&1 || { tail "$ref.log"; exit 1; }
+  # Without the simulator the reference outputs are missing, which `reference` reports with a
+  # non-zero status; what this needs is Numba's compile records.
+  "$venv/bin/python" oracle.py reference "$ref" --no-sim --no-gpu --cc 90 > "$ref.log" 2>&1 || true
+  [ -f "$ref/saxpy/record.json" ] || { tail "$ref.log"; exit 1; }
 fi
 "$venv/bin/python" oracle.py ptx "$ref" --cc 90 \
   --candidate-ptx "$kernlint compile {file}::{kernel} --sig {sig} --arch sm_{cc} -o {ptx}" > "$ref/ptx.log" 2>&1 || true
