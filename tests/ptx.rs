@@ -140,22 +140,28 @@ def k(q, r, a, b):
     let ptx = compile(src, "k", "void(int64[::1], int64[::1], int64[::1], int64[::1])");
     assert_eq!(ptx.matches("div.s64").count(), 1, "{ptx}");
     assert!(!ptx.contains("rem."), "{ptx}");
-    let cuobjdump = ptxas::ptxas().map(|p| p.with_file_name("cuobjdump")).filter(|p| p.exists());
-    if let (Some(ptxas), Some(cuobjdump)) = (ptxas::ptxas(), cuobjdump) {
-        let dir = std::env::temp_dir().join(format!("kernlint-divmod-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (file, cubin) = (dir.join("k.ptx"), dir.join("k.cubin"));
-        std::fs::write(&file, &ptx).unwrap();
-        let run = |cmd: &mut std::process::Command| {
-            let out = cmd.output().unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-            String::from_utf8(out.stdout).unwrap()
-        };
-        run(std::process::Command::new(ptxas).arg("-arch=sm_90").arg(&file).arg("-o").arg(&cubin));
-        let sass = run(std::process::Command::new(cuobjdump).arg("-sass").arg(&cubin));
+    if let Some(sass) = sass_of(&ptx, "divmod") {
         assert_eq!(sass.matches("CALL.REL").count(), 1, "{sass}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// The SASS ptxas makes of `ptx` for sm_90 (`cuobjdump -sass`), when both tools are here.
+fn sass_of(ptx: &str, name: &str) -> Option<String> {
+    let ptxas = ptxas::ptxas()?;
+    let cuobjdump = Some(ptxas.with_file_name("cuobjdump")).filter(|p| p.exists())?;
+    let dir = std::env::temp_dir().join(format!("kernlint-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (file, cubin) = (dir.join("k.ptx"), dir.join("k.cubin"));
+    std::fs::write(&file, ptx).unwrap();
+    let run = |cmd: &mut std::process::Command| {
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    run(std::process::Command::new(ptxas).arg("-arch=sm_90").arg(&file).arg("-o").arg(&cubin));
+    let sass = run(std::process::Command::new(cuobjdump).arg("-sass").arg(&cubin));
+    let _ = std::fs::remove_dir_all(&dir);
+    Some(sass)
 }
 
 /// Python's `x // d` and `x % d` on int64, in 128 bits: floor, the remainder with the
@@ -932,23 +938,10 @@ def stencil(out, u):
 ";
     let sig = "void(float32[:, ::1], float32[:, ::1])";
     let ptx = compile(source, "stencil", sig);
-    let cuobjdump = ptxas::ptxas().map(|p| p.with_file_name("cuobjdump")).filter(|p| p.exists());
-    if let (Some(ptxas), Some(cuobjdump)) = (ptxas::ptxas(), cuobjdump) {
-        let dir = std::env::temp_dir().join(format!("kernlint-stencil-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (file, cubin) = (dir.join("stencil.ptx"), dir.join("stencil.cubin"));
-        std::fs::write(&file, &ptx).unwrap();
-        let run = |cmd: &mut std::process::Command| {
-            let out = cmd.output().unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-            String::from_utf8(out.stdout).unwrap()
-        };
-        run(std::process::Command::new(ptxas).arg("-arch=sm_90").arg(&file).arg("-o").arg(&cubin));
-        let sass = run(std::process::Command::new(cuobjdump).arg("-sass").arg(&cubin));
+    if let Some(sass) = sass_of(&ptx, "stencil") {
         let loads: Vec<&str> = sass.lines().filter(|l| l.contains("LDG")).collect();
         assert_eq!(loads.len(), 5, "{sass}");
         assert!(loads.iter().any(|l| l.contains(".64+0x4]")), "u[y, x + 1] is not u[y, x] + 4:\n{sass}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     let lowered = optimized_runs::program(source, "stencil", sig);
