@@ -291,6 +291,16 @@ fn int_constants(program: &Program, f: &Function) -> Vec<Option<i64>> {
 }
 
 /// Arithmetic type suffix of a scalar held in a register.
+/// The type integer arithmetic of `s` takes in registers of class `rc` (64-bit registers
+/// carry every int64 and uint64 value).
+fn int_arith_type(s: Scalar, rc: Rc) -> &'static str {
+    match rc {
+        Rc::Rd if s.is_unsigned_int() => "u64",
+        Rc::Rd => "s64",
+        _ => aty(s),
+    }
+}
+
 fn aty(s: Scalar) -> &'static str {
     match s {
         Scalar::I8 | Scalar::I16 | Scalar::I32 => "s32",
@@ -2054,11 +2064,7 @@ impl<'a> FnCx<'a> {
     fn int_divmod(&mut self, x: &str, y: &str, s: Scalar, rc: Rc) -> (String, String) {
         let wide = rc == Rc::Rd;
         let b = bty(s);
-        let it = if wide {
-            if s.is_unsigned_int() { "u64" } else { "s64" }
-        } else {
-            aty(s)
-        };
+        let it = int_arith_type(s, rc);
         let pz = self.reg(Rc::P);
         self.e(format!("setp.eq.{it} {pz}, {y}, 0"));
         if s.is_signed() {
@@ -2157,11 +2163,7 @@ impl<'a> FnCx<'a> {
             return Ok(d);
         }
         let wide = rc == Rc::Rd;
-        let it = if wide {
-            if s.is_unsigned_int() { "u64" } else { "s64" }
-        } else {
-            t
-        };
+        let it = int_arith_type(s, rc);
         match op {
             BinaryOp::Add => self.e(format!("add.{it} {d}, {x}, {y}")),
             BinaryOp::Sub => self.e(format!("sub.{it} {d}, {x}, {y}")),
@@ -2171,8 +2173,7 @@ impl<'a> FnCx<'a> {
             BinaryOp::BitXor => self.e(format!("xor.{b} {d}, {x}, {y}")),
             BinaryOp::FloorDiv | BinaryOp::FloorMod => {
                 let (q, r) = self.int_divmod(x, y, s, rc);
-                let res = if op == BinaryOp::FloorDiv { q } else { r };
-                self.e(format!("mov.{b} {d}, {res}"));
+                return Ok(if op == BinaryOp::FloorDiv { q } else { r });
             }
             BinaryOp::Shl | BinaryOp::Shr => {
                 let amt = self.reg(Rc::R);
