@@ -162,7 +162,7 @@ impl Guards {
             }
         }
         let dominators = dominators(func, &preds);
-        let dominates = |a: usize, b: usize| dominators[b][a / 64] >> (a % 64) & 1 == 1;
+        let dominates = |a: usize, b: usize| dominates(&dominators, a, b);
         // Slots written once, by a write no loop repeats: one value for all reads it dominates.
         let mut writes: Vec<Vec<usize>> = vec![Vec::new(); func.slots.len()];
         for (b, inst) in func.instructions() {
@@ -239,7 +239,7 @@ impl Guards {
             Op::Const(Constant::Int(k, _)) => Some(*k),
             Op::ReadSlot(slot) => {
                 let b = self.block_of[v.0 as usize];
-                self.facts.iter().filter(|(s, _, at)| s == slot && self.dominators[b][at / 64] >> (at % 64) & 1 == 1).map(|f| f.1).max()
+                self.facts.iter().filter(|(s, _, at)| s == slot && dominates(&self.dominators, *at, b)).map(|f| f.1).max()
             }
             Op::Binary(BinaryOp::Add, a, b) => Some(bound(a)? + bound(b)?),
             Op::Binary(BinaryOp::Sub, a, b) => match defs[b.0 as usize] {
@@ -250,6 +250,11 @@ impl Guards {
         };
         derived.max(at_least_zero)
     }
+}
+
+/// Whether block `a` dominates block `b` (`dominators` as [`dominators`] computes it).
+fn dominates(dominators: &[Vec<u64>], a: usize, b: usize) -> bool {
+    dominators[b][a / 64] >> (a % 64) & 1 == 1
 }
 
 /// Per block, the set of blocks that dominate it (the iterative data-flow solution; blocks
