@@ -1,8 +1,8 @@
 //! Our own kernel corpus (tests/kernels/manifest_*.toml) against Numba's recorded answers in
 //! tests/kernels/reference (written by scripts/record_kernel_references.py): for every case,
 //! kernlint's type of every variable against Numba's typemap, the simulator's outputs against
-//! Numba's within the case's tolerance, and the PTX assembled by ptxas for sm_90 where ptxas
-//! is. Each case found a bug or guards a fix; this runs them without Numba.
+//! Numba's within the case's tolerance (for the program as lowered and as the PTX backend
+//! optimizes it), and the PTX assembled by ptxas for sm_90 where ptxas is. Each case found a bug or guards a fix; this runs them without Numba.
 
 #[path = "support/ptxas.rs"]
 mod ptxas;
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::typing::{TypingRequest, find_gpu_function, function_types};
 use kernlint::analysis::types::Scalar;
-use kernlint::compile::{CompileOptions, compile_ptx};
+use kernlint::compile::{CompileOptions, compile_ptx, optimize};
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::{HostArg, Launch, build_program, simulate};
 use serde::Deserialize;
@@ -139,32 +139,37 @@ fn check_case(dir: &Path) -> Result<(), String> {
             ArgValue::Scalar { scalar } => HostArg::Scalar(scalar.clone()),
         })
         .collect();
-    // The CLI's default budget: the corpus runs under `kernlint run` in corpus_check.sh.
-    let launch = Launch { grid: case.grid, block: case.block, shared_mem: case.shared_mem, step_budget: 50_000_000 };
-    match simulate(&program, &launch, &args) {
-        Ok((finals, outcome)) => {
-            for f in &outcome.findings {
-                problems.push(format!("simulator finding {:?}: {}", f.kind, f.message));
-            }
-            for out in &case.outputs {
-                let name = &case.args[out.arg].name;
-                let numba = NpyArray::read(&dir.join(&out.npy)).unwrap();
-                match &finals[out.arg] {
-                    Some(ours) => {
-                        if let Err(e) = compare(ours, &numba, &out.tol) {
-                            problems.push(format!("output `{name}`: {e}"));
-                        }
-                    }
-                    None => problems.push(format!("output `{name}` is not an array")),
-                }
-            }
-        }
-        Err(e) => problems.push(format!("simulator failed: {e}")),
-    }
-
     let (_, function) = find_gpu_function(&db, file, &case.kernel).expect("the program was built");
     let options =
         CompileOptions { source: Some((path.display().to_string(), text)), ..CompileOptions::from_jit(&function.spec.options) };
+    // The program as lowered (what `kernlint run` simulates) and as the PTX backend optimizes
+    // it (inlined, unrolled, wraps and redundant values removed: what the PTX computes).
+    let optimized = optimize(&program, options.fastmath);
+    for (what, program) in [("", &program), ("optimized: ", &optimized)] {
+        // The CLI's default budget: the corpus runs under `kernlint run` in corpus_check.sh.
+        let launch = Launch { grid: case.grid, block: case.block, shared_mem: case.shared_mem, step_budget: 50_000_000 };
+        match simulate(program, &launch, &args) {
+            Ok((finals, outcome)) => {
+                for f in &outcome.findings {
+                    problems.push(format!("{what}simulator finding {:?}: {}", f.kind, f.message));
+                }
+                for out in &case.outputs {
+                    let name = &case.args[out.arg].name;
+                    let numba = NpyArray::read(&dir.join(&out.npy)).unwrap();
+                    match &finals[out.arg] {
+                        Some(ours) => {
+                            if let Err(e) = compare(ours, &numba, &out.tol) {
+                                problems.push(format!("{what}output `{name}`: {e}"));
+                            }
+                        }
+                        None => problems.push(format!("output `{name}` is not an array")),
+                    }
+                }
+            }
+            Err(e) => problems.push(format!("{what}simulator failed: {e}")),
+        }
+    }
+
     match compile_ptx(&program, "sm_90", &options) {
         Ok(ptx) => {
             if let Some(ptxas) = ptxas::ptxas() {

@@ -155,3 +155,26 @@ def k(out, x):
     let text = same_outputs(src, SIG, &inputs(64));
     assert!(text.contains("ld.local.f64") || text.contains("ld.f64"), "w escapes: {text}");
 }
+
+/// Kernels with one loop of each kind: counted loops too long to unroll completely.
+const LONG_LOOPS: [(&str, usize); 4] = [
+    // 256 iterations: unrolled by 8.
+    ("s = 0.0\n    for j in range(256):\n        s += x[(i + j) % x.size] * j\n    out[i] = s", 8),
+    // 66 iterations: by 2, the most that divides them.
+    ("s = 0.0\n    for j in range(2, 200, 3):\n        s += x[(i * j) % x.size]\n    out[i] = s", 2),
+    // 101 iterations: no factor divides them, the loop stays as it is.
+    ("s = 0.0\n    for j in range(101):\n        s += x[(i + j) % x.size]\n    out[i] = s", 1),
+    // It may leave from its body: a group of iterations might not run whole.
+    ("s = 0.0\n    for j in range(256):\n        if x[(i + j) % x.size] > 1e299:\n            break\n        s += 1.0\n    out[i] = s", 1),
+];
+
+#[test]
+fn long_counted_loops_are_unrolled_partly_and_compute_the_same() {
+    for (body, factor) in LONG_LOOPS {
+        let src = format!("from numba import cuda\n\n@cuda.jit\ndef k(out, x):\n    i = cuda.grid(1)\n    if i >= out.size:\n        return\n    {body}\n");
+        let text = same_outputs(&src, SIG, &inputs(64));
+        // ptxas unrolls a plain counted loop completely, however long; one already unrolled
+        // it leaves alone. Each copy loads `x` once.
+        assert_eq!(text.matches("ld.global.f64").count(), factor, "{body}\n{text}");
+    }
+}

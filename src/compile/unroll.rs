@@ -10,6 +10,10 @@
 //!   budget. Only the branches are decided; every copy still computes what it computed.
 //! - integer and bool values known by constant propagation over slots (per program point,
 //!   along the branches that can be taken) become constants, and branches on them jumps;
+//! - loads of a module array's elements (constants, as NVVM knows them) at known indices
+//!   become the elements;
+//! - a counted loop too long to unroll completely is unrolled by 8, 4 or 2, so that ptxas
+//!   does not unroll it completely;
 //! - a local array that never escapes (used only by loads and stores at constant in-bounds
 //!   indices, and through the slots of its variable) becomes one slot per element, which
 //!   the PTX backend keeps in registers.
@@ -21,8 +25,11 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::analysis::ir::{Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Slot, SlotId, Terminator, UnaryOp, ValueId};
 use crate::analysis::types::{Scalar, Type};
+use crate::analysis::host_arrays::ModuleArray;
 use crate::launch::Program;
-use crate::launch::sim::{compare, int_binary, norm};
+
+type Globals = HashMap<String, ModuleArray>;
+use crate::launch::sim::{V, compare, int_binary, norm, read_value};
 
 /// Loops of more iterations stay loops.
 const MAX_TRIPS: usize = 64;
@@ -34,6 +41,13 @@ const UNROLLED_SIZE: usize = 1500;
 const COPIED_SIZE: usize = 30000;
 /// Unrolling stops adding instructions to a function past this size.
 const FUNCTION_SIZE: usize = 20000;
+/// Loops of a constant trip count up to this, too long to unroll completely, are unrolled
+/// partly: ptxas unrolls a plain counted loop completely, however long (a 256-iteration dot
+/// product becomes 1000 instructions), and leaves an unrolled one as it is, as NVVM's
+/// partly unrolled loops show.
+const MAX_PARTIAL_TRIPS: usize = 1 << 12;
+/// The most instructions the copies of a partly unrolled loop may have together.
+const PARTIAL_SIZE: usize = 256;
 
 /// Unroll, fold constants and replace local arrays by scalars in every function.
 pub fn unroll_loops(program: &mut Program, fastmath: bool) {
@@ -42,14 +56,17 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
         while let Some(lp) = next_loop(&program.functions[fi], &failed) {
             // The size that counts is what is left once the copies' counters are constants
             // (as LLVM's unroller estimates it): unroll, simplify, and undo if too large.
-            // A loop that indexes no local array stays a loop unless its copies fold to about
-            // its own size: unrolled, it is only larger code. Trying costs a copy of the
-            // program, so only loops of a known trip count are tried, and of those that index
-            // no local array only the short ones.
+            // A loop that indexes no local or module array stays a loop unless its copies
+            // fold to about its own size: unrolled, it is only larger code. Trying costs a
+            // copy of the program, so only loops of a known trip count are tried, and of
+            // those that index no such array only the short ones.
             let f = &program.functions[fi];
-            let local = indexes_local_array(f, &lp);
-            let trips = trip_count(f, &Flow::of(f), &lp).map(|t| t.0);
+            let local = indexes_local_or_module_array(f, &program.globals, &lp);
+            let trips = trip_count(f, &Flow::of(f, &program.globals), &lp, MAX_TRIPS).map(|t| t.0);
             if trips.is_none_or(|n| !local && n > MAX_PLAIN_TRIPS) {
+                if trips.is_none() {
+                    unroll_partly(program, fi, &lp);
+                }
                 failed.insert(lp.header);
                 continue;
             }
@@ -72,21 +89,29 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
     }
 }
 
-/// Whether the loop loads or stores elements of a local array.
-fn indexes_local_array(f: &Function, lp: &Loop) -> bool {
-    let flow = Flow::of(f);
-    let local = |v: &ValueId| match flow.values[v.0 as usize] {
-        Lat::Known(K::Array(a)) => f.instructions().any(|(_, i)| i.result == Some(a) && matches!(i.op, Op::AllocArray { space: MemorySpace::Local, .. })),
+/// Whether the loop indexes a local array or reads a module array: unrolled, its indices
+/// become constants, and the local array can leave memory, the module array's elements
+/// become constants.
+fn indexes_local_or_module_array(f: &Function, globals: &Globals, lp: &Loop) -> bool {
+    let flow = Flow::of(f, globals);
+    let defined_by = |v: &ValueId, is: &dyn Fn(&Op) -> bool| match flow.values[v.0 as usize] {
+        Lat::Known(K::Array(a)) => f.instructions().any(|(_, i)| i.result == Some(a) && is(&i.op)),
         _ => false,
     };
-    lp.blocks.iter().flat_map(|&b| &f.blocks[b].insts).any(|inst| matches!(&inst.op, Op::Load { array, .. } | Op::Store { array, .. } if local(array)))
+    let local = |op: &Op| matches!(op, Op::AllocArray { space: MemorySpace::Local, .. });
+    let module = |op: &Op| matches!(op, Op::GlobalArray(_));
+    lp.blocks.iter().flat_map(|&b| &f.blocks[b].insts).any(|inst| match &inst.op {
+        Op::Load { array, .. } => defined_by(array, &|op| local(op) || module(op)),
+        Op::Store { array, .. } => defined_by(array, &local),
+        _ => false,
+    })
 }
 
 /// Fold constants, drop the writes of slots nothing reads and number the values again; the
 /// constants known then.
 fn simplify(program: &mut Program, fi: usize, fastmath: bool) -> Flow {
-    let flow = Flow::of(&program.functions[fi]);
-    fold(&mut program.functions[fi], &flow);
+    let flow = Flow::of(&program.functions[fi], &program.globals);
+    fold(&mut program.functions[fi], &program.globals, &flow);
     // Blocks no path reaches now (the other side of a decided branch) define nothing a
     // reached block uses.
     for (b, out) in flow.outs.iter().enumerate() {
@@ -97,7 +122,7 @@ fn simplify(program: &mut Program, fi: usize, fastmath: bool) -> Flow {
     }
     drop_unread_writes(program, fi);
     super::value_numbering::number_values(program, fastmath);
-    Flow::of(&program.functions[fi])
+    Flow::of(&program.functions[fi], &program.globals)
 }
 
 /// An integer (normalised to its type, as the simulator holds it), a bool, or a static local
@@ -125,11 +150,13 @@ fn meet(a: Lat, b: Lat) -> Lat {
     }
 }
 
-/// The shapes of the static arrays a function allocates, by allocation.
-fn shapes(f: &Function) -> HashMap<ValueId, Vec<i64>> {
+/// The shapes of the static arrays a function allocates and of the module arrays it reads,
+/// by the value that names them.
+fn shapes(f: &Function, globals: &Globals) -> HashMap<ValueId, Vec<i64>> {
     f.instructions()
         .filter_map(|(_, inst)| match (&inst.op, inst.result) {
             (Op::AllocArray { space: MemorySpace::Local | MemorySpace::Shared, shape, .. }, Some(r)) if shape.as_slice() != [0] => Some((r, shape.clone())),
+            (Op::GlobalArray(name), Some(r)) => Some((r, globals.get(name)?.shape.clone())),
             _ => None,
         })
         .collect()
@@ -139,7 +166,7 @@ fn shapes(f: &Function) -> HashMap<ValueId, Vec<i64>> {
 fn eval(f: &Function, shapes: &HashMap<ValueId, Vec<i64>>, op: &Op, r: ValueId, value: &dyn Fn(ValueId) -> Lat, slot: &dyn Fn(SlotId) -> Lat) -> Lat {
     match op {
         Op::ReadSlot(s) => return slot(*s),
-        Op::AllocArray { .. } if shapes.contains_key(&r) => return Lat::Known(K::Array(r)),
+        Op::AllocArray { .. } | Op::GlobalArray(_) if shapes.contains_key(&r) => return Lat::Known(K::Array(r)),
         Op::Select { cond, then, otherwise } => {
             return match value(*cond) {
                 Lat::Known(K::Bool(c)) => value(if c { *then } else { *otherwise }),
@@ -187,8 +214,8 @@ struct Flow {
 }
 
 impl Flow {
-    fn of(f: &Function) -> Flow {
-        let shapes = shapes(f);
+    fn of(f: &Function, globals: &Globals) -> Flow {
+        let shapes = shapes(f, globals);
         let n = f.blocks.len();
         let mut values = vec![Lat::Top; f.values.len()];
         for p in &f.params {
@@ -340,8 +367,9 @@ fn intersect(idom: &[usize], rank: &[usize], mut a: usize, mut b: usize) -> usiz
 }
 
 /// The number of times the loop's header sends control into the loop, when it is decided
-/// by constants alone and at most [`MAX_TRIPS`], with the block it then jumps to.
-fn trip_count(f: &Function, flow: &Flow, lp: &Loop) -> Option<(usize, BlockId, BlockId)> {
+/// by constants alone and at most `max_trips`, with the blocks it jumps to to stay and to
+/// leave.
+fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<(usize, BlockId, BlockId)> {
     let Terminator::Branch { cond, then, otherwise } = f.blocks[lp.header].term else { return None };
     let inside = |b: BlockId| lp.blocks.contains(&(b.0 as usize));
     let (stay, leave) = match (inside(then), inside(otherwise)) {
@@ -388,7 +416,7 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop) -> Option<(usize, BlockId, B
             }
         }
     };
-    for trips in 0..=MAX_TRIPS {
+    for trips in 0..=max_trips {
         run(lp.header, &mut state, &mut local);
         let c = local.get(&cond).copied().unwrap_or(flow.values[cond.0 as usize]);
         let Lat::Known(K::Bool(c)) = c else { return None };
@@ -403,33 +431,79 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop) -> Option<(usize, BlockId, B
 /// Unroll the loop completely, if its trip count is known and small; whether it did.
 fn unroll(program: &mut Program, fi: usize, lp: &Loop) -> bool {
     let f = &program.functions[fi];
-    let flow = Flow::of(f);
-    let Some((trips, stay, leave)) = trip_count(f, &flow, lp) else { return false };
+    let flow = Flow::of(f, &program.globals);
+    let Some((trips, stay, leave)) = trip_count(f, &flow, lp, MAX_TRIPS) else { return false };
     let size: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len() + 1).sum();
     let total: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
-    if trips * size > COPIED_SIZE || total + trips * size > FUNCTION_SIZE + COPIED_SIZE {
+    if trips * size > COPIED_SIZE || total + trips * size > FUNCTION_SIZE + COPIED_SIZE || used_outside(f, lp) || allocates(f, lp) {
         return false;
     }
-    // The copies define new values; a use after the loop would need the last copy's.
+    copy_iterations(program, fi, lp, stay, Copies::All { trips, leave });
+    true
+}
+
+/// Unroll a loop of a constant trip count by 8, 4 or 2 (the most that divides the trip count
+/// and keeps the copies under [`PARTIAL_SIZE`]), when it leaves only from its header: the
+/// copies' header tests are then decided (each group of iterations runs whole), and only
+/// the original header tests. Whether it did.
+fn unroll_partly(program: &mut Program, fi: usize, lp: &Loop) -> bool {
+    let f = &program.functions[fi];
+    let Some((trips, stay, _)) = trip_count(f, &Flow::of(f, &program.globals), lp, MAX_PARTIAL_TRIPS) else { return false };
+    let leaves_only_from_header = lp.blocks.iter().filter(|&&b| b != lp.header).all(|&b| {
+        let term = &f.blocks[b].term;
+        !matches!(term, Terminator::Return(_) | Terminator::Exit) && term.successors().iter().all(|t| lp.blocks.contains(t))
+    });
+    let size: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len() + 1).sum();
+    let total: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
+    let Some(factor) = [8, 4, 2].into_iter().find(|&k| trips % k == 0 && k * size <= PARTIAL_SIZE) else { return false };
+    if trips <= MAX_TRIPS || !leaves_only_from_header || total + factor * size > FUNCTION_SIZE || used_outside(f, lp) || allocates(f, lp) {
+        return false;
+    }
+    copy_iterations(program, fi, lp, stay, Copies::Group { factor });
+    true
+}
+
+/// Whether a value the loop defines is used outside it: the copies define new values, and a
+/// use after the loop would need the last copy's.
+fn used_outside(f: &Function, lp: &Loop) -> bool {
     let defined: HashSet<ValueId> = lp.blocks.iter().flat_map(|&b| f.blocks[b].insts.iter().filter_map(|i| i.result)).collect();
-    let used_outside = f.blocks.iter().enumerate().filter(|(b, _)| !lp.blocks.contains(b)).any(|(_, block)| {
+    f.blocks.iter().enumerate().filter(|(b, _)| !lp.blocks.contains(b)).any(|(_, block)| {
         let term = match block.term {
             Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) => Some(v),
             _ => None,
         };
         block.insts.iter().flat_map(|i| i.op.operands()).chain(term).any(|v| defined.contains(&v))
-    });
-    if used_outside {
-        return false;
-    }
+    })
+}
 
+/// Whether the loop declares a local or shared array: every iteration uses the same one (an
+/// array is one allocation per place in the code, as Numba's), and a copy would be another.
+fn allocates(f: &Function, lp: &Loop) -> bool {
+    lp.blocks.iter().flat_map(|&b| &f.blocks[b].insts).any(|inst| matches!(inst.op, Op::AllocArray { .. }))
+}
+
+/// How many iterations [`copy_iterations`] lays out after the loop's own blocks.
+enum Copies {
+    /// Every iteration, then the final test of the header, which leaves: full unrolling.
+    All { trips: usize, leave: BlockId },
+    /// `factor - 1` iterations, the last of which goes back to the loop's header.
+    Group { factor: usize },
+}
+
+/// Copy the loop's blocks once per iteration, each copy's header jumping into its body.
+fn copy_iterations(program: &mut Program, fi: usize, lp: &Loop, stay: BlockId, copies: Copies) {
     let f = &mut program.functions[fi];
     let members: Vec<usize> = lp.blocks.iter().copied().collect();
     let base = f.blocks.len();
     // Copy k (1 <= k < trips) of the loop's blocks, then the header once more: the test that
-    // ends the loop (its instructions run as often as before).
+    // ends the loop (its instructions run as often as before). A group's copy `factor` is
+    // the loop's own blocks.
+    let (trips, final_header) = match copies {
+        Copies::All { trips, .. } => (trips, true),
+        Copies::Group { factor } => (factor, false),
+    };
     let copy_of = |k: usize, b: usize| -> usize {
-        if k == 0 {
+        if k == 0 || (k == trips && !final_header) {
             b
         } else if k == trips {
             base + (trips - 1) * members.len()
@@ -440,7 +514,8 @@ fn unroll(program: &mut Program, fi: usize, lp: &Loop) -> bool {
     let header_of = |k: usize| copy_of(k, lp.header);
     let mut new_blocks = Vec::new();
     let mut new_calls = Vec::new();
-    for k in 1..=trips {
+    let last = if final_header { trips } else { trips - 1 };
+    for k in 1..=last {
         let copied: &[usize] = if k == trips { std::slice::from_ref(&lp.header) } else { &members };
         let mut values: HashMap<ValueId, ValueId> = HashMap::new();
         for &b in copied {
@@ -480,7 +555,10 @@ fn unroll(program: &mut Program, fi: usize, lp: &Loop) -> bool {
                 })
                 .collect();
             let term = if b == lp.header {
-                Terminator::Jump(if k == trips { leave } else { block_in(b, stay) })
+                Terminator::Jump(match copies {
+                    Copies::All { leave, .. } if k == trips => leave,
+                    _ => block_in(b, stay),
+                })
             } else {
                 match block.term {
                     Terminator::Jump(t) => Terminator::Jump(block_in(b, t)),
@@ -499,9 +577,10 @@ fn unroll(program: &mut Program, fi: usize, lp: &Loop) -> bool {
         }
         f.values.extend(types);
     }
-    // The first iteration runs in the loop's own blocks.
-    let header_term = Terminator::Jump(if trips == 0 { leave } else { stay });
-    f.blocks[lp.header].term = header_term;
+    // The first iteration runs in the loop's own blocks; a group's header still tests.
+    if let Copies::All { leave, .. } = copies {
+        f.blocks[lp.header].term = Terminator::Jump(if trips == 0 { leave } else { stay });
+    }
     let next = BlockId(header_of(1.min(trips)) as u32);
     if trips > 0 {
         match &mut f.blocks[lp.latch].term {
@@ -518,17 +597,32 @@ fn unroll(program: &mut Program, fi: usize, lp: &Loop) -> bool {
     }
     f.blocks.extend(new_blocks);
     program.calls.extend(new_calls);
-    true
 }
 
-/// Known integers and bools become constants, branches on them jumps.
-fn fold(f: &mut Function, flow: &Flow) {
+/// Known integers and bools become constants, branches on them jumps, and loads of a module
+/// array's elements at known indices the elements.
+fn fold(f: &mut Function, globals: &Globals, flow: &Flow) {
+    let module_arrays: HashMap<ValueId, &ModuleArray> = f
+        .instructions()
+        .filter_map(|(_, inst)| match (&inst.op, inst.result) {
+            (Op::GlobalArray(name), Some(r)) => Some((r, globals.get(name)?)),
+            _ => None,
+        })
+        .collect();
     for (b, block) in f.blocks.iter_mut().enumerate() {
         if flow.outs[b].is_none() {
             continue;
         }
         for inst in &mut block.insts {
             let Some(r) = inst.result else { continue };
+            if let Op::Load { array, indices, .. } = &inst.op
+                && let Lat::Known(K::Array(a)) = flow.values[array.0 as usize]
+                && let Some(module) = module_arrays.get(&a)
+                && let Some(element) = module_element(module, indices.iter().map(|v| flow.values[v.0 as usize]))
+            {
+                inst.op = Op::Const(element);
+                continue;
+            }
             if !inst.op.is_pure() || matches!(inst.op, Op::Const(_)) {
                 continue;
             }
@@ -544,6 +638,32 @@ fn fold(f: &mut Function, flow: &Flow) {
             block.term = Terminator::Jump(if c { then } else { otherwise });
         }
     }
+}
+
+/// The element of a module array (a constant, as for NVVM) at known indices in its bounds,
+/// as a constant of its dtype.
+fn module_element(module: &ModuleArray, indices: impl Iterator<Item = Lat>) -> Option<Constant> {
+    let mut at = module.offset;
+    let mut axes = 0;
+    for (k, (n, stride)) in indices.zip(module.shape.iter().zip(&module.strides)) {
+        let Lat::Known(K::Int(k, _)) = k else { return None };
+        if !(0..*n).contains(&k) {
+            return None;
+        }
+        at += k * stride;
+        axes += 1;
+    }
+    if axes != module.shape.len() {
+        return None;
+    }
+    let bytes = module.bytes.get(usize::try_from(at).ok()?..)?;
+    Some(match (module.dtype, read_value(bytes, module.dtype)) {
+        (s, V::Int(v)) if s.is_int() => Constant::Int(norm(v, s) as i128, s),
+        (_, V::Bool(v)) => Constant::Bool(v),
+        (s @ Scalar::F32, V::F32(v)) => Constant::Float(v as f64, s),
+        (s @ Scalar::F64, V::F64(v)) => Constant::Float(v, s),
+        _ => return None,
+    })
 }
 
 /// Every local array that does not escape and is indexed only at constants in its bounds
