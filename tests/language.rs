@@ -658,3 +658,85 @@ fn expressions_numba_cannot_compile_say_what_to_write_instead() {
         assert!(e.message.contains(fragment), "{expr}: {}", e.message);
     }
 }
+
+const NUMPY_UFUNCS: &str = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def ufuncs(o, x, y, n):
+    i = cuda.grid(1)
+    if i < x.size:
+        a = x[i]
+        b = y[i]
+        o[i, 0] = np.isnan(a) + np.isnan(b) * 2 + np.isnan(n[i]) * 4
+        o[i, 1] = np.maximum(a, b)
+        o[i, 2] = np.minimum(a, b)
+        o[i, 3] = np.fmax(a, b)
+        o[i, 4] = np.fmin(a, b)
+        o[i, 5] = np.logical_and(a, n[i]) + np.logical_or(a, b) * 2 + np.logical_xor(a, b) * 4 + np.logical_not(n[i]) * 8
+        o[i, 6] = np.divide(n[i], 4) + np.true_divide(n[i], 8)
+        o[i, 7] = np.log2(n[i] + 8) + np.rad2deg(np.deg2rad(180.0))
+        o[i, 8] = np.maximum(n[i], 2) - np.minimum(n[i], -1)
+";
+
+#[test]
+fn numpy_ufuncs_of_numbers_compute_as_numba_does() {
+    // Numba's npyfuncs: np.maximum/np.minimum propagate a NaN (the first operand's when both
+    // are NaN), np.fmax/np.fmin ignore one; np.divide of integers is a float division.
+    let nan = f64::NAN;
+    let x = [nan, 1.0, nan, 0.0];
+    let y = [2.0, nan, -3.0, 0.0];
+    let n = [0_i64, 8, -8, 3];
+    let out = kernel_runs::run(
+        NUMPY_UFUNCS,
+        "ufuncs",
+        "void(float64[:, ::1], float64[::1], float64[::1], int64[::1])",
+        4,
+        &[shaped(f64s(&[0.0; 36]), &[4, 9], false), f64s(&x), f64s(&y), i64s(&n)],
+    );
+    let out = read_f64s(&out[0]);
+    let row = |i: usize| &out[i * 9..i * 9 + 9];
+    let truth = |v: f64| v != 0.0;
+    for i in 0..4 {
+        let (a, b, k) = (x[i], y[i], n[i] as f64);
+        let r = row(i);
+        assert_eq!(r[0], f64::from(u8::from(a.is_nan()) + u8::from(b.is_nan()) * 2), "row {i}");
+        let pick = |keep_a: bool| if a.is_nan() { a } else if b.is_nan() { b } else if keep_a { a } else { b };
+        assert_eq!(r[1].to_bits(), pick(a >= b).to_bits(), "row {i}");
+        assert_eq!(r[2].to_bits(), pick(a <= b).to_bits(), "row {i}");
+        assert_eq!(r[3], a.max(b), "row {i}");
+        assert_eq!(r[4], a.min(b), "row {i}");
+        let logic = u8::from(truth(a) && k != 0.0) + u8::from(truth(a) || truth(b)) * 2 + u8::from(truth(a) != truth(b)) * 4 + u8::from(k == 0.0) * 8;
+        assert_eq!(r[5], f64::from(logic), "row {i}");
+        assert_eq!(r[6], k / 4.0 + k / 8.0, "row {i}");
+        assert_eq!(r[7], (k + 8.0).log2() + 180.0, "row {i}");
+        assert_eq!(r[8], k.max(2.0) - k.min(-1.0), "row {i}");
+    }
+}
+
+const BOOL_MIN_MAX: &str = "\
+from numba import cuda
+
+@cuda.jit
+def pick(o, a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        p = a[i] > 0
+        q = b[i] > 0
+        o[i, 0] = min(p, q)
+        o[i, 1] = max(p, q)
+        o[i, 2] = min(p, True, q) + max(p, False, q) * 2
+";
+
+#[test]
+fn min_and_max_of_booleans_are_and_and_or() {
+    // PTX had no `min`/`max` of predicates; Numba's bool overload is `and`/`or`.
+    let (a, b) = ([1.0, 1.0, -1.0, -1.0], [1.0, -1.0, 1.0, -1.0]);
+    let out = kernel_runs::run(BOOL_MIN_MAX, "pick", "void(int64[:, ::1], float64[::1], float64[::1])", 4, &[shaped(i64s(&[0; 12]), &[4, 3], false), f64s(&a), f64s(&b)]);
+    let out = read_i64s(&out[0]);
+    for i in 0..4 {
+        let (p, q) = (a[i] > 0.0, b[i] > 0.0);
+        assert_eq!(out[i * 3..i * 3 + 3], [i64::from(p && q), i64::from(p || q), i64::from(p && q) + i64::from(p || q) * 2], "row {i}");
+    }
+}

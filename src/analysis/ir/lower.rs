@@ -2346,8 +2346,15 @@ impl Lower<'_> {
         if let Some(routine) = path.strip_prefix("numba.cuda.libdevice.") {
             return self.libdevice(routine, args, &result, span);
         }
+        if let Some(ufunc) = path.strip_prefix("numpy.")
+            && let Some(v) = self.numpy_ufunc(ufunc, &args, rs, span)?
+        {
+            return Ok(v);
+        }
         let name = if let Some(m) = path.strip_prefix("numba.cuda.") {
             m.to_string()
+        } else if let Some(same) = path.strip_prefix("numpy.").and_then(numpy_as_math) {
+            same.to_string()
         } else if path.starts_with("math.") || path.starts_with("builtins.") || path.starts_with("numpy.") {
             path.clone()
         } else {
@@ -2378,6 +2385,18 @@ impl Lower<'_> {
             }
             _ => (name, args),
         };
+        // `min`/`max` of booleans (Numba's bool overload) are `and`/`or`.
+        if matches!(name.as_str(), "builtins.min" | "builtins.max")
+            && rs == Some(Scalar::Bool)
+            && let [first, rest @ ..] = args.as_slice()
+            && args.iter().all(|a| scalar(self.ty(*a)) == Some(Scalar::Bool))
+        {
+            let bool_t = Some(Type::Scalar(Scalar::Bool));
+            return Ok(rest.iter().fold(*first, |acc, &v| {
+                let (then, otherwise) = if name == "builtins.min" { (v, acc) } else { (acc, v) };
+                self.emit(Op::Select { cond: acc, then, otherwise }, bool_t.clone(), span)
+            }));
+        }
         let args = self.convert_intrinsic_args(&name, args, rs, span)?;
         Ok(self.emit(Op::Intrinsic { name, args }, result_opt, span))
     }
@@ -2428,6 +2447,45 @@ impl Lower<'_> {
             Some(r) => self.cast(acc, r, span).map(Some),
             None => Ok(Some(acc)),
         }
+    }
+
+    /// The NumPy ufuncs of numbers that are no math function (`numpy_as_math`), as
+    /// Numba's `npyfuncs.py` computes them; `None` for the others.
+    fn numpy_ufunc(&mut self, name: &str, args: &[ValueId], result: Option<Scalar>, span: TextRange) -> LResult<Option<ValueId>> {
+        let bool_t = Some(Type::Scalar(Scalar::Bool));
+        Ok(Some(match (name, args) {
+            ("divide" | "true_divide", [a, b]) => self.arith(Operator::Div, *a, *b, result, span)?,
+            ("logical_not", [a]) => {
+                let t = self.truth(*a, span)?;
+                self.emit(Op::Unary(UnaryOp::Not, t), bool_t, span)
+            }
+            ("logical_and" | "logical_or" | "logical_xor", [a, b]) => {
+                let (ta, tb) = (self.truth(*a, span)?, self.truth(*b, span)?);
+                match name {
+                    "logical_and" => self.emit(Op::Select { cond: ta, then: tb, otherwise: ta }, bool_t, span),
+                    "logical_or" => self.emit(Op::Select { cond: ta, then: ta, otherwise: tb }, bool_t, span),
+                    _ => self.emit(Op::Compare(CompareOp::Ne, ta, tb), bool_t, span),
+                }
+            }
+            // `np.maximum`/`np.minimum` propagate a NaN (the first when both are); `a >= b`
+            // (`<=`) picks `a` otherwise.
+            ("maximum" | "minimum", [a, b]) => {
+                let Some(r) = result else { return Ok(None) };
+                let (a, b) = (self.cast(*a, r, span)?, self.cast(*b, r, span)?);
+                let op = if name == "maximum" { CompareOp::Ge } else { CompareOp::Le };
+                let keep_a = self.emit(Op::Compare(op, a, b), bool_t.clone(), span);
+                let picked = self.emit(Op::Select { cond: keep_a, then: a, otherwise: b }, Some(Type::Scalar(r)), span);
+                if !r.is_float() {
+                    return Ok(Some(picked));
+                }
+                let a_nan = self.emit(Op::Compare(CompareOp::Ne, a, a), bool_t.clone(), span);
+                let b_nan = self.emit(Op::Compare(CompareOp::Ne, b, b), bool_t.clone(), span);
+                let any_nan = self.emit(Op::Select { cond: a_nan, then: a_nan, otherwise: b_nan }, bool_t, span);
+                let nan = self.emit(Op::Select { cond: a_nan, then: a, otherwise: b }, Some(Type::Scalar(r)), span);
+                self.emit(Op::Select { cond: any_nan, then: nan, otherwise: picked }, Some(Type::Scalar(r)), span)
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// `print(...)` as Numba lowers it (`numba/cuda/printimpl.py`): each argument's format
@@ -2639,6 +2697,37 @@ impl Lower<'_> {
         }
         Ok(args)
     }
+}
+
+/// The math function or builtin a NumPy ufunc of numbers computes as (Numba's
+/// `npyfuncs.py`: libdevice's routine for floats; `fmin`/`fmax` ignore a NaN as
+/// `min`/`max` of two floats do).
+fn numpy_as_math(ufunc: &str) -> Option<&'static str> {
+    Some(match ufunc {
+        "sin" => "math.sin",
+        "cos" => "math.cos",
+        "tan" => "math.tan",
+        "arcsin" => "math.asin",
+        "arccos" => "math.acos",
+        "arctan" => "math.atan",
+        "sinh" => "math.sinh",
+        "cosh" => "math.cosh",
+        "tanh" => "math.tanh",
+        "arcsinh" => "math.asinh",
+        "arccosh" => "math.acosh",
+        "arctanh" => "math.atanh",
+        "log" => "math.log",
+        "log2" => "math.log2",
+        "log10" => "math.log10",
+        "deg2rad" | "radians" => "math.radians",
+        "rad2deg" | "degrees" => "math.degrees",
+        "arctan2" => "math.atan2",
+        "hypot" => "math.hypot",
+        "isnan" => "math.isnan",
+        "fmin" => "builtins.min",
+        "fmax" => "builtins.max",
+        _ => return None,
+    })
 }
 
 fn tuple_length(t: &Type) -> Option<usize> {

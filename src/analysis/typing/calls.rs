@@ -578,6 +578,9 @@ pub fn call_path(path: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRa
         && !path.starts_with("builtins.")
     {
         arity(args, 0, 1, path, range)?;
+        if let Some(t) = args.first().and_then(Ty::value).filter(|t| t.is_array() || tuple_elems(t).is_some()) {
+            return reject(ErrorKind::Numba, format!("No implementation of function {s}({t}): a scalar type converts one number"), range);
+        }
         // Typed, but Numba has no cast from a complex number to a real one to lower.
         if let Some(c) = args.first().and_then(scalar_of).filter(|c| c.is_complex() && !s.is_complex()) {
             return reject(ErrorKind::Numba, format!("`{path}` of a {c}: Numba cannot convert a complex number to {s}"), range);
@@ -921,7 +924,10 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             }
             Ok(Ty::scalar(if s.is_float() { s } else { Scalar::F64 }))
         }
-        "bool" => Ok(Ty::scalar(Scalar::Bool)),
+        "bool" => match args.first().and_then(Ty::value) {
+            Some(t @ Type::Array { .. }) => reject(ErrorKind::Numba, super::infer::array_truth(t), range),
+            _ => Ok(Ty::scalar(Scalar::Bool)),
+        },
         // numba-cuda's `Complex` template: numbers of `number_domain` (integers, float32/64,
         // complex; not bool or float16), complex64 only from float32s. A complex part of a
         // two-argument call is typed but fails to lower (no complex -> float cast); no
@@ -989,6 +995,9 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             // nothing but booleans.
             if bools > 0 && bools < items.len() {
                 return reject(ErrorKind::Numba, format!("{name}() of booleans and numbers"), range);
+            }
+            if items.is_empty() {
+                return reject(ErrorKind::Numba, format!("No implementation of function {name}(Tuple()): an empty tuple has no {name}"), range);
             }
             let u = unify_all(&items)
                 .ok_or_else(|| (format!("cannot unify the arguments of {name}()"), range))?;
@@ -1089,6 +1098,11 @@ fn numpy_array(name: &str, array: &Type, rest: &[Ty], kwargs: &[(String, Ty)], r
 
 fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
     if let Some(Ty::Val(array @ Type::Array { .. })) = args.iter().find(|a| matches!(a, Ty::Val(Type::Array { .. }))) {
+        // Numba's CUDA target compiles these (asked of compile_ptx); kernlint has no
+        // implementation of them.
+        if matches!(name, "nanvar" | "nanstd" | "trace" | "average" | "asarray") {
+            return err(format!("kernlint does not implement `np.{name}` of an array yet"), range);
+        }
         return reject(
             ErrorKind::Numba,
             format!(
@@ -1173,6 +1187,12 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
             Some(_) => Scalar::I64,
             None => return err("np.round needs an argument", range),
         },
+        // The integer ufuncs have loops for integers and bools only.
+        "bitwise_and" | "bitwise_or" | "bitwise_xor" | "left_shift" | "right_shift" | "invert" | "bitwise_not"
+            if let Some(s) = scalars.iter().find(|s| s.is_float() || s.is_complex()) =>
+        {
+            return Err(numba(format!("np.{name} has no loop for {s}: it takes integers")));
+        }
         _ => {
             return err(
                 format!("`np.{name}` is not supported in CUDA kernels (use `math` or operators)"),
@@ -1180,6 +1200,16 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
             );
         }
     }))
+}
+
+/// A vote's predicate (a match's value): Numba's templates take a number.
+fn predicate(name: &str, arg: &Ty, range: TextRange) -> TResult<()> {
+    match arg.value() {
+        Some(t) if t.is_array() || inert(t) => {
+            reject(ErrorKind::Numba, format!("No implementation of function {name}(mask, {}): the predicate is a number", unliteral(t)), range)
+        }
+        _ => Ok(()),
+    }
 }
 
 fn kwarg<'t>(kwargs: &'t [(String, Ty)], name: &str) -> Option<&'t Ty> {
@@ -1386,10 +1416,12 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
         // (mask, predicate or value): the backends read both.
         "all_sync" | "any_sync" | "eq_sync" => {
             arity(args, 2, 2, name, range)?;
+            predicate(name, &args[1], range)?;
             Ty::scalar(Scalar::Bool)
         }
         "ballot_sync" | "match_any_sync" => {
             arity(args, 2, 2, name, range)?;
+            predicate(name, &args[1], range)?;
             Ty::scalar(Scalar::I32)
         }
         "match_all_sync" => {

@@ -1609,8 +1609,9 @@ impl<'c, 'a> Typer<'c, 'a> {
                     .ok_or_else(|| Fail {
                         message: format!("no unary operator `{}` for {}", u.op.as_str(), operand.record_name()),
                         range,
+                        // The scalar cases are Numba's (`~` of a float has no implementation).
                         kind: match operand.value() {
-                            Some(t) if inert(t) => ErrorKind::Numba,
+                            Some(t) if inert(t) || base_scalar(t).is_some() => ErrorKind::Numba,
                             _ => ErrorKind::Unmodeled,
                         },
                     })?;
@@ -2060,7 +2061,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                         let n = elems.len() as i128;
                         let k = if v < 0 { v + n } else { v };
                         if !(0..n).contains(&k) {
-                            return err("tuple index out of range", range);
+                            return reject(ErrorKind::Numba, format!("tuple index out of range: index {v} of a tuple of {n} items"), range);
                         }
                         Ok(Ty::Val(elems[k as usize].clone()))
                     }
@@ -2128,6 +2129,16 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             // Numba repeats a tuple by a constant integer (not modelled), by no other number.
             let tuple = |t: &Ty| t.value().and_then(tuple_elems).is_some();
+            // CPython folds a tuple of constants times an integer literal to a constant
+            // (not modelled); any other repetition reaches Numba, which has none.
+            let folded = |t: &Ty, n: &Ty| {
+                matches!(n.value(), Some(Type::IntLiteral(_)))
+                    && t.value().and_then(tuple_elems).is_some_and(|items| items.iter().all(|i| matches!(i, Type::IntLiteral(_) | Type::BoolLiteral(_) | Type::StrLiteral(_) | Type::Scalar(Scalar::F64 | Scalar::C128))))
+            };
+            let int = |t: &Ty| t.value().and_then(base_scalar).is_some_and(|s| s.is_int() || s == Scalar::Bool);
+            if op == Operator::Mult && (tuple(l) && int(r) && !folded(l, r) || int(l) && tuple(r) && !folded(r, l)) {
+                return reject(ErrorKind::Numba, format!("{message}: Numba has no tuple repetition (only a tuple of constants times an integer literal, which Python folds)"), range);
+            }
             let non_int = |t: &Ty| t.value().and_then(base_scalar).is_some_and(|s| !s.is_int() && s != Scalar::Bool);
             if op == Operator::Mult && (tuple(l) && non_int(r) || non_int(l) && tuple(r)) {
                 return reject(ErrorKind::Numba, format!("{message}: a tuple repeats only by a constant integer"), range);
@@ -2157,7 +2168,8 @@ impl<'c, 'a> Typer<'c, 'a> {
             if matches!(op, CmpOp::Eq | CmpOp::NotEq) {
                 return Ok(());
             }
-            return err(format!("kernlint does not model comparing {} with {}", l.record_name(), r.record_name()), range);
+            // Only `==`/`!=` (and `is`) take None: Numba orders no value against it.
+            return reject(ErrorKind::Numba, format!("No implementation of function {}({}, {}): None is not ordered", cmp_name(op), l.record_name(), r.record_name()), range);
         }
         let (l, r) = (&unwrap_optional_ty(l), &unwrap_optional_ty(r));
         if matches!(op, CmpOp::In | CmpOp::NotIn) {
@@ -2196,6 +2208,12 @@ impl<'c, 'a> Typer<'c, 'a> {
             (Some(a), Some(b)) if base_scalar(a).is_some() && base_scalar(b).is_some() => Ok(()),
             (Some(a), Some(b)) if a == b => Ok(()),
             (Some(a), Some(b)) if tuple_elems(a).is_some() && tuple_elems(b).is_some() => Ok(()),
+            // A tuple compares with tuples only (Numba's tuple `eq`/`lt` take two tuples).
+            (Some(a), Some(b)) if tuple_elems(a).is_some() && base_scalar(b).is_some() || base_scalar(a).is_some() && tuple_elems(b).is_some() => reject(
+                ErrorKind::Numba,
+                format!("No implementation of function {}({}, {}): a tuple compares with tuples only", cmp_name(op), unliteral(a), unliteral(b)),
+                range,
+            ),
             _ => err(
                 format!(
                     "cannot compare {} with {}",
@@ -2438,8 +2456,28 @@ fn truth_test(ty: &Ty, range: TextRange) -> TResult<()> {
             format!("No implementation of function bool({t}): test the optional with `is not None` (or `is None`)"),
             range,
         ),
+        Ty::Val(t @ Type::Array { .. }) => reject(ErrorKind::Numba, array_truth(t), range),
         _ => Ok(()),
     }
+}
+
+/// The `operator` function Numba types a comparison as.
+fn cmp_name(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "eq",
+        CmpOp::NotEq => "ne",
+        CmpOp::Lt => "lt",
+        CmpOp::LtE => "le",
+        CmpOp::Gt => "gt",
+        CmpOp::GtE => "ge",
+        CmpOp::In | CmpOp::NotIn => "contains",
+        CmpOp::Is | CmpOp::IsNot => "is",
+    }
+}
+
+/// Numba's message for the truth of an array (`if a:`, `bool(a)`, `a and b`).
+pub(super) fn array_truth(t: &Type) -> String {
+    format!("No implementation of function bool({t}): an array has no truth value (test `a.size` or an element)")
 }
 
 /// Unification of several types (T8), literals first widened.
