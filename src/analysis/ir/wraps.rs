@@ -13,6 +13,8 @@
 //!
 //! Stencils index neighbours under a guard (`if x >= 4 and ...: u[x - 4]`): there a
 //! dominating branch bounds a variable assigned once, and `x - 4` is non-negative too.
+//! Loops over `range(1, n - 1)` read `a[i - 1]`: every value written to `i` is at least the
+//! start, as the counter it is copied from starts there and grows by a step of at least 0.
 
 use super::{BinaryOp, CompareOp, Constant, Function, Op, SlotId, Terminator, ValueId};
 use crate::analysis::types::{Scalar, Type};
@@ -32,7 +34,7 @@ pub fn drop_needless_wraps(func: &mut Function) {
         let is_wrap = matches!(defs[cond.0 as usize], Some(Op::Compare(CompareOp::Lt, i, zero)) if *i == index && is_zero(&defs, *zero))
             && matches!(defs[then.0 as usize], Some(Op::Binary(BinaryOp::Add, i, extent))
                 if *i == index && matches!(defs[extent.0 as usize], Some(Op::Extent { .. })));
-        if is_wrap && (nonnegative[index.0 as usize] || guarded.get_or_insert_with(|| Guards::new(func, &defs)).lower_bound(index, &defs, &nonnegative, 0).is_some_and(|lb| lb >= 0)) {
+        if is_wrap && (nonnegative[index.0 as usize] || guarded.get_or_insert_with(|| Guards::new(func, &defs, &nonnegative)).lower_bound(index, &defs, &nonnegative, 0).is_some_and(|lb| lb >= 0)) {
             replace[result.0 as usize] = Some(index);
             any = true;
         }
@@ -144,10 +146,12 @@ struct Guards {
     /// `(slot, bound, block)`: the slot holds at least `bound` in the blocks `block`
     /// dominates.
     facts: Vec<(SlotId, i128, usize)>,
+    /// Per slot, a bound on every value written to it, which holds wherever it is read.
+    slot_bounds: Vec<Option<i128>>,
 }
 
 impl Guards {
-    fn new(func: &Function, defs: &[Option<&Op>]) -> Self {
+    fn new(func: &Function, defs: &[Option<&Op>], nonnegative: &[bool]) -> Self {
         let n = func.blocks.len();
         let mut block_of = vec![0; func.values.len()];
         for (b, inst) in func.instructions() {
@@ -188,44 +192,44 @@ impl Guards {
             _ => false,
         };
         let mut facts = Vec::new();
+        // A branch's outcome holds where its target, entered only from here, dominates.
+        let add = |facts: &mut Vec<_>, b: usize, slot: SlotId, target: super::BlockId, other: super::BlockId, bound: Option<i128>| {
+            let target = target.0 as usize;
+            if let Some(bound) = bound && target != other.0 as usize && preds[target] == [b] && stable(slot, b) {
+                facts.push((slot, bound, target));
+            }
+        };
         for (b, block) in func.blocks.iter().enumerate() {
             let Terminator::Branch { cond, then, otherwise } = block.term else { continue };
-            let Some(Op::Compare(op, l, r)) = defs[cond.0 as usize] else { continue };
-            // As `slot op k`, with the operands swapped if the constant is on the left.
-            let (op, slot, k) = match (defs[l.0 as usize], defs[r.0 as usize]) {
-                (Some(Op::ReadSlot(s)), Some(Op::Const(Constant::Int(k, _)))) => (*op, *s, *k),
-                (Some(Op::Const(Constant::Int(k, _))), Some(Op::ReadSlot(s))) => {
-                    let swapped = match op {
-                        CompareOp::Lt => CompareOp::Gt,
-                        CompareOp::Le => CompareOp::Ge,
-                        CompareOp::Gt => CompareOp::Lt,
-                        CompareOp::Ge => CompareOp::Le,
-                        other => *other,
-                    };
-                    (swapped, *s, *k)
-                }
-                _ => continue,
-            };
-            if !stable(slot, b) {
-                continue;
-            }
-            let (when_true, when_false) = match op {
-                CompareOp::Ge => (Some(k), None),
-                CompareOp::Gt => (Some(k + 1), None),
-                CompareOp::Lt => (None, Some(k)),
-                CompareOp::Le => (None, Some(k + 1)),
-                CompareOp::Eq => (Some(k), None),
-                CompareOp::Ne => (None, Some(k)),
-            };
-            // A branch's outcome holds where its target, entered only from here, dominates.
-            for (target, bound) in [(then, when_true), (otherwise, when_false)] {
-                let target = target.0 as usize;
-                if let Some(bound) = bound && then != otherwise && preds[target] == [b] {
-                    facts.push((slot, bound, target));
-                }
+            let Some((slot, when_true, when_false)) = comparison(defs, cond) else { continue };
+            add(&mut facts, b, slot, then, otherwise, when_true);
+            add(&mut facts, b, slot, otherwise, then, when_false);
+        }
+        // A chained comparison (`1 <= i < n - 1`) branches on a flag each comparison writes in
+        // turn: where the flag is true, one of its writes was true, so `i` is at least the
+        // least of what each write's truth, or the facts where it ran, bound it by.
+        let mut flag_writes: Vec<Vec<(usize, ValueId)>> = vec![Vec::new(); func.slots.len()];
+        for (b, inst) in func.instructions() {
+            if let Op::WriteSlot(slot, v) = inst.op {
+                flag_writes[slot.0 as usize].push((b.0 as usize, v));
             }
         }
-        Self { block_of, dominators, facts }
+        let direct = facts.clone();
+        for (b, block) in func.blocks.iter().enumerate() {
+            let Terminator::Branch { cond, then, otherwise } = block.term else { continue };
+            let Some(Op::ReadSlot(flag)) = defs[cond.0 as usize] else { continue };
+            let writes = &flag_writes[flag.0 as usize];
+            let Some(&(_, first)) = writes.first() else { continue };
+            let Some((slot, ..)) = comparison(defs, first) else { continue };
+            let bound = writes.iter().map(|&(at, v)| {
+                let when_true = comparison(defs, v).and_then(|(s, t, _)| if s == slot { t } else { None });
+                let known = direct.iter().filter(|(s, _, f)| *s == slot && dominates(*f, at)).map(|f| f.1).max();
+                when_true.max(known)
+            });
+            let least = bound.collect::<Option<Vec<i128>>>().and_then(|b| b.into_iter().min());
+            add(&mut facts, b, slot, then, otherwise, least);
+        }
+        Self { block_of, dominators, facts, slot_bounds: slot_lower_bounds(func, defs, nonnegative) }
     }
 
     /// A lower bound of the integer `v`, if one is known.
@@ -239,7 +243,8 @@ impl Guards {
             Op::Const(Constant::Int(k, _)) => Some(*k),
             Op::ReadSlot(slot) => {
                 let b = self.block_of[v.0 as usize];
-                self.facts.iter().filter(|(s, _, at)| s == slot && dominates(&self.dominators, *at, b)).map(|f| f.1).max()
+                let guarded = self.facts.iter().filter(|(s, _, at)| s == slot && dominates(&self.dominators, *at, b)).map(|f| f.1).max();
+                guarded.max(self.slot_bounds[slot.0 as usize])
             }
             Op::Binary(BinaryOp::Add, a, b) => Some(bound(a)? + bound(b)?),
             Op::Binary(BinaryOp::Sub, a, b) => match defs[b.0 as usize] {
@@ -250,6 +255,91 @@ impl Guards {
         };
         derived.max(at_least_zero)
     }
+}
+
+/// `cond` as a comparison of a slot with a constant: the slot, and its lower bound where the
+/// comparison is true and where it is false.
+fn comparison(defs: &[Option<&Op>], cond: ValueId) -> Option<(SlotId, Option<i128>, Option<i128>)> {
+    let Some(Op::Compare(op, l, r)) = defs[cond.0 as usize] else { return None };
+    // As `slot op k`, with the operands swapped if the constant is on the left.
+    let (op, slot, k) = match (defs[l.0 as usize], defs[r.0 as usize]) {
+        (Some(Op::ReadSlot(s)), Some(Op::Const(Constant::Int(k, _)))) => (*op, *s, *k),
+        (Some(Op::Const(Constant::Int(k, _))), Some(Op::ReadSlot(s))) => {
+            let swapped = match op {
+                CompareOp::Lt => CompareOp::Gt,
+                CompareOp::Le => CompareOp::Ge,
+                CompareOp::Gt => CompareOp::Lt,
+                CompareOp::Ge => CompareOp::Le,
+                other => *other,
+            };
+            (swapped, *s, *k)
+        }
+        _ => return None,
+    };
+    let (when_true, when_false) = match op {
+        CompareOp::Ge => (Some(k), None),
+        CompareOp::Gt => (Some(k + 1), None),
+        CompareOp::Lt => (None, Some(k)),
+        CompareOp::Le => (None, Some(k + 1)),
+        CompareOp::Eq => (Some(k), None),
+        CompareOp::Ne => (None, Some(k)),
+    };
+    Some((slot, when_true, when_false))
+}
+
+/// Per slot, a lower bound of every value written to it: the greatest fixpoint, as for
+/// non-negativity. A `range` counter is written its start and itself plus the step, so with
+/// a step of at least 0 it never falls below the start, and neither does the loop variable
+/// copied from it, in the body or after the loop. A write of an unbounded value (a negative or
+/// unknown step, a reassignment in the body) takes the bound back.
+fn slot_lower_bounds(func: &Function, defs: &[Option<&Op>], nonnegative: &[bool]) -> Vec<Option<i128>> {
+    let mut bounds: Vec<Option<i128>> = vec![None; func.slots.len()];
+    for (_, inst) in func.instructions() {
+        if let Op::WriteSlot(slot, _) = inst.op
+            && matches!(&func.slots[slot.0 as usize].ty, Type::Scalar(s) if s.is_int())
+        {
+            // Optimistic start; a slot never written claims nothing.
+            bounds[slot.0 as usize] = Some(i128::MAX);
+        }
+    }
+    for round in 0.. {
+        let mut changed = false;
+        for (_, inst) in func.instructions() {
+            let Op::WriteSlot(slot, v) = inst.op else { continue };
+            let s = slot.0 as usize;
+            let Some(current) = bounds[s] else { continue };
+            let new = written_bound(v, defs, nonnegative, &bounds, 0).map(|b| b.min(current));
+            if new != bounds[s] {
+                // Still falling after a few rounds, it falls without end (`k -= 1` in a loop).
+                bounds[s] = if round < 4 { new } else { None };
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    bounds
+}
+
+/// A lower bound of the integer `v`, given the slots' bounds.
+fn written_bound(v: ValueId, defs: &[Option<&Op>], nonnegative: &[bool], slots: &[Option<i128>], depth: usize) -> Option<i128> {
+    let at_least_zero = nonnegative[v.0 as usize].then_some(0);
+    if depth > 8 {
+        return at_least_zero;
+    }
+    let bound = |v: ValueId| written_bound(v, defs, nonnegative, slots, depth + 1);
+    let derived = match defs[v.0 as usize] {
+        Some(Op::Const(Constant::Int(k, _))) => Some(*k),
+        Some(Op::ReadSlot(slot)) => slots[slot.0 as usize],
+        Some(Op::Binary(BinaryOp::Add, a, b)) => Some(bound(*a)?.saturating_add(bound(*b)?)),
+        Some(Op::Binary(BinaryOp::Sub, a, b)) => match defs[b.0 as usize] {
+            Some(Op::Const(Constant::Int(k, _))) => Some(bound(*a)?.saturating_sub(*k)),
+            _ => None,
+        },
+        _ => None,
+    };
+    derived.max(at_least_zero)
 }
 
 /// Whether block `a` dominates block `b` (`dominators` as [`dominators`] computes it).
