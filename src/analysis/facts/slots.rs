@@ -178,8 +178,9 @@ pub fn may_meet(
         return false; // the same thread
     }
     // One slot for several threads (`s[0]`, `s[tx]` in a 2-D block): written by every thread,
-    // it is a race only through the values written, which KL202 judges on its own.
-    if same_slot && !vw.conditional {
+    // it is a race only through the values written, which KL202 judges on its own (an atomic
+    // changes it in every thread: a reader may come before some of them).
+    if same_slot && !vw.conditional && !w.access.atomic {
         return false;
     }
     true

@@ -199,6 +199,9 @@ pub struct Value {
     pub unique: Option<Level>,
     /// `x % m` (or `x & (m - 1)`) for a constant `m > 0`: the form of `x` and `m`.
     pub modulo: Option<(Poly, i64)>,
+    /// `x // m` (or `x >> k`) for a constant `m >= 2`: the form of `x` and `m` (a warp's
+    /// number `tid // 32`).
+    pub quotient: Option<(Poly, i64)>,
 }
 
 impl Value {
@@ -289,6 +292,8 @@ pub struct Access {
     pub write: bool,
     /// A read-modify-write (`a[i] += v`, `a[i] = a[i] + v`): set on the write.
     pub rmw: bool,
+    /// A `cuda.atomic.*` call on the array (a read-modify-write no other thread interrupts).
+    pub atomic: bool,
     /// The value written.
     pub value: Option<Value>,
     /// The control level: `Thread` under a thread-dependent condition.
@@ -1193,11 +1198,25 @@ impl Walker<'_> {
                     "atomic.inc" => true,
                     _ => false,
                 };
-                let unique = match c.arguments.args.first().and_then(|a| self.array_kind(a)) {
+                let target = c.arguments.args.first().and_then(|a| self.array_kind(a));
+                let unique = match target {
                     Some((_, ArrayKind::Param)) if ticket => Some(Level::Uniform),
                     Some((_, ArrayKind::Shared { .. })) if ticket => Some(Level::Block),
                     _ => None,
                 };
+                // An atomic on shared memory writes its slot: KL202 pairs it with the plain
+                // accesses of the same barrier interval.
+                if let Some((name, kind @ ArrayKind::Shared { .. })) = target
+                    && let Some(slot) = c.arguments.args.get(1)
+                {
+                    let (index, ranges) = match slot {
+                        Expr::Tuple(t) => (t.elts.iter().map(|e| self.eval_quiet(e)).collect(), t.elts.iter().map(Ranged::range).collect()),
+                        other => (vec![self.eval_quiet(other)], vec![other.range()]),
+                    };
+                    if let Some(id) = self.access(name, kind, c.range(), index, ranges, true, true, args.get(2).cloned()) {
+                        self.facts.accesses[id].atomic = true;
+                    }
+                }
                 return Value { level: Level::Thread, atoms: joined.atoms, unique, ..Value::default() };
             }
             let varying = ["shfl", "ballot", "match", "activemask", "lanemask", "random", "vote", "any_sync", "all_sync", "eq_sync"];
@@ -1285,9 +1304,9 @@ impl Walker<'_> {
         write: bool,
         rmw: bool,
         value: Option<Value>,
-    ) {
+    ) -> Option<usize> {
         if !self.record || self.quiet || kind == ArrayKind::Other {
-            return;
+            return None;
         }
         let key = (range.start().into(), range.end().into(), write);
         let id = match self.access_ids.get(&key) {
@@ -1303,6 +1322,7 @@ impl Walker<'_> {
                     index_ranges,
                     write,
                     rmw,
+                    atomic: false,
                     value,
                     control: self.cur.level,
                     thread_conditions: self.cur.thread_conditions.clone(),
@@ -1326,6 +1346,7 @@ impl Walker<'_> {
         }
         self.pending = pending;
         self.pending.insert(id, BTreeSet::new());
+        Some(id)
     }
 
     fn assign(&mut self, target: &Expr, value_expr: &Expr, value: &Value, ctl: &Ctl, rmw: bool) {
@@ -1440,6 +1461,7 @@ impl Walker<'_> {
                     range_bounded: value.range_bounded && count <= 2,
                     unique: if count <= 1 { value.unique } else { None },
                     modulo: if count <= 1 { value.modulo.clone() } else { None },
+                    quotient: if count <= 1 { value.quotient.clone() } else { None },
                 };
                 if let Some(old) = self.env.get(&name) {
                     new.level = new.level.max(old.level);
@@ -1605,6 +1627,11 @@ fn binop(op: Operator, l: &Value, r: &Value) -> Value {
     v.modulo = match (op, &l.poly, m) {
         (Operator::Mod, Some(x), Some(m)) if m > 0 => Some((x.clone(), m)),
         (Operator::BitAnd, Some(x), Some(mask)) if mask >= 0 && (mask + 1).count_ones() == 1 => Some((x.clone(), mask + 1)),
+        _ => None,
+    };
+    v.quotient = match (op, &l.poly, m) {
+        (Operator::FloorDiv, Some(x), Some(m)) if m >= 2 => Some((x.clone(), m)),
+        (Operator::RShift, Some(x), Some(k)) if (1..31).contains(&k) => Some((x.clone(), 1 << k)),
         _ => None,
     };
     v.poly = match (&l.poly, &r.poly) {

@@ -10,7 +10,12 @@
 //! slot, every thread storing into `s[tid % m]` (unconditionally) in blocks known to be
 //! wider than `m` (threads `m` apart share the slot), and the next iteration of a loop
 //! overwriting slots other threads may still be reading (a tiled loop without the barrier
-//! at the end of its body).
+//! at the end of its body). A `cuda.atomic.*` call on a shared array writes its slot: a
+//! shared histogram (`cuda.atomic.add(hist, x[i], 1)`, a bin read from data, so any bin) read
+//! back or cleared with no barrier between, or a block counter every thread adds to and thread
+//! 0 reads, races; atomics never race with each other. Per-warp partial sums stored at
+//! `s[tid // 32]` (`s[wid]`) meet a slot that thread 0 reads (`s[w]` in a loop over the warps,
+//! `s[2]`) unless it is slot 0, which may be its own warp's.
 //!
 //! Not reported, as they never meet in one slot: per-thread slots (`s[tid]` written and read
 //! by the same thread), reads separated from the writes by a barrier, slots no writer of the
@@ -66,7 +71,7 @@ use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::slots::{BlockShape, Side, may_meet};
-use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, item_uniformity};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
 use crate::lint::{Diagnostic, ItemContext};
@@ -136,17 +141,26 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 if earlier.array != access.array || p == id {
                     continue;
                 }
-                let (Some(pe), Some(pa)) = (&polys[p], &polys[id]) else { continue };
-                let (writer, other, w_earlier) = if earlier.write {
-                    (Side { access: earlier, index: pe }, Side { access, index: pa }, true)
-                } else if access.write {
-                    (Side { access, index: pa }, Side { access: earlier, index: pe }, false)
-                } else {
+                // Two reads never race, nor do two atomics on one slot.
+                if !(earlier.write || access.write) || (earlier.atomic && access.atomic) {
                     continue;
-                };
+                }
                 if one_warp || (warp_rules && within_one_warp(earlier) && within_one_warp(access)) {
                     continue;
                 }
+                let (Some(pe), Some(pa)) = (&polys[p], &polys[id]) else {
+                    let (w, o) = if earlier.write { (earlier, access) } else { (access, earlier) };
+                    if unknown_slot_meets(w, o, &threads, shape) && reported.insert(access.stmt) {
+                        out.push(race(ctx, access, earlier));
+                        break;
+                    }
+                    continue;
+                };
+                let (writer, other, w_earlier) = if earlier.write {
+                    (Side { access: earlier, index: pe }, Side { access, index: pa }, true)
+                } else {
+                    (Side { access, index: pa }, Side { access: earlier, index: pe }, false)
+                };
                 let none = BTreeSet::new();
                 let reassigned = access.reassigned.get(&p).unwrap_or(&none);
                 if may_meet(writer, other, reassigned, w_earlier, &threads, shape, &facts.shrinking) && reported.insert(access.stmt) {
@@ -209,6 +223,36 @@ fn shared_modulo_slot(access: &Access, shape: BlockShape) -> Option<i64> {
         }
     }
     found
+}
+
+/// Whether the write `w` and the access `o`, one of them at a slot with no polynomial form,
+/// may meet from two threads: an atomic at a slot read from data (`cuda.atomic.add(hist,
+/// x[i], 1)`, on either side: it also lands on a plain store) may hit any slot, so it meets
+/// every access of another thread; a slot numbered by the thread's group (`s[tid // 32]`,
+/// written by each warp) meets a slot the same in every thread (`s[w]` in a loop over the
+/// warps, `s[2]`) that a group other than the first owns (slot 0 may be the accessing
+/// thread's own group's).
+fn unknown_slot_meets(w: &Access, o: &Access, threads: &BTreeSet<Atom>, shape: BlockShape) -> bool {
+    let same_thread = threads.iter().all(|t| matches!((w.pins.get(t), o.pins.get(t)), (Some(a), Some(b)) if a == b));
+    if same_thread {
+        return false;
+    }
+    if [w, o].iter().any(|a| a.atomic && a.index.iter().any(|v| v.data && v.poly.is_none())) {
+        return true;
+    }
+    let ([a], [b]) = (&w.index[..], &o.index[..]) else { return false };
+    let grouped = |q: &Value, u: &Value| -> bool {
+        let Some((x, m)) = &q.quotient else { return false };
+        let Some(axis) = (0..3u8).find(|a| *x == Poly::atom(Atom::Tid(*a))) else { return false };
+        // A form with no thread index: the same in every thread, or the one thread's own value
+        // (`for w in range(...)` under `if tid == 0:`).
+        let Some(slot) = u.poly.as_ref().filter(|p| !p.has_thread()) else { return false };
+        match slot.as_const() {
+            Some(k) => k >= 1 && shape.0[axis as usize].is_none_or(|width| width > k * m),
+            None => shape.0[axis as usize].is_none_or(|width| width > *m),
+        }
+    };
+    grouped(a, b) || grouped(b, a)
 }
 
 /// Only one thread of the block runs this access.

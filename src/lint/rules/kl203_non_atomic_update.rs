@@ -60,7 +60,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
         let active = active_atoms(facts, launches.get(&function.name));
         for access in &facts.accesses {
-            if !access.write || !access.rmw {
+            if !access.write || !access.rmw || access.atomic {
                 continue;
             }
             let shared = matches!(access.kind, ArrayKind::Shared { .. });
