@@ -94,8 +94,10 @@ fn inlined_program_computes_what_the_lowered_program_computes() {
 
     let ptx = ptx(&lowered, "k");
     assert!(!ptx.contains(".func") && !ptx.contains("call"), "{ptx}");
-    // The local array of the inlined `smooth` is the kernel's own.
-    assert!(ptx.contains(".local .align 16 .b8"), "{ptx}");
+    // The local array of the inlined `smooth` is the kernel's own, and indexed at constants
+    // once `smooth`'s loop is unrolled, it lives in registers. (The loop calling `smooth`
+    // stays a loop: its copies would each declare another array.)
+    assert!(!ptx.contains(".local"), "{ptx}");
 }
 
 #[test]

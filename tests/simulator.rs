@@ -252,6 +252,30 @@ def k(out):
 }
 
 #[test]
+fn uninitialised_local_read_is_reported() {
+    // The raytracer's bug: a parameter rebound to a fresh local array, copied into itself.
+    let src = format!(
+        "{HEADER}import numpy as np
+@cuda.jit
+def k(out, x):
+    t = cuda.threadIdx.x
+    p = cuda.local.array(3, float32)
+    for i in range(3):
+        p[i] = p[i]
+    q = cuda.local.array(4, float32)
+    for i in range(4):
+        q[i] = x[t] * i
+    v = q.view(np.int8)
+    out[t] = p[t % 3] + q[t % 4] + v[t % 16]
+"
+    );
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0; 8]), array(Scalar::F32, &[1.5; 8])]);
+    // Once per place: the copy reads garbage; `q`, written whole first, is read as floats
+    // and as bytes without a finding.
+    assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 8)]);
+}
+
+#[test]
 fn non_atomic_accumulation_conflicts_and_atomic_does_not() {
     let src = format!(
         "{HEADER}

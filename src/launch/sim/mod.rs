@@ -122,6 +122,8 @@ pub struct Buffer {
     /// Race bookkeeping per element: for shared memory, who last wrote and read it and when;
     /// for global memory, the last non-atomic writer and when. Empty until used.
     pub track: Vec<Track>,
+    /// For local memory, which bytes the thread has written. Empty until used.
+    pub written: Vec<bool>,
 }
 
 impl Buffer {
@@ -131,6 +133,7 @@ impl Buffer {
             space,
             name: name.into(),
             track: Vec::new(),
+            written: Vec::new(),
         }
     }
 }
@@ -1381,7 +1384,8 @@ impl Machine<'_> {
         read_bits(&self.buffers[arr.buffer].data[at..at + n], s)
     }
 
-    /// Race bookkeeping of a read of `n` bytes at `at` (shared memory only).
+    /// Race bookkeeping of a read of `n` bytes at `at` (shared memory), and whether a local
+    /// array's element was written first.
     fn track_read(
         &mut self,
         t: Who,
@@ -1391,8 +1395,10 @@ impl Machine<'_> {
         span: TextRange,
         atomic: bool,
     ) {
-        if self.buffers[buffer].space != MemorySpace::Shared {
-            return;
+        match self.buffers[buffer].space {
+            MemorySpace::Shared => {}
+            MemorySpace::Local => return self.track_local_read(t, buffer, at, n, span),
+            _ => return,
         }
         let me = t.id;
         let buf = &mut self.buffers[buffer];
@@ -1428,6 +1434,23 @@ impl Machine<'_> {
         if never_written || raced {
             self.read_finding(t, span, never_written);
         }
+    }
+
+    /// A local array is its thread's own and starts uninitialised (Numba allocates it on the
+    /// stack): reading an element the thread has not written reads garbage.
+    fn track_local_read(&mut self, t: Who, buffer: usize, at: usize, n: usize, span: TextRange) {
+        if self.buffers[buffer].written.get(at..at + n).is_some_and(|bytes| bytes.iter().all(|&w| w)) {
+            return;
+        }
+        self.report(
+            FindingKind::UninitializedRead,
+            span,
+            t,
+            format!(
+                "read of a local array's element this thread has not written: local memory starts uninitialised, so it reads garbage (thread {:?}, block {:?})",
+                t.tid, t.bid
+            ),
+        );
     }
 
     /// Report a read of shared memory no thread wrote, or (`never_written` false) a race.
@@ -1511,6 +1534,14 @@ impl Machine<'_> {
     ) {
         let n = new.len();
         let space = self.buffers[buffer].space;
+        if space == MemorySpace::Local {
+            let buf = &mut self.buffers[buffer];
+            if buf.written.is_empty() {
+                buf.written = vec![false; buf.data.len()];
+            }
+            buf.written[at..at + n].fill(true);
+            return;
+        }
         if !matches!(space, MemorySpace::Shared | MemorySpace::Global) {
             return;
         }
