@@ -59,3 +59,15 @@ def np_ctors(o, f, n):
         o[i, 13] = np.float32(k) / np.float32(3)
         o[i, 14] = np.intp(v) + np.uintp(k) % np.uintp(7)
         o[i, 15] = np.double(np.single(v))
+
+
+@cuda.jit
+def np_nan_variance(o, x, k):
+    # np.nanvar / np.nanstd of each row (NaNs skipped; an all-NaN row is 0/0 = NaN), of a
+    # float32 and an int32 array (float64 results).
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        o[i, 0] = np.nanvar(x[i])
+        o[i, 1] = np.nanstd(x[i])
+        o[i, 2] = np.nanvar(k[i])
+        o[i, 3] = np.nanstd(k[i])

@@ -2597,7 +2597,7 @@ impl Lower<'_> {
         }
         match path.as_str() {
             "numpy.sum" | "numpy.prod" | "numpy.mean" | "numpy.var" | "numpy.std" | "numpy.all" | "numpy.any" | "numpy.argmax" | "numpy.argmin"
-            | "numpy.nansum" | "numpy.nanprod" | "numpy.nanmean" | "numpy.count_nonzero" => {
+            | "numpy.nansum" | "numpy.nanprod" | "numpy.nanmean" | "numpy.nanvar" | "numpy.nanstd" | "numpy.count_nonzero" => {
                 let array = self.expr(first)?;
                 let axis = args.get(1).or_else(|| keyword(call, "axis"));
                 let name = path.trim_start_matches("numpy.");

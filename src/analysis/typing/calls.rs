@@ -448,9 +448,9 @@ pub(super) fn array_reduction(what: &str, name: &str, array: &Type, extra: &[Ty]
             }
             Ok(Ty::scalar(ret))
         }
-        // numba-cuda's loops: NaNs skipped, integers (and bools) summed in int64, a mean in
-        // float64; `count_nonzero` counts items `!= 0`.
-        "nansum" | "nanprod" | "nanmean" | "count_nonzero" => {
+        // numba-cuda's loops: NaNs skipped, integers (and bools) summed in int64, a mean and
+        // a variance in float64; `count_nonzero` counts items `!= 0`.
+        "nansum" | "nanprod" | "nanmean" | "nanvar" | "nanstd" | "count_nonzero" => {
             let takes_axis = name == "count_nonzero" && extra.iter().chain(kwargs.iter().map(|(_, t)| t)).all(is_none) && extra.len() + kwargs.len() <= 1;
             if !(takes_axis || extra.is_empty() && kwargs.is_empty()) {
                 return numba(format!("No implementation of function `{what}` for ({array}, ...): it takes the array alone"), range);
@@ -460,7 +460,7 @@ pub(super) fn array_reduction(what: &str, name: &str, array: &Type, extra: &[Ty]
             }
             Ok(Ty::scalar(match name {
                 "nansum" | "nanprod" if s.is_float() => s,
-                "nanmean" => Scalar::F64,
+                "nanmean" | "nanvar" | "nanstd" => Scalar::F64,
                 _ => Scalar::I64,
             }))
         }
@@ -1086,7 +1086,7 @@ fn math(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
 fn numpy_array(name: &str, array: &Type, rest: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> Option<TResult<Ty>> {
     Some(match name {
         "sum" | "prod" | "mean" | "var" | "std" | "all" | "any" | "argmax" | "argmin" | "max" | "min" | "amax" | "amin" | "nansum"
-        | "nanprod" | "nanmean" | "count_nonzero" => array_reduction(&format!("np.{name}"), name, array, rest, kwargs, range),
+        | "nanprod" | "nanmean" | "nanvar" | "nanstd" | "count_nonzero" => array_reduction(&format!("np.{name}"), name, array, rest, kwargs, range),
         // NumPy 2's `np.reshape(a, shape)` has no CUDA implementation (`a.reshape` has).
         "reshape" => numba(
             format!("No implementation of function np.reshape for ({array}, ...): use the method `a.reshape(shape)`"),
@@ -1100,7 +1100,7 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
     if let Some(Ty::Val(array @ Type::Array { .. })) = args.iter().find(|a| matches!(a, Ty::Val(Type::Array { .. }))) {
         // Numba's CUDA target compiles these (asked of compile_ptx); kernlint has no
         // implementation of them.
-        if matches!(name, "nanvar" | "nanstd" | "trace" | "average" | "asarray") {
+        if matches!(name, "trace" | "average" | "asarray") {
             return err(format!("kernlint does not implement `np.{name}` of an array yet"), range);
         }
         return reject(
