@@ -106,6 +106,17 @@ impl Lower<'_> {
         }
     }
 
+    /// `count += 1` where `keep` holds (the int64 count of the items a NaN-skipping
+    /// reduction kept).
+    fn count_where(&mut self, count: SlotId, keep: ValueId, span: TextRange) -> LResult<()> {
+        let n = self.emit(Op::ReadSlot(count), I64, span);
+        let one = self.int(1, span);
+        let n1 = self.arith(Operator::Add, n, one, None, span)?;
+        let n = self.select(keep, n1, n, span);
+        self.emit_void(Op::WriteSlot(count, n), span);
+        Ok(())
+    }
+
     fn load_at(&mut self, array: ValueId, indices: Vec<ValueId>, span: TextRange) -> ValueId {
         let dtype = self.ty(array).dtype().cloned().unwrap_or(Type::Unknown);
         let space = self.space(array);
@@ -506,11 +517,7 @@ impl Lower<'_> {
                 let x = self.select(keep, x, c, span);
                 self.emit_void(Op::WriteSlot(acc, x), span);
                 if let Some(count) = count {
-                    let n = self.emit(Op::ReadSlot(count), I64, span);
-                    let one = self.int(1, span);
-                    let n1 = self.arith(Operator::Add, n, one, None, span)?;
-                    let n = self.select(keep, n1, n, span);
-                    self.emit_void(Op::WriteSlot(count, n), span);
+                    self.count_where(count, keep, span)?;
                 }
                 self.close_element_loops(loops, span);
                 let c = self.emit(Op::ReadSlot(acc), Some(Type::Scalar(acc_t)), span);
@@ -541,11 +548,7 @@ impl Lower<'_> {
                 let x = self.arith(Operator::Add, c, sq, None, span)?;
                 let x = self.select(keep, x, c, span);
                 self.emit_void(Op::WriteSlot(ssd, x), span);
-                let n = self.emit(Op::ReadSlot(count), I64, span);
-                let one = self.int(1, span);
-                let n1 = self.arith(Operator::Add, n, one, None, span)?;
-                let n = self.select(keep, n1, n, span);
-                self.emit_void(Op::WriteSlot(count, n), span);
+                self.count_where(count, keep, span)?;
                 self.close_element_loops(loops, span);
                 let c = self.emit(Op::ReadSlot(ssd), Some(f64_t), span);
                 let n = self.emit(Op::ReadSlot(count), I64, span);
