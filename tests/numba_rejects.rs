@@ -355,6 +355,12 @@ def k(o):
 def k(o):
     t = (o[0], 1) * 2
     o[1] = t[0]"#),
+    // CPython folds no negative count: the repetition reaches Numba.
+    ("tuple_repeat_negative", "void(int64[::1])", 3, Numba, "no tuple repetition", r#"
+@cuda.jit
+def k(o):
+    t = (7,) * -1
+    o[1] = len(t)"#),
     ("tuple_index_out_of_range", "void(int64[::1])", 4, Numba, "tuple index out of range", r#"
 @cuda.jit
 def k(o):

@@ -75,3 +75,19 @@ def row_iter(o, m):
             s += v * w
         o[i, 2] = s
         o[i, 3] = len(m) * 100 + len(m[0]) + len(m[1:, 2:])
+
+
+@cuda.jit
+def tuple_repeat_const(o, a):
+    # CPython folds a tuple of constants times a constant integer into one constant tuple
+    # (either order, a zero count, bools and nested tuples as items; a negative count it
+    # does not fold, and Numba has no repetition).
+    i = cuda.grid(1)
+    if i < o.shape[0]:
+        t = (1, 2) * 3
+        u = 2 * (0.5, True)
+        e = (7,) * 0
+        n = ((1, 2),) * 2
+        o[i, 0] = t[i % 6] * a[i]
+        o[i, 1] = u[2] + u[3] + len(t) + len(e)
+        o[i, 2] = n[1][0] + n[0][1]

@@ -22,7 +22,7 @@ use crate::analysis::typing::closures::ClosureCall;
 use crate::analysis::typing::promote::{base_scalar, unify, unify_scalar, unliteral};
 use crate::analysis::typing::{
     BoundArg, DefTypes, Index, array_index, bind_device_arguments, bind_device_call, find_def, imported_array, python_float,
-    resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
+    repeated_tuple, resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
 };
 use crate::analysis::{Db, SourceFile};
 
@@ -1502,6 +1502,7 @@ impl Lower<'_> {
                 let ty = if v > i64::MAX as i128 { Scalar::U64 } else { Scalar::I64 };
                 Ok(self.constant(Constant::Int(v, ty), span))
             }
+            Expr::BinOp(b) if let Some(folded) = repeated_tuple(b) => self.expr(&folded),
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;

@@ -1617,6 +1617,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     })?;
                 Ty::scalar(s)
             }
+            Expr::BinOp(b) if let Some(folded) = repeated_tuple(b) => self.expr(&folded, env)?,
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left, env)?;
                 let r = self.expr(&b.right, env)?;
@@ -2127,17 +2128,12 @@ impl<'c, 'a> Typer<'c, 'a> {
             if !repeat && (number(l) && other(r) || other(l) && number(r)) {
                 return reject(ErrorKind::Numba, message, range);
             }
-            // Numba repeats a tuple by a constant integer (not modelled), by no other number.
+            // CPython folds a tuple of constants times a constant integer into a constant
+            // (`repeated_tuple`); any other repetition reaches Numba, which has none.
             let tuple = |t: &Ty| t.value().and_then(tuple_elems).is_some();
-            // CPython folds a tuple of constants times an integer literal to a constant
-            // (not modelled); any other repetition reaches Numba, which has none.
-            let folded = |t: &Ty, n: &Ty| {
-                matches!(n.value(), Some(Type::IntLiteral(_)))
-                    && t.value().and_then(tuple_elems).is_some_and(|items| items.iter().all(|i| matches!(i, Type::IntLiteral(_) | Type::BoolLiteral(_) | Type::StrLiteral(_) | Type::Scalar(Scalar::F64 | Scalar::C128))))
-            };
             let int = |t: &Ty| t.value().and_then(base_scalar).is_some_and(|s| s.is_int() || s == Scalar::Bool);
-            if op == Operator::Mult && (tuple(l) && int(r) && !folded(l, r) || int(l) && tuple(r) && !folded(r, l)) {
-                return reject(ErrorKind::Numba, format!("{message}: Numba has no tuple repetition (only a tuple of constants times an integer literal, which Python folds)"), range);
+            if op == Operator::Mult && (tuple(l) && int(r) || int(l) && tuple(r)) {
+                return reject(ErrorKind::Numba, format!("{message}: Numba has no tuple repetition (only a tuple of constants times a constant integer, which Python folds)"), range);
             }
             let non_int = |t: &Ty| t.value().and_then(base_scalar).is_some_and(|s| !s.is_int() && s != Scalar::Bool);
             if op == Operator::Mult && (tuple(l) && non_int(r) || non_int(l) && tuple(r)) {
@@ -2565,6 +2561,37 @@ fn fold_cpython_const(expr: &Expr) -> Option<ConstValue> {
         }
         _ => None,
     }
+}
+
+/// A tuple of constants repeated by a constant integer (`(0.0,) * 3`, `2 * (1, 2)`), as the
+/// tuple display CPython folds it into: Numba sees the constant tuple. CPython's
+/// `safe_multiply` folds no negative count, no result over 256 items, and no nested tuples
+/// of over 1024 items in all divided by the count.
+pub fn repeated_tuple(b: &ast::ExprBinOp) -> Option<Expr> {
+    if b.op != Operator::Mult {
+        return None;
+    }
+    let ((Expr::Tuple(t), n) | (n, Expr::Tuple(t))) = (b.left.as_ref(), b.right.as_ref()) else { return None };
+    let n = match cpython_const(n)? {
+        ConstValue::Int(n) => n,
+        ConstValue::Bool(b) => i128::from(b),
+        _ => return None,
+    };
+    let items = t.elts.iter().map(cpython_const).collect::<Option<Vec<_>>>()?;
+    let n = usize::try_from(n).ok()?;
+    fn total(items: &[ConstValue]) -> usize {
+        items.len() + items.iter().map(|i| if let ConstValue::Tuple(t) = i { total(t) } else { 0 }).sum::<usize>()
+    }
+    if !items.is_empty() && n > 0 && (n > 256 / items.len() || total(&items) > 1024 / n) {
+        return None;
+    }
+    Some(Expr::Tuple(ast::ExprTuple {
+        node_index: Default::default(),
+        range: b.range,
+        elts: (0..n).flat_map(|_| t.elts.iter().cloned()).collect(),
+        ctx: ast::ExprContext::Load,
+        parenthesized: true,
+    }))
 }
 
 /// The literal type of an operation CPython folds into an int or bool constant (`1 + 1`:
