@@ -355,6 +355,10 @@ def k(o):
 def k(o):
     t = (o[0], 1) * 2
     o[1] = t[0]"#),
+    ("sum_empty_tuple", "void(int64[::1])", 3, Numba, "an empty tuple", r#"
+@cuda.jit
+def k(o):
+    o[0] = sum(())"#),
     // CPython folds no negative count: the repetition reaches Numba.
     ("tuple_repeat_negative", "void(int64[::1])", 3, Numba, "no tuple repetition", r#"
 @cuda.jit

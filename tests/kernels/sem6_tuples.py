@@ -91,3 +91,22 @@ def tuple_repeat_const(o, a):
         o[i, 0] = t[i % 6] * a[i]
         o[i, 1] = u[2] + u[3] + len(t) + len(e)
         o[i, 2] = n[1][0] + n[0][1]
+
+
+@cuda.jit
+def tuple_concat_sum(o, a):
+    # Tuple `+` of mixed items (values: literal types dropped, unless CPython folds two
+    # constant tuples into one), and sum() of tuples (numba-cuda's ol_sum: the accumulator
+    # where start's int64 and the sums meet; bools add as ints).
+    i = cuda.grid(1)
+    if i < o.shape[0]:
+        x = a[i]
+        t = (x, 2) + (True, 1.5)
+        u = (x, x * 2) + (x + 1,)
+        o[i, 0] = t[0] + t[1] + t[2] + t[3]
+        o[i, 1] = u[2] + len(u)
+        o[i, 2] = sum((x, 2, True))
+        o[i, 3] = sum((x, 0.5), 10)
+        o[i, 4] = sum(u)
+        c = (1, 2) + (3.5, True)
+        o[i, 5] = sum((True, True, 3)) + c[2] + c[3]

@@ -22,7 +22,7 @@ use crate::analysis::typing::closures::ClosureCall;
 use crate::analysis::typing::promote::{base_scalar, unify, unify_scalar, unliteral};
 use crate::analysis::typing::{
     BoundArg, DefTypes, Index, array_index, bind_device_arguments, bind_device_call, find_def, imported_array, python_float,
-    repeated_tuple, resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
+    folded_tuple, resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
 };
 use crate::analysis::{Db, SourceFile};
 
@@ -1502,10 +1502,22 @@ impl Lower<'_> {
                 let ty = if v > i64::MAX as i128 { Scalar::U64 } else { Scalar::I64 };
                 Ok(self.constant(Constant::Int(v, ty), span))
             }
-            Expr::BinOp(b) if let Some(folded) = repeated_tuple(b) => self.expr(&folded),
+            Expr::BinOp(b) if let Some(folded) = folded_tuple(b) => self.expr(&folded),
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;
+                if b.op == Operator::Add
+                    && let (Some(nl), Some(nr)) = (tuple_length(self.ty(l)), tuple_length(self.ty(r)))
+                {
+                    let mut items = Vec::new();
+                    for (t, n) in [(l, nl), (r, nr)] {
+                        for i in 0..n {
+                            items.push(self.extract(t, i, span)?);
+                        }
+                    }
+                    let ty = Type::tuple(items.iter().map(|v| self.ty(*v).clone()).collect());
+                    return Ok(self.emit(Op::MakeTuple(items), Some(ty), span));
+                }
                 let result = self.expr_type(expr)?;
                 self.arith(b.op, l, r, scalar(&result), span)
             }
@@ -2593,6 +2605,26 @@ impl Lower<'_> {
             return self.array_method(recv, attr.attr.as_str(), call, &result, span).map(Some);
         }
         let (Some(path), Some(first)) = (path, args.first()) else { return Ok(None) };
+        if path == "builtins.sum"
+            && let Ok(t) = self.expr_type(first)
+            && let Some(n) = tuple_length(&t)
+            && let Some(acc_t) = scalar(&result)
+        {
+            // numba-cuda's `ol_sum`: `acc = start; for x in t: acc = acc + x`, `acc` of the
+            // type its assignments meet at.
+            let tuple = self.expr(first)?;
+            let start = match args.get(1).or_else(|| keyword(call, "start")) {
+                Some(e) => self.expr(e)?,
+                None => self.int(0, span),
+            };
+            let mut acc = self.cast(start, acc_t, span)?;
+            for i in 0..n {
+                let x = self.extract(tuple, i, span)?;
+                let sum = self.arith(Operator::Add, acc, x, None, span)?;
+                acc = self.cast(sum, acc_t, span)?;
+            }
+            return Ok(Some(acc));
+        }
         if !matches!(self.expr_type(first), Ok(Type::Array { .. })) {
             return Ok(None);
         }

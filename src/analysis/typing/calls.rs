@@ -1037,7 +1037,28 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
                     };
                     Ok(Ty::scalar(builtin_sum_type(start, element).ok_or_else(|| Fail::from((format!("sum() of {a}"), range)))?))
                 }
-                _ => err("sum() needs an array", range),
+                // A tuple's items added one by one (`literal_unroll` for a heterogeneous one).
+                Some(t) if let Some(items) = tuple_elems(t) => {
+                    // `Tuple()` is neither kind of tuple `ol_sum` takes.
+                    if items.is_empty() {
+                        return reject(ErrorKind::Numba, "No implementation of function sum(Tuple()): an empty tuple has no items to add".to_string(), range);
+                    }
+                    let mut acc = match args.get(1) {
+                        Some(t) => need_scalar(t, name, range)?,
+                        None => Scalar::I64,
+                    };
+                    loop {
+                        let before = acc;
+                        for item in &items {
+                            let s = base_scalar(item).ok_or_else(|| Fail::from((format!("sum() of a tuple holding {item}"), range)))?;
+                            acc = builtin_sum_type(acc, s).ok_or_else(|| Fail::from((format!("sum() of {t}"), range)))?;
+                        }
+                        if acc == before {
+                            break Ok(Ty::scalar(acc));
+                        }
+                    }
+                }
+                _ => err("sum() needs an array or a tuple", range),
             }
         }
         _ => err(format!("`{name}` cannot be called in a CUDA kernel"), range),

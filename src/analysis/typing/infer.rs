@@ -1617,7 +1617,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     })?;
                 Ty::scalar(s)
             }
-            Expr::BinOp(b) if let Some(folded) = repeated_tuple(b) => self.expr(&folded, env)?,
+            Expr::BinOp(b) if let Some(folded) = folded_tuple(b) => self.expr(&folded, env)?,
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left, env)?;
                 let r = self.expr(&b.right, env)?;
@@ -2112,6 +2112,13 @@ impl<'c, 'a> Typer<'c, 'a> {
     pub fn binop(&mut self, op: Operator, l: &Ty, r: &Ty, range: TextRange) -> TResult<Ty> {
         // Numba converts an optional operand to the value it holds (raising if it is None).
         let (l, r) = (&unwrap_optional_ty(l), &unwrap_optional_ty(r));
+        // Numba's tuple `+`: the items of both, in order, as values (`(x, 1) + (True,)` is
+        // `Tuple(int64, int64, bool)`).
+        if op == Operator::Add
+            && let (Some(a), Some(b)) = (l.value().and_then(tuple_elems), r.value().and_then(tuple_elems))
+        {
+            return Ok(Ty::Val(Type::tuple(a.iter().chain(&b).map(unliteral).collect())));
+        }
         let Some(kind) = promote::arith_op(op) else {
             return err("`@` is not supported", range);
         };
@@ -2129,7 +2136,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 return reject(ErrorKind::Numba, message, range);
             }
             // CPython folds a tuple of constants times a constant integer into a constant
-            // (`repeated_tuple`); any other repetition reaches Numba, which has none.
+            // (`folded_tuple`); any other repetition reaches Numba, which has none.
             let tuple = |t: &Ty| t.value().and_then(tuple_elems).is_some();
             let int = |t: &Ty| t.value().and_then(base_scalar).is_some_and(|s| s.is_int() || s == Scalar::Bool);
             if op == Operator::Mult && (tuple(l) && int(r) || int(l) && tuple(r)) {
@@ -2563,11 +2570,20 @@ fn fold_cpython_const(expr: &Expr) -> Option<ConstValue> {
     }
 }
 
-/// A tuple of constants repeated by a constant integer (`(0.0,) * 3`, `2 * (1, 2)`), as the
-/// tuple display CPython folds it into: Numba sees the constant tuple. CPython's
-/// `safe_multiply` folds no negative count, no result over 256 items, and no nested tuples
-/// of over 1024 items in all divided by the count.
-pub fn repeated_tuple(b: &ast::ExprBinOp) -> Option<Expr> {
+/// A tuple of constants repeated by a constant integer (`(0.0,) * 3`, `2 * (1, 2)`), or two
+/// joined (`(1, 2) + (3,)`), as the tuple display CPython folds it into: Numba sees the
+/// constant tuple, its items' literal types kept. CPython's `safe_multiply` folds no
+/// negative count, no result over 256 items, and no nested tuples of over 1024 items in all
+/// divided by the count.
+pub fn folded_tuple(b: &ast::ExprBinOp) -> Option<Expr> {
+    let display = |elts: Vec<Expr>| {
+        Expr::Tuple(ast::ExprTuple { node_index: Default::default(), range: b.range, elts, ctx: ast::ExprContext::Load, parenthesized: true })
+    };
+    let constant = |t: &ast::ExprTuple| t.elts.iter().all(|e| cpython_const(e).is_some());
+    if b.op == Operator::Add {
+        let (Expr::Tuple(l), Expr::Tuple(r)) = (b.left.as_ref(), b.right.as_ref()) else { return None };
+        return (constant(l) && constant(r)).then(|| display(l.elts.iter().chain(&r.elts).cloned().collect()));
+    }
     if b.op != Operator::Mult {
         return None;
     }
@@ -2585,13 +2601,7 @@ pub fn repeated_tuple(b: &ast::ExprBinOp) -> Option<Expr> {
     if !items.is_empty() && n > 0 && (n > 256 / items.len() || total(&items) > 1024 / n) {
         return None;
     }
-    Some(Expr::Tuple(ast::ExprTuple {
-        node_index: Default::default(),
-        range: b.range,
-        elts: (0..n).flat_map(|_| t.elts.iter().cloned()).collect(),
-        ctx: ast::ExprContext::Load,
-        parenthesized: true,
-    }))
+    Some(display((0..n).flat_map(|_| t.elts.iter().cloned()).collect()))
 }
 
 /// The literal type of an operation CPython folds into an int or bool constant (`1 + 1`:

@@ -27,7 +27,7 @@ use super::types::Type;
 use super::{Db, SourceFile};
 
 pub use calls::{python_float, selected_params};
-pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, bind_device_arguments, imported_array, repeated_tuple};
+pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, bind_device_arguments, imported_array, folded_tuple};
 
 /// What typing one function produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
