@@ -355,6 +355,12 @@ def k(o):
 def k(o):
     t = (o[0], 1) * 2
     o[1] = t[0]"#),
+    ("tuple_augmented_add", "void(float64[::1])", 4, Numba, "in-place operators take no tuples", r#"
+@cuda.jit
+def k(o):
+    t = (o[0],)
+    t += (2.5, 1)
+    o[1] = t[1]"#),
     ("sum_empty_tuple", "void(int64[::1])", 3, Numba, "an empty tuple", r#"
 @cuda.jit
 def k(o):

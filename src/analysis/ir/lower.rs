@@ -1506,18 +1506,6 @@ impl Lower<'_> {
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;
-                if b.op == Operator::Add
-                    && let (Some(nl), Some(nr)) = (tuple_length(self.ty(l)), tuple_length(self.ty(r)))
-                {
-                    let mut items = Vec::new();
-                    for (t, n) in [(l, nl), (r, nr)] {
-                        for i in 0..n {
-                            items.push(self.extract(t, i, span)?);
-                        }
-                    }
-                    let ty = Type::tuple(items.iter().map(|v| self.ty(*v).clone()).collect());
-                    return Ok(self.emit(Op::MakeTuple(items), Some(ty), span));
-                }
                 let result = self.expr_type(expr)?;
                 self.arith(b.op, l, r, scalar(&result), span)
             }
@@ -1610,6 +1598,19 @@ impl Lower<'_> {
 
     /// An arithmetic operator with Numba's conversions made explicit.
     fn arith(&mut self, op: Operator, l: ValueId, r: ValueId, result: Option<Scalar>, span: TextRange) -> LResult<ValueId> {
+        // Tuple `+`: the items of both, in order.
+        if op == Operator::Add
+            && let (Some(nl), Some(nr)) = (tuple_length(self.ty(l)), tuple_length(self.ty(r)))
+        {
+            let mut items = Vec::new();
+            for (t, n) in [(l, nl), (r, nr)] {
+                for i in 0..n {
+                    items.push(self.extract(t, i, span)?);
+                }
+            }
+            let ty = Type::tuple(items.iter().map(|v| self.ty(*v).clone()).collect());
+            return Ok(self.emit(Op::MakeTuple(items), Some(ty), span));
+        }
         let (l, r) = (self.unwrap_optional(l, span)?, self.unwrap_optional(r, span)?);
         let (Some(a), Some(b)) = (scalar(self.ty(l)), scalar(self.ty(r))) else {
             return unsupported(&format!("`{}` on {} and {}", op.as_str(), self.ty(l), self.ty(r)), span);

@@ -1035,6 +1035,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                         a.range(),
                     );
                 }
+                // Numba's in-place operators (`iadd`) have no tuple implementation.
+                if let (Some(o), Some(v)) = (old.value().filter(|t| tuple_elems(t).is_some()), value.value().filter(|t| tuple_elems(t).is_some())) {
+                    return reject(
+                        ErrorKind::Numba,
+                        format!("no implementation of `{op}=` for ({o}, {v}): Numba's in-place operators take no tuples; write `t = t {op} ...`", op = a.op.as_str()),
+                        a.range(),
+                    );
+                }
                 let ty = self.binop(a.op, &old, &value, a.range())?;
                 match &*a.target {
                     Expr::Name(n) => self.define(&mut env, n.id.as_str(), ty, a.range()),
