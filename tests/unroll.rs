@@ -178,3 +178,34 @@ fn long_counted_loops_are_unrolled_partly_and_compute_the_same() {
         assert_eq!(text.matches("ld.global.f64").count(), factor, "{body}\n{text}");
     }
 }
+
+#[test]
+fn module_array_elements_read_in_a_counted_loop_become_constants() {
+    // A FIR filter's taps in a module array (const_fir's shape), read whole in a loop and
+    // through `cuda.const.array_like`: unrolled, each tap is an immediate, as NVVM folds
+    // loads from a constant initialiser.
+    let src = "\
+from numba import cuda
+import numpy as np
+
+TAPS = np.array([0.05, 0.1, 0.2, 0.3, 0.2, 0.1, 0.05], dtype=np.float64)
+GRID = np.arange(6, dtype=np.float64).reshape(2, 3)
+
+@cuda.jit
+def k(out, x):
+    taps = cuda.const.array_like(TAPS)
+    i = cuda.grid(1)
+    if i >= out.size:
+        return
+    acc = 0.0
+    for t in range(len(taps)):
+        j = (i + t) % x.size
+        acc += taps[t] * x[j]
+    for r in range(2):
+        for c in range(3):
+            acc += GRID[r, c] * (r + 1)
+    out[i] = acc
+";
+    let text = same_outputs(src, SIG, &inputs(64));
+    assert!(!text.contains("ld.const"), "{text}");
+}

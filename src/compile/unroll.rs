@@ -23,13 +23,14 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use crate::analysis::host_arrays::ModuleArray;
 use crate::analysis::ir::{Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Slot, SlotId, Terminator, UnaryOp, ValueId};
 use crate::analysis::types::{Scalar, Type};
-use crate::analysis::host_arrays::ModuleArray;
 use crate::launch::Program;
-
-type Globals = HashMap<String, ModuleArray>;
 use crate::launch::sim::{V, compare, int_binary, norm, read_value};
+
+/// The module arrays a program reads, by name.
+type Globals = HashMap<String, ModuleArray>;
 
 /// Loops of more iterations stay loops.
 const MAX_TRIPS: usize = 64;
@@ -126,7 +127,7 @@ fn simplify(program: &mut Program, fi: usize, fastmath: bool) -> Flow {
 }
 
 /// An integer (normalised to its type, as the simulator holds it), a bool, or a static local
-/// or shared array (its allocation).
+/// or shared array (its allocation) or a module array (the value that reads it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum K {
     Int(i64, Scalar),
