@@ -290,7 +290,6 @@ fn int_constants(program: &Program, f: &Function) -> Vec<Option<i64>> {
         .collect()
 }
 
-/// Arithmetic type suffix of a scalar held in a register.
 /// The type integer arithmetic of `s` takes in registers of class `rc` (64-bit registers
 /// carry every int64 and uint64 value).
 fn int_arith_type(s: Scalar, rc: Rc) -> &'static str {
@@ -301,6 +300,7 @@ fn int_arith_type(s: Scalar, rc: Rc) -> &'static str {
     }
 }
 
+/// Arithmetic type suffix of a scalar held in a register.
 fn aty(s: Scalar) -> &'static str {
     match s {
         Scalar::I8 | Scalar::I16 | Scalar::I32 => "s32",

@@ -460,6 +460,17 @@ impl Lower<'_> {
         Ok(self.emit(Op::Extract(t, i as u32), Some(et), span))
     }
 
+    /// Every item of the tuple `t` (none of a non-tuple), in order.
+    fn tuple_items(&mut self, t: ValueId, span: TextRange) -> LResult<Vec<ValueId>> {
+        (0..tuple_length(self.ty(t)).unwrap_or(0)).map(|i| self.extract(t, i, span)).collect()
+    }
+
+    /// A tuple of `items`, typed by theirs.
+    fn make_tuple(&mut self, items: Vec<ValueId>, span: TextRange) -> ValueId {
+        let ty = Type::tuple(items.iter().map(|v| self.ty(*v).clone()).collect());
+        self.emit(Op::MakeTuple(items), Some(ty), span)
+    }
+
     /// Python truthiness as a bool value.
     fn truth(&mut self, v: ValueId, span: TextRange) -> LResult<ValueId> {
         match self.ty(v).clone() {
@@ -1570,15 +1581,12 @@ impl Lower<'_> {
                 for e in &t.elts {
                     if let Expr::Starred(star) = e {
                         let spliced = self.expr(&star.value)?;
-                        for i in 0..tuple_length(self.ty(spliced)).unwrap_or(0) {
-                            items.push(self.extract(spliced, i, span)?);
-                        }
+                        items.extend(self.tuple_items(spliced, span)?);
                     } else {
                         items.push(self.expr(e)?);
                     }
                 }
-                let ty = Type::tuple(items.iter().map(|v| self.ty(*v).clone()).collect());
-                Ok(self.emit(Op::MakeTuple(items), Some(ty), span))
+                Ok(self.make_tuple(items, span))
             }
             Expr::Subscript(s) => {
                 if let Some(array) = self.flat_base(&s.value) {
@@ -1599,17 +1607,10 @@ impl Lower<'_> {
     /// An arithmetic operator with Numba's conversions made explicit.
     fn arith(&mut self, op: Operator, l: ValueId, r: ValueId, result: Option<Scalar>, span: TextRange) -> LResult<ValueId> {
         // Tuple `+`: the items of both, in order.
-        if op == Operator::Add
-            && let (Some(nl), Some(nr)) = (tuple_length(self.ty(l)), tuple_length(self.ty(r)))
-        {
-            let mut items = Vec::new();
-            for (t, n) in [(l, nl), (r, nr)] {
-                for i in 0..n {
-                    items.push(self.extract(t, i, span)?);
-                }
-            }
-            let ty = Type::tuple(items.iter().map(|v| self.ty(*v).clone()).collect());
-            return Ok(self.emit(Op::MakeTuple(items), Some(ty), span));
+        if op == Operator::Add && tuple_length(self.ty(l)).is_some() && tuple_length(self.ty(r)).is_some() {
+            let mut items = self.tuple_items(l, span)?;
+            items.extend(self.tuple_items(r, span)?);
+            return Ok(self.make_tuple(items, span));
         }
         let (l, r) = (self.unwrap_optional(l, span)?, self.unwrap_optional(r, span)?);
         let (Some(a), Some(b)) = (scalar(self.ty(l)), scalar(self.ty(r))) else {
@@ -1794,12 +1795,11 @@ impl Lower<'_> {
             CmpOp::GtE => CompareOp::Ge,
             CmpOp::In | CmpOp::NotIn => {
                 // `x in (a, b, c)`: any equality, as a chain of selects.
-                let Some(n) = tuple_length(self.ty(r)) else {
+                if tuple_length(self.ty(r)).is_none() {
                     return unsupported(&format!("`in` on {}", self.ty(r)), span);
-                };
+                }
                 let mut acc = self.constant(Constant::Bool(false), span);
-                for i in 0..n {
-                    let item = self.extract(r, i, span)?;
+                for item in self.tuple_items(r, span)? {
                     let eq = self.compare_pair(CmpOp::Eq, l, item, span)?;
                     let t = self.constant(Constant::Bool(true), span);
                     acc = self.emit(Op::Select { cond: eq, then: t, otherwise: acc }, bool_t.clone(), span);
@@ -2567,8 +2567,7 @@ impl Lower<'_> {
             }
             Type::UniTuple(..) | Type::Tuple(_) => {
                 let mut parts = Vec::new();
-                for i in 0..tuple_length(&ty).unwrap_or(0) {
-                    let item = self.extract(v, i, span)?;
+                for item in self.tuple_items(v, span)? {
                     parts.push(self.print_value(item, args, span)?);
                 }
                 match parts.as_slice() {
@@ -2607,8 +2606,7 @@ impl Lower<'_> {
         }
         let (Some(path), Some(first)) = (path, args.first()) else { return Ok(None) };
         if path == "builtins.sum"
-            && let Ok(t) = self.expr_type(first)
-            && let Some(n) = tuple_length(&t)
+            && self.expr_type(first).is_ok_and(|t| tuple_length(&t).is_some())
             && let Some(acc_t) = scalar(&result)
         {
             // numba-cuda's `ol_sum`: `acc = start; for x in t: acc = acc + x`, `acc` of the
@@ -2619,8 +2617,7 @@ impl Lower<'_> {
                 None => self.int(0, span),
             };
             let mut acc = self.cast(start, acc_t, span)?;
-            for i in 0..n {
-                let x = self.extract(tuple, i, span)?;
+            for x in self.tuple_items(tuple, span)? {
                 let sum = self.arith(Operator::Add, acc, x, None, span)?;
                 acc = self.cast(sum, acc_t, span)?;
             }

@@ -527,58 +527,46 @@ impl Lower<'_> {
                 let n = self.emit(Op::ReadSlot(count), I64, span);
                 self.arith(Operator::Div, c, n, None, span)
             }
-            "nanvar" | "nanstd" => {
-                // numba-cuda's `np_nanvar`: `m = np.nanmean(a)`, then over the items that are
-                // not NaN `ssd += (v - m) * (v - m)` and `count += 1`, `ssd / count` (0/0 is
-                // NaN); `nanstd` is `np.nanvar(a) ** 0.5`.
-                let f64_t = Type::Scalar(Scalar::F64);
-                let m = self.reduction("nanmean", array, None, &f64_t, span)?;
-                let ssd = self.temp("ssd", &f64_t);
-                let count = self.temp("count", &Type::Scalar(Scalar::I64));
-                let zero = self.number(0, Scalar::F64, span);
-                self.emit_void(Op::WriteSlot(ssd, zero), span);
-                let zero = self.int(0, span);
-                self.emit_void(Op::WriteSlot(count, zero), span);
-                let (indices, loops) = self.open_element_loops(array, fortran, span);
-                let v = self.load_at(array, indices, span);
-                let keep = self.cmp(CompareOp::Eq, v, v, span);
-                let d = self.arith(Operator::Sub, v, m, None, span)?;
-                let sq = self.arith(Operator::Mult, d, d, None, span)?;
-                let c = self.emit(Op::ReadSlot(ssd), Some(f64_t.clone()), span);
-                let x = self.arith(Operator::Add, c, sq, None, span)?;
-                let x = self.select(keep, x, c, span);
-                self.emit_void(Op::WriteSlot(ssd, x), span);
-                self.count_where(count, keep, span)?;
-                self.close_element_loops(loops, span);
-                let c = self.emit(Op::ReadSlot(ssd), Some(f64_t), span);
-                let n = self.emit(Op::ReadSlot(count), I64, span);
-                let var = self.arith(Operator::Div, c, n, None, span)?;
-                if name == "nanvar" {
-                    return Ok(var);
-                }
-                let half = self.constant(Constant::Float(0.5, Scalar::F64), span);
-                self.arith(Operator::Pow, var, half, None, span)
-            }
-            "var" | "std" => {
+            "var" | "std" | "nanvar" | "nanstd" => {
                 // Numba's `array_var`: `m = a.mean()`, then `ssd += (v - m) * (v - m)` over
                 // `np.nditer(a)` in float64, `ssd / a.size`; `std` is `a.var() ** 0.5`.
+                // numba-cuda's `np_nanvar` takes `m = np.nanmean(a)` and only the items that
+                // are not NaN, counting them: `ssd / count` (0/0 is NaN).
+                let skip_nan = name.starts_with("nan");
                 let f64_t = Type::Scalar(Scalar::F64);
-                let m = self.reduction("mean", array, None, &f64_t, span)?;
+                let m = self.reduction(if skip_nan { "nanmean" } else { "mean" }, array, None, &f64_t, span)?;
                 let ssd = self.temp("ssd", &f64_t);
                 let zero = self.number(0, Scalar::F64, span);
                 self.emit_void(Op::WriteSlot(ssd, zero), span);
+                let count = skip_nan.then(|| self.temp("count", &Type::Scalar(Scalar::I64)));
+                if let Some(count) = count {
+                    let zero = self.int(0, span);
+                    self.emit_void(Op::WriteSlot(count, zero), span);
+                }
                 let (indices, loops) = self.open_element_loops(array, fortran, span);
                 let v = self.load_at(array, indices, span);
+                // NaN is the one value unequal to itself.
+                let keep = skip_nan.then(|| self.cmp(CompareOp::Eq, v, v, span));
                 let d = self.arith(Operator::Sub, v, m, None, span)?;
                 let sq = self.arith(Operator::Mult, d, d, None, span)?;
                 let c = self.emit(Op::ReadSlot(ssd), Some(f64_t.clone()), span);
                 let x = self.arith(Operator::Add, c, sq, None, span)?;
+                let x = match keep {
+                    Some(keep) => self.select(keep, x, c, span),
+                    None => x,
+                };
                 self.emit_void(Op::WriteSlot(ssd, x), span);
+                if let (Some(count), Some(keep)) = (count, keep) {
+                    self.count_where(count, keep, span)?;
+                }
                 self.close_element_loops(loops, span);
                 let c = self.emit(Op::ReadSlot(ssd), Some(f64_t), span);
-                let size = self.element_count(array, ndim, span);
-                let var = self.arith(Operator::Div, c, size, None, span)?;
-                if name == "var" {
+                let n = match count {
+                    Some(count) => self.emit(Op::ReadSlot(count), I64, span),
+                    None => self.element_count(array, ndim, span),
+                };
+                let var = self.arith(Operator::Div, c, n, None, span)?;
+                if matches!(name, "var" | "nanvar") {
                     return Ok(var);
                 }
                 let half = self.constant(Constant::Float(0.5, Scalar::F64), span);
