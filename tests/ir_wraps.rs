@@ -109,6 +109,32 @@ def range_reassigned(a, n):
         a[i] = 1.0
 
 @cuda.jit
+def guard_in_loop(a, n):
+    i = cuda.grid(1)
+    for k in range(7):
+        j = i + k - 3
+        if 0 <= j < n:
+            a[j] = 1.0
+        if j >= 1:
+            a[j - 1] = 2.0
+
+@cuda.jit
+def guard_in_loop_too_weak(a, n):
+    i = cuda.grid(1)
+    for k in range(n):
+        j = i - k
+        if j >= 0:
+            a[j - 1] = 1.0
+
+@cuda.jit
+def guard_in_loop_written_twice(a, n):
+    j = cuda.grid(1)
+    for k in range(n):
+        if j >= 0:
+            a[j] = 1.0
+        j = j - 2
+
+@cuda.jit
 def range_variable_step(a, n, s):
     for i in range(1, n, s):
         a[i - 1] = 1.0
@@ -142,6 +168,9 @@ fn indices_that_cannot_be_negative_are_not_wrapped() {
     // and after it (its last value).
     assert_eq!(wraps("range_from_one", "void(float32[:], int64)"), 0);
     assert_eq!(wraps("after_range", "void(float32[:], int64)"), 0);
+    // A variable written once in a loop body is one value per iteration: the guard after
+    // its write bounds it for that iteration.
+    assert_eq!(wraps("guard_in_loop", "void(float32[:], int64)"), 0);
 }
 
 #[test]
@@ -161,4 +190,7 @@ fn indices_that_may_be_negative_stay_wrapped() {
     // A write in the body below the start; a step that may be negative.
     assert_eq!(wraps("range_reassigned", "void(float32[:], int64)"), 1);
     assert_eq!(wraps("range_variable_step", "void(float32[:], int64, int64)"), 1);
+    assert_eq!(wraps("guard_in_loop_too_weak", "void(float32[:], int64)"), 1);
+    // Written before the loop and in it: the guard sees either.
+    assert_eq!(wraps("guard_in_loop_written_twice", "void(float32[:], int64)"), 1);
 }

@@ -138,14 +138,22 @@ fn nonnegative_values(func: &Function, defs: &[Option<&Op>]) -> Vec<bool> {
 }
 
 /// Lower bounds on variables from the branches that dominate their reads.
+///
+/// Only slots written once count, and only reads that write dominates: such a slot is one
+/// SSA value, so a comparison of it holds wherever the branch's target dominates, even in
+/// a loop that writes it each iteration (`j = i + k - half` then `if 0 <= j < n: x[j]`). A
+/// write after the branch would reach the read by a path that skips the target, and the
+/// target would not dominate it.
 struct Guards {
-    /// The block of each value's definition.
-    block_of: Vec<usize>,
+    /// The block and index of each value's definition.
+    position: Vec<(usize, usize)>,
     /// Per block, the blocks that dominate it (itself included), as a bit set.
     dominators: Vec<Vec<u64>>,
     /// `(slot, bound, block)`: the slot holds at least `bound` in the blocks `block`
     /// dominates.
     facts: Vec<(SlotId, i128, usize)>,
+    /// Per slot, the position of its only write, if it has one.
+    only_write: Vec<Option<(usize, usize)>>,
     /// Per slot, a bound on every value written to it, which holds wherever it is read.
     slot_bounds: Vec<Option<i128>>,
 }
@@ -153,12 +161,20 @@ struct Guards {
 impl Guards {
     fn new(func: &Function, defs: &[Option<&Op>], nonnegative: &[bool]) -> Self {
         let n = func.blocks.len();
-        let mut block_of = vec![0; func.values.len()];
-        for (b, inst) in func.instructions() {
-            if let Some(r) = inst.result {
-                block_of[r.0 as usize] = b.0 as usize;
+        let mut position = vec![(0, 0); func.values.len()];
+        let mut writes: Vec<Vec<(usize, usize, ValueId)>> = vec![Vec::new(); func.slots.len()];
+        for (b, block) in func.blocks.iter().enumerate() {
+            for (i, inst) in block.insts.iter().enumerate() {
+                if let Some(r) = inst.result {
+                    position[r.0 as usize] = (b, i);
+                }
+                if let Op::WriteSlot(slot, v) = inst.op {
+                    writes[slot.0 as usize].push((b, i, v));
+                }
             }
         }
+        let only_write: Vec<Option<(usize, usize)>> =
+            writes.iter().map(|w| match w.as_slice() { &[(b, i, _)] => Some((b, i)), _ => None }).collect();
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (b, block) in func.blocks.iter().enumerate() {
             for t in block.term.successors() {
@@ -167,69 +183,48 @@ impl Guards {
         }
         let dominators = dominators(func, &preds);
         let dominates = |a: usize, b: usize| dominates(&dominators, a, b);
-        // Slots written once, by a write no loop repeats: one value for all reads it dominates.
-        let mut writes: Vec<Vec<usize>> = vec![Vec::new(); func.slots.len()];
-        for (b, inst) in func.instructions() {
-            if let Op::WriteSlot(slot, _) = inst.op {
-                writes[slot.0 as usize].push(b.0 as usize);
-            }
-        }
-        let in_cycle = |w: usize| {
-            let mut seen = vec![false; n];
-            let mut stack = func.blocks[w].term.successors();
-            while let Some(b) = stack.pop() {
-                if b == w {
-                    return true;
-                }
-                if !std::mem::replace(&mut seen[b], true) {
-                    stack.extend(func.blocks[b].term.successors());
-                }
-            }
-            false
-        };
-        let stable = |slot: SlotId, read_block: usize| match writes[slot.0 as usize].as_slice() {
-            &[w] => dominates(w, read_block) && !in_cycle(w),
-            _ => false,
-        };
+        let stable = |slot: SlotId, read: ValueId| reads_only_write(&only_write, &dominators, &position, slot, read);
         let mut facts = Vec::new();
         // A branch's outcome holds where its target, entered only from here, dominates.
         let add = |facts: &mut Vec<_>, b: usize, slot: SlotId, target: super::BlockId, other: super::BlockId, bound: Option<i128>| {
             let target = target.0 as usize;
-            if let Some(bound) = bound && target != other.0 as usize && preds[target] == [b] && stable(slot, b) {
+            if let Some(bound) = bound && target != other.0 as usize && target != b && preds[target] == [b] {
                 facts.push((slot, bound, target));
             }
         };
         for (b, block) in func.blocks.iter().enumerate() {
             let Terminator::Branch { cond, then, otherwise } = block.term else { continue };
-            let Some((slot, when_true, when_false)) = comparison(defs, cond) else { continue };
-            add(&mut facts, b, slot, then, otherwise, when_true);
-            add(&mut facts, b, slot, otherwise, then, when_false);
+            let Some((slot, read, when_true, when_false)) = comparison(defs, cond) else { continue };
+            if stable(slot, read) {
+                add(&mut facts, b, slot, then, otherwise, when_true);
+                add(&mut facts, b, slot, otherwise, then, when_false);
+            }
         }
         // A chained comparison (`1 <= i < n - 1`) branches on a flag each comparison writes in
         // turn: where the flag is true, one of its writes was true, so `i` is at least the
-        // least of what each write's truth, or the facts where it ran, bound it by.
-        let mut flag_writes: Vec<Vec<(usize, ValueId)>> = vec![Vec::new(); func.slots.len()];
-        for (b, inst) in func.instructions() {
-            if let Op::WriteSlot(slot, v) = inst.op {
-                flag_writes[slot.0 as usize].push((b.0 as usize, v));
-            }
-        }
+        // least of what each write's truth, or the facts where it ran, bound it by. That needs
+        // a flag write between `i`'s write and the branch on every path, or the flag would
+        // speak of an older `i`.
         let direct = facts.clone();
         for (b, block) in func.blocks.iter().enumerate() {
             let Terminator::Branch { cond, then, otherwise } = block.term else { continue };
             let Some(Op::ReadSlot(flag)) = defs[cond.0 as usize] else { continue };
-            let writes = &flag_writes[flag.0 as usize];
-            let Some(&(_, first)) = writes.first() else { continue };
+            let flag_writes = &writes[flag.0 as usize];
+            let Some(&(.., first)) = flag_writes.first() else { continue };
             let Some((slot, ..)) = comparison(defs, first) else { continue };
-            let bound = writes.iter().map(|&(at, v)| {
-                let when_true = comparison(defs, v).and_then(|(s, t, _)| if s == slot { t } else { None });
+            let Some(write) = only_write[slot.0 as usize] else { continue };
+            if !flag_written_between(func, flag_writes, write, b) {
+                continue;
+            }
+            let bound = flag_writes.iter().map(|&(at, _, v)| {
+                let when_true = comparison(defs, v).and_then(|(s, read, t, _)| if s == slot && stable(s, read) { t } else { None });
                 let known = direct.iter().filter(|(s, _, f)| *s == slot && dominates(*f, at)).map(|f| f.1).max();
                 when_true.max(known)
             });
             let least = bound.collect::<Option<Vec<i128>>>().and_then(|b| b.into_iter().min());
             add(&mut facts, b, slot, then, otherwise, least);
         }
-        Self { block_of, dominators, facts, slot_bounds: slot_lower_bounds(func, defs, nonnegative) }
+        Self { position, dominators, facts, only_write, slot_bounds: slot_lower_bounds(func, defs, nonnegative) }
     }
 
     /// A lower bound of the integer `v`, if one is known.
@@ -242,8 +237,10 @@ impl Guards {
         let derived = match defs[v.0 as usize]? {
             Op::Const(Constant::Int(k, _)) => Some(*k),
             Op::ReadSlot(slot) => {
-                let b = self.block_of[v.0 as usize];
-                let guarded = self.facts.iter().filter(|(s, _, at)| s == slot && dominates(&self.dominators, *at, b)).map(|f| f.1).max();
+                let b = self.position[v.0 as usize].0;
+                let guarded = reads_only_write(&self.only_write, &self.dominators, &self.position, *slot, v)
+                    .then(|| self.facts.iter().filter(|(s, _, at)| s == slot && dominates(&self.dominators, *at, b)).map(|f| f.1).max())
+                    .flatten();
                 guarded.max(self.slot_bounds[slot.0 as usize])
             }
             Op::Binary(BinaryOp::Add, a, b) => Some(bound(a)? + bound(b)?),
@@ -257,13 +254,42 @@ impl Guards {
     }
 }
 
-/// `cond` as a comparison of a slot with a constant: the slot, and its lower bound where the
-/// comparison is true and where it is false.
-fn comparison(defs: &[Option<&Op>], cond: ValueId) -> Option<(SlotId, Option<i128>, Option<i128>)> {
+/// `read` is a read of `slot` that sees its only write: the write dominates it.
+fn reads_only_write(only_write: &[Option<(usize, usize)>], dominators: &[Vec<u64>], position: &[(usize, usize)], slot: SlotId, read: ValueId) -> bool {
+    let Some((wb, wi)) = only_write[slot.0 as usize] else { return false };
+    let (rb, ri) = position[read.0 as usize];
+    dominates(dominators, wb, rb) && (wb != rb || wi < ri)
+}
+
+/// Whether every path from the slot's `write` to the branch at `branch` writes the flag.
+fn flag_written_between(func: &Function, flag_writes: &[(usize, usize, ValueId)], (wb, wi): (usize, usize), branch: usize) -> bool {
+    if flag_writes.iter().any(|&(b, i, _)| b == wb && i > wi) {
+        return true;
+    }
+    if wb == branch {
+        return false;
+    }
+    let mut seen = vec![false; func.blocks.len()];
+    let mut stack = func.blocks[wb].term.successors();
+    while let Some(b) = stack.pop() {
+        if std::mem::replace(&mut seen[b], true) || flag_writes.iter().any(|&(fb, ..)| fb == b) {
+            continue;
+        }
+        if b == branch {
+            return false;
+        }
+        stack.extend(func.blocks[b].term.successors());
+    }
+    true
+}
+
+/// `cond` as a comparison of a slot with a constant: the slot, the read of it compared, and
+/// its lower bound where the comparison is true and where it is false.
+fn comparison(defs: &[Option<&Op>], cond: ValueId) -> Option<(SlotId, ValueId, Option<i128>, Option<i128>)> {
     let Some(Op::Compare(op, l, r)) = defs[cond.0 as usize] else { return None };
     // As `slot op k`, with the operands swapped if the constant is on the left.
-    let (op, slot, k) = match (defs[l.0 as usize], defs[r.0 as usize]) {
-        (Some(Op::ReadSlot(s)), Some(Op::Const(Constant::Int(k, _)))) => (*op, *s, *k),
+    let (op, slot, read, k) = match (defs[l.0 as usize], defs[r.0 as usize]) {
+        (Some(Op::ReadSlot(s)), Some(Op::Const(Constant::Int(k, _)))) => (*op, *s, *l, *k),
         (Some(Op::Const(Constant::Int(k, _))), Some(Op::ReadSlot(s))) => {
             let swapped = match op {
                 CompareOp::Lt => CompareOp::Gt,
@@ -272,7 +298,7 @@ fn comparison(defs: &[Option<&Op>], cond: ValueId) -> Option<(SlotId, Option<i12
                 CompareOp::Ge => CompareOp::Le,
                 other => *other,
             };
-            (swapped, *s, *k)
+            (swapped, *s, *r, *k)
         }
         _ => return None,
     };
@@ -284,7 +310,7 @@ fn comparison(defs: &[Option<&Op>], cond: ValueId) -> Option<(SlotId, Option<i12
         CompareOp::Eq => (Some(k), None),
         CompareOp::Ne => (None, Some(k)),
     };
-    Some((slot, when_true, when_false))
+    Some((slot, read, when_true, when_false))
 }
 
 /// Per slot, a lower bound of every value written to it: the greatest fixpoint, as for
