@@ -5,8 +5,9 @@
 //! - an early return joined with `and` (`if x >= w and y >= h: return`): a thread with
 //!   `x >= w` but `y < h` carries on out of bounds; the guard needs `or`;
 //! - a guarded body joined with `or` (`if x < w or y < h:`): it needs `and`;
-//! - `<=` against a length (`if i <= a.size:`, `if i <= len(a):`, `if i <= a.shape[0]:`),
-//!   or `>` in an early return (`if i > a.size: return`): index `a.size` is one past the end.
+//! - `<=` against a length (`if i <= a.size:`, `if i <= len(a):`, `if i <= a.shape[0]:`,
+//!   or a variable assigned only that, as in `rows, cols = img.shape`), or `>` in an early
+//!   return (`if i > a.size: return`): index `a.size` is one past the end.
 //!
 //! ## Why is this bad?
 //! The guard looks right at a glance, so the out-of-bounds accesses it lets through are
@@ -36,6 +37,8 @@
 //!     img[x, y] = v
 //! ```
 
+use std::collections::{HashMap, HashSet};
+
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Stmt};
 use ruff_text_size::Ranged;
 
@@ -52,6 +55,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         // A power of an index is a distance (`x**2 + y**2 > r**2`), not a position to range-check.
         let thread_index =
             |e: &Expr| !has_power(e) && facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
+        let lengths = length_variables(ctx, def);
+        let length = |e: &Expr| is_length(e) || matches!(e, Expr::Name(n) if lengths.contains(n.id.as_str()));
         let mut found = Vec::new();
         ctx.visit_body(
             def,
@@ -78,7 +83,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 for c in compares {
                     if let ([op], [right]) = (&*c.ops, &*c.comparators)
                         && thread_index(&c.left)
-                        && is_length(right)
+                        && length(right)
                     {
                         let bad = match op {
                             CmpOp::LtE => Some("`<=` against a length lets the index equal the length, one past the last element; use `<`"),
@@ -136,6 +141,42 @@ fn has_power(e: &Expr) -> bool {
         Expr::UnaryOp(u) => has_power(&u.operand),
         _ => false,
     }
+}
+
+/// The variables assigned once, and that to a length: `n = a.shape[0]`, `rows, cols = a.shape`.
+fn length_variables<'a>(ctx: &ItemContext<'a>, def: &'a ast::StmtFunctionDef) -> HashSet<&'a str> {
+    let mut assigned: HashMap<&str, (usize, bool)> = HashMap::new();
+    let mut bind = |e: &'a Expr, length: bool| {
+        if let Expr::Name(n) = e {
+            let entry = assigned.entry(n.id.as_str()).or_default();
+            *entry = (entry.0 + 1, length);
+        }
+    };
+    ctx.visit_body(
+        def,
+        &mut |stmt| match stmt {
+            Stmt::Assign(a) => {
+                for target in &a.targets {
+                    match target {
+                        Expr::Tuple(t) => {
+                            let shape = matches!(&*a.value, Expr::Attribute(at) if at.attr.as_str() == "shape");
+                            t.elts.iter().for_each(|e| bind(e, shape));
+                        }
+                        _ => bind(target, a.targets.len() == 1 && is_length(&a.value)),
+                    }
+                }
+            }
+            Stmt::AugAssign(a) => bind(&a.target, false),
+            Stmt::AnnAssign(a) => bind(&a.target, false),
+            Stmt::For(f) => match &*f.target {
+                Expr::Tuple(t) => t.elts.iter().for_each(|e| bind(e, false)),
+                target => bind(target, false),
+            },
+            _ => {}
+        },
+        &mut |_| {},
+    );
+    assigned.into_iter().filter(|(_, (count, length))| *count == 1 && *length).map(|(name, _)| name).collect()
 }
 
 /// `len(a)`, `a.size`, `a.shape[k]`.
