@@ -175,10 +175,10 @@ def k(out, a):
     }))];
     assert_eq!(outputs(&lowered, 16, &args), outputs(&optimized, 16, &args));
     let ptx = ptx(&lowered, "k");
-    // a[i, j] in the unrolled loop, a[i][0..3] in the first call only, `x` (a[i, 0], another
-    // access path), a[i, 0] again after the store to `out`, which may alias `a`; `out[i]` is
-    // read as the value just stored.
-    assert_eq!(ptx.matches("ld.global.f64").count(), 3 + 3 + 1 + 1, "{ptx}");
+    // a[i, j] in the unrolled loop, a[i][0..3] (another access path) in the first call only,
+    // a[i, 0] again after the store to `out`, which may alias `a`; `x` is the loop's first
+    // load, and `out[i]` is read as the value just stored.
+    assert_eq!(ptx.matches("ld.global.f64").count(), 3 + 3 + 1, "{ptx}");
     // `t`, indexed at constants once the loop is unrolled, lives in registers.
     assert_eq!(ptx.matches("ld.local.f64").count(), 0, "{ptx}");
 }

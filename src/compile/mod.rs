@@ -23,6 +23,7 @@ pub fn optimize(program: &launch::Program, fastmath: bool) -> launch::Program {
     let mut optimized = inline::inline_calls(&numbered);
     value_numbering::number_values(&mut optimized, fastmath);
     unroll::unroll_loops(&mut optimized, fastmath);
+    value_numbering::order_blocks(&mut optimized);
     value_numbering::number_values(&mut optimized, fastmath);
     optimized
 }

@@ -5,8 +5,10 @@
 //! array elements many times over (generated code that calls 32 products of the same two
 //! vectors loads each element 32 times); NVVM's GVN and SROA leave one load each, and ptxas
 //! does not remove loads. The pass works along extended basic blocks (a block with one
-//! predecessor continues its predecessor's table) and, for memory, on the array each view
-//! comes from:
+//! predecessor continues its predecessor's table), and where the two sides of a branch
+//! meet, from the branch's table less what either side wrote (see [`joins`]: a guard
+//! inside an unrolled loop no longer hides the loop's variables from the code it guards);
+//! for memory, on the array each view comes from:
 //! - a local or static shared allocation is written only through its own views;
 //! - dynamic shared arrays (`shape == [0]`) share one buffer;
 //! - parameters and everything else may alias each other; module (constant) arrays are
@@ -23,7 +25,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use crate::analysis::ir::{BinaryOp, Constant, Function, Inst, MemorySpace, Op, SlotId, Terminator, UnaryOp, ValueId};
+use crate::analysis::ir::{BinaryOp, BlockId, Constant, Function, Inst, MemorySpace, Op, SlotId, Terminator, UnaryOp, ValueId};
 use crate::analysis::types::{Scalar, Type};
 use crate::launch::Program;
 
@@ -42,6 +44,66 @@ pub fn number_values(program: &mut Program, fastmath: bool) {
             }
         }
     }
+}
+
+/// Put every function's blocks in reverse postorder (the blocks no path reaches last), so
+/// that a block's dominators come before it and numbering carries each table to every
+/// block it dominates: unrolled copies are appended after the code that follows the loop.
+pub fn order_blocks(program: &mut Program) {
+    for fi in 0..program.functions.len() {
+        if let Some(new_index) = reverse_postorder(&mut program.functions[fi]) {
+            program.calls = std::mem::take(&mut program.calls)
+                .into_iter()
+                .map(|((f, b, i), c)| if f == fi { ((f, new_index[b as usize] as u32, i), c) } else { ((f, b, i), c) })
+                .collect();
+        }
+    }
+}
+
+/// Each old block's new index, if any moved.
+fn reverse_postorder(f: &mut Function) -> Option<Vec<usize>> {
+    let n = f.blocks.len();
+    let mut postorder = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    // Successors last to first: a branch's `then` side and a loop's body come out right
+    // after it, as written, rather than after the code that follows.
+    let reversed = |b: usize| f.blocks[b].term.successors().into_iter().rev().collect::<Vec<_>>();
+    let mut stack = vec![(Function::ENTRY.0 as usize, reversed(0), 0usize)];
+    seen[0] = true;
+    while let Some((b, successors, next)) = stack.last_mut() {
+        if let Some(&t) = successors.get(*next) {
+            *next += 1;
+            if !std::mem::replace(&mut seen[t], true) {
+                stack.push((t, reversed(t), 0));
+            }
+        } else {
+            postorder.push(*b);
+            stack.pop();
+        }
+    }
+    let mut order: Vec<usize> = postorder.into_iter().rev().collect();
+    order.extend((0..n).filter(|&b| !seen[b]));
+    if order.iter().enumerate().all(|(i, &b)| i == b) {
+        return None;
+    }
+    let mut new_index = vec![0; n];
+    for (i, &b) in order.iter().enumerate() {
+        new_index[b] = i;
+    }
+    let mut old: Vec<Option<crate::analysis::ir::Block>> = std::mem::take(&mut f.blocks).into_iter().map(Some).collect();
+    f.blocks = order.iter().map(|&b| old[b].take().expect("each block once")).collect();
+    let renumber = |t: &mut BlockId| *t = BlockId(new_index[t.0 as usize] as u32);
+    for block in &mut f.blocks {
+        match &mut block.term {
+            Terminator::Jump(t) => renumber(t),
+            Terminator::Branch { then, otherwise, .. } => {
+                renumber(then);
+                renumber(otherwise);
+            }
+            Terminator::Return(_) | Terminator::Exit | Terminator::Unreachable => {}
+        }
+    }
+    Some(new_index)
 }
 
 /// Whether each function is a pure function of its arguments: no memory read or written,
@@ -264,6 +326,7 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
             pred_of[t] = b;
         }
     }
+    let joins = joins(f, &reachable);
     let mut replace: Vec<ValueId> = (0..f.values.len() as u32).map(ValueId).collect();
     let mut algebra = Algebra::default();
     // A block's table is kept only until the last block that continues it has taken it:
@@ -274,16 +337,31 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
         if preds[b] == 1 && pred_of[b] < b {
             continuers[pred_of[b]] += 1;
         }
+        if let Some(join) = &joins[b] {
+            continuers[join.idom] += 1;
+        }
     }
     let mut out_tables: Vec<Option<Table>> = vec![None; f.blocks.len()];
     let mut moved: Vec<Vec<Option<usize>>> = Vec::with_capacity(f.blocks.len());
     for b in 0..f.blocks.len() {
         // A block entered only from an earlier block continues its table (that block
         // dominates it, and its values are compiled first).
-        let mut table = if preds[b] == 1 && pred_of[b] < b {
-            let p = pred_of[b];
+        let mut continue_from = |p: usize| {
             continuers[p] -= 1;
             if continuers[p] == 0 { out_tables[p].take() } else { out_tables[p].clone() }.unwrap_or_default()
+        };
+        let mut table = if preds[b] == 1 && pred_of[b] < b {
+            continue_from(pred_of[b])
+        } else if let Some(join) = &joins[b] {
+            // The paths from the dominator may have written some slots and memory.
+            let mut table = continue_from(join.idom);
+            for s in &join.written {
+                table.slots.remove(s);
+            }
+            if join.memory_effects {
+                table.loads.clear();
+            }
+            table
         } else {
             Table::default()
         };
@@ -414,6 +492,126 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
     }
     remove_unused(f, &mut moved);
     moved
+}
+
+/// A block where paths from an earlier block meet, not around a loop: it continues the
+/// table of its immediate dominator, less what the paths between may have changed.
+struct Join {
+    idom: usize,
+    /// The slots written on the paths from `idom` to the block.
+    written: Vec<SlotId>,
+    /// Whether those paths may write memory.
+    memory_effects: bool,
+}
+
+/// Per block, the join it is, if it is one whose dominator comes earlier in block order.
+/// Expressions computed in the dominator are values wherever it dominates; a slot keeps
+/// the value last written or read there unless a path from the dominator to the join
+/// (the blocks reached from the dominator's successors without passing the dominator or
+/// the join) writes it. A loop header is entered again from its own body: no join.
+fn joins(f: &Function, reachable: &[bool]) -> Vec<Option<Join>> {
+    let n = f.blocks.len();
+    let successors: Vec<Vec<usize>> = f.blocks.iter().map(|b| b.term.successors()).collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for b in (0..n).filter(|&b| reachable[b]) {
+        for &t in &successors[b] {
+            preds[t].push(b);
+        }
+    }
+    if !preds.iter().any(|p| p.len() >= 2) {
+        return (0..n).map(|_| None).collect();
+    }
+    // Depth-first order: postorder numbers, and the targets of back edges (loop headers).
+    let mut postorder = Vec::with_capacity(n);
+    let mut state = vec![0u8; n]; // 0: unseen, 1: on the stack, 2: done
+    let mut header = vec![false; n];
+    let mut stack = vec![(0usize, 0usize)];
+    state[0] = 1;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        if let Some(&t) = successors[b].get(*next) {
+            *next += 1;
+            match state[t] {
+                0 => {
+                    state[t] = 1;
+                    stack.push((t, 0));
+                }
+                1 => header[t] = true,
+                _ => {}
+            }
+        } else {
+            state[b] = 2;
+            postorder.push(b);
+            stack.pop();
+        }
+    }
+    let mut order = vec![usize::MAX; n];
+    for (i, &b) in postorder.iter().enumerate() {
+        order[b] = i;
+    }
+    // Immediate dominators (Cooper, Harvey and Kennedy), over reverse postorder.
+    let mut idom = vec![usize::MAX; n];
+    idom[0] = 0;
+    loop {
+        let mut changed = false;
+        for &b in postorder.iter().rev().skip(1) {
+            let mut new = usize::MAX;
+            for &p in &preds[b] {
+                if idom[p] == usize::MAX {
+                    continue;
+                }
+                new = if new == usize::MAX {
+                    p
+                } else {
+                    let (mut x, mut y) = (p, new);
+                    while x != y {
+                        while order[x] < order[y] {
+                            x = idom[x];
+                        }
+                        while order[y] < order[x] {
+                            y = idom[y];
+                        }
+                    }
+                    x
+                };
+            }
+            if new != idom[b] {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    (0..n)
+        .map(|b| {
+            if preds[b].len() < 2 || header[b] || idom[b] >= b {
+                return None;
+            }
+            let d = idom[b];
+            let mut written = Vec::new();
+            let mut memory_effects = false;
+            let mut seen = vec![false; n];
+            seen[d] = true;
+            seen[b] = true;
+            let mut stack = successors[d].clone();
+            while let Some(x) = stack.pop() {
+                if std::mem::replace(&mut seen[x], true) {
+                    continue;
+                }
+                for inst in &f.blocks[x].insts {
+                    match &inst.op {
+                        Op::WriteSlot(s, _) => written.push(*s),
+                        Op::Store { .. } | Op::Call { .. } | Op::Print { .. } => memory_effects = true,
+                        Op::Intrinsic { name, .. } if !leaves_memory(name) => memory_effects = true,
+                        _ => {}
+                    }
+                }
+                stack.extend(&successors[x]);
+            }
+            Some(Join { idom: d, written, memory_effects })
+        })
+        .collect()
 }
 
 /// Drop pure instructions whose values nothing reads (the constants and negations the
