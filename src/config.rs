@@ -54,7 +54,7 @@ impl Config {
             }
             let pyproject = d.join("pyproject.toml");
             if pyproject.is_file() {
-                let text = std::fs::read_to_string(&pyproject).map_err(|e| format!("{}: {e}", pyproject.display()))?;
+                let text = std::fs::read_to_string(&pyproject).map_err(|e| crate::cli::io_error(&pyproject, &e))?;
                 if text.contains("[tool.kernlint") {
                     return Self::from_text(&text, &pyproject, true);
                 }
@@ -65,7 +65,7 @@ impl Config {
     }
 
     pub fn load(path: &Path, is_pyproject: bool) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| crate::cli::io_error(path, &e))?;
         Self::from_text(&text, path, is_pyproject)
     }
 

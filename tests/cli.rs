@@ -160,3 +160,74 @@ def plain(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = math.sqr
     assert!(flagged.contains(".maxnreg 40") && flagged.contains("sqrt.approx.f32"), "{flagged}");
     assert!(ptx(&["k.py::tuned", "--max-registers", "64"]).contains(".maxnreg 64"));
 }
+
+/// What users get wrong on the command line: each is one line on stderr that names the
+/// argument and the problem, exit status 2, and no Rust formatting (`(os error 2)`, `Some(`).
+#[test]
+fn command_line_mistakes_get_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "from numba import cuda\n\n\
+@cuda.jit(\"void(float32[::1], float32, float32[::1], float32[::1])\")\n\
+def saxpy(out, a, x, y):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = a * x[i] + y[i]\n\n\
+@cuda.jit\ndef scale(out, x, f):\n    i = cuda.grid(1)\n    if i < x.shape[0]:\n        out[i] = x[i] * f\n";
+    std::fs::write(dir.path().join("k.py"), source).unwrap();
+    std::fs::write(dir.path().join("junk.npy"), "junk").unwrap();
+    let run = ["run", "k.py::saxpy", "--device", "sim"];
+    let args = ["zeros:float32[100]", "2.5", "rand:float32[100]", "ones:float32[100]"];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["types", "k.py::sxpy"], "k.py: no kernel or device function named `sxpy`; did you mean `saxpy`? (its kernels and device functions: `saxpy`, `scale`)"),
+        (vec!["compile", "k.py::nope"], "no kernel or device function named `nope` (its kernels and device functions: `saxpy`, `scale`)"),
+        (vec!["run", "k.py::scal", "--device", "sim"], "did you mean `scale`?"),
+        (vec!["types", "k.py"], "expected FILE::KERNEL, got `k.py`: name a function of the file, e.g. `k.py::saxpy`"),
+        (vec!["types", "k.py:saxpy"], "did you mean `k.py::saxpy`?"),
+        (vec!["types", "k.py::"], "no function name after `::`"),
+        (vec!["types", "gone.py::saxpy"], "gone.py: no such file or directory"),
+        (vec!["types", "k.py::saxpy", "--sig", "float32[:]"], "--sig `float32[:]`: expected a signature"),
+        (vec!["compile", "k.py::saxpy", "--sig", "void(flaot32[:])"], "--sig `void(flaot32[:])`: unknown type `flaot32` in signature; did you mean `float32`?"),
+        (vec!["compile", "k.py::saxpy", "--arch", "sm_20"], "kernlint: error: unsupported --arch `sm_20`"),
+        (vec!["compile", "k.py::saxpy", "-o", "no/dir/k.ptx"], "-o no/dir/k.ptx: no such file or directory"),
+        ([&run[..], &["--grid", "-1", "--block", "32"], &args[..]].concat(), "--grid: `-1` is not a positive integer"),
+        ([&run[..], &["--grid", "0", "--block", "32"], &args[..]].concat(), "--grid needs 1 to 3 positive integers, got `0`"),
+        ([&run[..], &["--grid", "99999999999", "--block", "32"], &args[..]].concat(), "--grid: `99999999999` is too large"),
+        ([&run[..], &["--grid", "1", "--block", "2048"], &args[..]].concat(), "a block may have at most 1024 threads"),
+        ([&run[..], &["--grid", "1", "--block", "32", "zeros:flot32[100]", "2.5", "x.npy", "y.npy"]].concat(), "argument `out`: `zeros:flot32[100]`: unknown dtype `flot32`"),
+        ([&run[..], &["--grid", "1", "--block", "32", "zeros:float64[100]", "2.5", "rand:float32[100]", "ones:float32[100]"]].concat(), "argument `out`: the signature wants float32 but the array holds float64"),
+        ([&run[..], &["--grid", "1", "--block", "32", "zeros:float32[4,4]", "2.5", "rand:float32[100]", "ones:float32[100]"]].concat(), "argument `out`: the signature wants a 1-d array, the array is 2-d (shape [4, 4])"),
+        ([&run[..], &["--grid", "1", "--block", "32", "zeros:float32[100]", "2.5", "x.npy", "y.npy"]].concat(), "argument `x`: x.npy: no such file or directory"),
+        ([&run[..], &["--grid", "1", "--block", "32", "zeros:float32[100]", "2.5", "junk.npy", "y.npy"]].concat(), "argument `x`: junk.npy: not an .npy file"),
+        ([&run[..], &["--grid", "1", "--block", "32", "--out", "k.py/sub"], &args[..]].concat(), "--out k.py/sub: "),
+        (vec!["check", "--config", "nope.toml"], "kernlint: error: nope.toml: no such file or directory"),
+    ];
+    for (argv, expected) in cases {
+        let out = kernlint(dir.path(), &argv);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{argv:?}: {err}");
+        assert!(err.contains(expected), "{argv:?}: expected `{expected}` in:\n{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{argv:?}: {err}");
+        assert!(!err.contains("os error") && !err.contains("Some(") && !err.contains("panicked"), "{argv:?}: {err}");
+    }
+    // The sanitizer's findings name their kind as users read it, not as a Rust enum.
+    std::fs::write(dir.path().join("oob.py"), "from numba import cuda\n\n@cuda.jit(\"void(float32[:])\")\ndef k(a):\n    a[cuda.grid(1)] = 1.0\n").unwrap();
+    let out = kernlint(dir.path(), &["run", "oob.py::k", "--device", "sim", "--grid", "1", "--block", "32", "zeros:float32[16]"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("oob.py:5:5: sanitizer[out-of-bounds]: "), "{}", stdout(&out));
+}
+
+#[test]
+fn check_warns_when_it_finds_no_python_file_and_names_bad_bytes_by_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("docs")).unwrap();
+    std::fs::write(dir.path().join("docs/readme.txt"), "not python").unwrap();
+    let out = kernlint(dir.path(), &["check", "docs"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("warning: no Python files or notebooks found under docs"), "{}", stderr(&out));
+    std::fs::write(dir.path().join("bad.py"), b"from numba import cuda\nx = 1  # \xff\n").unwrap();
+    let out = kernlint(dir.path(), &["check", "bad.py"]);
+    assert!(stderr(&out).contains("bad.py: file is not UTF-8 (invalid byte 0xff at line 2, byte 10 of the line)"), "{}", stderr(&out));
+    // A legacy module in another encoding that never mentions `cuda` holds no kernel: no error.
+    std::fs::write(dir.path().join("docs/legacy.py"), b"# -*- coding: latin-1 -*-\nname = 'caf\xe9'\n").unwrap();
+    let out = kernlint(dir.path(), &["check", "docs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    assert_eq!(kernlint(dir.path(), &["rule", "--list"]).status.code(), Some(0));
+}

@@ -377,7 +377,7 @@ async fn code_lenses_commands_and_custom_requests() {
     let short = json!([{"dtype": "float32", "shape": [10]}, {"dtype": "float32", "shape": [1000]}, 2.0]);
     let r = e.call("kernlint/run", json!({"uri": URI, "kernel": "saxpy", "grid": 4, "block": 256, "args": short})).await;
     let messages = r["result"]["messages"].as_array().unwrap();
-    assert!(messages.iter().any(|m| m.as_str().unwrap().starts_with("line 12: OutOfBounds")), "{r}");
+    assert!(messages.iter().any(|m| m.as_str().unwrap().starts_with("line 12: out-of-bounds: ")), "{r}");
     for params in [
         json!({"uri": URI, "kernel": "saxpy", "grid": 4, "block": [64, 32]}),
         json!({"uri": URI, "kernel": "saxpy", "grid": 4.5, "block": 32}),

@@ -31,6 +31,11 @@ pub fn run(args: &CheckArgs) -> Result<u8, String> {
         }
     }
     let files = collect_files(&args.paths, &config);
+    if files.is_empty() {
+        // As ruff does: a mistyped or wrong folder should not pass silently.
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        eprintln!("kernlint: warning: no Python files or notebooks found under {}", paths.join(", "));
+    }
     let mut reports: Vec<FileReport> = files
         .par_iter()
         .map(|path| {
@@ -98,7 +103,7 @@ pub fn check_path(path: &Path, settings: &Settings) -> FileReport {
             return report;
         }
         Err(e) => {
-            report.error = Some(format!("cannot read file: {e}"));
+            report.error = Some(format!("cannot read file: {}", super::io_reason(&e)));
             return report;
         }
         _ => {}
@@ -106,14 +111,24 @@ pub fn check_path(path: &Path, settings: &Settings) -> FileReport {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            report.error = Some(format!("cannot read file: {e}"));
+            report.error = Some(format!("cannot read file: {}", super::io_reason(&e)));
             return report;
         }
     };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
+        // Like any file that never mentions `cuda`, a legacy module in another encoding
+        // (`# -*- coding: latin-1 -*-`) holds no kernel: skipped, no error.
+        Err(e) if !e.as_bytes().windows(4).any(|w| w == b"cuda") => return report,
         Err(e) => {
-            report.error = Some(format!("file is not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()));
+            let at = e.utf8_error().valid_up_to();
+            let before = &e.as_bytes()[..at];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+            report.error = Some(format!(
+                "file is not UTF-8 (invalid byte 0x{:02x} at line {line}, byte {column} of the line)",
+                e.as_bytes()[at]
+            ));
             return report;
         }
     };

@@ -50,12 +50,14 @@ pub struct CompileArgs {
 }
 
 pub fn run(args: &CompileArgs) -> Result<u8, String> {
-    let (path, name) =
-        args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
-    let path = PathBuf::from(path);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (path, name) = super::split_target(&args.target)?;
+    let name = name.as_str();
+    let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
     let arch = match &args.arch {
-        Some(arch) => arch.clone(),
+        Some(arch) => {
+            crate::compile::ptx::check_arch(arch)?;
+            arch.clone()
+        }
         None if args.emit == Emit::Ptx => {
             crate::launch::gpu::gpu_info().map_or_else(|_| "sm_80".to_string(), |gpu| gpu.arch())
         }
@@ -67,9 +69,9 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
     let start = std::time::Instant::now();
     let (db, file) = super::database_for(&path, text.clone());
     let (item_start, function) =
-        find_gpu_function(&db, file, name).ok_or_else(|| format!("{}: no kernel or device function `{name}`", path.display()))?;
+        find_gpu_function(&db, file, name).ok_or_else(|| super::missing_function(&db, file, &path, name))?;
     let signature = match &args.sig {
-        Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig: {}", e.message))?,
+        Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?,
         None => match function.spec.signatures.first() {
             Some(Ok(sig)) => sig.clone(),
             Some(Err(e)) => return Err(format!("the decorator's signature is invalid: {}", e.message)),
@@ -99,7 +101,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
             eprintln!("compiled `{name}` in {:.3} ms", start.elapsed().as_secs_f64() * 1e3);
         }
         match &args.output {
-            Some(o) => std::fs::write(o, ptx).map_err(|e| format!("{}: {e}", o.display()))?,
+            Some(o) => std::fs::write(o, ptx).map_err(|e| format!("-o {}", super::io_error(o, &e)))?,
             None => print!("{ptx}"),
         }
         // The process exits next: freeing the analysis (every parse tree and query result)
@@ -115,7 +117,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
     })?;
     let out = ir.to_string();
     match &args.output {
-        Some(o) => std::fs::write(o, out).map_err(|e| format!("{}: {e}", o.display()))?,
+        Some(o) => std::fs::write(o, out).map_err(|e| format!("-o {}", super::io_error(o, &e)))?,
         None => print!("{out}"),
     }
     Ok(0)

@@ -39,7 +39,7 @@ enum Command {
         /// A rule code such as KL101.
         code: Option<String>,
         /// List every rule.
-        #[arg(long)]
+        #[arg(long, visible_alias = "list")]
         all: bool,
     },
     /// Print the Numba type of every variable of a kernel: `kernlint types FILE::KERNEL`.
@@ -121,6 +121,99 @@ fn rule(code: Option<&str>, all: bool) -> Result<u8, String> {
         }
         (None, false) => Err("give a rule code (e.g. `kernlint rule KL101`) or `--all`".into()),
     }
+}
+
+/// An I/O error as users read it (`k.py: no such file or directory`), without Rust's
+/// `(os error 2)`.
+pub fn io_error(path: &std::path::Path, e: &std::io::Error) -> String {
+    format!("{}: {}", path.display(), io_reason(e))
+}
+
+/// The reason alone, for messages that name the file themselves.
+pub fn io_reason(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "no such file or directory".to_string(),
+        ErrorKind::PermissionDenied => "permission denied".to_string(),
+        ErrorKind::IsADirectory => "is a directory, not a file".to_string(),
+        ErrorKind::NotADirectory => "a part of the path is not a directory".to_string(),
+        ErrorKind::InvalidData => "file is not UTF-8".to_string(),
+        ErrorKind::ReadOnlyFilesystem => "read-only file system".to_string(),
+        _ => {
+            let text = e.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text);
+            let mut chars = text.chars();
+            chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
+        }
+    }
+}
+
+/// The file and function a `FILE::NAME` argument names, with a hint for the usual slips
+/// (`k.py:saxpy`, a bare `k.py`: then the functions the file holds).
+pub fn split_target(target: &str) -> Result<(PathBuf, String), String> {
+    if let Some((path, name)) = target.rsplit_once("::") {
+        if name.is_empty() {
+            return Err(format!("`{target}`: no function name after `::` (expected FILE::KERNEL)"));
+        }
+        return Ok((PathBuf::from(path), name.to_string()));
+    }
+    if let Some((path, name)) = target.rsplit_once(':')
+        && !name.is_empty()
+        && (path.ends_with(".py") || std::path::Path::new(path).is_file())
+    {
+        return Err(format!("expected FILE::KERNEL, got `{target}`: did you mean `{path}::{name}`?"));
+    }
+    let path = std::path::Path::new(target);
+    let hint = match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let (db, file) = database_for(path, text);
+            match gpu_function_names(&db, file).first() {
+                Some(first) => format!(": name a function of the file, e.g. `{target}::{first}` ({})", listing(&db, file)),
+                None => format!(": `{target}` has no `@cuda.jit` function"),
+            }
+        }
+        Err(_) => String::new(),
+    };
+    Err(format!("expected FILE::KERNEL, got `{target}`{hint}"))
+}
+
+/// The GPU functions of `file` by qualified name, in source order.
+fn gpu_function_names(db: &dyn crate::analysis::Db, file: crate::analysis::SourceFile) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (_, f) in crate::analysis::kernels::file_gpu_functions(db, file) {
+        if !names.contains(&f.qualname) {
+            names.push(f.qualname.clone());
+        }
+    }
+    names
+}
+
+fn listing(db: &dyn crate::analysis::Db, file: crate::analysis::SourceFile) -> String {
+    let names = gpu_function_names(db, file);
+    let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
+    let more = if names.len() > shown.len() { format!(" and {} more", names.len() - shown.len()) } else { String::new() };
+    format!("its kernels and device functions: {}{more}", shown.join(", "))
+}
+
+/// Why `FILE::NAME` names no GPU function: the closest name, and what the file holds.
+pub fn missing_function(
+    db: &dyn crate::analysis::Db,
+    file: crate::analysis::SourceFile,
+    path: &std::path::Path,
+    name: &str,
+) -> String {
+    let names = gpu_function_names(db, file);
+    if names.is_empty() {
+        return format!("{}: no kernel or device function named `{name}`: the file has no `@cuda.jit` function", path.display());
+    }
+    let closest = names
+        .iter()
+        .map(|n| (crate::analysis::signature::edit_distance(name, n), n))
+        .filter(|&(d, n)| d <= (n.len().max(name.len()) / 3).max(1))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, n)| format!("; did you mean `{n}`?"))
+        .unwrap_or_default();
+    format!("{}: no kernel or device function named `{name}`{closest} ({})", path.display(), listing(db, file))
 }
 
 /// A database holding `path` with `text`, and the workspace modules it imports from beside it

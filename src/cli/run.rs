@@ -74,7 +74,7 @@ pub fn options_first(argv: Vec<OsString>, cli: &clap::Command) -> Vec<OsString> 
             .map(|a| a.get_action().takes_values())
     };
     let (mut options, mut positional) = (Vec::new(), Vec::new());
-    let mut rest = argv[at + 1..].iter();
+    let mut rest = argv[at + 1..].iter().peekable();
     while let Some(token) = rest.next() {
         let text = token.to_string_lossy();
         if text == "--" {
@@ -83,6 +83,21 @@ pub fn options_first(argv: Vec<OsString>, cli: &clap::Command) -> Vec<OsString> 
         }
         let name = text.strip_prefix("--").map(|n| n.split('=').next().unwrap_or(n));
         match name.and_then(takes_value) {
+            // `--grid -1` goes to clap as `--grid=-1`, which it would otherwise reject as an
+            // unknown option `-1`, hiding the real problem (a negative size).
+            Some(true)
+                if !text.contains('=')
+                    && rest.peek().is_some_and(|v| {
+                        v.to_string_lossy().strip_prefix('-').is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+                    }) =>
+            {
+                let mut joined = token.clone();
+                joined.push("=");
+                if let Some(v) = rest.next() {
+                    joined.push(v);
+                }
+                options.push(joined);
+            }
             Some(value) => {
                 options.push(token.clone());
                 if value && !text.contains('=') {
@@ -106,7 +121,13 @@ pub fn options_first(argv: Vec<OsString>, cli: &clap::Command) -> Vec<OsString> 
 fn dims(text: &str, what: &str) -> Result<[u32; 3], String> {
     let parts: Vec<u32> = text
         .split(',')
-        .map(|p| p.trim().parse::<u32>().map_err(|_| format!("--{what}: `{p}` is not a positive integer")))
+        .map(|p| {
+            let p = p.trim();
+            p.parse::<u32>().map_err(|_| match p.parse::<i128>() {
+                Ok(n) if n > 0 => format!("--{what}: `{p}` is too large (at most {})", u32::MAX),
+                _ => format!("--{what}: `{p}` is not a positive integer"),
+            })
+        })
         .collect::<Result<_, _>>()?;
     if parts.is_empty() || parts.len() > 3 || parts.contains(&0) {
         return Err(format!("--{what} needs 1 to 3 positive integers, got `{text}`"));
@@ -129,19 +150,18 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             }
         },
     };
-    let (path, name) =
-        args.target.rsplit_once("::").ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
-    let path = PathBuf::from(path);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (path, name) = super::split_target(&args.target)?;
+    let name = name.as_str();
+    let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
     let (db, file) = super::database_for(&path, text.clone());
     let lines = Lines::new(&text);
     let locate = |range: ruff_text_size::TextRange| {
         let p = lines.position(&text, range.start(), ruff_source_file::PositionEncoding::Utf32);
         format!("{}:{}:{}", path.display(), p.line + 1, p.column + 1)
     };
-    let (_, function) = find_gpu_function(&db, file, name).ok_or_else(|| format!("{}: no kernel `{name}`", path.display()))?;
+    let (_, function) = find_gpu_function(&db, file, name).ok_or_else(|| super::missing_function(&db, file, &path, name))?;
     let signature = match &args.sig {
-        Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig: {}", e.message))?,
+        Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?,
         None => match function.spec.signatures.first() {
             Some(Ok(sig)) => sig.clone(),
             // Else the argument types of a launch site in the file.
@@ -207,7 +227,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     for (param, arg) in params.iter().zip(&arg_specs) {
         host_args.push(if param.ty.is_array() {
             let array = match parse_generator(arg) {
-                Some(a) => a?,
+                Some(a) => a.map_err(|e| format!("argument `{}`: {e}", param.name))?,
                 None if from_file => {
                     return Err(format!(
                         "argument `{}`: `{arg}` in the launch found in {} is not an array generator (such as zeros:float32[1024]); pass .npy files on the command line",
@@ -215,7 +235,11 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
                         path.display()
                     ));
                 }
-                None => NpyArray::read(std::path::Path::new(arg)).map_err(|e| format!("argument `{}`: {e}", param.name))?,
+                None => {
+                    let file = std::path::Path::new(arg);
+                    let bytes = std::fs::read(file).map_err(|e| format!("argument `{}`: {}", param.name, super::io_error(file, &e)))?;
+                    NpyArray::parse(&bytes).map_err(|e| format!("argument `{}`: {arg}: {e}", param.name))?
+                }
             };
             HostArg::Array(array)
         } else {
@@ -258,7 +282,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let rate = outcome.steps as f64 / elapsed.as_secs_f64().max(1e-9);
     println!("time: {:.3} ms on the simulator ({} operations, {:.1} M/s)", elapsed.as_secs_f64() * 1e3, outcome.steps, rate / 1e6);
     for f in &outcome.findings {
-        println!("{}: {:?}: {}", locate(f.span), f.kind, f.message);
+        println!("{}: sanitizer[{}]: {}", locate(f.span), f.kind.label(), f.message);
     }
     Ok(if outcome.findings.is_empty() { 0 } else { 1 })
 }
@@ -336,7 +360,7 @@ fn out_paths(
         }
         out.push(Some(dir.join(format!("{name}.npy"))));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("--out {}", super::io_error(dir, &e)))?;
     Ok(out)
 }
 

@@ -28,13 +28,17 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     if args.all {
         return run_all(&PathBuf::from(&args.target));
     }
-    let (path, name) = args
-        .target
-        .rsplit_once("::")
-        .ok_or_else(|| format!("expected FILE::KERNEL, got `{}`", args.target))?;
-    let path = PathBuf::from(path);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (path, name) = super::split_target(&args.target)?;
+    let name = name.as_str();
+    let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
     let (db, file) = super::database_for(&path, text.clone());
+    if crate::analysis::typing::find_gpu_function(&db, file, name).is_none() {
+        return Err(super::missing_function(&db, file, &path, name));
+    }
+    // A signature from the command line is the flag's error, not the file's.
+    if let Some(sig) = &args.sig {
+        crate::analysis::signature::parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?;
+    }
     let lines = Lines::new(&text);
     let position = |offset| {
         let p = lines.position(&text, offset, ruff_source_file::PositionEncoding::Utf32);

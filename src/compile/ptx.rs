@@ -435,6 +435,15 @@ fn mangle_identifier(text: &str) -> String {
     if parts.len() > 1 { format!("N{}E", parts.concat()) } else { parts.concat() }
 }
 
+/// Whether kernlint generates PTX for `arch` (`sm_70` and later, `a` variants included).
+pub fn check_arch(arch: &str) -> Result<(), String> {
+    let ok = arch
+        .strip_prefix("sm_")
+        .and_then(|n| n.trim_end_matches('a').parse::<u32>().ok())
+        .is_some_and(|n| n >= 70);
+    if ok { Ok(()) } else { Err(format!("unsupported --arch `{arch}` (expected sm_70 ... sm_90)")) }
+}
+
 /// Compile a program (the kernel and the device functions it calls) to PTX for `arch`
 /// (`sm_70` ... `sm_90`).
 pub fn compile_ptx(
@@ -442,16 +451,7 @@ pub fn compile_ptx(
     arch: &str,
     options: &CompileOptions,
 ) -> Result<String, CompileError> {
-    let ok_arch = arch
-        .strip_prefix("sm_")
-        .and_then(|n| n.trim_end_matches('a').parse::<u32>().ok())
-        .is_some_and(|n| n >= 70);
-    if !ok_arch {
-        return Err(CompileError {
-            message: format!("unsupported --arch `{arch}` (expected sm_70 ... sm_90)"),
-            span: None,
-        });
-    }
+    check_arch(arch).map_err(|message| CompileError { message, span: None })?;
     let optimized = super::optimize(program, options.fastmath);
     let program = &optimized;
     let mut module = Module {

@@ -228,7 +228,7 @@ pub(crate) fn check_array(name: &str, dtype: &Type, ndim: u8, layout: Layout, ar
             if array.scalar() != Some(*s) {
                 return Err(format!(
                     "argument `{name}`: the signature wants {s} but the array holds {}",
-                    array.descr
+                    array.scalar().map_or_else(|| array.descr.clone(), |a| a.to_string())
                 ));
             }
             s.itemsize() as usize
@@ -244,8 +244,9 @@ pub(crate) fn check_array(name: &str, dtype: &Type, ndim: u8, layout: Layout, ar
     }
     if array.shape.len() != ndim as usize {
         return Err(format!(
-            "argument `{name}`: the signature wants {ndim} dimensions, the array has {}",
-            array.shape.len()
+            "argument `{name}`: the signature wants a {ndim}-d array, the array is {}-d (shape {:?})",
+            array.shape.len(),
+            array.shape
         ));
     }
     let layout_ok = array.shape.len() <= 1
@@ -476,7 +477,10 @@ impl ArraySummary {
 pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
     let (kind, rest) = spec.split_once(':')?;
     let (dtype, shape) = rest.split_once('[')?;
-    let scalar = Scalar::from_name(dtype).or_else(|| Scalar::from_numpy_name(dtype))?;
+    let Some(scalar) = Scalar::from_name(dtype).or_else(|| Scalar::from_numpy_name(dtype)) else {
+        // A generator's name with a misspelt dtype is no file name either.
+        return Fill::parse(kind).map(|_| Err(format!("`{spec}`: unknown dtype `{dtype}` (float32, float64, int32, uint8, complex64, ...)")));
+    };
     let shape: Result<Vec<usize>, String> = shape
         .trim_end_matches(']')
         .split(',')

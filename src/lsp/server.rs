@@ -555,7 +555,7 @@ fn simulate_for_client(
     let mut messages: Vec<String> = outcome
         .findings
         .iter()
-        .map(|f| format!("line {}: {:?}: {}", lines.line_of(f.span.start()) + 1, f.kind, f.message))
+        .map(|f| format!("line {}: {}: {}", lines.line_of(f.span.start()) + 1, f.kind.label(), f.message))
         .collect();
     let mut printed = outcome.printed.text;
     if printed.len() > custom::MAX_SENT_PRINTED {

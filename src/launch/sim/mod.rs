@@ -193,6 +193,21 @@ pub enum FindingKind {
     Unsupported,
 }
 
+impl FindingKind {
+    /// The name users read (the same as in JSON).
+    pub fn label(self) -> &'static str {
+        match self {
+            FindingKind::OutOfBounds => "out-of-bounds",
+            FindingKind::BarrierDivergence => "barrier-divergence",
+            FindingKind::SharedRace => "shared-race",
+            FindingKind::GlobalWriteConflict => "global-write-conflict",
+            FindingKind::UninitializedRead => "uninitialized-read",
+            FindingKind::StepBudget => "step-budget",
+            FindingKind::Unsupported => "unsupported",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Finding {
     pub kind: FindingKind,

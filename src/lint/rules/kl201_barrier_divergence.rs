@@ -87,7 +87,10 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         snippet(ctx.text, at)
                     ),
                 )
-                .note("Move the barrier out of the thread-dependent branch so every thread of the block executes it, e.g. after the `if`, and guard only the work.")
+                .note(match divergence {
+                    Divergence::Condition(_) => "Move the barrier out of the thread-dependent branch so every thread of the block executes it, e.g. after the `if`, and guard only the work.",
+                    Divergence::Exit(_) => "Let every thread of the block reach the barrier: instead of leaving early, put the work before and after it under the condition (`if i < n:`).",
+                })
                 .related(at, match divergence {
                     Divergence::Condition(_) => "this condition differs between threads of a block",
                     Divergence::Exit(_) => "only some threads leave here",

@@ -68,7 +68,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             if access.kind != ArrayKind::Param || reported.contains(&access.stmt) {
                 continue;
             }
-            let unguarded = access.index.iter().zip(&access.index_ranges).find(|(v, _)| {
+            let unguarded = access.index.iter().zip(&access.index_ranges).enumerate().find(|(_, (v, _))| {
                 let atoms: BTreeSet<&Atom> = v.atoms.iter().filter(|a| a.is_index()).collect();
                 // Affine indices only, and only those that vary within a block: an array
                 // indexed by `blockIdx` alone is sized by the grid.
@@ -77,7 +77,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 }
                 !access.guards.iter().any(|g| g.atoms().iter().any(|a| atoms.contains(a)))
             });
-            if let Some((_, range)) = unguarded {
+            if let Some((axis, (_, range))) = unguarded {
+                let (index, array) = (&ctx.text[*range], &access.array);
                 reported.insert(access.stmt);
                 out.push(
                     Diagnostic::new(
@@ -86,12 +87,12 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         format!(
                             "`{}` indexes `{}` with the thread-derived `{}` and nothing checks it against the array's extent: threads of the last, rounded-up block go out of bounds",
                             &ctx.text[access.range],
-                            access.array,
-                            &ctx.text[*range]
+                            array,
+                            index
                         ),
                     )
                     .warning()
-                    .note("Guard the access: `if i < arr.shape[0]:` (or return early with `if i >= n: return`), or use a grid-stride loop `for i in range(cuda.grid(1), n, cuda.gridsize(1)):`."),
+                    .note(format!("Guard the access: `if {index} < {array}.shape[{axis}]:` (or return early with `if {index} >= {array}.shape[{axis}]: return`), or use a grid-stride loop `for i in range(cuda.grid(1), n, cuda.gridsize(1)):`.")),
                 );
             }
         }

@@ -77,7 +77,11 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         Diagnostic::new(
                             "KL303",
                             access.range,
-                            format!("`{}` reads at offset {c:+} from the checked index: the thread at the edge reaches {problem}", &ctx.text[*range]),
+                            format!(
+                                "`{}` reads at `{}`, offset {c:+} from the checked index: the thread at the edge reaches {problem}",
+                                &ctx.text[access.range],
+                                &ctx.text[*range]
+                            ),
                         )
                         .warning()
                         .note("Tighten the guard by the stencil's radius (`if 0 < i < n - 1:`), or handle the border threads separately."),

@@ -527,7 +527,9 @@ function M.setup(opts)
   end
   M.register_commands()
   local user_on_attach = M.options.lsp.on_attach
-  local config = vim.tbl_extend("force", M.options.lsp, {
+  -- The server debounces bursts of typing itself (30 ms): Neovim's own 150 ms delay before
+  -- each didChange would only hold back every keystroke's diagnostics.
+  local config = vim.tbl_extend("force", { flags = { debounce_text_changes = 0 } }, M.options.lsp, {
     cmd = M.server_cmd(),
     filetypes = M.options.filetypes,
     root_markers = M.options.root_markers,
