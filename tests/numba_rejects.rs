@@ -65,6 +65,70 @@ def k(o):
 def k(o):
     n = o[0].bit_count
     o[0] = 1"#),
+    ("ffs_float", "void(uint32[::1], float64[::1])", 3, Numba, "cuda.ffs(float64)", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.ffs(a[0])"#),
+    ("ffs_int8", "void(uint32[::1], int8[::1])", 3, Numba, "cuda.ffs(int8)", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.ffs(a[0])"#),
+    ("ffs_uint16", "void(uint32[::1], uint16[::1])", 3, Numba, "cuda.ffs(uint16)", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.ffs(a[0])"#),
+    ("ffs_bool", "void(uint32[::1], boolean[::1])", 3, Numba, "cuda.ffs(bool)", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.ffs(a[0])"#),
+    ("ballot_bool_mask", "void(int32[::1], boolean[::1])", 3, Numba, "32- or 64-bit integer mask, not bool", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.ballot_sync(a[0], True)"#),
+    ("ballot_float_mask", "void(int32[::1], float64[::1])", 3, Numba, "32- or 64-bit integer mask, not float64", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.ballot_sync(a[0], True)"#),
+    ("ballot_int8_mask", "void(int32[::1], int8[::1])", 3, Numba, "32- or 64-bit integer mask, not int8", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.ballot_sync(a[0], True)"#),
+    ("all_uint16_mask", "void(int32[::1], uint16[::1])", 3, Numba, "32- or 64-bit integer mask, not uint16", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.all_sync(a[0], True)"#),
+    ("all_float_predicate", "void(int32[::1], float32[::1])", 3, Numba, "integer or boolean predicate, not float32", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.all_sync(0xffffffff, a[0])"#),
+    ("ballot_float_predicate", "void(int32[::1], float32[::1])", 3, Numba, "integer or boolean predicate, not float32", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.ballot_sync(0xffffffff, a[0])"#),
+    ("shfl_float_mask", "void(int32[::1], float32[::1])", 3, Numba, "integer mask, not float32", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.shfl_sync(a[0], 1, 0)"#),
+    ("shfl_int8_mask", "void(int32[::1], int8[::1])", 3, Numba, "integer mask, not int8", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.shfl_down_sync(a[0], 1, 1)"#),
+    ("shfl_bool_lane", "void(int32[::1], boolean[::1])", 3, Numba, "integer lane, not bool", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.shfl_sync(0xffffffff, 1, a[0])"#),
+    ("shfl_uint16_lane", "void(int32[::1], uint16[::1])", 3, Numba, "integer lane, not uint16", r#"
+@cuda.jit
+def k(o, a):
+    o[0] = cuda.shfl_xor_sync(0xffffffff, 1, a[0])"#),
+    ("np_bitwise_uint64_int64", "void(int64[::1], uint64[::1], int64[::1])", 3, Numba, "np.bitwise_and has no loop for (uint64, int64)", r#"
+@cuda.jit
+def k(o, u, a):
+    o[0] = np.bitwise_and(u[0], a[0])"#),
+    ("np_left_shift_uint64_literal", "void(int64[::1], uint64[::1])", 3, Numba, "np.left_shift has no loop for (uint64, int64)", r#"
+@cuda.jit
+def k(o, u):
+    o[0] = np.left_shift(u[0], 3)"#),
     ("float_index", "void(float64[::1])", 3, Numba, "cannot index with float64", r#"
 @cuda.jit
 def k(o):
@@ -450,6 +514,9 @@ const NUMBA_COMPILES: &[(&str, &str, &str)] = &[
     ("tuple_repeat_folded", "void(int64[::1])", "@cuda.jit\ndef k(o):\n    t = (1, 2) * 2\n    o[0] = t[3]"),
     ("float_tuple_repeat_folded", "void(float64[::1])", "@cuda.jit\ndef k(o):\n    t = (1.5, 2.5) * 2\n    o[0] = t[3]"),
     ("tuple_truth", "void(int64[::1])", "@cuda.jit\ndef k(o):\n    if (o[0], 1):\n        o[0] = 1"),
+    ("ffs_int32_uint64", "void(uint32[::1], int32[::1], uint64[::1])", "@cuda.jit\ndef k(o, a, b):\n    o[0] = cuda.ffs(a[0]) + cuda.ffs(b[0]) + cuda.ffs(1)"),
+    ("warp_wide_masks", "void(int32[::1], uint32[::1], int64[::1])", "@cuda.jit\ndef k(o, m, l):\n    o[0] = cuda.ballot_sync(m[0], l[0]) + cuda.shfl_sync(l[0], 1, m[0]) + cuda.all_sync(0xffffffff, 1)"),
+    ("np_integer_ufuncs", "void(int64[::1], uint64[::1], int64[::1])", "@cuda.jit\ndef k(o, u, a):\n    o[0] = np.bitwise_and(u[0], u[1]) + np.invert(a[0] > 0) + np.right_shift(a[0], 2) + np.bitwise_not(a[1])"),
     ("compare_none_eq", "void(int64[::1])", "@cuda.jit\ndef k(o):\n    o[0] = o[0] == None"),
 ];
 

@@ -139,6 +139,23 @@ def k(out, x):
 }
 
 #[test]
+fn abs_of_unsigned_is_the_identity() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out, u):
+    out[0] = abs(u[0]) > 4096
+    out[1] = abs(u[0]) % 1000
+"
+    );
+    // 2**64 - 2048: Numba's abs keeps it (uint_abs_impl); as int64 bits it is -2048, and the
+    // int64 `%` of the mixed uint64/int64 operands gives 952 (a signed abs would give 48).
+    let r = run(&src, "k", "void(int64[::1], uint64[::1])", 1, 1, vec![array(Scalar::I64, &[0.0; 2]), array(Scalar::U64, &[18446744073709549568.0])]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [1.0, 952.0]);
+}
+
+#[test]
 fn reports_out_of_bounds_with_its_line() {
     let src = format!(
         "{HEADER}

@@ -58,6 +58,8 @@ pub enum Binding {
     Const(ConstValue),
     /// A function or class defined in this module.
     Definition,
+    /// A class deriving from `Enum` or `IntEnum` (`enum.Enum`, ...).
+    Enum,
     /// `cuda.declare_device("name", "int32(int32)")`: a device function linked in from
     /// CUDA C/C++ or PTX, known by its declared signature.
     External(String, Signature),
@@ -192,7 +194,14 @@ impl ModuleScope {
                 self.bind(n.id.as_str(), Binding::Other);
             }
             Stmt::FunctionDef(def) => self.bind(def.name.as_str(), Binding::Definition),
-            Stmt::ClassDef(def) => self.bind(def.name.as_str(), Binding::Definition),
+            Stmt::ClassDef(def) => {
+                let is_enum = def.bases().iter().any(|b| match b {
+                    Expr::Name(n) => matches!(n.id.as_str(), "Enum" | "IntEnum" | "IntFlag" | "Flag"),
+                    Expr::Attribute(a) => matches!(a.attr.as_str(), "Enum" | "IntEnum" | "IntFlag" | "Flag"),
+                    _ => false,
+                });
+                self.bind(def.name.as_str(), if is_enum { Binding::Enum } else { Binding::Definition });
+            }
             Stmt::If(stmt_if) => {
                 for s in &stmt_if.body {
                     self.add_statement_in(s, outer);

@@ -2469,6 +2469,23 @@ impl Lower<'_> {
         let bool_t = Some(Type::Scalar(Scalar::Bool));
         Ok(Some(match (name, args) {
             ("divide" | "true_divide", [a, b]) => self.arith(Operator::Div, *a, *b, result, span)?,
+            // The integer ufuncs compute in their loop's type, the result's.
+            ("bitwise_and" | "bitwise_or" | "bitwise_xor" | "left_shift" | "right_shift", [a, b]) => {
+                let op = match name {
+                    "bitwise_and" => Operator::BitAnd,
+                    "bitwise_or" => Operator::BitOr,
+                    "bitwise_xor" => Operator::BitXor,
+                    "left_shift" => Operator::LShift,
+                    _ => Operator::RShift,
+                };
+                self.arith(op, *a, *b, result, span)?
+            }
+            ("invert" | "bitwise_not", [a]) => {
+                let Some(r) = result else { return Ok(None) };
+                let x = self.cast(*a, r, span)?;
+                let op = if r == Scalar::Bool { UnaryOp::Not } else { UnaryOp::Invert };
+                self.emit(Op::Unary(op, x), Some(Type::Scalar(r)), span)
+            }
             ("logical_not", [a]) => {
                 let t = self.truth(*a, span)?;
                 self.emit(Op::Unary(UnaryOp::Not, t), bool_t, span)

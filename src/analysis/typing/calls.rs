@@ -1209,10 +1209,18 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
             None => return err("np.round needs an argument", range),
         },
         // The integer ufuncs have loops for integers and bools only.
-        "bitwise_and" | "bitwise_or" | "bitwise_xor" | "left_shift" | "right_shift" | "invert" | "bitwise_not"
-            if let Some(s) = scalars.iter().find(|s| s.is_float() || s.is_complex()) =>
-        {
-            return Err(numba(format!("np.{name} has no loop for {s}: it takes integers")));
+        "bitwise_and" | "bitwise_or" | "bitwise_xor" | "left_shift" | "right_shift" | "invert" | "bitwise_not" => {
+            let unary = matches!(name, "invert" | "bitwise_not");
+            arity(args, 1 + !unary as usize, 1 + !unary as usize, name, range)?;
+            if let Some(s) = scalars.iter().find(|s| s.is_float() || s.is_complex()) {
+                return Err(numba(format!("np.{name} has no loop for {s}: it takes integers")));
+            }
+            // The shifts have no bool loop.
+            let bool_loop = !name.ends_with("_shift");
+            integer_ufunc_loop(&scalars, bool_loop).ok_or_else(|| {
+                let given: Vec<String> = scalars.iter().map(ToString::to_string).collect();
+                numba(format!("np.{name} has no loop for ({}): NumPy casts neither safely to the other", given.join(", ")))
+            })?
         }
         _ => {
             return err(
@@ -1221,6 +1229,21 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
             );
         }
     }))
+}
+
+/// The loop NumPy's type resolution (Numba's `ufunc_find_matching_loop`, safe casting)
+/// picks for an integer ufunc: the first of bool (when it has that loop), int8, uint8, ...,
+/// uint64 that every input casts to safely; `None` for uint64 with a signed integer.
+pub fn integer_ufunc_loop(inputs: &[Scalar], bool_loop: bool) -> Option<Scalar> {
+    use Scalar::*;
+    let safe = |from: Scalar, to: Scalar| {
+        from == to
+            || from == Bool
+            || from.is_signed() && to.is_signed() && from.bits() <= to.bits()
+            || from.is_unsigned_int() && (to.is_unsigned_int() && from.bits() <= to.bits() || to.is_signed() && from.bits() < to.bits())
+    };
+    let loops = [Bool, I8, U8, I16, U16, I32, U32, I64, U64];
+    loops.into_iter().skip(!bool_loop as usize).find(|&l| inputs.iter().all(|&s| safe(s, l)))
 }
 
 /// A vote's predicate (a match's value): Numba's templates take a number.
@@ -1278,6 +1301,19 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
             // A tuple, string or None: no intrinsic takes one.
             kind: if args.get(i).and_then(Ty::value).is_some_and(inert) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
         })
+    };
+    // Numba passes a warp intrinsic's mask (and a shuffle's lane) to NVVM as an i32 by
+    // truncation: a narrower integer, a bool or a float makes IR NVVM rejects, and the votes
+    // type only an integer mask.
+    let warp_word = |i: usize, what: &str| -> TResult<()> {
+        match scalar(i)? {
+            Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 => Ok(()),
+            s => reject(
+                ErrorKind::Numba,
+                format!("cuda.{name} needs a 32- or 64-bit integer {what}, not {s}: Numba truncates it to an int32, which fails to compile"),
+                range,
+            ),
+        }
     };
     if let Some(op) = name.strip_prefix("atomic.") {
         let n = if op == "cas" { 4 } else { 3 };
@@ -1421,9 +1457,8 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
         }
         "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" => {
             arity(args, 3, 3, name, range)?;
-            // The mask and the lane or delta are numbers too.
-            scalar(0)?;
-            scalar(2)?;
+            warp_word(0, "mask")?;
+            warp_word(2, "lane")?;
             let v = scalar(1)?;
             if !matches!(v, Scalar::I32 | Scalar::I64 | Scalar::F32 | Scalar::F64) {
                 return reject(
@@ -1435,12 +1470,16 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
             Ty::scalar(v)
         }
         // (mask, predicate or value): the backends read both.
-        "all_sync" | "any_sync" | "eq_sync" => {
+        "all_sync" | "any_sync" | "eq_sync" | "ballot_sync" => {
             arity(args, 2, 2, name, range)?;
             predicate(name, &args[1], range)?;
-            Ty::scalar(Scalar::Bool)
+            warp_word(0, "mask")?;
+            if let Some(s) = scalar_of(&args[1]).filter(|s| !s.is_int() && *s != Scalar::Bool) {
+                return reject(ErrorKind::Numba, format!("cuda.{name} needs an integer or boolean predicate, not {s}"), range);
+            }
+            Ty::scalar(if name == "ballot_sync" { Scalar::I32 } else { Scalar::Bool })
         }
-        "ballot_sync" | "match_any_sync" => {
+        "match_any_sync" => {
             arity(args, 2, 2, name, range)?;
             predicate(name, &args[1], range)?;
             Ty::scalar(Scalar::I32)
@@ -1452,6 +1491,18 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
         "activemask" | "lanemask_lt" => {
             arity(args, 0, 0, name, range)?;
             Ty::scalar(Scalar::U32)
+        }
+        // Numba types `cuda.ffs` of any number (a float or bool converts to the int8 case)
+        // but lowers only 32- and 64-bit integers.
+        "ffs" if let [a] = args
+            && let Some(s) = scalar_of(a)
+            && !matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) =>
+        {
+            return reject(
+                ErrorKind::Numba,
+                format!("No definition for lowering cuda.ffs({s}): Numba lowers `cuda.ffs` of 32- and 64-bit integers only"),
+                range,
+            );
         }
         "popc" | "clz" | "ffs" | "brev" | "fma" | "cbrt" => {
             let cases = cases::for_path(&format!("numba.cuda.{name}")).unwrap_or_default();

@@ -1757,6 +1757,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                     )
                 }
             }
+            // Numba types `E.MEMBER` as an enum member (`.value`, comparisons, IntEnum
+            // arithmetic); kernlint has no such type.
+            Some(Binding::Enum) => err(
+                format!("kernlint does not support the Enum class `{name}` in kernels yet (Numba does): use module-level integer constants (`RED = 1`) instead"),
+                range,
+            ),
             Some(Binding::Decorator(_)) => err(format!("`{name}` holds a `cuda.jit` decorator, which a kernel cannot use as a value"), range),
             Some(Binding::Other) => match self.ctx.scope.unknown_parameter_of(name) {
                 Some(factory) => err(

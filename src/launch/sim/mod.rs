@@ -1821,7 +1821,8 @@ impl Machine<'_> {
                 V::F32(x) => V::F32(x.abs()),
                 V::F16(x) => V::F16(x.abs()),
                 V::F64(x) => V::F64(x.abs()),
-                V::Int(i) => V::Int(norm(i.wrapping_abs(), rs)),
+                // Numba's abs of an unsigned integer is the identity (uint64 is held as i64 bits).
+                V::Int(i) if !rs.is_unsigned_int() => V::Int(norm(i.wrapping_abs(), rs)),
                 other => other.clone(),
             },
             Intrinsic::Min | Intrinsic::Max => {
