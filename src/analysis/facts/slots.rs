@@ -20,6 +20,10 @@
 //!   `s[ty, tx + 16]`, `s[4 * ty + k, tx]` and `s[ty + 64, tx]`): the layout is taken to
 //!   give every thread its own slots, the block no wider than the gap.
 //!
+//! * the block's last thread (`if tx == cuda.blockDim.x - 1:`) storing the array's last slot
+//!   along an axis (`s[ty + 1, 17]`, a halo past an 18-wide tile) against `s[ty + 1, tx +
+//!   1]` reached by every thread: kept in bounds, that slot is the last thread's own.
+//!
 //! Ranges come from guards, `blockDim`, known launches, and the bound of a stride that only
 //! shrinks (`s = cuda.blockDim.x // 2` then `s //= 2`: `2 * s <= blockDim.x`).
 //!
@@ -140,7 +144,7 @@ pub fn may_meet(
     let mut forced: BTreeSet<Atom> =
         threads.iter().filter(|a| matches!((vw.pins.get(*a), vo.pins.get(*a)), (Some(x), Some(y)) if x == y)).cloned().collect();
     let mut same_slot = true;
-    for (pw, po) in vw.index.iter().zip(&vo.index) {
+    for (k, (pw, po)) in vw.index.iter().zip(&vo.index).enumerate() {
         let (tw, to) = (pw.thread_part(), po.thread_part());
         let (Some(cw), Some(co)) = (pw.sub(&tw), po.sub(&to)) else { return true };
         let Some(d) = co.sub(&cw) else { return true };
@@ -167,6 +171,7 @@ pub fn may_meet(
             }
             // `if tid == 0: s[0] = ...` against `s[tid]`: the slot is thread 0's own.
             forced.extend(owner(part, &target, &fixed.pins));
+            forced.extend(last_slot_owner(part, rest, &target, varying, fixed, w.access.extent.get(k).copied().flatten()));
         } else {
             same_slot = false;
             if ranges_apart(&tw, &cw, &vw, &to, &co, &vo, shape) || stores_apart(&tw, &cw, &vw, &to, &co, &vo) {
@@ -346,6 +351,25 @@ fn owner(part: &Poly, target: &Poly, pins: &BTreeMap<Atom, Poly>) -> Vec<Atom> {
         Some(atoms) if target.0.is_empty() && atoms.iter().all(|a| pins.get(a) == Some(&zero)) => atoms,
         _ => vec![],
     }
+}
+
+/// The thread index that `part(T') + rest == slot` fixes to the last thread's, where the
+/// fixed side is the block's last thread (`if tx == cuda.blockDim.x - 1:`) at the array's
+/// last slot `n - 1` along the axis (a halo past the tile: `s[ty + 1, 17]` in an 18-wide
+/// tile) and the varying side `s[ty + 1, tx + 1]` is reached by threads not picked out by
+/// a bound within the block (a data edge `c < cols` is not one): every such thread's slot
+/// is in bounds, so the block is at most `n - rest` wide, and the only thread reaching slot
+/// `n - 1` is the last one.
+fn last_slot_owner(part: &Poly, rest: &Poly, target: &Poly, varying: &View, fixed: &View, extent: Option<i64>) -> Option<Atom> {
+    let (atom, 1) = single_atom(part)? else { return None };
+    let Atom::Tid(axis) = atom else { return None };
+    let (n, c) = (extent?, rest.as_const()?);
+    let last = Poly::atom(Atom::Bdim(axis)).sub(&Poly::constant(1))?;
+    (target.as_const()? == n - 1 - c && fixed.pins.get(&atom) == Some(&last)).then_some(())?;
+    let selects = |(x, y): &(Poly, Poly)| {
+        x.thread_part().0.keys().flatten().any(|a| *a == atom) && !y.0.keys().flatten().any(|a| matches!(a, Atom::Sym(_)))
+    };
+    (!varying.upper.iter().any(selects)).then_some(atom)
 }
 
 /// Never below 0, whatever the values: non-negative terms over thread, block and grid

@@ -303,6 +303,8 @@ pub struct Access {
     pub guards: Vec<Guard>,
     /// Index atoms fixed to one value by enclosing `==` tests (`if tid == 0`).
     pub pinned: BTreeSet<Atom>,
+    /// A static shared array's extent along each axis, where its shape is a constant.
+    pub extent: Vec<Option<i64>>,
     /// The values of the pinned atoms, where the test gives one (`tid == 0`, `tx == n - 1`).
     pub pins: BTreeMap<Atom, Poly>,
     /// Accesses (indices into [`FunctionFacts::accesses`]) that may run before this one
@@ -319,6 +321,8 @@ pub struct SharedArray {
     pub name: String,
     pub range: TextRange,
     pub dynamic: bool,
+    /// The extent along each axis, where it is a constant.
+    pub shape: Vec<Option<i64>>,
 }
 
 /// Everything the analysis knows of one GPU function.
@@ -1313,6 +1317,12 @@ impl Walker<'_> {
             Some(id) => *id,
             None => {
                 let id = self.facts.accesses.len();
+                let extent = match kind {
+                    ArrayKind::Shared { dynamic: false } => {
+                        self.facts.shared_arrays.iter().rev().find(|s| s.name == array).map(|s| s.shape.clone()).unwrap_or_default()
+                    }
+                    _ => vec![],
+                };
                 self.facts.accesses.push(Access {
                     array,
                     kind,
@@ -1328,6 +1338,7 @@ impl Walker<'_> {
                     thread_conditions: self.cur.thread_conditions.clone(),
                     guards: self.cur.guards.clone(),
                     pinned: self.cur.pinned.clone(),
+                    extent,
                     pins: self.cur.pins.clone(),
                     preceding: BTreeSet::new(),
                     reassigned: BTreeMap::new(),
@@ -1363,7 +1374,12 @@ impl Walker<'_> {
                             });
                             let dynamic = matches!(shape, Some(Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. })) if i.as_u64() == Some(0));
                             if self.record && !self.facts.shared_arrays.iter().any(|s| s.range == value_expr.range()) {
-                                self.facts.shared_arrays.push(SharedArray { name: n.id.to_string(), range: value_expr.range(), dynamic });
+                                let shape = match shape {
+                                    Some(Expr::Tuple(t)) => t.elts.iter().map(|e| self.const_int(e)).collect(),
+                                    Some(e) => vec![self.const_int(e)],
+                                    None => vec![],
+                                };
+                                self.facts.shared_arrays.push(SharedArray { name: n.id.to_string(), range: value_expr.range(), dynamic, shape });
                             }
                             Some(ArrayKind::Shared { dynamic })
                         }

@@ -6,7 +6,10 @@
 //! * Shared memory exchanged between the lanes of one warp with no `cuda.syncwarp()` (or
 //!   `cuda.syncthreads()`) between a lane's write and another lane's read: the unrolled
 //!   "last warp" of a reduction (`if tid < 32: s[tid] += s[tid + 16]; s[tid] += s[tid +
-//!   8]; ...`), or any exchange in a kernel launched with at most 32 threads per block.
+//!   8]; ...`), any exchange in a kernel launched with at most 32 threads per block, and a
+//!   rotation within each warp's row (`s[wid, lane] = v` by every lane, then
+//!   `s[wid, (lane + 1) % 32]`, with `wid = tid // 32` and `lane = tid % 32`): the slot
+//!   read is another lane's of the same warp.
 //! * A warp intrinsic with the full mask (`0xffffffff`, `-1`, or a constant holding it):
 //!   `shfl_sync`, `shfl_up_sync`, `shfl_down_sync`, `shfl_xor_sync`, `ballot_sync`,
 //!   `any_sync`, `all_sync`, `eq_sync`, `match_any_sync`, `match_all_sync` and
@@ -211,6 +214,10 @@ fn lockstep_shared(
             } else {
                 continue;
             };
+            if rotated_lane(writer, other, &subscripts, facts) && reported.insert(access.stmt) {
+                out.push(exchange(ctx, access, earlier, writer));
+                break;
+            }
             if !(one_warp || (within_one_warp(writer) && within_one_warp(other))) {
                 continue;
             }
@@ -222,26 +229,86 @@ fn lockstep_shared(
             let reassigned = access.reassigned.get(&p).unwrap_or(&none);
             let (w, o) = (Side { access: writer, index: pw }, Side { access: other, index: po });
             if may_meet(w, o, reassigned, earlier.write, &threads, shape, &facts.shrinking) && reported.insert(access.stmt) {
-                let (read, write) = if access.write && !earlier.write {
-                    (earlier, access)
-                } else {
-                    (access, writer)
-                };
-                out.push(
-                    Diagnostic::new(
-                        "KL204",
-                        access.range,
-                        format!(
-                            "`{}` and `{}` exchange shared memory between lanes of one warp with no `cuda.syncwarp()` in between: this assumes the warp runs in lockstep, which GPUs since Volta do not guarantee",
-                            &ctx.text[read.range],
-                            &ctx.text[write.range],
-                        ),
-                    )
-                    .note("Separate each read of another lane's slot from the next write with `cuda.syncwarp()` (`v = s[tid] + s[tid + 16]; cuda.syncwarp(); s[tid] = v; cuda.syncwarp()`), or reduce in registers with `cuda.shfl_down_sync(0xffffffff, v, offset)`."),
-                );
+                out.push(exchange(ctx, access, earlier, writer));
                 break;
             }
         }
+    }
+}
+
+/// The finding for `access`, exchanging shared memory with `earlier` within a warp.
+fn exchange(ctx: &ItemContext, access: &Access, earlier: &Access, writer: &Access) -> Diagnostic {
+    let (read, write) = if access.write && !earlier.write { (earlier, access) } else { (access, writer) };
+    Diagnostic::new(
+        "KL204",
+        access.range,
+        format!(
+            "`{}` and `{}` exchange shared memory between lanes of one warp with no `cuda.syncwarp()` in between: this assumes the warp runs in lockstep, which GPUs since Volta do not guarantee",
+            &ctx.text[read.range],
+            &ctx.text[write.range],
+        ),
+    )
+    .note("Separate each read of another lane's slot from the next write with `cuda.syncwarp()` (`v = s[tid] + s[tid + 16]; cuda.syncwarp(); s[tid] = v; cuda.syncwarp()`), or reduce in registers with `cuda.shfl_down_sync(0xffffffff, v, offset)`.")
+}
+
+/// `s[wid, lane]` stored by every lane (`wid = tid // 32`, `lane = tid % 32`) and `s[wid,
+/// (lane + k) % 32]` (`k` not a multiple of 32) accessed by the same thread form: the other
+/// access's slot belongs to another lane of the same warp, whatever the block's shape.
+fn rotated_lane(w: &Access, o: &Access, subscripts: &BTreeMap<(u32, u32), &ast::ExprSubscript>, facts: &FunctionFacts) -> bool {
+    if !w.thread_conditions.is_empty() || (w.atomic && o.atomic) {
+        return false;
+    }
+    let parts = |a: &Access| -> Option<Vec<&Expr>> {
+        let s = subscripts.get(&(a.range.start().to_u32(), a.range.end().to_u32()))?;
+        Some(match &*s.slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        })
+    };
+    let (Some(pw), Some(po)) = (parts(w), parts(o)) else { return false };
+    if pw.len() != po.len() {
+        return false;
+    }
+    let (mut warp, mut shift) = (None, None);
+    for (ew, eo) in pw.into_iter().zip(po) {
+        let (Some(vw), Some(vo)) = (facts.value(ew), facts.value(eo)) else { return false };
+        if let (Some((xw, 32)), Some((xo, 32))) = (&vw.quotient, &vo.quotient)
+            && xw == xo
+            && xw.has_thread()
+        {
+            warp = Some(xw.clone());
+        } else if let (Some((xw, kw)), Some((xo, ko))) = (lane_of(ew, facts), lane_of(eo, facts))
+            && xw == xo
+        {
+            shift = Some((xw, (ko - kw).rem_euclid(32)));
+        } else if !matches!((&vw.poly, &vo.poly), (Some(a), Some(b)) if a == b && !a.has_thread()) {
+            return false;
+        }
+    }
+    matches!((warp, shift), (Some(x), Some((y, d))) if x == y && d != 0)
+}
+
+/// `x % 32` shifted by a constant: `tid % 32` is `(tid, 0)`, `(lane + 1) % 32` with `lane =
+/// tid % 32` is `(tid, 1)`.
+fn lane_of(e: &Expr, facts: &FunctionFacts) -> Option<(Poly, i64)> {
+    if let Some((x, 32)) = facts.value(e).and_then(|v| v.modulo.as_ref()) {
+        return Some((x.without_const(), x.konst()));
+    }
+    let Expr::BinOp(m) = e else { return None };
+    let int = |e: &Expr| match e {
+        Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) => i.as_i64(),
+        _ => None,
+    };
+    if m.op != Operator::Mod || int(&m.right) != Some(32) {
+        return None;
+    }
+    let Expr::BinOp(add) = &*m.left else { return None };
+    let k = int(&add.right)?;
+    let (x, c) = lane_of(&add.left, facts)?;
+    match add.op {
+        Operator::Add => Some((x, c.checked_add(k)?)),
+        Operator::Sub => Some((x, c.checked_sub(k)?)),
+        _ => None,
     }
 }
 

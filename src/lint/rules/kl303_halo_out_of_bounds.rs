@@ -6,7 +6,12 @@
 //! `if i < n:` does not keep `i + 1` below `n`, and nothing keeps `i - 1` from being `-1`.
 //! A guard with room for the offset (`if 0 < i < n - 1:`, `if i >= 1 and i + 1 < n:`) is
 //! recognised, as is a lower bound on part of the index (`if tx >= 1:` for `i =
-//! cuda.blockIdx.x * 128 + tx - 1`, a block loading its halo with extra threads).
+//! cuda.blockIdx.x * 128 + tx - 1`, a block loading its halo with extra threads). A kernel
+//! that stores its own results past the checked index (`R[b, i, j] = ...` with `i = I + 1`
+//! under `if I < max_i:`) shows a padded layout, a border of that offset on each side (a
+//! dynamic-programming matrix of `(n + 2) x (m + 2)`, or an output packed in sections,
+//! `out[4 + i]` under `if i < 4:`): such stores, and reads up to twice their offset, are
+//! not reported.
 //!
 //! ## Why is this bad?
 //! The thread at the edge reads one element past the end (garbage, or a fault), or at
@@ -64,7 +69,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 let problem = if c > 0 {
                     (!uppers.is_empty()
                         && !uppers.iter().any(|(o, _)| o + c <= 0)
-                        && !extent_elsewhere(facts, access, axis, &key, c, &uppers))
+                        && !extent_elsewhere(facts, access, axis, &key, c, &uppers)
+                        && !padded_layout(facts, axis, &key, c))
                     .then_some("past the upper bound the guard checks")
                 } else {
                     let nonneg = key.0.iter().all(|(m, k)| *k > 0 && m.iter().all(|a| !matches!(a, Atom::Sym(_))));
@@ -107,6 +113,18 @@ fn extent_elsewhere(facts: &FunctionFacts, access: &Access, axis: usize, key: &P
             && p.without_const() == *key
             && p.konst() >= c
             && bounds(other, key).0.iter().any(|(o, bound)| o + p.konst() <= 0 && !uppers.iter().any(|(_, b)| b == bound))
+    })
+}
+
+/// Whether the kernel stores its own results at `key + s` (`s >= 1`) along this axis (`R[b,
+/// i, j] = ...` with `i = I + 1` under `if I < max_i:`): its arrays are laid out with a border
+/// of `s` around the checked range (soft-DTW's `(n + 2) x (m + 2)` cost matrix), so offsets up
+/// to `2 * s` stay inside it.
+fn padded_layout(facts: &FunctionFacts, axis: usize, key: &Poly, c: i64) -> bool {
+    facts.accesses.iter().any(|other| {
+        let Some(p) = other.index.get(axis).and_then(|v| v.poly.as_ref()) else { return false };
+        let s = p.konst();
+        other.write && !other.rmw && !other.atomic && other.kind == ArrayKind::Param && p.without_const() == *key && s >= 1 && c <= 2 * s
     })
 }
 

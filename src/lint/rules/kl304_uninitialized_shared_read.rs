@@ -64,18 +64,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         if function.spec.kind != FunctionKind::Kernel {
             continue;
         }
-        let mut w = Walk {
-            ctx,
-            arrays: BTreeMap::new(),
-            state: State::default(),
-            record: true,
-            found: Vec::new(),
-            closures: nested_functions(&def.body),
-        };
-        w.block(&def.body);
         let mut seen = std::collections::HashSet::new();
-        let written_anywhere = written_names(ctx, &def.body);
-        for (range, name, dynamic) in w.found {
+        let written_anywhere = written_names(ctx, &def.body, Memory::Shared);
+        for (range, name, dynamic) in unwritten_reads(ctx, def, Memory::Shared) {
             if !seen.insert(range) {
                 continue;
             }
@@ -98,6 +89,22 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Which allocation a walk follows: `cuda.shared.array` (KL304) or `cuda.local.array`
+/// (KL306, whose arrays belong to one thread each).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Memory {
+    Shared,
+    Local,
+}
+
+/// The reads of `def`'s arrays of that memory that no write to the array can precede:
+/// `(range, array, dynamic)`.
+pub fn unwritten_reads(ctx: &ItemContext, def: &ast::StmtFunctionDef, memory: Memory) -> Vec<(TextRange, String, bool)> {
+    let mut w = Walk::new(ctx, &def.body, memory, true);
+    w.block(&def.body);
+    w.found
+}
+
 /// The key standing for every dynamic shared array (they share one buffer).
 const DYNAMIC: &str = "<dynamic>";
 
@@ -105,11 +112,19 @@ const DYNAMIC: &str = "<dynamic>";
 #[derive(Clone, Default, PartialEq)]
 struct State {
     written: BTreeSet<String>,
+    /// Local arrays written so far only by earlier iterations of a `for v in range(...)`
+    /// loop, at an index naming `v` (by its text): the loop variable has moved on, so a read
+    /// at that same index is of an element no iteration wrote yet, and any other read may see
+    /// a write.
+    carried: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl State {
     fn union(&mut self, other: &State) {
         self.written.extend(other.written.iter().cloned());
+        for (k, v) in &other.carried {
+            self.carried.entry(k.clone()).or_default().extend(v.iter().cloned());
+        }
     }
 }
 
@@ -124,6 +139,9 @@ struct Walk<'c, 'x> {
     /// Functions defined inside the kernel (Numba inlines them): a call may write any
     /// shared array they see.
     closures: BTreeSet<String>,
+    memory: Memory,
+    /// Targets of the `for v in range(...)` loops whose first pass is running (local arrays).
+    fresh: Vec<String>,
 }
 
 /// Names of the functions and lambdas defined inside a body.
@@ -148,7 +166,20 @@ fn nested_functions(body: &[Stmt]) -> BTreeSet<String> {
     out
 }
 
-impl Walk<'_, '_> {
+impl<'c, 'x> Walk<'c, 'x> {
+    fn new(ctx: &'c ItemContext<'x>, body: &[Stmt], memory: Memory, record: bool) -> Self {
+        Walk {
+            ctx,
+            arrays: BTreeMap::new(),
+            state: State::default(),
+            record,
+            found: Vec::new(),
+            closures: nested_functions(body),
+            memory,
+            fresh: Vec::new(),
+        }
+    }
+
     fn key(&self, name: &str) -> Option<String> {
         let dynamic = *self.arrays.get(name)?;
         Some(if dynamic {
@@ -171,9 +202,27 @@ impl Walk<'_, '_> {
         }
     }
 
-    fn read(&mut self, name: &str, range: TextRange) {
+    /// A store of `name[index]`: in the first pass of a `for v in range(...)` loop, a local
+    /// element at an index naming `v` is carried to the next iteration as that index only.
+    fn write_at(&mut self, name: &str, index: &Expr) {
+        let components = match index {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        let fresh = components.iter().any(|c| matches!(c, Expr::Name(n) if self.fresh.iter().any(|v| v == n.id.as_str())));
+        if self.memory == Memory::Local && fresh {
+            let text = self.ctx.text[index.range()].to_string();
+            self.state.carried.entry(name.to_string()).or_default().insert(text);
+        } else {
+            self.write(name);
+        }
+    }
+
+    fn read(&mut self, name: &str, range: TextRange, index: Option<&Expr>) {
         let Some(k) = self.key(name) else { return };
-        if self.record && !self.state.written.contains(&k) {
+        let carried = self.state.carried.get(&k).filter(|c| !c.is_empty());
+        let other_element = carried.is_some_and(|c| index.is_none_or(|i| !c.contains(&self.ctx.text[i.range()])));
+        if self.record && !self.state.written.contains(&k) && !other_element {
             let dynamic = self.arrays[name];
             self.found.push((range, name.to_string(), dynamic));
         }
@@ -193,8 +242,15 @@ impl Walk<'_, '_> {
 
     fn is_shared_alloc(&self, e: &Expr) -> Option<bool> {
         let Expr::Call(c) = e else { return None };
-        if self.ctx.path(&c.func).as_deref() != Some("numba.cuda.shared.array") {
+        let alloc = match self.memory {
+            Memory::Shared => "numba.cuda.shared.array",
+            Memory::Local => "numba.cuda.local.array",
+        };
+        if self.ctx.path(&c.func).as_deref() != Some(alloc) {
             return None;
+        }
+        if self.memory == Memory::Local {
+            return Some(false);
         }
         let shape = c.arguments.args.first().or_else(|| {
             c.arguments
@@ -243,9 +299,9 @@ impl Walk<'_, '_> {
                 {
                     self.expr(&s.slice);
                     if !matches!(&*s.slice, Expr::Slice(_)) {
-                        self.read(name, s.range());
+                        self.read(name, s.range(), Some(&s.slice));
                     }
-                    self.write(name);
+                    self.write_at(name, &s.slice);
                 } else {
                     self.expr(&a.target);
                     self.target(&a.target);
@@ -278,14 +334,18 @@ impl Walk<'_, '_> {
             }
             Stmt::For(s) => {
                 self.expr(&s.iter);
-                self.looped(|w| {
+                let counted = match (&*s.target, &*s.iter) {
+                    (Expr::Name(v), Expr::Call(c)) if matches!(&*c.func, Expr::Name(f) if f.id.as_str() == "range") => Some(v.id.to_string()),
+                    _ => None,
+                };
+                self.looped(counted, |w| {
                     w.target(&s.target);
                     w.block(&s.body);
                 });
                 self.block(&s.orelse);
             }
             Stmt::While(s) => {
-                self.looped(|w| {
+                self.looped(None, |w| {
                     w.expr(&s.test);
                     w.block(&s.body);
                 });
@@ -312,10 +372,16 @@ impl Walk<'_, '_> {
 
     /// A loop body: a first pass without reporting gathers what it writes, so a read of an
     /// array the body writes later is seen with that write (from the previous iteration).
-    fn looped(&mut self, mut body: impl FnMut(&mut Self)) {
+    /// `counted`: the variable of a `for v in range(...)` loop, a new value each iteration.
+    fn looped(&mut self, counted: Option<String>, mut body: impl FnMut(&mut Self)) {
         let entry = self.state.clone();
         let record = std::mem::replace(&mut self.record, false);
+        let fresh = counted.is_some();
+        self.fresh.extend(counted);
         body(self);
+        if fresh {
+            self.fresh.pop();
+        }
         let mut state = entry.clone();
         state.union(&self.state);
         self.state = state;
@@ -331,6 +397,12 @@ impl Walk<'_, '_> {
             Expr::Subscript(s) => {
                 self.expr(&s.slice);
                 if let Some(name) = self.shared_name(&s.value) {
+                    self.write_at(name, &s.slice);
+                } else if let Expr::Subscript(row) = &*s.value
+                    && let Some(name) = self.shared_name(&row.value)
+                {
+                    // `a[i][j] = v`: a store through the row view, not a read of `a[i]`.
+                    self.expr(&row.slice);
                     self.write(name);
                 } else {
                     self.expr(&s.value);
@@ -363,7 +435,7 @@ impl Walk<'_, '_> {
                         // A view: whatever it is used for, treat it as a possible write.
                         self.write(name);
                     } else {
-                        self.read(name, s.range());
+                        self.read(name, s.range(), Some(&s.slice));
                     }
                 } else {
                     self.expr(&s.value);
@@ -431,7 +503,7 @@ impl Walk<'_, '_> {
                         self.expr(&k.value);
                     }
                     if op != "exch" {
-                        self.read(name, c.range());
+                        self.read(name, c.range(), None);
                     }
                     self.write(name);
                     return;
@@ -522,15 +594,8 @@ fn collect_children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 /// Names (and [`DYNAMIC`]) of the shared arrays written (or passed on) anywhere reachable
 /// in the body, for the message.
-fn written_names(ctx: &ItemContext, body: &[Stmt]) -> BTreeSet<String> {
-    let mut w = Walk {
-        ctx,
-        arrays: BTreeMap::new(),
-        state: State::default(),
-        record: false,
-        found: Vec::new(),
-        closures: nested_functions(body),
-    };
+pub fn written_names(ctx: &ItemContext, body: &[Stmt], memory: Memory) -> BTreeSet<String> {
+    let mut w = Walk::new(ctx, body, memory, false);
     w.block(body);
     w.state.written
 }
