@@ -69,8 +69,11 @@ def kernlint_types(binary, path, kernel, sig):
                        capture_output=True, text=True)
     if r.returncode != 0:
         return None, (r.stderr or r.stdout).strip()
-    variables = json.loads(r.stdout)["variables"]
-    return {k: sorted(v if isinstance(v, list) else [v]) for k, v in variables.items()}, None
+    # Versions folded as Numba's are (`types` lists a reassigned variable's `n.1`, ...).
+    out = {}
+    for k, v in json.loads(r.stdout)["variables"].items():
+        out.setdefault(re.sub(r"(\.\d+)+$", "", k), set()).update(v if isinstance(v, list) else [v])
+    return {k: sorted(v) for k, v in out.items()}, None
 
 
 def typing_check(binary, corpus, cases):

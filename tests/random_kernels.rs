@@ -2,7 +2,9 @@
 //! linter must not panic nor claim Numba rejects it, the typing must succeed, the simulator
 //! must run it without an error or a sanitizer finding (the kernels are in bounds and
 //! race-free by construction), and the PTX backend must compile it (or say cleanly that a
-//! construct is not compiled yet) to PTX that ptxas accepts when ptxas is installed.
+//! construct is not compiled yet) to PTX that ptxas accepts when ptxas is installed. The
+//! program the PTX backend optimizes (`optimize`: inlined, unrolled, numbered) must simulate
+//! to bit-identical outputs, also without a sanitizer finding.
 //!
 //! `KERNLINT_RANDOM_KERNELS=N` runs N kernels (default 300), `KERNLINT_RANDOM_SEED=S` starts
 //! at seed S. `cargo test --test random_kernels -- --ignored write_corpus` with
@@ -24,7 +26,7 @@ use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::types::Scalar;
 use kernlint::analysis::typing::type_function;
 use kernlint::analysis::{RootDatabase, SourceFile};
-use kernlint::compile::{CompileOptions, compile_ptx};
+use kernlint::compile::{CompileOptions, compile_ptx, optimize};
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::sim::{V, write_value};
 use kernlint::launch::{HostArg, Launch, build_program, simulate};
@@ -74,6 +76,8 @@ struct Stats {
     kernels: usize,
     typed: usize,
     simulated: usize,
+    /// Optimized programs that simulated to the lowered program's outputs.
+    equivalent: usize,
     compiled: usize,
     assembled: usize,
     /// "cannot compile ... yet" messages, by message.
@@ -131,21 +135,46 @@ fn check_one(
         shared_mem: 0,
         step_budget: 1_000_000,
     };
-    let (_, outcome) =
-        simulate(&program, &launch, &host_args(k)).map_err(|e| format!("simulate failed: {e}"))?;
-    if let Some(f) = outcome.findings.first() {
-        let at: usize = f.span.start().into();
-        let line = k.source[..at].matches('\n').count() + 1;
-        return Err(format!(
-            "the simulator reports {:?} at line {line} (block {:?}, thread {:?}): {} ({} findings)",
-            f.kind,
-            f.block,
-            f.thread,
-            f.message,
-            outcome.findings.len()
-        ));
-    }
+    let args = host_args(k);
+    let run = |program, what: &str| {
+        let (outputs, outcome) = simulate(program, &launch, &args)
+            .map_err(|e| format!("{what}simulate failed: {e}"))?;
+        if let Some(f) = outcome.findings.first() {
+            let at: usize = f.span.start().into();
+            let line = k.source[..at].matches('\n').count() + 1;
+            return Err(format!(
+                "{what}the simulator reports {:?} at line {line} (block {:?}, thread {:?}): {} ({} findings)",
+                f.kind,
+                f.block,
+                f.thread,
+                f.message,
+                outcome.findings.len()
+            ));
+        }
+        Ok(outputs)
+    };
+    let lowered = run(&program, "")?;
     stats.simulated += 1;
+
+    // The optimized program computes the same bits (what the PTX computes, on the simulator).
+    let optimized = catch_unwind(AssertUnwindSafe(|| optimize(&program, false)))
+        .map_err(|_| "`optimize` panicked".to_string())?;
+    let outputs = run(&optimized, "optimized: ")?;
+    for (i, (a, b)) in lowered.iter().zip(&outputs).enumerate() {
+        if let (Some(a), Some(b)) = (a, b)
+            && a.data != b.data
+        {
+            let show = |x| kernlint::launch::array_values(x).unwrap_or_default();
+            let (a, b) = (show(a), show(b));
+            let at = a.iter().zip(&b).position(|(x, y)| x.to_bits() != y.to_bits()).unwrap_or(0);
+            return Err(format!(
+                "argument {i}: the optimized program differs from the lowered one at element {at}: {:?} (optimized) vs {:?} (lowered)",
+                b.get(at),
+                a.get(at)
+            ));
+        }
+    }
+    stats.equivalent += 1;
 
     // PTX, with each option set some of the time; ptxas must accept it.
     let options = match k.seed % 4 {
@@ -218,10 +247,11 @@ fn random_valid_kernels() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
-        "random kernels: {} generated, {} typed, {} simulated, {} compiled to PTX, {} assembled by ptxas{}",
+        "random kernels: {} generated, {} typed, {} simulated, {} optimized equivalently, {} compiled to PTX, {} assembled by ptxas{}",
         stats.kernels,
         stats.typed,
         stats.simulated,
+        stats.equivalent,
         stats.compiled,
         stats.assembled,
         if ptxas.is_none() { " (no ptxas)" } else { "" }
@@ -580,4 +610,16 @@ fn no_typing_error_reported_in_pruned_code() {
         .collect();
     assert!(!codes.contains(&"KL110"), "{codes:?}");
     assert!(type_function(&db, file, "k", None).is_ok());
+}
+
+/// A name bound to a test that mentions itself (`p0 = p0 or p0`, `p0` a parameter) or two
+/// that mention each other: the linter's uniformity walk expanded them forever (a stack
+/// overflow in `kernlint check`).
+#[test]
+fn tests_aliasing_themselves_are_expanded_once() {
+    let src = "from numba import cuda\n\n@cuda.jit(device=True)\ndef dev0(p0):\n    p0 = p0 or max(p0, p0)\n    if p0:\n        return 1\n    return 2\n\n@cuda.jit\ndef k(out, a, b):\n    a = b and out[0] > 0\n    b = a or out[1] > 0\n    if b:\n        out[cuda.threadIdx.x] = dev0(out[2])\n";
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), src.to_string());
+    let codes: Vec<&str> = kernlint::lint::file_diagnostics(&db, file).iter().map(|d| d.code).collect();
+    assert!(!codes.iter().any(|c| *c == "KL001" || c.starts_with("KL1")), "{codes:?}");
 }

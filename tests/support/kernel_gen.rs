@@ -14,7 +14,9 @@
 //! element), and only calls `cuda.syncthreads()` at the top level of the kernel before any
 //! `return`. Variables carried around a loop keep one type at the loop head (an assignment in
 //! a loop whose type would widen the variable is cast back), so the generator's own typing
-//! stays exact at every point.
+//! stays exact at every point. Constant-trip loops (the shapes the PTX backend unrolls)
+//! index module arrays, filled local arrays and inputs with counters whose range the
+//! generator knows, so an index there is in bounds or in `-n..-1` (it wraps once).
 //!
 //! Deterministic: the same seed gives the same kernel (a SplitMix64 generator, no crates).
 
@@ -573,8 +575,23 @@ struct Gen {
     in_device: bool,
     no_unsigned: bool,
     two_d: bool,
+    /// Module-level constant arrays (`np.array([...], dtype=...)` globals).
+    tables: Vec<Table>,
+    /// Local arrays fully written and in scope, readable at any index below their size.
+    locals: Vec<Table>,
+    /// A bound on the iterations of the enclosing loops together, to keep nested constant
+    /// loops within the simulator's step budget.
+    trip: u64,
     features: Vec<&'static str>,
     lines: String,
+}
+
+/// A constant array (module-level) or a filled local array of a known size.
+#[derive(Clone, Debug)]
+struct Table {
+    name: String,
+    dtype: Ty,
+    len: usize,
 }
 
 const MAX_DEPTH: u32 = 3;
@@ -726,6 +743,11 @@ impl Gen {
                         1 => E::Leaf(format!("len({})", a.name), Ty::I64),
                         _ => E::Leaf(format!("{}.shape[{ax}]", a.name), Ty::I64),
                     };
+                }
+                8 if !self.tables.is_empty() && self.rng.chance(40) => {
+                    if let Some(e) = self.table_const_read(want) {
+                        return e;
+                    }
                 }
                 7 if !self.in_device && want != Want::Float => {
                     self.feature("thread index");
@@ -1580,10 +1602,18 @@ impl Gen {
 
     /// Run `body` as a loop body: outer variables keep their head types, body locals end.
     fn in_loop(&mut self, body: impl FnOnce(&mut Self)) {
+        self.in_counted_loop(10, body)
+    }
+
+    /// `in_loop` for a loop of at most `trips` iterations.
+    fn in_counted_loop(&mut self, trips: u64, body: impl FnOnce(&mut Self)) {
         let before = self.env.clone();
+        let trip = self.trip;
+        self.trip = trip.saturating_mul(trips.max(1));
         self.loops.push(self.loop_head_env());
         body(self);
         self.loops.pop();
+        self.trip = trip;
         self.env = before;
     }
 
@@ -1888,8 +1918,470 @@ impl Gen {
                 19 if !self.in_device && self.rng.chance(40) => {
                     self.stmt_local_array(indent, depth)
                 }
+                20..=21 if depth < 3 && self.trip < 400 && self.rng.chance(35) => {
+                    self.stmt_const_loop(indent, depth)
+                }
                 _ => self.stmt_assign(indent, depth),
             }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Shapes the PTX backend's optimizer transforms: constant-trip loops (fully and partially
+// unrolled), module arrays (folded), local arrays indexed at constants (made scalars),
+// guards that bound shifted indices and negative indices that must stay wrapped (the
+// wraps pass).
+
+/// Trip counts the backend unrolls partially (65..4096, by 8, 4 or 2): multiples of those
+/// and primes.
+const TRIPS: &[usize] = &[
+    65, 66, 67, 68, 70, 71, 72, 80, 96, 97, 100, 127, 128, 130, 131, 199, 200, 256, 257, 293,
+    300,
+];
+
+/// The most iterations nested loops may run together (per thread): within the simulator's
+/// step budget, and cheap enough for the default test run.
+const TRIP_BUDGET: u64 = 1500;
+
+impl Gen {
+    /// A module-level `NAME = np.array([...], dtype=np.T)` (registered, and returned as text).
+    fn table(&mut self) -> String {
+        self.feature("module array");
+        let name = format!("TAB{}", self.tables.len());
+        let dtype = self.rng.pick(&[Ty::I32, Ty::I64, Ty::F32, Ty::F64, Ty::U32, Ty::F64]);
+        let len = if self.rng.chance(20) {
+            self.rng.range(13, 40)
+        } else {
+            self.rng.range(1, 12)
+        } as usize;
+        let values: Vec<String> = array_values(&mut self.rng, dtype, len)
+            .iter()
+            .map(|v| {
+                if dtype.is_float() {
+                    format!("{v:?}")
+                } else {
+                    format!("{}", *v as i64)
+                }
+            })
+            .collect();
+        self.tables.push(Table {
+            name: name.clone(),
+            dtype,
+            len,
+        });
+        format!("{name} = np.array([{}], dtype=np.{})", values.join(", "), dtype.name())
+    }
+
+    /// A module array at a constant index (negative ones too).
+    fn table_const_read(&mut self, want: Want) -> Option<E> {
+        let fits: Vec<Table> = self
+            .tables
+            .iter()
+            .filter(|t| match want {
+                Want::Int => t.dtype.is_int() && !(self.no_unsigned && t.dtype.is_unsigned()),
+                Want::Float => t.dtype.is_float(),
+                Want::Num => true,
+            })
+            .cloned()
+            .collect();
+        if fits.is_empty() {
+            return None;
+        }
+        let t = self.rng.pick(&fits);
+        let i = self.rng.range(-(t.len as i64), t.len as i64 - 1);
+        self.feature("module array constant index");
+        Some(E::Leaf(format!("{}[{i}]", t.name), t.dtype))
+    }
+
+    /// An in-bounds element read at an index built from the loop counter `k` (`0..trips`):
+    /// a module array, a filled local array or an input array; negative indices wrap.
+    fn indexed_read(&mut self, k: &str, trips: usize) -> Option<E> {
+        let mut sources: Vec<(Table, bool)> = self
+            .tables
+            .iter()
+            .chain(&self.locals)
+            .filter(|t| !(self.no_unsigned && t.dtype.is_unsigned()))
+            .map(|t| (t.clone(), false))
+            .collect();
+        if !self.in_device {
+            for a in &self.arrays {
+                if a.role == Role::In && a.shape.len() == 1 {
+                    let t = Table {
+                        name: a.name.clone(),
+                        dtype: a.dtype,
+                        len: a.shape[0],
+                    };
+                    sources.push((t, true));
+                }
+            }
+        }
+        if sources.is_empty() {
+            return None;
+        }
+        let (t, param) = self.rng.pick(&sources);
+        let (name, n) = (&t.name, t.len);
+        let len = if param {
+            format!("{name}.shape[0]")
+        } else {
+            n.to_string()
+        };
+        let covers = trips <= n;
+        let h = self.rng.range(1, n as i64);
+        let index = match self.rng.below(6) {
+            0 if covers => k.to_string(),
+            1 if covers => {
+                self.feature("negative index in loop");
+                format!("{k} - {h}")
+            }
+            2 if covers => format!("{len} - 1 - {k}"),
+            3 => {
+                self.feature("negative index in loop");
+                format!("{k} % {len} - {h}")
+            }
+            4 => format!("({k} * 3 + 1) % {len}"),
+            _ => format!("{k} % {len}"),
+        };
+        self.feature("indexed read in loop");
+        Some(E::Leaf(format!("{name}[{index}]"), t.dtype))
+    }
+
+    /// `e` as an integer expression (floats clamped first).
+    fn as_int(&mut self, e: E) -> E {
+        match e.ty() {
+            Some(t) if t.is_float() => E::Cast(Ty::I64, bx(clamp(e, -1000.0, 1000.0)), false),
+            Some(Ty::B) => E::Cast(Ty::I64, bx(e), false),
+            _ => e,
+        }
+    }
+
+    /// The new value of accumulator `a` of type `t`: its old value mixed with `term`, wrapping
+    /// around for integers (products overflow over many iterations).
+    fn accumulate(&mut self, a: &str, t: Ty, term: E) -> String {
+        let old = E::Leaf(a.to_string(), t);
+        let e = match t {
+            Ty::B => {
+                let c = self.cond(2);
+                let c = if c.ty() == Some(Ty::B) { c } else { E::Builtin("bool", bx(c)) };
+                E::Bin(Bin::Xor, bx(old), bx(c))
+            }
+            Ty::I32 => {
+                let term = E::Cast(Ty::I64, bx(self.as_int(term)), false);
+                let mul = ilit(self.rng.pick(&[3, 31, 1103515245, -7]));
+                let e = E::Bin(Bin::Add, bx(E::Bin(Bin::Mul, bx(old), bx(mul))), bx(term));
+                E::Cast(Ty::I32, bx(e), self.rng.chance(30))
+            }
+            Ty::I64 => {
+                let term = E::Cast(Ty::I64, bx(self.as_int(term)), false);
+                let mul = ilit(self.rng.pick(&[1, 7, 31, 6364136223846793005]));
+                E::Bin(Bin::Add, bx(E::Bin(Bin::Mul, bx(old), bx(mul))), bx(term))
+            }
+            Ty::U32 | Ty::U64 => {
+                let term = E::Cast(t, bx(self.as_int(term)), false);
+                let k = if t == Ty::U32 { "1664525" } else { "6364136223846793005" };
+                let mul = E::Cast(t, bx(E::Lit(k.into(), Ty::I64)), false);
+                let e = E::Bin(Bin::Add, bx(E::Bin(Bin::Mul, bx(old), bx(mul))), bx(term));
+                if t == Ty::U32 { E::Cast(Ty::U32, bx(e), false) } else { e }
+            }
+            Ty::F32 => {
+                let term = E::Cast(Ty::F32, bx(term), false);
+                if self.rng.chance(50) {
+                    E::Bin(Bin::Add, bx(old), bx(term))
+                } else {
+                    let half = E::Cast(Ty::F32, bx(flit(0.5)), false);
+                    E::Bin(Bin::Add, bx(E::Bin(Bin::Mul, bx(old), bx(half))), bx(term))
+                }
+            }
+            Ty::F64 => {
+                if term.ty() == Some(Ty::B) {
+                    E::Bin(Bin::Add, bx(old), bx(E::Cast(Ty::F64, bx(term), false)))
+                } else if self.rng.chance(50) {
+                    E::Bin(Bin::Add, bx(old), bx(term))
+                } else {
+                    E::Bin(Bin::Add, bx(E::Bin(Bin::Mul, bx(old), bx(flit(0.75)))), bx(term))
+                }
+            }
+        };
+        assert_eq!(e.ty(), Some(t), "generator bug: {} is not {t:?}", e.render());
+        e.render()
+    }
+
+    fn trip_count(&mut self) -> usize {
+        let c = match self.rng.below(20) {
+            0..=6 => self.rng.range(1, 8) as usize,
+            7..=9 => self.rng.range(9, 64) as usize,
+            10..=16 => self.rng.pick(TRIPS),
+            _ => self.rng.range(1, 300) as usize,
+        };
+        // Nested loops: stay far below the step budget.
+        if self.trip * c as u64 > TRIP_BUDGET { self.rng.range(1, 4) as usize } else { c }
+    }
+
+    /// A constant-trip loop `for k in range(C)` carrying an accumulator, with some of: a local
+    /// array filled in a loop before it and read in it, reads at shifted and wrapped indices,
+    /// guards bounding a shifted index, arrays declared in the body, a nested constant loop,
+    /// `break` / `continue` / `return`; then the accumulator is stored.
+    fn stmt_const_loop(&mut self, indent: usize, depth: u32) {
+        self.feature("constant loop");
+        let trips = self.trip_count();
+        let t = if self.no_unsigned {
+            self.rng.pick(&[Ty::I32, Ty::I64, Ty::F32, Ty::F64, Ty::B])
+        } else {
+            self.rng.pick(&[Ty::I32, Ty::I64, Ty::U32, Ty::U64, Ty::F32, Ty::F64, Ty::B])
+        };
+        let acc = self.fresh("cum");
+        let init = match t {
+            Ty::B => "False".to_string(),
+            _ if t.is_float() => format!("{}({})", t.name(), self.rng.pick(&["0.0", "1.5", "-2.0"])),
+            _ => format!("{}({})", t.name(), self.rng.pick(&[0, 1, 7])),
+        };
+        self.line(indent, format!("{acc} = {init}"));
+        self.env.insert(acc.clone(), Var { ty: t, mutable: false });
+
+        // A local array filled in a loop of its own, read in this one.
+        let filled = self.rng.chance(30) && self.trip * trips as u64 <= TRIP_BUDGET;
+        if filled {
+            self.feature("local array filled then read");
+            let l = self.fresh("loc");
+            let dtype = self.rng.pick(&[Ty::F32, Ty::I64, Ty::F64, Ty::I32, Ty::U32]);
+            let dtype = if self.no_unsigned && dtype.is_unsigned() { Ty::I64 } else { dtype };
+            let q = self.fresh("q");
+            self.line(indent, format!("{l} = cuda.local.array({trips}, {})", dtype.name()));
+            self.line(indent, format!("for {q} in range({trips}):"));
+            self.in_counted_loop(trips as u64, |g| {
+                g.env.insert(q.clone(), Var { ty: Ty::I64, mutable: false });
+                let v = g.value_for(dtype, depth + 2);
+                let v = if dtype.is_unsigned() && v.ty().is_some_and(|t| !t.is_unsigned()) {
+                    // Non-negative: NumPy's simulator would refuse negative values.
+                    E::Abs(bx(g.as_int(v)))
+                } else {
+                    v
+                };
+                g.line(indent + 1, format!("{l}[{q}] = {}", v.render()));
+            });
+            self.locals.push(Table { name: l, dtype, len: trips });
+        }
+
+        if self.in_device {
+            self.feature("constant loop in device function");
+        }
+        let k = self.fresh("k");
+        // Counters in 0..trips whatever the form of the range.
+        let range = match self.rng.below(8) {
+            0 => format!("range(0, {trips})"),
+            1 => {
+                self.feature("constant loop counting down");
+                format!("range({}, -1, -1)", trips - 1)
+            }
+            2 => {
+                self.feature("constant loop with a step");
+                format!("range(0, {trips}, {})", self.rng.range(2, 3))
+            }
+            _ => format!("range({trips})"),
+        };
+        self.line(indent, format!("for {k} in {range}:"));
+        self.in_counted_loop(trips as u64, |g| {
+            g.env.insert(k.clone(), Var { ty: Ty::I64, mutable: false });
+            let body = indent + 1;
+            g.const_loop_body(body, depth, &k, trips, &acc, t);
+        });
+        if filled {
+            self.locals.pop();
+        }
+        if self.rng.chance(25) {
+            // The counter outlives the loop: its last value (or the one it broke at).
+            self.feature("loop counter after loop");
+            let e = self.accumulate(&acc, t, E::Leaf(k.clone(), Ty::I64));
+            self.line(indent, format!("{acc} = {e}"));
+        }
+        self.env.get_mut(&acc).unwrap().mutable = true;
+
+        // The accumulator reaches an output.
+        if !self.in_device && self.rng.chance(80) {
+            let outs: Vec<ArrayParam> = self
+                .arrays
+                .iter()
+                .filter(|a| a.role == Role::Out)
+                .cloned()
+                .collect();
+            let a = self.rng.pick(&outs);
+            let safe = self.guard_for(indent, &a);
+            let v = E::Leaf(acc.clone(), t);
+            let v = if a.dtype.is_int() && t.is_float() {
+                clamp(v, -1.0e6, 1.0e6)
+            } else {
+                v
+            };
+            self.line(indent + 1, format!("{}[{}] = {}", a.name, safe.index, v.render()));
+        }
+    }
+
+    fn const_loop_body(&mut self, indent: usize, depth: u32, k: &str, trips: usize, acc: &str, t: Ty) {
+        let exit_at = self.rng.chance(30).then(|| self.rng.below(3));
+        let exit = |g: &mut Self, at: u64| {
+            if exit_at != Some(at) {
+                return;
+            }
+            let kk = E::Leaf(k.to_string(), Ty::I64);
+            let c = if g.rng.chance(50) {
+                E::Cmp(vec![kk, ilit(g.rng.range(0, trips as i64))], vec![g.rng.pick(&["==", ">", ">="])])
+            } else {
+                g.cond(1)
+            };
+            let what = match g.rng.below(5) {
+                0 if !g.in_device => {
+                    g.returned = true;
+                    "return"
+                }
+                1 | 2 => "continue",
+                _ => "break",
+            };
+            g.feature(match what {
+                "return" => "return in constant loop",
+                "continue" => "continue in constant loop",
+                _ => "break in constant loop",
+            });
+            g.line(indent, format!("if {}:", c.render()));
+            g.line(indent + 1, what);
+        };
+        exit(self, 0);
+
+        // Arrays declared in the body, written then read in the same iteration.
+        if self.rng.chance(20) {
+            let name = self.fresh("tmp");
+            let dtype = self.rng.pick(&[Ty::F32, Ty::F64, Ty::I32, Ty::I64]);
+            let shared = !self.in_device && self.rng.chance(40);
+            let (n, at) = if shared {
+                self.feature("shared array in loop body");
+                self.line(indent, format!("{name} = cuda.shared.array({SHARED}, {})", dtype.name()));
+                (1, "tid".to_string())
+            } else {
+                self.feature("local array in loop body");
+                let n = self.rng.range(1, 4);
+                self.line(indent, format!("{name} = cuda.local.array({n}, {})", dtype.name()));
+                (n, String::new())
+            };
+            for i in 0..n {
+                let v = self.value_for(dtype, 2);
+                let idx = if shared { at.clone() } else { i.to_string() };
+                self.line(indent, format!("{name}[{idx}] = {}", v.render()));
+            }
+            let idx = if shared { at } else { format!("{k} % {n}") };
+            let r = self.fresh("v");
+            self.line(indent, format!("{r} = {name}[{idx}]"));
+            self.env.insert(r, Var { ty: dtype, mutable: true });
+        }
+
+        // A guard bounding a shifted index, maybe rewritten after the guard.
+        let ins: Vec<ArrayParam> = self
+            .arrays
+            .iter()
+            .filter(|a| a.role == Role::In && a.shape.len() == 1)
+            .cloned()
+            .collect();
+        if !self.in_device && !ins.is_empty() && self.rng.chance(40) {
+            let x = self.rng.pick(&ins);
+            self.shifted_guard(indent, k, &x, acc, t);
+        }
+
+        let n = self.rng.range(0, 2) as usize;
+        self.block(indent, depth + 1, n, false);
+        exit(self, 1);
+
+        // A nested constant loop.
+        if depth < 2 && self.rng.chance(20) {
+            self.feature("nested constant loop");
+            let k2 = self.fresh("k");
+            let inner = if trips <= 16 && self.rng.chance(40) {
+                // Constant once the outer loop is unrolled.
+                self.feature("triangular loop");
+                self.line(indent, format!("for {k2} in range({k} + 1):"));
+                trips
+            } else {
+                let inner = self.trip_count().min(12);
+                self.line(indent, format!("for {k2} in range({inner}):"));
+                inner
+            };
+            self.in_counted_loop(inner as u64, |g| {
+                g.env.insert(k2.clone(), Var { ty: Ty::I64, mutable: false });
+                let term = match g.indexed_read(&k2, inner) {
+                    Some(e) => e,
+                    None => E::Bin(Bin::Mul, bx(E::Leaf(k.to_string(), Ty::I64)), bx(E::Leaf(k2.clone(), Ty::I64))),
+                };
+                let e = g.accumulate(acc, t, term);
+                g.line(indent + 1, format!("{acc} = {e}"));
+                if g.rng.chance(20) {
+                    g.feature("break in constant loop");
+                    let at = g.rng.range(0, inner as i64);
+                    g.line(indent + 1, format!("if {k2} == {at}:"));
+                    g.line(indent + 2, "break");
+                }
+            });
+        }
+
+        let term = match self.indexed_read(k, trips) {
+            Some(e) if self.rng.chance(75) => {
+                if self.rng.chance(40) {
+                    let other = self.expr(Want::Num, 2);
+                    let (a, b) = (self.as_int(e), self.as_int(other));
+                    E::Bin(Bin::Add, bx(a), bx(b))
+                } else {
+                    e
+                }
+            }
+            _ => {
+                let other = self.expr(Want::Num, 2);
+                if other.is_const() {
+                    E::Bin(Bin::Add, bx(E::Leaf(k.to_string(), Ty::I64)), bx(other))
+                } else {
+                    other
+                }
+            }
+        };
+        let e = self.accumulate(acc, t, term);
+        self.line(indent, format!("{acc} = {e}"));
+        exit(self, 2);
+    }
+
+    /// `j = k + s - h` and a guard that keeps `x[j]` (or `x[j - 1]`) in bounds; `j` may be
+    /// written again after the guard (then indexed only where any value is in bounds or
+    /// wraps once).
+    fn shifted_guard(&mut self, indent: usize, k: &str, x: &ArrayParam, acc: &str, t: Ty) {
+        self.feature("guarded shifted index");
+        let j = self.fresh("j");
+        let h = self.rng.range(0, 4);
+        let s = self.rng.pick(&["", " + gid", " + tid", " * 2"]);
+        self.line(indent, format!("{j} = {k}{s} - {h}"));
+        let n = format!("{}.shape[0]", x.name);
+        let (head, read) = match self.rng.below(5) {
+            0 => (format!("if 0 <= {j} < {n}:"), format!("{}[{j}]", x.name)),
+            1 => (format!("if {j} >= 0 and {j} < {n}:"), format!("{}[{j}]", x.name)),
+            2 => (format!("if {j} >= 1 and {j} <= {n}:"), format!("{}[{j} - 1]", x.name)),
+            3 => (format!("if {j} < {n} and not ({j} < 0):"), format!("{}[{j}]", x.name)),
+            _ => {
+                // The lower bound in an enclosing `if`.
+                self.line(indent, format!("if {j} >= 0:"));
+                (format!("if {j} < {n}:"), format!("{}[{j}]", x.name))
+            }
+        };
+        let inner = indent + 1 + head.starts_with(&format!("if {j} < {n}:")) as usize;
+        self.line(inner - 1, head);
+        let e = self.accumulate(acc, t, E::Leaf(read, x.dtype));
+        self.line(inner, format!("{acc} = {e}"));
+        if self.rng.chance(40) {
+            // Written again inside the guard: now in -n..0, so the read wraps.
+            self.feature("index rewritten after guard");
+            self.line(inner, format!("{j} = {j} - {n}"));
+            let e = self.accumulate(acc, t, E::Leaf(format!("{}[{j}]", x.name), x.dtype));
+            self.line(inner, format!("{acc} = {e}"));
+        }
+        if self.rng.chance(40) {
+            // Written again after the guard: in -h'..n-h', read unguarded (it wraps).
+            self.feature("index rewritten after guard");
+            let h2 = self.rng.range(0, x.shape[0] as i64);
+            self.line(indent, format!("{j} = {k} % {n} - {h2}"));
+            let e = self.accumulate(acc, t, E::Leaf(format!("{}[{j}]", x.name), x.dtype));
+            self.line(indent, format!("{acc} = {e}"));
         }
     }
 }
@@ -1943,12 +2435,23 @@ pub fn generate(seed: u64) -> GeneratedKernel {
         in_device: false,
         no_unsigned: false,
         two_d: false,
+        tables: Vec::new(),
+        locals: Vec::new(),
+        trip: 1,
         features: Vec::new(),
         lines: String::new(),
     };
     let mut source = String::from(
         "import math\n\nimport numpy as np\nfrom numba import cuda, float32, float64, int32, int64, uint32, uint64\n\n",
     );
+
+    // Module-level constant arrays.
+    if g.rng.chance(35) {
+        for _ in 0..g.rng.range(1, 2) {
+            let _ = writeln!(source, "{}", g.table());
+        }
+        source.push('\n');
+    }
 
     // Device functions.
     let n_dev = g.rng.pick(&[0, 0, 1, 1, 2]);

@@ -947,8 +947,11 @@ impl Walker<'_> {
             }
             Expr::UnaryOp(u) if u.op == UnaryOp::Not => self.guards(&u.operand, !positive, ctl),
             Expr::Name(n) if self.tests.contains_key(n.id.as_str()) => {
-                let alias = self.tests[n.id.as_str()].clone();
+                // Out of the map while expanded: a test may mention its own name
+                // (`p = p or q` with `p` a parameter), or two may mention each other.
+                let (name, alias) = self.tests.remove_entry(n.id.as_str()).unwrap();
                 self.guards(&alias, positive, ctl);
+                self.tests.insert(name, alias);
             }
             other => {
                 let v = self.eval_quiet(other);
