@@ -858,6 +858,70 @@ fn collect_function_defs<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a ast::StmtFunct
     }
 }
 
+/// The names the module hands on as values (a call's argument, an element of a container,
+/// the value of an assignment): whoever receives a function may call it from GPU code,
+/// where Numba compiles it as a device function (`consumer(inner, 1)` in a jitted function
+/// given `consumer` by a factory). Calls and launches (`name(...)`, `name[g, b](...)`) are
+/// not values. Only the module's functions count, so that editing a function's body leaves
+/// the set, and its readers, as they were.
+#[salsa::tracked(returns(ref))]
+pub fn names_passed_as_values(db: &dyn Db, file: SourceFile) -> std::collections::BTreeSet<String> {
+    let items = module_items(db, file);
+    let functions: std::collections::BTreeSet<&str> = items
+        .iter()
+        .flat_map(|item| item_statements(db, item.text))
+        .filter_map(|stmt| stmt.as_function_def_stmt().map(|def| def.name.as_str()))
+        .collect();
+    items
+        .iter()
+        .flat_map(|item| item_names_passed_as_values(db, item.text).iter())
+        .filter(|name| functions.contains(name.as_str()))
+        .cloned()
+        .collect()
+}
+
+#[salsa::tracked(returns(ref))]
+fn item_names_passed_as_values<'db>(db: &'db dyn Db, item: ItemText<'db>) -> std::collections::BTreeSet<String> {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Finder(std::collections::BTreeSet<String>);
+    impl Finder {
+        fn value(&mut self, e: &Expr) {
+            if let Expr::Name(n) = e {
+                self.0.insert(n.id.to_string());
+            }
+        }
+    }
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::Assign(a) => self.value(&a.value),
+                Stmt::AnnAssign(a) => a.value.iter().for_each(|v| self.value(v)),
+                _ => {}
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Call(c) => {
+                    c.arguments.args.iter().for_each(|a| self.value(a));
+                    c.arguments.keywords.iter().for_each(|k| self.value(&k.value));
+                }
+                Expr::List(l) => l.elts.iter().for_each(|e| self.value(e)),
+                Expr::Tuple(t) => t.elts.iter().for_each(|e| self.value(e)),
+                Expr::Set(s) => s.elts.iter().for_each(|e| self.value(e)),
+                Expr::Dict(d) => d.items.iter().for_each(|i| self.value(&i.value)),
+                _ => {}
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder(Default::default());
+    for stmt in item_statements(db, item) {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
+}
+
 /// Every name called from GPU code anywhere in the module: `@cuda.jit` functions called
 /// this way are compiled as device functions, whatever their decorator says.
 #[salsa::tracked(returns(ref))]

@@ -51,7 +51,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         }
         // A lazily compiled `@cuda.jit` function that other GPU code calls is compiled as a
         // device function there, where returning a value is right.
-        if function.spec.signatures.is_empty() && (ctx.device_called.contains(&function.name) || passed_as_value(ctx, &function.name)) {
+        if function.spec.signatures.is_empty() && (ctx.device_called.contains(&function.name) || crate::analysis::kernels::names_passed_as_values(ctx.db, ctx.file).contains(&function.name)) {
             continue;
         }
         for sig in function.spec.signatures.iter().flatten() {
@@ -92,58 +92,6 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             );
         }
     }
-}
-
-/// Whether the module hands `name` on as a value (a call's argument, an element of a
-/// container, the value of an assignment): whoever receives it may call it from GPU code,
-/// where Numba compiles it as a device function (`consumer(inner, 1)` in a jitted function
-/// given `consumer` by a factory). Calls and launches (`name(...)`, `name[g, b](...)`) are
-/// not values.
-fn passed_as_value(ctx: &ItemContext, name: &str) -> bool {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct Finder<'n> {
-        name: &'n str,
-        found: bool,
-    }
-    impl Finder<'_> {
-        fn value(&mut self, e: &Expr) {
-            self.found |= matches!(e, Expr::Name(n) if n.id.as_str() == self.name);
-        }
-    }
-    impl<'a> Visitor<'a> for Finder<'_> {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::Assign(a) => self.value(&a.value),
-                Stmt::AnnAssign(a) => a.value.iter().for_each(|v| self.value(v)),
-                _ => {}
-            }
-            visitor::walk_stmt(self, stmt);
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            match expr {
-                Expr::Call(c) => {
-                    c.arguments.args.iter().for_each(|a| self.value(a));
-                    c.arguments.keywords.iter().for_each(|k| self.value(&k.value));
-                }
-                Expr::List(l) => l.elts.iter().for_each(|e| self.value(e)),
-                Expr::Tuple(t) => t.elts.iter().for_each(|e| self.value(e)),
-                Expr::Set(s) => s.elts.iter().for_each(|e| self.value(e)),
-                Expr::Dict(d) => d.items.iter().for_each(|i| self.value(&i.value)),
-                _ => {}
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut f = Finder { name, found: false };
-    for item in crate::analysis::items::module_items(ctx.db, ctx.file) {
-        for stmt in crate::analysis::items::item_statements(ctx.db, item.text) {
-            f.visit_stmt(stmt);
-        }
-        if f.found {
-            return true;
-        }
-    }
-    false
 }
 
 fn collect_returns<'a>(stmts: &'a [Stmt], out: &mut Vec<(ruff_text_size::TextRange, &'a Expr)>) {
