@@ -597,6 +597,11 @@ struct Table {
 const MAX_DEPTH: u32 = 3;
 
 impl Gen {
+    /// The kernel's output arrays.
+    fn outputs(&self) -> Vec<ArrayParam> {
+        self.arrays.iter().filter(|a| a.role == Role::Out).cloned().collect()
+    }
+
     fn fresh(&mut self, prefix: &str) -> String {
         self.counter += 1;
         format!("{prefix}{}", self.counter)
@@ -1455,12 +1460,7 @@ impl Gen {
             }
             return;
         }
-        let outs: Vec<ArrayParam> = self
-            .arrays
-            .iter()
-            .filter(|a| a.role == Role::Out)
-            .cloned()
-            .collect();
+        let outs = self.outputs();
         if outs.is_empty() {
             return self.stmt_assign(indent, depth);
         }
@@ -2198,12 +2198,7 @@ impl Gen {
 
         // The accumulator reaches an output.
         if !self.in_device && self.rng.chance(80) {
-            let outs: Vec<ArrayParam> = self
-                .arrays
-                .iter()
-                .filter(|a| a.role == Role::Out)
-                .cloned()
-                .collect();
+            let outs = self.outputs();
             let a = self.rng.pick(&outs);
             let safe = self.guard_for(indent, &a);
             let v = E::Leaf(acc.clone(), t);
