@@ -136,6 +136,22 @@ fn rule_explains_itself() {
 }
 
 #[test]
+fn a_reader_that_stops_reading_is_not_an_internal_error() {
+    // `kernlint rule --all | head -1`: the pipe closes before kernlint has written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kernlint"))
+        .args(["rule", "--all"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("internal error"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
+
+#[test]
 fn compile_honours_the_decorators_options_and_flags_add_to_them() {
     let dir = tempfile::tempdir().unwrap();
     let source = "from numba import cuda\nimport math\n\n\

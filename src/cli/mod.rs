@@ -84,7 +84,14 @@ pub fn main() -> ExitCode {
         }
     };
     // A bug must not take the user's terminal down with a backtrace: report it and exit 2.
+    // A reader that stopped reading (`kernlint check | head`) is not a bug: stop quietly.
+    static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied());
+        if payload.is_some_and(|p| p.starts_with("failed printing to stdout") && p.contains("Broken pipe")) {
+            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+            return;
+        }
         eprintln!("kernlint: internal error: {info}");
         eprintln!("Please report this at https://github.com/kernlint/kernlint/issues with the file that caused it.");
     }));
@@ -102,6 +109,7 @@ pub fn main() -> ExitCode {
             eprintln!("kernlint: error: {message}");
             ExitCode::from(2)
         }
+        Err(_) if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) => ExitCode::SUCCESS,
         Err(_) => ExitCode::from(2),
     }
 }
