@@ -136,6 +136,37 @@ fn rule_explains_itself() {
 }
 
 #[test]
+fn compile_without_a_signature_uses_the_files_launch() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def scale(out, x, k):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] * k
+
+@cuda.jit
+def unlaunched(out):
+    out[0] = 1.0
+
+x = np.ones(256, dtype=np.float32)
+out = np.zeros_like(x)
+scale[2, 128](out, x, np.float32(2.0))
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let out = kernlint(dir.path(), &["compile", "k.py::scale", "--emit", "ptx"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ptx = stdout(&out);
+    assert!(ptx.contains(".entry") && ptx.contains("mul.rn.f32"), "{ptx}");
+    let out = kernlint(dir.path(), &["compile", "k.py::unlaunched"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`unlaunched` has no signature in its decorator and no launch with known argument types: pass --sig"), "{}", stderr(&out));
+}
+
+#[test]
 fn a_reader_that_stops_reading_is_not_an_internal_error() {
     // `kernlint rule --all | head -1`: the pipe closes before kernlint has written.
     let mut child = Command::new(env!("CARGO_BIN_EXE_kernlint"))

@@ -26,6 +26,21 @@ use super::syntax::{call_at, parse_module};
 use super::types::{Layout, Scalar, Type};
 use super::{Db, SourceFile};
 
+/// The signature a GPU function is compiled for when none is asked for: its decorator's
+/// first, else the argument types of its first launch in the module whose arguments could
+/// all be typed.
+pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) -> Result<super::signature::Signature, String> {
+    match function.spec.signatures.first() {
+        Some(Ok(sig)) => Ok(sig.clone()),
+        Some(Err(e)) => Err(format!("the decorator's signature is invalid: {}", e.message)),
+        None => launch_arg_types(db, file)
+            .get(&function.name)
+            .and_then(|sites| sites.first())
+            .map(|args| super::signature::Signature { ret: None, args: args.clone() })
+            .ok_or_else(|| format!("`{}` has no signature in its decorator and no launch with known argument types", function.name)),
+    }
+}
+
 /// The most distinct argument-type lists kept per kernel.
 const MAX_SIGNATURES: usize = 8;
 

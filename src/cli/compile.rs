@@ -21,7 +21,8 @@ pub enum Emit {
 pub struct CompileArgs {
     /// The kernel or device function, as `FILE::NAME`.
     pub target: String,
-    /// The signature to compile for (default: the decorator's first signature).
+    /// The signature to compile for (default: the decorator's first signature, else the
+    /// argument types of the kernel's first launch in the file).
     #[arg(long)]
     pub sig: Option<String>,
     #[arg(long, value_enum, default_value_t = Emit::Ptx)]
@@ -72,11 +73,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         find_gpu_function(&db, file, name).ok_or_else(|| super::missing_function(&db, file, &path, name))?;
     let signature = match &args.sig {
         Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?,
-        None => match function.spec.signatures.first() {
-            Some(Ok(sig)) => sig.clone(),
-            Some(Err(e)) => return Err(format!("the decorator's signature is invalid: {}", e.message)),
-            None => return Err(format!("`{name}` has no signature in its decorator: pass --sig")),
-        },
+        None => crate::analysis::host_types::default_signature(&db, file, function).map_err(|e| format!("{e}: pass --sig"))?,
     };
     let locate = |range: Option<ruff_text_size::TextRange>, message: &str| match range {
         Some(r) => {

@@ -28,7 +28,8 @@ pub enum Device {
 pub struct RunArgs {
     /// The kernel, as `FILE::KERNEL`.
     pub target: String,
-    /// The signature (default: the decorator's first signature).
+    /// The signature (default: the decorator's first signature, else the
+    /// argument types of the kernel's first launch in the file).
     #[arg(long)]
     pub sig: Option<String>,
     /// Blocks per grid: X[,Y[,Z]]. Without --grid, --block and arguments, the launch comes
@@ -162,14 +163,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let (_, function) = find_gpu_function(&db, file, name).ok_or_else(|| super::missing_function(&db, file, &path, name))?;
     let signature = match &args.sig {
         Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?,
-        None => match function.spec.signatures.first() {
-            Some(Ok(sig)) => sig.clone(),
-            // Else the argument types of a launch site in the file.
-            _ => match crate::analysis::host_types::launch_arg_types(&db, file).get(name).and_then(|sites| sites.first()) {
-                Some(types) => crate::analysis::signature::Signature { ret: None, args: types.clone() },
-                None => return Err(format!("`{name}` has no signature in its decorator and no launch with known argument types: pass --sig")),
-            },
-        },
+        None => crate::analysis::host_types::default_signature(&db, file, function).map_err(|e| format!("{e}: pass --sig"))?,
     };
     // Arguments from the file itself (a launch recipe) are never file paths: kernlint reads
     // only the files named on its command line.

@@ -14,8 +14,7 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::custom::{self, PtxParams, PtxResult, RunParams, RunResult, invalid_params, not_available};
-use crate::analysis::host_types::launch_arg_types;
-use crate::analysis::signature::Signature;
+use crate::analysis::host_types::default_signature;
 use crate::launch::recipe::launch_recipes;
 use crate::launch::{ArraySummary, Launch, build_program, simulate};
 use super::framing;
@@ -243,7 +242,7 @@ impl Backend {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or("kernel not found")?;
                 let sig = match &signature {
                     Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
-                    None => f.spec.signatures.first().and_then(|s| s.clone().ok()).ok_or("no signature")?,
+                    None => default_signature(&snap.db, snap.file, f)?,
                 };
                 let text = snap.rope.to_string();
                 let lines = crate::analysis::syntax::Lines::new(&text);
@@ -299,7 +298,7 @@ impl Backend {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or("kernel not found")?;
                 let sig = match &signature {
                     Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
-                    None => f.spec.signatures.first().and_then(|s| s.clone().ok()).ok_or("no signature")?,
+                    None => default_signature(&snap.db, snap.file, f)?,
                 };
                 let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
                 simulate_for_client(&snap, kernel, &program, &launch, &host_args)
@@ -324,14 +323,7 @@ impl Backend {
                 ))?;
                 let sig = match &signature {
                     Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
-                    None => match f.spec.signatures.first().and_then(|s| s.clone().ok()) {
-                        Some(sig) => sig,
-                        None => launch_arg_types(&snap.db, snap.file)
-                            .get(&kernel)
-                            .and_then(|sites| sites.first())
-                            .map(|args| Signature { ret: None, args: args.clone() })
-                            .ok_or(format!("`{kernel}` has no signature and no launch with known argument types"))?,
-                    },
+                    None => default_signature(&snap.db, snap.file, f)?,
                 };
                 let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
                 let is_array: Vec<bool> = program.functions[0].params.iter().map(|p| p.ty.is_array()).collect();
