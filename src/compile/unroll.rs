@@ -29,6 +29,8 @@ use crate::analysis::types::{Scalar, Type};
 use crate::launch::Program;
 use crate::launch::sim::{V, compare, int_binary, norm, read_value};
 
+use super::cfg::Dominance;
+
 /// The module arrays a program reads, by name.
 type Globals = HashMap<String, ModuleArray>;
 
@@ -269,70 +271,11 @@ struct Loop {
 
 /// An innermost loop not tried yet, if any.
 fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
-    let n = f.blocks.len();
-    // Reverse post-order from the entry, and each reached block's predecessors.
-    let mut order = Vec::new();
-    let mut seen = vec![false; n];
-    let mut stack = vec![(0usize, 0usize)];
-    seen[0] = true;
-    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-        let succ = f.blocks[b].term.successors();
-        if let Some(&t) = succ.get(*next) {
-            *next += 1;
-            if !std::mem::replace(&mut seen[t], true) {
-                stack.push((t, 0));
-            }
-        } else {
-            order.push(b);
-            stack.pop();
-        }
-    }
-    order.reverse();
-    let mut rank = vec![usize::MAX; n];
-    for (i, &b) in order.iter().enumerate() {
-        rank[b] = i;
-    }
-    let mut preds = vec![Vec::new(); n];
-    for &b in &order {
-        for t in f.blocks[b].term.successors() {
-            preds[t].push(b);
-        }
-    }
-    // Immediate dominators (Cooper, Harvey and Kennedy).
-    let mut idom = vec![usize::MAX; n];
-    idom[0] = 0;
-    loop {
-        let mut changed = false;
-        for &b in order.iter().skip(1) {
-            let mut new = usize::MAX;
-            for &p in &preds[b] {
-                if idom[p] == usize::MAX {
-                    continue;
-                }
-                new = if new == usize::MAX { p } else { intersect(&idom, &rank, p, new) };
-            }
-            if idom[b] != new {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    let dominates = |h: usize, mut b: usize| loop {
-        if b == h {
-            return true;
-        }
-        if b == 0 || idom[b] == usize::MAX {
-            return false;
-        }
-        b = idom[b];
-    };
+    let dom = Dominance::of(f);
     let mut latches: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &b in &order {
+    for &b in &dom.order {
         for t in f.blocks[b].term.successors() {
-            if dominates(t, b) {
+            if dom.dominates(t, b) {
                 latches.entry(t).or_default().push(b);
             }
         }
@@ -343,7 +286,7 @@ fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
         let mut stack = ls.clone();
         while let Some(b) = stack.pop() {
             if blocks.insert(b) {
-                stack.extend(&preds[b]);
+                stack.extend(&dom.preds[b]);
             }
         }
         loops.push((header, ls.clone(), blocks));
@@ -353,18 +296,6 @@ fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
         let innermost = !loops.iter().any(|(h, _, _)| h != header && blocks.contains(h));
         (innermost && ls.len() == 1 && !failed.contains(header)).then(|| Loop { header: *header, latch: ls[0], blocks: blocks.clone() })
     })
-}
-
-fn intersect(idom: &[usize], rank: &[usize], mut a: usize, mut b: usize) -> usize {
-    while a != b {
-        while rank[a] > rank[b] {
-            a = idom[a];
-        }
-        while rank[b] > rank[a] {
-            b = idom[b];
-        }
-    }
-    a
 }
 
 /// The number of times the loop's header sends control into the loop, when it is decided

@@ -29,6 +29,8 @@ use crate::analysis::ir::{BinaryOp, BlockId, Constant, Function, Inst, MemorySpa
 use crate::analysis::types::{Scalar, Type};
 use crate::launch::Program;
 
+use super::cfg::Dominance;
+
 /// The program with redundant computations and loads removed from every function.
 pub fn number_values(program: &mut Program, fastmath: bool) {
     let pure = pure_functions(program);
@@ -63,26 +65,9 @@ pub fn order_blocks(program: &mut Program) {
 /// Each old block's new index, if any moved.
 fn reverse_postorder(f: &mut Function) -> Option<Vec<usize>> {
     let n = f.blocks.len();
-    let mut postorder = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    // Successors last to first: a branch's `then` side and a loop's body come out right
-    // after it, as written, rather than after the code that follows.
-    let reversed = |b: usize| f.blocks[b].term.successors().into_iter().rev().collect::<Vec<_>>();
-    let mut stack = vec![(Function::ENTRY.0 as usize, reversed(0), 0usize)];
-    seen[0] = true;
-    while let Some((b, successors, next)) = stack.last_mut() {
-        if let Some(&t) = successors.get(*next) {
-            *next += 1;
-            if !std::mem::replace(&mut seen[t], true) {
-                stack.push((t, reversed(t), 0));
-            }
-        } else {
-            postorder.push(*b);
-            stack.pop();
-        }
-    }
-    let mut order: Vec<usize> = postorder.into_iter().rev().collect();
-    order.extend((0..n).filter(|&b| !seen[b]));
+    let dom = Dominance::of(f);
+    let mut order = dom.order.clone();
+    order.extend((0..n).filter(|&b| !dom.reached(b)));
     if order.iter().enumerate().all(|(i, &b)| i == b) {
         return None;
     }
@@ -308,36 +293,25 @@ fn leaves_memory(name: &str) -> bool {
 /// block, each old instruction's new position (`None` where it was removed).
 fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pure: &[bool], fastmath: bool) -> Vec<Vec<Option<usize>>> {
     let roots = roots(f);
-    let successors = |b: usize| f.blocks[b].term.successors();
     // Predecessors that can run: the lowering leaves blocks no path reaches (after a
     // `return`), which would otherwise end every extended block at the code after a call.
-    let mut reachable = vec![false; f.blocks.len()];
-    let mut stack = vec![0];
-    while let Some(b) = stack.pop() {
-        if !std::mem::replace(&mut reachable[b], true) {
-            stack.extend(successors(b));
-        }
-    }
-    let mut preds = vec![0usize; f.blocks.len()];
-    let mut pred_of = vec![usize::MAX; f.blocks.len()];
-    for b in (0..f.blocks.len()).filter(|&b| reachable[b]) {
-        for t in successors(b) {
-            preds[t] += 1;
-            pred_of[t] = b;
-        }
-    }
-    let joins = joins(f, &reachable);
+    let dom = Dominance::of(f);
+    let single_pred = |b: usize| match dom.preds[b].as_slice() {
+        &[p] if p < b => Some(p),
+        _ => None,
+    };
+    let joins = joins(f, &dom);
     let mut replace: Vec<ValueId> = (0..f.values.len() as u32).map(ValueId).collect();
     let mut algebra = Algebra::default();
     // A block's table is kept only until the last block that continues it has taken it:
     // kept for every block, the tables of a long unrolled chain (each holding the chain so
     // far) grow quadratically.
     let mut continuers = vec![0usize; f.blocks.len()];
-    for b in 0..f.blocks.len() {
-        if preds[b] == 1 && pred_of[b] < b {
-            continuers[pred_of[b]] += 1;
+    for (b, join) in joins.iter().enumerate() {
+        if let Some(p) = single_pred(b) {
+            continuers[p] += 1;
         }
-        if let Some(join) = &joins[b] {
+        if let Some(join) = join {
             continuers[join.idom] += 1;
         }
     }
@@ -350,8 +324,8 @@ fn number_function(f: &mut Function, callees: &HashMap<(u32, usize), usize>, pur
             continuers[p] -= 1;
             if continuers[p] == 0 { out_tables[p].take() } else { out_tables[p].clone() }.unwrap_or_default()
         };
-        let mut table = if preds[b] == 1 && pred_of[b] < b {
-            continue_from(pred_of[b])
+        let mut table = if let Some(p) = single_pred(b) {
+            continue_from(p)
         } else if let Some(join) = &joins[b] {
             // The paths from the dominator may have written some slots and memory.
             let mut table = continue_from(join.idom);
@@ -509,86 +483,15 @@ struct Join {
 /// the value last written or read there unless a path from the dominator to the join
 /// (the blocks reached from the dominator's successors without passing the dominator or
 /// the join) writes it. A loop header is entered again from its own body: no join.
-fn joins(f: &Function, reachable: &[bool]) -> Vec<Option<Join>> {
+fn joins(f: &Function, dom: &Dominance) -> Vec<Option<Join>> {
     let n = f.blocks.len();
-    let successors: Vec<Vec<usize>> = f.blocks.iter().map(|b| b.term.successors()).collect();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for b in (0..n).filter(|&b| reachable[b]) {
-        for &t in &successors[b] {
-            preds[t].push(b);
-        }
-    }
-    if !preds.iter().any(|p| p.len() >= 2) {
+    if !dom.preds.iter().any(|p| p.len() >= 2) {
         return (0..n).map(|_| None).collect();
     }
-    // Depth-first order: postorder numbers, and the targets of back edges (loop headers).
-    let mut postorder = Vec::with_capacity(n);
-    let mut state = vec![0u8; n]; // 0: unseen, 1: on the stack, 2: done
-    let mut header = vec![false; n];
-    let mut stack = vec![(0usize, 0usize)];
-    state[0] = 1;
-    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-        if let Some(&t) = successors[b].get(*next) {
-            *next += 1;
-            match state[t] {
-                0 => {
-                    state[t] = 1;
-                    stack.push((t, 0));
-                }
-                1 => header[t] = true,
-                _ => {}
-            }
-        } else {
-            state[b] = 2;
-            postorder.push(b);
-            stack.pop();
-        }
-    }
-    let mut order = vec![usize::MAX; n];
-    for (i, &b) in postorder.iter().enumerate() {
-        order[b] = i;
-    }
-    // Immediate dominators (Cooper, Harvey and Kennedy), over reverse postorder.
-    let mut idom = vec![usize::MAX; n];
-    idom[0] = 0;
-    loop {
-        let mut changed = false;
-        for &b in postorder.iter().rev().skip(1) {
-            let mut new = usize::MAX;
-            for &p in &preds[b] {
-                if idom[p] == usize::MAX {
-                    continue;
-                }
-                new = if new == usize::MAX {
-                    p
-                } else {
-                    let (mut x, mut y) = (p, new);
-                    while x != y {
-                        while order[x] < order[y] {
-                            x = idom[x];
-                        }
-                        while order[y] < order[x] {
-                            y = idom[y];
-                        }
-                    }
-                    x
-                };
-            }
-            if new != idom[b] {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
+    let successors: Vec<Vec<usize>> = f.blocks.iter().map(|b| b.term.successors()).collect();
     (0..n)
         .map(|b| {
-            if preds[b].len() < 2 || header[b] || idom[b] >= b {
-                return None;
-            }
-            let d = idom[b];
+            let d = dom.idom(b).filter(|&d| dom.preds[b].len() >= 2 && !dom.reentered[b] && d < b)?;
             let mut written = Vec::new();
             let mut memory_effects = false;
             let mut seen = vec![false; n];
