@@ -189,7 +189,8 @@ impl<'c, 'x> Walk<'c, 'x> {
         })
     }
 
-    fn shared_name<'e>(&self, e: &'e Expr) -> Option<&'e str> {
+    /// The name of an array of the walk's memory that `e` names.
+    fn array_name<'e>(&self, e: &'e Expr) -> Option<&'e str> {
         match e {
             Expr::Name(n) if self.arrays.contains_key(n.id.as_str()) => Some(n.id.as_str()),
             _ => None,
@@ -240,7 +241,9 @@ impl<'c, 'x> Walk<'c, 'x> {
         }
     }
 
-    fn is_shared_alloc(&self, e: &Expr) -> Option<bool> {
+    /// Whether `e` allocates an array of the walk's memory, and if so whether it is dynamic
+    /// shared memory.
+    fn is_alloc(&self, e: &Expr) -> Option<bool> {
         let Expr::Call(c) = e else { return None };
         let alloc = match self.memory {
             Memory::Shared => "numba.cuda.shared.array",
@@ -269,7 +272,7 @@ impl<'c, 'x> Walk<'c, 'x> {
         match stmt {
             Stmt::Assign(a) => {
                 if let [Expr::Name(n)] = a.targets.as_slice()
-                    && let Some(dynamic) = self.is_shared_alloc(&a.value)
+                    && let Some(dynamic) = self.is_alloc(&a.value)
                 {
                     self.expr(&a.value);
                     // In a loop this is the same memory every iteration: earlier writes stay.
@@ -295,7 +298,7 @@ impl<'c, 'x> Walk<'c, 'x> {
                     other => other,
                 };
                 if let Expr::Subscript(s) = element
-                    && let Some(name) = self.shared_name(&s.value)
+                    && let Some(name) = self.array_name(&s.value)
                 {
                     self.expr(&s.slice);
                     if !matches!(&*s.slice, Expr::Slice(_)) {
@@ -396,10 +399,10 @@ impl<'c, 'x> Walk<'c, 'x> {
         match t {
             Expr::Subscript(s) => {
                 self.expr(&s.slice);
-                if let Some(name) = self.shared_name(&s.value) {
+                if let Some(name) = self.array_name(&s.value) {
                     self.write_at(name, &s.slice);
                 } else if let Expr::Subscript(row) = &*s.value
-                    && let Some(name) = self.shared_name(&row.value)
+                    && let Some(name) = self.array_name(&row.value)
                 {
                     // `a[i][j] = v`: a store through the row view, not a read of `a[i]`.
                     self.expr(&row.slice);
@@ -413,7 +416,7 @@ impl<'c, 'x> Walk<'c, 'x> {
             Expr::Starred(s) => self.target(&s.value),
             // `s[i].field = v` (a record array): writes the element.
             Expr::Attribute(a) => match &*a.value {
-                Expr::Subscript(sub) if self.shared_name(&sub.value).is_some() => {
+                Expr::Subscript(sub) if self.array_name(&sub.value).is_some() => {
                     self.target(&a.value)
                 }
                 other => self.expr(other),
@@ -429,7 +432,7 @@ impl<'c, 'x> Walk<'c, 'x> {
     fn expr(&mut self, e: &Expr) {
         match e {
             Expr::Subscript(s) => {
-                if let Some(name) = self.shared_name(&s.value) {
+                if let Some(name) = self.array_name(&s.value) {
                     self.expr(&s.slice);
                     if matches!(&*s.slice, Expr::Slice(_)) {
                         // A view: whatever it is used for, treat it as a possible write.
@@ -444,7 +447,7 @@ impl<'c, 'x> Walk<'c, 'x> {
             }
             Expr::Attribute(a) => {
                 // `s.shape`, `s.size`: metadata, not contents.
-                if self.shared_name(&a.value).is_none() {
+                if self.array_name(&a.value).is_none() {
                     self.expr(&a.value);
                 }
             }
@@ -494,7 +497,7 @@ impl<'c, 'x> Walk<'c, 'x> {
                 // `cuda.atomic.add(s, i, v)`: reads the element, then writes it.
                 let mut args = c.arguments.args.iter();
                 if let Some(first) = args.next()
-                    && let Some(name) = self.shared_name(first)
+                    && let Some(name) = self.array_name(first)
                 {
                     for a in args {
                         self.expr(a);
@@ -518,7 +521,7 @@ impl<'c, 'x> Walk<'c, 'x> {
             && f.id.as_str() == "len"
             && self.ctx.lookup().binding("len").is_none()
             && let [arg] = c.arguments.args.as_ref()
-            && self.shared_name(arg).is_some()
+            && self.array_name(arg).is_some()
         {
             return;
         }
