@@ -1,6 +1,5 @@
 //! IR -> PTX: the compiler backend. See [`ptx`] for the kernel parameter layout.
 
-mod cfg;
 pub mod divide;
 pub mod inline;
 pub mod ptx;

@@ -29,7 +29,7 @@ use crate::analysis::types::{Scalar, Type};
 use crate::launch::Program;
 use crate::launch::sim::{V, compare, int_binary, norm, read_value};
 
-use super::cfg::Dominance;
+use crate::analysis::ir::cfg::Dominance;
 
 /// The module arrays a program reads, by name.
 type Globals = HashMap<String, ModuleArray>;

@@ -29,7 +29,7 @@ use crate::analysis::ir::{BinaryOp, BlockId, Constant, Function, Inst, MemorySpa
 use crate::analysis::types::{Scalar, Type};
 use crate::launch::Program;
 
-use super::cfg::Dominance;
+use crate::analysis::ir::cfg::Dominance;
 
 /// The program with redundant computations and loads removed from every function.
 pub fn number_values(program: &mut Program, fastmath: bool) {

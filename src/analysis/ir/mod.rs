@@ -48,6 +48,7 @@
 //!
 //! Every instruction carries its source span (file-relative).
 
+pub mod cfg;
 mod lower;
 pub mod math;
 mod print;

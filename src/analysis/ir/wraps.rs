@@ -16,6 +16,7 @@
 //! Loops over `range(1, n - 1)` read `a[i - 1]`: every value written to `i` is at least the
 //! start, as the counter it is copied from starts there and grows by a step of at least 0.
 
+use super::cfg::Dominance;
 use super::{BinaryOp, CompareOp, Constant, Function, Op, SlotId, Terminator, ValueId};
 use crate::analysis::types::{Scalar, Type};
 
@@ -147,8 +148,7 @@ fn nonnegative_values(func: &Function, defs: &[Option<&Op>]) -> Vec<bool> {
 struct Guards {
     /// The block and index of each value's definition.
     position: Vec<(usize, usize)>,
-    /// Per block, the blocks that dominate it (itself included), as a bit set.
-    dominators: Vec<Vec<u64>>,
+    dom: Dominance,
     /// `(slot, bound, block)`: the slot holds at least `bound` in the blocks `block`
     /// dominates.
     facts: Vec<(SlotId, i128, usize)>,
@@ -160,7 +160,6 @@ struct Guards {
 
 impl Guards {
     fn new(func: &Function, defs: &[Option<&Op>], nonnegative: &[bool]) -> Self {
-        let n = func.blocks.len();
         let mut position = vec![(0, 0); func.values.len()];
         let mut writes: Vec<Vec<(usize, usize, ValueId)>> = vec![Vec::new(); func.slots.len()];
         for (b, block) in func.blocks.iter().enumerate() {
@@ -175,20 +174,14 @@ impl Guards {
         }
         let only_write: Vec<Option<(usize, usize)>> =
             writes.iter().map(|w| match w.as_slice() { &[(b, i, _)] => Some((b, i)), _ => None }).collect();
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (b, block) in func.blocks.iter().enumerate() {
-            for t in block.term.successors() {
-                preds[t].push(b);
-            }
-        }
-        let dominators = dominators(func, &preds);
-        let dominates = |a: usize, b: usize| dominates(&dominators, a, b);
-        let stable = |slot: SlotId, read: ValueId| reads_only_write(&only_write, &dominators, &position, slot, read);
+        let dom = Dominance::of(func);
+        let dominates = |a: usize, b: usize| dom.dominates(a, b);
+        let stable = |slot: SlotId, read: ValueId| reads_only_write(&only_write, &dom, &position, slot, read);
         let mut facts = Vec::new();
         // A branch's outcome holds where its target, entered only from here, dominates.
         let add = |facts: &mut Vec<_>, b: usize, slot: SlotId, target: super::BlockId, other: super::BlockId, bound: Option<i128>| {
             let target = target.0 as usize;
-            if let Some(bound) = bound && target != other.0 as usize && target != b && preds[target] == [b] {
+            if let Some(bound) = bound && target != other.0 as usize && target != b && dom.preds[target] == [b] {
                 facts.push((slot, bound, target));
             }
         };
@@ -224,7 +217,7 @@ impl Guards {
             let least = bound.collect::<Option<Vec<i128>>>().and_then(|b| b.into_iter().min());
             add(&mut facts, b, slot, then, otherwise, least);
         }
-        Self { position, dominators, facts, only_write, slot_bounds: slot_lower_bounds(func, defs, nonnegative) }
+        Self { position, dom, facts, only_write, slot_bounds: slot_lower_bounds(func, defs, nonnegative) }
     }
 
     /// A lower bound of the integer `v`, if one is known.
@@ -238,8 +231,8 @@ impl Guards {
             Op::Const(Constant::Int(k, _)) => Some(*k),
             Op::ReadSlot(slot) => {
                 let b = self.position[v.0 as usize].0;
-                let guarded = reads_only_write(&self.only_write, &self.dominators, &self.position, *slot, v)
-                    .then(|| self.facts.iter().filter(|(s, _, at)| s == slot && dominates(&self.dominators, *at, b)).map(|f| f.1).max())
+                let guarded = reads_only_write(&self.only_write, &self.dom, &self.position, *slot, v)
+                    .then(|| self.facts.iter().filter(|(s, _, at)| s == slot && self.dom.dominates(*at, b)).map(|f| f.1).max())
                     .flatten();
                 guarded.max(self.slot_bounds[slot.0 as usize])
             }
@@ -255,10 +248,10 @@ impl Guards {
 }
 
 /// `read` is a read of `slot` that sees its only write: the write dominates it.
-fn reads_only_write(only_write: &[Option<(usize, usize)>], dominators: &[Vec<u64>], position: &[(usize, usize)], slot: SlotId, read: ValueId) -> bool {
+fn reads_only_write(only_write: &[Option<(usize, usize)>], dom: &Dominance, position: &[(usize, usize)], slot: SlotId, read: ValueId) -> bool {
     let Some((wb, wi)) = only_write[slot.0 as usize] else { return false };
     let (rb, ri) = position[read.0 as usize];
-    dominates(dominators, wb, rb) && (wb != rb || wi < ri)
+    dom.dominates(wb, rb) && (wb != rb || wi < ri)
 }
 
 /// Whether every path from the slot's `write` to the branch at `branch` writes the flag.
@@ -366,44 +359,6 @@ fn written_bound(v: ValueId, defs: &[Option<&Op>], nonnegative: &[bool], slots: 
         _ => None,
     };
     derived.max(at_least_zero)
-}
-
-/// Whether block `a` dominates block `b` (`dominators` as [`dominators`] computes it).
-fn dominates(dominators: &[Vec<u64>], a: usize, b: usize) -> bool {
-    dominators[b][a / 64] >> (a % 64) & 1 == 1
-}
-
-/// Per block, the set of blocks that dominate it (the iterative data-flow solution; blocks
-/// no path reaches are dominated by every block, which claims nothing about reachable code).
-fn dominators(func: &Function, preds: &[Vec<usize>]) -> Vec<Vec<u64>> {
-    let n = func.blocks.len();
-    let words = n.div_ceil(64);
-    let mut dom = vec![vec![u64::MAX; words]; n];
-    let entry = Function::ENTRY.0 as usize;
-    dom[entry] = vec![0; words];
-    dom[entry][entry / 64] |= 1 << (entry % 64);
-    loop {
-        let mut changed = false;
-        for b in 0..n {
-            if b == entry {
-                continue;
-            }
-            let mut set = vec![u64::MAX; words];
-            for &p in &preds[b] {
-                for (w, d) in set.iter_mut().zip(&dom[p]) {
-                    *w &= d;
-                }
-            }
-            set[b / 64] |= 1 << (b % 64);
-            if set != dom[b] {
-                dom[b] = set;
-                changed = true;
-            }
-        }
-        if !changed {
-            return dom;
-        }
-    }
 }
 
 /// Thread geometry: indices, sizes and lane ids.

@@ -1,7 +1,8 @@
-//! Control-flow facts the optimizer's passes share: the blocks reached from the entry in
+//! Control-flow facts the IR passes share (the wrap dropping here, the optimizer's
+//! unrolling, value numbering and block order): the blocks reached from the entry in
 //! reverse postorder, their predecessors and their immediate dominators.
 
-use crate::analysis::ir::Function;
+use super::Function;
 
 pub struct Dominance {
     /// The blocks reached from the entry, in reverse postorder. Successors are visited last
