@@ -34,6 +34,7 @@ fn values(a: &NpyArray) -> Vec<f64> {
 struct Run {
     outputs: Vec<Option<NpyArray>>,
     findings: Vec<(FindingKind, usize)>,
+    messages: Vec<String>,
 }
 
 /// Run `kernel` of `source`; findings come with their 1-based source line.
@@ -46,7 +47,8 @@ fn run(source: &str, kernel: &str, sig: &str, grid: u32, block: u32, args: Vec<H
     let (outputs, outcome) = simulate(&program, &launch, &args).unwrap();
     let line = |offset: u32| source[..offset as usize].matches('\n').count() + 1;
     let findings = outcome.findings.iter().map(|f| (f.kind, line(f.span.start().into()))).collect();
-    Run { outputs, findings }
+    let messages = outcome.findings.iter().map(|f| f.message.clone()).collect();
+    Run { outputs, findings, messages }
 }
 
 const HEADER: &str = "from numba import cuda, float32, int32\n";
@@ -519,11 +521,80 @@ fn barriers_and_grid_syncs_order_global_writes() {
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     assert_eq!(values(r.outputs[0].as_ref().unwrap()), rotated(128));
     // A block barrier does not order two blocks' writes (block 1 rewrites what block 0 wrote
-    // last, and the other way round), and without barriers nothing is ordered.
-    let conflicts = |lines: &[usize]| lines.iter().map(|&l| (FindingKind::GlobalWriteConflict, l)).collect::<Vec<_>>();
-    assert_eq!(run(&src, "k", sig, 2, 64, args(128)).findings, conflicts(&[7, 11]));
+    // last, and the other way round) nor a read of the other block's element (line 9), and
+    // without barriers nothing is ordered.
+        assert_eq!(
+        run(&src, "k", sig, 2, 64, args(128)).findings,
+        [(FindingKind::GlobalWriteConflict, 7), (FindingKind::GlobalRace, 9), (FindingKind::GlobalWriteConflict, 11)]
+    );
     let unordered = src.replace("    cuda.syncthreads()\n", "");
-    assert_eq!(run(&unordered, "k", sig, 1, 64, args(64)).findings, conflicts(&[7, 9]));
+    assert_eq!(
+        run(&unordered, "k", sig, 1, 64, args(64)).findings,
+        [(FindingKind::GlobalRace, 8), (FindingKind::GlobalWriteConflict, 7), (FindingKind::GlobalWriteConflict, 9)]
+    );
+}
+
+/// A global element one thread reads and another writes, with nothing ordering the two, is a
+/// race whichever runs first: the value read depends on the order (random-walk PageRank
+/// seeding every thread's state from `randstates[b]`, which thread 0 then overwrites).
+#[test]
+fn global_reads_race_with_other_threads_writes() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(states, out):
+    t = cuda.threadIdx.x
+    b = cuda.blockIdx.x
+    out[b * cuda.blockDim.x + t] = states[b] + t
+    if t == 0:
+        states[b] = 7
+"
+    );
+    let sig = "void(int64[::1], int64[::1])";
+    let args = |blocks: usize| vec![array(Scalar::I64, &vec![1.0; blocks]), array(Scalar::I64, &vec![0.0; 32 * blocks])];
+    let r = run(&src, "k", sig, 2, 32, args(2));
+    assert_eq!(r.findings, [(FindingKind::GlobalRace, 7)]);
+    assert!(r.messages[0].contains("`states`") && r.messages[0].contains("same block") && r.messages[0].contains("cuda.syncthreads()"), "{}", r.messages[0]);
+    // A barrier between orders them; the blocks touch their own elements only.
+    let ordered = src.replace("    if t == 0:", "    cuda.syncthreads()\n    if t == 0:");
+    assert!(run(&ordered, "k", sig, 2, 32, args(2)).findings.is_empty());
+    // Reading the other block's element: no barrier orders that.
+    let across = ordered.replace("states[b] + t", "states[1 - b] + t");
+    let r = run(&across, "k", sig, 2, 32, args(2));
+    // Block 1 reads what block 0 wrote, and writes what block 0 read.
+    assert_eq!(r.findings, [(FindingKind::GlobalRace, 7), (FindingKind::GlobalRace, 10)]);
+    assert!(r.messages[0].contains("another block") && r.messages[0].contains("launches"), "{}", r.messages[0]);
+    // Each thread reading and rewriting its own element, and atomics, do not race.
+    let own = format!("{HEADER}\n@cuda.jit\ndef k(a, c):\n    i = cuda.grid(1)\n    a[i] = a[i] * 2\n    cuda.atomic.add(c, 0, 1)\n    n = c[0]\n");
+    assert!(run(&own, "k", sig, 2, 32, vec![array(Scalar::I64, &[1.0; 64]), array(Scalar::I64, &[0.0])]).findings.is_empty());
+}
+
+/// The last-block reduction: each block writes its partial, fences, then takes a ticket; the
+/// block with the last ticket reads every partial. The fence publishes the partial.
+#[test]
+fn a_threadfence_publishes_earlier_global_writes() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(partial, done, total):
+    b = cuda.blockIdx.x
+    if cuda.threadIdx.x == 0:
+        partial[b] = b + 1
+        cuda.threadfence()
+        if cuda.atomic.add(done, 0, 1) == cuda.gridDim.x - 1:
+            s = 0
+            for j in range(cuda.gridDim.x):
+                s += partial[j]
+            total[0] = s
+"
+    );
+    let sig = "void(int64[::1], int64[::1], int64[::1])";
+    let args = || vec![array(Scalar::I64, &[0.0; 4]), array(Scalar::I64, &[0.0]), array(Scalar::I64, &[0.0])];
+    let r = run(&src, "k", sig, 4, 32, args());
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(values(r.outputs[2].as_ref().unwrap()), [10.0]);
+    let unfenced = src.replace("        cuda.threadfence()\n", "");
+    assert_eq!(run(&unfenced, "k", sig, 4, 32, args()).findings, [(FindingKind::GlobalRace, 11)]);
 }
 
 #[test]

@@ -134,12 +134,14 @@ def flats(out, acc, m, f, s):
     # `a.flat[i]`: the i-th element in C order, of C, F and strided arrays; writes and
     # in-place updates through it; iteration over it.
     i = cuda.grid(1)
+    sv = s[::2, 1:]
     if i < m.size:
-        sv = s[::2, 1:]
         out[i] = m.flat[i] * 10000 + f.flat[i] * 100 + sv.flat[i % sv.size]
         f.flat[i] = -f.flat[i]
-        if i < sv.size:
-            sv.flat[i] += 1000
+    # Threads past sv.size read elements of sv that others update: after the barrier.
+    cuda.syncthreads()
+    if i < sv.size:
+        sv.flat[i] += 1000
     if i == 0:
         t = 0.0
         k = 0

@@ -41,10 +41,14 @@ def attrs_views(o, m, f):
 @cuda.jit
 def bool_complex(o, c, b, z, w):
     i = cuda.grid(1)
-    if i < b.shape[0]:
-        x = b[i]
+    n = b.shape[0]
+    # Every thread reads its neighbour's element before any thread writes its own.
+    x = b[min(i, n - 1)]
+    y = b[(i + 1) % n]
+    cuda.syncthreads()
+    if i < n:
         o[i, 0] = x + 1
-        o[i, 1] = x and not b[(i + 1) % b.shape[0]]
+        o[i, 1] = x and not y
         b[i] = not x
         a = z[i]
         q = w[i]

@@ -368,7 +368,10 @@ pub(super) enum Intrinsic {
     Warp(&'static str),
     ActiveMask,
     LaneMaskLt,
-    /// Fences, `nanosleep` and record fields: nothing to compute.
+    /// `threadfence` and `threadfence_system`: the thread's earlier global writes are
+    /// published to the grid.
+    Fence,
+    /// Block-scope fences, `nanosleep` and record fields: nothing to compute.
     Nothing,
     Popc,
     Clz,
@@ -471,9 +474,8 @@ impl Intrinsic {
             "match_all_sync" => Intrinsic::Warp("match_all_sync"),
             "activemask" => Intrinsic::ActiveMask,
             "lanemask_lt" => Intrinsic::LaneMaskLt,
-            "threadfence" | "threadfence_block" | "threadfence_system" | "nanosleep" => {
-                Intrinsic::Nothing
-            }
+            "threadfence" | "threadfence_system" => Intrinsic::Fence,
+            "threadfence_block" | "nanosleep" => Intrinsic::Nothing,
             "popc" => Intrinsic::Popc,
             "clz" => Intrinsic::Clz,
             "brev" => Intrinsic::Brev,

@@ -147,6 +147,9 @@ pub struct Track {
     /// The last non-atomic writer.
     writer: u32,
     write_epoch: u32,
+    /// Other threads, unordered with `writer`, wrote the value it wrote: a read sees that
+    /// value whatever their order (every thread of a redundant launch writing the same table).
+    agreed: bool,
     /// The first of the reads not yet ordered before one another (the latest's epoch).
     reader: u32,
     read_epoch: u32,
@@ -172,6 +175,7 @@ impl Default for Track {
             written: false,
             writer: NONE,
             write_epoch: 0,
+            agreed: false,
             reader: NONE,
             read_epoch: 0,
             readers: Readers::One,
@@ -187,6 +191,9 @@ pub enum FindingKind {
     SharedRace,
     /// Two threads wrote the same global word without atomics.
     GlobalWriteConflict,
+    /// A thread read a global word another thread wrote (or wrote one another thread read),
+    /// without atomics or a barrier between: what the read sees depends on their order.
+    GlobalRace,
     UninitializedRead,
     StepBudget,
     /// An operation the simulator does not implement yet.
@@ -201,6 +208,7 @@ impl FindingKind {
             FindingKind::BarrierDivergence => "barrier-divergence",
             FindingKind::SharedRace => "shared-race",
             FindingKind::GlobalWriteConflict => "global-write-conflict",
+            FindingKind::GlobalRace => "global-race",
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::StepBudget => "step-budget",
             FindingKind::Unsupported => "unsupported",
@@ -355,6 +363,8 @@ enum WriteConflict {
     Shared { written_by_other: bool },
     /// Another thread wrote the element, without an atomic.
     Global,
+    /// Another thread read the element, not ordered before this write.
+    GlobalRead { reader: u32 },
 }
 
 /// What stopped a thread's run.
@@ -392,6 +402,8 @@ struct Machine<'p> {
     epoch: u32,
     /// The epoch of the last grid sync.
     grid_sync: u32,
+    /// Per thread (grid-wide id), the epoch of its last `threadfence` (empty until one).
+    fenced: Vec<u32>,
     /// Threads per block.
     per_block: u32,
     steps: u64,
@@ -423,6 +435,7 @@ pub fn run(
         reported: Default::default(),
         epoch: 0,
         grid_sync: 0,
+        fenced: Vec::new(),
         per_block: launch.block.iter().product::<u32>().max(1),
         steps: 0,
         stopped: false,
@@ -818,6 +831,20 @@ impl Machine<'_> {
                 }
             })
             .collect()
+    }
+
+    /// The thread index within its block of the thread with grid-wide id `id`.
+    fn thread_of(&self, id: u32) -> [u32; 3] {
+        let [bx, by, _] = self.launch.block;
+        let within = id % self.per_block;
+        [within % bx, within / bx % by, within / (bx * by)]
+    }
+
+    /// The block index of the thread with grid-wide id `id`.
+    fn block_of(&self, id: u32) -> [u32; 3] {
+        let [gx, gy, _] = self.launch.grid;
+        let block = id / self.per_block;
+        [block % gx, block / gx % gy, block / (gx * gy)]
     }
 
     /// The id, unique across the grid, of the thread `linear` of block `bid`.
@@ -1399,8 +1426,8 @@ impl Machine<'_> {
         read_bits(&self.buffers[arr.buffer].data[at..at + n], s)
     }
 
-    /// Race bookkeeping of a read of `n` bytes at `at` (shared memory), and whether a local
-    /// array's element was written first.
+    /// Race bookkeeping of a read of `n` bytes at `at` (shared and global memory), and
+    /// whether a shared or local array's element was written first.
     fn track_read(
         &mut self,
         t: Who,
@@ -1410,8 +1437,9 @@ impl Machine<'_> {
         span: TextRange,
         atomic: bool,
     ) {
-        match self.buffers[buffer].space {
-            MemorySpace::Shared => {}
+        let space = self.buffers[buffer].space;
+        match space {
+            MemorySpace::Shared | MemorySpace::Global => {}
             MemorySpace::Local => return self.track_local_read(t, buffer, at, n, span),
             _ => return,
         }
@@ -1427,10 +1455,12 @@ impl Machine<'_> {
             buf.track.resize(element + 1, Track::default());
         }
         let track = buf.track[element];
-        let never_written = !track.written;
+        // Global arrays come from the host, written.
+        let never_written = space == MemorySpace::Shared && !track.written;
         let raced = !atomic
             && track.writer != NONE
-            && !self.ordered(t, track.writer, track.write_epoch, Readers::One);
+            && !self.ordered(t, track.writer, track.write_epoch, Readers::One)
+            && !(space == MemorySpace::Global && (track.agreed || self.published(track.writer, track.write_epoch)));
         // Atomics are ordered among themselves: not a read that can race.
         if !atomic {
             // Reads ordered before this one are ordered before what follows it too.
@@ -1446,7 +1476,11 @@ impl Machine<'_> {
             let entry = &mut self.buffers[buffer].track[element];
             (entry.reader, entry.read_epoch, entry.readers) = (reader, self.epoch, readers);
         }
-        if never_written || raced {
+        if space == MemorySpace::Global {
+            if raced {
+                self.global_race_finding(t, span, buffer, track.writer, "wrote");
+            }
+        } else if never_written || raced {
             self.read_finding(t, span, never_written);
         }
     }
@@ -1576,11 +1610,15 @@ impl Machine<'_> {
         // element's writer only if there is none, so a later different value still conflicts.
         // (With no writer yet, that is what any write does: the bytes need no comparing.)
         if !atomic && track.writer != NONE && buf.data[at..at + n] == *new {
+            if track.writer != me {
+                buf.track[element].agreed = true;
+            }
             return;
         }
         let written_by_other = !atomic
             && track.writer != NONE
-            && !self.ordered(t, track.writer, track.write_epoch, Readers::One);
+            && !self.ordered(t, track.writer, track.write_epoch, Readers::One)
+            && !(space == MemorySpace::Global && self.published(track.writer, track.write_epoch));
         let conflict = match space {
             MemorySpace::Shared if !atomic => {
                 let read_by_other = track.reader != NONE
@@ -1590,12 +1628,17 @@ impl Machine<'_> {
                     .then_some(WriteConflict::Shared { written_by_other })
             }
             MemorySpace::Global if written_by_other => Some(WriteConflict::Global),
+            MemorySpace::Global if !atomic => (track.reader != NONE
+                && (track.readers != Readers::One || track.reader != me)
+                && !self.ordered(t, track.reader, track.read_epoch, track.readers))
+                .then_some(WriteConflict::GlobalRead { reader: track.reader }),
             _ => None,
         };
         let conflict = conflict.filter(|_| self.buffers[buffer].data[at..at + n] != *new);
         // Atomics never conflict, and reset the element's writer (global) as they do.
         let entry = &mut self.buffers[buffer].track[element];
         entry.written = true;
+        entry.agreed = false;
         if atomic {
             entry.writer = NONE;
         } else {
@@ -1617,6 +1660,13 @@ impl Machine<'_> {
             || (readers != Readers::Many && t.warp_sync > epoch && self.same_warp(id, t))
     }
 
+    /// Whether thread `id` passed a `threadfence` after its global write in `epoch`. Code
+    /// fences before it signals (an atomic ticket, a flag) that the write may be read: the
+    /// simulator does not follow the signal, and takes the fence to order what comes after.
+    fn published(&self, id: u32, epoch: u32) -> bool {
+        self.fenced.get(id as usize).is_some_and(|&f| f > epoch)
+    }
+
     fn same_warp(&self, id: u32, t: Who) -> bool {
         id / self.per_block == t.id / self.per_block
             && id % self.per_block / 32 == t.id % self.per_block / 32
@@ -1624,6 +1674,9 @@ impl Machine<'_> {
 
     #[cold]
     fn write_finding(&mut self, t: Who, span: TextRange, buffer: usize, conflict: WriteConflict) {
+        if matches!(conflict, WriteConflict::Global) {
+            self.findings.retain(|f| f.kind != FindingKind::GlobalRace || f.span.intersect(span).is_none());
+        }
         let (kind, message) = match conflict {
             WriteConflict::Shared { written_by_other } => (
                 FindingKind::SharedRace,
@@ -1641,8 +1694,40 @@ impl Machine<'_> {
                     self.buffers[buffer].name, t.tid, t.bid
                 ),
             ),
+            WriteConflict::GlobalRead { reader } => return self.global_race_finding(t, span, buffer, reader, "read"),
         };
         self.report(kind, span, t, message);
+    }
+
+    /// A global element `t` accesses that thread `other` (a grid-wide id) `did` ("read" or
+    /// "wrote") with nothing ordering the two. Within a block a barrier orders them; across
+    /// blocks nothing in one launch does.
+    #[cold]
+    fn global_race_finding(&mut self, t: Who, span: TextRange, buffer: usize, other: u32, did: &str) {
+        let (access, other_did) = if did == "read" { ("writes", "read") } else { ("reads", "wrote") };
+        let (thread, fix) = if other / self.per_block == t.id / self.per_block {
+            (
+                format!("thread {:?} of the same block", self.thread_of(other)),
+                "a `cuda.syncthreads()` between the two orders them",
+            )
+        } else {
+            (
+                format!("a thread of another block (thread {:?}, block {:?})", self.thread_of(other), self.block_of(other)),
+                "blocks cannot wait for each other within a launch: split the kernel in two launches, or use atomics",
+            )
+        };
+        let message = format!(
+            "global-memory race: thread {:?} of block {:?} {access} an element of `{}` that {thread} {other_did}, with nothing ordering the two; {fix}",
+            t.tid,
+            t.bid,
+            self.buffers[buffer].name,
+        );
+        // A read-modify-write (`out[0] += x`) races on its read and conflicts on its write:
+        // the conflict, which says to use an atomic, is the one to read.
+        let conflict = |f: &Finding| f.kind == FindingKind::GlobalWriteConflict && f.span.intersect(span).is_some();
+        if !self.findings.iter().any(conflict) {
+            self.report(FindingKind::GlobalRace, span, t, message);
+        }
     }
 
     fn index_list(v: &V) -> Vec<i64> {
@@ -1721,6 +1806,17 @@ impl Machine<'_> {
             Intrinsic::ActiveMask => return Err(Wait::ActiveMask { span }),
             Intrinsic::LaneMaskLt => V::Int((1i64 << ((t.linear % 1_000_000) % 32)) - 1),
             Intrinsic::Nothing => V::Void,
+            Intrinsic::Fence => {
+                self.epoch += 1;
+                if self.fenced.is_empty() {
+                    let threads = self.per_block as usize * self.launch.grid.iter().product::<u32>() as usize;
+                    self.fenced = vec![0; threads];
+                }
+                if let Some(f) = self.fenced.get_mut(t.id as usize) {
+                    *f = self.epoch;
+                }
+                V::Void
+            }
             // The bits of the operand's own width (`popc(int32(-8))` is 29, not 61).
             Intrinsic::Popc => V::Int(norm(
                 (args[0].int() as u64 & (u64::MAX >> (64 - rs.bits().min(64)))).count_ones() as i64,
