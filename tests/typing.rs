@@ -226,17 +226,30 @@ fn decorator_signature_and_errors() {
     );
 }
 
-/// Numba compiles Enum members (`Color.RED`, `.value`); kernlint refuses them at the use,
-/// naming the class, where it used to call the class a missing device function.
+/// Enum members as Numba types them (`IntEnum<int64>(Color)`, `Enum<int64>(Shape)`), also
+/// in a device function given one; Numba's rejections (the class as a value, `.name`, an
+/// Enum member ordered or compared with another class's) at the use; a class kernlint does
+/// not model (a Flag, float values) refused naming it.
 #[test]
-fn enum_members_are_refused_naming_the_class() {
+fn enum_members_type_as_numba() {
     let db = RootDatabase::default();
-    let src = "from enum import IntEnum\nimport enum\nfrom numba import cuda\n\nclass Color(IntEnum):\n    RED = 1\n\nclass Shape(enum.Enum):\n    SQ = 3\n\n@cuda.jit\ndef k(o):\n    o[0] = Color.RED\n\n@cuda.jit\ndef s(o):\n    o[0] = Shape.SQ.value\n";
+    let src = "from enum import IntEnum, IntFlag\nimport enum\nfrom numba import cuda\n\nclass Color(IntEnum):\n    RED = 1\n    BLUE = -5\n\nclass Shape(enum.Enum):\n    SQ = 3\n\nclass F(IntFlag):\n    A = 1\n\nclass G(enum.Enum):\n    X = 1.5\n\n@cuda.jit(device=True)\ndef d(s):\n    return s.value\n\n@cuda.jit\ndef k(o):\n    c = Color.RED\n    s = Shape.SQ\n    x = c * 2 + Color.BLUE\n    y = d(s) + (s == Shape.SQ) + (o[0] < c)\n    o[0] = x + y + -c\n\n@cuda.jit\ndef n(o):\n    o[0] = len(Color)\n\n@cuda.jit\ndef m(o):\n    o[0] = Color.RED.name\n\n@cuda.jit\ndef e(o):\n    o[0] = Color.RED == Shape.SQ\n\n@cuda.jit\ndef l(o):\n    o[0] = Shape.SQ < Shape.SQ\n\n@cuda.jit\ndef f(o):\n    o[0] = F.A\n\n@cuda.jit\ndef g(o):\n    o[0] = G.X.value\n";
     let file = SourceFile::new(&db, "t.py".into(), src.to_string());
-    for (kernel, class) in [("k", "Color"), ("s", "Shape")] {
+    let k = type_function(&db, file, "k", Some("void(int64[::1])")).unwrap();
+    for (var, ty) in [("c", "IntEnum<int64>(Color)"), ("s", "Enum<int64>(Shape)"), ("x", "int64"), ("y", "int64")] {
+        assert_eq!(k.variables[var].iter().collect::<Vec<_>>(), [ty], "{var}");
+    }
+    for (kernel, message, at) in [
+        ("n", "Enum class `Color` itself", "Color"),
+        ("m", "unknown attribute `name`", "Color.RED.name"),
+        ("e", "eq(IntEnum<int64>(Color), Enum<int64>(Shape))", "Color.RED == Shape.SQ"),
+        ("l", "lt(Enum<int64>(Shape), Enum<int64>(Shape))", "Shape.SQ < Shape.SQ"),
+        ("f", "does not support the Enum class `F`", "F"),
+        ("g", "does not support the Enum class `G`", "G"),
+    ] {
         let err = type_function(&db, file, kernel, Some("void(int64[::1])")).unwrap_err();
-        assert!(err.message.contains(&format!("Enum class `{class}`")), "{}", err.message);
-        assert_eq!(&src[err.file_range()], class);
+        assert!(err.message.contains(message), "{kernel}: {}", err.message);
+        assert_eq!(&src[err.file_range()], at, "{kernel}");
     }
 }
 

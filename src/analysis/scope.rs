@@ -59,7 +59,7 @@ pub enum Binding {
     /// A function or class defined in this module.
     Definition,
     /// A class deriving from `Enum` or `IntEnum` (`enum.Enum`, ...).
-    Enum,
+    Enum(EnumClass),
     /// `cuda.declare_device("name", "int32(int32)")`: a device function linked in from
     /// CUDA C/C++ or PTX, known by its declared signature.
     External(String, Signature),
@@ -81,6 +81,15 @@ pub enum Binding {
     Decorator(super::kernels::JitSpec),
     /// Anything else (assigned a value we do not model).
     Other,
+}
+
+/// An `Enum`/`IntEnum` class: its members with their values, when every member is an
+/// integer constant (what Numba types as `Enum<int64>`); `None` for any other class (a
+/// `Flag`, float or string values), which kernlint does not model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnumClass {
+    pub int: bool,
+    pub members: Option<Vec<(String, i128)>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -195,12 +204,19 @@ impl ModuleScope {
             }
             Stmt::FunctionDef(def) => self.bind(def.name.as_str(), Binding::Definition),
             Stmt::ClassDef(def) => {
-                let is_enum = def.bases().iter().any(|b| match b {
-                    Expr::Name(n) => matches!(n.id.as_str(), "Enum" | "IntEnum" | "IntFlag" | "Flag"),
-                    Expr::Attribute(a) => matches!(a.attr.as_str(), "Enum" | "IntEnum" | "IntFlag" | "Flag"),
-                    _ => false,
-                });
-                self.bind(def.name.as_str(), if is_enum { Binding::Enum } else { Binding::Definition });
+                let base = def.bases().iter().find_map(|b| match b {
+                    Expr::Name(n) => Some(n.id.as_str()),
+                    Expr::Attribute(a) => Some(a.attr.as_str()),
+                    _ => None,
+                }.filter(|n| matches!(*n, "Enum" | "IntEnum" | "IntFlag" | "Flag")));
+                let binding = match base {
+                    Some(base) => {
+                        let members = matches!(base, "Enum" | "IntEnum").then(|| enum_members(&def.body, self)).flatten();
+                        Binding::Enum(EnumClass { int: base == "IntEnum", members })
+                    }
+                    None => Binding::Definition,
+                };
+                self.bind(def.name.as_str(), binding);
             }
             Stmt::If(stmt_if) => {
                 for s in &stmt_if.body {
@@ -352,6 +368,23 @@ pub fn bytes_value(value: &Expr, lookup: &dyn NameLookup) -> Option<Vec<u8>> {
 /// The entries of a dict literal with constant keys (`{"TPB": 512, "EPS": 1e-14}`), later
 /// keys replacing earlier equal ones as Python builds it; `None` for `**` unpacking or a key
 /// kernlint cannot fold.
+/// An `Enum` class body's members, when each is `NAME = <integer constant>` (docstrings and
+/// methods aside); `None` otherwise.
+fn enum_members(body: &[Stmt], lookup: &dyn NameLookup) -> Option<Vec<(String, i128)>> {
+    let mut members = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::Assign(a) if let [Expr::Name(n)] = &a.targets[..] => match const_eval(&a.value, lookup)? {
+                ConstValue::Int(v) => members.push((n.id.to_string(), v)),
+                _ => return None,
+            },
+            Stmt::Expr(_) | Stmt::FunctionDef(_) | Stmt::Pass(_) => {}
+            _ => return None,
+        }
+    }
+    Some(members)
+}
+
 fn dict_entries(dict: &ast::ExprDict, lookup: &dyn NameLookup) -> Option<Vec<(ConstValue, Option<ConstValue>)>> {
     let mut entries: Vec<(ConstValue, Option<ConstValue>)> = Vec::new();
     for item in &dict.items {

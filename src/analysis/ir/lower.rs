@@ -15,11 +15,11 @@ use super::{
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::libdevice::{self, Plan};
 use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
-use crate::analysis::scope::{Binding, ConstValue};
+use crate::analysis::scope::{Binding, ConstValue, EnumClass};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::closures::ClosureCall;
-use crate::analysis::typing::promote::{base_scalar, unify, unify_scalar, unliteral};
+use crate::analysis::typing::promote::{self, base_scalar, unify, unify_scalar};
 use crate::analysis::typing::{
     BoundArg, DefTypes, Index, array_index, bind_device_arguments, bind_device_call, find_def, imported_array, python_float,
     folded_tuple, resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
@@ -1988,8 +1988,8 @@ impl Lower<'_> {
         bind: impl FnOnce(usize, &[&str]) -> Result<Vec<BoundArg>, String>,
     ) -> LResult<Vec<ValueId>> {
         let span = call.range();
-        let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.expr(a)).collect::<LResult<_>>()?;
-        let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.expr(&k.value)).collect::<LResult<_>>()?;
+        let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.argument(a)).collect::<LResult<_>>()?;
+        let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.argument(&k.value)).collect::<LResult<_>>()?;
         let names: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
         let bound = bind(positional.len(), &names).map_err(|message| LowerError { message, range: span })?;
         let mut args = Vec::new();
@@ -2002,6 +2002,20 @@ impl Lower<'_> {
             });
         }
         Ok(args)
+    }
+
+    /// An argument of a call of a GPU function. An Enum member is its int64 value in the IR
+    /// but keeps its Numba type here, which the callee is typed and specialized for (the
+    /// identity cast is gone once `flatten_complex` makes it int64).
+    fn argument(&mut self, arg: &Expr) -> LResult<ValueId> {
+        let v = self.expr(arg)?;
+        Ok(match self.literal_type(arg) {
+            Some(t @ Type::Enum { .. }) => {
+                let t = t.clone();
+                self.emit(Op::Cast(v, Scalar::I64), Some(t), arg.range())
+            }
+            _ => v,
+        })
     }
 
     /// A call of a closure: its arguments, then the enclosing variables it reads.
@@ -2070,6 +2084,17 @@ impl Lower<'_> {
 
     fn attribute(&mut self, a: &ast::ExprAttribute, expr: &Expr) -> LResult<ValueId> {
         let span = a.range();
+        if let Some(Type::Enum { .. }) = self.literal_type(expr)
+            && let Expr::Name(class) = &*a.value
+            && let Some(Binding::Enum(EnumClass { members: Some(members), .. })) = self.scope.binding(class.id.as_str())
+            && let Some((_, value)) = members.iter().find(|(m, _)| m == a.attr.as_str())
+        {
+            return Ok(self.int(*value, span));
+        }
+        // A member is its value in the IR.
+        if a.attr.as_str() == "value" && matches!(self.literal_type(&a.value), Some(Type::Enum { .. })) {
+            return self.expr(&a.value);
+        }
         if let Some(path) = self.global_path(expr) {
             if let Some(member) = path.strip_prefix("numba.cuda.") {
                 let ty = self.expr_type(expr)?;
@@ -2861,5 +2886,15 @@ fn statement_name(stmt: &Stmt) -> &'static str {
         Stmt::Import(_) | Stmt::ImportFrom(_) => "an import",
         Stmt::Global(_) | Stmt::Nonlocal(_) => "`global`/`nonlocal`",
         _ => "this statement",
+    }
+}
+
+/// The IR's type of a typed value: without literals, and an Enum member as its int64 value.
+fn unliteral(ty: &Type) -> Type {
+    match promote::unliteral(ty) {
+        Type::Enum { .. } => Type::Scalar(Scalar::I64),
+        Type::UniTuple(t, n) => Type::UniTuple(Box::new(unliteral(&t)), n),
+        Type::Tuple(ts) => Type::tuple(ts.iter().map(unliteral).collect()),
+        other => other,
     }
 }

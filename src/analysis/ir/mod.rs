@@ -411,6 +411,8 @@ pub fn flat_type(t: &Type) -> Type {
         Type::Optional(t) => Type::Tuple(vec![Type::Scalar(Scalar::Bool), flat_type(t)]),
         // A range value (`r = range(n)`) is (start, stop, step).
         Type::Range(s) => Type::UniTuple(Box::new(Type::Scalar(*s)), 3),
+        // An Enum member is its value.
+        Type::Enum { .. } => Type::Scalar(Scalar::I64),
         other => other.clone(),
     }
 }

@@ -13,7 +13,7 @@ use super::versions;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::kernels::{ItemScope, bound_names, for_each_assigned_name, for_each_body};
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
-use crate::analysis::scope::{Binding, ConstValue};
+use crate::analysis::scope::{Binding, ConstValue, EnumClass};
 use crate::analysis::signature::Signature;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::{Db, SourceFile};
@@ -1546,6 +1546,17 @@ impl<'c, 'a> Typer<'c, 'a> {
             Expr::NoneLiteral(_) => Ty::Val(Type::None),
             Expr::StringLiteral(s) => Ty::Val(Type::StrLiteral(s.value.to_str().to_string())),
             Expr::Name(n) => self.name(n.id.as_str(), env, range)?,
+            Expr::Attribute(a)
+                if let Expr::Name(class) = &*a.value
+                    && env.get(class.id.as_str()).is_none()
+                    && !self.locals.contains(class.id.as_str())
+                    && let Some(Binding::Enum(EnumClass { int, members: Some(members) })) = self.ctx.scope.binding(class.id.as_str()) =>
+            {
+                if !members.iter().any(|(m, _)| m == a.attr.as_str()) {
+                    return reject(ErrorKind::Numba, format!("Enum class `{}` has no member `{}`", class.id, a.attr), range);
+                }
+                Ty::Val(Type::Enum { class: class.id.to_string(), int: *int })
+            }
             Expr::Attribute(a) => {
                 let base = self.expr(&a.value, env)?;
                 self.attribute(base, a.attr.as_str(), range)?
@@ -1586,7 +1597,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 Ty::Val(Type::tuple(elems))
             }
             Expr::UnaryOp(u) => {
-                let operand = unwrap_optional_ty(&self.expr(&u.operand, env)?);
+                let operand = int_enum_value(unwrap_optional_ty(&self.expr(&u.operand, env)?));
                 if let Some(t) = folded_literal(expr) {
                     return Ok(t);
                 }
@@ -1759,8 +1770,13 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             // Numba types `E.MEMBER` as an enum member (`.value`, comparisons, IntEnum
             // arithmetic); kernlint has no such type.
-            Some(Binding::Enum) => err(
-                format!("kernlint does not support the Enum class `{name}` in kernels yet (Numba does): use module-level integer constants (`RED = 1`) instead"),
+            Some(Binding::Enum(EnumClass { members: Some(_), .. })) => reject(
+                ErrorKind::Numba,
+                format!("Numba cannot use the Enum class `{name}` itself as a value in a kernel (only its members: `{name}.MEMBER`)"),
+                range,
+            ),
+            Some(Binding::Enum(_)) => err(
+                format!("kernlint does not support the Enum class `{name}` in kernels yet (only Enum and IntEnum classes whose members are integer constants): use module-level integer constants (`RED = 1`) instead"),
                 range,
             ),
             Some(Binding::Decorator(_)) => err(format!("`{name}` holds a `cuda.jit` decorator, which a kernel cannot use as a value"), range),
@@ -1940,6 +1956,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                 Some(f) => Ok(Ty::scalar(f.ty)),
                 None => err(format!("record has no field `{attr}`"), range),
             },
+            Ty::Val(Type::Enum { .. }) if attr == "value" => Ok(Ty::scalar(Scalar::I64)),
+            Ty::Val(Type::Enum { .. }) => reject(
+                ErrorKind::Numba,
+                format!("unknown attribute `{attr}` of {} (Numba has only `.value` of an Enum member)", base.record_name()),
+                range,
+            ),
             Ty::Opaque(_) => Ok(Ty::Method(Box::new(base.clone()), attr.to_string())),
             Ty::Dtype(s) if attr == "type" => Ok(Ty::Path(format!("numpy.{}", s.name()))),
             // Of a tuple's methods Numba has `index` (not modelled); `count` and any other
@@ -2125,7 +2147,7 @@ impl<'c, 'a> Typer<'c, 'a> {
 
     pub fn binop(&mut self, op: Operator, l: &Ty, r: &Ty, range: TextRange) -> TResult<Ty> {
         // Numba converts an optional operand to the value it holds (raising if it is None).
-        let (l, r) = (&unwrap_optional_ty(l), &unwrap_optional_ty(r));
+        let (l, r) = (&int_enum_value(unwrap_optional_ty(l)), &int_enum_value(unwrap_optional_ty(r)));
         // Numba's tuple `+`: the items of both, in order, as values (`(x, 1) + (True,)` is
         // `Tuple(int64, int64, bool)`).
         if op == Operator::Add
@@ -2188,7 +2210,14 @@ impl<'c, 'a> Typer<'c, 'a> {
             // Only `==`/`!=` (and `is`) take None: Numba orders no value against it.
             return reject(ErrorKind::Numba, format!("No implementation of function {}({}, {}): None is not ordered", cmp_name(op), l.record_name(), r.record_name()), range);
         }
-        let (l, r) = (&unwrap_optional_ty(l), &unwrap_optional_ty(r));
+        // Members of one Enum class compare with `==`/`!=` only; an IntEnum member is its int.
+        if let (Some(a @ Type::Enum { int: false, .. }), Some(b)) | (Some(b), Some(a @ Type::Enum { int: false, .. })) = (l.value(), r.value()) {
+            if a == b && matches!(op, CmpOp::Eq | CmpOp::NotEq) {
+                return Ok(());
+            }
+            return reject(ErrorKind::Numba, format!("No implementation of function {}({}, {})", cmp_name(op), l.record_name(), r.record_name()), range);
+        }
+        let (l, r) = (&int_enum_value(unwrap_optional_ty(l)), &int_enum_value(unwrap_optional_ty(r)));
         if matches!(op, CmpOp::In | CmpOp::NotIn) {
             // Numba's `contains` takes a tuple of one item type and compares each item with `==`.
             return match r.value().map(unliteral) {
@@ -3014,4 +3043,13 @@ fn return_clash(a: &Type, b: &Type) -> bool {
         _ => tuple_elems(t).map(|e| (3, e.len())),
     };
     matches!((class(a), class(b)), (Some(x), Some(y)) if x != y)
+}
+
+/// An `IntEnum` member as the int64 it is in arithmetic and comparisons (Numba's
+/// `IntEnumMember` unifies with int64 there); any other type as is.
+fn int_enum_value(ty: Ty) -> Ty {
+    match ty {
+        Ty::Val(Type::Enum { int: true, .. }) => Ty::scalar(Scalar::I64),
+        other => other,
+    }
 }
