@@ -1406,11 +1406,18 @@ impl Walker<'_> {
                     Expr::Tuple(v) if v.elts.len() == t.elts.len() => Some(&v.elts),
                     _ => None,
                 };
+                // `n, m = a.shape`: each name is the symbol `a.shape[k]` would be.
+                let shape = match value_expr {
+                    Expr::Attribute(a) if a.attr.as_str() == "shape" && value.level != Level::Thread => render(value_expr),
+                    _ => None,
+                };
                 for (k, elt) in t.elts.iter().enumerate() {
                     let v = if grid {
                         self.grid_axis(k.min(2) as u8)
                     } else if let Some(values) = elements {
                         self.eval_quiet(&values[k])
+                    } else if let Some(shape) = &shape {
+                        Value::of_poly(value.level, Poly::atom(Atom::Sym(format!("{shape}[{k}]"))))
                     } else {
                         Value { poly: None, ..value.clone() }
                     };

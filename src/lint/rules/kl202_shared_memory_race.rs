@@ -15,7 +15,11 @@
 //! back or cleared with no barrier between, or a block counter every thread adds to and thread
 //! 0 reads, races; atomics never race with each other. Per-warp partial sums stored at
 //! `s[tid // 32]` (`s[wid]`) meet a slot that thread 0 reads (`s[w]` in a loop over the warps,
-//! `s[2]`) unless it is slot 0, which may be its own warp's.
+//! `s[2]`) unless it is slot 0, which may be its own warp's. A tile loaded at `s[tid // m, tid
+//! % m]` (the array's rows `m` wide) is slot `tid` of the array read row by row, so it is
+//! compared with the other access as one flat index (`s[ty, i]` is slot `ty * m + i`), and a
+//! row `s[tid // m, j]` or column `s[j, tid % m]` read with `j` the same in every thread (a
+//! loop over the row) holds other threads' slots.
 //!
 //! Not reported, as they never meet in one slot: per-thread slots (`s[tid]` written and read
 //! by the same thread), reads separated from the writes by a barrier, slots no writer of the
@@ -148,18 +152,26 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 if one_warp || (warp_rules && within_one_warp(earlier) && within_one_warp(access)) {
                     continue;
                 }
-                let (Some(pe), Some(pa)) = (&polys[p], &polys[id]) else {
-                    let (w, o) = if earlier.write { (earlier, access) } else { (access, earlier) };
-                    if unknown_slot_meets(w, o, &threads, shape) && reported.insert(access.stmt) {
-                        out.push(race(ctx, access, earlier));
-                        break;
+                let flat = match (&polys[p], &polys[id]) {
+                    (Some(_), Some(_)) => None,
+                    _ => flattened(earlier).zip(flattened(access)),
+                };
+                let (earlier_side, access_side) = match (&polys[p], &polys[id], &flat) {
+                    (Some(pe), Some(pa), _) => ((earlier, pe.as_slice()), (access, pa.as_slice())),
+                    (_, _, Some(((fe, ie), (fa, ia)))) => ((fe, ie.as_slice()), (fa, ia.as_slice())),
+                    _ => {
+                        let (w, o) = if earlier.write { (earlier, access) } else { (access, earlier) };
+                        if (unknown_slot_meets(w, o, &threads, shape) || row_of_other_threads(w, o)) && reported.insert(access.stmt) {
+                            out.push(race(ctx, access, earlier));
+                            break;
+                        }
+                        continue;
                     }
-                    continue;
                 };
                 let (writer, other, w_earlier) = if earlier.write {
-                    (Side { access: earlier, index: pe }, Side { access, index: pa }, true)
+                    (Side { access: earlier_side.0, index: earlier_side.1 }, Side { access: access_side.0, index: access_side.1 }, true)
                 } else {
-                    (Side { access, index: pa }, Side { access: earlier, index: pe }, false)
+                    (Side { access: access_side.0, index: access_side.1 }, Side { access: earlier_side.0, index: earlier_side.1 }, false)
                 };
                 let none = BTreeSet::new();
                 let reassigned = access.reassigned.get(&p).unwrap_or(&none);
@@ -253,6 +265,57 @@ fn unknown_slot_meets(w: &Access, o: &Access, threads: &BTreeSet<Atom>, shape: B
         }
     };
     grouped(a, b) || grouped(b, a)
+}
+
+/// `s[x // m, x % m]`, `m` the extent of the last axis, is slot `x` of the array read
+/// row-major: a bijection that the forms axis by axis cannot follow (neither component has
+/// one). The access as one flat index (each component times its axis's stride, the pair as
+/// `x` times the stride of the `% m` axis) and the flat array's extent, where every other
+/// component has a form and the strides are constants.
+fn flattened(access: &Access) -> Option<(Access, Vec<Poly>)> {
+    let n = access.index.len();
+    let extent = |k: usize| access.extent.get(k).copied().flatten();
+    let mut strides = vec![1i64; n];
+    for k in (0..n.saturating_sub(1)).rev() {
+        strides[k] = strides[k + 1].checked_mul(extent(k + 1)?)?;
+    }
+    let mut flat = Poly::constant(0);
+    let mut k = 0;
+    while k < n {
+        let v = &access.index[k];
+        if v.poly.is_none()
+            && let (Some((x, m)), Some(next)) = (&v.quotient, access.index.get(k + 1))
+            && next.modulo.as_ref().is_some_and(|(y, r)| y == x && r == m)
+            && extent(k + 1) == Some(*m)
+        {
+            flat = flat.add(&x.mul(&Poly::constant(strides[k + 1]))?)?;
+            k += 2;
+            continue;
+        }
+        flat = flat.add(&v.poly.as_ref()?.mul(&Poly::constant(strides[k]))?)?;
+        k += 1;
+    }
+    let size = access.extent.iter().try_fold(1i64, |t, e| t.checked_mul((*e)?));
+    Some((Access { extent: vec![size], ..access.clone() }, vec![flat]))
+}
+
+/// `s[x // m, x % m]` (a slot of its own for each thread, in rows of `m`) against `s[x // m,
+/// j]` or `s[j, x % m]` with `j` the same in every thread (a loop over the row or column, a
+/// constant): the thread's row's slot `j` is thread `x - x % m + j`'s, its column's slot `j`
+/// thread `j * m + x % m`'s, another thread for all but one of the row or column.
+fn row_of_other_threads(w: &Access, o: &Access) -> bool {
+    let own = |a: &Access| -> Option<(Poly, i64)> {
+        let [q, r] = &a.index[..] else { return None };
+        let (x, m) = q.quotient.clone()?;
+        (q.poly.is_none() && r.poly.is_none() && r.modulo.as_ref().is_some_and(|(y, n)| *y == x && *n == m)).then_some((x, m))
+    };
+    let along = |a: &Access, (x, m): &(Poly, i64)| -> bool {
+        let [q, r] = &a.index[..] else { return false };
+        let uniform = |v: &Value| v.level != Level::Thread && v.poly.as_ref().is_some_and(|p| !p.has_thread());
+        let split = |v: &Value, form: &Option<(Poly, i64)>| v.poly.is_none() && form.as_ref().is_some_and(|(y, n)| y == x && n == m);
+        (split(q, &q.quotient) && uniform(r)) || (uniform(q) && split(r, &r.modulo))
+    };
+    own(w).is_some_and(|k| along(o, &k)) || own(o).is_some_and(|k| along(w, &k))
 }
 
 /// Only one thread of the block runs this access.

@@ -4,9 +4,11 @@
 //! Finds a global array indexed at a fixed offset from a guarded thread index
 //! (`a[i + 1]`, `a[i - 1]`, `a[x, y + 1]`) where the guard only covers the index itself:
 //! `if i < n:` does not keep `i + 1` below `n`, and nothing keeps `i - 1` from being `-1`.
-//! A guard with room for the offset (`if 0 < i < n - 1:`, `if i >= 1 and i + 1 < n:`) is
-//! recognised, as is a lower bound on part of the index (`if tx >= 1:` for `i =
-//! cuda.blockIdx.x * 128 + tx - 1`, a block loading its halo with extra threads). A kernel
+//! A guard with room for the offset (`if 0 < i < n - 1:`, `if i >= 1 and i + 1 < n:`, a
+//! border returned early, `if i == n - 1: return` after `if i >= n: return`; `n, m =
+//! a.shape` bounds as `a.shape[0]` does) is recognised, and an offset past that room (`a[i +
+//! 2]` there) is reported. A lower bound on part of the index counts too (`if tx >= 1:` for
+//! `i = cuda.blockIdx.x * 128 + tx - 1`, a block loading its halo with extra threads). A kernel
 //! that stores its own results past the checked index (`R[b, i, j] = ...` with `i = I + 1`
 //! under `if I < max_i:`) shows a padded layout, a border of that offset on each side (a
 //! dynamic-programming matrix of `(n + 2) x (m + 2)`, or an output packed in sections,
@@ -133,6 +135,7 @@ fn padded_layout(facts: &FunctionFacts, axis: usize, key: &Poly, c: i64) -> bool
 /// lower bound is not a constant.
 fn bounds(access: &Access, key: &Poly) -> (Vec<(i64, Poly)>, Vec<i64>, bool) {
     let (mut uppers, mut lowers, mut symbolic_lower) = (Vec::new(), Vec::new(), false);
+    let mut excluded = Vec::new();
     for g in &access.guards {
         let (Some(op), Some(l), Some(r)) = (g.op, &g.left.poly, &g.right.poly) else { continue };
         let (l, r, op, whole) = if l.without_const() == *key {
@@ -161,8 +164,15 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<(i64, Poly)>, Vec<i64>, bool) {
             CmpOp::LtE => uppers.push((rk - lk + 1, r.without_const())),
             // `i != 0` for an index that is never negative: `i >= 1`.
             CmpOp::NotEq if r.as_const().is_some() && rk == lk => lowers.push(1),
+            CmpOp::NotEq => excluded.push((rk - lk, r.without_const())),
             CmpOp::Gt | CmpOp::GtE => symbolic_lower = true,
             _ => {}
+        }
+    }
+    // `key < n` and `key != n - 1` (a border returned early, `if i == n - 1: return`): `key < n - 1`.
+    for (o, bound) in &mut uppers {
+        while excluded.iter().any(|(e, b)| *e == *o - 1 && b == bound) {
+            *o -= 1;
         }
     }
     (uppers, lowers, symbolic_lower)

@@ -105,6 +105,18 @@ pub fn unwritten_reads(ctx: &ItemContext, def: &ast::StmtFunctionDef, memory: Me
     w.found
 }
 
+/// `a[0]`, `a[1, 2]`: the index's integer literals.
+fn constant_index(index: &Expr) -> Option<Vec<i64>> {
+    let literal = |e: &Expr| match e {
+        Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) => i.as_i64(),
+        _ => None,
+    };
+    match index {
+        Expr::Tuple(t) => t.elts.iter().map(literal).collect(),
+        other => literal(other).map(|i| vec![i]),
+    }
+}
+
 /// The key standing for every dynamic shared array (they share one buffer).
 const DYNAMIC: &str = "<dynamic>";
 
@@ -117,6 +129,9 @@ struct State {
     /// at that same index is of an element no iteration wrote yet, and any other read may see
     /// a write.
     carried: BTreeMap<String, BTreeSet<String>>,
+    /// Local arrays written so far only at constant indices (`a[0] = x`, `a[1, 2] = y`): those
+    /// elements.
+    elements: BTreeMap<String, BTreeSet<Vec<i64>>>,
 }
 
 impl State {
@@ -124,6 +139,9 @@ impl State {
         self.written.extend(other.written.iter().cloned());
         for (k, v) in &other.carried {
             self.carried.entry(k.clone()).or_default().extend(v.iter().cloned());
+        }
+        for (k, v) in &other.elements {
+            self.elements.entry(k.clone()).or_default().extend(v.iter().cloned());
         }
     }
 }
@@ -211,7 +229,11 @@ impl<'c, 'x> Walk<'c, 'x> {
             other => vec![other],
         };
         let fresh = components.iter().any(|c| matches!(c, Expr::Name(n) if self.fresh.iter().any(|v| v == n.id.as_str())));
-        if self.memory == Memory::Local && fresh {
+        if self.memory == Memory::Local
+            && let Some(element) = constant_index(index)
+        {
+            self.state.elements.entry(name.to_string()).or_default().insert(element);
+        } else if self.memory == Memory::Local && fresh {
             let text = self.ctx.text[index.range()].to_string();
             self.state.carried.entry(name.to_string()).or_default().insert(text);
         } else {
@@ -223,7 +245,11 @@ impl<'c, 'x> Walk<'c, 'x> {
         let Some(k) = self.key(name) else { return };
         let carried = self.state.carried.get(&k).filter(|c| !c.is_empty());
         let other_element = carried.is_some_and(|c| index.is_none_or(|i| !c.contains(&self.ctx.text[i.range()])));
-        if self.record && !self.state.written.contains(&k) && !other_element {
+        // Only constant elements written: a read at another constant index is of none of them,
+        // one at a computed index may be of one.
+        let elements = self.state.elements.get(&k).filter(|e| !e.is_empty());
+        let unwritten_element = elements.is_none_or(|e| index.and_then(constant_index).is_some_and(|i| !e.contains(&i)));
+        if self.record && !self.state.written.contains(&k) && !other_element && unwritten_element {
             let dynamic = self.arrays[name];
             self.found.push((range, name.to_string(), dynamic));
         }
@@ -301,10 +327,16 @@ impl<'c, 'x> Walk<'c, 'x> {
                     && let Some(name) = self.array_name(&s.value)
                 {
                     self.expr(&s.slice);
+                    let reported = self.found.len();
                     if !matches!(&*s.slice, Expr::Slice(_)) {
                         self.read(name, s.range(), Some(&s.slice));
                     }
-                    self.write_at(name, &s.slice);
+                    // A thread's own `a[i] += v` stores what it read: garbage stays garbage, so
+                    // it initialises nothing (another thread's store to shared memory does),
+                    // unless this read was just reported: later reads would only repeat it.
+                    if self.memory == Memory::Shared || matches!(&*s.slice, Expr::Slice(_)) || self.found.len() > reported {
+                        self.write_at(name, &s.slice);
+                    }
                 } else {
                     self.expr(&a.target);
                     self.target(&a.target);

@@ -8,7 +8,11 @@
 //! function (a device function that may fill it), binding it to another name, and a store
 //! later in an enclosing loop (it ran in the previous iteration), except a store at the
 //! loop's own index (`for i in range(3): a[i] = a[i]`): `i` has moved on, so the read is
-//! of an element no iteration wrote yet. When unsure (a write somewhere before, at any
+//! of an element no iteration wrote yet. A `+=` (`counts[b] += 1` in a loop) reads the
+//! element before it stores it, so it initialises nothing: an accumulator never cleared is
+//! reported at its first `+=` (and only there). Where only constant elements were written
+//! (`pair[0] = x`), a read at another constant index (`pair[1]`) is reported; a read at a
+//! computed index may be of a written one. When unsure (a write somewhere before, at any
 //! element) it stays silent.
 //!
 //! ## Why is this bad?
