@@ -54,7 +54,9 @@ def barrier_after_exit(out):
     cuda.syncthreads()
     out[t] = t
     cuda.syncthreads()
-    out[t] += out[7 - t]
+    v = out[7 - t]
+    cuda.syncthreads()
+    out[t] += v
 
 
 @cuda.jit("void(float32[::1])")
