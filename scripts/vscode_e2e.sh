@@ -2,7 +2,8 @@
 # End-to-end test of the VS Code extension in real VS Code: code-server (npm) in headless
 # Chromium (Debian) driven by playwright-core (npm). Packages the .vsix, installs it into a
 # fresh code-server profile, opens a kernel file from a temporary workspace and checks a
-# diagnostic in the Problems panel, a hover with a Numba type, the PTX preview and a
+# diagnostic in the Problems panel, a hover with a Numba type (a kernel without a signature
+# too), diagnostics that follow typing, a quick fix, the PTX preview following an edit and a
 # "Run on device" result panel. Screenshots and result.json go to target/vscode-e2e/.
 #
 # Usage: scripts/vscode_e2e.sh [path/to/kernlint]   (default: the release build)
@@ -114,6 +115,21 @@ def ramp2d(img):
 
 def host(o, x):
     saxpy[4, 256](o, x, 2.0)
+
+
+import numpy as np
+
+
+@cuda.jit
+def scale(out, x, a):
+    i = cuda.grid(1)
+    y = x[i] * 2.5
+    out[i] = y * a
+
+
+xs = np.ones(64, dtype=np.float32)
+ys = np.zeros_like(xs)
+scale[1, 64](ys, xs, np.float32(3.0))
 PY
 cat > "$WORK/data/User/settings.json" <<JSON
 {

@@ -163,7 +163,17 @@ scale[2, 128](out, x, np.float32(2.0))
     assert!(ptx.contains(".entry") && ptx.contains("mul.rn.f32"), "{ptx}");
     let out = kernlint(dir.path(), &["compile", "k.py::unlaunched"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("`unlaunched` has no signature in its decorator and no launch with known argument types: pass --sig"), "{}", stderr(&out));
+    let why = "`unlaunched` has no signature: add one to its decorator, or launch it in this file with arguments of known types (or pass --sig)";
+    assert!(stderr(&out).contains(why), "{}", stderr(&out));
+    // `types` types it for the same launch, and says the same when there is none.
+    let out = kernlint(dir.path(), &["types", "k.py::scale"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let types = stdout(&out);
+    assert!(types.starts_with("scale (array(float32, 1d, C), array(float32, 1d, C), float32) -> none"), "{types}");
+    assert!(types.contains("i: int64"), "{types}");
+    let out = kernlint(dir.path(), &["types", "k.py::unlaunched"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains(&format!("k.py: {why}")), "{}", stderr(&out));
 }
 
 #[test]

@@ -138,6 +138,57 @@ async fn hover_shows_types_docs_and_summaries() {
     e.shutdown().await;
 }
 
+const LAUNCHED: &str = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def scale(out, x, a):
+    i = cuda.grid(1)
+    y = x[i] * a
+    out[i] = y
+
+@cuda.jit
+def orphan(out):
+    v = out[0]
+
+x = np.ones(256, dtype=np.float32)
+out = np.zeros_like(x)
+scale[2, 128](out, x, np.float32(2.0))
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kernels_without_a_signature_are_typed_for_their_launch() {
+    let mut e = editor_with(LAUNCHED).await;
+    let y = e.hover_text(URI, 6, 4).await;
+    assert!(y.contains("(variable) y: float32"), "{y}");
+    let x = e.hover_text(URI, 4, 15).await;
+    assert!(x.contains("(variable) x: array(float32, 1d, C)"), "{x}");
+    let summary = e.hover_text(URI, 4, 5).await;
+    assert!(summary.contains("Typed here for its first launch in this file: `(array(float32, 1d, C), array(float32, 1d, C), float32) -> ?`"), "{summary}");
+    let all = json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 20, "character": 0}}});
+    let hints = e.request("textDocument/inlayHint", all.clone()).await;
+    let labels: Vec<&str> = hints.as_array().unwrap().iter().map(|h| h["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, [": int64", ": float32"]);
+    // With no signature and no launch, the hover says why there is no type.
+    let v = e.hover_text(URI, 11, 4).await;
+    assert_eq!(v, "*No types:* `orphan` has no signature: add one to its decorator, or launch it in this file with arguments of known types");
+    // The PTX preview compiles it for the same launch; mid-edit it names the syntax error.
+    let r = e.call("kernlint/ptx", json!({"uri": URI, "kernel": "scale"})).await;
+    assert!(r["result"]["ptx"].as_str().unwrap_or_default().contains(".entry"), "{r}");
+    e.edit(URI, 2, [7, 14, 7, 14], " +");
+    e.diagnostics(URI, 2).await;
+    let r = e.call("kernlint/ptx", json!({"uri": URI, "kernel": "scale"})).await;
+    assert!(r["error"]["message"].as_str().unwrap_or_default().starts_with("not available yet: line 8: syntax error"), "{r}");
+    e.edit(URI, 3, [7, 14, 7, 16], "");
+    // Editing the launch's dtype retypes the kernel.
+    e.edit(URI, 4, [13, 26, 13, 33], "float64");
+    e.diagnostics(URI, 4).await;
+    let y = e.hover_text(URI, 6, 4).await;
+    assert!(y.contains("(variable) y: float64"), "{y}");
+    e.shutdown().await;
+}
+
 fn labels(result: &Value) -> Vec<String> {
     let items = result.get("items").unwrap_or(result);
     items.as_array().map(|a| a.iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()).unwrap_or_default()
@@ -349,7 +400,7 @@ async fn code_lenses_commands_and_custom_requests() {
     let r = e.call("kernlint/ptx", json!({"uri": URI, "kernel": "lazy", "signature": "void(int32[:])"})).await;
     assert!(r["result"]["ptx"].as_str().unwrap().contains("bar.sync"), "{r}");
     for (params, needle) in [
-        (json!({"uri": URI, "kernel": "lazy"}), "compiled lazily"),
+        (json!({"uri": URI, "kernel": "lazy"}), "`lazy` has no signature: add one to its decorator"),
         (json!({"uri": URI, "kernel": "nope"}), "no kernel named"),
         (json!({"uri": URI, "kernel": "dev"}), "not a kernel"),
         (json!({"uri": "file:///closed.py", "kernel": "k"}), "not open"),
@@ -521,5 +572,52 @@ async fn imported_device_functions_are_typed_from_disk_and_open_documents() {
     e.diagnostics(&helpers_uri, 2).await;
     let a = e.hover_text(&main_uri, 6, 4).await;
     assert!(a.contains("(variable) a: int64"), "{a}");
+    e.shutdown().await;
+}
+
+impl Editor {
+    /// The hover at a position once it contains `want` (the server applies notifications
+    /// in the background), or the last one after two seconds.
+    async fn hover_until(&mut self, uri: &str, line: u32, character: u32, want: &str) -> String {
+        let mut text = String::new();
+        for _ in 0..100 {
+            text = self.hover_text(uri, line, character).await;
+            if text.contains(want) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        text
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imported_modules_follow_the_disk_and_closed_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let helpers_path = dir.path().join("helpers.py");
+    let helpers = "from numba import cuda\n\n@cuda.jit(device=True)\ndef half(x):\n    return x * 0.5\n";
+    std::fs::write(&helpers_path, helpers).unwrap();
+    let main = "from numba import cuda\nfrom helpers import half\n\n@cuda.jit(\"void(float32[::1])\")\ndef k(out):\n    a = half(out[0])\n";
+    let main_uri = format!("file://{}", dir.path().join("main.py").display());
+    let helpers_uri = format!("file://{}", helpers_path.display());
+    let mut e = editor_with("").await;
+    // The helper opened first, then closed: the caller keeps resolving it, from disk.
+    e.open(&helpers_uri, helpers);
+    e.diagnostics(&helpers_uri, 1).await;
+    e.open(&main_uri, main);
+    e.diagnostics(&main_uri, 1).await;
+    e.notify("textDocument/didClose", json!({"textDocument": {"uri": helpers_uri}}));
+    let a = e.hover_until(&main_uri, 5, 4, "a: float64").await;
+    assert!(a.contains("(variable) a: float64"), "{a}");
+    // Changed on disk (a checkout, another editor): the caller is retyped.
+    std::fs::write(&helpers_path, helpers.replace("x * 0.5", "1")).unwrap();
+    e.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": helpers_uri, "type": 2}]}));
+    let a = e.hover_until(&main_uri, 5, 4, "a: int64").await;
+    assert!(a.contains("(variable) a: int64"), "{a}");
+    // Deleted: `half` is no longer known.
+    std::fs::remove_file(&helpers_path).unwrap();
+    e.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": helpers_uri, "type": 3}]}));
+    let a = e.hover_until(&main_uri, 5, 4, "No types").await;
+    assert!(a.starts_with("*No types:*"), "{a}");
     e.shutdown().await;
 }

@@ -37,7 +37,35 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
             .get(&function.name)
             .and_then(|sites| sites.first())
             .map(|args| super::signature::Signature { ret: None, args: args.clone() })
-            .ok_or_else(|| format!("`{}` has no signature in its decorator and no launch with known argument types", function.name)),
+            .ok_or_else(|| {
+                format!(
+                    "`{}` has no signature: add one to its decorator, or launch it in this file with arguments of known types",
+                    function.name
+                )
+            }),
+    }
+}
+
+/// The typing request for what [`default_signature`] finds: the one hovers, inlay hints,
+/// `kernlint types` and the rules share, so they type a kernel once.
+pub fn default_typing_request<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    function: &GpuFunction,
+) -> Result<TypingRequest<'db>, String> {
+    if function.spec.signatures.is_empty() && function.spec.kind != FunctionKind::Kernel {
+        return Err(format!(
+            "`{}` has no signature in its decorator: it is typed for the arguments each kernel passes it",
+            function.name
+        ));
+    }
+    let sig = default_signature(db, file, function)?;
+    if function.spec.signatures.is_empty() {
+        let text = signature_text(&sig.args)
+            .ok_or_else(|| format!("the argument types `{}`'s launch passes have no signature syntax", function.name))?;
+        Ok(TypingRequest::new(db, function.qualname.clone(), Some(text)))
+    } else {
+        Ok(TypingRequest::new(db, function.qualname.clone(), None))
     }
 }
 
@@ -203,27 +231,7 @@ pub fn kernel_typing_requests<'db>(
 /// A Numba signature string for argument types (`void(Array(float32, 1, 'C'), int64)`),
 /// for typing a kernel as its launch would.
 pub fn signature_text(args: &[Type]) -> Option<String> {
-    let mut parts = Vec::new();
-    for arg in args {
-        parts.push(match arg {
-            Type::Scalar(s) => scalar_name(*s).to_string(),
-            Type::Array { dtype, ndim, layout, readonly: false } => {
-                let s = dtype.as_scalar()?;
-                format!("Array({}, {ndim}, '{layout}')", scalar_name(s))
-            }
-            _ => return None,
-        });
-    }
-    Some(format!("void({})", parts.join(", ")))
-}
-
-/// The signature-grammar name of a scalar (Numba prints `bool`, the namespace has `boolean`).
-fn scalar_name(s: Scalar) -> &'static str {
-    match s {
-        Scalar::Bool => "boolean",
-        Scalar::BF16 => "bfloat16",
-        other => other.name(),
-    }
+    super::signature::Signature { ret: Some(Type::None), args: args.to_vec() }.numba_text()
 }
 
 /// The names one scope binds: the value of each name assigned exactly once (`None` for names

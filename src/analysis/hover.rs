@@ -23,7 +23,13 @@ pub struct Hover {
 pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover> {
     let typed = super::ide::type_at(db, file, offset);
     let docs = symbol_hover(db, file, offset);
-    let Some(t) = typed else { return docs };
+    let Some(t) = typed else {
+        if docs.is_some() {
+            return docs;
+        }
+        let (range, reason) = super::ide::untyped_reason(db, file, offset)?;
+        return Some(Hover { range, markdown: format!("*No types:* {}", one_line(&reason)) });
+    };
     let prefix = if t.is_variable { "(variable) " } else { "" };
     let mut markdown = format!("```python\n{prefix}{}: {}\n```\n", t.subject, t.ty);
     let mut range = t.range;
@@ -33,6 +39,11 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover> {
         range = d.range;
     }
     Some(Hover { range, markdown })
+}
+
+/// The first line of a message, for a one-line hover.
+fn one_line(message: &str) -> &str {
+    message.lines().next().unwrap_or_default()
 }
 
 fn symbol_hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover> {
@@ -94,6 +105,12 @@ fn function_summary(db: &dyn Db, file: SourceFile, f: &GpuFunction) -> String {
         .collect();
     if sigs.is_empty() {
         out.push_str("\nSignatures: compiled lazily, one per argument types at launch.\n");
+        if f.spec.kind == super::kernels::FunctionKind::Kernel {
+            match super::host_types::default_signature(db, file, f) {
+                Ok(sig) => out.push_str(&format!("\nTyped here for its first launch in this file: `{sig}`\n")),
+                Err(e) => out.push_str(&format!("\nNo types: {e}.\n")),
+            }
+        }
     } else {
         out.push_str(&format!("\nSignatures: {}\n", sigs.join(", ")));
     }

@@ -65,6 +65,57 @@ impl fmt::Display for SignatureError {
 
 impl std::error::Error for SignatureError {}
 
+impl Signature {
+    /// The signature as a string `@cuda.jit("...")` accepts and [`parse_signature_str`] reads
+    /// back to this signature (`void(Array(float32, 1, 'C'), int64)`); `None` when a type has
+    /// no name in Numba's types namespace (a record other than `xoroshiro128p_type`, a literal).
+    pub fn numba_text(&self) -> Option<String> {
+        let args = self.args.iter().map(type_text).collect::<Option<Vec<_>>>()?.join(", ");
+        Some(match &self.ret {
+            None if self.args.len() == 1 => format!("({args},)"),
+            None => format!("({args})"),
+            Some(Type::None) => format!("void({args})"),
+            Some(ret) => format!("{}({args})", type_text(ret)?),
+        })
+    }
+}
+
+/// A type in signature-string syntax (see [`Signature::numba_text`]).
+pub fn type_text(ty: &Type) -> Option<String> {
+    Some(match ty {
+        Type::Scalar(s) => scalar_text(*s).to_string(),
+        Type::Array { dtype, ndim, layout, readonly } => {
+            let readonly = if *readonly { ", readonly=True" } else { "" };
+            format!("Array({}, {ndim}, '{layout}'{readonly})", type_text(dtype)?)
+        }
+        Type::UniTuple(elem, count) => format!("UniTuple({}, {count})", type_text(elem)?),
+        Type::Tuple(elems) => {
+            let texts = elems.iter().map(type_text).collect::<Option<Vec<_>>>()?;
+            let comma = if texts.len() == 1 { "," } else { "" };
+            format!("Tuple(({}{comma}))", texts.join(", "))
+        }
+        Type::Optional(inner) => format!("optional({})", type_text(inner)?),
+        Type::None => "none".to_string(),
+        record @ Type::Record(_) if *record == Type::xoroshiro128p_state() => "xoroshiro128p_type".to_string(),
+        Type::Record(_)
+        | Type::IntLiteral(_)
+        | Type::BoolLiteral(_)
+        | Type::StrLiteral(_)
+        | Type::Range(_)
+        | Type::Unknown => return None,
+    })
+}
+
+/// A scalar's name in Numba's types namespace, which differs from how Numba prints two of
+/// them (`bool`, `__nv_bfloat16`).
+fn scalar_text(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "boolean",
+        Scalar::BF16 => "bfloat16",
+        other => other.name(),
+    }
+}
+
 /// Parses a signature string as `@cuda.jit("...")` receives it.
 pub fn parse_signature_str(src: &str) -> Result<Signature, SignatureError> {
     parse_signature_expr(parse_str(src)?.expr(), &bare_name)
@@ -555,6 +606,50 @@ mod tests {
     fn type_err(src: &str) -> (String, &str) {
         let e = parse_type_str(src).expect_err(src);
         (e.message, &src[e.range])
+    }
+
+    /// Every type the signature parser builds, nested up to `depth` constructors deep.
+    fn parsable_types(depth: usize) -> Vec<Type> {
+        let mut out: Vec<Type> = Scalar::ALL.iter().map(|s| Type::Scalar(*s)).collect();
+        out.push(Type::xoroshiro128p_state());
+        for dtype in Scalar::ALL.iter().map(|s| Type::Scalar(*s)).chain([Type::xoroshiro128p_state()]) {
+            for (ndim, layout, readonly) in [(0, Layout::C, false), (1, Layout::C, false), (2, Layout::F, true), (3, Layout::A, false)] {
+                out.push(Type::Array { dtype: Box::new(dtype.clone()), ndim, layout, readonly });
+            }
+        }
+        if depth > 0 {
+            let inner = parsable_types(depth - 1);
+            for t in inner.iter().step_by(3) {
+                out.push(Type::UniTuple(Box::new(t.clone()), 0));
+                out.push(Type::UniTuple(Box::new(t.clone()), 3));
+                out.push(Type::tuple(vec![t.clone(), Type::Scalar(Scalar::I32)]));
+                // Numba rejects `optional(optional(x))`.
+                if !matches!(t, Type::Optional(_)) {
+                    out.push(Type::Optional(Box::new(t.clone())));
+                }
+            }
+            out.push(Type::tuple(Vec::new()));
+        }
+        out
+    }
+
+    #[test]
+    fn numba_text_round_trips() {
+        let types = parsable_types(2);
+        let signatures = types.iter().flat_map(|t| {
+            [
+                Signature { ret: Some(Type::None), args: vec![t.clone(), Type::Scalar(Scalar::F32)] },
+                Signature { ret: None, args: vec![t.clone()] },
+                Signature { ret: Some(t.clone()), args: Vec::new() },
+            ]
+        });
+        for sig in signatures.chain([Signature { ret: None, args: Vec::new() }]) {
+            let Some(text) = sig.numba_text() else { panic!("{sig} has no text") };
+            let parsed = parse_signature_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(parsed, sig, "{text}");
+        }
+        let literal = Signature { ret: None, args: vec![Type::IntLiteral(1)] };
+        assert_eq!(literal.numba_text(), None);
     }
 
     #[test]

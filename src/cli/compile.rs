@@ -73,7 +73,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         find_gpu_function(&db, file, name).ok_or_else(|| super::missing_function(&db, file, &path, name))?;
     let signature = match &args.sig {
         Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?,
-        None => crate::analysis::host_types::default_signature(&db, file, function).map_err(|e| format!("{e}: pass --sig"))?,
+        None => crate::analysis::host_types::default_signature(&db, file, function).map_err(|e| format!("{e} (or pass --sig)"))?,
     };
     let locate = |range: Option<ruff_text_size::TextRange>, message: &str| match range {
         Some(r) => {

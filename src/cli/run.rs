@@ -163,7 +163,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let (_, function) = find_gpu_function(&db, file, name).ok_or_else(|| super::missing_function(&db, file, &path, name))?;
     let signature = match &args.sig {
         Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?,
-        None => crate::analysis::host_types::default_signature(&db, file, function).map_err(|e| format!("{e}: pass --sig"))?,
+        None => crate::analysis::host_types::default_signature(&db, file, function).map_err(|e| format!("{e} (or pass --sig)"))?,
     };
     // Arguments from the file itself (a launch recipe) are never file paths: kernlint reads
     // only the files named on its command line.

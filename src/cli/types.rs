@@ -17,7 +17,8 @@ pub struct TypesArgs {
     /// typing error Numba also raises), `unmodeled` (kernlint does not model it) or `panic`.
     #[arg(long, conflicts_with = "sig")]
     pub all: bool,
-    /// The signature to type it for (default: the decorator's first signature).
+    /// The signature to type it for (default: the decorator's first signature, else the
+    /// argument types of the function's first launch in the file).
     #[arg(long)]
     pub sig: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -32,9 +33,9 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     let name = name.as_str();
     let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
     let (db, file) = super::database_for(&path, text.clone());
-    if crate::analysis::typing::find_gpu_function(&db, file, name).is_none() {
+    let Some((_, function)) = crate::analysis::typing::find_gpu_function(&db, file, name) else {
         return Err(super::missing_function(&db, file, &path, name));
-    }
+    };
     // A signature from the command line is the flag's error, not the file's.
     if let Some(sig) = &args.sig {
         crate::analysis::signature::parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?;
@@ -44,7 +45,11 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
         let p = lines.position(&text, offset, ruff_source_file::PositionEncoding::Utf32);
         (p.line as usize, p.column as usize)
     };
-    let request = TypingRequest::new(&db, name.to_string(), args.sig.clone());
+    let request = match &args.sig {
+        Some(sig) => TypingRequest::new(&db, name.to_string(), Some(sig.clone())),
+        None => crate::analysis::host_types::default_typing_request(&db, file, function)
+            .map_err(|e| format!("{}: {e} (or pass --sig)", path.display()))?,
+    };
     let types = function_types(&db, file, request).as_ref().map_err(|e| {
         let (line, col) = position(e.file_range().start());
         format!("{}:{}:{}: {}", path.display(), line + 1, col + 1, e.message)

@@ -247,6 +247,10 @@ impl Backend {
                 let text = snap.rope.to_string();
                 let lines = crate::analysis::syntax::Lines::new(&text);
                 let at = |r: ruff_text_size::TextRange| format!("line {}: ", lines.line_of(r.start()) + 1);
+                // Mid-edit, say so rather than what the parser's recovery made of the line.
+                if let Some(e) = crate::analysis::syntax::syntax_errors(&snap.db, snap.file).first() {
+                    return Err(format!("{}syntax error: {}", at(e.range), e.message));
+                }
                 let program = build_program(&snap.db, snap.file, &kernel, &sig)
                     .map_err(|e| format!("{}{}", e.range.map(at).unwrap_or_default(), e.message))?;
                 // Line info on, so the preview can link PTX lines back to Python lines.
@@ -346,7 +350,7 @@ impl Backend {
         let found = self
             .compute(move || {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &name)?;
-                let first = f.spec.signatures.first().map(|s| s.as_ref().map(|s| (s.to_string(), s.args.len())).map_err(|e| e.message.clone()));
+                let first = default_signature(&snap.db, snap.file, f).map(|s| (s.to_string(), s.args.len()));
                 Some((f.qualname.clone(), f.spec.kind, first))
             })
             .await?;
@@ -361,11 +365,7 @@ impl Backend {
                 let parsed = parse_signature_str(&sig).map_err(|e| invalid_params(format!("invalid signature `{sig}`: {}", e.message)))?;
                 (parsed.to_string(), parsed.args.len())
             }
-            None => match first {
-                Some(Ok(sig)) => sig,
-                Some(Err(message)) => return Err(invalid_params(format!("invalid signature: {message}"))),
-                None => return Err(invalid_params(format!("`{qualname}` is compiled lazily: pass `signature`"))),
-            },
+            None => first.map_err(|message| invalid_params(format!("{message} (or pass `signature`)")))?,
         };
         Ok((qualname, signature.0, signature.1))
     }
@@ -717,7 +717,7 @@ impl LanguageServer for Backend {
         if self.caps.lock().unwrap().watched_files_registration {
             let client = self.client.clone();
             tokio::spawn(async move {
-                let watchers = ["**/pyproject.toml", "**/kernlint.toml"]
+                let watchers = ["**/pyproject.toml", "**/kernlint.toml", "**/*.py"]
                     .iter()
                     .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String(g.to_string()), kind: None })
                     .collect();
@@ -761,8 +761,37 @@ impl LanguageServer for Backend {
         self.publish_all().await;
     }
 
-    async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
-        *self.config.lock().unwrap() = None;
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let mut config = false;
+        for change in &params.changes {
+            let Some(path) = change.uri.to_file_path().map(|p| p.into_owned()) else { continue };
+            if path.extension().is_none_or(|e| e != "py") {
+                config = true;
+                continue;
+            }
+            // A module read from disk (not open): forget it when deleted, read it again when
+            // changed, so files importing it do not keep its old functions.
+            let deleted = change.typ == FileChangeType::DELETED;
+            let known = self.state.lock().unwrap().disk.contains_key(&path);
+            if deleted && known {
+                let mut state = self.state.lock().unwrap();
+                state.disk.remove(&path);
+                sync_workspace(&mut state);
+            } else if known {
+                self.load(&path);
+            }
+        }
+        if config {
+            *self.config.lock().unwrap() = None;
+        }
+        // A created module may be one an open document imports.
+        let open: Vec<PathBuf> = {
+            let state = self.state.lock().unwrap();
+            state.documents.values().map(|d| d.file.path(&state.db).clone()).collect()
+        };
+        for path in open {
+            self.load_imports(&path);
+        }
         self.publish_all().await;
     }
 
@@ -820,6 +849,10 @@ impl LanguageServer for Backend {
             let mut state = self.state.lock().unwrap();
             state.documents.remove(&params.text_document.uri);
             sync_workspace(&mut state);
+        }
+        // Files that import the closed module keep resolving it, now from disk.
+        if let Some(path) = params.text_document.uri.to_file_path() {
+            self.load(&path);
         }
         self.client.publish_diagnostics(params.text_document.uri, vec![], None).await;
     }

@@ -139,8 +139,11 @@ impl Editor {
         if message["method"] == "window/logMessage" && message["params"]["type"] == 1 {
             panic!("the server reported {}", message["params"]["message"]);
         }
-        if message["method"] == "textDocument/publishDiagnostics" {
-            let key = (message["params"]["uri"].as_str().unwrap().to_string(), message["params"]["version"].as_i64().unwrap());
+        // The clearing after `didClose` carries no version: nothing to wait for.
+        if message["method"] == "textDocument/publishDiagnostics"
+            && let Some(version) = message["params"]["version"].as_i64()
+        {
+            let key = (message["params"]["uri"].as_str().unwrap().to_string(), version);
             self.published.insert(key, message["params"]["diagnostics"].clone());
         }
     }

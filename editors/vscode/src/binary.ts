@@ -83,19 +83,23 @@ function pathSetting(log: vscode.OutputChannel): string {
   return cfg.get<string>('path', '');
 }
 
-export async function findKernlint(log: vscode.OutputChannel): Promise<Found | undefined> {
+/** Why no executable was found, in one sentence the user can act on. */
+export interface Missing {
+  why: string;
+}
+
+export async function findKernlint(log: vscode.OutputChannel): Promise<Found | Missing> {
   const setting = pathSetting(log);
   if (setting && setting.trim()) {
     const p = expand(setting);
     if (path.isAbsolute(p)) {
       if (isExecutable(p)) return { path: p, source: 'setting' };
-      log.appendLine(`kernlint: kernlint.path is ${p}, which is not an executable file`);
-      return undefined;
+      const what = fs.existsSync(p) ? 'is not an executable file' : 'does not exist';
+      return { why: `the setting \`kernlint.path\` is ${p}, which ${what}.` };
     }
     const resolved = onPath(p);
     if (resolved) return { path: resolved, source: 'setting' };
-    log.appendLine(`kernlint: kernlint.path is ${p}, which is not on PATH`);
-    return undefined;
+    return { why: `the setting \`kernlint.path\` is ${p}, which is not on PATH.` };
   }
   const bin = await pythonBinDir(log);
   if (bin) {
@@ -103,5 +107,7 @@ export async function findKernlint(log: vscode.OutputChannel): Promise<Found | u
     if (isExecutable(candidate)) return { path: candidate, source: 'python environment' };
   }
   const found = onPath(EXE);
-  return found ? { path: found, source: 'PATH' } : undefined;
+  if (found) return { path: found, source: 'PATH' };
+  const where = bin ? `the selected Python environment (${bin}) or PATH` : 'PATH';
+  return { why: `no \`kernlint\` executable in ${where}: install it with \`pip install kernlint\` or set \`kernlint.path\`.` };
 }

@@ -32,8 +32,8 @@ export class ServerHandle {
 
   private async start(attempt = 0): Promise<LanguageClient | undefined> {
     const found = await findKernlint(this.log);
-    if (!found) {
-      const message = 'kernlint: no `kernlint` executable found (setting `kernlint.path`, the selected Python environment, PATH). Install it with `pip install kernlint`.';
+    if ('why' in found) {
+      const message = `kernlint cannot start: ${found.why}`;
       this.log.appendLine(message);
       void vscode.window.showErrorMessage(message, 'Open Settings').then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'kernlint.path');

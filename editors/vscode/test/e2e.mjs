@@ -71,6 +71,8 @@ async function goTo(line, col) {
 
 /** Click the code lens `title` above the kernel `kernel` (lenses are in source order). */
 async function clickLens(title, index) {
+  await goTo(1, 1); // lenses render only in view: scroll to the top
+  await page.waitForTimeout(500); // Go to Line's box closes
   const lens = sourceEditor().locator('.codelens-decoration a', { hasText: title }).nth(index);
   await lens.waitFor({ timeout: 60000 });
   await lens.click();
@@ -158,6 +160,74 @@ try {
   });
   await page.keyboard.press('Escape');
 
+  /** How many rows of the Problems panel mention `code`. */
+  async function problems(code) {
+    // Control+Shift+M toggles the panel: press it only when the panel is hidden
+    if (!(await page.locator('.markers-panel').isVisible())) await page.keyboard.press('Control+Shift+M');
+    return page.locator('.markers-panel .monaco-tl-row', { hasText: code }).count();
+  }
+
+  async function waitProblems(code, want) {
+    const end = Date.now() + 30000;
+    let n = -1;
+    while (Date.now() < end) {
+      n = await problems(code);
+      if (n === want) return n;
+      await page.waitForTimeout(300);
+    }
+    throw new Error(`${n} ${code} problems, not ${want}`);
+  }
+
+  async function hoverAt(line, col, needle) {
+    await goTo(line, col);
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    const hover = page.locator('.monaco-hover-content', { hasText: needle });
+    await hover.first().waitFor();
+    const text = (await hover.first().innerText()).replace(/\s+/g, ' ');
+    await page.keyboard.press('Escape');
+    return text;
+  }
+
+  await check('hover_types_a_kernel_without_signature', async () => {
+    // `scale` has a bare `@cuda.jit`: typed for its launch with float32 arrays
+    const text = await hoverAt(39, 5, 'y:');
+    if (!text.includes('y: float64')) throw new Error(`hover says: ${text}`);
+    return text.slice(0, 200);
+  });
+
+  await check('diagnostics_follow_typing', async () => {
+    const before = await problems('KL101');
+    await goTo(40, 100); // end of `out[i] = y * a`
+    await page.waitForTimeout(300); // Go to Line's box closes
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter'); // the new line keeps the body's indentation
+    await page.keyboard.type('return 1', { delay: 30 });
+    try {
+      await waitProblems('KL101', before + 1);
+    } finally {
+      await focusSource();
+      await page.keyboard.press('Control+Z');
+      await page.keyboard.press('Control+Z');
+    }
+    await waitProblems('KL101', before);
+    return { before };
+  });
+
+  await check('quick_fix_applies', async () => {
+    await waitProblems('KL401', 1);
+    await goTo(39, 17); // in `2.5`
+    await page.keyboard.press('Control+.');
+    const item = page.locator('.action-widget .monaco-list-row', { hasText: /float32/ }).first();
+    await item.waitFor();
+    const title = (await item.innerText()).trim();
+    await item.click();
+    await waitProblems('KL401', 0);
+    const text = await hoverAt(39, 5, 'y:');
+    if (!text.includes('y: float32')) throw new Error(`after the fix the hover says: ${text}`);
+    return { title, hover: text.slice(0, 120) };
+  });
+
   await check('show_ptx_preview', async () => {
     await focusSource();
     await clickLens('Show PTX', 0);
@@ -181,6 +251,29 @@ try {
     const language = page.locator('#status\\.editor\\.mode');
     await language.filter({ hasText: 'PTX' }).waitFor({ timeout: 10000 });
     return { mode, head: text.slice(0, 300) };
+  });
+
+  await check('ptx_preview_follows_edits', async () => {
+    const lines = page.locator('.editor-group-container').nth(1).locator('.view-lines');
+    const before = await lines.innerText();
+    if (/\.f64/.test(before)) throw new Error('float32 saxpy already has f64 code');
+    await goTo(8, 100); // end of `out[i] = a * x[i]`
+    await page.waitForTimeout(300);
+    await page.keyboard.press('End');
+    await page.keyboard.type(' + 1.0');
+    const end = Date.now() + 30000;
+    let text = '';
+    while (Date.now() < end) {
+      text = await lines.innerText().catch(() => '');
+      if (/\.f64/.test(text)) break;
+      await page.waitForTimeout(300);
+    }
+    await focusSource();
+    await goTo(8, 100);
+    await page.waitForTimeout(300);
+    await page.keyboard.press('End');
+    for (let k = 0; k < ' + 1.0'.length; k++) await page.keyboard.press('Backspace');
+    if (!/\.f64/.test(text)) throw new Error(`the preview did not follow the edit: ${text.slice(0, 300)}`);
   });
 
   await check('run_on_device_panel', async () => {

@@ -20,7 +20,7 @@ use super::{Db, SourceFile};
 pub use completion::{CompletionEntry, EntryKind, completions};
 pub use navigation::{Definition, KernelLens, code_lenses, definition, find_function, launch_sites_of, references};
 pub use signature_help::{SignatureInfo, signature_help};
-pub use types::{InlayHint, TypeAt, inlay_hints, type_at};
+pub use types::{InlayHint, TypeAt, inlay_hints, type_at, untyped_reason};
 
 /// The top-level item whose text spans `offset`.
 pub(crate) fn item_at<'db>(db: &'db dyn Db, file: SourceFile, offset: TextSize) -> Option<Item<'db>> {

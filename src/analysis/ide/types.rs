@@ -1,6 +1,6 @@
 //! Numba types in the editor: the type of the expression under the cursor, and inlay hints
-//! for local variables. Only functions with an explicit signature are typed (the
-//! decorator's first one): a lazily compiled kernel has no types until it is launched.
+//! for local variables. A function is typed for its decorator's first signature, else for
+//! the argument types of its first launch in the file (as `compile` and `run` do).
 
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
@@ -8,7 +8,8 @@ use ruff_text_size::{Ranged, TextRange, TextSize};
 use super::{enclosing_function, expr_at};
 use crate::analysis::items::{Item, item_statements};
 use crate::analysis::kernels::{GpuFunction, file_gpu_functions};
-use crate::analysis::typing::{FunctionTypes, TypingRequest, find_def, function_types, normalized_name};
+use crate::analysis::host_types::default_typing_request;
+use crate::analysis::typing::{FunctionTypes, find_def, function_types, normalized_name};
 use crate::analysis::{Db, SourceFile};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,13 +31,18 @@ pub struct InlayHint {
     pub label: String,
 }
 
-/// The types of a GPU function for its decorator's first signature, when it has one and
-/// typing succeeds.
-pub fn explicit_types<'db>(db: &'db dyn Db, file: SourceFile, f: &GpuFunction) -> Option<&'db FunctionTypes> {
-    if !matches!(f.spec.signatures.first(), Some(Ok(_))) || !crate::analysis::typing::is_found_by_name(db, file, f) {
-        return None;
+/// The types of a GPU function for its default signature (the decorator's first, else its
+/// first launch's argument types), or why there are none.
+fn function_types_or_reason<'db>(db: &'db dyn Db, file: SourceFile, f: &GpuFunction) -> Result<&'db FunctionTypes, String> {
+    if !crate::analysis::typing::is_found_by_name(db, file, f) {
+        return Err(format!("another definition of `{}` takes its name", f.qualname));
     }
-    function_types(db, file, TypingRequest::new(db, f.qualname.clone(), None)).as_ref().ok()
+    let request = default_typing_request(db, file, f)?;
+    function_types(db, file, request).as_ref().map_err(|e| e.message.clone())
+}
+
+fn default_types<'db>(db: &'db dyn Db, file: SourceFile, f: &GpuFunction) -> Option<&'db FunctionTypes> {
+    function_types_or_reason(db, file, f).ok()
 }
 
 /// The `def` of a GPU function in its item's statements (ranges relative to the item).
@@ -81,7 +87,7 @@ fn shorten(text: &str) -> String {
 /// The Numba type of the variable or expression at `offset`.
 pub fn type_at(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<TypeAt> {
     let (item, f) = enclosing_function(db, file, offset)?;
-    let types = explicit_types(db, file, f)?;
+    let types = default_types(db, file, f)?;
     let def = def_of(db, item, f)?;
     let rel = offset - item.start;
     let text = item.text.text(db);
@@ -122,6 +128,21 @@ pub fn type_at(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<TypeAt
     Some(TypeAt { range: item.to_file(range), subject: shorten(&text[range]), is_variable: false, ty: normalized_name(ty) })
 }
 
+/// Why the variable or expression at `offset` has no type: its function could not be typed
+/// (no signature to type it for, or a typing error). Gives the identifier's range.
+pub fn untyped_reason(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<(TextRange, String)> {
+    let (item, f) = enclosing_function(db, file, offset)?;
+    let def = def_of(db, item, f)?;
+    let rel = offset - item.start;
+    let range = match def.parameters.iter().find(|p| p.name().range().contains_inclusive(rel)) {
+        Some(p) => p.name().range(),
+        None if def.body.iter().any(|s| s.range().contains_inclusive(rel)) => expr_at(&def.body, rel)?.0,
+        None => return None,
+    };
+    let reason = function_types_or_reason(db, file, f).err()?;
+    Some((item.to_file(range), reason))
+}
+
 /// Inlay hints for the first assignment of each local variable of the typed GPU functions
 /// that overlap `range`.
 pub fn inlay_hints(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<InlayHint> {
@@ -131,7 +152,7 @@ pub fn inlay_hints(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<Inlay
         if def_range.intersect(range).is_none() {
             continue;
         }
-        let Some(types) = explicit_types(db, file, f) else { continue };
+        let Some(types) = default_types(db, file, f) else { continue };
         let Some(def) = def_of(db, item, f) else { continue };
         let text = item.text.text(db);
         for (name, binding) in &types.first_binding {
