@@ -227,6 +227,36 @@ fn device_functions_made_by_calling_cuda_jit() {
     assert_eq!(read_f64s(&out[0]), [4.0, 8.5, -11.0]);
 }
 
+const INLINE_SIGNATURES: &str = "\
+from numba import cuda, float64, int32
+
+@cuda.jit(int32(float64), device=True, inline=True)
+def half_inlined(x):
+    return x * 0.5
+
+@cuda.jit(int32(float64), device=True)
+def half_called(x):
+    return x * 0.5
+
+@cuda.jit
+def halves(out, a):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = max(half_inlined(a[i]), 1)
+        out[i, 1] = max(half_called(a[i]), 1)
+";
+
+#[test]
+fn an_inlined_device_function_ignores_its_signature() {
+    // Numba inlines an `inline=True` function's IR before typing: the body keeps the caller's
+    // float64 (`max(float64, int64)` stays float64), where a called one converts to int32.
+    let out = kernel_runs::run(INLINE_SIGNATURES, "halves", "void(float64[:, ::1], float64[::1])", 2, &[
+        kernel_runs::shaped(f64s(&[0.0; 4]), &[2, 2], false),
+        f64s(&[3.0, 7.0]),
+    ]);
+    assert_eq!(read_f64s(&out[0]), [1.5, 1.0, 3.5, 3.0]);
+}
+
 const RANGE_WALKS: &str = "\
 import numpy as np
 from numba import cuda

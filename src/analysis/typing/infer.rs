@@ -183,7 +183,10 @@ impl<'a> ModuleCtx<'a> {
             return None;
         }
         let def = super::find_def(crate::analysis::items::item_statements(self.db, entry.item), entry.function.def_range)?;
-        let sig = entry.function.spec.signatures.first().and_then(|s| s.as_ref().ok()).cloned();
+        // Numba inlines an `inline="always"` function's IR before typing: its body takes
+        // the caller's types and its declared signature is never applied.
+        let inlined = entry.function.spec.options.inline.as_deref() == Some("always");
+        let sig = entry.function.spec.signatures.first().and_then(|s| s.as_ref().ok()).filter(|_| !inlined).cloned();
         Some((def, sig, file))
     }
 }
