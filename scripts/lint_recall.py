@@ -2,8 +2,8 @@
 """lint_recall.py - recall of kernlint's thread-aware rules, by bug injection.
 
 Takes correct kernels from corpus manifests (oracle.py's format), applies one classic
-CUDA bug at a time to the manifest's kernel (Python's ast, written back with
-ast.unparse) and asks two questions of each mutant:
+CUDA bug at a time (ten kinds, KINDS below) to the manifest's kernel (Python's ast,
+written back with ast.unparse) and asks two questions of each mutant:
   check  does `kernlint check` report it: a finding of the expected rule that the
          unmutated kernel (also written by ast.unparse) does not have;
   run    is it a real bug under the manifest's launch: `kernlint run --device sim`
@@ -262,6 +262,37 @@ def apply_local_uninit(fn, k, params):
     b[i] = ast.Pass()
 
 
+def neighbour_read(n, name):
+    """`name[i + 1]`, `name[y - 1, x]`: a read at an offset from an index."""
+    if not (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+            and n.value.id == name):
+        return False
+    idx = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+    return any(isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)) and isinstance(e.right, ast.Constant)
+               for e in idx)
+
+
+def sites_in_place(fn, params):
+    """`out[i] = f(inp[i - 1], inp[i + 1])` with `out`, `inp` parameters: made in place, a global race."""
+    out = []
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript) \
+                and isinstance(n.targets[0].value, ast.Name) and n.targets[0].value.id in params:
+            dst = n.targets[0].value.id
+            srcs = sorted({m.value.id for m in ast.walk(n.value) if isinstance(m, ast.Subscript)
+                           and isinstance(m.value, ast.Name) and m.value.id in params and m.value.id != dst
+                           and neighbour_read(m, m.value.id)})
+            out.extend((n, s) for s in srcs)
+    return out
+
+
+def apply_in_place(fn, k, params):
+    n, src = sites_in_place(fn, params)[k]
+    for m in ast.walk(n.value):
+        if isinstance(m, ast.Name) and m.id == src:
+            m.id = n.targets[0].value.id
+
+
 KINDS = {
     # kind: (sites, apply, expected rules)
     "del_sync": (sites_del_sync, apply_del_sync, ("KL202", "KL304")),
@@ -273,6 +304,8 @@ KINDS = {
     "shared_const_write": (sites_shared_const, apply_shared_const, ("KL202",)),
     "read_before_sync": (sites_read_before_sync, apply_read_before_sync, ("KL202", "KL304")),
     "local_uninit": (sites_local_uninit, apply_local_uninit, ("KL306",)),
+    # A stencil made in place: threads read neighbours that other threads overwrite.
+    "global_in_place": (sites_in_place, apply_in_place, ("KL205",)),
 }
 
 

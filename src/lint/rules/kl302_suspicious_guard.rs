@@ -9,6 +9,12 @@
 //!   or a variable assigned only that, as in `rows, cols = img.shape`), or `>` in an early
 //!   return (`if i > a.size: return`): index `a.size` is one past the end.
 //!
+//! A scalar parameter counts as a length when the kernel also uses it as an exclusive
+//! bound: the stop of a `range()` loop, or the bound of a `<` test (or a `>=` early
+//! return) on a thread index. `if i < n and j <= n:` then treats `n` the two ways, and
+//! `j == n` is one past the end the other test keeps out. A parameter used only
+//! inclusively (`if i <= last:`) is left alone: it may be a last index.
+//!
 //! ## Why is this bad?
 //! The guard looks right at a glance, so the out-of-bounds accesses it lets through are
 //! hard to spot; Numba does not check bounds on the GPU.
@@ -55,7 +61,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         // A power of an index is a distance (`x**2 + y**2 > r**2`), not a position to range-check.
         let thread_index =
             |e: &Expr| !has_power(e) && facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
-        let lengths = length_variables(ctx, def);
+        let mut lengths = length_variables(ctx, def);
+        lengths.extend(exclusive_bound_parameters(ctx, def, &thread_index));
         let length = |e: &Expr| is_length(e) || matches!(e, Expr::Name(n) if lengths.contains(n.id.as_str()));
         let mut found = Vec::new();
         ctx.visit_body(
@@ -177,6 +184,74 @@ fn length_variables<'a>(ctx: &ItemContext<'a>, def: &'a ast::StmtFunctionDef) ->
         &mut |_| {},
     );
     assigned.into_iter().filter(|(_, (count, length))| *count == 1 && *length).map(|(name, _)| name).collect()
+}
+
+/// The kernel's parameters, never rebound, that some loop or thread-index test uses as an
+/// exclusive upper bound: `for k in range(n)`, `if i < n:`, `if i >= n: return`.
+fn exclusive_bound_parameters<'a>(
+    ctx: &ItemContext<'a>,
+    def: &'a ast::StmtFunctionDef,
+    thread_index: &dyn Fn(&Expr) -> bool,
+) -> HashSet<&'a str> {
+    let params: HashSet<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
+    let mut rebound = HashSet::new();
+    let mut bounds = HashSet::new();
+    let name = |e: &'a Expr| match e {
+        Expr::Name(n) if params.contains(n.id.as_str()) => Some(n.id.as_str()),
+        _ => None,
+    };
+    ctx.visit_body(
+        def,
+        &mut |stmt| {
+            let targets: Vec<&Expr> = match stmt {
+                Stmt::Assign(a) => a.targets.iter().collect(),
+                Stmt::AugAssign(a) => vec![&*a.target],
+                Stmt::AnnAssign(a) => vec![&*a.target],
+                Stmt::For(f) => vec![&*f.target],
+                _ => Vec::new(),
+            };
+            for target in targets {
+                match target {
+                    Expr::Tuple(t) => rebound.extend(t.elts.iter().filter_map(|e| e.as_name_expr()).map(|n| n.id.as_str())),
+                    Expr::Name(n) => {
+                        rebound.insert(n.id.as_str());
+                    }
+                    _ => {}
+                }
+            }
+            let test = match stmt {
+                Stmt::If(s) => &*s.test,
+                Stmt::While(s) => &*s.test,
+                Stmt::For(f) => {
+                    if let Expr::Call(c) = &*f.iter
+                        && matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
+                        && let Some(stop) = match &*c.arguments.args {
+                            [stop] | [_, stop] => Some(stop),
+                            _ => None,
+                        }
+                    {
+                        bounds.extend(name(stop));
+                    }
+                    return;
+                }
+                _ => return,
+            };
+            let mut compares = Vec::new();
+            collect_compares(test, &mut compares);
+            for c in compares {
+                if let ([op], [right]) = (&*c.ops, &*c.comparators) {
+                    match op {
+                        CmpOp::Lt | CmpOp::GtE if thread_index(&c.left) => bounds.extend(name(right)),
+                        CmpOp::Gt | CmpOp::LtE if thread_index(right) => bounds.extend(name(&c.left)),
+                        _ => {}
+                    }
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    bounds.retain(|p| !rebound.contains(p));
+    bounds
 }
 
 /// `len(a)`, `a.size`, `a.shape[k]`.
