@@ -225,3 +225,38 @@ fn closures_numba_refuses_are_errors() {
     let e = type_function(&db, file, "k", Some("void(float64[::1], float64[::1])")).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unmodeled, "{}", e.message);
 }
+
+const LAMBDAS: &str = "\
+from numba import cuda
+
+@cuda.jit
+def lambdas(out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        c = 2.5
+        f = lambda v: v * 3 + 1
+        g = lambda v, w: v - w * c
+        out[i] = f(x[i]) + g(x[i], 2.0) + f(i)
+";
+
+#[test]
+fn lambdas_bound_to_a_name_are_closures() {
+    // Numba's typemap also lists the inlined lambdas' variables (`closure__locals___lambda__..`).
+    assert_eq!(
+        variables(LAMBDAS, "lambdas", "void(float64[::1], float64[::1])"),
+        ["c: float64", "i: int64", "out: array(float64, 1d, C)", "x: array(float64, 1d, C)"]
+    );
+    let x = [0.5, -1.25, 2.0, 3.5];
+    // Also assembled with ptxas.
+    let out = kernel_runs::run(LAMBDAS, "lambdas", "void(float64[::1], float64[::1])", 4, &[f64s(&[0.0; 4]), f64s(&x)]);
+    let out = read_f64s(out[0].as_ref().unwrap());
+    for (i, v) in x.iter().enumerate() {
+        assert_eq!(out[i], v * 3.0 + 1.0 + (v - 2.0 * 2.5) + (i as f64 * 3.0 + 1.0), "thread {i}");
+    }
+    // A lambda not bound to a name stays unmodelled, with the form kernlint takes.
+    let source = "from numba import cuda\n\n@cuda.jit\ndef k(out):\n    out[0] = (lambda v: v + 1)(2.0)\n";
+    let (db, file) = database(source);
+    let e = type_function(&db, file, "k", Some("void(float64[::1])")).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unmodeled, "{}", e.message);
+    assert!(e.message.contains("`f = lambda x: x + 1`"), "{}", e.message);
+}

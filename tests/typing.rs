@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use kernlint::analysis::types::Scalar;
 use kernlint::analysis::typing::promote::{self, ArithOp};
-use kernlint::analysis::typing::{TypingRequest, function_types, type_function};
+use kernlint::analysis::typing::{ErrorKind, TypingRequest, function_types, type_function};
 use kernlint::analysis::{RootDatabase, SourceFile};
 
 fn table() -> serde_json::Value {
@@ -292,4 +292,38 @@ fn device_functions_from_sibling_modules() {
     let types = type_function(&db, file, "k", None).unwrap();
     assert_eq!(types.variables["a"].iter().collect::<Vec<_>>(), ["float32"]);
     assert_eq!(types.variables["b"].iter().collect::<Vec<_>>(), ["float64"]);
+}
+
+#[test]
+fn isinstance_ord_and_numpy_array_functions_type_as_numba() {
+    let db = RootDatabase::default();
+    let src = "import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(o, a, m):\n    t = isinstance(a[0], float)\n    u = isinstance(a[0], (int, np.float32))\n    v = isinstance(True, int)\n    w = isinstance(1, int)\n    c = ord('a')\n    b = np.asarray(m)\n    r = np.average(m)\n    o[0] = t + u + v + w + c + b[0, 0] + r\n\n@cuda.jit\ndef ch(o, a, m):\n    o[0] = chr(97)\n\n@cuda.jit\ndef o2(o, a, m):\n    o[0] = ord('ab')\n\n@cuda.jit\ndef wt(o, a, m):\n    o[0] = np.average(a, weights=a)\n\n@cuda.jit\ndef tr(o, a, m):\n    o[0] = np.trace(m)\n\n@cuda.jit\ndef cls(o, a, m):\n    o[0] = isinstance(a[0], str)\n";
+    let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+    let sig = "void(float64[::1], float64[::1], int32[:, ::1])";
+    let k = type_function(&db, file, "k", Some(sig)).unwrap();
+    // Numba's answers (compile_cuda typemap; the folded values are checked by running
+    // tests/kernels/sem9_builtins.py).
+    for (var, ty) in [
+        ("t", "bool"),
+        ("u", "bool"),
+        ("v", "bool"),
+        ("w", "bool"),
+        ("c", "int64"),
+        ("b", "array(int32, 2d, C)"),
+        ("r", "float64"),
+    ] {
+        assert_eq!(k.variables[var].iter().collect::<Vec<_>>(), [ty], "{var}");
+    }
+    for (kernel, kind, message, at) in [
+        ("ch", ErrorKind::Numba, "chr()", "chr(97)"),
+        ("o2", ErrorKind::Numba, "expected a character", "ord('ab')"),
+        ("wt", ErrorKind::Numba, "without weights", "np.average(a, weights=a)"),
+        ("tr", ErrorKind::Numba, "only supported on float and complex arrays", "np.trace(m)"),
+        ("cls", ErrorKind::Unmodeled, "isinstance() with the classes", "str"),
+    ] {
+        let err = type_function(&db, file, kernel, Some(sig)).unwrap_err();
+        assert_eq!(err.kind, kind, "{kernel}: {}", err.message);
+        assert!(err.message.contains(message), "{kernel}: {}", err.message);
+        assert_eq!(&src[err.file_range()], at, "{kernel}");
+    }
 }

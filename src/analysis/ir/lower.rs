@@ -21,7 +21,7 @@ use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::closures::ClosureCall;
 use crate::analysis::typing::promote::{self, base_scalar, unify, unify_scalar};
 use crate::analysis::typing::{
-    BoundArg, DefTypes, Index, array_index, bind_device_arguments, bind_device_call, find_def, imported_array, python_float,
+    BoundArg, DefTypes, Index, array_index, bind_device_arguments, bind_device_call, find_closure_def, imported_array, python_float,
     folded_tuple, resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
 };
 use crate::analysis::{Db, SourceFile};
@@ -78,7 +78,7 @@ fn lower_typed(
 ) -> LResult<Function> {
     let module = parse_module(db, file);
     let body = &module.syntax().body;
-    let def = find_def(body, def_range)
+    let def = find_closure_def(body, def_range)
         .ok_or_else(|| LowerError { message: "cannot find the function's definition".into(), range: def_range })?;
     let scope = ItemScope::for_def(db, file, body, def_range);
     let ret = if is_kernel { Type::None } else { unliteral(&types.ret) };
@@ -103,7 +103,7 @@ fn lower_typed(
         loops: Vec::new(),
         locals: BTreeSet::new(),
     };
-    lower.function(def, args, free)?;
+    lower.function(&def, args, free)?;
     super::wraps::drop_needless_wraps(&mut lower.func);
     Ok(lower.func)
 }
@@ -616,6 +616,8 @@ impl Lower<'_> {
                 if self.objects(&a.value)
                     && matches!(&*a.value, Expr::Attribute(_) | Expr::Name(_))
                     && a.targets.iter().all(|t| matches!(t, Expr::Name(_))) => {}
+            // A lambda bound to a name, like a closure's `def`, is called where it is used.
+            Stmt::Assign(a) if matches!(&*a.value, Expr::Lambda(_)) => {}
             Stmt::Assign(a) => {
                 let v = self.expr(&a.value)?;
                 for target in &a.targets {
@@ -2022,10 +2024,10 @@ impl Lower<'_> {
     fn closure_call(&mut self, call: &ast::ExprCall, expr: &Expr, closure: &ClosureCall) -> LResult<ValueId> {
         let span = call.range();
         let module = parse_module(self.db, self.file);
-        let def = find_def(&module.syntax().body, closure.def)
+        let def = find_closure_def(&module.syntax().body, closure.def)
             .ok_or_else(|| LowerError { message: "cannot find the inner function's definition".into(), range: span })?;
         let (db, file) = (self.db, self.file);
-        let mut args = self.bound_arguments(call, |n, names| bind_device_arguments(db, file, def, n, names))?;
+        let mut args = self.bound_arguments(call, |n, names| bind_device_arguments(db, file, &def, n, names))?;
         for (name, ty) in &closure.free {
             args.push(self.read(name, ty, span)?);
         }
@@ -2294,6 +2296,24 @@ impl Lower<'_> {
             && let Some(Type::StrLiteral(text)) = self.literal_type(arg)
         {
             return Ok(self.int(text.chars().count() as i128, span));
+        }
+        // Typing folded `isinstance(x, cls)`; `x` is still evaluated (it may call a function).
+        if path == "builtins.isinstance"
+            && let (Some(Type::BoolLiteral(b)), Some(value)) = (self.literal_type(expr).cloned(), call.arguments.args.first())
+        {
+            self.expr(value)?;
+            return Ok(self.constant(Constant::Bool(b), span));
+        }
+        // `ord("a")`: the code point of a literal character.
+        if path == "builtins.ord"
+            && let [arg] = call.arguments.args.as_ref()
+            && let Some(Type::StrLiteral(text)) = self.literal_type(arg)
+        {
+            let mut chars = text.chars();
+            return match (chars.next(), chars.next()) {
+                (Some(c), None) => Ok(self.int(c as i128, span)),
+                _ => unsupported(&format!("ord() of the {}-character string '{text}'", text.chars().count()), span),
+            };
         }
         let mut args = Vec::new();
         for a in &call.arguments.args {
@@ -2675,6 +2695,11 @@ impl Lower<'_> {
                 let axis = args.get(1).or_else(|| keyword(call, "axis"));
                 let name = path.trim_start_matches("numpy.");
                 self.reduction(name, array, axis, &result, span).map(Some)
+            }
+            "numpy.asarray" => self.expr(first).map(Some),
+            "numpy.average" => {
+                let array = self.expr(first)?;
+                self.reduction("mean", array, None, &result, span).map(Some)
             }
             "builtins.sum" | "builtins.min" | "builtins.max" if args.len() <= 2 => {
                 let name = path.trim_start_matches("builtins.");

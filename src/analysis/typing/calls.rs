@@ -27,6 +27,8 @@ const BUILTINS: &[&str] = &[
     "zip",
     "print",
     "sum",
+    "ord",
+    "chr",
 ];
 
 pub fn is_builtin(name: &str) -> bool {
@@ -1021,6 +1023,17 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
             Ok(Ty::Iter(Type::tuple(elems)))
         }
         "print" => Ok(Ty::Val(Type::None)),
+        // A kernel's strings are literals: `ord` of one is a constant int64.
+        "ord" => {
+            arity(args, 1, 1, name, range)?;
+            match args[0].value() {
+                Some(Type::StrLiteral(text)) if text.chars().count() == 1 => Ok(Ty::scalar(Scalar::I64)),
+                Some(Type::StrLiteral(text)) => numba(format!("ord() expected a character, but the string '{text}' has length {}", text.chars().count()), range),
+                _ => numba(format!("no implementation of `ord` for {}: ord() takes a one-character string", describe(&args[0])), range),
+            }
+        }
+        // numba-cuda's `ol_chr` cannot type `_unicode_char` for the code point.
+        "chr" => numba("Numba CUDA cannot type chr() (No implementation of function chr): use the code point, an int", range),
         // `acc = start; for x in a: acc = acc + x` (numba-cuda's `ol_sum`): the accumulator's
         // type is where `start` (the literal 0: int64) and the sums' types meet.
         "sum" => {
@@ -1121,8 +1134,21 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
     if let Some(Ty::Val(array @ Type::Array { .. })) = args.iter().find(|a| matches!(a, Ty::Val(Type::Array { .. }))) {
         // Numba's CUDA target compiles these (asked of compile_ptx); kernlint has no
         // implementation of them.
-        if matches!(name, "trace" | "average" | "asarray") {
-            return err(format!("kernlint does not implement `np.{name}` of an array yet"), range);
+        match (name, args, kwargs) {
+            // The array itself (Numba returns it when no dtype is asked for).
+            ("asarray", [a], []) => return Ok(a.clone()),
+            // Numba's `np.average` without weights is `np.mean`; with weights it has no CUDA
+            // implementation (it allocates).
+            ("average", [_], []) => return array_reduction("np.average", "mean", array, &[], &[], range),
+            ("average", ..) => {
+                return numba(format!("No implementation of function np.average for ({array}, weights): Numba's CUDA target computes np.average only without weights"), range);
+            }
+            // Numba's `matrix_trace_impl` only takes float and complex arrays.
+            ("trace", ..) if array.dtype().and_then(Type::as_scalar).is_some_and(|s| !s.is_float() && !s.is_complex()) => {
+                return numba(format!("np.trace() only supported on float and complex arrays, not {array}"), range);
+            }
+            ("trace" | "asarray", ..) => return err(format!("kernlint does not implement `np.{name}` of an array yet"), range),
+            _ => {}
         }
         return reject(
             ErrorKind::Numba,

@@ -113,8 +113,37 @@ fn bound_names(body: &[Stmt]) -> HashSet<String> {
     names
 }
 
+/// `f = lambda x: e` as the `def f(x): return e` Numba makes of it (a closure inlined at
+/// its calls), at the assignment's range.
+pub fn lambda_def(stmt: &Stmt) -> Option<ast::StmtFunctionDef> {
+    let Stmt::Assign(assign) = stmt else { return None };
+    let ([Expr::Name(target)], Expr::Lambda(lambda)) = (assign.targets.as_slice(), &*assign.value) else {
+        return None;
+    };
+    let body = Stmt::Return(ast::StmtReturn {
+        node_index: ast::AtomicNodeIndex::NONE,
+        range: lambda.body.range(),
+        value: Some(lambda.body.clone()),
+    });
+    Some(ast::StmtFunctionDef {
+        node_index: ast::AtomicNodeIndex::NONE,
+        range: assign.range,
+        is_async: false,
+        decorator_list: Default::default(),
+        name: ast::Identifier::new(target.id.clone(), target.range),
+        type_params: None,
+        parameters: lambda.parameters.clone().unwrap_or_default(),
+        returns: None,
+        body: [body].into_iter().collect(),
+    })
+}
+
 fn collect_inner_defs(stmts: &[Stmt], out: &mut Vec<Arc<ast::StmtFunctionDef>>) {
     for stmt in stmts {
+        if let Some(def) = lambda_def(stmt) {
+            out.push(Arc::new(def));
+            continue;
+        }
         match stmt {
             Stmt::FunctionDef(d) => out.push(Arc::new(d.clone())),
             Stmt::ClassDef(_) => {}

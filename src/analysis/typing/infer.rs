@@ -330,7 +330,7 @@ fn unsupported_expression<T>(expr: &Expr) -> TResult<T> {
         Expr::Generator(_) => numba("a generator expression cannot run in a CUDA kernel (the use of yield in a closure is unsupported): write the loop"),
         Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => numba("a kernel or device function cannot be a generator or coroutine"),
         Expr::FString(_) => numba("strings cannot be formatted in a CUDA kernel: pass the values to `print` (`print(\"x =\", x)`)"),
-        Expr::Lambda(_) => err("kernlint does not model a `lambda` yet: a nested `def` (inlined as Numba inlines both) or a device function computes the same", expr.range()),
+        Expr::Lambda(_) => err("kernlint models a `lambda` only assigned to a name and called (`f = lambda x: x + 1` then `f(a[i])`); a nested `def` or a device function computes the same", expr.range()),
         // Numba types `o[0] = (n := 3)` but not `(n := 2.5) + n` or an `if`/`while` test.
         Expr::Named(_) => numba("the assignment expression `:=` leaves a value Numba cannot type (`Type of variable '$...' cannot be determined`): assign on its own line"),
         _ => err("this expression is not supported in a CUDA kernel", expr.range()),
@@ -987,6 +987,13 @@ impl<'c, 'a> Typer<'c, 'a> {
                 self.expr(&e.value, &env)?;
             }
             Stmt::Assign(a) => {
+                // A lambda bound to a name is a closure, typed where it is called.
+                if let Some(def) = super::closures::lambda_def(stmt)
+                    && self.closures.find(def.name.as_str(), stmt.start() + ruff_text_size::TextSize::from(1)).is_some()
+                {
+                    self.closure_def(&def, &env)?;
+                    return Ok(Some(env));
+                }
                 let ty = match self.expr(&a.value, &env) {
                     Err(f) if f.kind == ErrorKind::Unmodeled => return Err(self.array_expr_store(a, &env).unwrap_or(f)),
                     ty => ty?,
@@ -1689,6 +1696,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                 {
                     return self.closure_call(&def, call, env);
                 }
+                if let Expr::Name(n) = &*call.func
+                    && n.id.as_str() == "isinstance"
+                    && !env.contains_key("isinstance")
+                    && !self.locals.contains("isinstance")
+                    && NameLookup::binding(self.ctx.scope, "isinstance").is_none()
+                {
+                    return self.isinstance(call, env);
+                }
                 let func = self.expr(&call.func, env)?;
                 let (args, kwargs) = self.call_arguments(call, env)?;
                 if let Ty::Path(p) = &func
@@ -1702,6 +1717,72 @@ impl<'c, 'a> Typer<'c, 'a> {
             Expr::Slice(_) => return err("a slice is only allowed as an index", range),
             other => return unsupported_expression(other),
         })
+    }
+
+    /// `isinstance(x, cls)`: Numba folds it to a constant for the type of `x` (numba-cuda's
+    /// `ol_isinstance`), without pruning the branch it decides, so both branches are typed.
+    fn isinstance(&mut self, call: &ast::ExprCall, env: &Env) -> TResult<Ty> {
+        let range = call.range();
+        let [value, class] = call.arguments.args.as_ref() else {
+            return err("isinstance() takes a value and a class (or a tuple of classes)", range);
+        };
+        if !call.arguments.keywords.is_empty() {
+            return err("isinstance() takes no keyword arguments", range);
+        }
+        let value_ty = self.expr(value, env)?;
+        let Some(value_ty) = value_ty.value().map(promote::unliteral) else {
+            return reject(ErrorKind::Numba, format!("isinstance() does not support variables of type {}", value_ty.record_name()), value.range());
+        };
+        match &value_ty {
+            Type::Optional(_) => {
+                return reject(ErrorKind::Numba, format!("isinstance cannot handle optional types. Found: {value_ty}"), value.range());
+            }
+            Type::Record(_) | Type::Enum { .. } | Type::Unknown => {
+                return reject(ErrorKind::Numba, format!("isinstance() does not support variables of type {value_ty}"), value.range());
+            }
+            _ => {}
+        }
+        let classes: Vec<&Expr> = match class {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        let mut any = false;
+        for class in classes {
+            let matches = match class {
+                Expr::Name(n) if n.id.as_str() == "tuple" && NameLookup::binding(self.ctx.scope, "tuple").is_none() => {
+                    tuple_elems(&value_ty).is_some()
+                }
+                Expr::Name(n) if n.id.as_str() == "range" && NameLookup::binding(self.ctx.scope, "range").is_none() => {
+                    matches!(value_ty, Type::Range(_))
+                }
+                // A builtin class kernlint has no name for (`str`, `list`).
+                Expr::Name(n) if !env.contains_key(n.id.as_str()) && NameLookup::binding(self.ctx.scope, n.id.as_str()).is_none() && !calls::is_builtin(n.id.as_str()) => {
+                    return err(format!("kernlint models isinstance() with the classes int, float, complex, bool, tuple, range and NumPy scalar types, not `{}`", n.id), class.range());
+                }
+                _ => {
+                    let path = match self.expr(class, env)? {
+                        Ty::Path(p) => p,
+                        other => {
+                            return err(format!("kernlint models isinstance() with the classes int, float, complex, bool, tuple, range and NumPy scalar types, not {}", other.record_name()), class.range());
+                        }
+                    };
+                    let scalar = match path.as_str() {
+                        "builtins.int" => Some(Scalar::I64),
+                        "builtins.float" => Some(Scalar::F64),
+                        "builtins.complex" => Some(Scalar::C128),
+                        "builtins.bool" => Some(Scalar::Bool),
+                        p if !p.starts_with("builtins.") => scalar_type_of_path(p),
+                        _ => None,
+                    };
+                    let Some(scalar) = scalar else {
+                        return err(format!("kernlint models isinstance() with the classes int, float, complex, bool, tuple, range and NumPy scalar types, not `{path}`"), class.range());
+                    };
+                    value_ty == Type::Scalar(scalar)
+                }
+            };
+            any |= matches;
+        }
+        Ok(Ty::Val(Type::BoolLiteral(any)))
     }
 
     fn name(&mut self, name: &str, env: &Env, range: TextRange) -> TResult<Ty> {

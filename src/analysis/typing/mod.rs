@@ -142,6 +142,33 @@ pub(crate) fn find_def(stmts: &[Stmt], range: TextRange) -> Option<&ast::StmtFun
     None
 }
 
+/// The function at `range` a closure call calls: a `def`, or a lambda assigned to a name
+/// (see [`closures::lambda_def`]).
+pub(crate) fn find_closure_def(stmts: &[Stmt], range: TextRange) -> Option<std::borrow::Cow<'_, ast::StmtFunctionDef>> {
+    for stmt in stmts {
+        if stmt.range() == range
+            && let Some(def) = closures::lambda_def(stmt)
+        {
+            return Some(std::borrow::Cow::Owned(def));
+        }
+        if let Stmt::FunctionDef(def) = stmt
+            && def.range() == range
+        {
+            return Some(std::borrow::Cow::Borrowed(def));
+        }
+        let mut found = None;
+        super::kernels::for_each_body(stmt, |body| {
+            if found.is_none() {
+                found = find_closure_def(body, range);
+            }
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
 /// Types the GPU function `name` of `file` for `signature` (a Numba signature string), or
 /// for its decorator's first signature when `signature` is `None`.
 pub fn type_function(
@@ -354,16 +381,16 @@ pub fn type_closure_for_args(
     let module = parse_module(db, file);
     let body = &module.syntax().body;
     let missing = || ("cannot find the inner function's definition".to_string(), def_range);
-    let def = find_def(body, def_range).ok_or_else(missing)?;
+    let def = find_closure_def(body, def_range).ok_or_else(missing)?;
     let outer = find_enclosing_def(body, def_range).ok_or_else(missing)?;
     let siblings = closures::Closures::of(outer);
-    let free = siblings.free_variables(def);
+    let free = siblings.free_variables(&def);
     let own = args.len().checked_sub(free.len()).ok_or_else(missing)?;
     let scope = ItemScope::for_def(db, file, body, def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
     let explicit: Vec<Ty> = args[..own].iter().cloned().map(Ty::Val).collect();
     let free_types: Vec<(String, Ty)> = free.iter().cloned().zip(args[own..].iter().cloned().map(Ty::Val)).collect();
-    let types = infer::type_closure(&ctx, def, &explicit, &siblings, &free_types, 0).map_err(|f| (f.message, f.range))?;
+    let types = infer::type_closure(&ctx, &def, &explicit, &siblings, &free_types, 0).map_err(|f| (f.message, f.range))?;
     Ok((types, free))
 }
 
