@@ -68,7 +68,8 @@ impl std::error::Error for SignatureError {}
 impl Signature {
     /// The signature as a string `@cuda.jit("...")` accepts and [`parse_signature_str`] reads
     /// back to this signature (`void(Array(float32, 1, 'C'), int64)`); `None` when a type has
-    /// no name in Numba's types namespace (a record other than `xoroshiro128p_type`, a literal).
+    /// no name in Numba's types namespace (a record other than `xoroshiro128p_type`, an enum, a
+    /// literal).
     pub fn numba_text(&self) -> Option<String> {
         let args = self.args.iter().map(type_text).collect::<Option<Vec<_>>>()?.join(", ");
         Some(match &self.ret {
@@ -98,6 +99,7 @@ pub fn type_text(ty: &Type) -> Option<String> {
         Type::None => "none".to_string(),
         record @ Type::Record(_) if *record == Type::xoroshiro128p_state() => "xoroshiro128p_type".to_string(),
         Type::Record(_)
+        | Type::Enum { .. }
         | Type::IntLiteral(_)
         | Type::BoolLiteral(_)
         | Type::StrLiteral(_)

@@ -8,7 +8,6 @@ use clap::ValueEnum;
 use crate::analysis::ir::lower_function;
 use crate::analysis::signature::parse_signature_str;
 use crate::analysis::syntax::Lines;
-use crate::analysis::typing::find_gpu_function;
 
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -51,9 +50,8 @@ pub struct CompileArgs {
 }
 
 pub fn run(args: &CompileArgs) -> Result<u8, String> {
-    let (path, name) = super::split_target(&args.target)?;
+    let (path, name, text) = super::read_target(&args.target)?;
     let name = name.as_str();
-    let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
     let arch = match &args.arch {
         Some(arch) => {
             crate::compile::ptx::check_arch(arch)?;
@@ -69,12 +67,8 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
     }
     let start = std::time::Instant::now();
     let (db, file) = super::database_for(&path, text.clone());
-    let (item_start, function) =
-        find_gpu_function(&db, file, name).ok_or_else(|| super::missing_function(&db, file, &path, name))?;
-    let signature = match &args.sig {
-        Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?,
-        None => crate::analysis::host_types::default_signature(&db, file, function).map_err(|e| format!("{e} (or pass --sig)"))?,
-    };
+    let (item_start, function) = super::find_function(&db, file, &path, name)?;
+    let signature = super::signature_or_default(&db, file, function, args.sig.as_deref())?;
     let locate = |range: Option<ruff_text_size::TextRange>, message: &str| match range {
         Some(r) => {
             let lines = Lines::new(&text);

@@ -175,8 +175,9 @@ pub fn split_target(target: &str) -> Result<(PathBuf, String), String> {
     let hint = match std::fs::read_to_string(path) {
         Ok(text) => {
             let (db, file) = database_for(path, text);
-            match gpu_function_names(&db, file).first() {
-                Some(first) => format!(": name a function of the file, e.g. `{target}::{first}` ({})", listing(&db, file)),
+            let names = gpu_function_names(&db, file);
+            match names.first() {
+                Some(first) => format!(": name a function of the file, e.g. `{target}::{first}` ({})", listing(&names)),
                 None => format!(": `{target}` has no `@cuda.jit` function"),
             }
         }
@@ -196,8 +197,7 @@ fn gpu_function_names(db: &dyn crate::analysis::Db, file: crate::analysis::Sourc
     names
 }
 
-fn listing(db: &dyn crate::analysis::Db, file: crate::analysis::SourceFile) -> String {
-    let names = gpu_function_names(db, file);
+fn listing(names: &[String]) -> String {
     let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
     let more = if names.len() > shown.len() { format!(" and {} more", names.len() - shown.len()) } else { String::new() };
     format!("its kernels and device functions: {}{more}", shown.join(", "))
@@ -221,7 +221,39 @@ pub fn missing_function(
         .min_by_key(|&(d, _)| d)
         .map(|(_, n)| format!("; did you mean `{n}`?"))
         .unwrap_or_default();
-    format!("{}: no kernel or device function named `{name}`{closest} ({})", path.display(), listing(db, file))
+    format!("{}: no kernel or device function named `{name}`{closest} ({})", path.display(), listing(&names))
+}
+
+/// The file `FILE::NAME` names, read: its path, the function's name and the file's text.
+pub fn read_target(target: &str) -> Result<(PathBuf, String, String), String> {
+    let (path, name) = split_target(target)?;
+    let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, &e))?;
+    Ok((path, name, text))
+}
+
+/// The GPU function `name` of `file` (its item's start, and the function), or why there is
+/// none.
+pub fn find_function<'db>(
+    db: &'db dyn crate::analysis::Db,
+    file: crate::analysis::SourceFile,
+    path: &std::path::Path,
+    name: &str,
+) -> Result<(ruff_text_size::TextSize, &'db crate::analysis::kernels::GpuFunction), String> {
+    crate::analysis::typing::find_gpu_function(db, file, name).ok_or_else(|| missing_function(db, file, path, name))
+}
+
+/// The signature `--sig` gives, else the function's default one (the decorator's first, else
+/// its first launch's in the file).
+pub fn signature_or_default(
+    db: &dyn crate::analysis::Db,
+    file: crate::analysis::SourceFile,
+    function: &crate::analysis::kernels::GpuFunction,
+    sig: Option<&str>,
+) -> Result<crate::analysis::signature::Signature, String> {
+    match sig {
+        Some(sig) => crate::analysis::signature::parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message)),
+        None => crate::analysis::host_types::default_signature(db, file, function).map_err(|e| format!("{e} (or pass --sig)")),
+    }
 }
 
 /// A database holding `path` with `text`, and the workspace modules it imports from beside it

@@ -7,9 +7,7 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 
-use crate::analysis::signature::parse_signature_str;
 use crate::analysis::syntax::Lines;
-use crate::analysis::typing::find_gpu_function;
 
 use crate::compile::{CompileOptions, compile_ptx};
 use crate::launch::npy::NpyArray;
@@ -151,20 +149,16 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             }
         },
     };
-    let (path, name) = super::split_target(&args.target)?;
+    let (path, name, text) = super::read_target(&args.target)?;
     let name = name.as_str();
-    let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
     let (db, file) = super::database_for(&path, text.clone());
     let lines = Lines::new(&text);
     let locate = |range: ruff_text_size::TextRange| {
         let p = lines.position(&text, range.start(), ruff_source_file::PositionEncoding::Utf32);
         format!("{}:{}:{}", path.display(), p.line + 1, p.column + 1)
     };
-    let (_, function) = find_gpu_function(&db, file, name).ok_or_else(|| super::missing_function(&db, file, &path, name))?;
-    let signature = match &args.sig {
-        Some(sig) => parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?,
-        None => crate::analysis::host_types::default_signature(&db, file, function).map_err(|e| format!("{e} (or pass --sig)"))?,
-    };
+    let (_, function) = super::find_function(&db, file, &path, name)?;
+    let signature = super::signature_or_default(&db, file, function, args.sig.as_deref())?;
     // Arguments from the file itself (a launch recipe) are never file paths: kernlint reads
     // only the files named on its command line.
     let from_file = args.grid.is_none() && args.block.is_none() && args.args.is_empty();

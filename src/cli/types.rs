@@ -29,13 +29,10 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     if args.all {
         return run_all(&PathBuf::from(&args.target));
     }
-    let (path, name) = super::split_target(&args.target)?;
+    let (path, name, text) = super::read_target(&args.target)?;
     let name = name.as_str();
-    let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
     let (db, file) = super::database_for(&path, text.clone());
-    let Some((_, function)) = crate::analysis::typing::find_gpu_function(&db, file, name) else {
-        return Err(super::missing_function(&db, file, &path, name));
-    };
+    let (start, function) = super::find_function(&db, file, &path, name)?;
     // A signature from the command line is the flag's error, not the file's.
     if let Some(sig) = &args.sig {
         crate::analysis::signature::parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?;
@@ -57,9 +54,6 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     match args.format {
         Format::Json => println!("{}", json(types)),
         _ => {
-            let start = crate::analysis::typing::find_gpu_function(&db, file, name)
-                .map(|(s, _)| s)
-                .unwrap_or_default();
             println!("{} {}", types.name, types.signature);
             let mut rows: Vec<(usize, &String, String)> = types
                 .typemap

@@ -1457,10 +1457,7 @@ impl Machine<'_> {
         let track = buf.track[element];
         // Global arrays come from the host, written.
         let never_written = space == MemorySpace::Shared && !track.written;
-        let raced = !atomic
-            && track.writer != NONE
-            && !self.ordered(t, track.writer, track.write_epoch, Readers::One)
-            && !(space == MemorySpace::Global && (track.agreed || self.published(track.writer, track.write_epoch)));
+        let raced = !atomic && self.write_unordered(t, &track, space) && (space != MemorySpace::Global || !track.agreed);
         // Atomics are ordered among themselves: not a read that can race.
         if !atomic {
             // Reads ordered before this one are ordered before what follows it too.
@@ -1615,10 +1612,7 @@ impl Machine<'_> {
             }
             return;
         }
-        let written_by_other = !atomic
-            && track.writer != NONE
-            && !self.ordered(t, track.writer, track.write_epoch, Readers::One)
-            && !(space == MemorySpace::Global && self.published(track.writer, track.write_epoch));
+        let written_by_other = !atomic && self.write_unordered(t, &track, space);
         let conflict = match space {
             MemorySpace::Shared if !atomic => {
                 let read_by_other = track.reader != NONE
@@ -1658,6 +1652,14 @@ impl Machine<'_> {
             || self.grid_sync > epoch
             || (t.block_sync > epoch && id / self.per_block == t.id / self.per_block)
             || (readers != Readers::Many && t.warp_sync > epoch && self.same_warp(id, t))
+    }
+
+    /// Whether `track`'s last non-atomic write, if another thread's, is not ordered before
+    /// `t`'s access now.
+    fn write_unordered(&self, t: Who, track: &Track, space: MemorySpace) -> bool {
+        track.writer != NONE
+            && !self.ordered(t, track.writer, track.write_epoch, Readers::One)
+            && (space != MemorySpace::Global || !self.published(track.writer, track.write_epoch))
     }
 
     /// Whether thread `id` passed a `threadfence` after its global write in `epoch`. Code
