@@ -121,18 +121,16 @@ fn cpu_jit_function<'db>(
     functions.iter().find(|(_, f)| f.qualname == name).or_else(|| functions.iter().find(|(_, f)| f.name == name)).copied()
 }
 
-/// The `def` statement at `range` (file-relative) anywhere in `stmts`.
-pub(crate) fn find_def(stmts: &[Stmt], range: TextRange) -> Option<&ast::StmtFunctionDef> {
+/// The statement at `range` (file-relative), at any depth of `stmts`.
+fn find_stmt(stmts: &[Stmt], range: TextRange) -> Option<&Stmt> {
     for stmt in stmts {
-        if let Stmt::FunctionDef(def) = stmt
-            && def.range() == range
-        {
-            return Some(def);
+        if stmt.range() == range {
+            return Some(stmt);
         }
         let mut found = None;
         super::kernels::for_each_body(stmt, |body| {
             if found.is_none() {
-                found = find_def(body, range);
+                found = find_stmt(body, range);
             }
         });
         if found.is_some() {
@@ -142,31 +140,21 @@ pub(crate) fn find_def(stmts: &[Stmt], range: TextRange) -> Option<&ast::StmtFun
     None
 }
 
+/// The `def` statement at `range`.
+pub(crate) fn find_def(stmts: &[Stmt], range: TextRange) -> Option<&ast::StmtFunctionDef> {
+    match find_stmt(stmts, range)? {
+        Stmt::FunctionDef(def) => Some(def),
+        _ => None,
+    }
+}
+
 /// The function at `range` a closure call calls: a `def`, or a lambda assigned to a name
 /// (see [`closures::lambda_def`]).
 pub(crate) fn find_closure_def(stmts: &[Stmt], range: TextRange) -> Option<std::borrow::Cow<'_, ast::StmtFunctionDef>> {
-    for stmt in stmts {
-        if stmt.range() == range
-            && let Some(def) = closures::lambda_def(stmt)
-        {
-            return Some(std::borrow::Cow::Owned(def));
-        }
-        if let Stmt::FunctionDef(def) = stmt
-            && def.range() == range
-        {
-            return Some(std::borrow::Cow::Borrowed(def));
-        }
-        let mut found = None;
-        super::kernels::for_each_body(stmt, |body| {
-            if found.is_none() {
-                found = find_closure_def(body, range);
-            }
-        });
-        if found.is_some() {
-            return found;
-        }
+    match find_stmt(stmts, range)? {
+        Stmt::FunctionDef(def) => Some(std::borrow::Cow::Borrowed(def)),
+        other => closures::lambda_def(other).map(std::borrow::Cow::Owned),
     }
-    None
 }
 
 /// Types the GPU function `name` of `file` for `signature` (a Numba signature string), or
