@@ -13,7 +13,13 @@
 //! under `if I < max_i:`) shows a padded layout, a border of that offset on each side (a
 //! dynamic-programming matrix of `(n + 2) x (m + 2)`, or an output packed in sections,
 //! `out[4 + i]` under `if i < 4:`): such stores, and reads up to twice their offset, are
-//! not reported.
+//! not reported. A bound that is another array's length (`if u >= height.size:`) says
+//! nothing of this array's (CSR `offsets[u + 1]` has one entry per vertex and one more).
+//!
+//! A shared array of constant shape read at `threadIdx.x + c` is reported where the last
+//! thread of the block reaches past its extent: the block's size comes from the kernel's
+//! launches in the file, or else from its stores (`tile[tx + 1] = ...` into 34 slots: a halo
+//! of 1 on each side of 32 threads, so `tile[tx + 3]` is out of bounds).
 //!
 //! ## Why is this bad?
 //! The thread at the edge reads one element past the end (garbage, or a fault), or at
@@ -42,6 +48,9 @@
 //!         out[i] = a[i + 1] - a[i]
 //! ```
 
+use ruff_text_size::TextRange;
+
+use crate::analysis::facts::launch::kernel_launches;
 use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Poly, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::{Diagnostic, ItemContext};
@@ -56,7 +65,27 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
+        let blocks: Option<Vec<[i128; 3]>> =
+            kernel_launches(ctx.db, ctx.file).get(&function.name).filter(|l| !l.is_empty()).and_then(|l| l.iter().map(|c| c.block).collect());
         for access in &facts.accesses {
+            if access.kind == (ArrayKind::Shared { dynamic: false }) {
+                if let Some((range, c, extent)) = past_shared_extent(facts, access, blocks.as_deref()) {
+                    out.push(
+                        Diagnostic::new(
+                            "KL303",
+                            access.range,
+                            format!(
+                                "`{}` reads at `{}`, offset {c:+} from the thread index: the last thread of the block reaches past the shared array's extent {extent}",
+                                &ctx.text[access.range],
+                                &ctx.text[range]
+                            ),
+                        )
+                        .warning()
+                        .note("The tile's halo is as wide as its stores show; an offset past it reads outside the shared array."),
+                    );
+                }
+                continue;
+            }
             if access.kind != ArrayKind::Param {
                 continue;
             }
@@ -69,7 +98,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 }
                 let (uppers, lowers, symbolic_lower) = bounds(access, &key);
                 let problem = if c > 0 {
-                    (!uppers.is_empty()
+                    // Another array's length says nothing of this one's: CSR `offsets` has
+                    // one entry more than the `height.size` vertices a guard checks.
+                    (uppers.iter().any(|(_, b)| !foreign_extent(b, &access.array) || fills(facts, access, axis, &key, b))
                         && !uppers.iter().any(|(o, _)| o + c <= 0)
                         && !extent_elsewhere(facts, access, axis, &key, c, &uppers)
                         && !padded_layout(facts, axis, &key, c))
@@ -115,6 +146,72 @@ fn extent_elsewhere(facts: &FunctionFacts, access: &Access, axis: usize, key: &P
             && p.without_const() == *key
             && p.konst() >= c
             && bounds(other, key).0.iter().any(|(o, bound)| o + p.konst() <= 0 && !uppers.iter().any(|(_, b)| b == bound))
+    })
+}
+
+/// A read of a shared array of constant shape at `threadIdx + c` past its extent: the block's
+/// size on that axis comes from the kernel's launches, or else from its own stores to the
+/// array at `threadIdx + s` (a tile with a halo of `s` on each side holds `extent - 2 * s`
+/// threads). Returns the index component, `c` and the extent.
+fn past_shared_extent(facts: &FunctionFacts, access: &Access, blocks: Option<&[[i128; 3]]>) -> Option<(TextRange, i64, i64)> {
+    if access.write || access.atomic {
+        return None;
+    }
+    for (axis, (v, range)) in access.index.iter().zip(&access.index_ranges).enumerate() {
+        let (Some(p), Some(extent)) = (&v.poly, access.extent.get(axis).copied().flatten()) else { continue };
+        let (c, key) = (p.konst(), p.without_const());
+        let tid = match key.0.iter().collect::<Vec<_>>()[..] {
+            [(m, 1)] if matches!(m[..], [Atom::Tid(_)]) => m[0].clone(),
+            _ => continue,
+        };
+        let Atom::Tid(a) = tid else { continue };
+        if c <= 0 || access.pinned.contains(&tid) {
+            continue;
+        }
+        let threads = match blocks {
+            Some(b) => b.iter().map(|b| b[a as usize]).max().and_then(|t| i64::try_from(t).ok()),
+            None => facts
+                .accesses
+                .iter()
+                .filter(|w| w.write && !w.atomic && w.array == access.array && !w.pinned.contains(&tid))
+                .filter_map(|w| w.index.get(axis)?.poly.as_ref().filter(|q| q.without_const() == key).map(Poly::konst))
+                .filter(|s| *s >= 1)
+                .max()
+                .map(|s| extent - 2 * s),
+        };
+        // A guard on the thread index (`if tx < TILE - 1:`) narrows the threads that read.
+        let guarded = bounds(access, &key).0.iter().filter(|(_, b)| b.0.is_empty()).map(|(o, _)| *o).min();
+        let Some(threads) = threads.map(|t| guarded.map_or(t, |g| t.min(g))) else { continue };
+        if threads >= 1 && threads - 1 + c >= extent {
+            return Some((*range, c, extent));
+        }
+    }
+    None
+}
+
+/// Whether `bound` is made of the extents (`x.size`, `x.shape[k]`, `len(x)`) of arrays other
+/// than `array` alone.
+fn foreign_extent(bound: &Poly, array: &str) -> bool {
+    let syms: Vec<&str> = bound.0.keys().flatten().filter_map(|a| if let Atom::Sym(s) = a { Some(s.as_str()) } else { None }).collect();
+    let owner = |s: &str| {
+        let s = s.strip_prefix("len(").and_then(|s| s.strip_suffix(')')).map(|s| s.to_string()).or_else(|| {
+            let (base, attr) = s.split_once('.')?;
+            (attr == "size" || attr.starts_with("shape")).then(|| base.to_string())
+        });
+        s.filter(|b| !b.contains(['.', '[']))
+    };
+    !syms.is_empty() && syms.iter().all(|s| owner(s).is_some_and(|o| o != array))
+}
+
+/// Whether the kernel stores into `access`'s array at `key` itself under `key < bound`
+/// (`tmp[i] = x[i]` under `i < x.size`): the array is a buffer of that length.
+fn fills(facts: &FunctionFacts, access: &Access, axis: usize, key: &Poly, bound: &Poly) -> bool {
+    facts.accesses.iter().any(|w| {
+        w.write
+            && !w.atomic
+            && w.array == access.array
+            && w.index.get(axis).and_then(|v| v.poly.as_ref()) == Some(key)
+            && bounds(w, key).0.iter().any(|(o, b)| *o == 0 && b == bound)
     })
 }
 
