@@ -440,6 +440,36 @@ def k(o):
 def k(o):
     t = (1, 2)
     o[0] = t[2]"#),
+    // Numba casts an IntEnum member to integers only: its lowering fails for a float or
+    // complex element, its typing for a bool one; an Enum member casts to nothing.
+    ("int_enum_store_float", "void(float64[::1])", 6, Numba, "Cannot cast IntEnum<int64>(C) to float64", r#"
+from enum import IntEnum
+class C(IntEnum):
+    A = 1
+@cuda.jit
+def k(o):
+    o[0] = C.A"#),
+    ("int_enum_store_complex", "void(complex64[::1])", 6, Numba, "Cannot cast IntEnum<int64>(C) to complex64", r#"
+from enum import IntEnum
+class C(IntEnum):
+    A = 1
+@cuda.jit
+def k(o):
+    o[0] = C.A"#),
+    ("int_enum_store_bool", "void(bool[::1])", 6, Numba, "setitem", r#"
+from enum import IntEnum
+class C(IntEnum):
+    A = 1
+@cuda.jit
+def k(o):
+    o[0] = C.A"#),
+    ("enum_store_int", "void(int64[::1])", 6, Numba, "setitem", r#"
+from enum import Enum
+class C(Enum):
+    A = 1
+@cuda.jit
+def k(o):
+    o[0] = C.A"#),
 ];
 
 #[test]
@@ -511,6 +541,7 @@ fn check_reports_every_rejected_kernel_at_its_line() {
 const NUMBA_COMPILES: &[(&str, &str, &str)] = &[
     ("np_nanvar", "void(float64[::1])", "@cuda.jit\ndef k(o):\n    o[0] = np.nanvar(o) + np.nanstd(o)"),
     ("np_trace", "void(float64[:, ::1])", "@cuda.jit\ndef k(o):\n    o[0, 0] = np.trace(o)"),
+    ("int_enum_store_int32", "void(int32[::1])", "from enum import IntEnum\nclass C(IntEnum):\n    A = 1\n@cuda.jit\ndef k(o):\n    o[0] = C.A"),
     ("tuple_repeat_folded", "void(int64[::1])", "@cuda.jit\ndef k(o):\n    t = (1, 2) * 2\n    o[0] = t[3]"),
     ("float_tuple_repeat_folded", "void(float64[::1])", "@cuda.jit\ndef k(o):\n    t = (1.5, 2.5) * 2\n    o[0] = t[3]"),
     ("tuple_truth", "void(int64[::1])", "@cuda.jit\ndef k(o):\n    if (o[0], 1):\n        o[0] = 1"),

@@ -229,16 +229,23 @@ fn decorator_signature_and_errors() {
 /// Enum members as Numba types them (`IntEnum<int64>(Color)`, `Enum<int64>(Shape)`), also
 /// in a device function given one; Numba's rejections (the class as a value, `.name`, an
 /// Enum member ordered or compared with another class's) at the use; a class kernlint does
-/// not model (a Flag, float values) refused naming it.
+/// not model (a Flag, mixed values, which Numba cannot type either) refused naming it.
 #[test]
 fn enum_members_type_as_numba() {
     let db = RootDatabase::default();
-    let src = "from enum import IntEnum, IntFlag\nimport enum\nfrom numba import cuda\n\nclass Color(IntEnum):\n    RED = 1\n    BLUE = -5\n\nclass Shape(enum.Enum):\n    SQ = 3\n\nclass F(IntFlag):\n    A = 1\n\nclass G(enum.Enum):\n    X = 1.5\n\n@cuda.jit(device=True)\ndef d(s):\n    return s.value\n\n@cuda.jit\ndef k(o):\n    c = Color.RED\n    s = Shape.SQ\n    x = c * 2 + Color.BLUE\n    y = d(s) + (s == Shape.SQ) + (o[0] < c)\n    o[0] = x + y + -c\n\n@cuda.jit\ndef n(o):\n    o[0] = len(Color)\n\n@cuda.jit\ndef m(o):\n    o[0] = Color.RED.name\n\n@cuda.jit\ndef e(o):\n    o[0] = Color.RED == Shape.SQ\n\n@cuda.jit\ndef l(o):\n    o[0] = Shape.SQ < Shape.SQ\n\n@cuda.jit\ndef f(o):\n    o[0] = F.A\n\n@cuda.jit\ndef g(o):\n    o[0] = G.X.value\n";
+    let src = "from enum import IntEnum, IntFlag\nimport enum\nfrom numba import cuda\n\nclass Color(IntEnum):\n    RED = 1\n    BLUE = -5\n\nclass Shape(enum.Enum):\n    SQ = 3\n\nclass F(IntFlag):\n    A = 1\n\nclass G(enum.Enum):\n    X = 1.5\n    Y = 2\n\nclass H(enum.Enum):\n    X = 1.5\n    Y = -2.25\n\n@cuda.jit(device=True)\ndef d(s):\n    return s.value\n\n@cuda.jit\ndef k(o):\n    c = Color.RED\n    s = Shape.SQ\n    x = c * 2 + Color.BLUE\n    y = d(s) + (s == Shape.SQ) + (o[0] < c)\n    o[0] = x + y + -c\n\n@cuda.jit\ndef n(o):\n    o[0] = len(Color)\n\n@cuda.jit\ndef m(o):\n    o[0] = Color.RED.name\n\n@cuda.jit\ndef e(o):\n    o[0] = Color.RED == Shape.SQ\n\n@cuda.jit\ndef l(o):\n    o[0] = Shape.SQ < Shape.SQ\n\n@cuda.jit\ndef f(o):\n    o[0] = F.A\n\n@cuda.jit\ndef g(o):\n    o[0] = G.X.value\n\n@cuda.jit\ndef fe(o):\n    h = H.Y\n    v = h.value\n    o[0] = v + (h == H.X) + (h != H.Y)\n\n@cuda.jit\ndef hs(o):\n    o[0] = H.X\n";
     let file = SourceFile::new(&db, "t.py".into(), src.to_string());
     let k = type_function(&db, file, "k", Some("void(int64[::1])")).unwrap();
     for (var, ty) in [("c", "IntEnum<int64>(Color)"), ("s", "Enum<int64>(Shape)"), ("x", "int64"), ("y", "int64")] {
         assert_eq!(k.variables[var].iter().collect::<Vec<_>>(), [ty], "{var}");
     }
+    // An Enum of floats is Numba's `Enum<float64>`.
+    let fe = type_function(&db, file, "fe", Some("void(float64[::1])")).unwrap();
+    for (var, ty) in [("h", "Enum<float64>(H)"), ("v", "float64")] {
+        assert_eq!(fe.variables[var].iter().collect::<Vec<_>>(), [ty], "{var}");
+    }
+    let err = type_function(&db, file, "hs", Some("void(float64[::1])")).unwrap_err();
+    assert!(err.message.contains("setitem") && err.kind == ErrorKind::Numba, "{}", err.message);
     for (kernel, message, at) in [
         ("n", "Enum class `Color` itself", "Color"),
         ("m", "unknown attribute `name`", "Color.RED.name"),
@@ -323,6 +330,31 @@ fn isinstance_ord_and_numpy_array_functions_type_as_numba() {
     ] {
         let err = type_function(&db, file, kernel, Some(sig)).unwrap_err();
         assert_eq!(err.kind, kind, "{kernel}: {}", err.message);
+        assert!(err.message.contains(message), "{kernel}: {}", err.message);
+        assert_eq!(&src[err.file_range()], at, "{kernel}");
+    }
+}
+
+#[test]
+fn np_trace_types_as_numbas_matrix_trace_impl() {
+    let db = RootDatabase::default();
+    let src = "import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(o, f, d, c, v):\n    t = np.trace(f)\n    u = np.trace(d, 1)\n    w = np.trace(c, offset=-1)\n    o[0] = t + u + w.real\n\n@cuda.jit\ndef one_d(o, f, d, c, v):\n    o[0] = np.trace(v)\n\n@cuda.jit\ndef float_offset(o, f, d, c, v):\n    o[0] = np.trace(d, 1.5)\n\n@cuda.jit\ndef inf(o, f, d, c, v):\n    o[0] = np.isinf(o[0])\n\n@cuda.jit\ndef fin(o, f, d, c, v):\n    o[0] = np.isfinite(c[0, 0])\n";
+    let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+    let sig = "void(float64[::1], float32[:, ::1], float64[:, :], complex64[:, ::1], float64[::1])";
+    let k = type_function(&db, file, "k", Some(sig)).unwrap();
+    // Numba's answers: `ret = 0; ret += a[i, i]` unifies int64 with the dtype.
+    for (var, ty) in [("t", "float64"), ("u", "float64"), ("w", "complex128")] {
+        assert_eq!(k.variables[var].iter().collect::<Vec<_>>(), [ty], "{var}");
+    }
+    // numba-cuda has no np.isinf/np.isfinite (`KeyError: <ufunc 'isinf'>`).
+    for (kernel, message, at) in [
+        ("one_d", "only supported on 2-D arrays", "np.trace(v)"),
+        ("float_offset", "integer argument expected", "np.trace(d, 1.5)"),
+        ("inf", "no np.isinf", "np.isinf(o[0])"),
+        ("fin", "no np.isfinite", "np.isfinite(c[0, 0])"),
+    ] {
+        let err = type_function(&db, file, kernel, Some(sig)).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Numba, "{kernel}: {}", err.message);
         assert!(err.message.contains(message), "{kernel}: {}", err.message);
         assert_eq!(&src[err.file_range()], at, "{kernel}");
     }

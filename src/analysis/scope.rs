@@ -84,12 +84,24 @@ pub enum Binding {
 }
 
 /// An `Enum`/`IntEnum` class: its members with their values, when every member is an
-/// integer constant (what Numba types as `Enum<int64>`); `None` for any other class (a
-/// `Flag`, float or string values), which kernlint does not model.
+/// integer constant (what Numba types as `Enum<int64>`), or every member of an `Enum` a
+/// float one (`Enum<float64>`); `None` for any other class (a `Flag`, string or mixed
+/// values), which kernlint does not model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnumClass {
     pub int: bool,
-    pub members: Option<Vec<(String, i128)>>,
+    /// Each value a `ConstValue::Int`, or each a `ConstValue::Float`.
+    pub members: Option<Vec<(String, ConstValue)>>,
+}
+
+impl EnumClass {
+    /// The type of the members' values: Numba's `Enum<float64>` or `Enum<int64>`.
+    pub fn value_type(&self) -> Scalar {
+        match self.members.as_deref() {
+            Some([(_, ConstValue::Float(_)), ..]) => Scalar::F64,
+            _ => Scalar::I64,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -211,7 +223,7 @@ impl ModuleScope {
                 }.filter(|n| matches!(*n, "Enum" | "IntEnum" | "IntFlag" | "Flag")));
                 let binding = match base {
                     Some(base) => {
-                        let members = matches!(base, "Enum" | "IntEnum").then(|| enum_members(&def.body, self)).flatten();
+                        let members = matches!(base, "Enum" | "IntEnum").then(|| enum_members(&def.body, base == "IntEnum", self)).flatten();
                         Binding::Enum(EnumClass { int: base == "IntEnum", members })
                     }
                     None => Binding::Definition,
@@ -370,12 +382,17 @@ pub fn bytes_value(value: &Expr, lookup: &dyn NameLookup) -> Option<Vec<u8>> {
 /// kernlint cannot fold.
 /// An `Enum` class body's members, when each is `NAME = <integer constant>` (docstrings and
 /// methods aside); `None` otherwise.
-fn enum_members(body: &[Stmt], lookup: &dyn NameLookup) -> Option<Vec<(String, i128)>> {
-    let mut members = Vec::new();
+/// The members of an Enum class whose values all have one type Numba types (Numba's
+/// `Cannot type heterogeneous enum` otherwise): ints, or an `Enum`'s floats.
+fn enum_members(body: &[Stmt], int_enum: bool, lookup: &dyn NameLookup) -> Option<Vec<(String, ConstValue)>> {
+    let mut members: Vec<(String, ConstValue)> = Vec::new();
     for stmt in body {
         match stmt {
             Stmt::Assign(a) if let [Expr::Name(n)] = &a.targets[..] => match const_eval(&a.value, lookup)? {
-                ConstValue::Int(v) => members.push((n.id.to_string(), v)),
+                v @ ConstValue::Int(_) if members.iter().all(|(_, m)| matches!(m, ConstValue::Int(_))) => members.push((n.id.to_string(), v)),
+                v @ ConstValue::Float(_) if !int_enum && members.iter().all(|(_, m)| matches!(m, ConstValue::Float(_))) => {
+                    members.push((n.id.to_string(), v));
+                }
                 _ => return None,
             },
             Stmt::Expr(_) | Stmt::FunctionDef(_) | Stmt::Pass(_) => {}

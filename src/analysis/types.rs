@@ -370,9 +370,10 @@ pub enum Type {
     /// A tuple of differing element types.
     Tuple(Vec<Type>),
     Record(Record),
-    /// A member of an `Enum` (`int` false) or `IntEnum` class of integer values, by the
-    /// class's name: Numba's `Enum<int64>(Color)`. The IR carries it as its int64 value.
-    Enum { class: String, int: bool },
+    /// A member of an `Enum` (`int` false) or `IntEnum` class of integer values (`value`
+    /// int64), or of an `Enum` of floats (float64), by the class's name: Numba's
+    /// `Enum<int64>(Color)`. The IR carries it as its value.
+    Enum { class: String, int: bool, value: Scalar },
     /// Python `None`, and the "void" return type of kernels.
     None,
     /// An integer constant the typing keeps track of (`Literal[int](3)`); behaves as int64,
@@ -472,7 +473,7 @@ impl fmt::Display for Type {
                 f.write_str(")")
             }
             Type::Record(r) => write!(f, "{r}"),
-            Type::Enum { class, int } => write!(f, "{}Enum<int64>({class})", if *int { "Int" } else { "" }),
+            Type::Enum { class, int, value } => write!(f, "{}Enum<{value}>({class})", if *int { "Int" } else { "" }),
             Type::None => f.write_str("none"),
             Type::IntLiteral(v) => write!(f, "Literal[int]({v})"),
             Type::BoolLiteral(v) => write!(f, "Literal[bool]({})", py_bool(*v)),

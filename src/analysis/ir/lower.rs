@@ -2006,15 +2006,15 @@ impl Lower<'_> {
         Ok(args)
     }
 
-    /// An argument of a call of a GPU function. An Enum member is its int64 value in the IR
+    /// An argument of a call of a GPU function. An Enum member is its value in the IR
     /// but keeps its Numba type here, which the callee is typed and specialized for (the
-    /// identity cast is gone once `flatten_complex` makes it int64).
+    /// identity cast is gone once `flatten_complex` makes it that value type).
     fn argument(&mut self, arg: &Expr) -> LResult<ValueId> {
         let v = self.expr(arg)?;
         Ok(match self.literal_type(arg) {
-            Some(t @ Type::Enum { .. }) => {
-                let t = t.clone();
-                self.emit(Op::Cast(v, Scalar::I64), Some(t), arg.range())
+            Some(t @ Type::Enum { value, .. }) => {
+                let (t, value) = (t.clone(), *value);
+                self.emit(Op::Cast(v, value), Some(t), arg.range())
             }
             _ => v,
         })
@@ -2091,7 +2091,11 @@ impl Lower<'_> {
             && let Some(Binding::Enum(EnumClass { members: Some(members), .. })) = self.scope.binding(class.id.as_str())
             && let Some((_, value)) = members.iter().find(|(m, _)| m == a.attr.as_str())
         {
-            return Ok(self.int(*value, span));
+            return Ok(match value {
+                ConstValue::Float(v) => self.constant(Constant::Float(*v, Scalar::F64), span),
+                ConstValue::Int(v) => self.int(*v, span),
+                _ => return unsupported(&format!("the Enum member `{}.{}`", class.id, a.attr), span),
+            });
         }
         // A member is its value in the IR.
         if a.attr.as_str() == "value" && matches!(self.literal_type(&a.value), Some(Type::Enum { .. })) {
@@ -2697,6 +2701,11 @@ impl Lower<'_> {
                 self.reduction(name, array, axis, &result, span).map(Some)
             }
             "numpy.asarray" => self.expr(first).map(Some),
+            "numpy.trace" => {
+                let array = self.expr(first)?;
+                let offset = args.get(1).or_else(|| keyword(call, "offset")).map(|e| self.expr(e)).transpose()?;
+                self.trace(array, offset, &result, span).map(Some)
+            }
             "numpy.average" => {
                 let array = self.expr(first)?;
                 self.reduction("mean", array, None, &result, span).map(Some)
@@ -2914,10 +2923,10 @@ fn statement_name(stmt: &Stmt) -> &'static str {
     }
 }
 
-/// The IR's type of a typed value: without literals, and an Enum member as its int64 value.
+/// The IR's type of a typed value: without literals, and an Enum member as its value.
 fn unliteral(ty: &Type) -> Type {
     match promote::unliteral(ty) {
-        Type::Enum { .. } => Type::Scalar(Scalar::I64),
+        Type::Enum { value, .. } => Type::Scalar(value),
         Type::UniTuple(t, n) => Type::UniTuple(Box::new(unliteral(&t)), n),
         Type::Tuple(ts) => Type::tuple(ts.iter().map(unliteral).collect()),
         other => other,

@@ -412,7 +412,7 @@ pub fn flat_type(t: &Type) -> Type {
         // A range value (`r = range(n)`) is (start, stop, step).
         Type::Range(s) => Type::UniTuple(Box::new(Type::Scalar(*s)), 3),
         // An Enum member is its value.
-        Type::Enum { .. } => Type::Scalar(Scalar::I64),
+        Type::Enum { value, .. } => Type::Scalar(*value),
         other => other.clone(),
     }
 }

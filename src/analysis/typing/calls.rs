@@ -1130,6 +1130,30 @@ fn numpy_array(name: &str, array: &Type, rest: &[Ty], kwargs: &[(String, Ty)], r
     })
 }
 
+/// Numba's `matrix_trace_impl(a, offset=0)`: `ret = 0; ret += a[i, k + i]`, so `ret` is
+/// what an int64 and the dtype unify to (float32 sums in float64, complex64 in complex128).
+fn trace_type(array: &Type, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
+    if array.ndim() != Some(2) {
+        return numba(format!("np.trace() only supported on 2-D arrays, not {array}"), range);
+    }
+    let offset = match (args, kwargs) {
+        ([_], []) => None,
+        ([_, k], []) => Some(k),
+        ([_], [(key, k)]) if key == "offset" => Some(k),
+        _ => return err("np.trace takes (a, offset=0)", range),
+    };
+    if let Some(k) = offset
+        && !scalar_of(k).is_some_and(|s| s.is_int())
+    {
+        return numba(format!("np.trace: integer argument expected for offset, got {}", k.value().map_or("?".into(), |t| t.to_string())), range);
+    }
+    let element = array.dtype().and_then(Type::as_scalar).unwrap_or(Scalar::F64);
+    match builtin_sum_type(Scalar::I64, element) {
+        Some(s) => Ok(Ty::scalar(s)),
+        None => numba(format!("np.trace() of {array}"), range),
+    }
+}
+
 fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
     if let Some(Ty::Val(array @ Type::Array { .. })) = args.iter().find(|a| matches!(a, Ty::Val(Type::Array { .. }))) {
         // Numba's CUDA target compiles these (asked of compile_ptx); kernlint has no
@@ -1147,7 +1171,8 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
             ("trace", ..) if array.dtype().and_then(Type::as_scalar).is_some_and(|s| !s.is_float() && !s.is_complex()) => {
                 return numba(format!("np.trace() only supported on float and complex arrays, not {array}"), range);
             }
-            ("trace" | "asarray", ..) => return err(format!("kernlint does not implement `np.{name}` of an array yet"), range),
+            ("trace", ..) => return trace_type(array, args, kwargs, range),
+            ("asarray", ..) => return err(format!("kernlint does not implement `np.{name}` of an array yet"), range),
             _ => {}
         }
         return reject(
@@ -1247,6 +1272,11 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
                 let given: Vec<String> = scalars.iter().map(ToString::to_string).collect();
                 numba(format!("np.{name} has no loop for ({}): NumPy casts neither safely to the other", given.join(", ")))
             })?
+        }
+        // numba-cuda's ufunc table has no entry for these (`KeyError: <ufunc 'isinf'>` when it
+        // compiles the kernel).
+        "isinf" | "isfinite" => {
+            return Err(numba(format!("Numba's CUDA target has no np.{name} (KeyError <ufunc '{name}'>): use math.{name} of each part")));
         }
         _ => {
             return err(

@@ -1321,6 +1321,20 @@ impl<'c, 'a> Typer<'c, 'a> {
                     s.range(),
                 );
             }
+            // Numba casts an IntEnum member to integers only (`int_enum_to_int`): to a float or
+            // complex element its lowering fails, to a bool its typing (`bool(IntEnum)`); an
+            // Enum member casts to nothing.
+            if let Some(d) = base_scalar(&target)
+                && let Some(Type::Enum { int, .. }) = value.value()
+                && !(*int && d.is_int())
+            {
+                let message = if *int && d != Scalar::Bool {
+                    format!("Cannot cast {} to {d} (an IntEnum member is stored into integer arrays only)", value.record_name())
+                } else {
+                    format!("No implementation of function setitem({}, ..., {}): use `.value`", base.record_name(), value.record_name())
+                };
+                return reject(ErrorKind::Numba, message, s.range());
+            }
             // Assignment to a view (`a[1:3] = x`) broadcasts a scalar, or copies a homogeneous
             // tuple into a 1-D view; copying an array needs an allocation (for overlaps).
             if let Type::Array { ndim: view_ndim, .. } = &target {
@@ -1560,12 +1574,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                 if let Expr::Name(class) = &*a.value
                     && env.get(class.id.as_str()).is_none()
                     && !self.locals.contains(class.id.as_str())
-                    && let Some(Binding::Enum(EnumClass { int, members: Some(members) })) = self.ctx.scope.binding(class.id.as_str()) =>
+                    && let Some(Binding::Enum(enum_class @ EnumClass { int, members: Some(members) })) = self.ctx.scope.binding(class.id.as_str()) =>
             {
                 if !members.iter().any(|(m, _)| m == a.attr.as_str()) {
                     return reject(ErrorKind::Numba, format!("Enum class `{}` has no member `{}`", class.id, a.attr), range);
                 }
-                Ty::Val(Type::Enum { class: class.id.to_string(), int: *int })
+                Ty::Val(Type::Enum { class: class.id.to_string(), int: *int, value: enum_class.value_type() })
             }
             Expr::Attribute(a) => {
                 let base = self.expr(&a.value, env)?;
@@ -1860,7 +1874,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 range,
             ),
             Some(Binding::Enum(_)) => err(
-                format!("kernlint does not support the Enum class `{name}` in kernels yet (only Enum and IntEnum classes whose members are integer constants): use module-level integer constants (`RED = 1`) instead"),
+                format!("kernlint does not support the Enum class `{name}` in kernels yet (only Enum and IntEnum classes whose members are integer constants, and Enum classes of float constants): use module-level integer constants (`RED = 1`) instead"),
                 range,
             ),
             Some(Binding::Decorator(_)) => err(format!("`{name}` holds a `cuda.jit` decorator, which a kernel cannot use as a value"), range),
@@ -2040,7 +2054,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 Some(f) => Ok(Ty::scalar(f.ty)),
                 None => err(format!("record has no field `{attr}`"), range),
             },
-            Ty::Val(Type::Enum { .. }) if attr == "value" => Ok(Ty::scalar(Scalar::I64)),
+            Ty::Val(Type::Enum { value, .. }) if attr == "value" => Ok(Ty::scalar(*value)),
             Ty::Val(Type::Enum { .. }) => reject(
                 ErrorKind::Numba,
                 format!("unknown attribute `{attr}` of {} (Numba has only `.value` of an Enum member)", base.record_name()),

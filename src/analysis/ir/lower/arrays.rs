@@ -677,6 +677,45 @@ impl Lower<'_> {
         Ok(self.emit(Op::ReadSlot(result), I64, span))
     }
 
+    /// `np.trace(a, offset)` (Numba's `matrix_trace_impl`): `ret = 0`, then `ret += a[i, k + i]`
+    /// (`a[i - k, i]` for a negative `k`) over the `min(rows, cols)` the offset leaves, in the
+    /// result's type.
+    pub(super) fn trace(&mut self, array: ValueId, offset: Option<ValueId>, result: &Type, span: TextRange) -> LResult<ValueId> {
+        let Some(r) = scalar(result) else {
+            return Err(LowerError { message: "no result type for `np.trace`".into(), range: span });
+        };
+        let zero = self.int(0, span);
+        let k = match offset {
+            Some(k) => self.cast(k, Scalar::I64, span)?,
+            None => zero,
+        };
+        let below = self.cmp(CompareOp::Lt, k, zero, span);
+        let minus_k = self.i64_op(BinaryOp::Sub, zero, k, span);
+        let row_off = self.select(below, minus_k, zero, span);
+        let above = self.cmp(CompareOp::Gt, k, zero, span);
+        let col_off = self.select(above, k, zero, span);
+        let rows = self.emit(Op::Extent { array, axis: 0 }, I64, span);
+        let rows = self.i64_op(BinaryOp::Sub, rows, row_off, span);
+        let cols = self.emit(Op::Extent { array, axis: 1 }, I64, span);
+        let cols = self.i64_op(BinaryOp::Sub, cols, col_off, span);
+        let fewer_rows = self.cmp(CompareOp::Lt, rows, cols, span);
+        let n = self.select(fewer_rows, rows, cols, span);
+        let acc = self.temp("trace", &Type::Scalar(r));
+        // `ret = 0`, the int converted (a complex zero is a pair of float zeros).
+        let init = self.cast(zero, r, span)?;
+        self.emit_void(Op::WriteSlot(acc, init), span);
+        let (i, lp) = self.open_loop(zero, n, span);
+        let row = self.i64_op(BinaryOp::Add, i, row_off, span);
+        let col = self.i64_op(BinaryOp::Add, i, col_off, span);
+        let v = self.load_at(array, vec![row, col], span);
+        let c = self.emit(Op::ReadSlot(acc), Some(Type::Scalar(r)), span);
+        let x = self.arith(Operator::Add, c, v, None, span)?;
+        let x = self.cast(x, r, span)?;
+        self.emit_void(Op::WriteSlot(acc, x), span);
+        self.close_element_loops(vec![lp], span);
+        Ok(self.emit(Op::ReadSlot(acc), Some(Type::Scalar(r)), span))
+    }
+
     /// The builtins over a 1-d array: `min(a)`/`max(a)` (`next(it)` on an empty array raises
     /// `StopIteration`; then each later element that compares less, or greater, replaces
     /// the value) and `sum(a[, start])` (`acc = start; acc = acc + x`, in the result's type).

@@ -156,6 +156,35 @@ impl Lower<'_> {
         }
     }
 
+    /// numba-cuda's `np_complex_maximum_impl`/`_minimum_impl`: an argument with a NaN part
+    /// wins (the first when both have one); else NumPy's `CGE`/`CLE` ordering
+    /// (`xr > yr && ord(xi, yi) || xr == yr && xi >= yi`) picks, the first on a tie.
+    fn complex_extreme(&mut self, max: bool, a: ValueId, b: ValueId, s: Scalar, span: TextRange) -> LResult<ValueId> {
+        let bool_t = Some(Type::Scalar(Scalar::Bool));
+        let a_nan = self.cmath("isnan", &[a], None, span)?;
+        let b_nan = self.cmath("isnan", &[b], None, span)?;
+        let ((ar, ai), (br, bi)) = (self.parts(a, span)?, self.parts(b, span)?);
+        let (strict, weak) = if max { (CompareOp::Gt, CompareOp::Ge) } else { (CompareOp::Lt, CompareOp::Le) };
+        let (yes, no) = (self.constant(Constant::Bool(true), span), self.constant(Constant::Bool(false), span));
+        let cmp = |this: &mut Self, op, x, y| this.emit(Op::Compare(op, x, y), bool_t.clone(), span);
+        let both = |this: &mut Self, x, y| this.emit(Op::Select { cond: x, then: y, otherwise: no }, bool_t.clone(), span);
+        let outer = cmp(self, strict, ar, br);
+        // `ord`: neither imaginary part is NaN (NaN is the one value unequal to itself).
+        let (ai_ord, bi_ord) = (cmp(self, CompareOp::Eq, ai, ai), cmp(self, CompareOp::Eq, bi, bi));
+        let ordered = both(self, ai_ord, bi_ord);
+        let by_real = both(self, outer, ordered);
+        let (same_real, inner) = (cmp(self, CompareOp::Eq, ar, br), cmp(self, weak, ai, bi));
+        let by_imag = both(self, same_real, inner);
+        let pick_a = self.emit(Op::Select { cond: by_real, then: yes, otherwise: by_imag }, bool_t.clone(), span);
+        let any_nan = self.emit(Op::Select { cond: a_nan, then: yes, otherwise: b_nan }, bool_t, span);
+        // With a NaN, `a` wins where it has one; without, where the ordering picks it.
+        let pick_a = self.emit(Op::Select { cond: any_nan, then: a_nan, otherwise: pick_a }, Some(Type::Scalar(Scalar::Bool)), span);
+        let f = Some(Type::Scalar(component(s)));
+        let re = self.emit(Op::Select { cond: pick_a, then: ar, otherwise: br }, f.clone(), span);
+        let im = self.emit(Op::Select { cond: pick_a, then: ai, otherwise: bi }, f, span);
+        Ok(self.make_complex(re, im, s, span))
+    }
+
     /// A call of the prelude's function `name` on these (already converted) arguments, its
     /// result converted to `to` (what `compile_internal` does with an implementation's
     /// result).
@@ -209,6 +238,12 @@ impl Lower<'_> {
                     Some(r) => self.cast(v, r, span)?,
                     None => v,
                 }
+            }
+            ("numpy.isnan", [z]) if first.is_some_and(Scalar::is_complex) => self.cmath("isnan", &[*z], None, span)?,
+            ("numpy.maximum" | "numpy.minimum", [a, b]) if rs.is_some_and(Scalar::is_complex) => {
+                let s = rs.unwrap_or(Scalar::C128);
+                let (a, b) = (self.cast(*a, s, span)?, self.cast(*b, s, span)?);
+                self.complex_extreme(path == "numpy.maximum", a, b, s, span)?
             }
             ("numpy.real" | "numpy.imag", [x]) => {
                 let s = first.unwrap_or(Scalar::F64);
