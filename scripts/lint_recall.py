@@ -94,23 +94,20 @@ def alloc_names(fn, kind):
     return names
 
 
+def subscripts(stmt, names, ctx):
+    """The subscripts of the arrays `names` in `stmt` in context `ctx` (ast.Load or ast.Store)."""
+    return [n for n in ast.walk(stmt) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ctx)
+            and isinstance(n.value, ast.Name) and n.value.id in names]
+
+
 def writes_array(stmt, names):
-    for n in ast.walk(stmt):
-        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) \
-                and n.value.id in names:
-            return True
-    return False
+    return bool(subscripts(stmt, names, ast.Store))
 
 
 def reads_array(stmt, names):
-    for n in ast.walk(stmt):
-        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name) \
-                and n.value.id in names:
-            return True
-        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Subscript) \
-                and isinstance(n.target.value, ast.Name) and n.target.value.id in names:
-            return True
-    return False
+    # `a[i] += x` reads a[i] too, though its target is a Store.
+    augmented = [n for n in ast.walk(stmt) if isinstance(n, ast.AugAssign)]
+    return bool(subscripts(stmt, names, ast.Load)) or any(subscripts(n.target, names, ast.Store) for n in augmented)
 
 
 def is_length(node, params):
