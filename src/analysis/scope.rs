@@ -377,13 +377,9 @@ pub fn bytes_value(value: &Expr, lookup: &dyn NameLookup) -> Option<Vec<u8>> {
     }
 }
 
-/// The entries of a dict literal with constant keys (`{"TPB": 512, "EPS": 1e-14}`), later
-/// keys replacing earlier equal ones as Python builds it; `None` for `**` unpacking or a key
-/// kernlint cannot fold.
-/// An `Enum` class body's members, when each is `NAME = <integer constant>` (docstrings and
-/// methods aside); `None` otherwise.
-/// The members of an Enum class whose values all have one type Numba types (Numba's
-/// `Cannot type heterogeneous enum` otherwise): ints, or an `Enum`'s floats.
+/// The members of an Enum class body (`NAME = constant`; docstrings and methods aside) whose
+/// values all have one type Numba types: ints, or an `Enum`'s floats. `None` otherwise (Numba:
+/// `Cannot type heterogeneous enum`).
 fn enum_members(body: &[Stmt], int_enum: bool, lookup: &dyn NameLookup) -> Option<Vec<(String, ConstValue)>> {
     let mut members: Vec<(String, ConstValue)> = Vec::new();
     for stmt in body {
@@ -402,6 +398,9 @@ fn enum_members(body: &[Stmt], int_enum: bool, lookup: &dyn NameLookup) -> Optio
     Some(members)
 }
 
+/// The entries of a dict literal with constant keys (`{"TPB": 512, "EPS": 1e-14}`), later
+/// keys replacing earlier equal ones as Python builds it; `None` for `**` unpacking or a key
+/// kernlint cannot fold.
 fn dict_entries(dict: &ast::ExprDict, lookup: &dyn NameLookup) -> Option<Vec<(ConstValue, Option<ConstValue>)>> {
     let mut entries: Vec<(ConstValue, Option<ConstValue>)> = Vec::new();
     for item in &dict.items {

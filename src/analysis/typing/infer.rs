@@ -1771,13 +1771,13 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
                 // A builtin class kernlint has no name for (`str`, `list`).
                 Expr::Name(n) if !env.contains_key(n.id.as_str()) && NameLookup::binding(self.ctx.scope, n.id.as_str()).is_none() && !calls::is_builtin(n.id.as_str()) => {
-                    return err(format!("kernlint models isinstance() with the classes int, float, complex, bool, tuple, range and NumPy scalar types, not `{}`", n.id), class.range());
+                    return err(format!("{ISINSTANCE_CLASSES}`{}`", n.id), class.range());
                 }
                 _ => {
                     let path = match self.expr(class, env)? {
                         Ty::Path(p) => p,
                         other => {
-                            return err(format!("kernlint models isinstance() with the classes int, float, complex, bool, tuple, range and NumPy scalar types, not {}", other.record_name()), class.range());
+                            return err(format!("{ISINSTANCE_CLASSES}{}", other.record_name()), class.range());
                         }
                     };
                     let scalar = match path.as_str() {
@@ -1789,7 +1789,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                         _ => None,
                     };
                     let Some(scalar) = scalar else {
-                        return err(format!("kernlint models isinstance() with the classes int, float, complex, bool, tuple, range and NumPy scalar types, not `{path}`"), class.range());
+                        return err(format!("{ISINSTANCE_CLASSES}`{path}`"), class.range());
                     };
                     value_ty == Type::Scalar(scalar)
                 }
@@ -3142,6 +3142,9 @@ fn return_clash(a: &Type, b: &Type) -> bool {
     };
     matches!((class(a), class(b)), (Some(x), Some(y)) if x != y)
 }
+
+/// The start of kernlint's message for an `isinstance` class it has no model of.
+const ISINSTANCE_CLASSES: &str = "kernlint models isinstance() with the classes int, float, complex, bool, tuple, range and NumPy scalar types, not ";
 
 /// An `IntEnum` member as the int64 it is in arithmetic and comparisons (Numba's
 /// `IntEnumMember` unifies with int64 there); any other type as is.
