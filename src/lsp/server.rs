@@ -107,6 +107,17 @@ struct Snapshot {
     version: i32,
 }
 
+impl Snapshot {
+    /// The signature a request names, else the function's default one (the decorator's
+    /// first, else its first launch's in the file).
+    fn signature(&self, f: &crate::analysis::kernels::GpuFunction, requested: Option<&str>) -> std::result::Result<crate::analysis::signature::Signature, String> {
+        match requested {
+            Some(text) => parse_signature_str(text).map_err(|e| e.message),
+            None => default_signature(&self.db, self.file, f),
+        }
+    }
+}
+
 impl Backend {
     fn encoding(&self) -> Encoding {
         *self.encoding.lock().unwrap()
@@ -240,10 +251,7 @@ impl Backend {
         let outcome = self
             .compute(move || -> std::result::Result<PtxResult, String> {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or("kernel not found")?;
-                let sig = match &signature {
-                    Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
-                    None => default_signature(&snap.db, snap.file, f)?,
-                };
+                let sig = snap.signature(f, signature.as_deref())?;
                 let text = snap.rope.to_string();
                 let lines = crate::analysis::syntax::Lines::new(&text);
                 let at = |r: ruff_text_size::TextRange| format!("line {}: ", lines.line_of(r.start()) + 1);
@@ -300,10 +308,7 @@ impl Backend {
         let outcome = self
             .compute(move || -> std::result::Result<RunResult, String> {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or("kernel not found")?;
-                let sig = match &signature {
-                    Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
-                    None => default_signature(&snap.db, snap.file, f)?,
-                };
+                let sig = snap.signature(f, signature.as_deref())?;
                 let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
                 simulate_for_client(&snap, kernel, &program, &launch, &host_args)
             })
@@ -325,10 +330,7 @@ impl Backend {
                 let recipe = launch_recipes(&snap.db, snap.file, &kernel).into_iter().next().ok_or(format!(
                     "`{kernel}` needs its arguments: no launch with constant sizes in the file and no `# kernlint: run grid=... block=... args=...` comment"
                 ))?;
-                let sig = match &signature {
-                    Some(text) => parse_signature_str(text).map_err(|e| e.message)?,
-                    None => default_signature(&snap.db, snap.file, f)?,
-                };
+                let sig = snap.signature(f, signature.as_deref())?;
                 let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
                 let is_array: Vec<bool> = program.functions[0].params.iter().map(|p| p.ty.is_array()).collect();
                 let host_args = recipe.host_args(&is_array)?;
