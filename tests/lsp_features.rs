@@ -400,7 +400,7 @@ async fn code_lenses_commands_and_custom_requests() {
     let r = e.call("kernlint/ptx", json!({"uri": URI, "kernel": "lazy", "signature": "void(int32[:])"})).await;
     assert!(r["result"]["ptx"].as_str().unwrap().contains("bar.sync"), "{r}");
     for (params, needle) in [
-        (json!({"uri": URI, "kernel": "lazy"}), "`lazy` has no signature: add one to its decorator"),
+        (json!({"uri": URI, "kernel": "lazy"}), "`lazy` has no signature: its launch on line 21 passes `o`, whose type kernlint cannot infer"),
         (json!({"uri": URI, "kernel": "nope"}), "no kernel named"),
         (json!({"uri": URI, "kernel": "dev"}), "not a kernel"),
         (json!({"uri": "file:///closed.py", "kernel": "k"}), "not open"),

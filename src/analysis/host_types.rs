@@ -3,23 +3,26 @@
 //! `typeof` would see them at the launch: NumPy allocations (`np.zeros(n, dtype=np.float32)`,
 //! `np.ones/empty/full/*_like`, `np.arange`, `np.random.*`, `np.array([...])`), `.astype`,
 //! `.T`, `.copy()`, `cuda.to_device`/`device_array*`, NumPy scalars (`np.float32(x)`),
-//! Python literals (int64, float64, bool) and variables assigned exactly once from these in
-//! the same function (or at module level). Anything else is unknown, and a launch with an
-//! unknown argument gives no signature.
+//! Python literals (int64, float64, bool), tuples of these, CuPy arrays (`cp.zeros`, typed
+//! as NumPy's through `__cuda_array_interface__`), and variables assigned exactly once from
+//! these in the same function (or at module level). A parameter of a module-level host
+//! function (`def run(x): k[g, b](x)`) has the type of what the first call of that function
+//! in the module passes it (or its default). Anything else is unknown, and a launch with an
+//! unknown argument gives no signature; the error names that argument.
 //!
 //! Precedence, applied by the rules: an explicit signature (decorator or `--sig`), then the
 //! launch sites, else the kernel is not typed.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Number, Operator, Stmt, UnaryOp};
-use ruff_text_size::TextRange;
+use ruff_text_size::{Ranged, TextRange};
 
 use super::items::module_items;
 use super::kernels::{FunctionKind, GpuFunction, ItemScope, for_each_body};
 use super::typing::TypingRequest;
-use super::launches::item_host_calls;
+use super::launches::{HostCall, item_host_calls};
 use super::resolve::{NameLookup, qualified_path, scalar_type_of_path};
 use super::scope::module_scope;
 use super::syntax::{call_at, parse_module};
@@ -38,10 +41,13 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
             .and_then(|sites| sites.first())
             .map(|args| super::signature::Signature { ret: None, args: args.clone() })
             .ok_or_else(|| {
-                format!(
-                    "`{}` has no signature: add one to its decorator, or launch it in this file with arguments of known types",
-                    function.name
-                )
+                let name = &function.name;
+                match first_untyped_argument(db, file, name) {
+                    Some((line, arg)) => format!(
+                        "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file; add a signature to its decorator"
+                    ),
+                    None => format!("`{name}` has no signature: add one to its decorator, or launch it in this file with arguments of known types"),
+                }
             }),
     }
 }
@@ -79,8 +85,10 @@ enum HostTy {
     Value(Type),
     /// A dtype (`np.float32`, `'float32'`, `a.dtype`).
     Dtype(Scalar),
-    /// A shape tuple of this many dimensions.
+    /// A tuple of this many Python ints (a shape, `(16, 16)`).
     Shape(usize),
+    /// A tuple of this many elements, some of unknown type: enough for a shape's rank.
+    Length(usize),
 }
 
 /// Per kernel (by its module-level name), the distinct argument-type lists of its launch
@@ -89,38 +97,17 @@ enum HostTy {
 #[salsa::tracked(returns(ref))]
 pub fn launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<Vec<Type>>> {
     let mut out: BTreeMap<String, Vec<Vec<Type>>> = BTreeMap::new();
-    let module = parse_module(db, file);
-    let body = &module.syntax().body;
-    let scope = ItemScope::new(module_scope(db, file), body);
-    let module_env = Assignments::of(body, &[]);
-    for item in module_items(db, file) {
-        for call in item_host_calls(db, file, item.text) {
-            if call.kind != FunctionKind::Kernel || call.has_keywords || call.args.iter().any(Option::is_none) {
-                continue;
-            }
-            let local_env = call.scope.and_then(|r| super::typing::find_def(body, r + item.start)).map(|def| {
-                let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
-                Assignments::of(&def.body, &params)
-            });
-            let Some(found) = call_at(body, call.range + item.start) else { continue };
-            let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
-            let types: Option<Vec<Type>> = found
-                .arguments
-                .args
-                .iter()
-                .map(|a| match eval.eval(a, 0) {
-                    Some(HostTy::Value(t)) if t.is_array() || t.as_scalar().is_some() => Some(t),
-                    _ => None,
-                })
-                .collect();
-            if let Some(types) = types {
-                let entry = out.entry(call.target.clone()).or_default();
-                if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
-                    entry.push(types);
-                }
+    for_each_kernel_call(db, file, |call, _, types| {
+        if call.has_keywords || call.args.iter().any(Option::is_none) {
+            return;
+        }
+        if let Some(types) = types.into_iter().collect::<Option<Vec<Type>>>() {
+            let entry = out.entry(call.target.clone()).or_default();
+            if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
+                entry.push(types);
             }
         }
-    }
+    });
     out
 }
 
@@ -130,39 +117,80 @@ pub fn launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<V
 #[salsa::tracked(returns(ref))]
 pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<Vec<Option<Type>>>> {
     let mut out: BTreeMap<String, Vec<Vec<Option<Type>>>> = BTreeMap::new();
+    for_each_kernel_call(db, file, |call, _, types| {
+        if call.form == super::launches::CallForm::Plain || call.has_keywords {
+            return;
+        }
+        let entry = out.entry(call.target.clone()).or_default();
+        if !entry.contains(&types) {
+            entry.push(types);
+        }
+    });
+    out
+}
+
+/// Each call of a kernel in the module, with the type of each positional argument up to the
+/// first starred one (`None` where it cannot be inferred).
+fn for_each_kernel_call(db: &dyn Db, file: SourceFile, mut each: impl FnMut(&HostCall, &ast::ExprCall, Vec<Option<Type>>)) {
     let module = parse_module(db, file);
     let body = &module.syntax().body;
     let scope = ItemScope::new(module_scope(db, file), body);
     let module_env = Assignments::of(body, &[]);
+    let functions = HostFunctions::of(body);
     for item in module_items(db, file) {
         for call in item_host_calls(db, file, item.text) {
-            if call.kind != FunctionKind::Kernel || call.form == super::launches::CallForm::Plain || call.has_keywords {
+            if call.kind != FunctionKind::Kernel {
                 continue;
             }
-            let local_env = call.scope.and_then(|r| super::typing::find_def(body, r + item.start)).map(|def| {
-                let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
-                Assignments::of(&def.body, &params)
-            });
+            let def = call.scope.and_then(|r| super::typing::find_def(body, r + item.start));
+            let local_env = def.map(Assignments::of_function);
             let Some(found) = call_at(body, call.range + item.start) else { continue };
-            let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
-            // After a starred argument positions are unknown: stop there.
-            let types: Vec<Option<Type>> = found
+            let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env, def, functions: &functions };
+            let types = found
                 .arguments
                 .args
                 .iter()
                 .take_while(|a| !a.is_starred_expr())
-                .map(|a| match eval.eval(a, 0) {
-                    Some(HostTy::Value(t)) if t.is_array() || t.as_scalar().is_some() => Some(t),
-                    _ => None,
-                })
+                .map(|a| eval.eval(a, 0).and_then(kernel_argument))
                 .collect();
-            let entry = out.entry(call.target.clone()).or_default();
-            if !entry.contains(&types) {
-                entry.push(types);
-            }
+            each(call, found, types);
         }
     }
-    out
+}
+
+/// The first launch of `kernel` in the module and the source of its first argument of
+/// unknown type, for saying why the launch gives no signature.
+fn first_untyped_argument(db: &dyn Db, file: SourceFile, kernel: &str) -> Option<(usize, String)> {
+    let text = file.text(db);
+    let mut found = None;
+    for_each_kernel_call(db, file, |call, site, types| {
+        if found.is_some() || call.target != kernel || call.form == super::launches::CallForm::Plain {
+            return;
+        }
+        let unknown = site.arguments.args.iter().zip(types.iter().chain(std::iter::repeat(&None))).find(|(_, t)| t.is_none());
+        if let Some((arg, _)) = unknown {
+            let line = super::syntax::line_index(db, file).line_of(arg.start()) + 1;
+            found = Some((line, text[arg.range()].to_string()));
+        }
+    });
+    found
+}
+
+/// The type a kernel parameter gets for a host value, if Numba passes such values.
+fn kernel_argument(value: HostTy) -> Option<Type> {
+    fn passable(t: &Type) -> bool {
+        match t {
+            Type::Array { .. } | Type::Scalar(_) => true,
+            Type::UniTuple(elem, n) => *n > 0 && passable(elem),
+            Type::Tuple(elems) => !elems.is_empty() && elems.iter().all(passable),
+            _ => false,
+        }
+    }
+    match value {
+        HostTy::Value(t) if passable(&t) => Some(t),
+        HostTy::Shape(n) if n > 0 => Some(Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), n)),
+        _ => None,
+    }
 }
 
 /// Where a typing request's argument types came from.
@@ -238,6 +266,8 @@ pub fn signature_text(args: &[Type]) -> Option<String> {
 /// bound any other way or more than once).
 struct Assignments<'a> {
     names: HashMap<String, Option<&'a Expr>>,
+    /// The parameters the body never rebinds: they hold what the callers pass.
+    params: HashSet<String>,
 }
 
 impl<'a> Assignments<'a> {
@@ -246,12 +276,18 @@ impl<'a> Assignments<'a> {
         for p in params {
             names.insert(p.to_string(), None);
         }
-        let mut this = Self { names };
+        let mut this = Self { names, params: params.iter().map(|p| p.to_string()).collect() };
         this.collect(stmts);
         this
     }
 
+    fn of_function(def: &'a ast::StmtFunctionDef) -> Self {
+        let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
+        Self::of(&def.body, &params)
+    }
+
     fn bind(&mut self, name: &str, value: Option<&'a Expr>) {
+        self.params.remove(name);
         match self.names.get_mut(name) {
             Some(slot) => *slot = None,
             None => {
@@ -333,10 +369,67 @@ impl<'a> Assignments<'a> {
     }
 }
 
+/// The module-level host functions, each with the plain calls of it in the module: what
+/// a caller passes types the parameter (`def run(x): k[g, b](x)` called as
+/// `run(np.zeros(n, np.float32))`).
+#[derive(Default)]
+struct HostFunctions<'a> {
+    /// By name, for names the module defines once: the definition and, in source order,
+    /// each call with the function around the call (`None` at module level).
+    by_name: HashMap<&'a str, (&'a ast::StmtFunctionDef, Vec<(&'a ast::ExprCall, Option<&'a ast::StmtFunctionDef>)>)>,
+}
+
+impl<'a> HostFunctions<'a> {
+    fn of(body: &'a [Stmt]) -> Self {
+        let mut defined: HashMap<&'a str, Option<&'a ast::StmtFunctionDef>> = HashMap::new();
+        for stmt in body {
+            if let Stmt::FunctionDef(def) = stmt {
+                // Defined twice (`if ...: def f` / `else: def f` at top level): which one runs is unknown.
+                defined.entry(def.name.as_str()).and_modify(|d| *d = None).or_insert(Some(def));
+            }
+        }
+        struct Calls<'c, 'a> {
+            functions: &'c mut HostFunctions<'a>,
+            defs: Vec<&'a ast::StmtFunctionDef>,
+        }
+        impl<'a> Visitor<'a> for Calls<'_, 'a> {
+            fn visit_stmt(&mut self, stmt: &'a Stmt) {
+                if let Stmt::FunctionDef(def) = stmt {
+                    self.defs.push(def);
+                    visitor::walk_stmt(self, stmt);
+                    self.defs.pop();
+                } else {
+                    visitor::walk_stmt(self, stmt);
+                }
+            }
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                if let Expr::Call(call) = expr
+                    && let Expr::Name(name) = &*call.func
+                    && let Some((_, calls)) = self.functions.by_name.get_mut(name.id.as_str())
+                {
+                    calls.push((call, self.defs.last().copied()));
+                }
+                visitor::walk_expr(self, expr);
+            }
+        }
+        let mut functions = HostFunctions {
+            by_name: defined.into_iter().filter_map(|(name, def)| Some((name, (def?, Vec::new())))).collect(),
+        };
+        let mut calls = Calls { functions: &mut functions, defs: Vec::new() };
+        for stmt in body {
+            calls.visit_stmt(stmt);
+        }
+        functions
+    }
+}
+
 struct Evaluator<'e, 'a> {
     scope: &'e ItemScope<'e>,
     local: Option<&'e Assignments<'a>>,
     module: &'e Assignments<'a>,
+    /// The function `local` belongs to.
+    def: Option<&'a ast::StmtFunctionDef>,
+    functions: &'e HostFunctions<'a>,
 }
 
 fn array(dtype: Scalar, ndim: usize, layout: Layout) -> Option<HostTy> {
@@ -371,6 +464,58 @@ impl<'a> Evaluator<'_, 'a> {
         self.module.names.get(name).copied().flatten()
     }
 
+    /// What the callers of the enclosing module-level function pass for its parameter
+    /// `name` (or its default): the first call, in source order, whose argument is known.
+    fn parameter_value(&self, name: &str, depth: usize) -> Option<HostTy> {
+        let def = self.def?;
+        if !self.local?.params.contains(name) {
+            return None;
+        }
+        let (defined, calls) = self.functions.by_name.get(def.name.as_str())?;
+        if !std::ptr::eq(*defined, def) {
+            return None;
+        }
+        let params = &*def.parameters;
+        let position = params.posonlyargs.iter().chain(&params.args).position(|p| p.parameter.name.as_str() == name);
+        let default = params
+            .posonlyargs
+            .iter()
+            .chain(&params.args)
+            .chain(&params.kwonlyargs)
+            .find(|p| p.parameter.name.as_str() == name)
+            .and_then(|p| p.default.as_deref());
+        for (call, caller) in calls {
+            let args = &call.arguments.args;
+            let keyword = call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name));
+            let starred = |upto: usize| args.iter().take(upto).any(Expr::is_starred_expr);
+            let passed = match position {
+                Some(p) if p < args.len() && !starred(p + 1) => Some(&args[p]),
+                _ if starred(args.len()) || call.arguments.keywords.iter().any(|k| k.arg.is_none()) => continue,
+                _ => keyword.map(|k| &k.value),
+            };
+            let found = match passed {
+                Some(value) => {
+                    // A caller that rebinds the function's name calls something else.
+                    let env = caller.map(Assignments::of_function);
+                    if env.as_ref().is_some_and(|e| e.names.contains_key(def.name.as_str())) {
+                        continue;
+                    }
+                    let eval = Evaluator { local: env.as_ref(), def: *caller, ..*self };
+                    eval.eval(value, depth + 1)
+                }
+                // Defaults are evaluated where the function is defined.
+                None => {
+                    let eval = Evaluator { local: None, def: None, ..*self };
+                    eval.eval(default?, depth + 1)
+                }
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
     fn path(&self, expr: &Expr) -> Option<String> {
         // A name the code assigns is not the imported module or function of that name.
         if let Expr::Name(n) = expr
@@ -389,7 +534,12 @@ impl<'a> Evaluator<'_, 'a> {
         {
             return None;
         }
-        qualified_path(expr, self.scope)
+        // CuPy's array constructors and dtypes mirror NumPy's, and `typeof` types a CuPy
+        // array (through `__cuda_array_interface__`) as it types a NumPy array.
+        qualified_path(expr, self.scope).map(|p| match p.strip_prefix("cupy.") {
+            Some(rest) => format!("numpy.{rest}"),
+            None => p,
+        })
     }
 
     /// Whether a builtin name (`int`, `float`, `len`) is the builtin, not shadowed.
@@ -424,7 +574,7 @@ impl<'a> Evaluator<'_, 'a> {
             Expr::Tuple(t) => Some(t.elts.len()),
             Expr::List(l) => Some(l.elts.len()),
             _ => match self.eval(expr, depth + 1)? {
-                HostTy::Shape(n) => Some(n),
+                HostTy::Shape(n) | HostTy::Length(n) => Some(n),
                 HostTy::Value(t) if t.as_scalar().is_some_and(|s| s.is_int()) => Some(1),
                 _ => None,
             },
@@ -447,7 +597,22 @@ impl<'a> Evaluator<'_, 'a> {
                 HostTy::Value(Type::Scalar(s)) if matches!(s, Scalar::I64 | Scalar::F64) => scalar(s),
                 _ => None,
             },
-            Expr::Tuple(t) => Some(HostTy::Shape(t.elts.len())),
+            Expr::Tuple(t) => {
+                let elems: Option<Vec<Type>> = t
+                    .elts
+                    .iter()
+                    .map(|e| match self.eval(e, depth + 1)? {
+                        HostTy::Value(v) => Some(v),
+                        HostTy::Shape(n) => Some(Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), n)),
+                        _ => None,
+                    })
+                    .collect();
+                match elems {
+                    Some(elems) if elems.iter().all(|e| *e == Type::Scalar(Scalar::I64)) => Some(HostTy::Shape(elems.len())),
+                    Some(elems) => Some(HostTy::Value(Type::tuple(elems))),
+                    None => Some(HostTy::Length(t.elts.len())),
+                }
+            }
             Expr::BinOp(b) => {
                 let (HostTy::Value(Type::Scalar(l)), HostTy::Value(Type::Scalar(r))) =
                     (self.eval(&b.left, depth + 1)?, self.eval(&b.right, depth + 1)?)
@@ -473,6 +638,9 @@ impl<'a> Evaluator<'_, 'a> {
                 let name = n.id.as_str();
                 if let Some(value) = self.name_value(name) {
                     return self.eval(value, depth + 1);
+                }
+                if let Some(passed) = self.parameter_value(name, depth) {
+                    return Some(passed);
                 }
                 let path = self.path(expr)?;
                 scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(HostTy::Dtype)
@@ -620,7 +788,7 @@ impl<'a> Evaluator<'_, 'a> {
                     array(dtype_or(3, kind)?, 1, Layout::C)
                 }
                 "linspace" => array(dtype_or(5, Scalar::F64)?, 1, Layout::C),
-                "array" | "asarray" | "ascontiguousarray" | "asfortranarray" => {
+                "array" | "asarray" | "asnumpy" | "ascontiguousarray" | "asfortranarray" => {
                     let first = arg(0, "a").or_else(|| kw("object"))?;
                     let forced = match name {
                         "ascontiguousarray" => Some(Layout::C),
@@ -676,7 +844,7 @@ impl<'a> Evaluator<'_, 'a> {
         }
         if let Some(name) = path.strip_prefix("numba.cuda.") {
             return match name {
-                "to_device" => {
+                "to_device" | "as_cuda_array" => {
                     let v = self.eval(arg(0, "obj")?, depth + 1)?;
                     array_parts(&v)?;
                     Some(v)
@@ -754,17 +922,17 @@ pub fn launch_arg_homes(db: &dyn Db, file: SourceFile, item: super::items::ItemT
     let scope = ItemScope::new(module_scope(db, file), stmts);
     let module = parse_module(db, file);
     let module_env = Assignments::of(&module.syntax().body, &[]);
+    let no_functions = HostFunctions::default();
     let mut out = Vec::new();
     for call in calls {
         if call.kind != FunctionKind::Kernel || call.form == super::launches::CallForm::Plain {
             continue;
         }
-        let local_env = call.scope.and_then(|r| super::typing::find_def(stmts, r)).map(|def| {
-            let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
-            Assignments::of(&def.body, &params)
-        });
+        let def = call.scope.and_then(|r| super::typing::find_def(stmts, r));
+        let local_env = def.map(Assignments::of_function);
         let Some(found) = call_at(stmts, call.range) else { continue };
-        let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env };
+        // Where the callers' arrays live is not followed: a parameter's home is unknown.
+        let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env, def: None, functions: &no_functions };
         out.push((call.range, found.arguments.args.iter().map(|a| eval.home(a, 0)).collect()));
     }
     out
@@ -812,13 +980,16 @@ impl Evaluator<'_, '_> {
                     };
                 }
                 let path = self.path(&call.func)?;
+                if qualified_path(&call.func, self.scope).is_some_and(|p| p.starts_with("cupy.")) {
+                    return Some(if path == "numpy.asnumpy" { ArrayHome::Host } else { ArrayHome::Device });
+                }
                 if let Some(name) = path.strip_prefix("numpy.") {
                     let typed = matches!(self.eval(expr, depth), Some(HostTy::Value(t)) if t.is_array());
                     return (typed || numpy_makes_array(name, call)).then_some(ArrayHome::Host);
                 }
                 match path.strip_prefix("numba.cuda.")? {
                     "to_device" | "device_array" | "device_array_like" | "mapped_array" | "mapped_array_like"
-                    | "managed_array" => Some(ArrayHome::Device),
+                    | "managed_array" | "as_cuda_array" => Some(ArrayHome::Device),
                     _ => None,
                 }
             }
@@ -831,6 +1002,7 @@ impl Evaluator<'_, '_> {
 mod tests {
     use super::*;
     use crate::analysis::RootDatabase;
+    use crate::analysis::kernels::file_gpu_functions;
     use crate::analysis::signature::parse_signature_str;
 
     #[test]
@@ -884,6 +1056,72 @@ def main(n, p):
         let shown: Vec<Vec<String>> =
             params.iter().map(|s| s.iter().map(|t| t.as_ref().map_or("?".to_string(), |t| t.to_string())).collect()).collect();
         assert_eq!(shown[0], vec!["array(float32, 1d, C)", "array(float32, 1d, C)", "?", "?"]);
+    }
+
+    #[test]
+    fn callers_type_host_function_parameters() {
+        let src = r#"
+import numpy as np
+import cupy as cp
+from numba import cuda
+
+@cuda.jit
+def k(a, b, c):
+    pass
+
+def run(x, factor, shift=(1, 2)):
+    d_x = cuda.to_device(x)
+    k[1, 32](d_x, factor, shift)
+
+def outer(y):
+    run(y, np.float32(2))
+
+def tuples(x):
+    k[1, 32](x, (1.5, 2), (x, 3))
+
+def on_device(n):
+    out = cp.zeros(n, dtype=cp.float32)
+    k[1, 32](cuda.as_cuda_array(out), True, out.shape)
+
+def rebinds(x):
+    x = unknown()
+    k[1, 32](x, 1, 2)
+
+def main():
+    outer(np.ones((4, 4), dtype=np.int32))
+    tuples(np.arange(3))
+    on_device(8)
+    rebinds(np.zeros(3))
+
+main()
+"#;
+        let got = launches(src);
+        let expected: Vec<Vec<&str>> = vec![
+            vec!["array(int32, 2d, C)", "float32", "UniTuple(int64 x 2)"],
+            vec!["array(int64, 1d, C)", "Tuple(float64, int64)", "Tuple(array(int64, 1d, C), int64)"],
+            vec!["array(float32, 1d, C)", "bool", "UniTuple(int64 x 1)"],
+        ];
+        assert_eq!(got["k"], expected, "{got:#?}");
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, b):
+    pass
+
+def run(x):
+    d_x = cuda.to_device(x)
+    k[1, 32](d_x, 2)
+
+run(load())
+"#;
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+        let function = file_gpu_functions(&db, file).into_iter().map(|(_, f)| f.clone()).find(|f| f.name == "k").unwrap();
+        // The launch passes an argument of unknown type: the error names it.
+        let error = default_signature(&db, file, &function).err();
+        assert_eq!(error.as_deref(), Some("`k` has no signature: its launch on line 11 passes `d_x`, whose type kernlint cannot infer from this file; add a signature to its decorator"));
     }
 
     #[test]
