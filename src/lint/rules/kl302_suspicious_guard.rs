@@ -12,8 +12,10 @@
 //! A scalar parameter counts as a length when the kernel also uses it as an exclusive
 //! bound: the stop of a `range()` loop, or the bound of a `<` test (or a `>=` early
 //! return) on a thread index. `if i < n and j <= n:` then treats `n` the two ways, and
-//! `j == n` is one past the end the other test keeps out. A parameter used only
-//! inclusively (`if i <= last:`) is left alone: it may be a last index.
+//! `j == n` is one past the end the other test keeps out. So does a test that bounds
+//! indices by two parameters the two ways (`if x < m and y <= n:`, `if x >= m or y > n:
+//! return`): one guard written in one style, with one comparison slipped. A parameter
+//! used only inclusively (`if i <= last:`) is left alone: it may be a last index.
 //!
 //! ## Why is this bad?
 //! The guard looks right at a glance, so the out-of-bounds accesses it lets through are
@@ -62,7 +64,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         let thread_index =
             |e: &Expr| !has_power(e) && facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
         let mut lengths = length_variables(ctx, def);
-        lengths.extend(exclusive_bound_parameters(ctx, def, &thread_index));
+        let (bounds, stable) = exclusive_bound_parameters(ctx, def, &thread_index);
+        lengths.extend(bounds);
         let length = |e: &Expr| is_length(e) || matches!(e, Expr::Name(n) if lengths.contains(n.id.as_str()));
         let mut found = Vec::new();
         ctx.visit_body(
@@ -85,12 +88,13 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         }
                     }
                 }
+                let exclusive = matches!(stmt, Stmt::If(_)) && bounds_a_parameter_exclusively(test, exits, &stable, &thread_index);
                 let mut compares = Vec::new();
                 collect_compares(test, &mut compares);
                 for c in compares {
                     if let ([op], [right]) = (&*c.ops, &*c.comparators)
                         && thread_index(&c.left)
-                        && length(right)
+                        && (length(right) || exclusive && c.left.is_name_expr() && matches!(right, Expr::Name(n) if stable.contains(n.id.as_str())))
                     {
                         let bad = match op {
                             CmpOp::LtE => Some("`<=` against a length lets the index equal the length, one past the last element; use `<`"),
@@ -186,13 +190,28 @@ fn length_variables<'a>(ctx: &ItemContext<'a>, def: &'a ast::StmtFunctionDef) ->
     assigned.into_iter().filter(|(_, (count, length))| *count == 1 && *length).map(|(name, _)| name).collect()
 }
 
+/// Whether `test`, one guard (`x < m and y < n`) or one early return (`x >= m or y >= n`)
+/// made of comparisons only, bounds a thread index variable exclusively by a parameter: its
+/// other parameters are then lengths of index variables too. Not loop conditions:
+/// `while x*x + y*y <= r2 and it < max_iter` bounds an iteration count, not an index.
+fn bounds_a_parameter_exclusively(test: &Expr, exits: bool, stable: &HashSet<&str>, thread_index: &dyn Fn(&Expr) -> bool) -> bool {
+    let Expr::BoolOp(b) = test else { return false };
+    b.op == (if exits { BoolOp::Or } else { BoolOp::And })
+        && b.values.iter().all(|v| v.is_compare_expr())
+        && b.values.iter().filter_map(|v| v.as_compare_expr()).any(|c| {
+            matches!((&*c.ops, &*c.comparators), ([op], [Expr::Name(n)])
+                if *op == (if exits { CmpOp::GtE } else { CmpOp::Lt }) && c.left.is_name_expr() && thread_index(&c.left) && stable.contains(n.id.as_str()))
+        })
+}
+
 /// The kernel's parameters, never rebound, that some loop or thread-index test uses as an
-/// exclusive upper bound: `for k in range(n)`, `if i < n:`, `if i >= n: return`.
+/// exclusive upper bound: `for k in range(n)`, `if i < n:`, `if i >= n: return`; and all
+/// its parameters never rebound.
 fn exclusive_bound_parameters<'a>(
     ctx: &ItemContext<'a>,
     def: &'a ast::StmtFunctionDef,
     thread_index: &dyn Fn(&Expr) -> bool,
-) -> HashSet<&'a str> {
+) -> (HashSet<&'a str>, HashSet<&'a str>) {
     let params: HashSet<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
     let mut rebound = HashSet::new();
     let mut bounds = HashSet::new();
@@ -251,12 +270,14 @@ fn exclusive_bound_parameters<'a>(
         &mut |_| {},
     );
     bounds.retain(|p| !rebound.contains(p));
-    bounds
+    let stable = params.into_iter().filter(|p| !rebound.contains(p)).collect();
+    (bounds, stable)
 }
 
-/// `len(a)`, `a.size`, `a.shape[k]`.
+/// `len(a)`, `a.size`, `a.shape[k]`, and products of them (`a.shape[0] * a.shape[1]`).
 fn is_length(e: &Expr) -> bool {
     match e {
+        Expr::BinOp(b) => b.op == ast::Operator::Mult && is_length(&b.left) && is_length(&b.right),
         Expr::Call(c) => matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "len") && c.arguments.args.len() == 1,
         Expr::Attribute(a) => a.attr.as_str() == "size",
         Expr::Subscript(s) => matches!(&*s.value, Expr::Attribute(a) if a.attr.as_str() == "shape"),
