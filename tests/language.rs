@@ -770,3 +770,31 @@ fn min_and_max_of_booleans_are_and_and_or() {
         assert_eq!(out[i * 3..i * 3 + 3], [i64::from(p && q), i64::from(p || q), i64::from(p && q) + i64::from(p || q) * 2], "row {i}");
     }
 }
+
+const WHILE_WIDER_BEFORE: &str = "\
+from numba import cuda
+
+@cuda.jit
+def level_loop(out, next_rear):
+    front = 0
+    rear = 1
+    level = 0
+    while front < rear:
+        level += 1
+        front = rear
+        rear = next_rear[level]
+    out[0] = level
+    out[1] = rear
+";
+
+#[test]
+fn a_while_test_reads_a_variable_an_int64_before_and_an_int32_in_the_body() {
+    // realworld9's single-block BFS: `rear = 1` (int64) before the loop, `rear = s_rear[0]`
+    // (int32) in the body. The one header block read the int32 slot, which the path from
+    // the entry never wrote, so the loop never ran.
+    let out = from_values("<i8", &[0i64; 2], |v: i64| v.to_le_bytes().to_vec());
+    let next = from_values("<i4", &[0i32, 3, 5, 5, 9], |v: i32| v.to_le_bytes().to_vec());
+    let got = kernel_runs::run(WHILE_WIDER_BEFORE, "level_loop", "void(int64[::1], int32[::1])", 1, &[out, next]);
+    // front, rear: (0, 1) -> (1, 3) -> (3, 5) -> (5, 5): three levels, as CPython counts them.
+    assert_eq!(read_i64s(got[0].as_ref().unwrap()), [3, 5]);
+}

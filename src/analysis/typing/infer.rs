@@ -1495,7 +1495,17 @@ impl<'c, 'a> Typer<'c, 'a> {
         self.note_pruned(&w.test, entry);
         let mut bottom = None;
         if let Some(back) = &back {
+            // One header block evaluates both tests: it reads the test's variables at the
+            // types both paths store (`rear = 1` before, `rear = a[0]` of int32 in the body).
+            let (start, end) = (u32::from(w.test.range().start()), u32::from(w.test.range().end()));
+            let at_entry: Vec<((u32, u32), Type)> =
+                self.expressions.range((start, start)..=(end, end)).map(|(k, t)| (*k, t.clone())).collect();
             self.condition(&w.test, back)?;
+            for (key, t) in at_entry {
+                if let Some(u) = self.expressions.get(&key).and_then(|b| promote::unify(&t, b)) {
+                    self.expressions.insert(key, u);
+                }
+            }
             bottom = self.const_truth(&w.test, back);
             self.note_pruned(&w.test, bottom);
         }
