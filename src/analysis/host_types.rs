@@ -20,6 +20,7 @@ use ruff_python_ast::{self as ast, Expr, Number, Operator, Stmt, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::items::module_items;
+use super::kernels::file_gpu_functions;
 use super::kernels::{FunctionKind, GpuFunction, ItemScope, for_each_body};
 use super::typing::TypingRequest;
 use super::launches::{HostCall, item_host_calls};
@@ -59,6 +60,9 @@ pub fn default_typing_request<'db>(
     file: SourceFile,
     function: &GpuFunction,
 ) -> Result<TypingRequest<'db>, String> {
+    if function.spec.signatures.is_empty() && function.spec.kind == FunctionKind::DeviceFunction {
+        return caller_typing_request(db, file, function, 0);
+    }
     if function.spec.signatures.is_empty() && function.spec.kind != FunctionKind::Kernel {
         return Err(format!(
             "`{}` has no signature in its decorator: it is typed for the arguments each kernel passes it",
@@ -73,6 +77,92 @@ pub fn default_typing_request<'db>(
     } else {
         Ok(TypingRequest::new(db, function.qualname.clone(), None))
     }
+}
+
+/// How deep a chain of device functions is followed to a typed kernel.
+const MAX_CALLER_DEPTH: usize = 4;
+
+/// A device function without a declared signature, typed for what the first call of it
+/// from a typed GPU function of the module passes (Numba compiles one version per argument
+/// types; the editor shows this one). Literal arguments count as their base type.
+fn caller_typing_request<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    function: &GpuFunction,
+    depth: usize,
+) -> Result<TypingRequest<'db>, String> {
+    let untyped = || {
+        format!(
+            "`{}` has no signature in its decorator, and no kernel of this file with known argument types calls it",
+            function.name
+        )
+    };
+    if depth > MAX_CALLER_DEPTH {
+        return Err(untyped());
+    }
+    for (item, caller) in file_gpu_functions(db, file) {
+        if caller.qualname == function.qualname || !matches!(caller.spec.kind, FunctionKind::Kernel | FunctionKind::DeviceFunction) {
+            continue;
+        }
+        let Some(def) = super::typing::find_def(super::items::item_statements(db, item.text), caller.def_range) else { continue };
+        let calls = calls_by_name(&def.body, &function.name);
+        if calls.is_empty() {
+            continue;
+        }
+        let request = match caller.spec.kind {
+            FunctionKind::DeviceFunction if caller.spec.signatures.is_empty() => caller_typing_request(db, file, caller, depth + 1),
+            _ => default_typing_request(db, file, caller),
+        };
+        let Ok(request) = request else { continue };
+        let Ok(types) = super::typing::function_types(db, file, request) else { continue };
+        for call in calls {
+            if !call.arguments.keywords.is_empty() {
+                continue;
+            }
+            let args: Option<Vec<Type>> = call
+                .arguments
+                .args
+                .iter()
+                .map(|a| {
+                    let key = (u32::from(a.range().start()), u32::from(a.range().end()));
+                    types.expressions.get(&key).map(super::typing::promote::unliteral)
+                })
+                .collect();
+            let text = args.and_then(|args| super::signature::Signature { ret: None, args }.numba_text());
+            if let Some(text) = text {
+                return Ok(TypingRequest::new(db, function.qualname.clone(), Some(text)));
+            }
+        }
+    }
+    Err(untyped())
+}
+
+/// The calls `name(...)` in a function body, nested functions left out.
+fn calls_by_name<'a>(body: &'a [Stmt], name: &str) -> Vec<&'a ast::ExprCall> {
+    struct Calls<'a, 'n> {
+        name: &'n str,
+        found: Vec<&'a ast::ExprCall>,
+    }
+    impl<'a> Visitor<'a> for Calls<'a, '_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                visitor::walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr
+                && matches!(&*call.func, Expr::Name(n) if n.id.as_str() == self.name)
+            {
+                self.found.push(call);
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut calls = Calls { name, found: Vec::new() };
+    for stmt in body {
+        calls.visit_stmt(stmt);
+    }
+    calls.found
 }
 
 /// The most distinct argument-type lists kept per kernel.
@@ -1122,6 +1212,49 @@ run(load())
         // The launch passes an argument of unknown type: the error names it.
         let error = default_signature(&db, file, &function).err();
         assert_eq!(error.as_deref(), Some("`k` has no signature: its launch on line 11 passes `d_x`, whose type kernlint cannot infer from this file; add a signature to its decorator"));
+    }
+
+    #[test]
+    fn device_functions_are_typed_for_their_first_typed_caller() {
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit(device=True)
+def clamp(v, lo, hi):
+    return max(lo, min(v, hi))
+
+@cuda.jit(device=True)
+def scaled(v, s):
+    return clamp(v * s, 0, 255)
+
+@cuda.jit
+def untyped(a):
+    a[0] = clamp(a[0], 1.5, 2.5)
+
+@cuda.jit
+def k(a, out):
+    i = cuda.grid(1)
+    out[i] = scaled(a[i], np.float32(2))
+
+@cuda.jit(device=True)
+def unused(x):
+    return x + 1
+
+a = np.zeros(10, dtype=np.float32)
+k[1, 32](a, np.empty_like(a))
+"#;
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+        let signature = |name: &str| {
+            let function = file_gpu_functions(&db, file).into_iter().map(|(_, f)| f.clone()).find(|f| f.name == name).unwrap();
+            default_typing_request(&db, file, &function).map(|r| r.signature(&db).clone())
+        };
+        // `untyped` is never launched, so `clamp` is typed through `scaled`, called by `k`;
+        // literal arguments count as int64.
+        assert_eq!(signature("scaled"), Ok(Some("(float32, float32)".to_string())));
+        assert_eq!(signature("clamp"), Ok(Some("(float32, int64, int64)".to_string())));
+        assert!(signature("unused").unwrap_err().contains("no kernel of this file with known argument types calls it"));
     }
 
     #[test]

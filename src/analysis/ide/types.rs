@@ -1,6 +1,7 @@
 //! Numba types in the editor: the type of the expression under the cursor, and inlay hints
 //! for local variables. A function is typed for its decorator's first signature, else for
-//! the argument types of its first launch in the file (as `compile` and `run` do).
+//! the argument types of its first launch in the file (as `compile` and `run` do); a device
+//! function without one for what its first typed caller in the file passes it.
 
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
