@@ -597,6 +597,114 @@ def k(partial, done, total):
     assert_eq!(run(&unfenced, "k", sig, 4, 32, args()).findings, [(FindingKind::GlobalRace, 11)]);
 }
 
+/// A plain read of a shared element other threads of the block update atomically sees some
+/// of their updates and not others. The atomic's return value, or a barrier after the
+/// updates, is the ordered read; a read a CAS then validates is the CAS loop's first guess.
+/// Global memory is left out: lock-free algorithms read a value others relax atomically as
+/// an estimate on purpose (Bellman-Ford's `dist`).
+#[test]
+fn plain_reads_race_with_other_threads_atomic_updates() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    h = cuda.shared.array(1, int32)
+    if cuda.threadIdx.x == 0:
+        h[0] = 0
+    cuda.syncthreads()
+    cuda.atomic.add(h, 0, 1)
+    out[cuda.threadIdx.x] = h[0]
+"
+    );
+    let sig = "void(int32[::1])";
+    let args = || vec![array(Scalar::I32, &[0.0; 64])];
+    let r = run(&src, "k", sig, 1, 64, args());
+    assert_eq!(r.findings, [(FindingKind::SharedRace, 10)]);
+    assert!(r.messages[0].contains("element 0 of `shared array`") && r.messages[0].contains("updated atomically")
+        && r.messages[0].contains("the value the atomic returns"), "{}", r.messages[0]);
+    let fixed = src.replace("    out[", "    cuda.syncthreads()\n    out[");
+    let r = run(&fixed, "k", sig, 1, 64, args());
+    assert!(r.findings.is_empty(), "{:?}", r.messages);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [64.0; 64]);
+    let returned = src.replace("    cuda.atomic.add(h, 0, 1)\n    out[cuda.threadIdx.x] = h[0]", "    out[cuda.threadIdx.x] = cuda.atomic.add(h, 0, 1)");
+    assert!(run(&returned, "k", sig, 1, 64, args()).findings.is_empty());
+    // A dead read, and a CAS loop's first guess.
+    let dead = src.replace("    out[cuda.threadIdx.x] = h[0]", "    n = h[0]");
+    assert!(run(&dead, "k", sig, 1, 64, args()).findings.is_empty());
+    let cas = src.replace(
+        "    out[cuda.threadIdx.x] = h[0]",
+        "    cur = h[0]\n    while True:\n        prev = cuda.atomic.cas(h, 0, cur, cur + 1)\n        if prev == cur:\n            break\n        cur = prev\n    out[cuda.threadIdx.x] = cur",
+    );
+    assert!(run(&cas, "k", sig, 1, 64, args()).findings.is_empty(), "{:?}", run(&cas, "k", sig, 1, 64, args()).messages);
+    let relax = format!("{HEADER}\n@cuda.jit\ndef k(dist, out):\n    i = cuda.grid(1)\n    d = dist[i % 4]\n    cuda.atomic.min(dist, (i + 1) % 4, d - 1)\n    out[i] = d\n");
+    let r = run(&relax, "k", "void(int32[::1], int32[::1])", 2, 32, vec![array(Scalar::I32, &[100.0; 4]), array(Scalar::I32, &[0.0; 64])]);
+    assert!(r.findings.is_empty(), "{:?}", r.messages);
+}
+
+/// A plain write and an atomic update of one element by different threads, unordered: the
+/// write may land before or after the updates and erase them.
+#[test]
+fn plain_writes_race_with_other_threads_atomic_updates() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(cnt):
+    i = cuda.grid(1)
+    if i == 0:
+        cnt[0] = 100
+    else:
+        cuda.atomic.add(cnt, 0, 1)
+"
+    );
+    let sig = "void(int64[::1])";
+    let r = run(&src, "k", sig, 2, 32, vec![array(Scalar::I64, &[0.0])]);
+    assert_eq!(r.findings, [(FindingKind::GlobalRace, 9)]);
+    assert!(r.messages[0].contains("updates atomically element 0 of `cnt`") && r.messages[0].contains("wrote"), "{}", r.messages[0]);
+    // The last block of a ticketed reduction resets the counter: its own update came last.
+    let reset = format!(
+        "{HEADER}
+@cuda.jit
+def k(done, total):
+    if cuda.threadIdx.x == 0:
+        if cuda.atomic.add(done, 0, 1) == cuda.gridDim.x - 1:
+            total[0] = 1
+            done[0] = 0
+"
+    );
+    let r = run(&reset, "k", "void(int64[::1], int64[::1])", 4, 32, vec![array(Scalar::I64, &[0.0]), array(Scalar::I64, &[0.0])]);
+    assert!(r.findings.is_empty(), "{:?}", r.messages);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [0.0]);
+}
+
+/// `threadfence_block` publishes a thread's earlier writes to its own block only.
+#[test]
+fn a_threadfence_block_publishes_to_the_block() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(flag, out):
+    t = cuda.threadIdx.x
+    if cuda.blockIdx.x == 0 and t == 0:
+        flag[0] = 5
+        cuda.threadfence_block()
+    elif cuda.blockIdx.x == 0:
+        out[t] = flag[0]
+"
+    );
+    let sig = "void(int64[::1], int64[::1])";
+    let args = || vec![array(Scalar::I64, &[0.0]), array(Scalar::I64, &[0.0; 32])];
+    let r = run(&src, "k", sig, 2, 32, args());
+    assert!(r.findings.is_empty(), "{:?}", r.messages);
+    let unfenced = src.replace("        cuda.threadfence_block()\n", "");
+    assert_eq!(run(&unfenced, "k", sig, 2, 32, args()).findings, [(FindingKind::GlobalRace, 9)]);
+    // Block 1 reading it is outside the fence's scope.
+    let other_block = src.replace("    elif cuda.blockIdx.x == 0:", "    elif cuda.blockIdx.x == 1:");
+    let r = run(&other_block, "k", sig, 2, 32, args());
+    assert_eq!(r.findings, [(FindingKind::GlobalRace, 10)]);
+    assert!(r.messages[0].contains("another block") && r.messages[0].contains("element 0 of `flag`"), "{}", r.messages[0]);
+    assert!(run(&other_block.replace("threadfence_block", "threadfence"), "k", sig, 2, 32, args()).findings.is_empty());
+}
+
 #[test]
 fn factory_kernels_use_their_closure_constants_and_nested_device_functions() {
     let src = format!(

@@ -270,7 +270,9 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let rate = outcome.steps as f64 / elapsed.as_secs_f64().max(1e-9);
     println!("time: {:.3} ms on the simulator ({} operations, {:.1} M/s)", elapsed.as_secs_f64() * 1e3, outcome.steps, rate / 1e6);
     for f in &outcome.findings {
-        println!("{}: sanitizer[{}]: {}", locate(f.span), f.kind.label(), f.message);
+        // A race names the other thread's access too.
+        let other = f.other.map(|o| format!(" (the other access: {})", locate(o))).unwrap_or_default();
+        println!("{}: sanitizer[{}]: {}{other}", locate(f.span), f.kind.label(), f.message);
     }
     Ok(if outcome.findings.is_empty() { 0 } else { 1 })
 }

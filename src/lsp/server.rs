@@ -549,7 +549,10 @@ fn simulate_for_client(
     let mut messages: Vec<String> = outcome
         .findings
         .iter()
-        .map(|f| format!("line {}: {}: {}", lines.line_of(f.span.start()) + 1, f.kind.label(), f.message))
+        .map(|f| {
+            let other = f.other.map(|o| format!(" (the other access: line {})", lines.line_of(o.start()) + 1)).unwrap_or_default();
+            format!("line {}: {}: {}{other}", lines.line_of(f.span.start()) + 1, f.kind.label(), f.message)
+        })
         .collect();
     let mut printed = outcome.printed.text;
     if printed.len() > custom::MAX_SENT_PRINTED {

@@ -371,7 +371,9 @@ pub(super) enum Intrinsic {
     /// `threadfence` and `threadfence_system`: the thread's earlier global writes are
     /// published to the grid.
     Fence,
-    /// Block-scope fences, `nanosleep` and record fields: nothing to compute.
+    /// `threadfence_block`: published to the thread's own block.
+    FenceBlock,
+    /// `nanosleep` and record fields: nothing to compute.
     Nothing,
     Popc,
     Clz,
@@ -475,7 +477,8 @@ impl Intrinsic {
             "activemask" => Intrinsic::ActiveMask,
             "lanemask_lt" => Intrinsic::LaneMaskLt,
             "threadfence" | "threadfence_system" => Intrinsic::Fence,
-            "threadfence_block" | "nanosleep" => Intrinsic::Nothing,
+            "threadfence_block" => Intrinsic::FenceBlock,
+            "nanosleep" => Intrinsic::Nothing,
             "popc" => Intrinsic::Popc,
             "clz" => Intrinsic::Clz,
             "brev" => Intrinsic::Brev,

@@ -154,6 +154,17 @@ pub struct Track {
     reader: u32,
     read_epoch: u32,
     readers: Readers,
+    /// The first of the atomic updates that changed the element not yet ordered before one
+    /// another (the latest's epoch), as `reader` for reads, and the latest updater.
+    atomic: u32,
+    atomic_epoch: u32,
+    atomics: Readers,
+    atomic_last: u32,
+    /// Where (span starts) the last plain write, the reads and the last atomic update were:
+    /// findings name the other access's line.
+    write_at: u32,
+    read_at: u32,
+    atomic_at: u32,
 }
 
 /// Who made the reads a [`Track`] holds.
@@ -179,6 +190,13 @@ impl Default for Track {
             reader: NONE,
             read_epoch: 0,
             readers: Readers::One,
+            atomic: NONE,
+            atomic_epoch: 0,
+            atomics: Readers::One,
+            atomic_last: NONE,
+            write_at: 0,
+            read_at: 0,
+            atomic_at: 0,
         }
     }
 }
@@ -225,6 +243,9 @@ pub struct Finding {
     pub span: TextRange,
     pub block: [u32; 3],
     pub thread: [u32; 3],
+    /// The other access of a race (its span's start), for the message's "line N".
+    #[serde(skip)]
+    pub other: Option<TextRange>,
 }
 
 /// Everything a launch needs besides its arguments.
@@ -356,15 +377,22 @@ struct Thread {
     steps: u64,
 }
 
-/// Why a write is a finding.
+/// A race's other access: `other` (a grid-wide thread id) did `access` to `element` (its
+/// index in `buffer`) at the span starting at `other_at`.
 #[derive(Clone, Copy)]
-enum WriteConflict {
-    /// Another thread of the block read or wrote the word since the last barrier.
-    Shared { written_by_other: bool },
-    /// Another thread wrote the element, without an atomic.
-    Global,
-    /// Another thread read the element, not ordered before this write.
-    GlobalRead { reader: u32 },
+struct Race {
+    buffer: usize,
+    element: usize,
+    other: u32,
+    other_at: u32,
+    access: Access,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Read,
+    Wrote,
+    Atomic,
 }
 
 /// What stopped a thread's run.
@@ -375,6 +403,9 @@ enum Stop {
     /// Device-function calls nested deeper than [`MAX_CALL_DEPTH`].
     Recursion(TextRange),
 }
+
+/// Racy reads held until their thread stores, at most (the rest are dropped).
+const MAX_PENDING: usize = 4096;
 
 /// Device-function calls nest at most this deep (recursion, direct or not, stops here).
 pub const MAX_CALL_DEPTH: usize = 64;
@@ -402,8 +433,10 @@ struct Machine<'p> {
     epoch: u32,
     /// The epoch of the last grid sync.
     grid_sync: u32,
-    /// Per thread (grid-wide id), the epoch of its last `threadfence` (empty until one).
+    /// Per thread (grid-wide id), the epoch of its last `threadfence` and of its last
+    /// `threadfence_block` (empty until one).
     fenced: Vec<u32>,
+    fenced_block: Vec<u32>,
     /// Threads per block.
     per_block: u32,
     steps: u64,
@@ -412,6 +445,10 @@ struct Machine<'p> {
     stopped: bool,
     /// The text `print` calls wrote.
     output: printf::Output,
+    /// Plain reads of elements other threads update atomically, unordered with them: their
+    /// findings, reported when the reading thread next stores (the value read may flow
+    /// there). A dead read of a counter, or one a thread only polls, is no bug.
+    pending: Vec<(u32, Finding, (usize, usize))>,
 }
 
 pub fn run(
@@ -436,6 +473,8 @@ pub fn run(
         epoch: 0,
         grid_sync: 0,
         fenced: Vec::new(),
+        fenced_block: Vec::new(),
+        pending: Vec::new(),
         per_block: launch.block.iter().product::<u32>().max(1),
         steps: 0,
         stopped: false,
@@ -858,6 +897,11 @@ impl Machine<'_> {
     }
 
     fn report(&mut self, kind: FindingKind, span: TextRange, t: Who, message: String) {
+        self.report_race(kind, span, t, message, None);
+    }
+
+    /// A finding whose other access (a race's) starts at `other`.
+    fn report_race(&mut self, kind: FindingKind, span: TextRange, t: Who, message: String, other: Option<u32>) {
         if self.reported.insert((kind, span)) {
             self.findings.push(Finding {
                 kind,
@@ -865,6 +909,7 @@ impl Machine<'_> {
                 span,
                 block: t.bid,
                 thread: t.tid,
+                other: other.map(|at| TextRange::empty(at.into())),
             });
         }
     }
@@ -901,6 +946,7 @@ impl Machine<'_> {
                                 span,
                                 block: bid,
                                 thread: tid,
+                                other: None,
                             });
                         }
                         // A GPU would never finish this launch: stop every thread.
@@ -972,6 +1018,7 @@ impl Machine<'_> {
                             span,
                             block: th.bid,
                             thread: th.tid,
+                            other: None,
                         });
                     }
                 }
@@ -1036,6 +1083,7 @@ impl Machine<'_> {
                         span,
                         block,
                         thread,
+                        other: None,
                     });
                 }
                 for &i in &live {
@@ -1443,7 +1491,6 @@ impl Machine<'_> {
             MemorySpace::Local => return self.track_local_read(t, buffer, at, n, span),
             _ => return,
         }
-        let me = t.id;
         let buf = &mut self.buffers[buffer];
         if buf.track.is_empty() {
             buf.track = vec![Track::default(); buf.data.len() / n + 1];
@@ -1458,27 +1505,49 @@ impl Machine<'_> {
         // Global arrays come from the host, written.
         let never_written = space == MemorySpace::Shared && !track.written;
         let raced = !atomic && self.write_unordered(t, &track, space) && (space != MemorySpace::Global || !track.agreed);
+        // A plain read of a shared element other threads of the block update atomically,
+        // unordered with them, sees some of their updates and not others (a histogram read
+        // before the barrier that ends its updates). Global memory is left out: lock-free
+        // algorithms read what others update atomically as an estimate on purpose (a
+        // Bellman-Ford relaxation's `dist[u]`, push-relabel's `excess[u]`), which only the
+        // value's flow would tell from a bug.
+        let raced_atomic = !atomic && !raced && space == MemorySpace::Shared && self.atomic_unordered(t, &track, space, true);
         // Atomics are ordered among themselves: not a read that can race.
         if !atomic {
             // Reads ordered before this one are ordered before what follows it too.
-            let (reader, readers) = if track.reader == NONE
-                || self.ordered(t, track.reader, track.read_epoch, track.readers)
-            {
-                (me, Readers::One)
-            } else if track.readers != Readers::Many && self.same_warp(track.reader, t) {
-                (track.reader, Readers::Warp)
-            } else {
-                (track.reader, Readers::Many)
-            };
+            let (reader, readers) = self.join(t, track.reader, track.read_epoch, track.readers);
             let entry = &mut self.buffers[buffer].track[element];
             (entry.reader, entry.read_epoch, entry.readers) = (reader, self.epoch, readers);
+            entry.read_at = span.start().into();
         }
-        if space == MemorySpace::Global {
-            if raced {
-                self.global_race_finding(t, span, buffer, track.writer, "wrote");
-            }
-        } else if never_written || raced {
-            self.read_finding(t, span, never_written);
+        let race = |other, other_at, access| Race { buffer, element, other, other_at, access };
+        if never_written {
+            self.report(
+                FindingKind::UninitializedRead,
+                span,
+                t,
+                format!(
+                    "read of element {element} of a shared array no thread has written (thread {:?}, block {:?}): shared memory starts uninitialised; write it (and `cuda.syncthreads()`) before reading",
+                    t.tid, t.bid
+                ),
+            );
+        } else if raced {
+            self.race_finding(t, span, "reads", race(track.writer, track.write_at, Access::Wrote));
+        } else if raced_atomic {
+            let other = if track.atomic_last == t.id { track.atomic } else { track.atomic_last };
+            self.race_finding(t, span, "reads", race(other, track.atomic_at, Access::Atomic));
+        }
+    }
+
+    /// The accesses unordered before one another after `t`'s joins the set `(id, readers)`
+    /// made in `epoch`: `t`'s alone when those are ordered before it (or are its own).
+    fn join(&self, t: Who, id: u32, epoch: u32, readers: Readers) -> (u32, Readers) {
+        if id == NONE || self.ordered(t, id, epoch, readers) {
+            (t.id, Readers::One)
+        } else if readers != Readers::Many && self.same_warp(id, t) {
+            (id, Readers::Warp)
+        } else {
+            (id, Readers::Many)
         }
     }
 
@@ -1497,32 +1566,6 @@ impl Machine<'_> {
                 t.tid, t.bid
             ),
         );
-    }
-
-    /// Report a read of shared memory no thread wrote, or (`never_written` false) a race.
-    #[cold]
-    fn read_finding(&mut self, t: Who, span: TextRange, never_written: bool) {
-        if never_written {
-            self.report(
-                FindingKind::UninitializedRead,
-                span,
-                t,
-                format!(
-                    "read of shared memory no thread has written (thread {:?}, block {:?})",
-                    t.tid, t.bid
-                ),
-            );
-        } else {
-            self.report(
-                FindingKind::SharedRace,
-                span,
-                t,
-                format!(
-                    "shared-memory race: thread {:?} reads a word another thread of block {:?} wrote since the last barrier",
-                    t.tid, t.bid
-                ),
-            );
-        }
     }
 
     fn store(
@@ -1578,6 +1621,9 @@ impl Machine<'_> {
         span: TextRange,
         atomic: bool,
     ) {
+        if !self.pending.is_empty() {
+            self.report_pending(t.id);
+        }
         let n = new.len();
         let space = self.buffers[buffer].space;
         if space == MemorySpace::Local {
@@ -1602,45 +1648,62 @@ impl Machine<'_> {
             buf.track.resize(element + 1, Track::default());
         }
         let track = buf.track[element];
+        let changes = buf.data[at..at + n] != *new;
         // A write of the value already there (`found[0] = 1` from many threads) changes
         // nothing another thread could see, whatever the order: not a race. It stays the
         // element's writer only if there is none, so a later different value still conflicts.
         // (With no writer yet, that is what any write does: the bytes need no comparing.)
-        if !atomic && track.writer != NONE && buf.data[at..at + n] == *new {
+        if !atomic && track.writer != NONE && !changes {
             if track.writer != me {
                 buf.track[element].agreed = true;
             }
             return;
         }
-        let written_by_other = !atomic && self.write_unordered(t, &track, space);
-        let conflict = match space {
-            MemorySpace::Shared if !atomic => {
-                let read_by_other = track.reader != NONE
-                    && (track.readers != Readers::One || track.reader != me)
-                    && !self.ordered(t, track.reader, track.read_epoch, track.readers);
-                (read_by_other || written_by_other)
-                    .then_some(WriteConflict::Shared { written_by_other })
-            }
-            MemorySpace::Global if written_by_other => Some(WriteConflict::Global),
-            MemorySpace::Global if !atomic => (track.reader != NONE
-                && (track.readers != Readers::One || track.reader != me)
-                && !self.ordered(t, track.reader, track.read_epoch, track.readers))
-                .then_some(WriteConflict::GlobalRead { reader: track.reader }),
-            _ => None,
+        let written_by_other = self.write_unordered(t, &track, space);
+        let read_by_other = !atomic
+            && track.reader != NONE
+            && (track.readers != Readers::One || track.reader != me)
+            && !self.ordered(t, track.reader, track.read_epoch, track.readers);
+        let race = |other, other_at, access| Race { buffer, element, other, other_at, access };
+        // An atomic that changes nothing is a read (of the plain write it races with). An
+        // atomic after another thread's plain read is left to that read's side: the threads
+        // that read after an update report it, at the read, where the fix goes.
+        let conflict = if written_by_other {
+            Some(race(track.writer, track.write_at, Access::Wrote))
+        } else if !changes || atomic {
+            None
+        } else if read_by_other {
+            Some(race(track.reader, track.read_at, Access::Read))
+        } else if !atomic && self.atomic_unordered(t, &track, space, false) {
+            // The last atomic update, if this thread's, saw the others (the last block of
+            // a ticketed reduction resetting the counter).
+            Some(race(track.atomic_last, track.atomic_at, Access::Atomic))
+        } else {
+            None
         };
-        let conflict = conflict.filter(|_| self.buffers[buffer].data[at..at + n] != *new);
-        // Atomics never conflict, and reset the element's writer (global) as they do.
+        let (first, atomics) = self.join(t, track.atomic, track.atomic_epoch, track.atomics);
         let entry = &mut self.buffers[buffer].track[element];
         entry.written = true;
         entry.agreed = false;
         if atomic {
-            entry.writer = NONE;
+            if changes {
+                (entry.atomic, entry.atomics, entry.atomic_last) = (first, atomics, me);
+                entry.atomic_epoch = self.epoch;
+                entry.atomic_at = span.start().into();
+                entry.writer = NONE;
+            }
         } else {
             entry.writer = me;
             entry.write_epoch = self.epoch;
+            entry.write_at = span.start().into();
         }
-        if let Some(conflict) = conflict {
-            self.write_finding(t, span, buffer, conflict);
+        if let Some(race) = conflict {
+            let does = match (atomic, race.access) {
+                (true, _) => "updates atomically",
+                (false, Access::Atomic) => "writes without an atomic",
+                _ => "writes",
+            };
+            self.race_finding(t, span, does, race);
         }
     }
 
@@ -1659,14 +1722,27 @@ impl Machine<'_> {
     fn write_unordered(&self, t: Who, track: &Track, space: MemorySpace) -> bool {
         track.writer != NONE
             && !self.ordered(t, track.writer, track.write_epoch, Readers::One)
-            && (space != MemorySpace::Global || !self.published(track.writer, track.write_epoch))
+            && (space != MemorySpace::Global || !self.published(track.writer, track.write_epoch, t))
     }
 
-    /// Whether thread `id` passed a `threadfence` after its global write in `epoch`. Code
-    /// fences before it signals (an atomic ticket, a flag) that the write may be read: the
-    /// simulator does not follow the signal, and takes the fence to order what comes after.
-    fn published(&self, id: u32, epoch: u32) -> bool {
+    /// Whether atomic updates of `track`'s element by other threads are not ordered before
+    /// `t`'s access now. A write by the latest updater follows the others (the last block of
+    /// a ticketed reduction resetting the counter); a read by it may not see later ones.
+    fn atomic_unordered(&self, t: Who, track: &Track, space: MemorySpace, read: bool) -> bool {
+        track.atomic != NONE
+            && (if read { track.atomics != Readers::One || track.atomic != t.id } else { track.atomic_last != t.id })
+            && !self.ordered(t, track.atomic, track.atomic_epoch, track.atomics)
+            && (space != MemorySpace::Global || !self.published(track.atomic, track.atomic_epoch, t))
+    }
+
+    /// Whether thread `id` passed a `threadfence` (or, `t` in its block, a
+    /// `threadfence_block`) after its global write in `epoch`. Code fences before it signals
+    /// (an atomic ticket, a flag) that the write may be read: the simulator does not follow
+    /// the signal, and takes the fence to order what comes after within the fence's scope.
+    fn published(&self, id: u32, epoch: u32, t: Who) -> bool {
         self.fenced.get(id as usize).is_some_and(|&f| f > epoch)
+            || (id / self.per_block == t.id / self.per_block
+                && self.fenced_block.get(id as usize).is_some_and(|&f| f > epoch))
     }
 
     fn same_warp(&self, id: u32, t: Who) -> bool {
@@ -1674,61 +1750,87 @@ impl Machine<'_> {
             && id % self.per_block / 32 == t.id % self.per_block / 32
     }
 
+    /// Report `t`'s access (`does`: "reads", "writes", ...) of an element another thread
+    /// accessed with nothing ordering the two: what it sees or leaves depends on their order.
     #[cold]
-    fn write_finding(&mut self, t: Who, span: TextRange, buffer: usize, conflict: WriteConflict) {
-        if matches!(conflict, WriteConflict::Global) {
-            self.findings.retain(|f| f.kind != FindingKind::GlobalRace || f.span.intersect(span).is_none());
-        }
-        let (kind, message) = match conflict {
-            WriteConflict::Shared { written_by_other } => (
-                FindingKind::SharedRace,
-                format!(
-                    "shared-memory race: thread {:?} writes a word of block {:?}'s shared memory that another thread {} since the last barrier",
-                    t.tid,
-                    t.bid,
-                    if written_by_other { "wrote" } else { "read" }
-                ),
-            ),
-            WriteConflict::Global => (
-                FindingKind::GlobalWriteConflict,
-                format!(
-                    "conflicting writes: two threads wrote the same element of `{}` without an atomic (thread {:?}, block {:?}); the result depends on their order",
-                    self.buffers[buffer].name, t.tid, t.bid
-                ),
-            ),
-            WriteConflict::GlobalRead { reader } => return self.global_race_finding(t, span, buffer, reader, "read"),
+    fn race_finding(&mut self, t: Who, span: TextRange, does: &str, race: Race) {
+        let Race { buffer, element, other, other_at, access } = race;
+        let space = self.buffers[buffer].space;
+        let same_block = other / self.per_block == t.id / self.per_block;
+        let both_plain_writes = does == "writes" && access == Access::Wrote;
+        let kind = match space {
+            MemorySpace::Shared => FindingKind::SharedRace,
+            _ if both_plain_writes => FindingKind::GlobalWriteConflict,
+            _ => FindingKind::GlobalRace,
         };
-        self.report(kind, span, t, message);
-    }
-
-    /// A global element `t` accesses that thread `other` (a grid-wide id) `did` ("read" or
-    /// "wrote") with nothing ordering the two. Within a block a barrier orders them; across
-    /// blocks nothing in one launch does.
-    #[cold]
-    fn global_race_finding(&mut self, t: Who, span: TextRange, buffer: usize, other: u32, did: &str) {
-        let (access, other_did) = if did == "read" { ("writes", "read") } else { ("reads", "wrote") };
-        let (thread, fix) = if other / self.per_block == t.id / self.per_block {
-            (
-                format!("thread {:?} of the same block", self.thread_of(other)),
-                "a `cuda.syncthreads()` between the two orders them",
-            )
+        let what = match space {
+            MemorySpace::Shared => "shared-memory race",
+            _ if both_plain_writes => "conflicting writes",
+            _ => "global-memory race",
+        };
+        let did = match access {
+            Access::Read => "read",
+            Access::Wrote => "wrote",
+            Access::Atomic => "updated atomically",
+        };
+        let fix = if both_plain_writes && space == MemorySpace::Global {
+            "make each thread write its own element, or combine the values with an atomic (`cuda.atomic.add`)"
+        } else if access == Access::Atomic && does == "reads" {
+            if same_block {
+                "read the value the atomic returns, or put a `cuda.syncthreads()` between the updates and the read"
+            } else {
+                "read the value the atomic returns, or read the total in a later launch"
+            }
+        } else if does != "reads" && (access == Access::Atomic || does == "updates atomically") && !same_block {
+            "update the element atomically in every thread, or initialise it in an earlier launch"
+        } else if same_block {
+            "a `cuda.syncthreads()` between the two orders them"
         } else {
-            (
-                format!("a thread of another block (thread {:?}, block {:?})", self.thread_of(other), self.block_of(other)),
-                "blocks cannot wait for each other within a launch: split the kernel in two launches, or use atomics",
-            )
+            "blocks cannot wait for each other within a launch: split the kernel in two launches, or use atomics"
+        };
+        let thread = if same_block {
+            format!("thread {:?} of the same block", self.thread_of(other))
+        } else {
+            format!("a thread of another block (thread {:?}, block {:?})", self.thread_of(other), self.block_of(other))
         };
         let message = format!(
-            "global-memory race: thread {:?} of block {:?} {access} an element of `{}` that {thread} {other_did}, with nothing ordering the two; {fix}",
+            "{what}: thread {:?} of block {:?} {does} element {element} of `{}` that {thread} {did}, with nothing ordering the two; {fix}",
             t.tid,
             t.bid,
             self.buffers[buffer].name,
         );
         // A read-modify-write (`out[0] += x`) races on its read and conflicts on its write:
         // the conflict, which says to use an atomic, is the one to read.
-        let conflict = |f: &Finding| f.kind == FindingKind::GlobalWriteConflict && f.span.intersect(span).is_some();
-        if !self.findings.iter().any(conflict) {
-            self.report(FindingKind::GlobalRace, span, t, message);
+        if kind == FindingKind::GlobalWriteConflict {
+            self.findings.retain(|f| f.kind != FindingKind::GlobalRace || f.span.intersect(span).is_none());
+        } else if kind == FindingKind::GlobalRace
+            && self.findings.iter().any(|f| f.kind == FindingKind::GlobalWriteConflict && f.span.intersect(span).is_some())
+        {
+            return;
+        }
+        if access == Access::Atomic && does == "reads" {
+            let finding = Finding { kind, message, span, block: t.bid, thread: t.tid, other: Some(TextRange::empty(other_at.into())) };
+            if self.pending.len() < MAX_PENDING && !self.pending.iter().any(|(id, f, _)| *id == t.id && f.span == span) {
+                self.pending.push((t.id, finding, (buffer, element)));
+            }
+            return;
+        }
+        self.report_race(kind, span, t, message, Some(other_at));
+    }
+
+    /// Report thread `id`'s pending racy reads: it stores now.
+    #[cold]
+    fn report_pending(&mut self, id: u32) {
+        let mut i = 0;
+        while i < self.pending.len() {
+            if self.pending[i].0 == id {
+                let f = self.pending.swap_remove(i).1;
+                if self.reported.insert((f.kind, f.span)) {
+                    self.findings.push(f);
+                }
+            } else {
+                i += 1;
+            }
         }
     }
 
@@ -1808,13 +1910,14 @@ impl Machine<'_> {
             Intrinsic::ActiveMask => return Err(Wait::ActiveMask { span }),
             Intrinsic::LaneMaskLt => V::Int((1i64 << ((t.linear % 1_000_000) % 32)) - 1),
             Intrinsic::Nothing => V::Void,
-            Intrinsic::Fence => {
+            Intrinsic::Fence | Intrinsic::FenceBlock => {
                 self.epoch += 1;
-                if self.fenced.is_empty() {
-                    let threads = self.per_block as usize * self.launch.grid.iter().product::<u32>() as usize;
-                    self.fenced = vec![0; threads];
+                let threads = self.per_block as usize * self.launch.grid.iter().product::<u32>() as usize;
+                let fenced = if matches!(intrinsic, Intrinsic::Fence) { &mut self.fenced } else { &mut self.fenced_block };
+                if fenced.is_empty() {
+                    *fenced = vec![0; threads];
                 }
-                if let Some(f) = self.fenced.get_mut(t.id as usize) {
+                if let Some(f) = fenced.get_mut(t.id as usize) {
                     *f = self.epoch;
                 }
                 V::Void
@@ -2056,6 +2159,14 @@ impl Machine<'_> {
                 }
             }
         };
+        // A compare-and-swap validates the thread's plain read of the element (a CAS loop's
+        // first guess): that read is no finding.
+        if matches!(op, Atomic::Cas) && !self.pending.is_empty()
+            && let Some((at, s)) = self.element(t, arr, &idx, span)
+        {
+            let read = (arr.buffer, at >> (s.itemsize() as usize).trailing_zeros());
+            self.pending.retain(|(id, _, element)| (*id, *element) != (t.id, read));
+        }
         self.store(t, arr, &idx, &new, span, true);
         old
     }
