@@ -798,3 +798,27 @@ fn a_while_test_reads_a_variable_an_int64_before_and_an_int32_in_the_body() {
     // front, rear: (0, 1) -> (1, 3) -> (3, 5) -> (5, 5): three levels, as CPython counts them.
     assert_eq!(read_i64s(got[0].as_ref().unwrap()), [3, 5]);
 }
+
+/// Record arrays type as Numba's (tests/typing.rs), but neither back end loads or stores
+/// record fields yet: each field access is an error at the construct, before any code.
+#[test]
+fn record_field_access_is_not_compiled_yet() {
+    use kernlint::analysis::signature::parse_signature_str;
+    use kernlint::launch::build_program;
+    let src = "from numba import cuda
+
+@cuda.jit
+def move(p, dx, out):
+    i = cuda.grid(1)
+    if i < p.shape[0]:
+        p[i].x += dx
+        out[i] = p[i].id + p[i].x
+";
+    let (db, file) = kernel_runs::database(src);
+    let particle = "Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)";
+    let sig = parse_signature_str(&format!("void({particle}[::1], float32, float32[::1])")).unwrap();
+    let e = build_program(&db, file, "move", &sig).err().unwrap();
+    assert_eq!(e.message, "kernlint cannot compile record field access (`.x`) yet");
+    let span = e.range.unwrap();
+    assert_eq!(&src[span.start().to_usize()..span.end().to_usize()], "p[i].x");
+}

@@ -470,6 +470,16 @@ class C(Enum):
 @cuda.jit
 def k(o):
     o[0] = C.A"#),
+    ("record_field_misaligned", "void(Record(a[type=int8;offset=0],b[type=float64;offset=1];9;False)[:], float64[::1])", 3, Numba,
+     "Record(a[type=int8;offset=0],b[type=float64;offset=1];9;False).b of type float64 is not aligned", r#"
+@cuda.jit
+def k(p, o):
+    o[0] = p[0].b + p[0].a"#),
+    ("record_field_misaligned_store", "void(Record(a[type=int8;offset=0],b[type=float32;offset=1];5;False)[:], float64[::1])", 3, Numba,
+     "of type float32 is not aligned", r#"
+@cuda.jit
+def k(p, o):
+    p[0]["b"] = 1.5"#),
 ];
 
 #[test]
@@ -539,6 +549,7 @@ fn check_reports_every_rejected_kernel_at_its_line() {
 /// Kernels Numba compiles (`cuda.compile_ptx`) next to the rejections above: the typing
 /// rules report none of them (kernlint may not implement them yet).
 const NUMBA_COMPILES: &[(&str, &str, &str)] = &[
+    ("record_fields", "void(Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)[:], float32, float32[::1])", "@cuda.jit\ndef k(p, dx, out):\n    i = cuda.grid(1)\n    p[i].x += dx\n    p[i][\"y\"] = p[i].y * 2\n    r = p[i]\n    r.id = 3\n    out[i] = p[i].id + p[i].x + r[0]"),
     ("np_nanvar", "void(float64[::1])", "@cuda.jit\ndef k(o):\n    o[0] = np.nanvar(o) + np.nanstd(o)"),
     ("np_trace", "void(float64[:, ::1])", "@cuda.jit\ndef k(o):\n    o[0, 0] = np.trace(o)"),
     ("int_enum_store_int32", "void(int32[::1])", "from enum import IntEnum\nclass C(IntEnum):\n    A = 1\n@cuda.jit\ndef k(o):\n    o[0] = C.A"),

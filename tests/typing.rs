@@ -359,3 +359,21 @@ fn np_trace_types_as_numbas_matrix_trace_impl() {
         assert_eq!(&src[err.file_range()], at, "{kernel}");
     }
 }
+
+#[test]
+fn record_fields_type_as_numba() {
+    let db = RootDatabase::default();
+    let src = "from numba import cuda\n\n@cuda.jit\ndef k(p, out):\n    i = cuda.grid(1)\n    a = p[i][\"y\"]\n    b = p[i][2]\n    c = p[i].id + p[i].x\n    r = p[i]\n    r[\"x\"] = 2\n    p[i].y += a\n    out[0] = a + b + c\n\n@cuda.jit\ndef missing(p, out):\n    out[0] = p[0][\"z\"]\n";
+    let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+    // The signature as Numba prints `from_dtype(particle)[:]`.
+    let particle = "Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)";
+    let sig = format!("void({particle}[:], float64[:])");
+    let k = type_function(&db, file, "k", Some(&sig)).unwrap();
+    // Numba's answers (compile_cuda typemap).
+    for (var, ty) in [("a", "float32"), ("b", "int32"), ("c", "float64"), ("r", particle)] {
+        assert_eq!(k.variables[var].iter().collect::<Vec<_>>(), [ty], "{var}");
+    }
+    let err = type_function(&db, file, "missing", Some(&sig)).unwrap_err();
+    assert!(err.message.contains("has no such field"), "{}", err.message);
+    assert_eq!(&src[err.file_range()], "p[0][\"z\"]");
+}

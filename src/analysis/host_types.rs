@@ -27,7 +27,7 @@ use super::launches::{HostCall, item_host_calls};
 use super::resolve::{NameLookup, qualified_path, scalar_type_of_path};
 use super::scope::module_scope;
 use super::syntax::{call_at, parse_module};
-use super::types::{Layout, Scalar, Type};
+use super::types::{Layout, Record, RecordField, Scalar, Type};
 use super::{Db, SourceFile};
 
 /// The signature a GPU function is compiled for when none is asked for: its decorator's
@@ -173,8 +173,9 @@ const MAX_SIGNATURES: usize = 8;
 enum HostTy {
     /// A value passed to a kernel as Numba's `typeof` types it.
     Value(Type),
-    /// A dtype (`np.float32`, `'float32'`, `a.dtype`).
-    Dtype(Scalar),
+    /// A dtype (`np.float32`, `'float32'`, `a.dtype`, `np.dtype([("x", np.float32)])`): a
+    /// scalar or a record.
+    Dtype(Type),
     /// A tuple of this many Python ints (a shape, `(16, 16)`).
     Shape(usize),
     /// A tuple of this many elements, some of unknown type: enough for a shape's rank.
@@ -522,23 +523,23 @@ struct Evaluator<'e, 'a> {
     functions: &'e HostFunctions<'a>,
 }
 
-fn array(dtype: Scalar, ndim: usize, layout: Layout) -> Option<HostTy> {
+fn array(dtype: Type, ndim: usize, layout: Layout) -> Option<HostTy> {
     if ndim == 0 || ndim > 32 {
         return None;
     }
     // A 1-D contiguous array is both C and F contiguous: `typeof` says C.
     let layout = if ndim == 1 { Layout::C } else { layout };
     Some(HostTy::Value(Type::Array {
-        dtype: Box::new(Type::Scalar(dtype)),
+        dtype: Box::new(dtype),
         ndim: ndim as u8,
         layout,
         readonly: false,
     }))
 }
 
-fn array_parts(ty: &HostTy) -> Option<(Scalar, usize, Layout)> {
+fn array_parts(ty: &HostTy) -> Option<(Type, usize, Layout)> {
     match ty {
-        HostTy::Value(Type::Array { dtype, ndim, layout, .. }) => Some((dtype.as_scalar()?, *ndim as usize, *layout)),
+        HostTy::Value(Type::Array { dtype, ndim, layout, .. }) => Some(((**dtype).clone(), *ndim as usize, *layout)),
         _ => None,
     }
 }
@@ -641,17 +642,19 @@ impl<'a> Evaluator<'_, 'a> {
             && self.scope.binding(name).is_none()
     }
 
-    fn dtype(&self, expr: &Expr, depth: usize) -> Option<Scalar> {
+    fn dtype(&self, expr: &Expr, depth: usize) -> Option<Type> {
+        let scalar = |s: Scalar| Some(Type::Scalar(s));
         match expr {
             Expr::StringLiteral(s) => {
                 let s = s.value.to_str();
-                Scalar::from_numpy_name(s).or_else(|| Scalar::from_name(s))
+                Scalar::from_numpy_name(s).or_else(|| Scalar::from_name(s)).map(Type::Scalar)
             }
-            Expr::NoneLiteral(_) => Some(Scalar::F64),
-            _ if self.builtin(expr, "float") => Some(Scalar::F64),
-            _ if self.builtin(expr, "int") => Some(Scalar::I64),
-            _ if self.builtin(expr, "bool") => Some(Scalar::Bool),
-            _ if self.builtin(expr, "complex") => Some(Scalar::C128),
+            Expr::NoneLiteral(_) => scalar(Scalar::F64),
+            Expr::List(_) | Expr::Dict(_) => self.record_dtype(expr, false, depth),
+            _ if self.builtin(expr, "float") => scalar(Scalar::F64),
+            _ if self.builtin(expr, "int") => scalar(Scalar::I64),
+            _ if self.builtin(expr, "bool") => scalar(Scalar::Bool),
+            _ if self.builtin(expr, "complex") => scalar(Scalar::C128),
             _ => match self.eval(expr, depth + 1)? {
                 HostTy::Dtype(s) => Some(s),
                 _ => None,
@@ -733,11 +736,11 @@ impl<'a> Evaluator<'_, 'a> {
                     return Some(passed);
                 }
                 let path = self.path(expr)?;
-                scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(HostTy::Dtype)
+                scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(|s| HostTy::Dtype(s.into()))
             }
             Expr::Attribute(a) => {
                 if let Some(path) = self.path(expr) {
-                    return scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(HostTy::Dtype);
+                    return scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(|s| HostTy::Dtype(s.into()));
                 }
                 let base = self.eval(&a.value, depth + 1)?;
                 let (dtype, ndim, layout) = array_parts(&base)?;
@@ -788,7 +791,7 @@ impl<'a> Evaluator<'_, 'a> {
                 Some(_) => None,
             }
         };
-        let dtype_or = |pos: usize, default: Scalar| -> Option<Scalar> {
+        let dtype_or = |pos: usize, default: Type| -> Option<Type> {
             match arg(pos, "dtype") {
                 None => Some(default),
                 Some(e) => self.dtype(e, depth),
@@ -839,16 +842,28 @@ impl<'a> Evaluator<'_, 'a> {
                 return (args.len() <= 1).then_some(HostTy::Value(Type::Scalar(s)));
             }
             return match name {
-                "dtype" => Some(HostTy::Dtype(self.dtype(args.first()?, depth)?)),
+                "dtype" => {
+                    let align = match kw("align") {
+                        None => false,
+                        Some(Expr::BooleanLiteral(b)) => b.value,
+                        Some(_) => return None,
+                    };
+                    let spec = args.first()?;
+                    let dtype = match spec {
+                        Expr::List(_) | Expr::Dict(_) => self.record_dtype(spec, align, depth)?,
+                        _ => self.dtype(spec, depth)?,
+                    };
+                    Some(HostTy::Dtype(dtype))
+                }
                 "zeros" | "ones" | "empty" => {
-                    array(dtype_or(1, Scalar::F64)?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(2)?)
+                    array(dtype_or(1, Scalar::F64.into())?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(2)?)
                 }
                 "full" => {
                     let fill = match self.eval(arg(1, "fill_value")?, depth + 1)? {
                         HostTy::Value(Type::Scalar(s)) => s,
                         _ => return None,
                     };
-                    array(dtype_or(2, fill)?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(3)?)
+                    array(dtype_or(2, fill.into())?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(3)?)
                 }
                 "zeros_like" | "ones_like" | "empty_like" | "full_like" => {
                     let (d, nd, layout) = array_parts(&self.eval(arg(0, "a")?, depth + 1)?)?;
@@ -875,9 +890,9 @@ impl<'a> Evaluator<'_, 'a> {
                             _ => return None,
                         }
                     }
-                    array(dtype_or(3, kind)?, 1, Layout::C)
+                    array(dtype_or(3, kind.into())?, 1, Layout::C)
                 }
-                "linspace" => array(dtype_or(5, Scalar::F64)?, 1, Layout::C),
+                "linspace" => array(dtype_or(5, Scalar::F64.into())?, 1, Layout::C),
                 "array" | "asarray" | "asnumpy" | "ascontiguousarray" | "asfortranarray" => {
                     let first = arg(0, "a").or_else(|| kw("object"))?;
                     let forced = match name {
@@ -893,7 +908,7 @@ impl<'a> Evaluator<'_, 'a> {
                     let (d, nd, layout) = match first {
                         Expr::List(_) | Expr::Tuple(_) => {
                             let (nd, kind) = self.literal_shape(first, depth)?;
-                            (kind, nd, Layout::C)
+                            (kind.into(), nd, Layout::C)
                         }
                         other => array_parts(&self.eval(other, depth + 1)?)?,
                     };
@@ -910,27 +925,31 @@ impl<'a> Evaluator<'_, 'a> {
                             _ => return None,
                         }
                     }
-                    array(Scalar::F64, args.len(), Layout::C)
+                    array(Scalar::F64.into(), args.len(), Layout::C)
                 }
                 "random.random" | "random.random_sample" | "random.ranf" | "random.sample" | "random.standard_normal" => {
                     match arg(0, "size") {
                         None => Some(HostTy::Value(Type::Scalar(Scalar::F64))),
-                        Some(size) => array(Scalar::F64, self.ndim_of_shape(size, depth)?, Layout::C),
+                        Some(size) => array(Scalar::F64.into(), self.ndim_of_shape(size, depth)?, Layout::C),
                     }
                 }
                 "random.uniform" | "random.normal" => match arg(2, "size") {
                     None => None,
-                    Some(size) => array(Scalar::F64, self.ndim_of_shape(size, depth)?, Layout::C),
+                    Some(size) => array(Scalar::F64.into(), self.ndim_of_shape(size, depth)?, Layout::C),
                 },
                 "random.randint" => {
-                    let dtype = dtype_or(3, Scalar::I64)?;
+                    let dtype = dtype_or(3, Scalar::I64.into())?;
                     match arg(2, "size") {
-                        None => Some(HostTy::Value(Type::Scalar(Scalar::I64))).filter(|_| dtype == Scalar::I64),
+                        None => Some(HostTy::Value(Type::Scalar(Scalar::I64))).filter(|_| dtype == Type::Scalar(Scalar::I64)),
                         Some(size) => array(dtype, self.ndim_of_shape(size, depth)?, Layout::C),
                     }
                 }
                 _ => None,
             };
+        }
+        // `numba.from_dtype(particle)`: the record type of a NumPy dtype, which works as one.
+        if matches!(path.as_str(), "numba.from_dtype" | "numba.np.numpy_support.from_dtype") {
+            return Some(HostTy::Dtype(self.dtype(arg(0, "dtype")?, depth)?));
         }
         if let Some(name) = path.strip_prefix("numba.cuda.") {
             return match name {
@@ -940,7 +959,7 @@ impl<'a> Evaluator<'_, 'a> {
                     Some(v)
                 }
                 "device_array" | "pinned_array" | "mapped_array" | "managed_array" => {
-                    array(dtype_or(1, Scalar::F64)?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(3)?)
+                    array(dtype_or(1, Scalar::F64.into())?, self.ndim_of_shape(arg(0, "shape")?, depth)?, order(3)?)
                 }
                 "device_array_like" | "pinned_array_like" | "mapped_array_like" => {
                     let v = self.eval(arg(0, "ary")?, depth + 1)?;
@@ -951,6 +970,73 @@ impl<'a> Evaluator<'_, 'a> {
             };
         }
         None
+    }
+
+    /// The record of a structured dtype given as `[("x", np.float32), ...]` or as
+    /// `{"names": [...], "formats": [...], "offsets": [...]}`, laid out as NumPy does: packed,
+    /// or with each field at its natural alignment for `align=True`. Fields that are
+    /// records or arrays themselves are not modelled.
+    fn record_dtype(&self, spec: &Expr, align: bool, depth: usize) -> Option<Type> {
+        let text = |e: &Expr| e.as_string_literal_expr().map(|s| s.value.to_str().to_string());
+        let scalar = |e: &Expr| self.dtype(e, depth + 1)?.as_scalar();
+        let (names, formats, offsets) = match spec {
+            Expr::List(list) => {
+                let mut names = Vec::new();
+                let mut formats = Vec::new();
+                for field in &list.elts {
+                    let Expr::Tuple(t) = field else { return None };
+                    let [name, format] = &t.elts[..] else { return None };
+                    names.push(text(name)?);
+                    formats.push(scalar(format)?);
+                }
+                (names, formats, None)
+            }
+            Expr::Dict(dict) => {
+                let entry = |key: &str| {
+                    dict.items.iter().find(|i| i.key.as_ref().and_then(text).as_deref() == Some(key)).map(|i| &i.value)
+                };
+                let known = |k: Option<String>| k.is_some_and(|k| matches!(k.as_str(), "names" | "formats" | "offsets"));
+                if !dict.items.iter().all(|i| known(i.key.as_ref().and_then(text))) {
+                    return None;
+                }
+                let elts = |e: &Expr| match e {
+                    Expr::List(l) => Some(l.elts.clone()),
+                    Expr::Tuple(t) => Some(t.elts.clone()),
+                    _ => None,
+                };
+                let names = elts(entry("names")?)?.iter().map(text).collect::<Option<Vec<_>>>()?;
+                let formats = elts(entry("formats")?)?.iter().map(scalar).collect::<Option<Vec<_>>>()?;
+                let offsets = match entry("offsets") {
+                    None => None,
+                    Some(o) => Some(
+                        elts(o)?
+                            .iter()
+                            .map(|e| u32::try_from(e.as_number_literal_expr()?.value.as_int()?.as_u64()?).ok())
+                            .collect::<Option<Vec<u32>>>()?,
+                    ),
+                };
+                (names, formats, offsets)
+            }
+            _ => return None,
+        };
+        if names.len() != formats.len() || offsets.as_ref().is_some_and(|o| o.len() != names.len()) {
+            return None;
+        }
+        let mut fields = Vec::new();
+        let (mut end, mut max_align) = (0u32, 1u32);
+        for (i, (name, ty)) in names.into_iter().zip(formats).enumerate() {
+            let a = if align { ty.alignment() } else { 1 };
+            let offset = match &offsets {
+                Some(o) => o[i],
+                None => end.div_ceil(a) * a,
+            };
+            end = end.max(offset + ty.itemsize());
+            max_align = max_align.max(a);
+            fields.push(RecordField { name, ty, offset });
+        }
+        // Numba lists the fields by offset.
+        fields.sort_by_key(|f| f.offset);
+        Some(Type::Record(Record { fields, size: end.div_ceil(max_align) * max_align, aligned: align }))
     }
 
     /// The depth and default dtype of a nested list/tuple literal of numbers.
@@ -1116,6 +1202,54 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.clone(), v.iter().map(|s| s.iter().map(|t| t.to_string()).collect()).collect()))
             .collect()
+    }
+
+    #[test]
+    fn structured_dtypes_type_as_numba_typeof() {
+        let src = r#"
+import numpy as np
+import numba
+from numba import cuda
+
+particle = np.dtype([("x", np.float32), ("y", np.float32), ("id", np.int32)])
+pair = np.dtype({"names": ["a", "b"], "formats": [np.int8, np.float64]}, align=True)
+swapped = numba.from_dtype(np.dtype({"names": ["a", "b"], "formats": ["f4", "i1"], "offsets": [4, 0]}))
+mixed = np.dtype([("c", np.complex64), ("f", np.bool_), ("d", np.complex128)], align=True)
+
+@cuda.jit
+def k(a, b):
+    pass
+
+def main():
+    p = np.zeros(16, dtype=particle)
+    k[1, 1](p, np.ones(4, dtype=pair))
+    k[1, 1](np.zeros((4, 2), dtype=[("a", np.int8), ("b", "f8")]), np.empty(3, dtype=swapped))
+    k[1, 1](np.zeros(2, dtype=mixed), p.copy())
+"#;
+        // numba.typeof of each array (numba-cuda 0.x in the oracle venv).
+        let particle = "Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)";
+        let expected = [
+            [
+                format!("unaligned array({particle}, 1d, C)"),
+                "array(Record(a[type=int8;offset=0],b[type=float64;offset=8];16;True), 1d, C)".to_string(),
+            ],
+            [
+                "unaligned array(Record(a[type=int8;offset=0],b[type=float64;offset=1];9;False), 2d, C)".to_string(),
+                "unaligned array(Record(b[type=int8;offset=0],a[type=float32;offset=4];8;False), 1d, C)".to_string(),
+            ],
+            [
+                "array(Record(c[type=complex64;offset=0],f[type=bool;offset=8],d[type=complex128;offset=16];32;True), 1d, C)"
+                    .to_string(),
+                format!("unaligned array({particle}, 1d, C)"),
+            ],
+        ];
+        assert_eq!(launches(src)["k"], expected.map(Vec::from).to_vec());
+        // The launch's signature text is one the signature parser reads back.
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+        for args in &launch_arg_types(&db, file)["k"] {
+            assert_eq!(&parse_signature_str(&signature_text(args).unwrap()).unwrap().args, args);
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use ruff_python_ast::{self as ast, Expr, Number};
 use ruff_python_parser::{Parsed, parse_parenthesized_expression_range};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
-use super::types::{Layout, Scalar, Type};
+use super::types::{Layout, Record, RecordField, Scalar, Type};
 
 /// A kernel or device-function signature.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -98,8 +98,8 @@ pub fn type_text(ty: &Type) -> Option<String> {
         Type::Optional(inner) => format!("optional({})", type_text(inner)?),
         Type::None => "none".to_string(),
         record @ Type::Record(_) if *record == Type::xoroshiro128p_state() => "xoroshiro128p_type".to_string(),
-        Type::Record(_)
-        | Type::Enum { .. }
+        Type::Record(r) => r.to_string(),
+        Type::Enum { .. }
         | Type::IntLiteral(_)
         | Type::BoolLiteral(_)
         | Type::StrLiteral(_)
@@ -120,12 +120,133 @@ fn scalar_text(s: Scalar) -> &'static str {
 
 /// Parses a signature string as `@cuda.jit("...")` receives it.
 pub fn parse_signature_str(src: &str) -> Result<Signature, SignatureError> {
-    parse_signature_expr(parse_str(src)?.expr(), &bare_name)
+    let (text, records) = replace_records(src)?;
+    Evaluator { resolve: &bare_name, records: &records }.signature(parse_str(&text)?.expr())
 }
 
 /// Parses a type string such as `"float32[:, ::1]"`.
 pub fn parse_type_str(src: &str) -> Result<Type, SignatureError> {
-    parse_type_expr(parse_str(src)?.expr(), &bare_name)
+    let (text, records) = replace_records(src)?;
+    Evaluator { resolve: &bare_name, records: &records }.ty(parse_str(&text)?.expr())
+}
+
+/// What the `n`-th record of a signature string is replaced by: `Record_n`, padded with `_`.
+const RECORD_PLACEHOLDER: &str = "Record_";
+
+/// Numba prints a record type as `Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)`,
+/// which is no Python expression: each one in `src` is parsed here and replaced by a
+/// placeholder name of the same length, so that error ranges stay those of `src`.
+fn replace_records(src: &str) -> Result<(String, Vec<Type>), SignatureError> {
+    let mut text = src.to_string();
+    let mut records = Vec::new();
+    let mut from = 0;
+    while let Some(found) = text[from..].find("Record(") {
+        let start = from + found;
+        from = start + 1;
+        // `MyRecord(` is some other name.
+        if text[..start].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let open = start + "Record".len();
+        let Some(end) = closing_paren(&text, open) else {
+            return Err(text_error(start, text.len(), "`Record(` is never closed"));
+        };
+        records.push(Type::Record(parse_record(&text[open + 1..end], start, end + 1)?));
+        let placeholder = format!("{RECORD_PLACEHOLDER}{}", records.len() - 1);
+        text.replace_range(start..=end, &format!("{placeholder:_<width$}", width = end + 1 - start));
+        from = end + 1;
+    }
+    Ok((text, records))
+}
+
+fn text_error(start: usize, end: usize, message: impl Into<String>) -> SignatureError {
+    let at = |i: usize| TextSize::try_from(i).unwrap_or_default();
+    SignatureError { message: message.into(), range: TextRange::new(at(start), at(end)) }
+}
+
+/// The index of the `)` that closes the `(` at `open`.
+fn closing_paren(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `s` split at the `sep`s outside brackets.
+fn split_top(s: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut last) = (0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                parts.push(&s[last..i]);
+                last = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[last..]);
+    parts
+}
+
+/// The inside of `Record(...)`, the text between `start` and `end` of the signature.
+fn parse_record(inner: &str, start: usize, end: usize) -> Result<Record, SignatureError> {
+    let err = |message: String| text_error(start, end, format!("in `Record(...)`: {message}"));
+    let [fields, size, aligned] = split_top(inner, ';')[..] else {
+        return Err(err("expected `Record(fields;size;aligned)`".into()));
+    };
+    let size: u32 = size.trim().parse().map_err(|_| err(format!("the size `{size}` is not a number")))?;
+    let aligned = match aligned.trim() {
+        "True" => true,
+        "False" => false,
+        other => return Err(err(format!("the alignment flag `{other}` is not `True` or `False`"))),
+    };
+    let mut parsed = Vec::new();
+    for field in split_top(fields, ',').into_iter().filter(|f| !f.trim().is_empty()) {
+        let field = field.trim();
+        let (name, spec) = field
+            .strip_suffix(']')
+            .and_then(|f| f.split_once('['))
+            .ok_or_else(|| err(format!("expected `name[type=T;offset=N]`, found `{field}`")))?;
+        let (mut ty, mut offset) = (None, None);
+        for part in split_top(spec, ';') {
+            match part.trim().split_once('=') {
+                Some(("type", t)) => ty = Some(t.trim()),
+                Some(("offset", o)) => offset = o.trim().parse::<u32>().ok(),
+                _ => {}
+            }
+        }
+        let (Some(ty), Some(offset)) = (ty, offset) else {
+            return Err(err(format!("the field `{name}` needs a `type=` and a numeric `offset=`")));
+        };
+        let ty = match Scalar::from_name(ty).or((ty == "bool").then_some(Scalar::Bool)) {
+            Some(s) => s,
+            None if ty.starts_with("Record(") => {
+                return Err(err(format!("kernlint does not implement nested records (field `{name}`) yet")));
+            }
+            None if ty.starts_with("nestedarray(") => {
+                return Err(err(format!("kernlint does not implement array fields of records (field `{name}`) yet")));
+            }
+            None => return Err(err(format!("unknown type `{ty}` of the field `{name}`"))),
+        };
+        if offset + ty.itemsize() > size {
+            return Err(err(format!("the field `{name}` ends past the record's size, {size}")));
+        }
+        parsed.push(RecordField { name: name.to_string(), ty, offset });
+    }
+    Ok(Record { fields: parsed, size, aligned })
 }
 
 /// Interprets a signature written as Python objects in a decorator, e.g.
@@ -137,12 +258,12 @@ pub fn parse_signature_expr(
     expr: &Expr,
     resolve: &dyn Fn(&Expr) -> Option<String>,
 ) -> Result<Signature, SignatureError> {
-    Evaluator { resolve }.signature(expr)
+    Evaluator { resolve, records: &[] }.signature(expr)
 }
 
 /// Interprets a type written as a Python expression (see [`parse_signature_expr`]).
 pub fn parse_type_expr(expr: &Expr, resolve: &dyn Fn(&Expr) -> Option<String>) -> Result<Type, SignatureError> {
-    Evaluator { resolve }.ty(expr)
+    Evaluator { resolve, records: &[] }.ty(expr)
 }
 
 /// Parses `src` as Python's `eval` would, which ignores surrounding whitespace.
@@ -276,6 +397,8 @@ fn error(node: &impl Ranged, message: impl Into<String>) -> SignatureError {
 
 struct Evaluator<'a> {
     resolve: &'a dyn Fn(&Expr) -> Option<String>,
+    /// The records a signature string had in place of its `Record_n` names.
+    records: &'a [Type],
 }
 
 impl Evaluator<'_> {
@@ -334,6 +457,14 @@ impl Evaluator<'_> {
     /// What a name or dotted name denotes, or an error naming it.
     fn named(&self, expr: &Expr) -> Result<Named> {
         let resolved = (self.resolve)(expr);
+        let record = resolved
+            .as_deref()
+            .and_then(|n| n.strip_prefix(RECORD_PLACEHOLDER))
+            .and_then(|n| n.trim_end_matches('_').parse::<usize>().ok())
+            .and_then(|n| self.records.get(n));
+        if let Some(record) = record {
+            return Ok(Named::Type(record.clone()));
+        }
         if let Some(named) = resolved.as_deref().and_then(named) {
             return Ok(named);
         }
@@ -614,7 +745,8 @@ mod tests {
     fn parsable_types(depth: usize) -> Vec<Type> {
         let mut out: Vec<Type> = Scalar::ALL.iter().map(|s| Type::Scalar(*s)).collect();
         out.push(Type::xoroshiro128p_state());
-        for dtype in Scalar::ALL.iter().map(|s| Type::Scalar(*s)).chain([Type::xoroshiro128p_state()]) {
+        out.push(particle());
+        for dtype in Scalar::ALL.iter().map(|s| Type::Scalar(*s)).chain([Type::xoroshiro128p_state(), particle()]) {
             for (ndim, layout, readonly) in [(0, Layout::C, false), (1, Layout::C, false), (2, Layout::F, true), (3, Layout::A, false)] {
                 out.push(Type::Array { dtype: Box::new(dtype.clone()), ndim, layout, readonly });
             }
@@ -633,6 +765,35 @@ mod tests {
             out.push(Type::tuple(Vec::new()));
         }
         out
+    }
+
+    /// `numba.from_dtype(np.dtype([("x", np.float32), ("y", np.float32), ("id", np.int32)]))`.
+    fn particle() -> Type {
+        let field = |name: &str, ty, offset| RecordField { name: name.to_string(), ty, offset };
+        let fields = vec![field("x", Scalar::F32, 0), field("y", Scalar::F32, 4), field("id", Scalar::I32, 8)];
+        Type::Record(Record { fields, size: 12, aligned: false })
+    }
+
+    #[test]
+    fn numba_record_text_parses() {
+        // As Numba prints `from_dtype(particle)[:]` and `from_dtype(particle)`.
+        let printed = "Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)";
+        assert_eq!(parse_type_str(printed), Ok(particle()));
+        assert_eq!(ty(printed), printed);
+        assert_eq!(ty(&format!("{printed}[:]")), format!("unaligned array({printed}, 1d, A)"));
+        let s = sig(&format!("void({printed}[:, ::1], float32, {printed})"));
+        assert_eq!(s.args[0], Type::array(particle(), 2, Layout::C));
+        assert_eq!(s.args[2], particle());
+        let aligned = parse_type_str("Record(a[type=int8;offset=0],b[type=float64;offset=8];16;True)");
+        assert!(matches!(aligned, Ok(Type::Record(Record { aligned: true, size: 16, .. }))));
+        // Errors point at the record, in the original text.
+        let (message, at) = type_err("Record(v[type=nestedarray(float32, (3,));offset=0],n[type=int32;offset=12];16;False)[:]");
+        assert!(message.contains("kernlint does not implement array fields of records (field `v`) yet"), "{message}");
+        assert!(at.starts_with("Record(v[") && at.ends_with("False)"), "{at}");
+        let (message, _) = type_err("Record(x[type=float32;offset=10];12;False)");
+        assert!(message.contains("the field `x` ends past the record's size, 12"), "{message}");
+        let (message, _) = type_err("Record(x[type=float32;offset=0];12");
+        assert!(message.contains("`Record(` is never closed"), "{message}");
     }
 
     #[test]

@@ -252,6 +252,12 @@ impl Scalar {
         self.bits() / 8
     }
 
+    /// Natural alignment in bytes, as in a NumPy `align=True` record: a complex number
+    /// aligns as its parts.
+    pub fn alignment(self) -> u32 {
+        if self.is_complex() { self.itemsize() / 2 } else { self.itemsize() }
+    }
+
     /// A signed integer type (`int8` .. `int64`).
     pub fn is_signed(self) -> bool {
         matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
@@ -330,6 +336,14 @@ pub struct Record {
     pub size: u32,
     /// Whether the fields sit at their natural (C ABI) alignment.
     pub aligned: bool,
+}
+
+impl RecordField {
+    /// Whether the field sits off its type's natural alignment, where Numba refuses to load
+    /// or store it.
+    pub fn misaligned(&self) -> bool {
+        !self.offset.is_multiple_of(self.ty.alignment())
+    }
 }
 
 impl Record {

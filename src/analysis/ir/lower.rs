@@ -716,6 +716,8 @@ impl Lower<'_> {
                 }
                 Ok(())
             }
+            // Typing admits attribute stores on records only.
+            Expr::Attribute(at) => unsupported(&format!("record field access (`.{}`)", at.attr), at.range()),
             _ => unsupported("this assignment target", span),
         }
     }
@@ -757,6 +759,7 @@ impl Lower<'_> {
                 let v = self.arith(a.op, old, rhs, None, span)?;
                 self.store(array, &s.slice, v, span)
             }
+            Expr::Attribute(at) => unsupported(&format!("record field access (`.{}`)", at.attr), at.range()),
             _ => unsupported("this augmented assignment target", span),
         }
     }
@@ -1148,6 +1151,9 @@ impl Lower<'_> {
     /// gives it.
     fn subscript(&mut self, array: ValueId, slice: &Expr, span: TextRange) -> LResult<Access> {
         let Type::Array { dtype, ndim, layout, readonly } = self.ty(array).clone() else {
+            if let Type::Record(_) = self.ty(array) {
+                return unsupported("record field access (`r[\"x\"]`)", span);
+            }
             return unsupported(&format!("indexing {}", self.ty(array)), span);
         };
         let exprs: Vec<&Expr> = match slice {
@@ -2154,10 +2160,8 @@ impl Lower<'_> {
                 Ok(v)
             }
             (Type::Scalar(s), "real" | "imag") => self.real_or_imag(base, *s, a.attr.as_str() == "imag", span),
-            (Type::Record(_), field) => {
-                let ty = self.expr_type(expr)?;
-                Ok(self.emit(Op::Intrinsic { name: format!("field.{field}"), args: vec![base] }, Some(ty), span))
-            }
+            // Neither the simulator nor the PTX back end models record values yet.
+            (Type::Record(_), field) => unsupported(&format!("record field access (`.{field}`)"), span),
             (_, attr) => unsupported(&format!("`.{attr}` on {base_ty}"), span),
         }
     }

@@ -15,7 +15,7 @@ use crate::analysis::kernels::{ItemScope, bound_names, for_each_assigned_name, f
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
 use crate::analysis::scope::{Binding, ConstValue, EnumClass};
 use crate::analysis::signature::Signature;
-use crate::analysis::types::{Layout, Scalar, Type};
+use crate::analysis::types::{Layout, Record, RecordField, Scalar, Type};
 use crate::analysis::{Db, SourceFile};
 
 /// What an expression denotes while typing: a Numba value type, or one of the
@@ -548,6 +548,14 @@ fn collect_defined(stmts: &[Stmt], out: &mut HashSet<String>) {
         }
         for_each_body(stmt, |body| collect_defined(body, out));
     }
+}
+
+/// The type of a record's field, which Numba refuses to load or store off its alignment.
+fn record_field(r: &Record, f: &RecordField, range: TextRange) -> TResult<Ty> {
+    if f.misaligned() {
+        return reject(ErrorKind::Numba, format!("{r}.{} of type {} is not aligned", f.name, f.ty), range);
+    }
+    Ok(Ty::scalar(f.ty))
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
@@ -1198,6 +1206,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                         target.range(),
                     );
                 }
+                // `p[i].x = v` needs the field, aligned, like a read of it.
+                if let Ty::Val(Type::Record(_)) = self.expr(&a.value, env)? {
+                    self.expr(target, env)?;
+                }
             }
             other => return err("cannot assign to this expression", other.range()),
         }
@@ -1263,6 +1275,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                     s.range(),
                 ),
                 _ => err(format!("cannot store {} into {}", value.record_name(), base.record_name()), s.range()),
+            };
+        }
+        // `a[i]["x"] = v`: a record is a reference into its array, its fields writable.
+        if let Ty::Val(Type::Record(_)) = &base {
+            self.subscript(base, &s.slice, env, s.range())?;
+            return match value.value() {
+                Some(v) if base_scalar(v).is_some() => Ok(()),
+                _ => err(format!("cannot store {} into a record field", value.record_name()), s.range()),
             };
         }
         let idx = self.indices(&s.slice, env)?;
@@ -2061,7 +2081,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 )),
             },
             Ty::Val(Type::Record(r)) => match r.field(attr) {
-                Some(f) => Ok(Ty::scalar(f.ty)),
+                Some(f) => record_field(r, f, range),
                 None => err(format!("record has no field `{attr}`"), range),
             },
             Ty::Val(Type::Enum { value, .. }) if attr == "value" => Ok(Ty::scalar(*value)),
@@ -2226,6 +2246,20 @@ impl<'c, 'a> Typer<'c, 'a> {
                 ),
                 range,
             ),
+            // `r["x"]`, and `r[0]` for the first field, as Numba types them.
+            Ty::Val(Type::Record(r)) => {
+                let field = match self.expr(slice, env)? {
+                    Ty::Val(Type::StrLiteral(name)) => r.field(&name),
+                    Ty::Val(Type::IntLiteral(k)) => usize::try_from(k).ok().and_then(|k| r.fields.get(k)),
+                    other => {
+                        return err(format!("a record takes a constant field name or position, not {}", other.record_name()), range);
+                    }
+                };
+                match field {
+                    Some(f) => record_field(r, f, range),
+                    None => err(format!("{r} has no such field"), range),
+                }
+            }
             other => err(format!("cannot index {}", other.record_name()), range),
         }
     }

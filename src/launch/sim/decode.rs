@@ -540,7 +540,6 @@ impl Intrinsic {
             }),
             n if n.starts_with("fp16.") => Intrinsic::Fp16(n["fp16.".len()..].to_string()),
             n if n.starts_with("random.") => Intrinsic::Random(n["random.".len()..].to_string()),
-            n if n.starts_with("field.") => Intrinsic::Nothing,
             // The routines that are another intrinsic were lowered to it; the others the
             // simulator computes, or reports.
             n if let Some(routine) = n.strip_prefix("libdevice.")
