@@ -259,6 +259,17 @@ fn number(v: &ConstValue) -> Option<ConstValue> {
     }
 }
 
+/// The Python number `float()` and `int()` read from a number or a NumPy integer, float32 or
+/// float64 scalar (`float(np.finfo(np.float32).min)`).
+fn scalar_number(v: &ConstValue) -> Option<ConstValue> {
+    match v {
+        ConstValue::NumpyScalar(s, inner) if s.is_int() => Some(ConstValue::Int(s.wrap_int(number(inner)?.as_int()?))),
+        ConstValue::NumpyScalar(Scalar::F32, inner) => Some(ConstValue::Float(as_float(inner)? as f32 as f64)),
+        ConstValue::NumpyScalar(Scalar::F64, inner) => Some(ConstValue::Float(as_float(inner)?)),
+        _ => number(v),
+    }
+}
+
 /// `a < b` as Python compares numbers: an int and a float exactly, not through a rounding.
 fn py_less(a: &ConstValue, b: &ConstValue) -> Option<bool> {
     Some(match (number(a)?, number(b)?) {
@@ -289,8 +300,8 @@ fn int_float_cmp(i: i128, f: f64) -> Option<std::cmp::Ordering> {
 fn builtin_call(name: &str, args: Vec<ConstValue>) -> Option<ConstValue> {
     match (name, &args[..]) {
         ("float", [ConstValue::Str(s)]) => s.trim().parse::<f64>().ok().map(ConstValue::Float),
-        ("float", [x]) => Some(ConstValue::Float(as_float(&number(x)?)?)),
-        ("int", [x]) => match number(x)? {
+        ("float", [x]) => Some(ConstValue::Float(as_float(&scalar_number(x)?)?)),
+        ("int", [x]) => match scalar_number(x)? {
             ConstValue::Float(f) if f.is_finite() => Some(ConstValue::Int(f.trunc() as i128)),
             ConstValue::Float(_) => None,
             i => Some(i),

@@ -443,10 +443,16 @@ DEG = math.degrees(math.pi / 3)
 POW_F = math.pow(2.0, 0.5)
 ATAN2 = math.atan2(1.0, -1.0)
 BOOL_AND = True & False
+# `float()` / `int()` of NumPy scalars (realworld10 max-pool: float(np.finfo(np.float32).min)).
+F32MIN_F = float(np.finfo(np.float32).min)
+TENTH_F32 = float(np.float32(0.1))
+I8_INT = int(np.int8(-5))
+TRUNC_F32 = int(np.float32(2.75))
 CONSTANTS = ["INV_SQRT_2PI", "LN2", "LOG_B", "DAYS", "TRUNC", "NEG_TRUNC", "ABS3", "ABS_F", "MIN34",
              "MAX_MIXED", "MAX_TIE", "ROUND_HALF", "ROUND_ODD", "ROUND2", "ROUND_INT", "I32MAX", "U8MIN",
              "I64MIN", "F32EPS", "F32MAX", "F64TINY", "ROOT2", "KILO", "HALF_POW", "SHIFT", "DOUBLE_N",
-             "FLOOR", "CEIL", "FMOD", "FDIV", "EXP1", "SIN1", "DEG", "POW_F", "ATAN2", "BOOL_AND"]
+             "FLOOR", "CEIL", "FMOD", "FDIV", "EXP1", "SIN1", "DEG", "POW_F", "ATAN2", "BOOL_AND",
+             "F32MIN_F", "TENTH_F32", "I8_INT", "TRUNC_F32"]
 
 
 @cuda.jit
