@@ -5,9 +5,10 @@
 //! `.T`, `.copy()`, `cuda.to_device`/`device_array*`, NumPy scalars (`np.float32(x)`),
 //! Python literals (int64, float64, bool), tuples of these, CuPy arrays (`cp.zeros`, typed
 //! as NumPy's through `__cuda_array_interface__`), and variables assigned exactly once from
-//! these in the same function (or at module level). A parameter of a module-level host
-//! function (`def run(x): k[g, b](x)`) has the type of what the first call of that function
-//! in the module passes it (or its default). Anything else is unknown, and a launch with an
+//! these in the same function (or at module level; `nx, ny = 256, 128` pairs up). A parameter
+//! of a module-level host function (`def run(x): k[g, b](x)`) or class constructor has the
+//! type of what the first call of it in the module passes (or its default); `self.f` in a
+//! method, the type every assignment of it in the class's methods gives. Anything else is unknown, and a launch with an
 //! unknown argument gives no signature; the error names that argument.
 //!
 //! Precedence, applied by the rules: an explicit signature (decorator or `--sig`), then the
@@ -391,8 +392,15 @@ impl<'a> Assignments<'a> {
         match target {
             Expr::Name(n) => self.bind(n.id.as_str(), value),
             Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
-                for e in elts {
-                    self.bind_target(e, None);
+                // `nx, ny = 256, 256` pairs them up.
+                let values = match value {
+                    Some(Expr::Tuple(t)) if t.elts.len() == elts.len() && !t.elts.iter().any(Expr::is_starred_expr) => {
+                        t.elts.iter().map(Some).collect()
+                    }
+                    _ => vec![None; elts.len()],
+                };
+                for (e, v) in elts.iter().zip(values) {
+                    self.bind_target(e, v);
                 }
             }
             Expr::Starred(s) => self.bind_target(&s.value, None),
@@ -463,21 +471,114 @@ impl<'a> Assignments<'a> {
 /// The module-level host functions, each with the plain calls of it in the module: what
 /// a caller passes types the parameter (`def run(x): k[g, b](x)` called as
 /// `run(np.zeros(n, np.float32))`).
+/// Also the attributes the methods of module-level classes assign to `self`
+/// (`self.f = cuda.device_array(...)` in `__init__`), for launches in other methods.
 #[derive(Default)]
 struct HostFunctions<'a> {
     /// By name, for names the module defines once: the definition and, in source order,
     /// each call with the function around the call (`None` at module level).
     by_name: HashMap<&'a str, (&'a ast::StmtFunctionDef, Vec<(&'a ast::ExprCall, Option<&'a ast::StmtFunctionDef>)>)>,
+    /// The class of each `__init__` in `by_name` (by the `def`'s range).
+    init_class: HashMap<TextRange, &'a str>,
+    /// Per method (by its `def`'s range): its class's `self` attributes.
+    self_attributes: HashMap<TextRange, std::rc::Rc<SelfAttributes<'a>>>,
+    /// The attributes being evaluated, innermost last, and whether an evaluation met one of
+    /// them again (`self.a, self.b = self.b, self.a`).
+    attributes_in_progress: std::cell::RefCell<Vec<(TextRange, &'a str)>>,
+    met_attribute_in_progress: std::cell::Cell<bool>,
+}
+
+/// Each value assigned to an attribute of `self` and the method assigning it (`None` for a
+/// binding with no one value: `+=`, a loop target).
+type SelfAttributes<'a> = HashMap<&'a str, Vec<(Option<&'a Expr>, &'a ast::StmtFunctionDef)>>;
+
+/// The name a method calls its instance: its first positional parameter.
+fn self_name(def: &ast::StmtFunctionDef) -> Option<&str> {
+    let p = &def.parameters;
+    p.posonlyargs.iter().chain(&p.args).next().map(|p| p.parameter.name.as_str())
+}
+
+/// The attributes the methods of `class` assign to their instance.
+fn self_attributes<'a>(class: &'a ast::StmtClassDef) -> SelfAttributes<'a> {
+    struct Assigned<'m, 'a> {
+        this: &'m str,
+        method: &'a ast::StmtFunctionDef,
+        out: &'m mut SelfAttributes<'a>,
+    }
+    impl<'a> Assigned<'_, 'a> {
+        fn bind(&mut self, target: &'a Expr, value: Option<&'a Expr>) {
+            match target {
+                Expr::Attribute(a) if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == self.this) => {
+                    self.out.entry(a.attr.as_str()).or_default().push((value, self.method));
+                }
+                Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                    // `self.a, self.b = x, y` pairs them up.
+                    let values = match value {
+                        Some(Expr::Tuple(t)) if t.elts.len() == elts.len() && !t.elts.iter().any(Expr::is_starred_expr) => {
+                            t.elts.iter().map(Some).collect()
+                        }
+                        _ => vec![None; elts.len()],
+                    };
+                    for (e, v) in elts.iter().zip(values) {
+                        self.bind(e, v);
+                    }
+                }
+                Expr::Starred(s) => self.bind(&s.value, None),
+                _ => {}
+            }
+        }
+    }
+    impl<'a> Visitor<'a> for Assigned<'_, 'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::Assign(a) => {
+                    let single = a.targets.len() == 1;
+                    for t in &a.targets {
+                        self.bind(t, single.then_some(&*a.value));
+                    }
+                }
+                Stmt::AnnAssign(a) => self.bind(&a.target, a.value.as_deref()),
+                Stmt::AugAssign(a) => self.bind(&a.target, None),
+                Stmt::For(f) => self.bind(&f.target, None),
+                Stmt::With(w) => {
+                    for v in w.items.iter().filter_map(|i| i.optional_vars.as_deref()) {
+                        self.bind(v, None);
+                    }
+                }
+                // A nested function's `self` may be another object.
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
+                _ => {}
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut out = SelfAttributes::new();
+    for stmt in &class.body {
+        let Stmt::FunctionDef(method) = stmt else { continue };
+        let Some(this) = self_name(method) else { continue };
+        let mut assigned = Assigned { this, method, out: &mut out };
+        for s in &method.body {
+            assigned.visit_stmt(s);
+        }
+    }
+    out
 }
 
 impl<'a> HostFunctions<'a> {
     fn of(body: &'a [Stmt]) -> Self {
         let mut defined: HashMap<&'a str, Option<&'a ast::StmtFunctionDef>> = HashMap::new();
         for stmt in body {
-            if let Stmt::FunctionDef(def) = stmt {
-                // Defined twice (`if ...: def f` / `else: def f` at top level): which one runs is unknown.
-                defined.entry(def.name.as_str()).and_modify(|d| *d = None).or_insert(Some(def));
-            }
+            // Defined twice (`if ...: def f` / `else: def f` at top level): which one runs is
+            // unknown. Calling a class calls its `__init__`.
+            let (name, def) = match stmt {
+                Stmt::FunctionDef(def) => (def.name.as_str(), Some(def)),
+                Stmt::ClassDef(class) => (
+                    class.name.as_str(),
+                    class.body.iter().filter_map(|s| s.as_function_def_stmt()).find(|d| d.name.as_str() == "__init__"),
+                ),
+                _ => continue,
+            };
+            defined.entry(name).and_modify(|d| *d = None).or_insert(def);
         }
         struct Calls<'c, 'a> {
             functions: &'c mut HostFunctions<'a>,
@@ -503,8 +604,24 @@ impl<'a> HostFunctions<'a> {
                 visitor::walk_expr(self, expr);
             }
         }
+        let mut self_attrs = HashMap::new();
+        for stmt in body {
+            if let Stmt::ClassDef(class) = stmt {
+                let attributes = std::rc::Rc::new(self_attributes(class));
+                for method in class.body.iter().filter_map(|s| s.as_function_def_stmt()) {
+                    self_attrs.insert(method.range(), attributes.clone());
+                }
+            }
+        }
+        let init_class = defined
+            .iter()
+            .filter_map(|(&name, def)| def.filter(|d| d.name.as_str() != name).map(|d| (d.range(), name)))
+            .collect();
         let mut functions = HostFunctions {
             by_name: defined.into_iter().filter_map(|(name, def)| Some((name, (def?, Vec::new())))).collect(),
+            init_class,
+            self_attributes: self_attrs,
+            ..Default::default()
         };
         let mut calls = Calls { functions: &mut functions, defs: Vec::new() };
         for stmt in body {
@@ -562,12 +679,19 @@ impl<'a> Evaluator<'_, 'a> {
         if !self.local?.params.contains(name) {
             return None;
         }
-        let (defined, calls) = self.functions.by_name.get(def.name.as_str())?;
-        if !std::ptr::eq(*defined, def) {
-            return None;
-        }
+        let (callee, skipped) = match self.functions.by_name.get(def.name.as_str()) {
+            Some((defined, _)) if std::ptr::eq(*defined, def) => (def.name.as_str(), 0),
+            // `__init__`: called through its class, which passes `self`.
+            _ => (self.functions.init_class.get(&def.range()).copied()?, 1),
+        };
+        let (_, calls) = self.functions.by_name.get(callee)?;
         let params = &*def.parameters;
-        let position = params.posonlyargs.iter().chain(&params.args).position(|p| p.parameter.name.as_str() == name);
+        let position = params
+            .posonlyargs
+            .iter()
+            .chain(&params.args)
+            .position(|p| p.parameter.name.as_str() == name)
+            .and_then(|p| p.checked_sub(skipped));
         let default = params
             .posonlyargs
             .iter()
@@ -588,7 +712,7 @@ impl<'a> Evaluator<'_, 'a> {
                 Some(value) => {
                     // A caller that rebinds the function's name calls something else.
                     let env = caller.map(Assignments::of_function);
-                    if env.as_ref().is_some_and(|e| e.names.contains_key(def.name.as_str())) {
+                    if env.as_ref().is_some_and(|e| e.names.contains_key(callee)) {
                         continue;
                     }
                     let eval = Evaluator { local: env.as_ref(), def: *caller, ..*self };
@@ -605,6 +729,50 @@ impl<'a> Evaluator<'_, 'a> {
             }
         }
         None
+    }
+
+    /// `self.f` in a method: the value every assignment of it in the class's methods gives,
+    /// when they agree. An assignment that reads the attribute being evaluated
+    /// (`self.f, self.g = self.g, self.f`) adds nothing.
+    fn self_attribute(&self, attribute: &ast::ExprAttribute, depth: usize) -> Option<HostTy> {
+        let def = self.def?;
+        let Expr::Name(base) = &*attribute.value else { return None };
+        if self_name(def) != Some(base.id.as_str()) || !self.local?.params.contains(base.id.as_str()) {
+            return None;
+        }
+        let functions = self.functions;
+        let attributes = functions.self_attributes.get(&def.range())?;
+        let (&name, assignments) = attributes.get_key_value(attribute.attr.as_str())?;
+        // Methods of one class share the attributes: the first assigning method names them.
+        let class_key = (assignments.first()?.1.range(), name);
+        if functions.attributes_in_progress.borrow().contains(&class_key) {
+            functions.met_attribute_in_progress.set(true);
+            return None;
+        }
+        functions.attributes_in_progress.borrow_mut().push(class_key);
+        let mut agreed: Option<HostTy> = None;
+        let mut cyclic = false;
+        let mut unknown = false;
+        for (value, method) in assignments {
+            let Some(value) = value else {
+                unknown = true;
+                break;
+            };
+            let env = Assignments::of_function(method);
+            let eval = Evaluator { local: Some(&env), def: Some(method), ..*self };
+            functions.met_attribute_in_progress.set(false);
+            match eval.eval(value, depth + 1) {
+                Some(found) if agreed.as_ref().is_none_or(|a| *a == found) => agreed = Some(found),
+                None if functions.met_attribute_in_progress.get() => cyclic = true,
+                _ => {
+                    unknown = true;
+                    break;
+                }
+            }
+        }
+        functions.attributes_in_progress.borrow_mut().pop();
+        functions.met_attribute_in_progress.set(!unknown && agreed.is_none() && cyclic);
+        if unknown { None } else { agreed }
     }
 
     fn path(&self, expr: &Expr) -> Option<String> {
@@ -741,6 +909,9 @@ impl<'a> Evaluator<'_, 'a> {
             Expr::Attribute(a) => {
                 if let Some(path) = self.path(expr) {
                     return scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(|s| HostTy::Dtype(s.into()));
+                }
+                if let Some(value) = self.self_attribute(a, depth) {
+                    return Some(value);
                 }
                 let base = self.eval(&a.value, depth + 1)?;
                 let (dtype, ndim, layout) = array_parts(&base)?;
@@ -1346,6 +1517,40 @@ run(load())
         // The launch passes an argument of unknown type: the error names it.
         let error = default_signature(&db, file, &function).err();
         assert_eq!(error.as_deref(), Some("`k` has no signature: its launch on line 11 passes `d_x`, whose type kernlint cannot infer from this file; add a signature to its decorator"));
+    }
+
+    #[test]
+    fn instance_attributes_are_typed_from_the_class_methods() {
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(f, g, omega, n):
+    pass
+
+class Solver:
+    def __init__(self, nx, ny, omega):
+        self.nx = nx
+        self.f = cuda.device_array((nx, ny, 9), dtype=np.float32)
+        self.g = cuda.device_array_like(self.f)
+        self.omega = np.float32(omega)
+        self.count = 0
+
+    def step(self):
+        k[1, 32](self.f, self.g, self.omega, self.nx)
+        self.f, self.g = self.g, self.f
+        k[1, 32](self.f, self.g, self.omega, self.count)
+        self.count += 1
+
+def main():
+    nx, ny = 256, 128
+    Solver(nx, ny, 1.7).step()
+"#;
+        let got = launches(src);
+        // `self.count += 1` leaves `count` unknown: the second launch gives no types.
+        let expected: Vec<Vec<&str>> = vec![vec!["array(float32, 3d, C)", "array(float32, 3d, C)", "float32", "int64"]];
+        assert_eq!(got["k"], expected, "{got:#?}");
     }
 
     #[test]
