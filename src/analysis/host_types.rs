@@ -477,7 +477,7 @@ impl<'a> Assignments<'a> {
 struct HostFunctions<'a> {
     /// By name, for names the module defines once: the definition and, in source order,
     /// each call with the function around the call (`None` at module level).
-    by_name: HashMap<&'a str, (&'a ast::StmtFunctionDef, Vec<(&'a ast::ExprCall, Option<&'a ast::StmtFunctionDef>)>)>,
+    by_name: HashMap<&'a str, (&'a ast::StmtFunctionDef, Vec<CallSite<'a>>)>,
     /// The class of each `__init__` in `by_name` (by the `def`'s range).
     init_class: HashMap<TextRange, &'a str>,
     /// Per method (by its `def`'s range): its class's `self` attributes.
@@ -487,6 +487,9 @@ struct HostFunctions<'a> {
     attributes_in_progress: std::cell::RefCell<Vec<(TextRange, &'a str)>>,
     met_attribute_in_progress: std::cell::Cell<bool>,
 }
+
+/// A call and the function around it (`None` at module level).
+type CallSite<'a> = (&'a ast::ExprCall, Option<&'a ast::StmtFunctionDef>);
 
 /// Each value assigned to an attribute of `self` and the method assigning it (`None` for a
 /// binding with no one value: `+=`, a loop target).
