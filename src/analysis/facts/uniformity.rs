@@ -202,6 +202,11 @@ pub struct Value {
     /// `x // m` (or `x >> k`) for a constant `m >= 2`: the form of `x` and `m` (a warp's
     /// number `tid // 32`).
     pub quotient: Option<(Poly, i64)>,
+    /// No polynomial form, but a sum of forms and of multiples of `x // m` and `x % m` for a
+    /// constant `m` and an `x` of thread indices only: a tile's row and column from a flat
+    /// thread index (`tid // BN`, `cuda.blockIdx.y * BM + tid % BN`). Whether it has a
+    /// quotient and whether a remainder.
+    pub tiled: [bool; 2],
 }
 
 impl Value {
@@ -435,6 +440,7 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, flat: [bool; 
         tests: BTreeMap::new(),
         known: BTreeMap::new(),
         aliases: BTreeMap::new(),
+        arms: params.iter().map(|p| (p.clone(), Some(Vec::new()))).collect(),
         flat,
         read: [false; 3],
     };
@@ -512,6 +518,9 @@ struct Ctl {
     /// (a variable set under it is thread-dependent too, so the conditions inside it are).
     condition: Option<TextRange>,
     thread_conditions: Vec<TextRange>,
+    /// The arms of thread-dependent branches and loops it is in (each by its first
+    /// statement's or test's range): an `if` and its `else` are different arms.
+    arms: Vec<TextRange>,
     /// A thread-dependent exit ran before (for barriers).
     exited: Option<TextRange>,
     guards: Vec<Guard>,
@@ -568,6 +577,10 @@ struct Walker<'s> {
     /// Names assigned several times whose value here is, on every path, a form over other
     /// names (`pin = 1 - pout`): read as that form rather than as a symbol of their own.
     aliases: BTreeMap<String, Poly>,
+    /// For each name, the arms of thread-dependent branches every assignment of it is in
+    /// (`None`: assigned in different ones). Assigned in one arm only, it is computed alike
+    /// by every thread that runs that arm (`for r in range(3)` under `if tx < 16:`).
+    arms: BTreeMap<String, Option<Vec<TextRange>>>,
     /// Thread axes of block size 1 (from the launches or the kernel's tiles).
     flat: [bool; 3],
     /// Axes whose `threadIdx` or `blockDim` the function names.
@@ -689,6 +702,11 @@ impl Walker<'_> {
                         branch_ctl = branch_ctl.under(&tv, test.range());
                         self.guards(test, false, &mut branch_ctl);
                     }
+                    if c.thread_conditions.len() > ctl.thread_conditions.len()
+                        && let Some(first) = body.first()
+                    {
+                        c.arms.push(first.range());
+                    }
                     let f = self.block(body, &c);
                     merge_flow(&mut flow, &f);
                     if !f.terminated {
@@ -710,6 +728,9 @@ impl Walker<'_> {
                 self.forget_assigned(stmt);
                 let test = self.eval_ctl(&s.test, ctl);
                 let mut c = ctl.under(&test, s.test.range());
+                if test.is_thread() {
+                    c.arms.push(s.test.range());
+                }
                 self.guards(&s.test, true, &mut c);
                 self.looped(&s.body, &c, s.test.range(), &[], once, &mut flow);
                 self.block(&s.orelse, ctl);
@@ -718,7 +739,10 @@ impl Walker<'_> {
                 let once = self.range_runs(&s.iter) || self.has_barrier(&s.body);
                 self.forget_assigned(stmt);
                 let iter = self.eval_ctl(&s.iter, ctl);
-                let c = ctl.under(&iter, s.iter.range());
+                let mut c = ctl.under(&iter, s.iter.range());
+                if iter.is_thread() {
+                    c.arms.push(s.iter.range());
+                }
                 let mut target = Value { range_bounded: is_range_call(&s.iter, self.scope), ..iter.clone() };
                 target.poly = None;
                 self.bind(&s.target, &target, &c);
@@ -775,6 +799,7 @@ impl Walker<'_> {
             ctl.level = Level::Thread;
             ctl.condition.get_or_insert(head);
             ctl.thread_conditions.push(head);
+            ctl.arms.push(head);
             ctl.exited.get_or_insert(exit);
             self.reassigned(targets);
             merge_pending(&mut self.pending, &before);
@@ -1467,13 +1492,31 @@ impl Walker<'_> {
                 {
                     self.aliases.insert(name.clone(), p.clone());
                 }
-                let level = value.level.max(ctl.level);
+                let arms = match self.arms.get(&name) {
+                    None => {
+                        self.arms.insert(name.clone(), Some(ctl.arms.clone()));
+                        true
+                    }
+                    Some(Some(a)) if *a == ctl.arms => true,
+                    Some(Some(_)) => {
+                        self.arms.insert(name.clone(), None);
+                        self.changed = true;
+                        false
+                    }
+                    Some(None) => false,
+                };
+                // Assigned in one arm of thread-dependent branches only: the threads that run
+                // it compute it alike, and no other value of it merges with theirs.
+                let level = if arms && !ctl.arms.is_empty() { value.level.max(ctl.level.min(Level::Block)) } else { value.level.max(ctl.level) };
                 // Assigned in code only one thread of the block runs (`if tid == 0:`), a value
                 // the same in every thread stays that thread's one value: a symbol.
                 let one_thread = value.level <= Level::Block
                     && (0..3u8).filter(|a| *a == 0 || self.facts.axes_used[*a as usize]).all(|a| ctl.pinned.contains(&Atom::Tid(a)));
+                // `r = k // 3`, `c = k % 3` of a loop's `k`: no form, but one value in every thread
+                // that computes it, a symbol (a window's offset).
+                let split = value.quotient.is_some() || value.modulo.is_some();
                 let poly = if count <= 1 {
-                    value.poly.clone()
+                    value.poly.clone().or_else(|| (level <= Level::Block && !value.data && split).then(|| Poly::atom(Atom::Sym(name.clone()))))
                 } else if level <= Level::Block || one_thread {
                     Some(Poly::atom(Atom::Sym(name.clone())))
                 } else {
@@ -1488,6 +1531,7 @@ impl Walker<'_> {
                     unique: if count <= 1 { value.unique } else { None },
                     modulo: if count <= 1 { value.modulo.clone() } else { None },
                     quotient: if count <= 1 { value.quotient.clone() } else { None },
+                    tiled: if count <= 1 { value.tiled } else { [false; 2] },
                 };
                 if let Some(old) = self.env.get(&name) {
                     new.level = new.level.max(old.level);
@@ -1660,6 +1704,18 @@ fn binop(op: Operator, l: &Value, r: &Value) -> Value {
         (Operator::RShift, Some(x), Some(k)) if (1..31).contains(&k) => Some((x.clone(), 1 << k)),
         _ => None,
     };
+    let thread_only = |x: &Poly| x.has_thread() && x.index_atoms().iter().all(Atom::is_thread);
+    let affine = |x: &Value| !x.data && (x.poly.is_some() || x.tiled != [false; 2]);
+    // A row's stride: the same in every thread (`row * N + col`).
+    let scale = |x: &Value| !x.data && x.level != Level::Thread && x.poly.as_ref().is_some_and(|p| !p.has_thread());
+    let tiled = match op {
+        Operator::FloorDiv | Operator::RShift => [v.quotient.as_ref().is_some_and(|(x, _)| thread_only(x)), false],
+        Operator::Mod | Operator::BitAnd => [false, v.modulo.as_ref().is_some_and(|(x, _)| thread_only(x))],
+        Operator::Add | Operator::Sub if affine(l) && affine(r) => [l.tiled[0] || r.tiled[0], l.tiled[1] || r.tiled[1]],
+        Operator::Mult if scale(r) => l.tiled,
+        Operator::Mult if scale(l) => r.tiled,
+        _ => [false; 2],
+    };
     v.poly = match (&l.poly, &r.poly) {
         (Some(a), Some(b)) => match op {
             Operator::Add => a.add(b),
@@ -1677,6 +1733,7 @@ fn binop(op: Operator, l: &Value, r: &Value) -> Value {
         },
         _ => None,
     };
+    v.tiled = if v.poly.is_none() { tiled } else { [false; 2] };
     v
 }
 

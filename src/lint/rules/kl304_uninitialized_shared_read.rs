@@ -105,16 +105,24 @@ pub fn unwritten_reads(ctx: &ItemContext, def: &ast::StmtFunctionDef, memory: Me
     w.found
 }
 
-/// `a[0]`, `a[1, 2]`: the index's integer literals.
-fn constant_index(index: &Expr) -> Option<Vec<i64>> {
+/// `a[0]`, `a[1, i]`: the index's integer literals, component by component (`None`: not a
+/// literal), where it has one.
+fn constant_index(index: &Expr) -> Option<Vec<Option<i64>>> {
     let literal = |e: &Expr| match e {
         Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) => i.as_i64(),
         _ => None,
     };
-    match index {
+    let components: Vec<Option<i64>> = match index {
         Expr::Tuple(t) => t.elts.iter().map(literal).collect(),
-        other => literal(other).map(|i| vec![i]),
-    }
+        other => vec![literal(other)],
+    };
+    components.iter().any(Option::is_some).then_some(components)
+}
+
+/// Whether an element at index `read` is none of those at `written`: on some axis both
+/// are literals and differ (`a[0, i]` against `a[1, j]`).
+fn disjoint(read: &[Option<i64>], written: &[Option<i64>]) -> bool {
+    read.iter().zip(written).any(|(r, w)| matches!((r, w), (Some(r), Some(w)) if r != w))
 }
 
 /// The key standing for every dynamic shared array (they share one buffer).
@@ -129,9 +137,9 @@ struct State {
     /// at that same index is of an element no iteration wrote yet, and any other read may see
     /// a write.
     carried: BTreeMap<String, BTreeSet<String>>,
-    /// Local arrays written so far only at constant indices (`a[0] = x`, `a[1, 2] = y`): those
-    /// elements.
-    elements: BTreeMap<String, BTreeSet<Vec<i64>>>,
+    /// Local arrays written so far only at indices with a literal component (`a[0] = x`,
+    /// `a[1, 2] = y`, `a[2, i] = z`): those indices' literals.
+    elements: BTreeMap<String, BTreeSet<Vec<Option<i64>>>>,
 }
 
 impl State {
@@ -229,13 +237,13 @@ impl<'c, 'x> Walk<'c, 'x> {
             other => vec![other],
         };
         let fresh = components.iter().any(|c| matches!(c, Expr::Name(n) if self.fresh.iter().any(|v| v == n.id.as_str())));
-        if self.memory == Memory::Local
+        if self.memory == Memory::Local && fresh {
+            let text = self.ctx.text[index.range()].to_string();
+            self.state.carried.entry(name.to_string()).or_default().insert(text);
+        } else if self.memory == Memory::Local
             && let Some(element) = constant_index(index)
         {
             self.state.elements.entry(name.to_string()).or_default().insert(element);
-        } else if self.memory == Memory::Local && fresh {
-            let text = self.ctx.text[index.range()].to_string();
-            self.state.carried.entry(name.to_string()).or_default().insert(text);
         } else {
             self.write(name);
         }
@@ -245,10 +253,10 @@ impl<'c, 'x> Walk<'c, 'x> {
         let Some(k) = self.key(name) else { return };
         let carried = self.state.carried.get(&k).filter(|c| !c.is_empty());
         let other_element = carried.is_some_and(|c| index.is_none_or(|i| !c.contains(&self.ctx.text[i.range()])));
-        // Only constant elements written: a read at another constant index is of none of them,
-        // one at a computed index may be of one.
+        // Only elements at literal indices written: a read whose literals differ from each
+        // written index's is of none of them, one at a computed index may be of one.
         let elements = self.state.elements.get(&k).filter(|e| !e.is_empty());
-        let unwritten_element = elements.is_none_or(|e| index.and_then(constant_index).is_some_and(|i| !e.contains(&i)));
+        let unwritten_element = elements.is_none_or(|e| index.and_then(constant_index).is_some_and(|i| e.iter().all(|w| disjoint(&i, w))));
         if self.record && !self.state.written.contains(&k) && !other_element && unwritten_element {
             let dynamic = self.arrays[name];
             self.found.push((range, name.to_string(), dynamic));

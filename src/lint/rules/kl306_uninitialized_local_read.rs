@@ -10,9 +10,10 @@
 //! loop's own index (`for i in range(3): a[i] = a[i]`): `i` has moved on, so the read is
 //! of an element no iteration wrote yet. A `+=` (`counts[b] += 1` in a loop) reads the
 //! element before it stores it, so it initialises nothing: an accumulator never cleared is
-//! reported at its first `+=` (and only there). Where only constant elements were written
-//! (`pair[0] = x`), a read at another constant index (`pair[1]`) is reported; a read at a
-//! computed index may be of a written one. When unsure (a write somewhere before, at any
+//! reported at its first `+=` (and only there). Where only elements at constant indices were
+//! written (`pair[0] = x`, or rows `pts[1, i] = y`), a read whose constants differ from each
+//! written index's (`pair[1]`, `pts[0, i]`) is reported; a read at a computed index may be of
+//! a written one. When unsure (a write somewhere before, at any
 //! element) it stays silent.
 //!
 //! ## Why is this bad?
