@@ -225,3 +225,37 @@ def k(out, v, w):
     let once = ptx(&program(&once, "k", sig), "once");
     assert_eq!(text.matches("setp.").count(), once.matches("setp.").count(), "{text}\n{once}");
 }
+
+#[test]
+fn local_arrays_of_a_keccak_style_kernel_live_in_registers() {
+    // `(i + 1) % 5` and the loop counter's `i + 1` are one value once numbered: the loop's
+    // trip count still follows from constants. The 84-byte buffer is filled and read by loops
+    // of more than 64 iterations, unrolled because they index a local array (as NVVM does).
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(out, a):
+    state = cuda.local.array(5, dtype=np.int64)
+    buf = cuda.local.array(84, dtype=np.uint8)
+    i0 = cuda.grid(1)
+    for i in range(5):
+        state[i] = a[(i0 + i) % a.size]
+    for i in range(84):
+        buf[i] = np.uint8((a[i % a.size] + i0) & 0xFF)
+    for i in range(5):
+        state[i] = state[(i + 1) % 5] ^ (state[i] << 1)
+    for i in range(84):
+        state[i % 5] ^= np.int64(buf[i]) << (i & 7)
+    for i in range(5):
+        out[i0 * 5 + i] = state[i]
+";
+    let sig = "void(int64[::1], int64[::1])";
+    let lowered = program(src, "k", sig);
+    let optimized = optimize(&lowered, false);
+    let args = vec![array(Scalar::I64, vec![0.0; 5 * 32]), array(Scalar::I64, (0..7).map(|i| (i * 977 % 251) as f64 - 100.0))];
+    assert_eq!(outputs(&lowered, 16, &args), outputs(&optimized, 16, &args));
+    let ptx = ptx(&lowered, "k");
+    assert!(!ptx.contains(".local"), "{ptx}");
+}

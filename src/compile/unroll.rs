@@ -36,6 +36,10 @@ type Globals = HashMap<String, ModuleArray>;
 
 /// Loops of more iterations stay loops.
 const MAX_TRIPS: usize = 64;
+/// Loops that store to a local array may run this many iterations: NVVM's unroller limits
+/// only the unrolled size, and a local array whose every index is then constant leaves
+/// memory (Keccak's 84-byte input absorbed into its 25-word state).
+const MAX_LOCAL_TRIPS: usize = 256;
 /// Loops that index no local array and run more iterations are not tried.
 const MAX_PLAIN_TRIPS: usize = 8;
 /// The most instructions one unrolling may add, once simplified.
@@ -64,8 +68,9 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
             // copy of the program, so only loops of a known trip count are tried, and of
             // those that index no such array only the short ones.
             let f = &program.functions[fi];
-            let local = indexes_local_or_module_array(f, &program.globals, &lp);
-            let trips = trip_count(f, &Flow::of(f, &program.globals), &lp, MAX_TRIPS).map(|t| t.0);
+            let (local, stores_local) = indexes_local_or_module_array(f, &program.globals, &lp);
+            let max_trips = if stores_local { MAX_LOCAL_TRIPS } else { MAX_TRIPS };
+            let trips = trip_count(f, &Flow::of(f, &program.globals), &lp, max_trips).map(|t| t.0);
             if trips.is_none_or(|n| !local && n > MAX_PLAIN_TRIPS) {
                 if trips.is_none() {
                     unroll_partly(program, fi, &lp);
@@ -77,12 +82,15 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
             let budget = if local { UNROLLED_SIZE } else { own.min(UNROLLED_SIZE) };
             let before = program.clone();
             let size = |p: &Program| p.functions[fi].blocks.iter().map(|b| b.insts.len()).sum::<usize>();
-            let kept = unroll(program, fi, &lp) && {
+            let kept = unroll(program, fi, &lp, max_trips) && {
                 simplify(program, fi, fastmath);
                 size(program) <= (size(&before) + budget).min(FUNCTION_SIZE)
             };
             if !kept {
                 *program = before;
+                if trips.is_some_and(|n| n > MAX_TRIPS) {
+                    unroll_partly(program, fi, &lp);
+                }
                 failed.insert(lp.header);
             }
         }
@@ -94,8 +102,8 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
 
 /// Whether the loop indexes a local array or reads a module array: unrolled, its indices
 /// become constants, and the local array can leave memory, the module array's elements
-/// become constants.
-fn indexes_local_or_module_array(f: &Function, globals: &Globals, lp: &Loop) -> bool {
+/// become constants; and whether it stores to a local array.
+fn indexes_local_or_module_array(f: &Function, globals: &Globals, lp: &Loop) -> (bool, bool) {
     let flow = Flow::of(f, globals);
     let defined_by = |v: &ValueId, is: &dyn Fn(&Op) -> bool| match flow.values[v.0 as usize] {
         Lat::Known(K::Array(a)) => f.instructions().any(|(_, i)| i.result == Some(a) && is(&i.op)),
@@ -103,11 +111,10 @@ fn indexes_local_or_module_array(f: &Function, globals: &Globals, lp: &Loop) -> 
     };
     let local = |op: &Op| matches!(op, Op::AllocArray { space: MemorySpace::Local, .. });
     let module = |op: &Op| matches!(op, Op::GlobalArray(_));
-    lp.blocks.iter().flat_map(|&b| &f.blocks[b].insts).any(|inst| match &inst.op {
-        Op::Load { array, .. } => defined_by(array, &|op| local(op) || module(op)),
-        Op::Store { array, .. } => defined_by(array, &local),
-        _ => false,
-    })
+    let insts = || lp.blocks.iter().flat_map(|&b| &f.blocks[b].insts);
+    let stores = insts().any(|inst| matches!(&inst.op, Op::Store { array, .. } if defined_by(array, &local)));
+    let indexes = stores || insts().any(|inst| matches!(&inst.op, Op::Load { array, .. } if defined_by(array, &|op| local(op) || module(op))));
+    (indexes, stores)
 }
 
 /// Fold constants, drop the writes of slots nothing reads and number the values again; the
@@ -327,21 +334,33 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
     }
     let mut state = state?;
     // Only the header and the latch may write the slots the iterations are followed by.
-    for &b in &lp.blocks {
-        if b != lp.header && b != lp.latch {
-            for inst in &f.blocks[b].insts {
-                if let Op::WriteSlot(s, _) = inst.op {
-                    state[s.0 as usize] = Lat::Bottom;
-                }
-            }
-        }
+    let body_writes: Vec<usize> = lp
+        .blocks
+        .iter()
+        .filter(|&&b| b != lp.header && b != lp.latch)
+        .flat_map(|&b| &f.blocks[b].insts)
+        .filter_map(|inst| match inst.op {
+            Op::WriteSlot(s, _) => Some(s.0 as usize),
+            _ => None,
+        })
+        .collect();
+    for &s in &body_writes {
+        state[s] = Lat::Bottom;
     }
+    // The latch may use what the body computed (value numbering gives the counter's `i + 1`
+    // and a body's `i + 1` one value): the body blocks every iteration runs before the latch
+    // are followed too, in order. The slots the body writes are unknown there and after; the
+    // others hold what the header left.
+    let dom = Dominance::of(f);
+    let body: Vec<usize> = dom.order.iter().copied().filter(|&b| b != lp.header && b != lp.latch && lp.blocks.contains(&b) && dom.dominates(b, lp.latch)).collect();
     let mut local: HashMap<ValueId, Lat> = HashMap::new();
     let run = |b: usize, state: &mut Vec<Lat>, local: &mut HashMap<ValueId, Lat>| {
         for inst in &f.blocks[b].insts {
             let value = |v: ValueId| local.get(&v).copied().unwrap_or(flow.values[v.0 as usize]);
             if let Op::WriteSlot(s, v) = inst.op {
-                state[s.0 as usize] = value(v);
+                if b == lp.header || b == lp.latch {
+                    state[s.0 as usize] = value(v);
+                }
             } else if let Some(r) = inst.result {
                 let k = eval(f, &flow.shapes, &inst.op, r, &value, &|s| state[s.0 as usize]);
                 local.insert(r, k);
@@ -355,16 +374,22 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
         if (if c { then } else { otherwise }) != stay {
             return Some((trips, stay, leave));
         }
+        for &s in &body_writes {
+            state[s] = Lat::Bottom;
+        }
+        for &b in &body {
+            run(b, &mut state, &mut local);
+        }
         run(lp.latch, &mut state, &mut local);
     }
     None
 }
 
 /// Unroll the loop completely, if its trip count is known and small; whether it did.
-fn unroll(program: &mut Program, fi: usize, lp: &Loop) -> bool {
+fn unroll(program: &mut Program, fi: usize, lp: &Loop, max_trips: usize) -> bool {
     let f = &program.functions[fi];
     let flow = Flow::of(f, &program.globals);
-    let Some((trips, stay, leave)) = trip_count(f, &flow, lp, MAX_TRIPS) else { return false };
+    let Some((trips, stay, leave)) = trip_count(f, &flow, lp, max_trips) else { return false };
     let size: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len() + 1).sum();
     let total: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
     if trips * size > COPIED_SIZE || total + trips * size > FUNCTION_SIZE + COPIED_SIZE || used_outside(f, lp) || allocates(f, lp) {
