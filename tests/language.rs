@@ -799,26 +799,76 @@ fn a_while_test_reads_a_variable_an_int64_before_and_an_int32_in_the_body() {
     assert_eq!(read_i64s(got[0].as_ref().unwrap()), [3, 5]);
 }
 
-/// Record arrays type as Numba's (tests/typing.rs), but neither back end loads or stores
-/// record fields yet: each field access is an error at the construct, before any code.
-#[test]
-fn record_field_access_is_not_compiled_yet() {
-    use kernlint::analysis::signature::parse_signature_str;
-    use kernlint::launch::build_program;
-    let src = "from numba import cuda
+/// A record array's field is a view of the array from the field's offset: `p[i].x`,
+/// `p[i]["y"]`, `p[i][1]` (by position), `+=` on a field, the views `p.x` / `p["id"]` and an
+/// atomic on one. Expected values from Numba's simulator (NUMBA_ENABLE_CUDASIM=1):
+///     particle = np.dtype([("x", np.float32), ("y", np.float32), ("id", np.int32)])
+///     p = np.zeros(4, particle); p["x"] = np.arange(4) * .5; p["y"] = np.arange(4) + 1
+///     p["id"] = np.arange(4) * 3; out = np.zeros(4, np.float32); move[1, 4](p, 1.5, out)
+///     p2 = p.copy(); p2["id"] = 0; views[1, 4](p2, out2 := np.zeros(4, np.float32))
+const RECORDS: &str = "from numba import cuda
 
 @cuda.jit
 def move(p, dx, out):
     i = cuda.grid(1)
     if i < p.shape[0]:
         p[i].x += dx
-        out[i] = p[i].id + p[i].x
+        p[i][\"y\"] = p[i].y * 2
+        out[i] = p[i].id + p[i].x + p[i][1]
+
+@cuda.jit
+def views(p, out):
+    i = cuda.grid(1)
+    if i < p.shape[0]:
+        out[i] = p.x[i] + p[\"y\"][i]
+        p.y[i] = i
+        cuda.atomic.add(p.id, 0, 1)
+
+@cuda.jit
+def copy(p):
+    p[0] = p[1]
 ";
-    let (db, file) = kernel_runs::database(src);
-    let particle = "Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)";
-    let sig = parse_signature_str(&format!("void({particle}[::1], float32, float32[::1])")).unwrap();
-    let e = build_program(&db, file, "move", &sig).err().unwrap();
-    assert_eq!(e.message, "kernlint cannot compile record field access (`.x`) yet");
+
+const PARTICLE: &str = "Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)";
+
+fn particles(id: impl Fn(i32) -> i32) -> HostArg {
+    let data = (0..4).flat_map(|i| [(i as f32 * 0.5).to_le_bytes(), (i as f32 + 1.0).to_le_bytes(), id(i).to_le_bytes()].concat()).collect();
+    HostArg::Array(kernlint::launch::npy::NpyArray {
+        descr: "[('x', '<f4'), ('y', '<f4'), ('id', '<i4')]".into(),
+        itemsize: 12,
+        shape: vec![4],
+        fortran_order: false,
+        data,
+    })
+}
+
+fn fields(a: &Option<kernlint::launch::npy::NpyArray>) -> Vec<(f32, f32, i32)> {
+    let f = |b: &[u8]| [b[0], b[1], b[2], b[3]];
+    a.as_ref().unwrap().data.chunks(12).map(|r| (f32::from_le_bytes(f(&r[0..])), f32::from_le_bytes(f(&r[4..])), i32::from_le_bytes(f(&r[8..])))).collect()
+}
+
+#[test]
+fn record_fields_load_and_store_through_field_views() {
+    let sig = format!("void({PARTICLE}[::1], float32, float32[::1])");
+    let out = kernel_runs::run(RECORDS, "move", &sig, 4, &[particles(|i| 3 * i), kernel_runs::scalar(1.5), kernel_runs::f32s(&[0.0; 4])]);
+    assert_eq!(fields(&out[0]), [(1.5, 2.0, 0), (2.0, 4.0, 3), (2.5, 6.0, 6), (3.0, 8.0, 9)]);
+    assert_eq!(kernel_runs::read_f32s(&out[2]), [3.5, 9.0, 14.5, 20.0]);
+    let sig = format!("void({PARTICLE}[::1], float32[::1])");
+    let out = kernel_runs::run(RECORDS, "views", &sig, 4, &[particles(|_| 0), kernel_runs::f32s(&[0.0; 4])]);
+    assert_eq!(fields(&out[0]), [(0.0, 0.0, 4), (0.5, 1.0, 0), (1.0, 2.0, 0), (1.5, 3.0, 0)]);
+    assert_eq!(kernel_runs::read_f32s(&out[1]), [1.0, 2.5, 4.0, 5.5]);
+}
+
+/// A whole record as a value (Numba copies it field by field) is refused at the construct,
+/// never run as nothing.
+#[test]
+fn whole_record_values_are_not_compiled_yet() {
+    use kernlint::analysis::signature::parse_signature_str;
+    use kernlint::launch::build_program;
+    let (db, file) = kernel_runs::database(RECORDS);
+    let sig = parse_signature_str(&format!("void({PARTICLE}[::1])")).unwrap();
+    let e = build_program(&db, file, "copy", &sig).err().unwrap();
+    assert!(e.message.starts_with("kernlint cannot compile a whole record as a value"), "{}", e.message);
     let span = e.range.unwrap();
-    assert_eq!(&src[span.start().to_usize()..span.end().to_usize()], "p[i].x");
+    assert_eq!(&RECORDS[span.start().to_usize()..span.end().to_usize()], "p[1]");
 }

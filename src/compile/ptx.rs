@@ -1717,11 +1717,29 @@ impl<'a> FnCx<'a> {
                     ..a
                 })
             }
-            Op::View { array, shape, strides } => {
-                let a = self.array(*array)?;
+            Op::View { array, offset, shape, strides } => {
+                let mut a = self.array(*array)?;
                 let regs = |this: &Self, vs: &[ValueId]| -> R<Vec<String>> {
                     vs.iter().map(|v| this.scalar(*v).map(|(r, _)| r)).collect()
                 };
+                // A field of a record whose size is not a multiple of the field's alignment
+                // (a float64 in a 12-byte record) is off its alignment in every other element:
+                // Numba reads and writes it byte by byte, which this back end does not.
+                if let Type::Array { dtype, .. } = self.f.value_type(*array)
+                    && let Type::Record(r) = &**dtype
+                    && let Some(s) = rty.dtype().and_then(scalar_of_type)
+                    && !r.size.is_multiple_of(s.alignment())
+                {
+                    return err(
+                        format!("kernlint cannot compile a {s} field of {r} yet: its size is not a multiple of the field's alignment"),
+                        self.span,
+                    );
+                }
+                if *offset != 0 {
+                    let ptr = self.reg(Rc::Rd);
+                    self.e(format!("add.s64 {ptr}, {}, {offset}", a.ptr));
+                    a.ptr = ptr;
+                }
                 Repr::A(Arr {
                     shape: regs(self, shape)?,
                     strides: regs(self, strides)?,

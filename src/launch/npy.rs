@@ -59,11 +59,16 @@ pub fn scalar_of_descr(descr: &str) -> Option<Scalar> {
     })
 }
 
-/// Bytes per item of a structured dtype such as `[('s0', '<u8'), ('s1', '<u8')]`.
+/// Bytes per item of a structured dtype such as `[('s0', '<u8'), ('s1', '<u8')]`. NumPy
+/// writes an aligned dtype's padding as unnamed void fields (`('', '|V7')`), so the fields
+/// and the padding together make the item.
 fn structured_itemsize(descr: &str) -> Option<usize> {
     let mut size = 0;
     for part in descr.split('\'').skip(3).step_by(4) {
-        size += scalar_of_descr(part)?.itemsize() as usize;
+        size += match part.strip_prefix(['|', '<', '>', '=']).and_then(|p| p.strip_prefix('V')) {
+            Some(n) => n.parse::<usize>().ok()?,
+            None => scalar_of_descr(part)?.itemsize() as usize,
+        };
     }
     (size > 0).then_some(size)
 }
@@ -184,6 +189,16 @@ mod tests {
             data: vec![7; 32],
         };
         assert_eq!(NpyArray::parse(&rec.to_bytes()).unwrap(), rec);
+        // An aligned dtype (`np.dtype([...], align=True)`), as NumPy writes it: its padding
+        // is unnamed void fields.
+        let aligned = NpyArray {
+            descr: "[('a', '|i1'), ('', '|V7'), ('b', '<f8'), ('c', '<i2'), ('', '|V6')]".into(),
+            itemsize: 24,
+            shape: vec![2],
+            fortran_order: false,
+            data: vec![3; 48],
+        };
+        assert_eq!(NpyArray::parse(&aligned.to_bytes()).unwrap(), aligned);
         assert!(NpyArray::parse(b"nope").is_err());
     }
 }

@@ -27,6 +27,9 @@ use crate::analysis::typing::{
 use crate::analysis::{Db, SourceFile};
 
 mod arrays;
+mod records;
+
+use records::{FieldKey, FieldUpdate};
 
 /// Why a function could not be lowered: a typing error, or a construct the IR does not
 /// cover yet. `range` is file-relative.
@@ -695,6 +698,9 @@ impl Lower<'_> {
                 if let Some(array) = self.flat_base(&s.value) {
                     return self.flat_store(array, &s.slice, v, span);
                 }
+                if self.record_store(&s.value, FieldKey::Index(&s.slice), FieldUpdate::Set(v), span)? {
+                    return Ok(());
+                }
                 if self.objects(&s.value) {
                     return unsupported("indexing a flat iterator held in a variable (write `a.flat[i]`)", span);
                 }
@@ -717,7 +723,12 @@ impl Lower<'_> {
                 Ok(())
             }
             // Typing admits attribute stores on records only.
-            Expr::Attribute(at) => unsupported(&format!("record field access (`.{}`)", at.attr), at.range()),
+            Expr::Attribute(at) => {
+                if self.record_store(&at.value, FieldKey::Name(at.attr.as_str()), FieldUpdate::Set(v), span)? {
+                    return Ok(());
+                }
+                unsupported(&format!("assigning to `.{}`", at.attr), at.range())
+            }
             _ => unsupported("this assignment target", span),
         }
     }
@@ -752,6 +763,7 @@ impl Lower<'_> {
                 self.emit_void(Op::Store { array, indices, value, space }, span);
                 Ok(())
             }
+            Expr::Subscript(s) if self.record_store(&s.value, FieldKey::Index(&s.slice), FieldUpdate::Aug(a.op, &a.value), span)? => Ok(()),
             Expr::Subscript(s) => {
                 let array = self.expr(&s.value)?;
                 let old = self.load(array, &s.slice, span)?;
@@ -759,7 +771,8 @@ impl Lower<'_> {
                 let v = self.arith(a.op, old, rhs, None, span)?;
                 self.store(array, &s.slice, v, span)
             }
-            Expr::Attribute(at) => unsupported(&format!("record field access (`.{}`)", at.attr), at.range()),
+            Expr::Attribute(at) if self.record_store(&at.value, FieldKey::Name(at.attr.as_str()), FieldUpdate::Aug(a.op, &a.value), span)? => Ok(()),
+            Expr::Attribute(at) => unsupported(&format!("augmented assignment to `.{}`", at.attr), at.range()),
             _ => unsupported("this augmented assignment target", span),
         }
     }
@@ -1404,6 +1417,10 @@ impl Lower<'_> {
         let ty = self.ty(array).clone();
         match &ty {
             Type::Array { dtype, .. } => match self.subscript(array, slice, span)? {
+                // Neither back end holds a record in registers: only its fields are read.
+                Access::Element(_) if matches!(**dtype, Type::Record(_)) => {
+                    unsupported("a whole record as a value (`r = a[i]`, `a[0] = a[1]`; read its fields: `a[i].x`)", span)
+                }
                 Access::Element(indices) => {
                     let space = self.space(array);
                     Ok(self.emit(Op::Load { array, indices, space }, Some((**dtype).clone()), span))
@@ -1602,6 +1619,9 @@ impl Lower<'_> {
                 }
                 if self.objects(&s.value) {
                     return unsupported("indexing a flat iterator held in a variable (write `a.flat[i]`)", span);
+                }
+                if let Some(v) = self.record_load(&s.value, FieldKey::Index(&s.slice), span)? {
+                    return Ok(v);
                 }
                 let base = self.expr(&s.value)?;
                 self.load(base, &s.slice, span)
@@ -2120,6 +2140,9 @@ impl Lower<'_> {
             if let Some(c) = const_eval(expr, self.scope) {
                 return self.const_value(&c, &self.expr_type(expr)?, span);
             }
+        }
+        if let Some(v) = self.record_load(&a.value, FieldKey::Name(a.attr.as_str()), span)? {
+            return Ok(v);
         }
         let base = self.expr(&a.value)?;
         let base_ty = self.ty(base).clone();

@@ -163,11 +163,12 @@ pub enum Op {
     Slice { array: ValueId, parts: Vec<SlicePart> },
     /// `a.T`: the reversed-axes view.
     Transpose(ValueId),
-    /// A view of `array`'s data (from the same first element) with other extents and byte
-    /// strides (int64 values, one each per axis of the result), of the result's dtype and
-    /// rank: `a.reshape(...)`, `a.view(dtype)`, a C array's flat index. The lowering
-    /// computes the extents and strides (and checks them) the way Numba does.
-    View { array: ValueId, shape: Vec<ValueId>, strides: Vec<ValueId> },
+    /// A view of `array`'s data, starting `offset` bytes after its first element, with other
+    /// extents and byte strides (int64 values, one each per axis of the result), of the
+    /// result's dtype and rank: `a.reshape(...)`, `a.view(dtype)`, a C array's flat index, a
+    /// record array's field (`a.x`: the offset is the field's). The lowering computes the
+    /// extents and strides (and checks them) the way Numba does.
+    View { array: ValueId, offset: i64, shape: Vec<ValueId>, strides: Vec<ValueId> },
     /// A static shared or local array, or a dynamic shared one (`shape == [0]`).
     AllocArray { space: MemorySpace, shape: Vec<i64>, dtype: Scalar },
     /// A module-level NumPy array captured into constant memory, by name.
@@ -238,7 +239,7 @@ impl Op {
             Op::Load { array, indices, .. } | Op::SubArray { array, indices } => std::iter::once(array).chain(indices.iter_mut()).collect(),
             Op::Slice { array, parts } => std::iter::once(array).chain(parts.iter_mut().flat_map(SlicePart::values_mut)).collect(),
             Op::Store { array, indices, value, .. } => std::iter::once(array).chain(indices.iter_mut()).chain(std::iter::once(value)).collect(),
-            Op::View { array, shape, strides } => std::iter::once(array).chain(shape.iter_mut()).chain(strides.iter_mut()).collect(),
+            Op::View { array, shape, strides, .. } => std::iter::once(array).chain(shape.iter_mut()).chain(strides.iter_mut()).collect(),
             Op::MakeTuple(items) | Op::Intrinsic { args: items, .. } | Op::Call { args: items, .. } => items.iter_mut().collect(),
             Op::Print { args, .. } => args.iter_mut().filter_map(PrintArg::value_mut).collect(),
         }

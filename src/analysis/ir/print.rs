@@ -57,8 +57,8 @@ pub fn write_function(func: &Function, f: &mut fmt::Formatter<'_>) -> fmt::Resul
                     write!(line, "slice {}[{}]", v(array), parts.join(", "))?
                 }
                 Op::Transpose(x) => write!(line, "transpose {}", v(x))?,
-                Op::View { array, shape, strides } => {
-                    write!(line, "view {} shape ({}) strides ({})", v(array), list(shape), list(strides))?
+                Op::View { array, offset, shape, strides } => {
+                    write!(line, "view {} +{offset} shape ({}) strides ({})", v(array), list(shape), list(strides))?
                 }
                 Op::AllocArray { space, shape, dtype } => write!(line, "alloc.{space:?} {dtype}{shape:?}")?,
                 Op::GlobalArray(name) => write!(line, "global_array {name}")?,

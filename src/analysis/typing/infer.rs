@@ -558,6 +558,11 @@ fn record_field(r: &Record, f: &RecordField, range: TextRange) -> TResult<Ty> {
     Ok(Ty::scalar(f.ty))
 }
 
+/// The view of field `f` over a record array: Numba's `ary.copy(dtype=field, layout='A')`.
+fn field_view(f: &RecordField, ndim: u8, readonly: bool) -> Ty {
+    Ty::Val(Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim, layout: Layout::A, readonly })
+}
+
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
     Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled })
 }
@@ -2044,6 +2049,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                     }
                     None => return err("`.real`/`.imag` of a record array", range),
                 },
+                // A record array's field is a view of the array (Numba's `generic_resolve`).
+                _ if let Type::Record(r) = &**dtype
+                    && let Some(f) = r.field(attr) =>
+                {
+                    field_view(f, *ndim, *readonly)
+                }
                 // A name NumPy arrays do not have at all (a typo such as `a.shpe`): Numba
                 // has it neither. Record arrays also have their fields as attributes.
                 _ if base_scalar(dtype).is_some()
@@ -2194,6 +2205,15 @@ impl<'c, 'a> Typer<'c, 'a> {
                         "Numba cannot compile `a[...]` read alone (`NotImplementedError: No definition for lowering getitem(array, ellipsis)`); write `a[:]` or `a[..., ]`",
                         e.range,
                     );
+                }
+                // `a['x']`: the field's view, as `a.x`.
+                if let Type::Record(r) = &**dtype
+                    && let Ty::Val(Type::StrLiteral(name)) = self.expr(slice, env)?
+                {
+                    return match r.field(&name) {
+                        Some(f) => Ok(field_view(f, *ndim, *readonly)),
+                        None => err(format!("{r} has no field `{name}`"), range),
+                    };
                 }
                 let idx = self.indices(slice, env)?;
                 zero_d_view(*ndim, &idx, range)?;

@@ -576,10 +576,11 @@ impl Machine<'_> {
                 }
                 other => other,
             },
-            IrOp::View { array, shape, strides } => match val(array) {
+            IrOp::View { array, offset, shape, strides } => match val(array) {
                 V::Arr(a) => {
-                    // The same buffer and first element, seen with the result's dtype.
+                    // The same buffer, seen with the result's dtype.
                     let mut view = (*a).clone();
+                    view.offset = view.offset.wrapping_add(*offset);
                     view.shape = shape.iter().map(|v| val(v).int()).collect();
                     view.strides = strides.iter().map(|v| val(v).int()).collect();
                     let dtype = result_type.and_then(|t| t.dtype()).and_then(base_scalar);

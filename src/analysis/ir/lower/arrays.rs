@@ -132,8 +132,13 @@ impl Lower<'_> {
 
     /// A view of `array`'s data with these extents and strides, of type `ty`.
     fn view(&mut self, array: ValueId, shape: Vec<ValueId>, strides: Vec<ValueId>, ty: Type, span: TextRange) -> ValueId {
+        self.view_at(array, 0, shape, strides, ty, span)
+    }
+
+    /// A view of `array`'s data from `offset` bytes after its first element.
+    pub(super) fn view_at(&mut self, array: ValueId, offset: i64, shape: Vec<ValueId>, strides: Vec<ValueId>, ty: Type, span: TextRange) -> ValueId {
         let space = self.space(array);
-        let v = self.emit(Op::View { array, shape, strides }, Some(ty), span);
+        let v = self.emit(Op::View { array, offset, shape, strides }, Some(ty), span);
         self.spaces.insert(v, space);
         v
     }
