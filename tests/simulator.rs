@@ -208,6 +208,32 @@ fn missing_barrier_is_a_shared_race() {
     assert!(r.findings.iter().any(|f| f.0 == FindingKind::SharedRace), "{:?}", r.findings);
 }
 
+/// A write racing with a warp's reads names another reader, not the writer: thread 0 read
+/// first, so it heads the reads it then conflicts with (a block softmax broadcasting its max
+/// through the slot a later reduction reuses).
+#[test]
+fn race_with_own_and_other_reads_names_another_thread() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    sm = cuda.shared.array(64, float32)
+    t = cuda.threadIdx.x
+    if t == 0:
+        sm[0] = 1.0
+    cuda.syncthreads()
+    v = sm[0]
+    v += cuda.shfl_xor_sync(0xffffffff, v, 1)
+    if t == 0:
+        sm[0] = 2.0
+    out[t] = v
+"
+    );
+    let r = run(&src, "k", "void(float32[::1])", 1, 64, vec![array(Scalar::F32, &[0.0; 64])]);
+    assert_eq!(r.findings, [(FindingKind::SharedRace, 13)]);
+    assert!(r.messages[0].contains("thread [0, 0, 0] of block [0, 0, 0] writes element 0"), "{}", r.messages[0]);
+    assert!(!r.messages[0].contains("that thread [0, 0, 0] of the same block read"), "{}", r.messages[0]);
+}
 /// Since Volta a barrier waits for every thread that has not exited: threads that skip it
 /// and exit (here, those past `step`) do not hold it up, and the others sum correctly.
 /// (KL201 reports the barrier statically.)

@@ -154,6 +154,9 @@ pub struct Track {
     reader: u32,
     read_epoch: u32,
     readers: Readers,
+    /// A reader of those other than `reader` (`NONE` while `readers` is `One`): the one a
+    /// finding names when `reader` is the writing thread itself.
+    reader_other: u32,
     /// The first of the atomic updates that changed the element not yet ordered before one
     /// another (the latest's epoch), as `reader` for reads, and the latest updater.
     atomic: u32,
@@ -190,6 +193,7 @@ impl Default for Track {
             reader: NONE,
             read_epoch: 0,
             readers: Readers::One,
+            reader_other: NONE,
             atomic: NONE,
             atomic_epoch: 0,
             atomics: Readers::One,
@@ -1518,6 +1522,11 @@ impl Machine<'_> {
             let (reader, readers) = self.join(t, track.reader, track.read_epoch, track.readers);
             let entry = &mut self.buffers[buffer].track[element];
             (entry.reader, entry.read_epoch, entry.readers) = (reader, self.epoch, readers);
+            if readers == Readers::One {
+                entry.reader_other = NONE;
+            } else if t.id != reader {
+                entry.reader_other = t.id;
+            }
             entry.read_at = span.start().into();
         }
         let race = |other, other_at, access| Race { buffer, element, other, other_at, access };
@@ -1673,7 +1682,8 @@ impl Machine<'_> {
         } else if !changes || atomic {
             None
         } else if read_by_other {
-            Some(race(track.reader, track.read_at, Access::Read))
+            let other = if track.reader == me { track.reader_other } else { track.reader };
+            Some(race(other, track.read_at, Access::Read))
         } else if !atomic && self.atomic_unordered(t, &track, space, false) {
             // The last atomic update, if this thread's, saw the others (the last block of
             // a ticketed reduction resetting the counter).
