@@ -354,6 +354,47 @@ pub fn signature_text(args: &[Type]) -> Option<String> {
     super::signature::Signature { ret: Some(Type::None), args: args.to_vec() }.numba_text()
 }
 
+/// Each target a binding statement binds (names, attributes, subscripts), with the one
+/// expression it gets, if any (not for `+=`, loop and `with` targets, or starred and unpaired
+/// tuple elements); a tuple target assigned a tuple of its length pairs up
+/// (`nx, ny = 256, 128`).
+fn each_binding<'a>(stmt: &'a Stmt, bind: &mut dyn FnMut(&'a Expr, Option<&'a Expr>)) {
+    fn target<'a>(t: &'a Expr, value: Option<&'a Expr>, bind: &mut dyn FnMut(&'a Expr, Option<&'a Expr>)) {
+        match t {
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                let values = match value {
+                    Some(Expr::Tuple(v)) if v.elts.len() == elts.len() && !v.elts.iter().any(Expr::is_starred_expr) => {
+                        v.elts.iter().map(Some).collect()
+                    }
+                    _ => vec![None; elts.len()],
+                };
+                for (e, v) in elts.iter().zip(values) {
+                    target(e, v, bind);
+                }
+            }
+            Expr::Starred(s) => target(&s.value, None, bind),
+            leaf => bind(leaf, value),
+        }
+    }
+    match stmt {
+        Stmt::Assign(a) => {
+            let single = a.targets.len() == 1;
+            for t in &a.targets {
+                target(t, single.then_some(&*a.value), bind);
+            }
+        }
+        Stmt::AnnAssign(a) => target(&a.target, a.value.as_deref(), bind),
+        Stmt::AugAssign(a) => target(&a.target, None, bind),
+        Stmt::For(f) => target(&f.target, None, bind),
+        Stmt::With(w) => {
+            for v in w.items.iter().filter_map(|i| i.optional_vars.as_deref()) {
+                target(v, None, bind);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The names one scope binds: the value of each name assigned exactly once (`None` for names
 /// bound any other way or more than once).
 struct Assignments<'a> {
@@ -388,45 +429,14 @@ impl<'a> Assignments<'a> {
         }
     }
 
-    fn bind_target(&mut self, target: &'a Expr, value: Option<&'a Expr>) {
-        match target {
-            Expr::Name(n) => self.bind(n.id.as_str(), value),
-            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
-                // `nx, ny = 256, 256` pairs them up.
-                let values = match value {
-                    Some(Expr::Tuple(t)) if t.elts.len() == elts.len() && !t.elts.iter().any(Expr::is_starred_expr) => {
-                        t.elts.iter().map(Some).collect()
-                    }
-                    _ => vec![None; elts.len()],
-                };
-                for (e, v) in elts.iter().zip(values) {
-                    self.bind_target(e, v);
-                }
-            }
-            Expr::Starred(s) => self.bind_target(&s.value, None),
-            _ => {}
-        }
-    }
-
     fn collect(&mut self, stmts: &'a [Stmt]) {
         for stmt in stmts {
+            each_binding(stmt, &mut |target, value| {
+                if let Expr::Name(n) = target {
+                    self.bind(n.id.as_str(), value);
+                }
+            });
             match stmt {
-                Stmt::Assign(a) => {
-                    let single = a.targets.len() == 1;
-                    for t in &a.targets {
-                        self.bind_target(t, single.then_some(&*a.value));
-                    }
-                }
-                Stmt::AnnAssign(a) => self.bind_target(&a.target, a.value.as_deref()),
-                Stmt::AugAssign(a) => self.bind_target(&a.target, None),
-                Stmt::For(f) => self.bind_target(&f.target, None),
-                Stmt::With(w) => {
-                    for item in &w.items {
-                        if let Some(v) = &item.optional_vars {
-                            self.bind_target(v, None);
-                        }
-                    }
-                }
                 Stmt::FunctionDef(d) => {
                     self.bind(d.name.as_str(), None);
                     continue;
@@ -508,50 +518,20 @@ fn self_attributes<'a>(class: &'a ast::StmtClassDef) -> SelfAttributes<'a> {
         method: &'a ast::StmtFunctionDef,
         out: &'m mut SelfAttributes<'a>,
     }
-    impl<'a> Assigned<'_, 'a> {
-        fn bind(&mut self, target: &'a Expr, value: Option<&'a Expr>) {
-            match target {
-                Expr::Attribute(a) if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == self.this) => {
-                    self.out.entry(a.attr.as_str()).or_default().push((value, self.method));
-                }
-                Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
-                    // `self.a, self.b = x, y` pairs them up.
-                    let values = match value {
-                        Some(Expr::Tuple(t)) if t.elts.len() == elts.len() && !t.elts.iter().any(Expr::is_starred_expr) => {
-                            t.elts.iter().map(Some).collect()
-                        }
-                        _ => vec![None; elts.len()],
-                    };
-                    for (e, v) in elts.iter().zip(values) {
-                        self.bind(e, v);
-                    }
-                }
-                Expr::Starred(s) => self.bind(&s.value, None),
-                _ => {}
-            }
-        }
-    }
     impl<'a> Visitor<'a> for Assigned<'_, 'a> {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::Assign(a) => {
-                    let single = a.targets.len() == 1;
-                    for t in &a.targets {
-                        self.bind(t, single.then_some(&*a.value));
-                    }
-                }
-                Stmt::AnnAssign(a) => self.bind(&a.target, a.value.as_deref()),
-                Stmt::AugAssign(a) => self.bind(&a.target, None),
-                Stmt::For(f) => self.bind(&f.target, None),
-                Stmt::With(w) => {
-                    for v in w.items.iter().filter_map(|i| i.optional_vars.as_deref()) {
-                        self.bind(v, None);
-                    }
-                }
-                // A nested function's `self` may be another object.
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
-                _ => {}
+            // A nested function's `self` may be another object.
+            if matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                return;
             }
+            let (this, method) = (self.this, self.method);
+            each_binding(stmt, &mut |target, value| {
+                if let Expr::Attribute(a) = target
+                    && matches!(&*a.value, Expr::Name(n) if n.id.as_str() == this)
+                {
+                    self.out.entry(a.attr.as_str()).or_default().push((value, method));
+                }
+            });
             visitor::walk_stmt(self, stmt);
         }
     }
