@@ -495,6 +495,9 @@ struct HostFunctions<'a> {
     /// The attributes being evaluated, innermost last, and whether an evaluation met one of
     /// them again (`self.a, self.b = self.b, self.a`).
     attributes_in_progress: std::cell::RefCell<Vec<(TextRange, &'a str)>>,
+    /// The parameters being evaluated (by their function's range): a recursive function's
+    /// calls of itself add nothing, and do not multiply the work.
+    parameters_in_progress: std::cell::RefCell<Vec<(TextRange, String)>>,
     met_attribute_in_progress: std::cell::Cell<bool>,
 }
 
@@ -668,6 +671,26 @@ impl<'a> Evaluator<'_, 'a> {
             _ => (self.functions.init_class.get(&def.range()).copied()?, 1),
         };
         let (_, calls) = self.functions.by_name.get(callee)?;
+        let key = (def.range(), name.to_string());
+        if self.functions.parameters_in_progress.borrow().contains(&key) {
+            return None;
+        }
+        self.functions.parameters_in_progress.borrow_mut().push(key);
+        let found = self.passed_value(def, callee, calls, name, skipped, depth);
+        self.functions.parameters_in_progress.borrow_mut().pop();
+        found
+    }
+
+    /// The first value a call in `calls` passes for parameter `name` of `def`.
+    fn passed_value(
+        &self,
+        def: &'a ast::StmtFunctionDef,
+        callee: &str,
+        calls: &[CallSite<'a>],
+        name: &str,
+        skipped: usize,
+        depth: usize,
+    ) -> Option<HostTy> {
         let params = &*def.parameters;
         let position = params
             .posonlyargs
@@ -703,8 +726,9 @@ impl<'a> Evaluator<'_, 'a> {
                 }
                 // Defaults are evaluated where the function is defined.
                 None => {
+                    let Some(default) = default else { continue };
                     let eval = Evaluator { local: None, def: None, ..*self };
-                    eval.eval(default?, depth + 1)
+                    eval.eval(default, depth + 1)
                 }
             };
             if found.is_some() {
@@ -1500,6 +1524,29 @@ run(load())
         // The launch passes an argument of unknown type: the error names it.
         let error = default_signature(&db, file, &function).err();
         assert_eq!(error.as_deref(), Some("`k` has no signature: its launch on line 11 passes `d_x`, whose type kernlint cannot infer from this file; add a signature to its decorator"));
+    }
+
+    #[test]
+    fn recursive_host_functions_are_typed_from_their_outside_calls() {
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, n):
+    pass
+
+def walk(x, n):
+    if n > 0:
+        walk(x, n - 1)
+        walk(x[1:], n - 1)
+        walk(x, n // 2)
+    k[1, 32](x, n)
+
+walk(np.ones(3, dtype=np.float32), 5)
+"#;
+        // The calls of `walk` in itself add nothing (and are not followed again and again).
+        assert_eq!(launches(src)["k"], vec![vec!["array(float32, 1d, C)", "int64"]]);
     }
 
     #[test]
