@@ -11,7 +11,9 @@
 //! 0:`, `if tid == cuda.blockDim.x - 1:` on the block's own element), updates at a ticket
 //! drawn from an atomic counter (`slot = cuda.atomic.add(counter, 0, 1); out[slot] += v`:
 //! no two threads get the same slot; a counter in shared memory gives tickets unique within
-//! the block only) and launches with a single thread are not reported.
+//! the block only) and launches with a single thread are not reported, nor are updates at an
+//! index a parameter gives in a kernel that only other kernels call (Numba compiles it as a
+//! device function of its callers, which pass the index).
 //!
 //! ## Why is this bad?
 //! `+=` is a load, an add and a store. Two threads that load the same old value both
@@ -42,7 +44,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::analysis::facts::launch::{active_atoms, kernel_launches};
+use crate::analysis::facts::launch::{active_atoms, called_from_gpu_code, kernel_launches};
 use crate::analysis::facts::uniformity::{ArrayKind, Atom, FunctionFacts, Level, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::{Diagnostic, ItemContext};
@@ -57,10 +59,20 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         if function.spec.kind != FunctionKind::Kernel {
             continue;
         }
+        // A kernel only other kernels call gets the indices its parameters hold from them
+        // (`inner(x, cuda.grid(1))`).
+        let launched = launches.get(&function.name).is_some_and(|l| !l.is_empty());
+        let called_by_kernels = !launched && called_from_gpu_code(ctx.db, ctx.file).contains(&function.name);
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
         let active = active_atoms(facts, launches.get(&function.name));
         for access in &facts.accesses {
             if !access.write || !access.rmw || access.atomic {
+                continue;
+            }
+            let parameter = |a: &Atom| matches!(a, Atom::Sym(p) if facts.params.contains(p));
+            // Unknown forms (`term_size * (idx // half)`) may come from a parameter too.
+            let passed_index = access.index.iter().any(|v| v.poly.as_ref().is_none_or(|p| p.0.keys().flatten().any(parameter)));
+            if called_by_kernels && passed_index {
                 continue;
             }
             let shared = matches!(access.kind, ArrayKind::Shared { .. });
