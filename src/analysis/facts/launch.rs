@@ -3,7 +3,7 @@
 //! `# kernlint: launch grid=... block=...` on a line before the kernel's `def` (or its
 //! decorators). Position-free, so editing one item leaves other items' facts in place.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::analysis::items::module_items;
 use crate::analysis::launches::{CallForm, item_host_calls};
@@ -49,36 +49,6 @@ pub fn dims(value: &ConstValue) -> Option<[i128; 3]> {
         _ => return None,
     }
     Some(out)
-}
-
-/// The names GPU functions of the module call (`f(x)` in a kernel or device function body):
-/// a kernel among them that no host code launches is compiled as a device function of its
-/// callers, run by each calling thread.
-#[salsa::tracked(returns(ref))]
-pub fn called_from_gpu_code(db: &dyn Db, file: SourceFile) -> BTreeSet<String> {
-    use ruff_python_ast::visitor::{self, Visitor};
-    use ruff_python_ast::{Expr, Stmt};
-    struct Calls(BTreeSet<String>);
-    impl<'a> Visitor<'a> for Calls {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Call(call) = expr
-                && let Expr::Name(name) = &*call.func
-            {
-                self.0.insert(name.id.to_string());
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut calls = Calls(BTreeSet::new());
-    for (item, function) in crate::analysis::kernels::file_gpu_functions(db, file) {
-        let stmts: &[Stmt] = crate::analysis::items::item_statements(db, item.text);
-        if let Some(def) = crate::analysis::typing::find_def(stmts, function.def_range) {
-            for stmt in &def.body {
-                calls.visit_stmt(stmt);
-            }
-        }
-    }
-    calls.0
 }
 
 /// Every kernel's known launches, by the name it is called by.

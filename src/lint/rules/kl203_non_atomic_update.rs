@@ -44,9 +44,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::analysis::facts::launch::{active_atoms, called_from_gpu_code, kernel_launches};
+use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::uniformity::{ArrayKind, Atom, FunctionFacts, Level, item_uniformity};
-use crate::analysis::kernels::FunctionKind;
+use crate::analysis::kernels::{FunctionKind, called_from_gpu_code};
 use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
