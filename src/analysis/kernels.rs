@@ -806,13 +806,6 @@ pub fn file_gpu_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &GpuF
         .collect()
 }
 
-/// The names the module's CUDA functions call (`f(x)` in a kernel or device function body):
-/// a kernel among them that no host code launches is compiled as a device function of its
-/// callers, run by each calling thread.
-pub fn called_from_gpu_code(db: &dyn Db, file: SourceFile) -> std::collections::BTreeSet<String> {
-    module_items(db, file).iter().flat_map(|item| item_device_calls(db, file, item.text).0.iter().cloned()).collect()
-}
-
 /// Names called by plain calls (`f(...)`) inside the CUDA functions of an item, and inside
 /// each of its `@numba.jit`/`@numba.njit` functions (by name).
 #[salsa::tracked(returns(ref))]

@@ -46,7 +46,7 @@ use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::uniformity::{ArrayKind, Atom, FunctionFacts, Level, item_uniformity};
-use crate::analysis::kernels::{FunctionKind, called_from_gpu_code};
+use crate::analysis::kernels::{FunctionKind, device_called_names};
 use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
@@ -62,7 +62,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         // A kernel only other kernels call gets the indices its parameters hold from them
         // (`inner(x, cuda.grid(1))`).
         let launched = launches.get(&function.name).is_some_and(|l| !l.is_empty());
-        let called_by_kernels = !launched && called_from_gpu_code(ctx.db, ctx.file).contains(&function.name);
+        let called_by_kernels = !launched && device_called_names(ctx.db, ctx.file).contains(&function.name);
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
         let active = active_atoms(facts, launches.get(&function.name));
         for access in &facts.accesses {
