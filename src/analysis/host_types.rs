@@ -8,8 +8,9 @@
 //! these in the same function (or at module level; `nx, ny = 256, 128` pairs up). A parameter
 //! of a module-level host function (`def run(x): k[g, b](x)`) or class constructor has the
 //! type of what the first call of it in the module passes (or its default); `self.f` in a
-//! method, the type every assignment of it in the class's methods gives. Anything else is unknown, and a launch with an
-//! unknown argument gives no signature; the error names that argument.
+//! method, the type every assignment of it in the class's methods gives. Anything else is
+//! unknown, and a launch with an unknown argument gives no signature; the error names that
+//! argument.
 //!
 //! Precedence, applied by the rules: an explicit signature (decorator or `--sig`), then the
 //! launch sites, else the kernel is not typed.
