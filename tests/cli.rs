@@ -163,7 +163,7 @@ scale[2, 128](out, x, np.float32(2.0))
     assert!(ptx.contains(".entry") && ptx.contains("mul.rn.f32"), "{ptx}");
     let out = kernlint(dir.path(), &["compile", "k.py::unlaunched"]);
     assert_eq!(out.status.code(), Some(2));
-    let why = "`unlaunched` has no signature: add one to its decorator, or launch it in this file with arguments of known types (or pass --sig)";
+    let why = "`unlaunched` has no signature: add one to its decorator, or launch it with arguments of known types in this file or in a module that imports it (or pass --sig)";
     assert!(stderr(&out).contains(why), "{}", stderr(&out));
     // `types` types it for the same launch, and says the same when there is none.
     let out = kernlint(dir.path(), &["types", "k.py::scale"]);

@@ -172,7 +172,7 @@ async fn kernels_without_a_signature_are_typed_for_their_launch() {
     assert_eq!(labels, [": int64", ": float32"]);
     // With no signature and no launch, the hover says why there is no type.
     let v = e.hover_text(URI, 11, 4).await;
-    assert_eq!(v, "*No types:* `orphan` has no signature: add one to its decorator, or launch it in this file with arguments of known types");
+    assert_eq!(v, "*No types:* `orphan` has no signature: add one to its decorator, or launch it with arguments of known types in this file or in a module that imports it");
     // The PTX preview compiles it for the same launch; mid-edit it names the syntax error.
     let r = e.call("kernlint/ptx", json!({"uri": URI, "kernel": "scale"})).await;
     assert!(r["result"]["ptx"].as_str().unwrap_or_default().contains(".entry"), "{r}");
@@ -471,7 +471,7 @@ async fn workspace_index_finds_launches_in_other_folders() {
     std::fs::create_dir_all(dir.path().join("apps/deep")).unwrap();
     std::fs::write(
         dir.path().join("apps/deep/runner.py"),
-        "from numba import cuda\nfrom kernels import saxpy\n\ndef go(o, x):\n    saxpy[2, 64](o, x, 3.0)\n",
+        "import numpy as np\nfrom numba import cuda\nfrom kernels import lazy, saxpy\n\ndef go(o, x):\n    saxpy[2, 64](o, x, 3.0)\n\ndef main(n=64):\n    lazy[1, 32](np.zeros(n, np.int32))\n",
     )
     .unwrap();
     std::fs::write(dir.path().join("apps/unrelated.py"), "print('no gpu here')\n").unwrap();
@@ -499,6 +499,10 @@ async fn workspace_index_finds_launches_in_other_folders() {
         .await;
     let files: Vec<&str> = refs.as_array().unwrap().iter().map(|l| l["uri"].as_str().unwrap().rsplit('/').next().unwrap()).collect();
     assert!(files.contains(&"runner.py"), "{refs}");
+    // `lazy` has no signature and its own module launches it with arguments of unknown
+    // types: the hover types it for the launch in runner.py, which imports it.
+    let hover = e.hover_text(&uri, 14, 9).await;
+    assert!(hover.contains("array(int32, 1d, C)"), "{hover}");
     e.shutdown().await;
 }
 

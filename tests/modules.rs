@@ -210,3 +210,54 @@ fn typing_every_function_of_a_folder_sees_the_workspace_modules() {
     let k = lines.iter().find(|l| l["function"] == "k").expect("`k` is typed");
     assert_eq!(k["outcome"], "typed", "{k}");
 }
+
+/// A kernel with no signature that its own module never launches, launched by the modules
+/// that import it: `from .kernels import scale` in its package (a host function called
+/// nowhere, so its parameter has its default) and `from pkg import kernels` in a script above.
+#[test]
+fn kernels_are_typed_for_the_launches_of_modules_that_import_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |name: &str, text: &str| {
+        let path = d.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("pkg/__init__.py", "");
+    write(
+        "pkg/kernels.py",
+        "from numba import cuda\n\n\n@cuda.jit\ndef scale(x, out, factor):\n    i = cuda.grid(1)\n    if i < x.size:\n        out[i] = x[i] * factor * 0.5\n",
+    );
+    write(
+        "pkg/solver.py",
+        "import numpy as np\nfrom .kernels import scale\n\n\ndef run(n=4096):\n    x = np.ones(n, dtype=np.float32)\n    out = np.zeros_like(x)\n    scale[(n + 127) // 128, 128](x, out, np.float32(2.0))\n    return out\n",
+    );
+    write("main.py", "import numpy as np\nfrom pkg import kernels\n\n\ndef go():\n    a = np.arange(10, dtype=np.float64)\n    kernels.scale[1, 32](a, a, 3)\n");
+    // `types` and `compile` with no `--sig`.
+    let types = |dir: &std::path::Path, target: &str| -> Result<serde_json::Value, String> {
+        let out = kernlint(dir, &["types", target, "--format", "json"]);
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        Ok(serde_json::from_slice(&out.stdout).unwrap())
+    };
+    let f32 = "array(float32, 1d, C)";
+    let expect = pairs(&[("factor", "float32"), ("i", "int64"), ("out", f32), ("x", f32)]);
+    // The kernel's own package first, from the folder above it and from its own folder.
+    assert_eq!(variables(&types(d, "pkg/kernels.py::scale").unwrap()), expect);
+    assert_eq!(variables(&types(&d.join("pkg"), "kernels.py::scale").unwrap()), expect);
+    let out = kernlint(d, &["compile", "pkg/kernels.py::scale"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains(".entry"), "{}", String::from_utf8_lossy(&out.stderr));
+    // Rules that need types see them: `0.5` promotes the float32 product to float64.
+    let out = kernlint(d, &["check", "--select", "KL401", "--format", "github", "pkg"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("kernels.py,line=8,") && text.contains("KL401"), "{text}");
+    // Without the package's launch, the script's (float64 arrays, an int) types it.
+    std::fs::remove_file(d.join("pkg/solver.py")).unwrap();
+    let f64 = "array(float64, 1d, C)";
+    assert_eq!(variables(&types(d, "pkg/kernels.py::scale").unwrap()), pairs(&[("factor", "int64"), ("i", "int64"), ("out", f64), ("x", f64)]));
+    // A script that launches its own `scale` (a local name) types nothing here.
+    write("main.py", "import numpy as np\nfrom pkg import kernels\nfrom pkg.kernels import scale\n\n\ndef go(scale):\n    a = np.arange(10, dtype=np.float64)\n    scale[1, 32](a, a, 3)\n");
+    let e = types(d, "pkg/kernels.py::scale").unwrap_err();
+    assert!(e.contains("`scale` has no signature") && e.contains("in a module that imports it"), "{e}");
+}

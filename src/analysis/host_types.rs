@@ -7,10 +7,11 @@
 //! as NumPy's through `__cuda_array_interface__`), and variables assigned exactly once from
 //! these in the same function (or at module level; `nx, ny = 256, 128` pairs up). A parameter
 //! of a module-level host function (`def run(x): k[g, b](x)`) or class constructor has the
-//! type of what the first call of it in the module passes (or its default); `self.f` in a
-//! method, the type every assignment of it in the class's methods gives. Anything else is
-//! unknown, and a launch with an unknown argument gives no signature; the error names that
-//! argument.
+//! type of what the first call of it in the module passes (or its default, also when the
+//! module never calls it); `self.f` in a method, the type every assignment of it in the
+//! class's methods gives. Anything else is unknown, and a launch with an unknown argument
+//! gives no signature; the error names that argument. A kernel its own module never launches
+//! with known types takes them from launches in the workspace modules that import it.
 //!
 //! Precedence, applied by the rules: an explicit signature (decorator or `--sig`), then the
 //! launch sites, else the kernel is not typed.
@@ -42,6 +43,7 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
         None => launch_arg_types(db, file)
             .get(&function.name)
             .and_then(|sites| sites.first())
+            .or_else(|| importer_launch_arg_types(db, file).get(&function.name)?.first().map(|(_, args)| args))
             .map(|args| super::signature::Signature { ret: None, args: args.clone() })
             .ok_or_else(|| {
                 let name = &function.name;
@@ -49,7 +51,9 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                     Some((line, arg)) => format!(
                         "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file; add a signature to its decorator"
                     ),
-                    None => format!("`{name}` has no signature: add one to its decorator, or launch it in this file with arguments of known types"),
+                    None => format!(
+                        "`{name}` has no signature: add one to its decorator, or launch it with arguments of known types in this file or in a module that imports it"
+                    ),
                 }
             }),
     }
@@ -251,6 +255,122 @@ fn for_each_kernel_call(db: &dyn Db, file: SourceFile, mut each: impl FnMut(&Hos
     }
 }
 
+/// Per kernel of another workspace module (by that module's path and the kernel's name),
+/// the distinct argument-type lists this module's launches of it pass: `k[g, b](x)` after
+/// `from kernels import k` (or `as`), `kernels.k[g, b](x)` after `import kernels`. Arguments
+/// are typed as for the module's own kernels (host functions' parameters from their calls).
+#[salsa::tracked(returns(ref))]
+pub fn imported_kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<(std::path::PathBuf, String), Vec<Vec<Type>>> {
+    struct Launches<'a> {
+        found: Vec<(&'a ast::ExprCall, &'a Expr, Option<&'a ast::StmtFunctionDef>)>,
+        def: Option<&'a ast::StmtFunctionDef>,
+    }
+    impl<'a> Visitor<'a> for Launches<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    // GPU code launches nothing; host functions' decorators are not launches.
+                    let outer = std::mem::replace(&mut self.def, Some(def));
+                    for stmt in &def.body {
+                        self.visit_stmt(stmt);
+                    }
+                    self.def = outer;
+                }
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr
+                && let Expr::Subscript(launch) = &*call.func
+            {
+                self.found.push((call, &launch.value, self.def));
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut out: BTreeMap<(std::path::PathBuf, String), Vec<Vec<Type>>> = BTreeMap::new();
+    if db.workspace().is_none() {
+        return out;
+    }
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let module_scope = module_scope(db, file);
+    let mut launches = Launches { found: Vec::new(), def: None };
+    for stmt in body {
+        launches.visit_stmt(stmt);
+    }
+    if launches.found.is_empty() {
+        return out;
+    }
+    let scope = ItemScope::new(module_scope, body);
+    let module_env = Assignments::of(body, &[]);
+    let functions = HostFunctions::of(body);
+    for (call, launched, def) in launches.found {
+        if !call.arguments.keywords.is_empty() || call.arguments.args.iter().any(Expr::is_starred_expr) {
+            continue;
+        }
+        // A name the function binds itself is not the module's import.
+        let local_env = def.map(Assignments::of_function);
+        if let (Expr::Name(n), Some(local)) = (launched, &local_env)
+            && local.names.contains_key(n.id.as_str())
+        {
+            continue;
+        }
+        let Some(path) = qualified_path(launched, module_scope) else { continue };
+        let Some(super::scope::ModuleMember::Global(home, name)) = super::scope::workspace_member(db, file, &path) else { continue };
+        let index = super::kernels::gpu_index(db, home);
+        if index.kind(&name) != Some(FunctionKind::Kernel) {
+            continue;
+        }
+        let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env, def, functions: &functions };
+        let types: Option<Vec<Type>> = call.arguments.args.iter().map(|a| eval.eval(a, 0).and_then(kernel_argument)).collect();
+        let Some(types) = types else { continue };
+        let entry = out.entry((home.path(db).clone(), index.target(&name).to_string())).or_default();
+        if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
+            entry.push(types);
+        }
+    }
+    out
+}
+
+/// Per kernel of this module, the distinct argument-type lists that launches of it in the
+/// workspace modules importing it pass (see [`imported_kernel_launches`]), with the
+/// importer's path: modules in the kernel's folder first, then in path order. For kernels the module launches with no argument
+/// types of its own.
+#[salsa::tracked(returns(ref))]
+pub fn importer_launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<(std::path::PathBuf, Vec<Type>)>> {
+    let mut out: BTreeMap<String, Vec<(std::path::PathBuf, Vec<Type>)>> = BTreeMap::new();
+    let Some(workspace) = db.workspace() else { return out };
+    let mut importers: Vec<SourceFile> = workspace
+        .modules(db)
+        .values()
+        .copied()
+        .filter(|&importer| {
+            importer != file
+                && super::scope::imported_modules(db, importer)
+                    .iter()
+                    .any(|module| super::scope::workspace_module(db, importer, module) == Some(file))
+        })
+        .collect();
+    // The nearest first: the kernel's own package before scripts above it.
+    let home = std::path::absolute(file.path(db)).unwrap_or_else(|_| file.path(db).clone());
+    importers.sort_by_key(|importer| importer.path(db).parent() != home.parent());
+    for importer in importers {
+        for ((home, kernel), sites) in imported_kernel_launches(db, importer) {
+            if home != file.path(db) {
+                continue;
+            }
+            let entry = out.entry(kernel.clone()).or_default();
+            for types in sites {
+                if !entry.iter().any(|(_, known)| known == types) && entry.len() < MAX_SIGNATURES {
+                    entry.push((importer.path(db).clone(), types.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The first launch of `kernel` in the module and the source of its first argument of
 /// unknown type, for saying why the launch gives no signature.
 fn first_untyped_argument(db: &dyn Db, file: SourceFile, kernel: &str) -> Option<(usize, String)> {
@@ -293,6 +413,8 @@ pub enum ArgSource {
     Declared { index: usize, count: usize, args: Vec<Type> },
     /// A launch site in this module, with the argument types it passes.
     Launch(Vec<Type>),
+    /// A launch in another workspace module that imports the kernel (its path).
+    ImporterLaunch(std::path::PathBuf, Vec<Type>),
 }
 
 impl ArgSource {
@@ -305,6 +427,11 @@ impl ArgSource {
                 Some(format!("Typed for signature {} of the {count} the decorator lists: ({}).", index + 1, shown(args)))
             }
             ArgSource::Launch(args) => Some(format!("Typed for the arguments a launch in this module passes: ({}).", shown(args))),
+            ArgSource::ImporterLaunch(importer, args) => Some(format!(
+                "Typed for the arguments a launch in `{}` passes: ({}).",
+                importer.file_name().unwrap_or(importer.as_os_str()).to_string_lossy(),
+                shown(args)
+            )),
         }
     }
 }
@@ -339,13 +466,14 @@ pub fn kernel_typing_requests<'db>(
     if function.qualname != function.name {
         return Vec::new();
     }
-    let Some(sites) = launch_arg_types(db, file).get(&function.name) else { return Vec::new() };
+    let request = |args: &[Type]| Some(TypingRequest::new(db, function.qualname.clone(), Some(signature_text(args)?)));
+    if let Some(sites) = launch_arg_types(db, file).get(&function.name) {
+        return sites.iter().filter_map(|args| Some((request(args)?, ArgSource::Launch(args.clone())))).collect();
+    }
+    let Some(sites) = importer_launch_arg_types(db, file).get(&function.name) else { return Vec::new() };
     sites
         .iter()
-        .filter_map(|args| {
-            let text = signature_text(args)?;
-            Some((TypingRequest::new(db, function.qualname.clone(), Some(text)), ArgSource::Launch(args.clone())))
-        })
+        .filter_map(|(importer, args)| Some((request(args)?, ArgSource::ImporterLaunch(importer.clone(), args.clone()))))
         .collect()
 }
 
@@ -735,6 +863,11 @@ impl<'a> Evaluator<'_, 'a> {
             if found.is_some() {
                 return found;
             }
+        }
+        // A function the module never calls (an entry point of a library or script): what
+        // it is called with by default.
+        if calls.is_empty() {
+            return Evaluator { local: None, def: None, ..*self }.eval(default?, depth + 1);
         }
         None
     }

@@ -256,6 +256,54 @@ pub fn signature_or_default(
     }
 }
 
+/// The Python files that may import the module at `path` (absolute): files beside it and in
+/// the folders above it up to the working directory (where `module_paths` looks from them)
+/// whose text names the module. A cheap textual filter: the analysis decides which really
+/// import it. Folders are read once per process (`check` asks for every file).
+fn importers_of(path: &std::path::Path, cwd: Option<&std::path::Path>) -> Vec<(std::path::PathBuf, std::sync::Arc<str>)> {
+    type Listing = std::sync::Arc<Vec<(std::path::PathBuf, std::sync::Arc<str>)>>;
+    static LISTINGS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, Listing>>> = std::sync::OnceLock::new();
+    const MAX_IMPORTERS: usize = 32;
+    let name = match path.file_stem().and_then(|s| s.to_str()) {
+        Some("__init__") => path.parent().and_then(|d| d.file_name()).and_then(|s| s.to_str()),
+        stem => stem,
+    };
+    let (Some(name), Some(dir)) = (name, path.parent()) else { return Vec::new() };
+    let folders: Vec<&std::path::Path> = match cwd {
+        Some(cwd) if dir.starts_with(cwd) => dir.ancestors().take_while(|d| d.starts_with(cwd)).collect(),
+        _ => vec![dir],
+    };
+    let listing = |folder: &std::path::Path| -> Listing {
+        let cache = LISTINGS.get_or_init(Default::default);
+        if let Some(found) = cache.lock().unwrap().get(folder) {
+            return found.clone();
+        }
+        let mut files: Vec<(std::path::PathBuf, std::sync::Arc<str>)> = std::fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "py") && p.is_file())
+            .filter_map(|p| Some((p.clone(), std::sync::Arc::from(std::fs::read_to_string(&p).ok()?))))
+            .collect();
+        files.sort();
+        let files = std::sync::Arc::new(files);
+        cache.lock().unwrap().insert(folder.to_path_buf(), files.clone());
+        files
+    };
+    let names_module = |text: &str| {
+        text.match_indices(name).any(|(at, _)| {
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !word(text[..at].chars().next_back()) && !word(text[at + name.len()..].chars().next())
+        }) && text.contains("import")
+    };
+    folders
+        .into_iter()
+        .flat_map(|folder| listing(folder).iter().filter(|(p, text)| p != path && names_module(text)).cloned().collect::<Vec<_>>())
+        .take(MAX_IMPORTERS)
+        .collect()
+}
+
 /// A database holding `path` with `text`, and the workspace modules it imports from beside it
 /// (`from helpers import dev_fn` -> `helpers.py` or `helpers/__init__.py` next to the file).
 pub fn database_for(path: &std::path::Path, text: String) -> (crate::analysis::RootDatabase, crate::analysis::SourceFile) {
@@ -275,6 +323,16 @@ pub fn database_for(path: &std::path::Path, text: String) -> (crate::analysis::R
     // The modules those import from too (`cfg` re-exporting `from base import X`), breadth
     // first, up to a bound.
     let mut pending: std::collections::VecDeque<(std::path::PathBuf, Vec<String>)> = [(absolute.clone(), names)].into();
+    // The modules that import this one, whose launches type its kernels (`from kernels import
+    // k` in `main.py` beside `kernels.py`), with the file itself so their imports reach it.
+    for (importer, text) in importers_of(&absolute, cwd.as_deref()) {
+        let module = SourceFile::new(&db, importer.clone(), text.to_string());
+        modules.insert(importer.clone(), module);
+        pending.push_back((importer, crate::analysis::scope::imported_modules(&db, module)));
+    }
+    if !modules.is_empty() {
+        modules.insert(absolute.clone(), file);
+    }
     while let Some((importer, names)) = pending.pop_front() {
         for name in names {
             for candidate in crate::analysis::db::module_paths(&importer, &name) {
