@@ -267,8 +267,10 @@ pub enum Divergence {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Barrier {
     pub range: TextRange,
-    /// `syncthreads`, `syncthreads_count`, ...
+    /// `syncthreads`, `syncthreads_count`, ..., or the device function called.
     pub name: String,
+    /// A call of a device function that runs a barrier on every path.
+    pub device_function: bool,
     pub divergence: Option<Divergence>,
 }
 
@@ -367,6 +369,7 @@ pub fn item_uniformity<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'d
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
     let launches = super::launch::kernel_launches(db, file);
+    let syncing = &super::barriers::syncing_functions(db, file).block;
     item_gpu_functions(db, file, item)
         .iter()
         .filter_map(|f| {
@@ -380,13 +383,13 @@ pub fn item_uniformity<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'d
                     *slot = known.iter().all(|b| b[axis] == 1);
                 }
             }
-            let (facts, read) = analyze(def, &scope, flat);
+            let (facts, read) = analyze(def, &scope, syncing, flat);
             // A launch's block shape, where one is known, outweighs what the tiles suggest.
             if !known.is_empty() {
                 return Some(facts);
             }
             let tiled = tile_flat_axes(&facts, read, flat);
-            Some(if tiled == flat { facts } else { analyze(def, &scope, tiled).0 })
+            Some(if tiled == flat { facts } else { analyze(def, &scope, syncing, tiled).0 })
         })
         .collect()
 }
@@ -415,10 +418,10 @@ fn tile_flat_axes(facts: &FunctionFacts, read: [bool; 3], mut flat: [bool; 3]) -
     flat
 }
 
-/// Analyse one function definition. `flat`: the thread axes known to have block size 1,
-/// where `threadIdx` is 0 and `blockDim` is 1. Also returns the axes whose `threadIdx` or
-/// `blockDim` the function names.
-pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, flat: [bool; 3]) -> (FunctionFacts, [bool; 3]) {
+/// Analyse one function definition. `syncing`: the device functions whose calls are
+/// barriers. `flat`: the thread axes known to have block size 1, where `threadIdx` is 0 and
+/// `blockDim` is 1. Also returns the axes whose `threadIdx` or `blockDim` the function names.
+pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTreeSet<String>, flat: [bool; 3]) -> (FunctionFacts, [bool; 3]) {
     let params: Vec<String> = def.parameters.iter().map(|p| p.name().to_string()).collect();
     let mut counts = Counts::default();
     for stmt in &def.body {
@@ -426,6 +429,7 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, flat: [bool; 
     }
     let mut w = Walker {
         scope,
+        syncing,
         counts,
         env: BTreeMap::new(),
         arrays: BTreeMap::new(),
@@ -555,6 +559,8 @@ struct Flow {
 
 struct Walker<'s> {
     scope: &'s dyn NameLookup,
+    /// Device functions that run a block barrier on every path.
+    syncing: &'s BTreeSet<String>,
     counts: Counts,
     env: BTreeMap<String, Value>,
     arrays: BTreeMap<String, ArrayKind>,
@@ -597,7 +603,7 @@ fn merge_pending(into: &mut Pending, from: &Pending) {
     }
 }
 
-const BARRIERS: &[&str] = &["syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or"];
+use super::barriers::BLOCK_BARRIERS as BARRIERS;
 
 fn axis(name: &str) -> Option<u8> {
     match name {
@@ -894,8 +900,27 @@ impl Walker<'_> {
     /// (a reduction's steps, a tiled loop) is taken to run at least once.
     fn has_barrier(&self, body: &[Stmt]) -> bool {
         body.iter().any(|s| {
-            matches!(s, Stmt::Expr(e) if matches!(&*e.value, Expr::Call(c) if self.cuda(&c.func).is_some_and(|m| BARRIERS.contains(&m.as_str()))))
+            matches!(s, Stmt::Expr(e) if matches!(&*e.value, Expr::Call(c) if self.cuda(&c.func).is_some_and(|m| BARRIERS.contains(&m.as_str())) || self.syncing_call(c).is_some()))
         })
+    }
+
+    /// The device function a call names, where it runs a block barrier on every path.
+    fn syncing_call<'c>(&self, c: &'c ast::ExprCall) -> Option<&'c str> {
+        let Expr::Name(n) = &*c.func else { return None };
+        (!self.env.contains_key(n.id.as_str()) && self.syncing.contains(n.id.as_str())).then_some(n.id.as_str())
+    }
+
+    /// A barrier at `c`: accesses before it no longer meet those after it.
+    fn barrier(&mut self, c: &ast::ExprCall, name: &str, device_function: bool) {
+        if self.record && !self.quiet && !self.facts.barriers.iter().any(|b| b.range == c.range()) {
+            let divergence = if self.cur.level == Level::Thread {
+                self.cur.condition.map(Divergence::Condition)
+            } else {
+                self.cur.exited.map(Divergence::Exit)
+            };
+            self.facts.barriers.push(Barrier { range: c.range(), name: name.to_string(), device_function, divergence });
+        }
+        self.pending.clear();
     }
 
     /// Whether `range(...)` has at least one element, from constant bounds.
@@ -1184,15 +1209,7 @@ impl Walker<'_> {
         if let Some(member) = member.as_deref() {
             let top = member.split('.').next().unwrap_or("");
             if BARRIERS.contains(&member) {
-                if self.record && !self.quiet && !self.facts.barriers.iter().any(|b| b.range == c.range()) {
-                    let divergence = if self.cur.level == Level::Thread {
-                        self.cur.condition.map(Divergence::Condition)
-                    } else {
-                        self.cur.exited.map(Divergence::Exit)
-                    };
-                    self.facts.barriers.push(Barrier { range: c.range(), name: member.to_string(), divergence });
-                }
-                self.pending.clear();
+                self.barrier(c, member, false);
                 return Value { level: if member == "syncthreads" { Level::Uniform } else { Level::Block }, ..Value::default() };
             }
             match member {
@@ -1255,6 +1272,10 @@ impl Walker<'_> {
             if varying.iter().any(|p| member.contains(p)) {
                 return Value { level: Level::Thread, data: true, atoms: joined.atoms, ..Value::default() };
             }
+            return joined;
+        }
+        if let Some(name) = self.syncing_call(c) {
+            self.barrier(c, name, true);
             return joined;
         }
         if let Expr::Name(n) = &*c.func

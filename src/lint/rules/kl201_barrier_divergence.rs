@@ -1,12 +1,12 @@
 //! # KL201: a barrier some threads of the block never reach
 //!
 //! ## What it does
-//! Finds `cuda.syncthreads()` (and `syncthreads_count`, `_and`, `_or`) under a condition
-//! that differs between threads of one block (`threadIdx`, `cuda.grid`, data loaded at a
-//! thread's index, ...), inside a loop whose trip count differs between threads, or after
-//! a thread-dependent `return`, `break` or `continue`. Conditions that are the same for the
-//! whole block (parameters, `blockIdx`, `blockDim`, shared memory read at a fixed index)
-//! are fine and not reported.
+//! Finds `cuda.syncthreads()` (and `syncthreads_count`, `_and`, `_or`, and calls of device
+//! functions that run one on every path) under a condition that differs between threads of
+//! one block (`threadIdx`, `cuda.grid`, data loaded at a thread's index, ...), inside a
+//! loop whose trip count differs between threads, or after a thread-dependent `return`,
+//! `break` or `continue`. Conditions that are the same for the whole block (parameters,
+//! `blockIdx`, `blockDim`, shared memory read at a fixed index) are fine and not reported.
 //!
 //! Each axis counts on its own: where the block has one thread along an axis, `threadIdx`
 //! there is 0 and `cuda.grid` there is `blockIdx`, the same for the whole block, so `x, y, z
@@ -82,8 +82,12 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                     "KL201",
                     barrier.range,
                     format!(
-                        "`cuda.{}()` is reached {why} (`{}`): threads that never arrive leave the block deadlocked or racing",
-                        barrier.name,
+                        "{} is reached {why} (`{}`): threads that never arrive leave the block deadlocked or racing",
+                        if barrier.device_function {
+                            format!("`{}()`, which runs `cuda.syncthreads()` on every path,", barrier.name)
+                        } else {
+                            format!("`cuda.{}()`", barrier.name)
+                        },
                         snippet(ctx.text, at)
                     ),
                 )

@@ -21,25 +21,27 @@
 //! row `s[tid // m, j]` or column `s[j, tid % m]` read with `j` the same in every thread (a
 //! loop over the row) holds other threads' slots.
 //!
-//! Not reported, as they never meet in one slot: per-thread slots (`s[tid]` written and read
-//! by the same thread), reads separated from the writes by a barrier, slots no writer of the
-//! interval touches (`if tid < step: s[tid] += s[tid + step]`, `if tid % (2 * s) == 0:
-//! s[tid] += s[tid + s]`, `s[2 * s * tid] += s[2 * s * tid + s]`, an odd-even sort's `if
-//! tid % 2 == phase % 2:` pairs `s[tid]` and `s[tid + 1]`), different planes or
-//! halves (`buf[0, t]` and `buf[1, t]`, `s[t]` and `s[blockDim.x + t]`), double buffers that
-//! write one buffer while reading the other (`buf[1 - src, t]`, `nxt = 1 - cur`), slots a
-//! guard gives to one group of threads (`if tz == 0: buf[0, ty, tx] = ...`, thread 0 reading
-//! back `s[0]` after writing `s[tid]`), a tile and its halo stored by the same thread (`s[ty,
-//! tx]` and `s[ty, tx + 16]`), and launches with one thread per block. A variable assigned
-//! again between the two accesses (`src = 1 - src`, a loop's next iteration) is taken to
-//! hold a new value. Block sizes come from the launches in the file or a `# kernlint:
-//! launch` comment; with none known, from the kernel's own tiling: a global index
-//! `blockIdx.x * TILE + threadIdx.x` means blocks `TILE` wide (wider ones would overlap their
-//! neighbours), so `threadIdx.x` runs over `[0, TILE - 1]` and a halo written by `if tx ==
-//! TILE - 1: s[ty, tx + 2] = ...` never meets the tile's `s[ty, tx + 1]` (not inferred where
-//! a guard compares the thread index with `TILE` or more, as a block loading its halo with
-//! extra threads does). Exchanges confined to one warp (`if tid < 32:`, blocks of at most 32
-//! threads) are reported by KL204, which explains what they assume of the warp.
+//! Not reported, as they never meet in one slot: per-thread slots (`s[tid]` written and
+//! read by the same thread), reads separated from the writes by a barrier (a call of a
+//! device function that runs `cuda.syncthreads()` on every path counts; one that syncs on
+//! some paths only does not), slots no writer of the interval touches (`if tid < step:
+//! s[tid] += s[tid + step]`, `if tid % (2 * s) == 0: s[tid] += s[tid + s]`, `s[2 * s * tid]
+//! += s[2 * s * tid + s]`, an odd-even sort's `if tid % 2 == phase % 2:` pairs `s[tid]` and
+//! `s[tid + 1]`), different planes or halves (`buf[0, t]` and `buf[1, t]`, `s[t]` and
+//! `s[blockDim.x + t]`), double buffers that write one buffer while reading the other
+//! (`buf[1 - src, t]`, `nxt = 1 - cur`), slots a guard gives to one group of threads (`if
+//! tz == 0: buf[0, ty, tx] = ...`, thread 0 reading back `s[0]` after writing `s[tid]`), a
+//! tile and its halo stored by the same thread (`s[ty, tx]` and `s[ty, tx + 16]`), and
+//! launches with one thread per block. A variable assigned again between the two accesses
+//! (`src = 1 - src`, a loop's next iteration) is taken to hold a new value. Block sizes
+//! come from the launches in the file or a `# kernlint: launch` comment; with none known,
+//! from the kernel's own tiling: a global index `blockIdx.x * TILE + threadIdx.x` means
+//! blocks `TILE` wide (wider ones would overlap their neighbours), so `threadIdx.x` runs
+//! over `[0, TILE - 1]` and a halo written by `if tx == TILE - 1: s[ty, tx + 2] = ...`
+//! never meets the tile's `s[ty, tx + 1]` (not inferred where a guard compares the thread
+//! index with `TILE` or more, as a block loading its halo with extra threads does).
+//! Exchanges confined to one warp (`if tid < 32:`, blocks of at most 32 threads) are
+//! reported by KL204, which explains what they assume of the warp.
 //!
 //! ## Why is this bad?
 //! Threads of a block run in no fixed order: without a barrier the reader may see the old

@@ -19,8 +19,8 @@
 //! the thread's own block (`a[idx[i]]`); monotone relaxations (`if v < d[i, j]: d[i, j] =
 //! v`, as in Floyd-Warshall or Bellman-Ford, which tolerate stale reads by design); the same
 //! slots written by every block (`a[tid]`, another rule's concern); and launches of a
-//! single block. Kernels that call `cuda.cg.this_grid()` (a grid sync orders the blocks),
-//! and kernels that call `cuda.threadfence()` and an atomic (the "last block done" pattern,
+//! single block. Kernels that call `cuda.cg.this_grid()`, themselves or through a device
+//! function (a grid sync orders the blocks), and kernels that call `cuda.threadfence()` and an atomic (the "last block done" pattern,
 //! correct when the atomic ticket guards the reads), are skipped as a whole.
 //!
 //! ## Why is this bad?
@@ -84,6 +84,7 @@ use std::collections::BTreeSet;
 
 use ruff_python_ast::Expr;
 
+use crate::analysis::facts::barriers::syncing_functions;
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::uniformity::{
     Access, ArrayKind, Atom, CmpOp, FunctionFacts, Poly, item_uniformity,
@@ -113,7 +114,13 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         }
         // Grid sync, or the threadfence + atomic ticket pattern: skip the kernel.
         let (mut grid_sync, mut fence, mut atomic) = (false, false, false);
+        let grid_syncing = &syncing_functions(ctx.db, ctx.file).grid;
         ctx.visit_body(def, &mut |_| {}, &mut |e| {
+            if let Expr::Call(c) = e
+                && let Expr::Name(n) = &*c.func
+            {
+                grid_sync |= grid_syncing.contains(n.id.as_str());
+            }
             if let Expr::Call(c) = e
                 && let Some(path) = ctx.path(&c.func)
             {
