@@ -271,6 +271,26 @@ def saxpy(out, a, x, y):\n    i = cuda.grid(1)\n    if i < out.size:\n        ou
 }
 
 #[test]
+fn run_reports_reads_of_empty_arrays_and_counts_their_unwritten_elements() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "from numba import cuda\n\n@cuda.jit(\"void(float32[:])\")\ndef fill(a):\n    a[cuda.grid(1)] = 1.0\n\n@cuda.jit(\"void(float32[:])\")\ndef bump(a):\n    a[cuda.grid(1)] += 1.0\n";
+    std::fs::write(dir.path().join("k.py"), source).unwrap();
+    // A grid too small for its output: half the elements keep their garbage, still written out.
+    let out = kernlint(dir.path(), &["run", "k.py::fill", "--device", "sim", "--grid", "1", "--block", "8", "empty:float32[16]", "--out", "res"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("a: shape [16], dtype <f4, min 0, max 1, mean 0.5, checksum "), "{}", stdout(&out));
+    assert!(stdout(&out).contains(" (8 of 16 elements never written: zero here, undefined on a GPU)"), "{}", stdout(&out));
+    assert!(dir.path().join("res/a.npy").exists());
+    let out = kernlint(dir.path(), &["run", "k.py::bump", "--device", "sim", "--grid", "1", "--block", "16", "empty:float32[16]"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("k.py:9:5: sanitizer[uninitialized-read]: read of a[0], which no thread has written in this launch"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("never written"), "{}", stdout(&out));
+    // The same with an initialised array is clean.
+    let out = kernlint(dir.path(), &["run", "k.py::bump", "--device", "sim", "--grid", "1", "--block", "16", "zeros:float32[16]"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
 fn check_warns_when_it_finds_no_python_file_and_names_bad_bytes_by_line() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("docs")).unwrap();

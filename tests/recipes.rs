@@ -66,3 +66,54 @@ fn run_without_a_launch_uses_the_recipe() {
     // out = 2 * arange over 16 x 16: max 510, mean 255.
     assert!(stdout.contains("out: shape [16, 16], dtype <f4, min 0, max 510, mean 255"), "{stdout}");
 }
+
+#[test]
+fn undefined_host_memory_is_an_empty_argument_unless_host_code_touches_it_first() {
+    let source = r#"import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def acc(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] += x[i]
+
+
+def fresh():
+    x = np.ones(64, dtype=np.float32)
+    out = cuda.device_array_like(x)
+    acc[1, 64](x, out)
+
+
+def fresh_np():
+    x = np.zeros((4, 16), dtype=np.float64)
+    out = np.empty((4, 16))
+    acc[1, 64](x, out)
+
+
+def filled():
+    x = np.ones(64, dtype=np.float32)
+    out = np.empty(64, dtype=np.float32)
+    out[:] = 0
+    acc[1, 64](x, out)
+
+
+def written_by_an_earlier_launch():
+    x = cuda.device_array(64, dtype=np.float32)
+    out = np.zeros(64, dtype=np.float32)
+    acc[1, 64](out, x)
+    acc[1, 64](x, out)
+"#;
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    let args: Vec<Vec<String>> = launch_recipes(&db, file, "acc").into_iter().map(|r| r.args).collect();
+    assert_eq!(args, [
+        vec!["ones:float32[64]", "empty:float32[64]"],
+        vec!["zeros:float64[4,16]", "empty:float64[4,16]"],
+        vec!["ones:float32[64]", "zeros:float32[64]"],
+        // The first launch reads `x` before anything wrote it; the second reads it after.
+        vec!["zeros:float32[64]", "empty:float32[64]"],
+        vec!["zeros:float32[64]", "zeros:float32[64]"],
+    ]);
+}

@@ -35,6 +35,8 @@ struct Run {
     outputs: Vec<Option<NpyArray>>,
     findings: Vec<(FindingKind, usize)>,
     messages: Vec<String>,
+    /// Per argument, the elements of an uninitialised array no thread wrote.
+    unwritten: Vec<Option<usize>>,
 }
 
 /// Run `kernel` of `source`; findings come with their 1-based source line.
@@ -48,7 +50,7 @@ fn run(source: &str, kernel: &str, sig: &str, grid: u32, block: u32, args: Vec<H
     let line = |offset: u32| source[..offset as usize].matches('\n').count() + 1;
     let findings = outcome.findings.iter().map(|f| (f.kind, line(f.span.start().into()))).collect();
     let messages = outcome.findings.iter().map(|f| f.message.clone()).collect();
-    Run { outputs, findings, messages }
+    Run { outputs, findings, messages, unwritten: outcome.unwritten }
 }
 
 const HEADER: &str = "from numba import cuda, float32, int32\n";
@@ -294,6 +296,108 @@ def k(out):
     );
     let r = run(&src, "k", "void(float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0; 8])]);
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 10)]);
+}
+
+/// An array with undefined contents, as `np.empty` / `cuda.device_array` make.
+fn empty(spec: &str) -> HostArg {
+    let arg = HostArg::parse_generator(spec).unwrap().unwrap();
+    assert!(matches!(arg, HostArg::Uninitialised(_)), "{spec}");
+    arg
+}
+
+#[test]
+fn reads_of_uninitialised_global_memory_are_reported_once_per_place() {
+    // A kernel that reads its output array, allocated with `np.empty`: every thread reads
+    // garbage, one finding names the first.
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] += x[i]
+"
+    );
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 2, 32, vec![array(Scalar::F32, &[1.0; 64]), empty("empty:float32[64]")]);
+    assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 7)]);
+    assert!(r.messages[0].starts_with("read of out[0], which no thread has written in this launch (thread [0, 0, 0], block [0, 0, 0])"), "{}", r.messages[0]);
+    // The final contents are still written (undefined elements as zero), all written now.
+    assert_eq!(values(r.outputs[1].as_ref().unwrap()), [1.0; 64]);
+    assert_eq!(r.unwritten, [None, Some(0)]);
+    // The same launch with an initialised output is clean.
+    let r = run(&src, "k", "void(float32[::1], float32[::1])", 2, 32, vec![array(Scalar::F32, &[1.0; 64]), array(Scalar::F32, &[0.0; 64])]);
+    assert_eq!(r.findings, vec![]);
+    assert_eq!(r.unwritten, [None, None]);
+
+    // A 2-d array's element is named by its subscripts.
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k2(g, out):
+    out[0] = g[1, 2]
+"
+    );
+    let r = run(&src, "k2", "void(float64[:, ::1], float64[::1])", 1, 1, vec![empty("empty:float64[3,4]"), array(Scalar::F64, &[0.0])]);
+    assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 5)]);
+    assert!(r.messages[0].starts_with("read of g[1, 2],"), "{}", r.messages[0]);
+    assert_eq!(r.unwritten, [Some(12), None]);
+}
+
+#[test]
+fn atomics_on_unwritten_bins_read_uninitialised_memory() {
+    // A histogram whose bins were never zeroed: each atomic add reads garbage.
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def hist(data, bins):
+    i = cuda.grid(1)
+    if i < data.size:
+        cuda.atomic.add(bins, data[i] % 4, 1)
+"
+    );
+    let data: Vec<f64> = (0..64).map(f64::from).collect();
+    let r = run(&src, "hist", "void(int32[::1], int32[::1])", 2, 32, vec![array(Scalar::I32, &data), empty("empty:int32[8]")]);
+    assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 7)]);
+    assert!(r.messages[0].starts_with("atomic update of bins[0],"), "{}", r.messages[0]);
+    // Bins 4..8 are never touched: zero in the output, counted in the summary.
+    assert_eq!(values(r.outputs[1].as_ref().unwrap()), [16.0, 16.0, 16.0, 16.0, 0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(r.unwritten, [None, Some(4)]);
+    // Zeroed bins are fine.
+    let r = run(&src, "hist", "void(int32[::1], int32[::1])", 2, 32, vec![array(Scalar::I32, &data), array(Scalar::I32, &[0.0; 8])]);
+    assert_eq!(r.findings, vec![]);
+}
+
+#[test]
+fn uninitialised_global_memory_written_first_is_not_reported() {
+    // Written then read by the same thread; written, then a barrier, then read by another
+    // thread of the block; zeroed by each block's first thread and updated atomically after
+    // the barrier.
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(x, tmp, out, bins):
+    i = cuda.grid(1)
+    t = cuda.threadIdx.x
+    tmp[i] = x[i] * 2.0
+    tmp[i] = tmp[i] + 1.0
+    if t == 0:
+        bins[cuda.blockIdx.x] = 0
+    cuda.syncthreads()
+    j = cuda.blockIdx.x * cuda.blockDim.x + (t + 1) % cuda.blockDim.x
+    out[i] = tmp[j]
+    cuda.atomic.add(bins, cuda.blockIdx.x, 1)
+"
+    );
+    let r = run(&src, "k", "void(float32[::1], float32[::1], float32[::1], int32[::1])", 2, 32, vec![
+        array(Scalar::F32, &[1.0; 64]),
+        empty("empty:float32[64]"),
+        empty("empty:float32[64]"),
+        empty("empty:int32[2]"),
+    ]);
+    assert_eq!(r.findings, vec![]);
+    assert_eq!(values(r.outputs[2].as_ref().unwrap()), [3.0; 64]);
+    assert_eq!(values(r.outputs[3].as_ref().unwrap()), [32.0, 32.0]);
+    assert_eq!(r.unwritten, [None, Some(0), Some(0), Some(0)]);
 }
 
 #[test]

@@ -13,7 +13,7 @@ use crate::compile::{CompileOptions, compile_ptx};
 use crate::launch::npy::NpyArray;
 use crate::launch::gpu::{GpuInfo, gpu_info};
 use crate::launch::recipe::launch_recipes;
-use crate::launch::{ArraySummary, HostArg, Launch, Program, build_program, parse_generator, run_on_gpu, simulate};
+use crate::launch::{ArraySummary, HostArg, Launch, Program, build_program, run_on_gpu, simulate};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Device {
@@ -214,7 +214,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let mut host_args = Vec::new();
     for (param, arg) in params.iter().zip(&arg_specs) {
         host_args.push(if param.ty.is_array() {
-            let array = match parse_generator(arg) {
+            match HostArg::parse_generator(arg) {
                 Some(a) => a.map_err(|e| format!("argument `{}`: {e}", param.name))?,
                 None if from_file => {
                     return Err(format!(
@@ -226,10 +226,9 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
                 None => {
                     let file = std::path::Path::new(arg);
                     let bytes = std::fs::read(file).map_err(|e| format!("argument `{}`: {}", param.name, super::io_error(file, &e)))?;
-                    NpyArray::parse(&bytes).map_err(|e| format!("argument `{}`: {arg}: {e}", param.name))?
+                    HostArg::Array(NpyArray::parse(&bytes).map_err(|e| format!("argument `{}`: {arg}: {e}", param.name))?)
                 }
-            };
-            HostArg::Array(array)
+            }
         } else {
             HostArg::Scalar(arg.clone())
         });
@@ -260,9 +259,14 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         );
     }
     let outputs = out_paths(args.out.as_deref(), &params, &arrays)?;
-    for ((p, result), out) in params.iter().zip(&arrays).zip(&outputs) {
+    for (i, ((p, result), out)) in params.iter().zip(&arrays).zip(&outputs).enumerate() {
         let Some(result) = result else { continue };
-        println!("{}: {}", p.name, summarize(result));
+        // Elements of an `empty:` array the kernel never wrote hold garbage on a GPU.
+        let unwritten = match outcome.unwritten.get(i).copied().flatten() {
+            Some(n) if n > 0 => format!(" ({n} of {} elements never written: zero here, undefined on a GPU)", result.len()),
+            _ => String::new(),
+        };
+        println!("{}: {}{unwritten}", p.name, summarize(result));
         if let Some(path) = out {
             result.write(path)?;
         }

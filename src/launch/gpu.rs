@@ -172,7 +172,7 @@ pub fn marshal(
                 Type::Array {
                     ndim, layout, dtype, ..
                 },
-                HostArg::Array(a),
+                HostArg::Array(a) | HostArg::Uninitialised(a),
             ) => {
                 check_array(&param.name, dtype, *ndim, *layout, a)?;
                 values.push(pointer(i));
@@ -199,7 +199,7 @@ pub fn marshal(
             (Type::Array { .. }, HostArg::Scalar(text)) => {
                 return Err(format!("argument `{}`: expected an array, got `{text}`", param.name));
             }
-            (Type::Scalar(_), HostArg::Array(_)) => {
+            (Type::Scalar(_), HostArg::Array(_) | HostArg::Uninitialised(_)) => {
                 return Err(format!("argument `{}`: expected a scalar, got an array", param.name));
             }
             (ty, _) => {
@@ -372,7 +372,7 @@ fn launch_on(
     let mut buffers: Vec<Option<CudaSlice<u8>>> = Vec::with_capacity(args.len());
     for (arg, param) in args.iter().zip(&program.functions[0].params) {
         buffers.push(match arg {
-            HostArg::Array(a) => {
+            HostArg::Array(a) | HostArg::Uninitialised(a) => {
                 let bytes: &[u8] = if a.data.is_empty() { &[0] } else { &a.data };
                 Some(stream.clone_htod(bytes).map_err(driver_err(&format!(
                     "cannot copy argument `{}` ({} bytes) to the GPU",
@@ -429,7 +429,7 @@ fn launch_on(
     let mut outputs = Vec::with_capacity(args.len());
     for (arg, buffer) in args.iter().zip(&buffers) {
         outputs.push(match (arg, buffer) {
-            (HostArg::Array(a), Some(b)) => {
+            (HostArg::Array(a) | HostArg::Uninitialised(a), Some(b)) => {
                 let mut data = stream
                     .clone_dtoh(b)
                     .map_err(driver_err("cannot copy results back from the GPU"))?;
@@ -450,7 +450,7 @@ fn launch_on(
     let mut times = Vec::with_capacity(runs as usize);
     for _ in 0..runs {
         for (arg, buffer) in args.iter().zip(buffers.iter_mut()) {
-            if let (HostArg::Array(a), Some(b)) = (arg, buffer)
+            if let (HostArg::Array(a) | HostArg::Uninitialised(a), Some(b)) = (arg, buffer)
                 && !a.data.is_empty()
             {
                 stream

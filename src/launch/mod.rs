@@ -160,8 +160,32 @@ fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<Result<Modu
 #[derive(Clone, Debug)]
 pub enum HostArg {
     Array(npy::NpyArray),
+    /// An array whose contents are undefined (`empty:`, `cuda.device_array`, `np.empty`):
+    /// its data is zeros, and the simulator reports reads of elements no thread has written.
+    Uninitialised(npy::NpyArray),
     /// A literal: an integer, a float, a complex number (`1+2j`) or true/false.
     Scalar(String),
+}
+
+impl HostArg {
+    /// A generated array: uninitialised for [`Fill::Empty`].
+    pub fn generated(array: npy::NpyArray, fill: Fill) -> Self {
+        match fill {
+            Fill::Empty => HostArg::Uninitialised(array),
+            _ => HostArg::Array(array),
+        }
+    }
+
+    /// A generator shorthand (see [`parse_generator`]) as an argument; `None` when `spec`
+    /// is not written that way.
+    pub fn parse_generator(spec: &str) -> Option<Result<Self, String>> {
+        let fill = spec.split_once(':').and_then(|(kind, _)| Fill::parse(kind));
+        let array = parse_generator(spec)?;
+        Some(array.map(|a| match fill {
+            Some(fill) => Self::generated(a, fill),
+            None => HostArg::Array(a),
+        }))
+    }
 }
 
 /// A complex literal as Python writes one (`repr(complex)` and what `complex(str)`
@@ -289,7 +313,7 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
                 values.push(scalar_arg(text, s, &param.name)?);
                 headers.push(None);
             }
-            (Type::Array { dtype, ndim, layout, .. }, HostArg::Array(array)) => {
+            (Type::Array { dtype, ndim, layout, .. }, HostArg::Array(array) | HostArg::Uninitialised(array)) => {
                 let itemsize = check_array(&param.name, dtype, *ndim, *layout, array)?;
                 if array.data.len() > MAX_ARRAY_BYTES {
                     return Err(format!(
@@ -299,7 +323,11 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
                         MAX_ARRAY_BYTES >> 20
                     ));
                 }
-                buffers.push(sim::Buffer::new(array.data.clone(), MemorySpace::Global, param.name.clone()));
+                let mut buffer = sim::Buffer::new(array.data.clone(), MemorySpace::Global, param.name.clone());
+                if let HostArg::Uninitialised(_) = arg {
+                    buffer.uninitialised = Some(sim::HostLayout { shape: array.shape.clone(), itemsize, fortran_order: array.fortran_order });
+                }
+                buffers.push(buffer);
                 let shape = array.shape.iter().map(|&d| d as i64).collect();
                 let view = sim::ArrayRef::contiguous(buffers.len() - 1, shape, itemsize as i64, dtype.as_scalar(), array.fortran_order);
                 values.push(sim::V::Arr(Arc::new(view)));
@@ -315,7 +343,8 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
             (ty, _) => return Err(format!("argument `{}`: parameters of type {ty} are not supported yet", param.name)),
         }
     }
-    let (finals, outcome) = sim::run(program, buffers, values, launch);
+    let (finals, mut outcome) = sim::run(program, buffers, values, launch);
+    outcome.unwritten = headers.iter().map(|h| h.as_ref().and_then(|(buffer, _)| finals[*buffer].unwritten_elements())).collect();
     let arrays = headers
         .into_iter()
         .map(|h| h.map(|(buffer, header)| npy::NpyArray { data: finals[buffer].data.clone(), ..header }))
@@ -383,6 +412,9 @@ pub enum Fill {
     /// Integers in 0..256, reproducible.
     Randint,
     Constant(f64),
+    /// Undefined contents (`np.empty`, `cuda.device_array`): zeros in the data, and reads
+    /// of elements no thread wrote are findings (see [`HostArg::Uninitialised`]).
+    Empty,
 }
 
 impl Fill {
@@ -393,6 +425,7 @@ impl Fill {
             "arange" => Fill::Arange,
             "rand" | "random" => Fill::Rand,
             "randint" => Fill::Randint,
+            "empty" => Fill::Empty,
             _ => return None,
         })
     }
@@ -427,7 +460,7 @@ pub fn generate_array(scalar: Scalar, shape: Vec<usize>, fill: Fill) -> npy::Npy
     };
     for i in 0..n {
         let v = match fill {
-            Fill::Zeros => sim::V::Int(0),
+            Fill::Zeros | Fill::Empty => sim::V::Int(0),
             Fill::Ones => sim::V::Int(1),
             Fill::Arange => sim::V::Int(i as i64),
             // Both parts of a complex number random.
@@ -472,8 +505,9 @@ impl ArraySummary {
     }
 }
 
-/// A generator shorthand `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint) as an
-/// array; `None` when `spec` is not written that way.
+/// A generator shorthand `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint, empty) as
+/// an array (`empty` as zeros: [`HostArg::parse_generator`] keeps it uninitialised); `None`
+/// when `spec` is not written that way.
 pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
     let (kind, rest) = spec.split_once(':')?;
     let (dtype, shape) = rest.split_once('[')?;
@@ -488,7 +522,7 @@ pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
         .collect();
     Some(shape.and_then(|shape| {
         let fill = Fill::parse(kind)
-            .ok_or_else(|| format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint)"))?;
+            .ok_or_else(|| format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint, empty)"))?;
         try_generate_array(scalar, shape, fill).map_err(|e| format!("`{spec}`: {e}"))
     }))
 }

@@ -9,10 +9,13 @@
 //! ```
 //!
 //! Arguments use the same spellings as `kernlint run`: a literal for a scalar, or a
-//! generator `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint) for an array.
+//! generator `kind:dtype[d0,d1]` (zeros, ones, arange, rand, randint, empty) for an array.
+//! Memory host code leaves undefined (`np.empty`, `cuda.device_array`) is `empty`, unless
+//! the host touches the array before the launch (fills it, launches another kernel on it).
 
-use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::TextRange;
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, ExprContext, Stmt};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::analysis::items::{item_statements, module_items};
 use crate::analysis::kernels::{ItemScope, file_gpu_functions, for_each_body};
@@ -85,7 +88,7 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
                 None => 0,
             };
             let bodies: Vec<&[Stmt]> = function.map(|d| d.body.as_slice()).into_iter().chain([stmts]).collect();
-            let eval = Evaluator { scope: &scope, bodies: &bodies };
+            let eval = Evaluator { scope: &scope, bodies: &bodies, launch_at: call.range.start() };
             let args: Option<Vec<String>> = call_expr.arguments.args.iter().map(|a| eval.arg(a, 0)).collect();
             if let Some(args) = args {
                 out.push(Recipe { grid, block, shared_mem, args, source: RecipeSource::LaunchSite(item.to_file(call.range)) });
@@ -202,9 +205,11 @@ struct Evaluator<'a> {
     scope: &'a ItemScope<'a>,
     /// Where to look for assignments: the enclosing function, then the item.
     bodies: &'a [&'a [Stmt]],
+    /// Where the launch starts (item-relative, as the bodies' ranges).
+    launch_at: TextSize,
 }
 
-impl Evaluator<'_> {
+impl<'a> Evaluator<'a> {
     fn arg(&self, e: &Expr, depth: usize) -> Option<String> {
         match self.value(e, depth)? {
             Value::Array(spec) => Some(spec.render()),
@@ -218,8 +223,15 @@ impl Evaluator<'_> {
         }
         match e {
             Expr::Name(n) => {
-                if let Some(assigned) = self.assignment(n.id.as_str()) {
-                    return self.value(assigned, depth + 1);
+                if let Some((body, assigned)) = self.assignment(n.id.as_str()) {
+                    return Some(match self.value(assigned, depth + 1)? {
+                        // Host code that reads the name before the launch may write the array
+                        // (`a[:] = 0`, `a.fill(0)`, another kernel's launch): initialised then.
+                        Value::Array(spec) if spec.fill == EMPTY && self.read_before_launch(body, n.id.as_str()) => {
+                            Value::Array(ArraySpec { fill: "zeros", ..spec })
+                        }
+                        other => other,
+                    });
                 }
                 self.scalar(e)
             }
@@ -248,8 +260,13 @@ impl Evaluator<'_> {
                     None => Some(default),
                 };
                 match path.as_str() {
-                    "numpy.zeros" | "numpy.empty" | "numpy.ones" | "numba.cuda.device_array" => {
-                        let fill = if path == "numpy.ones" { "ones" } else { "zeros" };
+                    "numpy.zeros" | "numpy.empty" | "numpy.ones" | "numba.cuda.device_array" | "numba.cuda.pinned_array"
+                    | "numba.cuda.mapped_array" | "numba.cuda.managed_array" => {
+                        let fill = match path.as_str() {
+                            "numpy.ones" => "ones",
+                            "numpy.zeros" => "zeros",
+                            _ => EMPTY,
+                        };
                         let dtype = match (keyword("dtype"), args.get(1)) {
                             (Some(d), _) | (None, Some(d)) => self.dtype(d)?,
                             _ => Scalar::F64,
@@ -272,9 +289,14 @@ impl Evaluator<'_> {
                         let size = keyword("size").or(args.get(2))?;
                         Some(Value::Array(ArraySpec { fill: "randint", dtype: dtype_arg(Scalar::I64)?, shape: self.shape(size)? }))
                     }
-                    "numpy.zeros_like" | "numpy.empty_like" | "numpy.ones_like" | "numba.cuda.device_array_like" => {
+                    "numpy.zeros_like" | "numpy.empty_like" | "numpy.ones_like" | "numba.cuda.device_array_like"
+                    | "numba.cuda.pinned_array_like" | "numba.cuda.mapped_array_like" => {
                         let Value::Array(mut spec) = self.value(args.first()?, depth + 1)? else { return None };
-                        spec.fill = if path == "numpy.ones_like" { "ones" } else { "zeros" };
+                        spec.fill = match path.as_str() {
+                            "numpy.ones_like" => "ones",
+                            "numpy.zeros_like" => "zeros",
+                            _ => EMPTY,
+                        };
                         if let Some(d) = keyword("dtype") {
                             spec.dtype = self.dtype(d)?;
                         }
@@ -320,18 +342,57 @@ impl Evaluator<'_> {
         }
     }
 
-    /// The value of a name assigned exactly once in the enclosing function or the item.
-    fn assignment(&self, name: &str) -> Option<&Expr> {
+    /// Whether `body` (where `name` is assigned) reads `name` before the launch.
+    fn read_before_launch(&self, body: &[Stmt], name: &str) -> bool {
+        let mut reads = NameReads { name, before: self.launch_at, found: false };
+        reads.visit_body(body);
+        reads.found
+    }
+
+    /// The value of a name assigned exactly once in the enclosing function or the item, with
+    /// the body that assigns it.
+    fn assignment(&self, name: &str) -> Option<(&'a [Stmt], &'a Expr)> {
         for body in self.bodies {
             let mut found = Vec::new();
             collect_assignments(body, name, &mut found);
             match found.as_slice() {
-                [one] => return Some(one),
+                [one] => return Some((body, one)),
                 [] => continue,
                 _ => return None,
             }
         }
         None
+    }
+}
+
+/// The generator of memory whose contents are undefined.
+const EMPTY: &str = "empty";
+
+/// Whether `name` is read (or updated in place: `a += 1`) before `before`.
+struct NameReads<'n> {
+    name: &'n str,
+    before: TextSize,
+    found: bool,
+}
+
+impl<'a> Visitor<'a> for NameReads<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        if stmt.start() >= self.before {
+            return;
+        }
+        if let Stmt::AugAssign(a) = stmt
+            && matches!(&*a.target, Expr::Name(n) if n.id.as_str() == self.name)
+        {
+            self.found = true;
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Name(n) if n.ctx == ExprContext::Load && n.id.as_str() == self.name && n.start() < self.before => self.found = true,
+            _ => visitor::walk_expr(self, expr),
+        }
     }
 }
 
@@ -362,7 +423,7 @@ impl Recipe {
             .zip(is_array)
             .map(|(spec, &array)| {
                 if array {
-                    super::parse_generator(spec).unwrap_or_else(|| Err(format!("`{spec}` is not an array generator"))).map(super::HostArg::Array)
+                    super::HostArg::parse_generator(spec).unwrap_or_else(|| Err(format!("`{spec}` is not an array generator")))
                 } else {
                     Ok(super::HostArg::Scalar(spec.clone()))
                 }

@@ -120,7 +120,7 @@ pub fn host_arg(value: &Value) -> Result<crate::launch::HostArg, Error> {
                 Some(Value::String(kind)) => Fill::parse(kind).ok_or_else(|| invalid_params(format!("unknown fill `{kind}`")))?,
                 Some(_) => return Err(invalid_params("`fill` is a number or a generator name")),
             };
-            Ok(HostArg::Array(try_generate_array(scalar, shape, fill).map_err(invalid_params)?))
+            Ok(HostArg::generated(try_generate_array(scalar, shape, fill).map_err(invalid_params)?, fill))
         }
         _ => Err(invalid_params("an argument is a number, a boolean or an array description")),
     }

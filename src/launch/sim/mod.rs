@@ -124,6 +124,33 @@ pub struct Buffer {
     pub track: Vec<Track>,
     /// For local memory, which bytes the thread has written. Empty until used.
     pub written: Vec<bool>,
+    /// For a global array whose contents are undefined (`np.empty`, `cuda.device_array`):
+    /// its layout, to name the elements read before any thread wrote them. `None`: the host
+    /// initialised it.
+    pub uninitialised: Option<HostLayout>,
+}
+
+/// How a host array lays out its elements.
+#[derive(Clone, Debug)]
+pub struct HostLayout {
+    pub shape: Vec<usize>,
+    pub itemsize: usize,
+    pub fortran_order: bool,
+}
+
+impl HostLayout {
+    /// The index of the element at byte `at`, as subscripts write it: `2, 3`.
+    fn index_at(&self, at: usize) -> String {
+        let mut flat = at / self.itemsize.max(1);
+        let mut index = vec![0; self.shape.len()];
+        let axes: Vec<usize> = if self.fortran_order { (0..self.shape.len()).collect() } else { (0..self.shape.len()).rev().collect() };
+        for axis in axes {
+            let extent = self.shape[axis].max(1);
+            index[axis] = flat % extent;
+            flat /= extent;
+        }
+        index.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+    }
 }
 
 impl Buffer {
@@ -134,7 +161,19 @@ impl Buffer {
             name: name.into(),
             track: Vec::new(),
             written: Vec::new(),
+            uninitialised: None,
         }
+    }
+
+    /// For an uninitialised array (see [`Buffer::uninitialised`]), how many of its elements
+    /// no thread wrote in the launch; `None` for others.
+    pub fn unwritten_elements(&self) -> Option<usize> {
+        let layout = self.uninitialised.as_ref()?;
+        let elements = self.data.len() / layout.itemsize.max(1);
+        // The bookkeeping counts elements of the size first accessed: the host's, but for a
+        // kernel that accesses the array only through a view of another dtype (approximate then).
+        let tracked = self.track.iter().take(elements).filter(|t| !t.written).count();
+        Some(tracked + elements.saturating_sub(self.track.len()))
     }
 }
 
@@ -279,6 +318,10 @@ pub struct Outcome {
     /// Operations executed by all threads together (decoded operations: a few IR
     /// instructions may make one).
     pub steps: u64,
+    /// Per kernel argument (filled in by [`crate::launch::simulate`]), for an uninitialised
+    /// array, how many of its elements no thread wrote: zeros in its final contents,
+    /// undefined on a GPU.
+    pub unwritten: Vec<Option<usize>>,
 }
 
 /// One function's activation: its registers ([`decode::Loc`]) and where it is.
@@ -521,6 +564,7 @@ pub fn run(
         findings: m.findings,
         printed: m.output,
         steps: m.steps,
+        unwritten: Vec::new(),
     };
     (m.buffers, outcome)
 }
@@ -1506,8 +1550,8 @@ impl Machine<'_> {
             buf.track.resize(element + 1, Track::default());
         }
         let track = buf.track[element];
-        // Global arrays come from the host, written.
-        let never_written = space == MemorySpace::Shared && !track.written;
+        // Global arrays come from the host, written, but for `np.empty` and its kind.
+        let never_written = !track.written && (space == MemorySpace::Shared || buf.uninitialised.is_some());
         let raced = !atomic && self.write_unordered(t, &track, space) && (space != MemorySpace::Global || !track.agreed);
         // A plain read of a shared element other threads of the block update atomically,
         // unordered with them, sees some of their updates and not others (a histogram read
@@ -1530,7 +1574,9 @@ impl Machine<'_> {
             entry.read_at = span.start().into();
         }
         let race = |other, other_at, access| Race { buffer, element, other, other_at, access };
-        if never_written {
+        if never_written && space == MemorySpace::Global {
+            self.uninitialised_global_read(t, buffer, at, span, atomic);
+        } else if never_written {
             self.report(
                 FindingKind::UninitializedRead,
                 span,
@@ -1546,6 +1592,24 @@ impl Machine<'_> {
             let other = if track.atomic_last == t.id { track.atomic } else { track.atomic_last };
             self.race_finding(t, span, "reads", race(other, track.atomic_at, Access::Atomic));
         }
+    }
+
+    /// A read (or atomic update) of an element of an uninitialised global array no thread
+    /// has written.
+    #[cold]
+    fn uninitialised_global_read(&mut self, t: Who, buffer: usize, at: usize, span: TextRange, atomic: bool) {
+        // Every thread of a kernel that reads its output reads garbage: one finding, formatted once.
+        if self.reported.contains(&(FindingKind::UninitializedRead, span)) {
+            return;
+        }
+        let buf = &self.buffers[buffer];
+        let index = buf.uninitialised.as_ref().map_or_else(String::new, |layout| layout.index_at(at));
+        let what = if atomic { "atomic update of" } else { "read of" };
+        let message = format!(
+            "{what} {}[{index}], which no thread has written in this launch (thread {:?}, block {:?}): the array comes from `np.empty`/`cuda.device_array` (`empty:`), whose contents are undefined, so this reads garbage on a GPU; write it first, or allocate it with `np.zeros`",
+            buf.name, t.tid, t.bid
+        );
+        self.report(FindingKind::UninitializedRead, span, t, message);
     }
 
     /// The accesses unordered before one another after `t`'s joins the set `(id, readers)`
