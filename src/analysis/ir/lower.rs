@@ -105,6 +105,7 @@ fn lower_typed(
         slot_spaces: HashMap::new(),
         loops: Vec::new(),
         locals: BTreeSet::new(),
+        object_paths: HashMap::new(),
     };
     lower.function(&def, args, free)?;
     super::wraps::drop_needless_wraps(&mut lower.func);
@@ -127,6 +128,9 @@ struct Lower<'a> {
     loops: Vec<(BlockId, BlockId)>,
     /// Names bound in the function (parameters and assigned variables).
     locals: BTreeSet<String>,
+    /// Locals bound to a module object (`t = cuda.threadIdx`): its path; `None` where two
+    /// bindings name different objects.
+    object_paths: HashMap<String, Option<String>>,
 }
 
 /// Collects the Numba type of every read and write of each local variable.
@@ -618,9 +622,35 @@ impl Lower<'_> {
             Stmt::Assign(a)
                 if self.objects(&a.value)
                     && matches!(&*a.value, Expr::Attribute(_) | Expr::Name(_))
-                    && a.targets.iter().all(|t| matches!(t, Expr::Name(_))) => {}
+                    && a.targets.iter().all(|t| matches!(t, Expr::Name(_))) =>
+            {
+                for target in &a.targets {
+                    self.bind_object(target, &a.value);
+                }
+            }
             // A lambda bound to a name, like a closure's `def`, is called where it is used.
             Stmt::Assign(a) if matches!(&*a.value, Expr::Lambda(_)) => {}
+            // `bi, bd = cuda.blockIdx, cuda.blockDim`: items stored one by one (typing took
+            // this form only for two or three items, as CPython stores them); the compile-time
+            // objects among them compute nothing.
+            Stmt::Assign(a)
+                if let [Expr::Tuple(targets)] = a.targets.as_slice()
+                    && let Expr::Tuple(values) = &*a.value
+                    && targets.elts.len() == values.elts.len()
+                    && values.elts.iter().any(|e| self.objects(e)) =>
+            {
+                let mut stores = Vec::new();
+                for (target, value) in targets.elts.iter().zip(&values.elts) {
+                    if self.objects(value) && target.is_name_expr() {
+                        self.bind_object(target, value);
+                    } else {
+                        stores.push((target, self.expr(value)?));
+                    }
+                }
+                for (target, v) in stores {
+                    self.assign(target, v)?;
+                }
+            }
             Stmt::Assign(a) => {
                 let v = self.expr(&a.value)?;
                 for target in &a.targets {
@@ -2096,17 +2126,26 @@ impl Lower<'_> {
         }
     }
 
-    /// The module path an expression names (`cuda.threadIdx.x` -> `numba.cuda.threadIdx.x`),
-    /// unless it starts at a local variable: a parameter or assignment shadows any import or
-    /// global of that name (as in the typing, which reads the local).
+    /// The module path an expression names (`cuda.threadIdx.x` -> `numba.cuda.threadIdx.x`).
+    /// A local variable shadows any import or global of its name (as in the typing, which
+    /// reads the local): it names a path only where it was bound to a module object
+    /// (`t = cuda.threadIdx`; `t.x` -> `numba.cuda.threadIdx.x`).
     fn global_path(&self, expr: &Expr) -> Option<String> {
-        let mut root = expr;
-        while let Expr::Attribute(a) = root {
-            root = &a.value;
-        }
-        match root {
-            Expr::Name(n) if self.locals.contains(n.id.as_str()) => None,
+        match expr {
+            Expr::Name(n) if self.locals.contains(n.id.as_str()) => self.object_paths.get(n.id.as_str())?.clone(),
+            Expr::Attribute(a) => Some(format!("{}.{}", self.global_path(&a.value)?, a.attr.as_str())),
             _ => qualified_path(expr, self.scope),
+        }
+    }
+
+    /// `target = value` where the value is a compile-time object: remember the module path
+    /// it names, for the target's uses.
+    fn bind_object(&mut self, target: &Expr, value: &Expr) {
+        let Expr::Name(n) = target else { return };
+        let path = self.global_path(value);
+        let entry = self.object_paths.entry(n.id.to_string()).or_insert_with(|| path.clone());
+        if *entry != path {
+            *entry = None;
         }
     }
 

@@ -1007,6 +1007,25 @@ impl<'c, 'a> Typer<'c, 'a> {
                     self.closure_def(&def, &env)?;
                     return Ok(Some(env));
                 }
+                // `bi, bd = cuda.blockIdx, cuda.blockDim`: CPython stores two or three items one
+                // by one (no tuple is built), so items that are no value (a Dim3, a module, a
+                // dtype) need no tuple either.
+                if let [Expr::Tuple(targets)] = a.targets.as_slice()
+                    && let Expr::Tuple(values) = &*a.value
+                    && (2..=3).contains(&values.elts.len())
+                    && targets.elts.len() == values.elts.len()
+                    && !values.elts.iter().chain(&targets.elts).any(Expr::is_starred_expr)
+                {
+                    let items = values.elts.iter().map(|e| self.expr(e, &env)).collect::<TResult<Vec<Ty>>>()?;
+                    // The lowering skips the objects it can name (`note` records them).
+                    let object = |t: &Ty| matches!(t, Ty::Dtype(_) | Ty::Path(_) | Ty::Flat(_));
+                    if items.iter().any(object) && items.iter().all(|t| object(t) || matches!(t, Ty::Val(_))) {
+                        for (target, item) in targets.elts.iter().zip(items) {
+                            self.assign(target, item, &mut env, a.value.range())?;
+                        }
+                        return Ok(Some(env));
+                    }
+                }
                 let ty = match self.expr(&a.value, &env) {
                     Err(f) if f.kind == ErrorKind::Unmodeled => return Err(self.array_expr_store(a, &env).unwrap_or(f)),
                     ty => ty?,

@@ -15,13 +15,15 @@
 //!
 //! Not reported: reading back what the same thread wrote (the same index, `a[i]` after
 //! `a[i] = ...`); a block's own slot (`partial[cuda.blockIdx.x]`); moves within a block's
-//! tile (`a[bid * bdim + (bdim - 1 - tid)]`); gathers through data whose index depends on
-//! the thread's own block (`a[idx[i]]`); monotone relaxations (`if v < d[i, j]: d[i, j] =
-//! v`, as in Floyd-Warshall or Bellman-Ford, which tolerate stale reads by design); the same
-//! slots written by every block (`a[tid]`, another rule's concern); and launches of a
-//! single block. Kernels that call `cuda.cg.this_grid()`, themselves or through a device
-//! function (a grid sync orders the blocks), and kernels that call `cuda.threadfence()` and an atomic (the "last block done" pattern,
-//! correct when the atomic ticket guards the reads), are skipped as a whole.
+//! tile (`a[bid * bdim + (bdim - 1 - tid)]`, and the partner `a[i + s]` that a thread with
+//! `tid % (2 * s) == 0` adds in an interleaved tree reduction); gathers through data whose
+//! index depends on the thread's own block (`a[idx[i]]`); monotone relaxations (`if v <
+//! d[i, j]: d[i, j] = v`, as in Floyd-Warshall or Bellman-Ford, which tolerate stale reads
+//! by design); the same slots written by every block (`a[tid]`, another rule's concern);
+//! and launches of a single block. Kernels that call `cuda.cg.this_grid()`, themselves or
+//! through a device function (a grid sync orders the blocks), and kernels that call
+//! `cuda.threadfence()` and an atomic (the "last block done" pattern, correct when the
+//! atomic ticket guards the reads), are skipped as a whole.
 //!
 //! ## Why is this bad?
 //! `cuda.syncthreads()` only waits for the threads of one block. Blocks of a launch run in
@@ -335,7 +337,9 @@ fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, text: &str) -> b
         return polys
             .iter()
             .zip(&diffs)
-            .any(|((pw, _), d)| has_block(pw) && !d.0.is_empty() && !d.has_thread());
+            .any(|((pw, _), d)| {
+                has_block(pw) && !d.0.is_empty() && !d.has_thread() && !paired_in_block(r, pw, d)
+            });
     }
     if !w_pinned || r_pinned {
         return false; // every block writes the same slots: not this rule's case
@@ -343,6 +347,20 @@ fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, text: &str) -> b
     // One block writes; every block reads. Different constant slots never meet.
     let w_varies = polys.iter().any(|(pw, _)| !pw.index_atoms().is_empty());
     w_varies || diffs.iter().any(|d| d.as_const().is_none())
+}
+
+/// `if tid % (2 * s) == 0: a[i] += a[i + s]` (the interleaved tree reduction in global
+/// memory): the reading thread's offset in its block's tile is a multiple of `2 * s`, so its
+/// partner `+ s` is in the same tile (for a block size that is a multiple of `2 * s`, as the
+/// powers of two these loops run over are).
+fn paired_in_block(r: &Access, pw: &Poly, d: &Poly) -> bool {
+    let Some(pair) = d.mul(&Poly::constant(2)) else { return false };
+    let offset = pw.thread_part();
+    r.guards.iter().any(|g| {
+        g.modulo
+            .as_ref()
+            .is_some_and(|(x, m, rem)| *x == offset && *m == pair && rem.0.is_empty())
+    })
 }
 
 /// The read names the element the write stores (the same index).
