@@ -252,10 +252,23 @@ fn kernels_are_typed_for_the_launches_of_modules_that_import_them() {
     let out = kernlint(d, &["check", "--select", "KL401", "--format", "github", "pkg"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("kernels.py,line=8,") && text.contains("KL401"), "{text}");
+    // `run` takes the same launch (its host function's default `n`): out = 1 * 2 * 0.5.
+    let out = kernlint(d, &["run", "pkg/kernels.py::scale", "--device", "sim", "--out", "res"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.contains("from the launch at") && stderr.contains("solver.py:8"), "{stderr}");
+    let npy = kernlint::launch::npy::NpyArray::read(&d.join("res/out.npy")).unwrap();
+    assert_eq!(npy.shape, [4096]);
+    assert!(npy.data.chunks(4).all(|c| f32::from_le_bytes(c.try_into().unwrap()) == 1.0));
     // Without the package's launch, the script's (float64 arrays, an int) types it.
     std::fs::remove_file(d.join("pkg/solver.py")).unwrap();
     let f64 = "array(float64, 1d, C)";
     assert_eq!(variables(&types(d, "pkg/kernels.py::scale").unwrap()), pairs(&[("factor", "int64"), ("i", "int64"), ("out", f64), ("x", f64)]));
+    // and runs it: the script passes `a` as both arrays, so each element becomes a * 3 * 0.5.
+    let out = kernlint(d, &["run", "pkg/kernels.py::scale", "--device", "sim", "--out", "res2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let npy = kernlint::launch::npy::NpyArray::read(&d.join("res2/out.npy")).unwrap();
+    let values: Vec<f64> = npy.data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(values, (0..10).map(|i| i as f64 * 1.5).collect::<Vec<_>>());
     // A script that launches its own `scale` (a local name) types nothing here.
     write("main.py", "import numpy as np\nfrom pkg import kernels\nfrom pkg.kernels import scale\n\n\ndef go(scale):\n    a = np.arange(10, dtype=np.float64)\n    scale[1, 32](a, a, 3)\n");
     let e = types(d, "pkg/kernels.py::scale").unwrap_err();

@@ -255,12 +255,22 @@ fn for_each_kernel_call(db: &dyn Db, file: SourceFile, mut each: impl FnMut(&Hos
     }
 }
 
-/// Per kernel of another workspace module (by that module's path and the kernel's name),
-/// the distinct argument-type lists this module's launches of it pass: `k[g, b](x)` after
-/// `from kernels import k` (or `as`), `kernels.k[g, b](x)` after `import kernels`. Arguments
-/// are typed as for the module's own kernels (host functions' parameters from their calls).
+/// A launch in this module of a kernel that another workspace module defines: `k[g, b](x)`
+/// after `from kernels import k` (or `as`), `kernels.k[g, b](x)` after `import kernels`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedLaunch {
+    /// The kernel's module and its name there.
+    pub home: std::path::PathBuf,
+    pub kernel: String,
+    /// The launch call, file-relative.
+    pub call: TextRange,
+    /// The host function around the launch (its `def`), `None` at module level.
+    pub function: Option<TextRange>,
+}
+
+/// Every [`ImportedLaunch`] of the module, in source order.
 #[salsa::tracked(returns(ref))]
-pub fn imported_kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<(std::path::PathBuf, String), Vec<Vec<Type>>> {
+pub fn imported_launch_sites(db: &dyn Db, file: SourceFile) -> Vec<ImportedLaunch> {
     struct Launches<'a> {
         found: Vec<(&'a ast::ExprCall, &'a Expr, Option<&'a ast::StmtFunctionDef>)>,
         def: Option<&'a ast::StmtFunctionDef>,
@@ -288,44 +298,65 @@ pub fn imported_kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<(std:
             visitor::walk_expr(self, expr);
         }
     }
-    let mut out: BTreeMap<(std::path::PathBuf, String), Vec<Vec<Type>>> = BTreeMap::new();
     if db.workspace().is_none() {
-        return out;
+        return Vec::new();
     }
     let module = parse_module(db, file);
-    let body = &module.syntax().body;
     let module_scope = module_scope(db, file);
     let mut launches = Launches { found: Vec::new(), def: None };
-    for stmt in body {
+    for stmt in &module.syntax().body {
         launches.visit_stmt(stmt);
     }
-    if launches.found.is_empty() {
-        return out;
-    }
-    let scope = ItemScope::new(module_scope, body);
-    let module_env = Assignments::of(body, &[]);
-    let functions = HostFunctions::of(body);
+    let mut out = Vec::new();
     for (call, launched, def) in launches.found {
-        if !call.arguments.keywords.is_empty() || call.arguments.args.iter().any(Expr::is_starred_expr) {
-            continue;
-        }
         // A name the function binds itself is not the module's import.
-        let local_env = def.map(Assignments::of_function);
-        if let (Expr::Name(n), Some(local)) = (launched, &local_env)
-            && local.names.contains_key(n.id.as_str())
+        if let (Expr::Name(n), Some(def)) = (launched, def)
+            && Assignments::of_function(def).names.contains_key(n.id.as_str())
         {
             continue;
         }
         let Some(path) = qualified_path(launched, module_scope) else { continue };
         let Some(super::scope::ModuleMember::Global(home, name)) = super::scope::workspace_member(db, file, &path) else { continue };
         let index = super::kernels::gpu_index(db, home);
-        if index.kind(&name) != Some(FunctionKind::Kernel) {
+        if index.kind(&name) == Some(FunctionKind::Kernel) {
+            out.push(ImportedLaunch {
+                home: home.path(db).clone(),
+                kernel: index.target(&name).to_string(),
+                call: call.range(),
+                function: def.map(Ranged::range),
+            });
+        }
+    }
+    out
+}
+
+/// Per kernel of another workspace module (by that module's path and the kernel's name),
+/// the distinct argument-type lists this module's launches of it pass (see
+/// [`imported_launch_sites`]). Arguments are typed as for the module's own kernels (host
+/// functions' parameters from their calls).
+#[salsa::tracked(returns(ref))]
+pub fn imported_kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<(std::path::PathBuf, String), Vec<Vec<Type>>> {
+    let mut out: BTreeMap<(std::path::PathBuf, String), Vec<Vec<Type>>> = BTreeMap::new();
+    let sites = imported_launch_sites(db, file);
+    if sites.is_empty() {
+        return out;
+    }
+    let module = parse_module(db, file);
+    let body = &module.syntax().body;
+    let scope = ItemScope::new(module_scope(db, file), body);
+    let module_env = Assignments::of(body, &[]);
+    let functions = HostFunctions::of(body);
+    for site in sites {
+        let Some(call) = call_at(body, site.call) else { continue };
+        if !call.arguments.keywords.is_empty() || call.arguments.args.iter().any(Expr::is_starred_expr) {
             continue;
         }
+        let def = site.function.and_then(|r| super::typing::find_def(body, r));
+        let local_env = def.map(Assignments::of_function);
         let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env, def, functions: &functions };
         let types: Option<Vec<Type>> = call.arguments.args.iter().map(|a| eval.eval(a, 0).and_then(kernel_argument)).collect();
         let Some(types) = types else { continue };
-        let entry = out.entry((home.path(db).clone(), index.target(&name).to_string())).or_default();
+        let entry = out.entry((site.home.clone(), site.kernel.clone())).or_default();
         if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
             entry.push(types);
         }
@@ -333,14 +364,11 @@ pub fn imported_kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<(std:
     out
 }
 
-/// Per kernel of this module, the distinct argument-type lists that launches of it in the
-/// workspace modules importing it pass (see [`imported_kernel_launches`]), with the
-/// importer's path: modules in the kernel's folder first, then in path order. For kernels the module launches with no argument
-/// types of its own.
+/// The workspace modules that import this one, the nearest first: those in its own folder
+/// (its package), then the others in path order.
 #[salsa::tracked(returns(ref))]
-pub fn importer_launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<(std::path::PathBuf, Vec<Type>)>> {
-    let mut out: BTreeMap<String, Vec<(std::path::PathBuf, Vec<Type>)>> = BTreeMap::new();
-    let Some(workspace) = db.workspace() else { return out };
+pub fn importers(db: &dyn Db, file: SourceFile) -> Vec<SourceFile> {
+    let Some(workspace) = db.workspace() else { return Vec::new() };
     let mut importers: Vec<SourceFile> = workspace
         .modules(db)
         .values()
@@ -352,10 +380,19 @@ pub fn importer_launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<Stri
                     .any(|module| super::scope::workspace_module(db, importer, module) == Some(file))
         })
         .collect();
-    // The nearest first: the kernel's own package before scripts above it.
     let home = std::path::absolute(file.path(db)).unwrap_or_else(|_| file.path(db).clone());
     importers.sort_by_key(|importer| importer.path(db).parent() != home.parent());
-    for importer in importers {
+    importers
+}
+
+/// Per kernel of this module, the distinct argument-type lists that launches of it in the
+/// workspace modules importing it pass (see [`imported_kernel_launches`]), with the
+/// importer's path, the nearest importers first. For kernels the module launches with no
+/// argument types of its own.
+#[salsa::tracked(returns(ref))]
+pub fn importer_launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<(std::path::PathBuf, Vec<Type>)>> {
+    let mut out: BTreeMap<String, Vec<(std::path::PathBuf, Vec<Type>)>> = BTreeMap::new();
+    for &importer in importers(db, file) {
         for ((home, kernel), sites) in imported_kernel_launches(db, importer) {
             if home != file.path(db) {
                 continue;

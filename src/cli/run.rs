@@ -12,7 +12,7 @@ use crate::analysis::syntax::Lines;
 use crate::compile::{CompileOptions, compile_ptx};
 use crate::launch::npy::NpyArray;
 use crate::launch::gpu::{GpuInfo, gpu_info};
-use crate::launch::recipe::launch_recipes;
+use crate::launch::recipe::recipe_for;
 use crate::launch::{ArraySummary, HostArg, Launch, Program, build_program, run_on_gpu, simulate};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -173,8 +173,8 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             (launch, args.args.clone())
         }
         (None, None) if args.args.is_empty() => {
-            let recipe = launch_recipes(&db, file, name).into_iter().next().ok_or_else(|| {
-                format!("no --grid/--block given and no launch of `{name}` with constant sizes in the file (or a `# kernlint: run grid=... block=... args=...` comment)")
+            let recipe = recipe_for(&db, file, name, &signature.args).ok_or_else(|| {
+                format!("no --grid/--block given and no launch of `{name}` with constant sizes in the file or in a module that imports it (or a `# kernlint: run grid=... block=... args=...` comment)")
             })?;
             eprintln!(
                 "kernlint: using the launch {:?} x {:?} with arguments {} from {}",
@@ -184,6 +184,10 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
                 match recipe.source {
                     crate::launch::recipe::RecipeSource::Comment => "the `# kernlint: run` comment".to_string(),
                     crate::launch::recipe::RecipeSource::LaunchSite(r) => format!("the launch at {}", locate(r)),
+                    crate::launch::recipe::RecipeSource::ImporterLaunch(importer, r) => {
+                        let line = crate::analysis::syntax::line_index(&db, importer).line_of(r.start()) + 1;
+                        format!("the launch at {}:{line}", importer.path(&db).display())
+                    }
                 }
             );
             let launch = Launch { grid: recipe.grid, block: recipe.block, shared_mem: recipe.shared_mem, step_budget: args.step_budget };

@@ -33,6 +33,9 @@ pub enum RecipeSource {
     Comment,
     /// A launch in host code, at this file-relative range.
     LaunchSite(TextRange),
+    /// A launch in a workspace module that imports the kernel: its file and the launch's
+    /// range there.
+    ImporterLaunch(SourceFile, TextRange),
 }
 
 /// A complete launch: configuration and arguments in `kernlint run` spelling.
@@ -45,7 +48,8 @@ pub struct Recipe {
     pub source: RecipeSource,
 }
 
-/// Every recipe found for `kernel`: the comment first, then launch sites in source order.
+/// Every recipe found for `kernel`: the comment first, then launch sites in source order,
+/// then launches in the modules that import it (the nearest first).
 pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe> {
     let mut out = Vec::new();
     let functions = file_gpu_functions(db, file);
@@ -69,39 +73,92 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
             }
             let stmts = item_statements(db, item.text);
             let Some(call_expr) = call_at(stmts, call.range) else { continue };
-            // Names bound once in the enclosing function (or the module) give the values.
             let function = call.scope.and_then(|r| find_def(stmts, r));
-            let scope = function_scope(scope_module, function);
-            // The configuration, evaluated with the function's constants: `k[(n + 255) // 256, 256]`.
-            let Expr::Subscript(sub) = &*call_expr.func else { continue };
-            let parts: Vec<&Expr> = match &*sub.slice {
-                Expr::Tuple(t) => t.elts.iter().collect(),
-                one => vec![one],
-            };
-            let value = |i: usize| parts.get(i).and_then(|e| const_eval(e, &scope));
-            let (Some(grid), Some(block)) = (dims(value(0).as_ref()), dims(value(1).as_ref())) else { continue };
-            let shared_mem = match parts.get(3) {
-                Some(_) => match value(3).as_ref().and_then(ConstValue::as_int) {
-                    Some(v) if v >= 0 => v as usize,
-                    _ => continue,
-                },
-                None => 0,
-            };
-            let bodies: Vec<&[Stmt]> = function.map(|d| d.body.as_slice()).into_iter().chain([stmts]).collect();
-            let eval = Evaluator { scope: &scope, bodies: &bodies, launch_at: call.range.start() };
-            let args: Option<Vec<String>> = call_expr.arguments.args.iter().map(|a| eval.arg(a, 0)).collect();
-            if let Some(args) = args {
-                out.push(Recipe { grid, block, shared_mem, args, source: RecipeSource::LaunchSite(item.to_file(call.range)) });
+            if let Some(recipe) = site_recipe(scope_module, stmts, function, call_expr, RecipeSource::LaunchSite(item.to_file(call.range))) {
+                out.push(recipe);
+            }
+        }
+    }
+    let Some(name) = functions.iter().find(|(_, f)| f.name == kernel).map(|(_, f)| &f.name) else { return out };
+    for &importer in crate::analysis::host_types::importers(db, file) {
+        let body = &crate::analysis::syntax::parse_module(db, importer).syntax().body;
+        for site in crate::analysis::host_types::imported_launch_sites(db, importer) {
+            if site.kernel != *name || site.home != *file.path(db) {
+                continue;
+            }
+            let Some(call_expr) = call_at(body, site.call) else { continue };
+            let function = site.function.and_then(|r| find_def(body, r));
+            let source = RecipeSource::ImporterLaunch(importer, site.call);
+            if let Some(recipe) = site_recipe(module_scope(db, importer), body, function, call_expr, source) {
+                out.push(recipe);
             }
         }
     }
     out
 }
 
-/// The module's names plus the function's own: imports, and constants folded in order
-/// (`n = N * 2` with `N` a module constant).
+/// The first recipe for `kernel` (see [`launch_recipes`]) whose arrays have the element types
+/// and ranks of `args` (the signature it runs with; its launch may be another), else the first.
+pub fn recipe_for(db: &dyn Db, file: SourceFile, kernel: &str, args: &[crate::analysis::types::Type]) -> Option<Recipe> {
+    let recipes = launch_recipes(db, file, kernel);
+    let agrees = |recipe: &Recipe| {
+        recipe.args.len() == args.len()
+            && recipe.args.iter().zip(args).all(|(spec, ty)| match ty {
+                crate::analysis::types::Type::Array { dtype, ndim, .. } => {
+                    let Some((_, rest)) = spec.split_once(':') else { return false };
+                    let Some((dtype_name, shape)) = rest.split_once('[') else { return false };
+                    dtype_name == dtype.to_string() && shape.split(',').count() == *ndim as usize
+                }
+                _ => true,
+            })
+    };
+    recipes.iter().find(|r| agrees(r)).or(recipes.first()).cloned()
+}
+
+/// The recipe a launch `call` gives, with names looked up in the enclosing `function`, then in
+/// `stmts` (the module's, or its item's) and `module`: `None` unless the configuration and
+/// every argument are known.
+fn site_recipe(
+    module: &ModuleScope,
+    stmts: &[Stmt],
+    function: Option<&ast::StmtFunctionDef>,
+    call: &ast::ExprCall,
+    source: RecipeSource,
+) -> Option<Recipe> {
+    let scope = function_scope(module, function);
+    // The configuration, evaluated with the function's constants: `k[(n + 255) // 256, 256]`.
+    let Expr::Subscript(sub) = &*call.func else { return None };
+    let parts: Vec<&Expr> = match &*sub.slice {
+        Expr::Tuple(t) => t.elts.iter().collect(),
+        one => vec![one],
+    };
+    let value = |i: usize| parts.get(i).and_then(|e| const_eval(e, &scope));
+    let grid = dims(value(0).as_ref())?;
+    let block = dims(value(1).as_ref())?;
+    let shared_mem = match parts.get(3) {
+        Some(_) => match value(3).as_ref().and_then(ConstValue::as_int) {
+            Some(v) if v >= 0 => v as usize,
+            _ => return None,
+        },
+        None => 0,
+    };
+    let bodies: Vec<&[Stmt]> = function.map(|d| d.body.as_slice()).into_iter().chain([stmts]).collect();
+    let eval = Evaluator { scope: &scope, bodies: &bodies, launch_at: call.range().start() };
+    let args = call.arguments.args.iter().map(|a| eval.arg(a, 0)).collect::<Option<Vec<String>>>()?;
+    Some(Recipe { grid, block, shared_mem, args, source })
+}
+
+/// The module's names plus the function's own: imports, parameters' constant defaults, and
+/// constants folded in order (`n = N * 2` with `N` a module constant).
 fn function_scope<'a>(module: &'a ModuleScope, function: Option<&ast::StmtFunctionDef>) -> ItemScope<'a> {
     let mut scope = ItemScope::new(module, &[]);
+    // A parameter with a constant default (`def run(n=4096)`) runs with it: one launch the
+    // code can make, if not every one.
+    for param in function.into_iter().flat_map(|d| d.parameters.iter_non_variadic_params()) {
+        if let Some(value) = param.default.as_deref().and_then(|d| const_eval(d, &scope)) {
+            scope.local.bindings.insert(param.parameter.name.to_string(), Binding::Const(value));
+        }
+    }
     for stmt in function.map(|d| d.body.as_slice()).unwrap_or_default() {
         match stmt {
             Stmt::Assign(a) if a.targets.len() == 1 => {

@@ -15,7 +15,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::custom::{self, PtxParams, PtxResult, RunParams, RunResult, invalid_params, not_available};
 use crate::analysis::host_types::default_signature;
-use crate::launch::recipe::launch_recipes;
+use crate::launch::recipe::recipe_for;
 use crate::launch::{ArraySummary, Launch, build_program, simulate};
 use super::framing;
 use super::position::{Encoding, to_offset, to_position, to_range};
@@ -327,10 +327,10 @@ impl Backend {
         let outcome = self
             .compute(move || -> std::result::Result<RunResult, String> {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or(format!("no kernel named `{kernel}`"))?;
-                let recipe = launch_recipes(&snap.db, snap.file, &kernel).into_iter().next().ok_or(format!(
-                    "`{kernel}` needs its arguments: no launch with constant sizes in the file and no `# kernlint: run grid=... block=... args=...` comment"
-                ))?;
                 let sig = snap.signature(f, signature.as_deref())?;
+                let recipe = recipe_for(&snap.db, snap.file, &kernel, &sig.args).ok_or(format!(
+                    "`{kernel}` needs its arguments: no launch with constant sizes in the file or in a module that imports it, and no `# kernlint: run grid=... block=... args=...` comment"
+                ))?;
                 let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
                 let is_array: Vec<bool> = program.functions[0].params.iter().map(|p| p.ty.is_array()).collect();
                 let host_args = recipe.host_args(&is_array)?;
