@@ -301,7 +301,7 @@ KINDS = {
     "lt_to_le": (sites_lt_le, apply_lt_le, ("KL302",)),
     "stencil_shift": (sites_stencil, apply_stencil, ("KL303", "KL301")),
     "atomic_to_rmw": (sites_atomic, apply_atomic, ("KL203",)),
-    "shared_const_write": (sites_shared_const, apply_shared_const, ("KL202",)),
+    "shared_const_write": (sites_shared_const, apply_shared_const, ("KL202", "KL304")),
     "read_before_sync": (sites_read_before_sync, apply_read_before_sync, ("KL202", "KL304")),
     "local_uninit": (sites_local_uninit, apply_local_uninit, ("KL306",)),
     # A stencil made in place: threads read neighbours that other threads overwrite.

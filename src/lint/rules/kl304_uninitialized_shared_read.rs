@@ -8,7 +8,11 @@
 //! write later in an enclosing loop (it ran in the previous iteration). Passing the array
 //! to a function (a device function that may fill it), calling a function defined inside
 //! the kernel, or binding it to another name counts as a write. Dynamic shared arrays (`cuda.shared.array(0, ...)`) share one buffer,
-//! so a store to any of them counts for all.
+//! so a store to any of them counts for all. One exception to "any earlier write": when the
+//! only earlier stores are at constant indices (`s[0] = 0`), a read at another constant index,
+//! or at a thread-dependent index (`s[cuda.threadIdx.x]`) that those slots cannot cover, is
+//! reported too, unless a test fixes the thread index or bounds it by a constant no larger
+//! than the slots written (`if t < 2`), or the array has no more slots than were written.
 //!
 //! ## Why is this bad?
 //! Shared memory is not initialised: each block starts with whatever the previous block
@@ -54,6 +58,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
+use crate::analysis::facts::uniformity::{Atom, FunctionFacts, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::analysis::resolve::const_eval;
 use crate::analysis::scope::ConstValue;
@@ -66,13 +71,19 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         }
         let mut seen = std::collections::HashSet::new();
         let written_anywhere = written_names(ctx, &def.body, Memory::Shared);
-        for (range, name, dynamic) in unwritten_reads(ctx, def, Memory::Shared) {
+        let facts = FunctionFacts::of(item_uniformity(ctx.db, ctx.file, ctx.item), function.def_range);
+        for UnwrittenRead { range, name, dynamic, elements } in unwritten_reads(ctx, def, Memory::Shared, facts) {
             if !seen.insert(range) {
                 continue;
             }
             let never = !(written_anywhere.contains(&name)
                 || (dynamic && written_anywhere.contains(DYNAMIC)));
-            let what = if never {
+            let what = if let Some(elements) = elements {
+                format!(
+                    "shared array `{name}` is read here at a thread-dependent index, but before this only {elements} of it {} written",
+                    if elements.contains(", ") { "were" } else { "was" }
+                )
+            } else if never {
                 format!(
                     "shared array `{name}` is read here but nothing in the kernel ever writes it"
                 )
@@ -97,10 +108,22 @@ pub enum Memory {
     Local,
 }
 
-/// The reads of `def`'s arrays of that memory that no write to the array can precede:
-/// `(range, array, dynamic)`.
-pub fn unwritten_reads(ctx: &ItemContext, def: &ast::StmtFunctionDef, memory: Memory) -> Vec<(TextRange, String, bool)> {
+/// A read of an array that no write to it can precede.
+pub struct UnwrittenRead {
+    pub range: TextRange,
+    pub name: String,
+    pub dynamic: bool,
+    /// Shared memory whose only earlier writes are at constant indices that cannot cover
+    /// the thread-dependent index read: those indices (`s[0]`, `s[1]`).
+    pub elements: Option<String>,
+}
+
+/// The reads of `def`'s arrays of that memory that no write to the array can precede.
+/// `facts` (shared memory): the kernel's uniformity facts, to tell a thread-dependent read
+/// of slots that constant-index writes leave unwritten.
+pub fn unwritten_reads(ctx: &ItemContext, def: &ast::StmtFunctionDef, memory: Memory, facts: Option<&FunctionFacts>) -> Vec<UnwrittenRead> {
     let mut w = Walk::new(ctx, &def.body, memory, true);
+    w.facts = facts;
     w.block(&def.body);
     w.found
 }
@@ -138,7 +161,8 @@ struct State {
     /// a write.
     carried: BTreeMap<String, BTreeSet<String>>,
     /// Local arrays written so far only at indices with a literal component (`a[0] = x`,
-    /// `a[1, 2] = y`, `a[2, i] = z`): those indices' literals.
+    /// `a[1, 2] = y`, `a[2, i] = z`), shared arrays only at all-literal indices: those
+    /// indices' literals.
     elements: BTreeMap<String, BTreeSet<Vec<Option<i64>>>>,
 }
 
@@ -161,7 +185,8 @@ struct Walk<'c, 'x> {
     state: State,
     /// Record reads (off during the first pass over a loop body).
     record: bool,
-    found: Vec<(TextRange, String, bool)>,
+    found: Vec<UnwrittenRead>,
+    facts: Option<&'c FunctionFacts>,
     /// Functions defined inside the kernel (Numba inlines them): a call may write any
     /// shared array they see.
     closures: BTreeSet<String>,
@@ -200,6 +225,7 @@ impl<'c, 'x> Walk<'c, 'x> {
             state: State::default(),
             record,
             found: Vec::new(),
+            facts: None,
             closures: nested_functions(body),
             memory,
             fresh: Vec::new(),
@@ -240,10 +266,11 @@ impl<'c, 'x> Walk<'c, 'x> {
         if self.memory == Memory::Local && fresh {
             let text = self.ctx.text[index.range()].to_string();
             self.state.carried.entry(name.to_string()).or_default().insert(text);
-        } else if self.memory == Memory::Local
-            && let Some(element) = constant_index(index)
+        } else if let Some(element) = constant_index(index)
+            && (self.memory == Memory::Local || element.iter().all(Option::is_some))
         {
-            self.state.elements.entry(name.to_string()).or_default().insert(element);
+            let key = self.key(name).unwrap_or_else(|| name.to_string());
+            self.state.elements.entry(key).or_default().insert(element);
         } else {
             self.write(name);
         }
@@ -257,10 +284,47 @@ impl<'c, 'x> Walk<'c, 'x> {
         // written index's is of none of them, one at a computed index may be of one.
         let elements = self.state.elements.get(&k).filter(|e| !e.is_empty());
         let unwritten_element = elements.is_none_or(|e| index.and_then(constant_index).is_some_and(|i| e.iter().all(|w| disjoint(&i, w))));
-        if self.record && !self.state.written.contains(&k) && !other_element && unwritten_element {
+        let uncovered = elements.filter(|e| self.memory == Memory::Shared && index.is_some() && self.uncovered_by(name, range, e));
+        if self.record && !self.state.written.contains(&k) && !other_element && (unwritten_element || uncovered.is_some()) {
             let dynamic = self.arrays[name];
-            self.found.push((range, name.to_string(), dynamic));
+            let elements = uncovered.filter(|_| !unwritten_element).map(|e| {
+                let text: Vec<String> = e.iter().map(|w| {
+                    let parts: Vec<String> = w.iter().map(|c| c.map_or("?".to_string(), |c| c.to_string())).collect();
+                    format!("`{name}[{}]`", parts.join(", "))
+                }).collect();
+                text.join(", ")
+            });
+            self.found.push(UnwrittenRead { range, name: name.to_string(), dynamic, elements });
         }
+    }
+
+    /// Whether the shared read at `range` is at a thread-dependent index that the slots
+    /// written at constant indices (`written`) cannot cover: not under a test that fixes the
+    /// thread index or bounds it by a constant no larger than the slots written, and the
+    /// array has more slots than were written. In doubt, no.
+    fn uncovered_by(&self, name: &str, range: TextRange, written: &BTreeSet<Vec<Option<i64>>>) -> bool {
+        let Some(facts) = self.facts else { return false };
+        let Some(access) = facts.accesses.iter().find(|a| a.range == range && !a.write) else { return false };
+        let thread_atoms: BTreeSet<&Atom> = access.index.iter().filter(|v| v.is_thread() && !v.data).flat_map(|v| v.atoms.iter().filter(|a| a.is_thread())).collect();
+        if thread_atoms.is_empty() || !access.pinned.is_empty() {
+            return false;
+        }
+        let slots = written.len() as i64;
+        let bounded = access.guards.iter().any(|g| {
+            if !g.atoms().iter().any(|a| thread_atoms.contains(a)) {
+                return false;
+            }
+            let bound = if g.left.is_thread() { &g.right } else { &g.left };
+            let block_sized = bound.poly.as_ref().is_some_and(|p| {
+                p.0.keys().flatten().any(|a| matches!(a, Atom::Bdim(_)) || matches!(a, Atom::Sym(s) if facts.shrinking.contains_key(s)))
+            });
+            match bound.poly.as_ref().and_then(|p| p.as_const()) {
+                Some(c) => c <= slots + 1,
+                None => !block_sized,
+            }
+        });
+        let size = facts.shared_arrays.iter().find(|a| a.name == name).and_then(|a| a.shape.iter().try_fold(1i64, |n, d| d.map(|d| n * d)));
+        !bounded && size.is_none_or(|size| size > slots)
     }
 
     fn block(&mut self, body: &[Stmt]) {
@@ -640,5 +704,7 @@ fn collect_children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 pub fn written_names(ctx: &ItemContext, body: &[Stmt], memory: Memory) -> BTreeSet<String> {
     let mut w = Walk::new(ctx, body, memory, false);
     w.block(body);
-    w.state.written
+    let mut names = w.state.written;
+    names.extend(w.state.elements.into_iter().filter(|(_, e)| !e.is_empty()).map(|(k, _)| k));
+    names
 }

@@ -49,7 +49,7 @@
 //! ```
 
 use crate::analysis::kernels::FunctionKind;
-use crate::lint::rules::kl304_uninitialized_shared_read::{Memory, unwritten_reads, written_names};
+use crate::lint::rules::kl304_uninitialized_shared_read::{Memory, UnwrittenRead, unwritten_reads, written_names};
 use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
@@ -59,7 +59,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         }
         let mut seen = std::collections::HashSet::new();
         let written_anywhere = written_names(ctx, &def.body, Memory::Local);
-        for (range, name, _) in unwritten_reads(ctx, def, Memory::Local) {
+        for UnwrittenRead { range, name, .. } in unwritten_reads(ctx, def, Memory::Local, None) {
             if !seen.insert(range) {
                 continue;
             }
