@@ -280,7 +280,7 @@ pub fn imported_launch_sites(db: &dyn Db, file: SourceFile) -> Vec<ImportedLaunc
             match stmt {
                 Stmt::FunctionDef(def) => {
                     // GPU code launches nothing; host functions' decorators are not launches.
-                    let outer = std::mem::replace(&mut self.def, Some(def));
+                    let outer = self.def.replace(def);
                     for stmt in &def.body {
                         self.visit_stmt(stmt);
                     }
