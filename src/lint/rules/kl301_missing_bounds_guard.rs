@@ -7,14 +7,18 @@
 //! `if i >= n: return`, no `while i < n:`. Grid-stride loops (`for i in range(start, n,
 //! stride)`) are bounded by their range, and a conditional expression guards its arm
 //! (`x[i] if i < x.size else 0`). Indices that vary only between blocks
-//! (`partial[cuda.blockIdx.x]`, sized by the grid) and indices that are not affine in the
-//! thread index (`w[i // 32]`, a warp's slot) are not judged, except a tile's position split
-//! from the thread index in the block (`C[row0 + tid // BN, col0 + tid % BN]` with `row0 =
-//! cuda.blockIdx.x * BM`: a quotient and a remainder in the index, a block's offset in the
-//! component). Kernels whose every known launch has a constant grid and block (`k[4,
-//! 256](a)`, or a `# kernlint: launch grid=... block=...` comment), or one block of as many
-//! threads as an array has elements (`k[1, a.size](a)`, `k[1, len(a)](a)`), are taken to
-//! cover their arrays exactly and are not reported.
+//! (`partial[cuda.blockIdx.x]`, sized by the grid), indices that vary only within a block
+//! (`a[cuda.threadIdx.x]`, `a[k * 128 + t]`: every block reads the same elements, so rounding
+//! the grid up cannot take them past the end; they overrun only an array smaller than the
+//! block, which a kernel usually sizes by its block, as `(threads_per_block, n)`) and
+//! indices that are not affine in the thread index (`w[i // 32]`, a warp's slot) are not
+//! judged, except a tile's position split from the thread index in the block (`C[row0 +
+//! tid // BN, col0 + tid % BN]` with `row0 = cuda.blockIdx.x * BM`: a quotient and a
+//! remainder in the index, a block's offset in the component). Kernels whose every known
+//! launch has a constant grid and block (`k[4, 256](a)`, or a `# kernlint: launch grid=...
+//! block=...` comment), or one block of as many threads as an array has elements (`k[1,
+//! a.size](a)`, `k[1, len(a)](a)`), are taken to cover their arrays exactly and are not
+//! reported.
 //!
 //! ## Why is this bad?
 //! The grid is rounded up to whole blocks, so the last block has threads past the end of
@@ -76,10 +80,12 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             let tile = access.index.iter().fold([false; 2], |t, v| [t[0] || v.tiled[0], t[1] || v.tiled[1]]) == [true; 2];
             let unguarded = access.index.iter().zip(&access.index_ranges).enumerate().find(|(_, (v, _))| {
                 let atoms: BTreeSet<&Atom> = v.atoms.iter().filter(|a| a.is_index()).collect();
-                // Affine indices only, and only those that vary within a block: an array
-                // indexed by `blockIdx` alone is sized by the grid.
-                let tiled = v.poly.is_none() && tile && v.tiled != [false; 2] && atoms.iter().any(|a| matches!(a, Atom::Bid(_)));
-                if !atoms.iter().any(|a| a.is_thread()) || (v.poly.is_none() && !tiled) || v.range_bounded || v.data {
+                // Affine indices only, and only those that vary both within a block and between
+                // blocks: an array indexed by `blockIdx` alone is sized by the grid, one indexed
+                // by `threadIdx` alone by the block.
+                let grid_wide = atoms.iter().any(|a| a.is_thread()) && atoms.iter().any(|a| matches!(a, Atom::Bid(_)));
+                let tiled = v.poly.is_none() && tile && v.tiled != [false; 2];
+                if !grid_wide || (v.poly.is_none() && !tiled) || v.range_bounded || v.data {
                     return false;
                 }
                 !access.guards.iter().any(|g| g.atoms().iter().any(|a| atoms.contains(a)))

@@ -15,7 +15,10 @@
 //! `j == n` is one past the end the other test keeps out. So does a test that bounds
 //! indices by two parameters the two ways (`if x < m and y <= n:`, `if x >= m or y > n:
 //! return`): one guard written in one style, with one comparison slipped. A parameter
-//! used only inclusively (`if i <= last:`) is left alone: it may be a last index.
+//! used only inclusively (`if i <= last:`) is left alone: it may be a last index. So is a
+//! variable that never indexes anything as it is, only reduced by `%` (`bi % m`, `bi // m %
+//! k`): `if bi > a.shape[0]: return` before `a[bi % a.shape[0], ...]` bounds a loop, not an
+//! index, and `bi == a.shape[0]` reaches no element past the end.
 //!
 //! ## Why is this bad?
 //! The guard looks right at a glance, so the out-of-bounds accesses it lets through are
@@ -47,7 +50,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Stmt};
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::analysis::facts::uniformity::{FunctionFacts, item_uniformity};
@@ -101,7 +105,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                             CmpOp::Gt if exits => Some("returning only when the index is `>` the length lets the index equal the length through, one past the last element; use `>=`"),
                             _ => None,
                         };
-                        if let Some(bad) = bad {
+                        if let Some(bad) = bad
+                            && !matches!(&*c.left, Expr::Name(n) if only_wrapped(def, n.id.as_str()))
+                        {
                             found.push((c.range(), bad.to_string()));
                         }
                     }
@@ -116,6 +122,46 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                     .note("A guard must keep every thread whose index is past the end of any axis away from the access."),
             );
         }
+    }
+}
+
+/// Whether the function reads `name` only in comparisons and reduced modulo something, as
+/// itself or a quotient of it (`bi % m`, `bi // m % k`): never as an index or a value of its
+/// own. A bare quotient (`i // cols`) still reaches one row past the end.
+fn only_wrapped(def: &ast::StmtFunctionDef, name: &str) -> bool {
+    struct Uses<'n> {
+        name: &'n str,
+        bare: bool,
+    }
+    impl<'a> Visitor<'a> for Uses<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            let name = self.name;
+            let is_name = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == name);
+            match expr {
+                Expr::Name(n) if n.id.as_str() == name && n.ctx == ExprContext::Load => self.bare = true,
+                Expr::Compare(c) => std::iter::once(&*c.left).chain(&c.comparators).filter(|e| !is_name(e)).for_each(|e| self.visit_expr(e)),
+                Expr::BinOp(b) if b.op == ast::Operator::Mod && quotient_of(&b.left, &is_name) => {
+                    let mut e = &*b.left;
+                    while let Expr::BinOp(d) = e {
+                        self.visit_expr(&d.right);
+                        e = &d.left;
+                    }
+                    self.visit_expr(&b.right)
+                }
+                _ => visitor::walk_expr(self, expr),
+            }
+        }
+    }
+    let mut uses = Uses { name, bare: false };
+    uses.visit_body(&def.body);
+    !uses.bare
+}
+
+/// `x`, `x // m`, `x // m // k`, ... for an `x` that `is_x`.
+fn quotient_of(e: &Expr, is_x: &dyn Fn(&Expr) -> bool) -> bool {
+    match e {
+        Expr::BinOp(d) if d.op == ast::Operator::FloorDiv => quotient_of(&d.left, is_x),
+        _ => is_x(e),
     }
 }
 
