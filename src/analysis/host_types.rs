@@ -231,27 +231,37 @@ pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec
 fn for_each_kernel_call(db: &dyn Db, file: SourceFile, mut each: impl FnMut(&HostCall, &ast::ExprCall, Vec<Option<Type>>)) {
     let module = parse_module(db, file);
     let body = &module.syntax().body;
-    let scope = ItemScope::new(module_scope(db, file), body);
-    let module_env = Assignments::of(body, &[]);
-    let functions = HostFunctions::of(body);
+    let host = HostModule::new(db, file, body);
     for item in module_items(db, file) {
         for call in item_host_calls(db, file, item.text) {
             if call.kind != FunctionKind::Kernel {
                 continue;
             }
             let def = call.scope.and_then(|r| super::typing::find_def(body, r + item.start));
-            let local_env = def.map(Assignments::of_function);
             let Some(found) = call_at(body, call.range + item.start) else { continue };
-            let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env, def, functions: &functions };
-            let types = found
-                .arguments
-                .args
-                .iter()
-                .take_while(|a| !a.is_starred_expr())
-                .map(|a| eval.eval(a, 0).and_then(kernel_argument))
-                .collect();
-            each(call, found, types);
+            each(call, found, host.argument_types(found, def));
         }
+    }
+}
+
+/// A module's host code, ready to type the arguments of its calls.
+struct HostModule<'a> {
+    scope: ItemScope<'a>,
+    env: Assignments<'a>,
+    functions: HostFunctions<'a>,
+}
+
+impl<'a> HostModule<'a> {
+    fn new(db: &'a dyn Db, file: SourceFile, body: &'a [Stmt]) -> Self {
+        Self { scope: ItemScope::new(module_scope(db, file), body), env: Assignments::of(body, &[]), functions: HostFunctions::of(body) }
+    }
+
+    /// The type of each positional argument of `call` (made in `def`, `None` at module level)
+    /// up to the first starred one, `None` where it cannot be inferred.
+    fn argument_types(&self, call: &ast::ExprCall, def: Option<&'a ast::StmtFunctionDef>) -> Vec<Option<Type>> {
+        let local = def.map(Assignments::of_function);
+        let eval = Evaluator { scope: &self.scope, local: local.as_ref(), module: &self.env, def, functions: &self.functions };
+        call.arguments.args.iter().take_while(|a| !a.is_starred_expr()).map(|a| eval.eval(a, 0).and_then(kernel_argument)).collect()
     }
 }
 
@@ -343,19 +353,14 @@ pub fn imported_kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<(std:
     }
     let module = parse_module(db, file);
     let body = &module.syntax().body;
-    let scope = ItemScope::new(module_scope(db, file), body);
-    let module_env = Assignments::of(body, &[]);
-    let functions = HostFunctions::of(body);
+    let host = HostModule::new(db, file, body);
     for site in sites {
         let Some(call) = call_at(body, site.call) else { continue };
         if !call.arguments.keywords.is_empty() || call.arguments.args.iter().any(Expr::is_starred_expr) {
             continue;
         }
         let def = site.function.and_then(|r| super::typing::find_def(body, r));
-        let local_env = def.map(Assignments::of_function);
-        let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env, def, functions: &functions };
-        let types: Option<Vec<Type>> = call.arguments.args.iter().map(|a| eval.eval(a, 0).and_then(kernel_argument)).collect();
-        let Some(types) = types else { continue };
+        let Some(types) = host.argument_types(call, def).into_iter().collect::<Option<Vec<Type>>>() else { continue };
         let entry = out.entry((site.home.clone(), site.kernel.clone())).or_default();
         if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
             entry.push(types);

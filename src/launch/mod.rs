@@ -179,7 +179,7 @@ impl HostArg {
     /// A generator shorthand (see [`parse_generator`]) as an argument; `None` when `spec`
     /// is not written that way.
     pub fn parse_generator(spec: &str) -> Option<Result<Self, String>> {
-        let fill = spec.split_once(':').and_then(|(kind, _)| Fill::parse(kind));
+        let fill = generator_parts(spec).and_then(|(kind, _, _)| Fill::parse(kind));
         let array = parse_generator(spec)?;
         Some(array.map(|a| match fill {
             Some(fill) => Self::generated(a, fill),
@@ -509,14 +509,12 @@ impl ArraySummary {
 /// an array (`empty` as zeros: [`HostArg::parse_generator`] keeps it uninitialised); `None`
 /// when `spec` is not written that way.
 pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
-    let (kind, rest) = spec.split_once(':')?;
-    let (dtype, shape) = rest.split_once('[')?;
-    let Some(scalar) = Scalar::from_name(dtype).or_else(|| Scalar::from_numpy_name(dtype)) else {
+    let (kind, dtype, shape) = generator_parts(spec)?;
+    let Some(scalar) = generator_scalar(dtype) else {
         // A generator's name with a misspelt dtype is no file name either.
         return Fill::parse(kind).map(|_| Err(format!("`{spec}`: unknown dtype `{dtype}` (float32, float64, int32, uint8, complex64, ...)")));
     };
     let shape: Result<Vec<usize>, String> = shape
-        .trim_end_matches(']')
         .split(',')
         .map(|d| d.trim().parse::<usize>().map_err(|_| format!("`{spec}`: bad extent `{d}`")))
         .collect();
@@ -525,6 +523,18 @@ pub fn parse_generator(spec: &str) -> Option<Result<npy::NpyArray, String>> {
             .ok_or_else(|| format!("`{spec}`: unknown generator `{kind}` (zeros, ones, arange, rand, randint, empty)"))?;
         try_generate_array(scalar, shape, fill).map_err(|e| format!("`{spec}`: {e}"))
     }))
+}
+
+/// A generator shorthand's parts, unchecked: `rand:float32[4,8]` -> (`rand`, `float32`, `4,8`).
+pub fn generator_parts(spec: &str) -> Option<(&str, &str, &str)> {
+    let (kind, rest) = spec.split_once(':')?;
+    let (dtype, shape) = rest.split_once('[')?;
+    Some((kind, dtype, shape.trim_end_matches(']')))
+}
+
+/// The element type a generator's dtype names (Numba's or NumPy's spelling).
+pub fn generator_scalar(dtype: &str) -> Option<Scalar> {
+    Scalar::from_name(dtype).or_else(|| Scalar::from_numpy_name(dtype))
 }
 
 /// An array's elements as numbers, in memory order (`None` for records; complex numbers

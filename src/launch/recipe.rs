@@ -104,11 +104,10 @@ pub fn recipe_for(db: &dyn Db, file: SourceFile, kernel: &str, args: &[crate::an
     let agrees = |recipe: &Recipe| {
         recipe.args.len() == args.len()
             && recipe.args.iter().zip(args).all(|(spec, ty)| match ty {
-                crate::analysis::types::Type::Array { dtype, ndim, .. } => {
-                    let Some((_, rest)) = spec.split_once(':') else { return false };
-                    let Some((dtype_name, shape)) = rest.split_once('[') else { return false };
-                    dtype_name == dtype.to_string() && shape.split(',').count() == *ndim as usize
-                }
+                crate::analysis::types::Type::Array { dtype, ndim, .. } => super::generator_parts(spec).is_some_and(|(_, name, shape)| {
+                    super::generator_scalar(name).is_some_and(|s| **dtype == crate::analysis::types::Type::Scalar(s))
+                        && shape.split(',').count() == *ndim as usize
+                }),
                 _ => true,
             })
     };
