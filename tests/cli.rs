@@ -174,6 +174,23 @@ scale[2, 128](out, x, np.float32(2.0))
     let out = kernlint(dir.path(), &["types", "k.py::unlaunched"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains(&format!("k.py: {why}")), "{}", stderr(&out));
+    // The file alone: each function in source order, the untyped one saying why.
+    let out = kernlint(dir.path(), &["types", "k.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listing = stdout(&out);
+    let (first, second) = listing.split_once("\n\n").expect(&listing);
+    assert!(first.starts_with("scale (array(float32, 1d, C)") && first.contains("i: int64"), "{listing}");
+    assert!(second.starts_with("unlaunched: not typed: `unlaunched` has no signature") && second.contains("`kernlint types k.py::unlaunched --sig SIG`"), "{listing}");
+    let out = kernlint(dir.path(), &["types", "k.py", "--format", "json"]);
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(rows[0]["variables"]["i"], "int64", "{rows}");
+    assert_eq!(rows[1]["kernel"], "unlaunched", "{rows}");
+    // A function Numba would reject is an error at its line, and the exit status says so.
+    std::fs::write(dir.path().join("bad.py"), "from numba import cuda\n\n@cuda.jit(\"void(float32[:])\")\ndef bad(a):\n    a[0] = a.nope\n\n@cuda.jit(\"void(float32[:])\")\ndef good(a):\n    a[0] = 1\n").unwrap();
+    let out = kernlint(dir.path(), &["types", "bad.py"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).starts_with("bad: error: bad.py:5:"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("good (array(float32, 1d, A),) -> none"), "{}", stdout(&out));
 }
 
 #[test]
@@ -235,7 +252,8 @@ def saxpy(out, a, x, y):\n    i = cuda.grid(1)\n    if i < out.size:\n        ou
         (vec!["types", "k.py::sxpy"], "k.py: no kernel or device function named `sxpy`; did you mean `saxpy`? (its kernels and device functions: `saxpy`, `scale`)"),
         (vec!["compile", "k.py::nope"], "no kernel or device function named `nope` (its kernels and device functions: `saxpy`, `scale`)"),
         (vec!["run", "k.py::scal", "--device", "sim"], "did you mean `scale`?"),
-        (vec!["types", "k.py"], "expected FILE::KERNEL, got `k.py`: name a function of the file, e.g. `k.py::saxpy`"),
+        (vec!["compile", "k.py"], "expected FILE::KERNEL, got `k.py`: name a function of the file, e.g. `k.py::saxpy`"),
+        (vec!["types", "k.py", "--sig", "void(float32[:])"], "--sig types one function: name it, as `k.py::KERNEL`"),
         (vec!["types", "k.py:saxpy"], "did you mean `k.py::saxpy`?"),
         (vec!["types", "k.py::"], "no function name after `::`"),
         (vec!["types", "gone.py::saxpy"], "gone.py: no such file or directory"),

@@ -9,8 +9,9 @@ use crate::analysis::typing::{FunctionTypes, TypingRequest, function_types};
 
 #[derive(clap::Args)]
 pub struct TypesArgs {
-    /// The function to type, as `FILE::NAME` (NAME may be a qualified name); with `--all`, a
-    /// file or folder.
+    /// The function to type, as `FILE::NAME` (NAME may be a qualified name); a FILE alone types
+    /// each of its GPU functions that has a signature, a launch or a calling kernel; with
+    /// `--all`, a file or folder.
     pub target: String,
     /// Type every GPU function that carries an explicit signature, in every `.py` file under
     /// TARGET, and print one JSON line per function: `outcome` is `typed`, `numba-error` (a
@@ -29,6 +30,9 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     if args.all {
         return run_all(&PathBuf::from(&args.target));
     }
+    if !args.target.contains("::") && std::path::Path::new(&args.target).is_file() {
+        return run_file(args);
+    }
     let (path, name, text) = super::read_target(&args.target)?;
     let name = name.as_str();
     let (db, file) = super::database_for(&path, text.clone());
@@ -38,46 +42,97 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
         crate::analysis::signature::parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?;
     }
     let lines = Lines::new(&text);
-    let position = |offset| {
-        let p = lines.position(&text, offset, ruff_source_file::PositionEncoding::Utf32);
-        (p.line as usize, p.column as usize)
-    };
     let request = match &args.sig {
         Some(sig) => TypingRequest::new(&db, name.to_string(), Some(sig.clone())),
         None => crate::analysis::host_types::default_typing_request(&db, file, function)
             .map_err(|e| format!("{}: {e} (or pass --sig)", path.display()))?,
     };
-    let types = function_types(&db, file, request).as_ref().map_err(|e| {
-        let (line, col) = position(e.file_range().start());
-        format!("{}:{}:{}: {}", path.display(), line + 1, col + 1, e.message)
-    })?;
+    let types = function_types(&db, file, request)
+        .as_ref()
+        .map_err(|e| format!("{}: {}", location(&path, &text, &lines, e.file_range().start()), e.message))?;
     match args.format {
         Format::Json => println!("{}", json(types)),
-        _ => {
-            println!("{} {}", types.name, types.signature);
-            let mut rows: Vec<(usize, &String, String)> = types
-                .typemap
-                .iter()
-                .map(|(var, tys)| {
-                    let line = types
-                        .first_binding
-                        .get(var)
-                        .map_or(0, |r| position(r.start() + start).0 + 1);
-                    (
-                        line,
-                        var,
-                        tys.iter().cloned().collect::<Vec<_>>().join(" | "),
-                    )
-                })
-                .collect();
-            rows.sort();
-            for (line, var, tys) in rows {
-                println!("  {line:>4}  {var}: {tys}");
-            }
-            println!("  return: {}", types.ret);
-        }
+        _ => print_text(types, &text, &lines, start),
     }
     Ok(0)
+}
+
+/// `kernlint types FILE`: every GPU function of the file that has types to show (a signature,
+/// a launch, a calling kernel), in source order. Exit 1 when one of them fails to type.
+fn run_file(args: &TypesArgs) -> Result<u8, String> {
+    if args.sig.is_some() {
+        return Err(format!("--sig types one function: name it, as `{}::KERNEL`", args.target));
+    }
+    let path = PathBuf::from(&args.target);
+    let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
+    let (db, file) = super::database_for(&path, text.clone());
+    let lines = Lines::new(&text);
+    let mut seen = std::collections::HashSet::new();
+    let all_functions = crate::analysis::kernels::file_gpu_functions(&db, file);
+    let functions: Vec<_> = all_functions
+        .iter()
+        .filter(|(_, f)| seen.insert(f.qualname.clone()))
+        .collect();
+    if functions.is_empty() {
+        return Err(format!("{}: the file has no `@cuda.jit` function", path.display()));
+    }
+    let mut failed = false;
+    let mut rows = Vec::new();
+    for (i, (item, function)) in functions.into_iter().enumerate() {
+        let request = crate::analysis::host_types::default_typing_request(&db, file, function);
+        let outcome = request.map(|request| function_types(&db, file, request));
+        if args.format != Format::Json && i > 0 {
+            println!();
+        }
+        match outcome.as_ref().map(|r| r.as_ref()) {
+            Ok(Ok(types)) => match args.format {
+                Format::Json => rows.push(json(types)),
+                _ => print_text(types, &text, &lines, item.start),
+            },
+            Ok(Err(e)) => {
+                failed = true;
+                let message = format!("{}: {}", location(&path, &text, &lines, e.file_range().start()), e.message);
+                match args.format {
+                    Format::Json => rows.push(serde_json::json!({"kernel": function.qualname, "error": message})),
+                    _ => println!("{}: error: {message}", function.qualname),
+                }
+            }
+            Err(why) => match args.format {
+                Format::Json => rows.push(serde_json::json!({"kernel": function.qualname, "untyped": why})),
+                _ => println!("{}: not typed: {why} (or `kernlint types {}::{} --sig SIG`)", function.qualname, args.target, function.qualname),
+            },
+        }
+    }
+    if args.format == Format::Json {
+        println!("{}", serde_json::Value::Array(rows));
+    }
+    Ok(u8::from(failed))
+}
+
+/// `path:line:column` of `offset` in `text`, 1-based.
+fn location(path: &std::path::Path, text: &str, lines: &Lines, offset: ruff_text_size::TextSize) -> String {
+    let p = lines.position(text, offset, ruff_source_file::PositionEncoding::Utf32);
+    format!("{}:{}:{}", path.display(), p.line as usize + 1, p.column as usize + 1)
+}
+
+/// The text listing: the signature, then each variable at the line it is first bound.
+fn print_text(types: &FunctionTypes, text: &str, lines: &Lines, start: ruff_text_size::TextSize) {
+    println!("{} {}", types.name, types.signature);
+    let mut rows: Vec<(usize, &String, String)> = types
+        .typemap
+        .iter()
+        .map(|(var, tys)| {
+            let line = types.first_binding.get(var).map_or(0, |r| {
+                lines.position(text, r.start() + start, ruff_source_file::PositionEncoding::Utf32).line as usize + 1
+            });
+            (line, var, tys.iter().cloned().collect::<Vec<_>>().join(" | "))
+        })
+        .collect();
+    rows.sort();
+    for (line, var, tys) in rows {
+        println!("  {line:>4}  {var}: {tys}");
+    }
+    println!("  return: {}", types.ret);
 }
 
 fn json(types: &FunctionTypes) -> serde_json::Value {
