@@ -326,3 +326,26 @@ fn check_warns_when_it_finds_no_python_file_and_names_bad_bytes_by_line() {
     assert_eq!(stderr(&out), "");
     assert_eq!(kernlint(dir.path(), &["rule", "--list"]).status.code(), Some(0));
 }
+
+#[test]
+fn a_plain_function_named_on_the_command_line_is_the_kernel_cuda_jit_makes_of_it() {
+    // numba-cuda's tests pass plain functions to helpers that call `cuda.jit(sig)(func)` on
+    // their parameter: nothing in the file shows `f` made a kernel, but a command may name it.
+    let dir = tempfile::tempdir().unwrap();
+    let source = "from numba import cuda\n\n@cuda.jit(device=True)\ndef twice(x):\n    return x * 2\n\ndef leading_zeros(out, c):\n    out[cuda.threadIdx.x] = cuda.clz(c) + twice(cuda.threadIdx.x)\n\ndef check(func, sig):\n    return cuda.jit(sig)(func)\n";
+    std::fs::write(dir.path().join("k.py"), source).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.py::leading_zeros", "--sig", "void(int32[:], uint32)"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("leading_zeros (array(int32, 1d, A), uint32) -> none"), "{}", stdout(&out));
+    let run = ["run", "k.py::leading_zeros", "--device", "sim", "--sig", "void(int32[:], uint32)", "--grid", "1", "--block", "4", "zeros:int32[4]", "1048576", "--out", "res"];
+    let out = kernlint(dir.path(), &run);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let npy = std::fs::read(dir.path().join("res/out.npy")).unwrap();
+    let values: Vec<i32> = npy[npy.len() - 16..].chunks(4).map(|b| i32::from_le_bytes(b.try_into().unwrap())).collect();
+    assert_eq!(values, [11, 13, 15, 17]);
+    let out = kernlint(dir.path(), &["compile", "k.py::leading_zeros", "--sig", "void(int32[:], uint32)"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("clz.b32"), "{}", stdout(&out));
+    // It is no kernel for the linter, nor for `types FILE`.
+    assert!(!stdout(&kernlint(dir.path(), &["types", "k.py"])).contains("leading_zeros"));
+}

@@ -115,6 +115,9 @@ struct Declarations {
     factories: Vec<(String, String, FunctionKind)>,
     /// `@numba.jit`/`@numba.njit` functions: device functions once GPU code calls them.
     cpu_jit: Vec<GpuFunction>,
+    /// Module-level `def`s with no decorator, as kernels: what `cuda.jit(f)` makes of them
+    /// wherever it is called (a test's `cuda.jit(sig)(f)`), when a command names one.
+    plain: Vec<GpuFunction>,
 }
 
 /// Names bound inside an item (imports in function bodies) layered over the module scope,
@@ -552,6 +555,16 @@ impl Discovery<'_> {
             match stmt {
                 Stmt::FunctionDef(def) => {
                     let qualname = format!("{prefix}{}", def.name.as_str());
+                    if prefix.is_empty() && def.decorator_list.is_empty() {
+                        self.out.plain.push(GpuFunction {
+                            name: def.name.to_string(),
+                            qualname: qualname.clone(),
+                            spec: JitSpec { kind: FunctionKind::Kernel, signatures: Vec::new(), options: JitOptions::default() },
+                            def_range: def.range(),
+                            name_range: def.name.range(),
+                            declared_at: None,
+                        });
+                    }
                     for decorator in &def.decorator_list {
                         let (spec, list) = match jit_spec(&decorator.expression, self.scope) {
                             Some(spec) => (spec, &mut self.out.decorated),
@@ -747,6 +760,15 @@ pub fn file_cpu_jit_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &
     module_items(db, file)
         .iter()
         .flat_map(|item| item_declarations(db, file, item.text).cpu_jit.iter().map(move |f| (*item, f)))
+        .collect()
+}
+
+/// The module-level `def`s of a file with no decorator, as the kernels `cuda.jit(f)` would
+/// make of them: found only by name, for a command that names one.
+pub fn file_plain_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &GpuFunction)> {
+    module_items(db, file)
+        .iter()
+        .flat_map(|item| item_declarations(db, file, item.text).plain.iter().map(move |f| (*item, f)))
         .collect()
 }
 

@@ -106,6 +106,7 @@ pub fn find_gpu_function<'db>(
         .or_else(|| alias().and_then(|target| functions.iter().find(|(_, f)| &f.qualname == target)))
         .copied()
         .or_else(|| cpu_jit_function(db, file, name))
+        .or_else(|| plain_function(db, file, name))
         .map(|(item, f)| (item.start, f))
 }
 
@@ -119,6 +120,16 @@ fn cpu_jit_function<'db>(
 ) -> Option<(crate::analysis::items::Item<'db>, &'db GpuFunction)> {
     let functions = super::kernels::file_cpu_jit_functions(db, file);
     functions.iter().find(|(_, f)| f.qualname == name).or_else(|| functions.iter().find(|(_, f)| f.name == name)).copied()
+}
+
+/// A module-level `def` with no decorator, by name, as the kernel `cuda.jit(f)` makes of it
+/// (numba-cuda's tests wrap plain functions so, inside test methods).
+fn plain_function<'db>(
+    db: &'db dyn Db,
+    file: SourceFile,
+    name: &str,
+) -> Option<(crate::analysis::items::Item<'db>, &'db GpuFunction)> {
+    super::kernels::file_plain_functions(db, file).into_iter().find(|(_, f)| f.name == name)
 }
 
 /// The statement at `range` (file-relative), at any depth of `stmts`.
@@ -197,6 +208,7 @@ pub fn gpu_function_entry<'db>(db: &'db dyn Db, file: SourceFile, name: Function
         .or_else(|| alias().and_then(|target| functions.iter().find(|(_, f)| &f.qualname == target)))
         .copied()
         .or_else(|| cpu_jit_function(db, file, name))
+        .or_else(|| plain_function(db, file, name))
         .map(|(item, f)| GpuEntry { item: item.text, function: f.clone() })
 }
 
