@@ -12,6 +12,16 @@
 //! made by a factory, keyword-only parameters and defaults on kernels, and `print` of more
 //! than 32 items (the kernel prints its raw format string instead of the values).
 //!
+//! Defaults on kernel parameters: Numba compiles such a kernel, but its dispatcher never
+//! fills a default in (`_fold_args = False`). A launch passing every argument works; one
+//! leaving a defaulted argument out fails with `TypeError: Signature mismatch: 2 argument
+//! types given, but function takes 3 arguments` (the CUDA simulator runs plain Python and
+//! does use the default, so such code passes under `NUMBA_ENABLE_CUDASIM=1` and fails on a
+//! GPU). So a launch in the module that leaves one out is an error at the launch; a kernel
+//! the module never calls gets a warning at the parameter, since the default invites its
+//! callers elsewhere to leave the argument out; a kernel whose launches in the module all
+//! pass every argument gets nothing.
+//!
 //! Not reported, because they work: tuples, `for ... in [a, b]` and `x in [a, b]` (CPython
 //! turns those lists into tuples), lambdas and inner `def`s, `match`, `for ... else`, `print`
 //! of values and literal strings, string constants, `nonlocal` inside an inner function,
@@ -62,12 +72,16 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, CmpOp, Expr, ExprContext, Operator, Stmt, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
+use crate::analysis::items::module_items;
 use crate::analysis::kernels::{FunctionKind, GpuFunction, for_each_body};
+use crate::analysis::launches::{CallForm, item_host_calls};
+use crate::analysis::syntax::parse_module;
 use crate::lint::{Diagnostic, ItemContext};
 
 const CODE: &str = "KL102";
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    check_launches_omitting_defaults(ctx, out);
     let gpu_defs: Vec<&StmtFunctionDef> = ctx.gpu_functions().map(|(_, d)| d).collect();
     for (function, def) in ctx.gpu_functions() {
         let what = format!("{} `{}`", function.spec.kind.describe(), function.name);
@@ -85,7 +99,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         // A `@cuda.jit` function that returns a value is used as a device function (called
         // from kernels, where `*args` and defaults work); KL101 reports the return.
         if function.spec.kind == FunctionKind::Kernel && !returns_value(&def.body) {
-            check_kernel_parameters(function, def, out);
+            check_kernel_parameters(function, def, is_launched_here(ctx, &function.name), out);
         }
         scope_checks(&def.body, true, &what, &gpu_defs, out);
 
@@ -102,9 +116,57 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Whether the module calls the kernel `name` anywhere (a launch, `forall` or a plain call).
+fn is_launched_here(ctx: &ItemContext, name: &str) -> bool {
+    module_items(ctx.db, ctx.file)
+        .iter()
+        .any(|item| item_host_calls(ctx.db, ctx.file, item.text).iter().any(|c| c.kind == FunctionKind::Kernel && c.target == name))
+}
+
+/// Launches that leave out defaulted trailing parameters of a module-level kernel: Numba
+/// does not fill in a kernel's defaults, so the launch fails.
+fn check_launches_omitting_defaults(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    for call in ctx.host_calls {
+        if call.kind != FunctionKind::Kernel || call.form == CallForm::Plain || call.has_keywords || call.args.iter().any(Option::is_none) {
+            continue;
+        }
+        let module = parse_module(ctx.db, ctx.file);
+        let Some(def) = module.syntax().body.iter().find_map(|s| match s {
+            Stmt::FunctionDef(d) if d.name.as_str() == call.target => Some(d),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let params = &def.parameters;
+        let positional: Vec<&ast::ParameterWithDefault> = params.posonlyargs.iter().chain(&params.args).collect();
+        let required = positional.iter().take_while(|p| p.default.is_none()).count();
+        if params.vararg.is_some() || call.arg_count < required || call.arg_count >= positional.len() || returns_value(&def.body) {
+            continue;
+        }
+        let omitted: Vec<String> = positional[call.arg_count..].iter().map(|p| format!("`{}`", p.parameter.name)).collect();
+        out.push(
+            Diagnostic::new(
+                CODE,
+                call.range,
+                format!(
+                    "this launch of kernel `{}` leaves out {}, which {} a default, but Numba does not fill in a kernel's defaults: the launch fails with `TypeError: Signature mismatch: {} argument types given, but function takes {} arguments`",
+                    call.target,
+                    omitted.join(", "),
+                    if omitted.len() == 1 { "has" } else { "have" },
+                    call.arg_count,
+                    positional.len()
+                ),
+            )
+            .note("Pass every argument at the launch, and remove the default from the kernel."),
+        );
+    }
+}
+
 /// `*args`, `**kwargs`, keyword-only parameters and defaults: a launch passes a fixed list of
-/// positional arguments and no keywords.
-fn check_kernel_parameters(function: &GpuFunction, def: &StmtFunctionDef, out: &mut Vec<Diagnostic>) {
+/// positional arguments and no keywords. A default is reported here only for a kernel the
+/// module never calls: its launches are elsewhere, and a launch that omits the argument
+/// fails (launches in the module are checked one by one instead).
+fn check_kernel_parameters(function: &GpuFunction, def: &StmtFunctionDef, launched_here: bool, out: &mut Vec<Diagnostic>) {
     let params = &def.parameters;
     let name = &function.name;
     let mismatch = "a launch with any other number of arguments fails with `TypeError: Signature mismatch: N argument types given, but function takes M arguments`";
@@ -149,7 +211,7 @@ fn check_kernel_parameters(function: &GpuFunction, def: &StmtFunctionDef, out: &
         );
     }
     for param in params.posonlyargs.iter().chain(&params.args) {
-        if param.default.is_some() {
+        if param.default.is_some() && !launched_here {
             out.push(
                 Diagnostic::new(
                     CODE,

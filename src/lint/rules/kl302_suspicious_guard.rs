@@ -18,7 +18,10 @@
 //! used only inclusively (`if i <= last:`) is left alone: it may be a last index. So is a
 //! variable that never indexes anything as it is, only reduced by `%` (`bi % m`, `bi // m %
 //! k`): `if bi > a.shape[0]: return` before `a[bi % a.shape[0], ...]` bounds a loop, not an
-//! index, and `bi == a.shape[0]` reaches no element past the end.
+//! index, and `bi == a.shape[0]` reaches no element past the end. Nor is one whose every
+//! read as an index sits under a test bounding it again exclusively (`while i < n:`), or
+//! goes through a copy of it read only so (`i = xi` then `while i < n: a[i]`): that test,
+//! not the early return, bounds the access.
 //!
 //! ## Why is this bad?
 //! The guard looks right at a glance, so the out-of-bounds accesses it lets through are
@@ -125,36 +128,93 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Whether the function reads `name` only in comparisons and reduced modulo something, as
-/// itself or a quotient of it (`bi % m`, `bi // m % k`): never as an index or a value of its
-/// own. A bare quotient (`i // cols`) still reaches one row past the end.
+/// Whether the function reads `name` only in comparisons, reduced modulo something (as
+/// itself or a quotient of it: `bi % m`, `bi // m % k`), inside an `if`/`while` that bounds
+/// it again exclusively (`while name < n:`), or copied into a variable (`i = name`) whose
+/// own reads are all such: never as an index or a value out of those. A bare quotient
+/// (`i // cols`) still reaches one row past the end.
 fn only_wrapped(def: &ast::StmtFunctionDef, name: &str) -> bool {
-    struct Uses<'n> {
-        name: &'n str,
-        bare: bool,
+    let mut seen = HashSet::from([name.to_string()]);
+    let mut pending = vec![name.to_string()];
+    while let Some(name) = pending.pop() {
+        let mut uses = Uses { name: &name, bare: false, aliases: Vec::new() };
+        uses.visit_body(&def.body);
+        if uses.bare {
+            return false;
+        }
+        pending.extend(uses.aliases.into_iter().filter(|alias| seen.insert(alias.clone())));
     }
-    impl<'a> Visitor<'a> for Uses<'_> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            let name = self.name;
-            let is_name = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == name);
-            match expr {
-                Expr::Name(n) if n.id.as_str() == name && n.ctx == ExprContext::Load => self.bare = true,
-                Expr::Compare(c) => std::iter::once(&*c.left).chain(&c.comparators).filter(|e| !is_name(e)).for_each(|e| self.visit_expr(e)),
-                Expr::BinOp(b) if b.op == ast::Operator::Mod && quotient_of(&b.left, &is_name) => {
-                    let mut e = &*b.left;
-                    while let Expr::BinOp(d) = e {
-                        self.visit_expr(&d.right);
-                        e = &d.left;
-                    }
-                    self.visit_expr(&b.right)
-                }
-                _ => visitor::walk_expr(self, expr),
-            }
+    true
+}
+
+/// The reads of one variable, for `only_wrapped`: whether one is bare, and the variables
+/// it is copied into.
+struct Uses<'n> {
+    name: &'n str,
+    bare: bool,
+    aliases: Vec<String>,
+}
+
+impl Uses<'_> {
+    fn is_name(&self, e: &Expr) -> bool {
+        matches!(e, Expr::Name(n) if n.id.as_str() == self.name)
+    }
+
+    /// `name < n` (or `n > name`), alone or joined with `and`.
+    fn bounds_exclusively(&self, test: &Expr) -> bool {
+        match test {
+            Expr::BoolOp(b) if b.op == BoolOp::And => b.values.iter().any(|v| self.bounds_exclusively(v)),
+            Expr::Compare(c) => match (&*c.ops, &*c.comparators) {
+                ([CmpOp::Lt], [_]) => self.is_name(&c.left),
+                ([CmpOp::Gt], [r]) => self.is_name(r),
+                _ => false,
+            },
+            _ => false,
         }
     }
-    let mut uses = Uses { name, bare: false };
-    uses.visit_body(&def.body);
-    !uses.bare
+}
+
+impl<'a> Visitor<'a> for Uses<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::If(s) if self.bounds_exclusively(&s.test) => {
+                self.visit_expr(&s.test);
+                for clause in &s.elif_else_clauses {
+                    visitor::walk_elif_else_clause(self, clause);
+                }
+            }
+            Stmt::While(s) if self.bounds_exclusively(&s.test) => {
+                self.visit_expr(&s.test);
+                self.visit_body(&s.orelse);
+            }
+            Stmt::Assign(a) if self.is_name(&a.value) && matches!(&*a.targets, [Expr::Name(_)]) => {
+                self.aliases.extend(a.targets.iter().filter_map(|t| t.as_name_expr()).map(|n| n.id.to_string()));
+            }
+            _ => visitor::walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Name(n) if n.id.as_str() == self.name && n.ctx == ExprContext::Load => self.bare = true,
+            Expr::Compare(c) => {
+                for e in std::iter::once(&*c.left).chain(&c.comparators) {
+                    if !self.is_name(e) {
+                        self.visit_expr(e);
+                    }
+                }
+            }
+            Expr::BinOp(b) if b.op == ast::Operator::Mod && quotient_of(&b.left, &|e| self.is_name(e)) => {
+                let mut e = &*b.left;
+                while let Expr::BinOp(d) = e {
+                    self.visit_expr(&d.right);
+                    e = &d.left;
+                }
+                self.visit_expr(&b.right)
+            }
+            _ => visitor::walk_expr(self, expr),
+        }
+    }
 }
 
 /// `x`, `x // m`, `x // m // k`, ... for an `x` that `is_x`.

@@ -13,6 +13,8 @@
 //! or at a thread-dependent index (`s[cuda.threadIdx.x]`) that those slots cannot cover, is
 //! reported too, unless a test fixes the thread index or bounds it by a constant no larger
 //! than the slots written (`if t < 2`), or the array has no more slots than were written.
+//! An atomic reads its slot too: `cuda.atomic.add(s, t % 4, x)` or a histogram's
+//! `cuda.atomic.add(h, data[i], 1)` after only `s[0] = 0` is reported the same way.
 //!
 //! ## Why is this bad?
 //! Shared memory is not initialised: each block starts with whatever the previous block
@@ -301,12 +303,14 @@ impl<'c, 'x> Walk<'c, 'x> {
     /// Whether the shared read at `range` is at a thread-dependent index that the slots
     /// written at constant indices (`written`) cannot cover: not under a test that fixes the
     /// thread index or bounds it by a constant no larger than the slots written, and the
-    /// array has more slots than were written. In doubt, no.
+    /// array has more slots than were written. An atomic's index may also come from data
+    /// (`cuda.atomic.add(h, data[i], 1)`, a histogram's bin). In doubt, no.
     fn uncovered_by(&self, name: &str, range: TextRange, written: &BTreeSet<Vec<Option<i64>>>) -> bool {
         let Some(facts) = self.facts else { return false };
-        let Some(access) = facts.accesses.iter().find(|a| a.range == range && !a.write) else { return false };
+        let Some(access) = facts.accesses.iter().find(|a| a.range == range && (!a.write || a.atomic)) else { return false };
         let thread_atoms: BTreeSet<&Atom> = access.index.iter().filter(|v| v.is_thread() && !v.data).flat_map(|v| v.atoms.iter().filter(|a| a.is_thread())).collect();
-        if thread_atoms.is_empty() || !access.pinned.is_empty() {
+        let data_bin = access.atomic && access.index.iter().any(|v| v.data);
+        if (thread_atoms.is_empty() && !data_bin) || !access.pinned.is_empty() {
             return false;
         }
         let slots = written.len() as i64;
@@ -610,7 +614,7 @@ impl<'c, 'x> Walk<'c, 'x> {
                         self.expr(&k.value);
                     }
                     if op != "exch" {
-                        self.read(name, c.range(), None);
+                        self.read(name, c.range(), c.arguments.args.get(1));
                     }
                     self.write(name);
                     return;
