@@ -1320,6 +1320,8 @@ impl<'a> Evaluator<'_, 'a> {
                     array_parts(&v)?;
                     Some(v)
                 }
+                // A C-contiguous device array of xoroshiro128p_dtype, whatever its arguments.
+                "random.create_xoroshiro128p_states" => array(Type::xoroshiro128p_state(), 1, Layout::C),
                 _ => None,
             };
         }
@@ -1604,6 +1606,30 @@ def main():
         for args in &launch_arg_types(&db, file)["k"] {
             assert_eq!(&parse_signature_str(&signature_text(args).unwrap()).unwrap().args, args);
         }
+    }
+
+    #[test]
+    fn rng_states_type_as_xoroshiro128p_arrays() {
+        // realworld14/random_3d.py: states from create_xoroshiro128p_states, however imported.
+        let src = r#"
+import numpy as np
+from numba import cuda
+import numba.cuda.random as rnd
+from numba.cuda.random import create_xoroshiro128p_states
+
+@cuda.jit
+def k(arr, states):
+    pass
+
+def main(n):
+    states = create_xoroshiro128p_states(n, seed=1)
+    arr = cuda.device_array((4, 5, 6), dtype=np.float32)
+    k[1, 32](arr, states)
+    k[1, 32](states, rnd.create_xoroshiro128p_states(64, 7, subsequence_start=2))
+"#;
+        let states = "array(Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True), 1d, C)";
+        let expected = [vec!["array(float32, 3d, C)", states], vec![states, states]];
+        assert_eq!(launches(src)["k"], expected.map(|s| s.iter().map(|t| t.to_string()).collect::<Vec<_>>()).to_vec());
     }
 
     #[test]
