@@ -480,6 +480,28 @@ def k(p, o):
 @cuda.jit
 def k(p, o):
     p[0]["b"] = 1.5"#),
+    // Numba finds definitions in bytecode order: a read with no store before it fails, even
+    // where a loop's earlier iteration would have stored it.
+    ("read_before_store_in_loop", "void(int64[::1], int64)", 5, Numba, "NotDefinedError: Variable 'v' is not defined", r#"
+@cuda.jit
+def k(out, n):
+    for i in range(n):
+        if i > 0:
+            out[0] = v
+        v = i"#),
+    ("read_before_store_in_while", "void(int64[::1], int64)", 5, Numba, "read before any assignment to it", r#"
+@cuda.jit
+def k(out, n):
+    while n > 0:
+        if n < 3:
+            out[0] = v
+        n -= 1
+        v = n"#),
+    ("read_in_own_assignment", "void(int64[::1], int64)", 3, Numba, "Variable 's' is not defined", r#"
+@cuda.jit
+def k(out, n):
+    s = s + n
+    out[0] = s"#),
 ];
 
 #[test]
@@ -560,6 +582,9 @@ const NUMBA_COMPILES: &[(&str, &str, &str)] = &[
     ("warp_wide_masks", "void(int32[::1], uint32[::1], int64[::1])", "@cuda.jit\ndef k(o, m, l):\n    o[0] = cuda.ballot_sync(m[0], l[0]) + cuda.shfl_sync(l[0], 1, m[0]) + cuda.all_sync(0xffffffff, 1)"),
     ("np_integer_ufuncs", "void(int64[::1], uint64[::1], int64[::1])", "@cuda.jit\ndef k(o, u, a):\n    o[0] = np.bitwise_and(u[0], u[1]) + np.invert(a[0] > 0) + np.right_shift(a[0], 2) + np.bitwise_not(a[1])"),
     ("compare_none_eq", "void(int64[::1])", "@cuda.jit\ndef k(o):\n    o[0] = o[0] == None"),
+    // Stored earlier in the function, on a path that returns: Numba compiles the read (its
+    // value is undefined where it runs), as numba-cuda's test_ssa `test_unhandled_undefined`.
+    ("store_on_an_earlier_path", "void(int64[::1], int64)", "@cuda.jit\ndef k(out, c):\n    if c > 0:\n        v = 1\n        return\n    else:\n        out[0] = v"),
 ];
 
 #[test]

@@ -341,6 +341,16 @@ fn call_form<'e>(func: &'e Expr, scope: &dyn NameLookup) -> Option<(&'e ast::Exp
     }
 }
 
+/// The GPU functions the module's host code calls in any form (launch, `forall`, plain
+/// call). Position-free, so an edit elsewhere in the file leaves it equal.
+#[salsa::tracked(returns(ref))]
+pub fn called_gpu_functions(db: &dyn Db, file: SourceFile) -> std::collections::BTreeSet<String> {
+    crate::analysis::items::module_items(db, file)
+        .iter()
+        .flat_map(|item| item_host_calls(db, file, item.text).iter().map(|c| c.target.clone()))
+        .collect()
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn item_host_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Vec<HostCall> {
     let index = gpu_index(db, file);

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Number, Operator, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use super::calls;
 use super::closures::{ClosureCall, Closures};
@@ -314,6 +314,10 @@ pub struct Typer<'c, 'a> {
     /// The closures this function can call, and the calls of them typed so far.
     closures: Arc<Closures>,
     closure_calls: BTreeMap<(u32, u32), ClosureCall>,
+    /// Where the function first stores each name, in source (Numba's bytecode) order.
+    first_stores: HashMap<String, TextSize>,
+    /// Each name's latest definition typed so far.
+    latest_definition: HashMap<String, usize>,
 }
 
 /// The error for an expression kernlint does not type: Numba's, for what needs an
@@ -433,6 +437,8 @@ fn type_def_in(
         objects: BTreeSet::new(),
         closures,
         closure_calls: BTreeMap::new(),
+        first_stores: first_stores(&def.body),
+        latest_definition: HashMap::new(),
     };
     for_each_assigned_name(&def.body, &mut |name| *typer.definitions.entry(name.to_string()).or_default() += 1);
     let mut env = Env::new();
@@ -518,6 +524,76 @@ fn type_def_in(
 
 /// Names bound anywhere in a function body (Python's local-variable rule): assignment
 /// targets, and the names nested functions and imports bind.
+/// The first store of each name in `body`, at the offset where its bytecode stores it (after
+/// the value: `x = x + 1` reads `x` first): assignment, loop and walrus targets, `def`s and
+/// imports, not inside nested functions or classes.
+fn first_stores(body: &[Stmt]) -> HashMap<String, TextSize> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    struct Stores(HashMap<String, TextSize>);
+    impl Stores {
+        fn store(&mut self, name: &str, at: TextSize) {
+            self.0.entry(name.to_string()).and_modify(|s| *s = (*s).min(at)).or_insert(at);
+        }
+        fn targets(&mut self, target: &Expr, at: TextSize) {
+            match target {
+                Expr::Name(n) => self.store(n.id.as_str(), at),
+                Expr::Tuple(t) => t.elts.iter().for_each(|e| self.targets(e, at)),
+                Expr::List(l) => l.elts.iter().for_each(|e| self.targets(e, at)),
+                Expr::Starred(s) => self.targets(&s.value, at),
+                other => self.visit_expr(other),
+            }
+        }
+    }
+    impl<'a> Visitor<'a> for Stores {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            let end = stmt.range().end();
+            match stmt {
+                Stmt::FunctionDef(d) => self.store(d.name.as_str(), end),
+                Stmt::ClassDef(c) => self.store(c.name.as_str(), end),
+                Stmt::Import(i) => i.names.iter().for_each(|a| {
+                    let n = a.asname.as_ref().unwrap_or(&a.name).as_str();
+                    self.store(n.split('.').next().unwrap_or(n), end)
+                }),
+                Stmt::ImportFrom(i) => i.names.iter().for_each(|a| self.store(a.asname.as_ref().unwrap_or(&a.name).as_str(), end)),
+                Stmt::Assign(a) => {
+                    self.visit_expr(&a.value);
+                    a.targets.iter().for_each(|t| self.targets(t, end));
+                }
+                Stmt::AugAssign(a) => {
+                    self.visit_expr(&a.value);
+                    self.targets(&a.target, end);
+                }
+                Stmt::AnnAssign(a) => {
+                    if let Some(value) = &a.value {
+                        self.visit_expr(value);
+                        self.targets(&a.target, end);
+                    }
+                }
+                Stmt::For(f) => {
+                    self.visit_expr(&f.iter);
+                    self.targets(&f.target, f.iter.range().end());
+                    self.visit_body(&f.body);
+                    self.visit_body(&f.orelse);
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Named(n) => {
+                    self.visit_expr(&n.value);
+                    self.targets(&n.target, n.range().end());
+                }
+                Expr::Lambda(_) => {}
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    let mut stores = Stores(HashMap::new());
+    stores.visit_body(body);
+    stores.0
+}
+
 fn collect_assigned(stmts: &[Stmt], out: &mut HashSet<String>) {
     for_each_assigned_name(stmts, &mut |n| {
         out.insert(n.to_string());
@@ -627,6 +703,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         self.first_binding.entry(var.to_string()).or_insert(range);
         self.vals.push(Val::Def(ty, None));
         env.insert(var.to_string(), self.vals.len() - 1);
+        self.latest_definition.insert(var.to_string(), self.vals.len() - 1);
     }
 
     /// What Numba's branch pruning knows of the variable's current definition.
@@ -1864,10 +1941,20 @@ impl<'c, 'a> Typer<'c, 'a> {
                     range,
                 );
             }
-            return err(
-                format!("variable `{name}` is used before it is assigned"),
-                range,
-            );
+            // Numba finds a variable's definitions in bytecode order: a read with a store
+            // before it in the function compiles (on a path the store does not reach, the
+            // value is undefined), one without fails.
+            if !self.first_stores.get(name).is_some_and(|&store| store < range.start()) {
+                return reject(
+                    ErrorKind::Numba,
+                    format!("variable `{name}` is read before any assignment to it in the function: Numba fails with `NotDefinedError: Variable '{name}' is not defined`"),
+                    range,
+                );
+            }
+            if let Some(&id) = self.latest_definition.get(name) {
+                return self.resolve(id, range);
+            }
+            return err(format!("variable `{name}` is used before it is assigned"), range);
         }
         let lookup: &dyn NameLookup = self.ctx.scope;
         match lookup.binding(name) {

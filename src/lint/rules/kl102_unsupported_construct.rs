@@ -72,10 +72,10 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, CmpOp, Expr, ExprContext, Operator, Stmt, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
-use crate::analysis::items::module_items;
+use crate::analysis::items::item_statements;
 use crate::analysis::kernels::{FunctionKind, GpuFunction, for_each_body};
-use crate::analysis::launches::{CallForm, item_host_calls};
-use crate::analysis::syntax::parse_module;
+use crate::analysis::launches::{CallForm, called_gpu_functions};
+use crate::analysis::typing::{FunctionName, find_def, gpu_function_entry};
 use crate::lint::{Diagnostic, ItemContext};
 
 const CODE: &str = "KL102";
@@ -99,7 +99,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         // A `@cuda.jit` function that returns a value is used as a device function (called
         // from kernels, where `*args` and defaults work); KL101 reports the return.
         if function.spec.kind == FunctionKind::Kernel && !returns_value(&def.body) {
-            check_kernel_parameters(function, def, is_launched_here(ctx, &function.name), out);
+            check_kernel_parameters(function, def, called_gpu_functions(ctx.db, ctx.file).contains(&function.name), out);
         }
         scope_checks(&def.body, true, &what, &gpu_defs, out);
 
@@ -116,27 +116,17 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Whether the module calls the kernel `name` anywhere (a launch, `forall` or a plain call).
-fn is_launched_here(ctx: &ItemContext, name: &str) -> bool {
-    module_items(ctx.db, ctx.file)
-        .iter()
-        .any(|item| item_host_calls(ctx.db, ctx.file, item.text).iter().any(|c| c.kind == FunctionKind::Kernel && c.target == name))
-}
-
-/// Launches that leave out defaulted trailing parameters of a module-level kernel: Numba
-/// does not fill in a kernel's defaults, so the launch fails.
+/// Launches that leave out defaulted trailing parameters of a kernel: Numba does not fill
+/// in a kernel's defaults, so the launch fails.
 fn check_launches_omitting_defaults(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for call in ctx.host_calls {
         if call.kind != FunctionKind::Kernel || call.form == CallForm::Plain || call.has_keywords || call.args.iter().any(Option::is_none) {
             continue;
         }
-        let module = parse_module(ctx.db, ctx.file);
-        let Some(def) = module.syntax().body.iter().find_map(|s| match s {
-            Stmt::FunctionDef(d) if d.name.as_str() == call.target => Some(d),
-            _ => None,
-        }) else {
-            continue;
-        };
+        // Through the kernel's own item, so that this item's findings do not depend on the
+        // rest of the file's text.
+        let Some(entry) = gpu_function_entry(ctx.db, ctx.file, FunctionName::new(ctx.db, call.target.clone())) else { continue };
+        let Some(def) = find_def(item_statements(ctx.db, entry.item), entry.function.def_range) else { continue };
         let params = &def.parameters;
         let positional: Vec<&ast::ParameterWithDefault> = params.posonlyargs.iter().chain(&params.args).collect();
         let required = positional.iter().take_while(|p| p.default.is_none()).count();
