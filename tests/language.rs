@@ -823,10 +823,6 @@ def views(p, out):
         out[i] = p.x[i] + p[\"y\"][i]
         p.y[i] = i
         cuda.atomic.add(p.id, 0, 1)
-
-@cuda.jit
-def copy(p):
-    p[0] = p[1]
 ";
 
 const PARTICLE: &str = "Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)";
@@ -857,18 +853,4 @@ fn record_fields_load_and_store_through_field_views() {
     let out = kernel_runs::run(RECORDS, "views", &sig, 4, &[particles(|_| 0), kernel_runs::f32s(&[0.0; 4])]);
     assert_eq!(fields(&out[0]), [(0.0, 0.0, 4), (0.5, 1.0, 0), (1.0, 2.0, 0), (1.5, 3.0, 0)]);
     assert_eq!(kernel_runs::read_f32s(&out[1]), [1.0, 2.5, 4.0, 5.5]);
-}
-
-/// A whole record as a value (Numba copies it field by field) is refused at the construct,
-/// never run as nothing.
-#[test]
-fn whole_record_values_are_not_compiled_yet() {
-    use kernlint::analysis::signature::parse_signature_str;
-    use kernlint::launch::build_program;
-    let (db, file) = kernel_runs::database(RECORDS);
-    let sig = parse_signature_str(&format!("void({PARTICLE}[::1])")).unwrap();
-    let e = build_program(&db, file, "copy", &sig).err().unwrap();
-    assert!(e.message.starts_with("kernlint cannot compile a whole record as a value"), "{}", e.message);
-    let span = e.range.unwrap();
-    assert_eq!(&RECORDS[span.start().to_usize()..span.end().to_usize()], "p[1]");
 }

@@ -49,7 +49,16 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                 let name = &function.name;
                 match first_untyped_argument(db, file, name) {
                     Some((line, arg)) => format!(
-                        "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file; add a signature to its decorator"
+                        "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file{}; add a signature to its decorator",
+                        module_unmodelled_dtypes(db, file)
+                            .iter()
+                            .next()
+                            .map(|(dtype, field)| format!(
+                                " (the structured dtype `{dtype}` has the field `{}` on line {}: kernlint does not model array fields or nested records yet)",
+                                &file.text(db)[*field],
+                                super::syntax::line_index(db, file).line_of(field.start()) + 1
+                            ))
+                            .unwrap_or_default()
                     ),
                     None => format!(
                         "`{name}` has no signature: add one to its decorator, or launch it with arguments of known types in this file or in a module that imports it"
@@ -223,6 +232,50 @@ pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec
             entry.push(types);
         }
     });
+    out
+}
+
+/// The module-level names bound once to a structured dtype (`particle = np.dtype([...])`,
+/// `numba.from_dtype(...)` of one), by name: their record types, which kernels use as a
+/// dtype (`cuda.local.array(n, particle)`).
+#[salsa::tracked(returns(ref))]
+pub fn module_record_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Type> {
+    let module = parse_module(db, file);
+    let host = HostModule::new(db, file, &module.syntax().body);
+    let eval = Evaluator { scope: &host.scope, local: None, module: &host.env, def: None, functions: &host.functions };
+    host.env
+        .names
+        .iter()
+        .filter_map(|(name, value)| match eval.eval((*value)?, 0)? {
+            HostTy::Dtype(t @ Type::Record(_)) => Some((name.clone(), t)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The module-level names bound to a structured dtype kernlint does not model, Numba does
+/// (`body = np.dtype([("pos", np.float32, 3), ("m", np.float32)])`: an array field, or a
+/// field that is a record), by name: the field's range.
+#[salsa::tracked(returns(ref))]
+pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, TextRange> {
+    let module = parse_module(db, file);
+    let host = HostModule::new(db, file, &module.syntax().body);
+    let eval = Evaluator { scope: &host.scope, local: None, module: &host.env, def: None, functions: &host.functions };
+    let mut out = BTreeMap::new();
+    for (name, value) in &host.env.names {
+        let Some(Expr::Call(call)) = value else { continue };
+        let Some(Expr::List(fields)) = call.arguments.args.first() else { continue };
+        if !matches!(qualified_path(&call.func, &host.scope).as_deref(), Some("numpy.dtype")) {
+            continue;
+        }
+        let unmodelled = fields.elts.iter().find(|field| match field {
+            Expr::Tuple(t) => t.elts.len() == 3 || t.elts.get(1).is_some_and(|f| matches!(eval.dtype(f, 0), Some(Type::Record(_))) || f.is_list_expr()),
+            _ => false,
+        });
+        if let Some(field) = unmodelled {
+            out.insert(name.clone(), field.range());
+        }
+    }
     out
 }
 

@@ -1447,10 +1447,7 @@ impl Lower<'_> {
         let ty = self.ty(array).clone();
         match &ty {
             Type::Array { dtype, .. } => match self.subscript(array, slice, span)? {
-                // Neither back end holds a record in registers: only its fields are read.
-                Access::Element(_) if matches!(**dtype, Type::Record(_)) => {
-                    unsupported("a whole record as a value (`r = a[i]`, `a[0] = a[1]`; read its fields: `a[i].x`)", span)
-                }
+                Access::Element(indices) if matches!(**dtype, Type::Record(_)) => Ok(self.record_at(array, indices, span)),
                 Access::Element(indices) => {
                     let space = self.space(array);
                     Ok(self.emit(Op::Load { array, indices, space }, Some((**dtype).clone()), span))
@@ -1495,6 +1492,10 @@ impl Lower<'_> {
             return unsupported(&format!("item assignment on {}", self.ty(array)), span);
         };
         match self.subscript(array, slice, span)? {
+            Access::Element(indices) if matches!(*dtype, Type::Record(_)) => {
+                let target = self.record_at(array, indices, span);
+                self.copy_record(target, value, span)
+            }
             Access::Element(indices) => {
                 let value = self.cast_to_type(value, &dtype, span)?;
                 let space = self.space(array);
@@ -2338,6 +2339,9 @@ impl Lower<'_> {
             };
             let shape = shape_expr.and_then(|e| evaluated(e).or_else(|| literal(e)));
             let Some(shape) = shape else { return unsupported("an array shape kernlint cannot evaluate", span) };
+            if let Some(Type::Record(r)) = result.dtype() {
+                return self.alloc_records(space, shape, r.size, result.clone(), span);
+            }
             let dtype = result.dtype().and_then(scalar).ok_or_else(|| LowerError { message: "unknown dtype".into(), range: span })?;
             let v = self.emit(Op::AllocArray { space, shape, dtype }, Some(result), span);
             self.spaces.insert(v, space);

@@ -56,7 +56,7 @@ mod wraps;
 
 use ruff_text_size::TextRange;
 
-use super::types::{Scalar, Type};
+use super::types::{Layout, Scalar, Type};
 
 pub use lower::{LowerError, lower_closure, lower_function};
 
@@ -400,8 +400,8 @@ impl std::fmt::Display for Function {
     }
 }
 
-/// The type a complex number is computed as: a pair of its float type (recursively in
-/// tuples); arrays keep their dtype.
+/// The type a value is computed as: a complex number a pair of its float type (recursively
+/// in tuples), a record the 0-d array of it it refers to; arrays keep their dtype.
 pub fn flat_type(t: &Type) -> Type {
     match t {
         Type::Scalar(Scalar::C64) => Type::UniTuple(Box::new(Type::Scalar(Scalar::F32)), 2),
@@ -414,6 +414,8 @@ pub fn flat_type(t: &Type) -> Type {
         Type::Range(s) => Type::UniTuple(Box::new(Type::Scalar(*s)), 3),
         // An Enum member is its value.
         Type::Enum { value, .. } => Type::Scalar(*value),
+        // A record is a reference to its bytes: a 0-d array of it.
+        Type::Record(_) => Type::Array { dtype: Box::new(t.clone()), ndim: 0, layout: Layout::C, readonly: false },
         other => other.clone(),
     }
 }

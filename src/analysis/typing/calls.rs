@@ -1473,13 +1473,14 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
                 }
             };
             let d = match (dtype_of(dtype), dtype) {
-                (Some(d), _) => d,
+                (Some(d), _) => Type::Scalar(d),
+                (None, Ty::RecordDtype(record)) => record.clone(),
                 (None, Ty::Val(Type::StrLiteral(s))) => {
                     return reject(ErrorKind::Numba, format!("cuda.{name} with the unknown dtype string '{s}'"), range);
                 }
                 (None, _) => return err(format!("cannot tell the dtype of cuda.{name}"), range),
             };
-            Ty::Val(Type::array(Type::Scalar(d), ndim as u8, Layout::C))
+            Ty::Val(Type::array(d, ndim as u8, Layout::C))
         }
         "const.array_like" => {
             arity(args, 1, 1, name, range)?;

@@ -33,6 +33,8 @@ pub enum Ty {
     Method(Box<Ty>, String),
     /// A NumPy dtype object (`a.dtype`).
     Dtype(Scalar),
+    /// A structured dtype (`particle = np.dtype([...])` at module level): its record type.
+    RecordDtype(Type),
     /// `a.flat`: an array's flat iterator (indexed and iterated in C order).
     Flat(Type),
     /// An iterator yielding values of this type (`enumerate`, `zip`).
@@ -63,6 +65,7 @@ impl Ty {
                 _ => format!("BoundFunction({m})"),
             },
             Ty::Dtype(s) => format!("dtype({s})"),
+            Ty::RecordDtype(t) => format!("dtype({t})"),
             Ty::Flat(t) => format!("array.flat({t})"),
             Ty::Iter(t) => format!("iter({t})"),
             Ty::External(n, _) => format!("ExternFunction({n})"),
@@ -1673,7 +1676,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             Ty::Val(t) => {
                 self.expressions.insert(key, t.clone());
             }
-            Ty::Dtype(_) | Ty::Path(_) | Ty::Flat(_) => {
+            Ty::Dtype(_) | Ty::RecordDtype(_) | Ty::Path(_) | Ty::Flat(_) => {
                 self.objects.insert(key);
             }
             _ => {}
@@ -2028,7 +2031,17 @@ impl<'c, 'a> Typer<'c, 'a> {
                 ),
                 // `f = cuda.jit(f, device=True)`: the name is rebound to the device function.
                 None if self.ctx.function(name).is_some() => Ok(Ty::Device(name.to_string())),
-                None => err(format!("untyped global name `{name}`"), range),
+                None => match crate::analysis::host_types::module_record_dtypes(self.ctx.db, self.ctx.file).get(name) {
+                    Some(record) => Ok(Ty::RecordDtype(record.clone())),
+                    None if let Some(field) = crate::analysis::host_types::module_unmodelled_dtypes(self.ctx.db, self.ctx.file).get(name) => err(
+                        format!(
+                            "kernlint does not model the structured dtype `{name}` yet: its field `{}` is an array or a record (Numba compiles array fields and nested records)",
+                            &self.ctx.file.text(self.ctx.db)[*field]
+                        ),
+                        range,
+                    ),
+                    None => err(format!("untyped global name `{name}`"), range),
+                },
             },
             None => {
                 if calls::is_builtin(name) {

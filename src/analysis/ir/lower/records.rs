@@ -3,12 +3,18 @@
 //! type, as numba-cuda's `record_getattr` computes the field's address. `a[i].x`,
 //! `a[i]['x']` and `a[i][0]` are an element of that view, so loads, stores and
 //! `+=` go through the ordinary array paths of every backend.
+//!
+//! A record as a value (`r = a[i]`, a record passed to a device function or to the kernel)
+//! is, as in Numba's data model, a reference to its bytes: the 0-d view of the record array
+//! at its indices (`flat_type` gives `Record` values that array type), so writes through
+//! it land in the array and its fields are 0-d field views. `a[0] = a[1]` copies the
+//! record's bytes, padding included, as Numba's record store does.
 
 use ruff_python_ast::{Expr, Operator};
 use ruff_text_size::TextRange;
 
 use super::{Access, LResult, Lower, unsupported};
-use crate::analysis::ir::{Op, ValueId};
+use crate::analysis::ir::{MemorySpace, Op, ValueId};
 use crate::analysis::types::{Layout, RecordField, Scalar, Type};
 
 const I64: Option<Type> = Some(Type::Scalar(Scalar::I64));
@@ -53,7 +59,68 @@ impl Lower<'_> {
         field.cloned().map(|f| (f, is_array))
     }
 
-    /// The view of field `f` over the record array `array`.
+    /// A local or shared array of records of `size` bytes: the bytes, one more axis, and the
+    /// C-contiguous view of them as the record array `ty`.
+    pub(super) fn alloc_records(&mut self, space: MemorySpace, shape: Vec<i64>, size: u32, ty: Type, span: TextRange) -> LResult<ValueId> {
+        if space == MemorySpace::Shared && shape == [0] {
+            return unsupported("a dynamic shared array of records", span);
+        }
+        let mut byte_shape = shape.clone();
+        byte_shape.push(i64::from(size));
+        let bytes_ty = Type::Array { dtype: Box::new(Type::Scalar(Scalar::U8)), ndim: byte_shape.len() as u8, layout: Layout::C, readonly: false };
+        let bytes = self.emit(Op::AllocArray { space, shape: byte_shape, dtype: Scalar::U8 }, Some(bytes_ty), span);
+        self.spaces.insert(bytes, space);
+        let extents = shape.iter().map(|&n| self.int(i128::from(n), span)).collect();
+        let mut stride = i128::from(size);
+        let mut strides: Vec<ValueId> = shape
+            .iter()
+            .rev()
+            .map(|&n| {
+                let s = self.int(stride, span);
+                stride *= i128::from(n.max(0));
+                s
+            })
+            .collect();
+        strides.reverse();
+        Ok(self.view_at(bytes, 0, extents, strides, ty, span))
+    }
+
+    /// The record `array[indices]` as a value: its 0-d view.
+    pub(super) fn record_at(&mut self, array: ValueId, indices: Vec<ValueId>, span: TextRange) -> ValueId {
+        let ty = self.ty(array).dtype().cloned();
+        let space = self.space(array);
+        let v = self.emit(Op::SubArray { array, indices }, ty, span);
+        self.spaces.insert(v, space);
+        v
+    }
+
+    /// `target = source` for two records: byte by byte, padding included, as Numba's store
+    /// of a record copies it.
+    pub(super) fn copy_record(&mut self, target: ValueId, source: ValueId, span: TextRange) -> LResult<()> {
+        let (Type::Record(to), Type::Record(from)) = (self.ty(target).clone(), self.ty(source).clone()) else {
+            return unsupported(&format!("storing {} into a record array", self.ty(source)), span);
+        };
+        if to != from {
+            return Err(super::LowerError { message: format!("cannot store a {from} into an array of {to}"), range: span });
+        }
+        let bytes = |this: &mut Self, record: ValueId| {
+            let shape = vec![this.int(i128::from(to.size), span)];
+            let strides = vec![this.int(1, span)];
+            let ty = Type::Array { dtype: Box::new(Type::Scalar(Scalar::U8)), ndim: 1, layout: Layout::C, readonly: false };
+            this.view_at(record, 0, shape, strides, ty, span)
+        };
+        let (from_bytes, to_bytes) = (bytes(self, source), bytes(self, target));
+        let (from_space, to_space) = (self.space(from_bytes), self.space(to_bytes));
+        for k in 0..i128::from(to.size) {
+            let index = self.int(k, span);
+            let byte = self.emit(Op::Load { array: from_bytes, indices: vec![index], space: from_space }, Some(Type::Scalar(Scalar::U8)), span);
+            self.emit_void(Op::Store { array: to_bytes, indices: vec![index], value: byte, space: to_space }, span);
+        }
+        Ok(())
+    }
+
+    /// The view of field `f` over the record array `array`, or the 0-d view of it in the
+    /// record value `array`.
     fn field_view(&mut self, array: ValueId, f: &RecordField, span: TextRange) -> ValueId {
         let (ndim, readonly) = match self.ty(array) {
             Type::Array { ndim, readonly, .. } => (*ndim, *readonly),
@@ -66,25 +133,24 @@ impl Lower<'_> {
     }
 
     /// The field view and element indices a field of the record `record` is read or
-    /// written at: `record` is an element of a record array (`a[i]`, `m[i, j]`).
+    /// written at: for an element of a record array (`a[i]`, `m[i, j]`) the array's field
+    /// view at the element's indices, for any other record value its 0-d field view.
     fn field_place(&mut self, record: &Expr, f: &RecordField, span: TextRange) -> LResult<(ValueId, Vec<ValueId>)> {
-        let not_element = || {
-            unsupported(
-                "field access on a record held in a variable (`r = a[i]`), passed as a parameter or returned \
-                 (only an element of a record array, `a[i].x`, is compiled)",
-                span,
-            )
-        };
-        let Expr::Subscript(s) = record else { return not_element() };
-        let array = self.expr(&s.value)?;
-        if !matches!(self.ty(array), Type::Array { dtype, .. } if matches!(**dtype, Type::Record(_))) {
-            return not_element();
+        if let Expr::Subscript(s) = record
+            && matches!(self.expr_type(&s.value), Ok(Type::Array { dtype, .. }) if matches!(*dtype, Type::Record(_)))
+        {
+            let array = self.expr(&s.value)?;
+            let view = self.field_view(array, f, span);
+            return match self.subscript(view, &s.slice, span)? {
+                Access::Element(indices) => Ok((view, indices)),
+                Access::View(_) => unsupported("a field of a record array view as one record's", span),
+            };
         }
-        let view = self.field_view(array, f, span);
-        match self.subscript(view, &s.slice, span)? {
-            Access::Element(indices) => Ok((view, indices)),
-            Access::View(_) => not_element(),
+        let value = self.expr(record)?;
+        if !matches!(self.ty(value), Type::Record(_)) {
+            return unsupported(&format!("field access on {}", self.ty(value)), span);
         }
+        Ok((self.field_view(value, f, span), Vec::new()))
     }
 
     /// `base.x` / `base['x']` / `base[0]` read: a field of a record, or a record array's
