@@ -274,3 +274,110 @@ fn kernels_are_typed_for_the_launches_of_modules_that_import_them() {
     let e = types(d, "pkg/kernels.py::scale").unwrap_err();
     assert!(e.contains("`scale` has no signature") && e.contains("in a module that imports it"), "{e}");
 }
+
+/// Enum and IntEnum classes kept in other modules (`from modes import Mode`, `import modes;
+/// modes.Color.green`, `from pkg.shades import Shade as S`, re-exported as `Op` by a third
+/// module), read in a kernel and passed to one as launch arguments. Expected types are
+/// Numba's typemap (the class's own name, however imported); outputs Numba's simulator's.
+#[test]
+fn enum_classes_of_other_modules_and_enum_launch_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |name: &str, text: &str| {
+        let path = d.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("modes.py", "import enum\n\n\nclass Mode(enum.IntEnum):\n    ADD = 1\n    MUL = 2\n\n\nclass Color(enum.Enum):\n    red = 1\n    green = 2\n\n\nclass Scale(enum.Enum):\n    half = 0.5\n    double = 2.0\n");
+    write("pkg/__init__.py", "");
+    write("pkg/shades.py", "from enum import Enum\n\n\nclass Shade(Enum):\n    dark = 3\n    light = 4\n");
+    write("pkg/reexport.py", "from modes import Mode as Op\n");
+    write(
+        "kern.py",
+        "\
+import numpy as np
+from numba import cuda
+import modes
+from modes import Mode, Color
+from pkg.shades import Shade as S
+from pkg.reexport import Op
+
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        m = Mode.MUL
+        c = modes.Color.green
+        s = S.light
+        v = x[i] + (i * m + modes.Mode.ADD + Op.ADD)
+        if c == Color.green:
+            v += s.value
+        out[i] = v + modes.Scale.half.value
+
+
+@cuda.jit
+def launched(out, mode, color, shade):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        if mode == Mode.ADD:
+            out[i] = i + mode
+        else:
+            out[i] = i * mode
+        if color == Color.red:
+            out[i] += 100
+        if shade == S.dark:
+            out[i] += shade.value
+
+
+def main():
+    out = np.zeros(4)
+    launched[1, 4](out, Mode.MUL, modes.Color.red, S.dark)
+    return out
+",
+    );
+    let t = types(d, "kern.py::k").unwrap();
+    assert_eq!(
+        variables(&t),
+        pairs(&[
+            ("c", "Enum<int64>(Color)"),
+            ("i", "int64"),
+            ("m", "IntEnum<int64>(Mode)"),
+            ("out", ARRAY),
+            ("s", "Enum<int64>(Shade)"),
+            ("v", "float64"),
+            ("x", ARRAY)
+        ])
+    );
+    // x + 2i + 1 + 1 + 4 + 0.5
+    assert_eq!(run(d, "kern.py::k"), [6.5, 9.5, 12.5, 15.5]);
+    compiles(d, "kern.py::k");
+    // Typed, compiled and run for its launch in `main`, which passes enum members.
+    let out = kernlint(d, &["types", "kern.py::launched", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        variables(&t),
+        pairs(&[
+            ("color", "Enum<int64>(Color)"),
+            ("i", "int64"),
+            ("mode", "IntEnum<int64>(Mode)"),
+            ("out", "array(float64, 1d, C)"),
+            ("shade", "Enum<int64>(Shade)")
+        ])
+    );
+    let out = kernlint(d, &["compile", "kern.py::launched"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    if let Some(ptxas) = ptxas::ptxas() {
+        ptxas::assemble(&ptxas, &d.join("ptx"), &String::from_utf8(out.stdout).unwrap(), "enums").unwrap();
+    }
+    let out = kernlint(d, &["run", "kern.py::launched", "--device", "sim", "--out", "res"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let npy = kernlint::launch::npy::NpyArray::read(&d.join("res/out.npy")).unwrap();
+    let values: Vec<f64> = npy.data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(values, [103.0, 105.0, 107.0, 109.0]);
+    // The class itself is no value, imported or not.
+    write("whole.py", "from numba import cuda\nfrom modes import Mode\n\n@cuda.jit\ndef w(out, x):\n    m = Mode\n    out[0] = 1.0\n");
+    let e = types(d, "whole.py::w").unwrap_err();
+    assert!(e.contains("whole.py:6:9") && e.contains("cannot use the Enum class `Mode` itself as a value"), "{e}");
+}

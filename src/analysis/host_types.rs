@@ -306,7 +306,7 @@ struct HostModule<'a> {
 
 impl<'a> HostModule<'a> {
     fn new(db: &'a dyn Db, file: SourceFile, body: &'a [Stmt]) -> Self {
-        Self { scope: ItemScope::new(module_scope(db, file), body), env: Assignments::of(body, &[]), functions: HostFunctions::of(body) }
+        Self { scope: ItemScope::with_imports(db, file, body), env: Assignments::of(body, &[]), functions: HostFunctions::of(body) }
     }
 
     /// The type of each positional argument of `call` (made in `def`, `None` at module level)
@@ -488,7 +488,7 @@ fn first_untyped_argument(db: &dyn Db, file: SourceFile, kernel: &str) -> Option
 fn kernel_argument(value: HostTy) -> Option<Type> {
     fn passable(t: &Type) -> bool {
         match t {
-            Type::Array { .. } | Type::Scalar(_) => true,
+            Type::Array { .. } | Type::Scalar(_) | Type::Enum { .. } => true,
             Type::UniTuple(elem, n) => *n > 0 && passable(elem),
             Type::Tuple(elems) => !elems.is_empty() && elems.iter().all(passable),
             _ => false,
@@ -1141,6 +1141,15 @@ impl<'a> Evaluator<'_, 'a> {
                 }
                 let path = self.path(expr)?;
                 scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(|s| HostTy::Dtype(s.into()))
+            }
+            // An Enum member (`Mode.ADD`, `modes.Color.red`), unless a local variable shadows
+            // the class or module: `typeof` types it as the member type.
+            Expr::Attribute(a)
+                if !super::resolve::root_name(&a.value).is_some_and(|n| self.local.is_some_and(|l| l.names.contains_key(n)))
+                    && let Some(class) = self.scope.enum_class(&a.value)
+                    && class.member(a.attr.as_str()).is_some() =>
+            {
+                Some(HostTy::Value(class.member_type()))
             }
             Expr::Attribute(a) => {
                 if let Some(path) = self.path(expr) {

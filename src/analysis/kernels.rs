@@ -13,7 +13,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use super::items::{Item, ItemText, item_statements, module_items};
 use super::resolve::{NameLookup, const_eval, qualified_path};
-use super::scope::{Binding, ConstValue, Layered, ModuleScope, module_scope};
+use super::scope::{Binding, ConstValue, EnumClass, Layered, ModuleScope, module_scope};
 use super::signature::{Signature, SignatureError, parse_signature_expr, parse_signature_str};
 use super::types::Scalar;
 use super::{Db, SourceFile};
@@ -175,6 +175,19 @@ impl<'a> ItemScope<'a> {
     /// [`Self::new`] that also reads the constants of the workspace modules `file` imports.
     pub fn with_imports(db: &'a dyn Db, file: SourceFile, stmts: &[Stmt]) -> Self {
         Self { home: Some((db, file)), ..Self::new(module_scope(db, file), stmts) }
+    }
+
+    /// The Enum or IntEnum class `class` names: one of the module (`Color`), or one imported
+    /// from a workspace module (`Mode` after `from modes import Mode`, `modes.Mode`), where
+    /// this scope reads the workspace. Typing, lowering and host code resolve members here.
+    pub fn enum_class(&self, class: &Expr) -> Option<EnumClass> {
+        if let Expr::Name(n) = class
+            && let Some(Binding::Enum(found)) = self.binding(n.id.as_str())
+        {
+            return Some(found.clone());
+        }
+        let (db, file) = self.home?;
+        super::scope::imported_enum(db, file, &qualified_path(class, self)?)
     }
 
     /// The database and file this scope reads imported modules from, if any.

@@ -37,6 +37,15 @@ pub trait NameLookup {
     }
 }
 
+/// The name at the root of a dotted expression (`modes` of `modes.Mode`).
+pub fn root_name(expr: &Expr) -> Option<&str> {
+    match expr {
+        Expr::Name(n) => Some(n.id.as_str()),
+        Expr::Attribute(a) => root_name(&a.value),
+        _ => None,
+    }
+}
+
 impl NameLookup for ModuleScope {
     fn binding(&self, name: &str) -> Option<&Binding> {
         self.get(name)

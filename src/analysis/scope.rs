@@ -89,6 +89,9 @@ pub enum Binding {
 /// values), which kernlint does not model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnumClass {
+    /// The class's own name, which Numba prints in its types (`IntEnum<int64>(Mode)`) however
+    /// it is imported.
+    pub name: String,
     pub int: bool,
     /// Each value a `ConstValue::Int`, or each a `ConstValue::Float`.
     pub members: Option<Vec<(String, ConstValue)>>,
@@ -101,6 +104,16 @@ impl EnumClass {
             Some([(_, ConstValue::Float(_)), ..]) => Scalar::F64,
             _ => Scalar::I64,
         }
+    }
+
+    /// The value of the member `name`, if the class has one (and members kernlint models).
+    pub fn member(&self, name: &str) -> Option<&ConstValue> {
+        self.members.as_ref()?.iter().find(|(m, _)| m == name).map(|(_, v)| v)
+    }
+
+    /// The type Numba gives a member: `IntEnum<int64>(Mode)`, `Enum<float64>(Color)`.
+    pub fn member_type(&self) -> super::types::Type {
+        super::types::Type::Enum { class: self.name.clone(), int: self.int, value: self.value_type() }
     }
 }
 
@@ -224,7 +237,7 @@ impl ModuleScope {
                 let binding = match base {
                     Some(base) => {
                         let members = matches!(base, "Enum" | "IntEnum").then(|| enum_members(&def.body, base == "IntEnum", self)).flatten();
-                        Binding::Enum(EnumClass { int: base == "IntEnum", members })
+                        Binding::Enum(EnumClass { name: def.name.to_string(), int: base == "IntEnum", members })
                     }
                     None => Binding::Definition,
                 };
@@ -610,6 +623,21 @@ fn constant_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Optio
         Binding::Path(p) if depth < 8 => super::resolve::path_constant(p).or_else(|| constant_at(db, home, p, depth + 1)),
         _ => None,
     }
+}
+
+/// The Enum or IntEnum class a path into a workspace module names (`modes.Mode`, `from modes
+/// import Mode`, `from .modes import Mode as M`, or re-exported there).
+pub fn imported_enum(db: &dyn Db, file: SourceFile, path: &str) -> Option<EnumClass> {
+    let mut at = (file, path.to_string());
+    for _ in 0..8 {
+        let ModuleMember::Global(home, name) = workspace_member(db, at.0, &at.1)? else { return None };
+        match module_scope(db, home).get(&name)? {
+            Binding::Enum(class) => return Some(class.clone()),
+            Binding::Path(p) => at = (home, p.clone()),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Whether a path's root module is one kernlint models itself (Numba, NumPy, `math`,

@@ -68,8 +68,7 @@ impl std::error::Error for SignatureError {}
 impl Signature {
     /// The signature as a string `@cuda.jit("...")` accepts and [`parse_signature_str`] reads
     /// back to this signature (`void(Array(float32, 1, 'C'), int64)`); `None` when a type has
-    /// no name in Numba's types namespace (a record other than `xoroshiro128p_type`, an enum, a
-    /// literal).
+    /// no name in Numba's types namespace (a literal, a range).
     pub fn numba_text(&self) -> Option<String> {
         let args = self.args.iter().map(type_text).collect::<Option<Vec<_>>>()?.join(", ");
         Some(match &self.ret {
@@ -99,8 +98,9 @@ pub fn type_text(ty: &Type) -> Option<String> {
         Type::None => "none".to_string(),
         record @ Type::Record(_) if *record == Type::xoroshiro128p_state() => "xoroshiro128p_type".to_string(),
         Type::Record(r) => r.to_string(),
-        Type::Enum { .. }
-        | Type::IntLiteral(_)
+        // As Numba prints it, which kernlint reads back (see `replace_records`).
+        Type::Enum { .. } => ty.to_string(),
+        Type::IntLiteral(_)
         | Type::BoolLiteral(_)
         | Type::StrLiteral(_)
         | Type::Range(_)
@@ -130,7 +130,7 @@ pub fn parse_type_str(src: &str) -> Result<Type, SignatureError> {
     Evaluator { resolve: &bare_name, records: &records }.ty(parse_str(&text)?.expr())
 }
 
-/// What the `n`-th record of a signature string is replaced by: `Record_n`, padded with `_`.
+/// What the `n`-th record (or Enum member type) of a signature string is replaced by: `Record_n`, padded with `_`.
 const RECORD_PLACEHOLDER: &str = "Record_";
 
 /// Numba prints a record type as `Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)`,
@@ -156,7 +156,39 @@ fn replace_records(src: &str) -> Result<(String, Vec<Type>), SignatureError> {
         text.replace_range(start..=end, &format!("{placeholder:_<width$}", width = end + 1 - start));
         from = end + 1;
     }
+    // An Enum member's type, as kernlint writes a launch's signature: `IntEnum<int64>(Mode)`.
+    let mut from = 0;
+    while let Some(found) = text[from..].find("Enum<") {
+        let at = from + found;
+        from = at + 1;
+        let int = text[..at].ends_with("Int");
+        let start = if int { at - "Int".len() } else { at };
+        if text[..start].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let Some((value, class, end)) = enum_type_parts(&text, at + "Enum".len()) else {
+            return Err(text_error(start, text.len(), "expected an Enum member type such as `IntEnum<int64>(Mode)`"));
+        };
+        records.push(Type::Enum { class, int, value });
+        let placeholder = format!("{RECORD_PLACEHOLDER}{}", records.len() - 1);
+        text.replace_range(start..end, &format!("{placeholder:_<width$}", width = end - start));
+        from = end;
+    }
     Ok((text, records))
+}
+
+/// `<int64>(Mode)` from `open` (the `<`): the value type, the class name and the end.
+fn enum_type_parts(text: &str, open: usize) -> Option<(Scalar, String, usize)> {
+    let rest = text[open..].strip_prefix('<')?;
+    let (value, rest) = rest.split_once(">(")?;
+    let (class, _) = rest.split_once(')')?;
+    let value = match value {
+        "int64" => Scalar::I64,
+        "float64" => Scalar::F64,
+        _ => return None,
+    };
+    let valid = class.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && class.chars().all(|c| c.is_alphanumeric() || c == '_');
+    valid.then(|| (value, class.to_string(), open + 1 + value.name().len() + 2 + class.len() + 1))
 }
 
 fn text_error(start: usize, end: usize, message: impl Into<String>) -> SignatureError {

@@ -21,7 +21,7 @@ use crate::analysis::items::{item_statements, module_items};
 use crate::analysis::kernels::{ItemScope, file_gpu_functions, for_each_body};
 use crate::analysis::launches::{CallForm, item_host_calls};
 use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
-use crate::analysis::scope::{Binding, ConstValue, ModuleScope, module_scope};
+use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::call_at;
 use crate::analysis::types::Scalar;
 use crate::analysis::typing::find_def;
@@ -65,7 +65,6 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
             break;
         }
     }
-    let scope_module = module_scope(db, file);
     for item in module_items(db, file) {
         for call in item_host_calls(db, file, item.text).iter().filter(|c| c.target == kernel) {
             if !matches!(call.form, CallForm::Launch { block: Some(_), .. }) {
@@ -74,7 +73,7 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
             let stmts = item_statements(db, item.text);
             let Some(call_expr) = call_at(stmts, call.range) else { continue };
             let function = call.scope.and_then(|r| find_def(stmts, r));
-            if let Some(recipe) = site_recipe(scope_module, stmts, function, call_expr, RecipeSource::LaunchSite(item.to_file(call.range))) {
+            if let Some(recipe) = site_recipe(db, file, stmts, function, call_expr, RecipeSource::LaunchSite(item.to_file(call.range))) {
                 out.push(recipe);
             }
         }
@@ -89,7 +88,7 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
             let Some(call_expr) = call_at(body, site.call) else { continue };
             let function = site.function.and_then(|r| find_def(body, r));
             let source = RecipeSource::ImporterLaunch(importer, site.call);
-            if let Some(recipe) = site_recipe(module_scope(db, importer), body, function, call_expr, source) {
+            if let Some(recipe) = site_recipe(db, importer, body, function, call_expr, source) {
                 out.push(recipe);
             }
         }
@@ -115,16 +114,17 @@ pub fn recipe_for(db: &dyn Db, file: SourceFile, kernel: &str, args: &[crate::an
 }
 
 /// The recipe a launch `call` gives, with names looked up in the enclosing `function`, then in
-/// `stmts` (the module's, or its item's) and `module`: `None` unless the configuration and
-/// every argument are known.
+/// `stmts` (the module's, or its item's) and the module `file` (with what it imports): `None`
+/// unless the configuration and every argument are known.
 fn site_recipe(
-    module: &ModuleScope,
+    db: &dyn Db,
+    file: SourceFile,
     stmts: &[Stmt],
     function: Option<&ast::StmtFunctionDef>,
     call: &ast::ExprCall,
     source: RecipeSource,
 ) -> Option<Recipe> {
-    let scope = function_scope(module, function);
+    let scope = function_scope(db, file, function);
     // The configuration, evaluated with the function's constants: `k[(n + 255) // 256, 256]`.
     let Expr::Subscript(sub) = &*call.func else { return None };
     let parts: Vec<&Expr> = match &*sub.slice {
@@ -149,8 +149,8 @@ fn site_recipe(
 
 /// The module's names plus the function's own: imports, parameters' constant defaults, and
 /// constants folded in order (`n = N * 2` with `N` a module constant).
-fn function_scope<'a>(module: &'a ModuleScope, function: Option<&ast::StmtFunctionDef>) -> ItemScope<'a> {
-    let mut scope = ItemScope::new(module, &[]);
+fn function_scope<'a>(db: &'a dyn Db, file: SourceFile, function: Option<&ast::StmtFunctionDef>) -> ItemScope<'a> {
+    let mut scope = ItemScope::with_imports(db, file, &[]);
     // A parameter with a constant default (`def run(n=4096)`) runs with it: one launch the
     // code can make, if not every one.
     for param in function.into_iter().flat_map(|d| d.parameters.iter_non_variadic_params()) {
@@ -371,7 +371,12 @@ impl<'a> Evaluator<'a> {
     }
 
     fn scalar(&self, e: &Expr) -> Option<Value> {
-        Some(Value::Scalar(match const_eval(e, self.scope)? {
+        // An Enum member (`Mode.ADD`) is passed as its value.
+        let member = match e {
+            Expr::Attribute(a) => self.scope.enum_class(&a.value).and_then(|class| class.member(a.attr.as_str()).cloned()),
+            _ => None,
+        };
+        Some(Value::Scalar(match member.or_else(|| const_eval(e, self.scope))? {
             ConstValue::Int(v) => v.to_string(),
             ConstValue::Float(f) => format!("{f:?}"),
             ConstValue::Bool(b) => b.to_string(),

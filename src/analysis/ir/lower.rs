@@ -15,7 +15,7 @@ use super::{
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::libdevice::{self, Plan};
 use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
-use crate::analysis::scope::{Binding, ConstValue, EnumClass};
+use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::typing::closures::ClosureCall;
@@ -2153,14 +2153,13 @@ impl Lower<'_> {
     fn attribute(&mut self, a: &ast::ExprAttribute, expr: &Expr) -> LResult<ValueId> {
         let span = a.range();
         if let Some(Type::Enum { .. }) = self.literal_type(expr)
-            && let Expr::Name(class) = &*a.value
-            && let Some(Binding::Enum(EnumClass { members: Some(members), .. })) = self.scope.binding(class.id.as_str())
-            && let Some((_, value)) = members.iter().find(|(m, _)| m == a.attr.as_str())
+            && let Some(class) = self.scope.enum_class(&a.value)
+            && let Some(value) = class.member(a.attr.as_str())
         {
             return Ok(match value {
                 ConstValue::Float(v) => self.constant(Constant::Float(*v, Scalar::F64), span),
                 ConstValue::Int(v) => self.int(*v, span),
-                _ => return unsupported(&format!("the Enum member `{}.{}`", class.id, a.attr), span),
+                _ => return unsupported(&format!("the Enum member `{}.{}`", class.name, a.attr), span),
             });
         }
         // A member is its value in the IR.

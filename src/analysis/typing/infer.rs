@@ -1704,16 +1704,18 @@ impl<'c, 'a> Typer<'c, 'a> {
             Expr::NoneLiteral(_) => Ty::Val(Type::None),
             Expr::StringLiteral(s) => Ty::Val(Type::StrLiteral(s.value.to_str().to_string())),
             Expr::Name(n) => self.name(n.id.as_str(), env, range)?,
+            // `Color.red`, `modes.Mode.ADD`: a member of an Enum class (a local variable of the
+            // root's name shadows the class or module).
             Expr::Attribute(a)
-                if let Expr::Name(class) = &*a.value
-                    && env.get(class.id.as_str()).is_none()
-                    && !self.locals.contains(class.id.as_str())
-                    && let Some(Binding::Enum(enum_class @ EnumClass { int, members: Some(members) })) = self.ctx.scope.binding(class.id.as_str()) =>
+                if let Some(root) = crate::analysis::resolve::root_name(&a.value)
+                    && env.get(root).is_none()
+                    && !self.locals.contains(root)
+                    && let Some(class @ EnumClass { members: Some(_), .. }) = self.ctx.scope.enum_class(&a.value) =>
             {
-                if !members.iter().any(|(m, _)| m == a.attr.as_str()) {
-                    return reject(ErrorKind::Numba, format!("Enum class `{}` has no member `{}`", class.id, a.attr), range);
+                if class.member(a.attr.as_str()).is_none() {
+                    return reject(ErrorKind::Numba, format!("Enum class `{}` has no member `{}`", class.name, a.attr), range);
                 }
-                Ty::Val(Type::Enum { class: class.id.to_string(), int: *int, value: enum_class.value_type() })
+                Ty::Val(class.member_type())
             }
             Expr::Attribute(a) => {
                 let base = self.expr(&a.value, env)?;
@@ -2010,17 +2012,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     )
                 }
             }
-            // Numba types `E.MEMBER` as an enum member (`.value`, comparisons, IntEnum
-            // arithmetic); kernlint has no such type.
-            Some(Binding::Enum(EnumClass { members: Some(_), .. })) => reject(
-                ErrorKind::Numba,
-                format!("Numba cannot use the Enum class `{name}` itself as a value in a kernel (only its members: `{name}.MEMBER`)"),
-                range,
-            ),
-            Some(Binding::Enum(_)) => err(
-                format!("kernlint does not support the Enum class `{name}` in kernels yet (only Enum and IntEnum classes whose members are integer constants, and Enum classes of float constants): use module-level integer constants (`RED = 1`) instead"),
-                range,
-            ),
+            Some(Binding::Enum(class)) => Err(enum_class_as_value(name, class, range)),
             Some(Binding::Decorator(_)) => err(format!("`{name}` holds a `cuda.jit` decorator, which a kernel cannot use as a value"), range),
             Some(Binding::Other) => match self.ctx.scope.unknown_parameter_of(name) {
                 Some(factory) => err(
@@ -2073,6 +2065,9 @@ impl<'c, 'a> Typer<'c, 'a> {
             Some(ModuleMember::Global(home, name)) => {
                 if self.ctx.function(&path).is_some() {
                     return Ok(Ty::Device(path));
+                }
+                if let Some(class) = crate::analysis::scope::imported_enum(db, file, &path) {
+                    return Err(enum_class_as_value(&name, &class, range));
                 }
                 let module = home.path(db).display();
                 match imported_constant(db, file, &path) {
@@ -3285,6 +3280,23 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
         },
         Ty::Val(t) if base_scalar(t).is_some() => reject(ErrorKind::Numba, format!("cannot iterate over {t}: a number is not iterable"), range),
         other => err(format!("cannot iterate over {}", other.record_name()), range),
+    }
+}
+
+/// The error for an Enum class used as a value (`x = Color`, `Mode` alone), not through a member.
+fn enum_class_as_value(name: &str, class: &EnumClass, range: TextRange) -> Fail {
+    match class.members {
+        // Numba types `E.MEMBER` as an enum member (`.value`, comparisons, IntEnum
+        // arithmetic); kernlint has no type for the class itself.
+        Some(_) => Fail {
+            message: format!("Numba cannot use the Enum class `{name}` itself as a value in a kernel (only its members: `{name}.MEMBER`)"),
+            range,
+            kind: ErrorKind::Numba,
+        },
+        None => Fail::from((
+            format!("kernlint does not support the Enum class `{name}` in kernels yet (only Enum and IntEnum classes whose members are integer constants, and Enum classes of float constants): use module-level integer constants (`RED = 1`) instead"),
+            range,
+        )),
     }
 }
 
