@@ -68,32 +68,40 @@ struct HostWalker<'a> {
     out: Vec<HostCall>,
 }
 
+/// How many times a body binds each name, outside nested functions and classes (a loop's
+/// target counts twice: never one value).
+pub fn assignment_counts(body: &[Stmt]) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    count_assignments(body, &mut counts);
+    counts
+}
+
+fn count_assignments(stmts: &[Stmt], counts: &mut HashMap<String, usize>) {
+    for stmt in stmts {
+        let mut targets = Vec::new();
+        match stmt {
+            Stmt::Assign(a) => targets.extend(a.targets.iter()),
+            Stmt::AugAssign(a) => targets.push(&a.target),
+            Stmt::AnnAssign(a) => targets.push(&a.target),
+            Stmt::For(f) => {
+                targets.push(&f.target);
+                targets.push(&f.target); // never a constant
+            }
+            Stmt::With(w) => targets.extend(w.items.iter().filter_map(|i| i.optional_vars.as_deref())),
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
+            _ => {}
+        }
+        for target in targets {
+            bound_names(target, &mut |n| *counts.entry(n.to_string()).or_default() += 1);
+        }
+        for_each_body(stmt, |body| count_assignments(body, counts));
+    }
+}
+
 /// Names a function body binds to one constant value (`nelem = 32`, `n = N * 2`); a name
 /// assigned more than once, or bound by a loop or `with`, is not a constant.
-fn function_constants(def: &ast::StmtFunctionDef, outer: &dyn NameLookup) -> ModuleScope {
-    fn count(stmts: &[Stmt], counts: &mut HashMap<String, usize>) {
-        for stmt in stmts {
-            let mut targets = Vec::new();
-            match stmt {
-                Stmt::Assign(a) => targets.extend(a.targets.iter()),
-                Stmt::AugAssign(a) => targets.push(&a.target),
-                Stmt::AnnAssign(a) => targets.push(&a.target),
-                Stmt::For(f) => {
-                    targets.push(&f.target);
-                    targets.push(&f.target); // never a constant
-                }
-                Stmt::With(w) => targets.extend(w.items.iter().filter_map(|i| i.optional_vars.as_deref())),
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
-                _ => {}
-            }
-            for target in targets {
-                bound_names(target, &mut |n| *counts.entry(n.to_string()).or_default() += 1);
-            }
-            for_each_body(stmt, |body| count(body, counts));
-        }
-    }
-    let mut counts = HashMap::new();
-    count(&def.body, &mut counts);
+pub fn function_constants(def: &ast::StmtFunctionDef, outer: &dyn NameLookup) -> ModuleScope {
+    let counts = assignment_counts(&def.body);
     // Parameters and every assigned name shadow the names outside; those assigned one
     // constant are constants.
     let mut constants = ModuleScope::default();

@@ -5,9 +5,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::analysis::items::module_items;
+use crate::analysis::items::{item_statements, module_items};
+use crate::analysis::kernels::ItemScope;
+use crate::analysis::launch_extents::{LaunchExtents, launch_extents};
 use crate::analysis::launches::{CallForm, item_host_calls};
-use crate::analysis::scope::ConstValue;
+use crate::analysis::scope::{ConstValue, module_scope};
+use crate::analysis::syntax::parse_module;
 use crate::analysis::{Db, SourceFile};
 
 /// One launch: grid and block sizes per axis (x, y, z), `None` where not constant.
@@ -21,6 +24,8 @@ pub struct LaunchConfig {
     /// `k[1, len(a)]`, `k[1, a.shape]`), or that many blocks of one thread: the launch is
     /// sized by the data at run time and covers it exactly.
     pub sized_by_data: bool,
+    /// What the host code shows about the arrays the launch passes.
+    pub extents: LaunchExtents,
 }
 
 impl LaunchConfig {
@@ -55,7 +60,10 @@ pub fn dims(value: &ConstValue) -> Option<[i128; 3]> {
 #[salsa::tracked(returns(ref))]
 pub fn kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<LaunchConfig>> {
     let mut out: BTreeMap<String, Vec<LaunchConfig>> = BTreeMap::new();
+    let module = parse_module(db, file);
     for item in module_items(db, file) {
+        let stmts = item_statements(db, item.text);
+        let scope = ItemScope::new(module_scope(db, file), stmts);
         for call in item_host_calls(db, file, item.text) {
             let config = match &call.form {
                 CallForm::Launch { grid, block, .. } => {
@@ -67,9 +75,12 @@ pub fn kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<La
                     };
                     let sized_by_data = (grid_dims == Some([1, 1, 1]) && data_sized(block.as_ref()))
                         || (block_dims == Some([1, 1, 1]) && data_sized(Some(grid)));
-                    LaunchConfig { grid: grid_dims, block: block_dims, annotated: false, sized_by_data }
+                    let extents = launch_extents(stmts, &module.syntax().body, call, &scope);
+                    LaunchConfig { grid: grid_dims, block: block_dims, annotated: false, sized_by_data, extents }
                 }
-                CallForm::Forall => LaunchConfig { grid: None, block: None, annotated: false, sized_by_data: false },
+                CallForm::Forall => {
+                    LaunchConfig { grid: None, block: None, annotated: false, sized_by_data: false, extents: LaunchExtents::default() }
+                }
                 CallForm::Plain => continue,
             };
             let list = out.entry(call.target.clone()).or_default();
@@ -116,7 +127,7 @@ fn annotations(text: &str) -> Vec<(String, LaunchConfig)> {
         let grid = keyed(rest, "grid=");
         let block = keyed(rest, "block=");
         if grid.is_some() || block.is_some() {
-            out.push((name, LaunchConfig { grid, block, annotated: true, sized_by_data: false }));
+            out.push((name, LaunchConfig { grid, block, annotated: true, sized_by_data: false, extents: LaunchExtents::default() }));
         }
     }
     out

@@ -18,7 +18,17 @@
 //! launch has a constant grid and block (`k[4, 256](a)`, or a `# kernlint: launch grid=...
 //! block=...` comment), or one block of as many threads as an array has elements (`k[1,
 //! a.size](a)`, `k[1, len(a)](a)`), are taken to cover their arrays exactly and are not
-//! reported.
+//! reported. Nor is an index `c * cuda.grid(1) + d` into an array whose extent every known
+//! launch's grid rounds down to whole blocks of `m` elements per thread (`k[n // (2 * tpb),
+//! tpb](a)` with `n = a.size`, `1 <= c <= m`, `0 <= d < m`): the last thread stays inside the
+//! array. The `n % (m * tpb)` elements such a launch leaves out are the host's to handle (a
+//! scan's last partial block, launched apart): not a bounds error, so not reported.
+//!
+//! Where a launch's grid and block are constants and the host code shows the shape of the
+//! array it passes (`a = np.zeros(100)`, `cuda.to_device(...)`, `cuda.device_array(...)`), an
+//! unguarded thread-derived index, block-local ones included, is reported when the launch's
+//! last thread takes it past the extent, with both figures: `k[1, 256](a)` on 100 elements
+//! writing `a[cuda.threadIdx.x]`.
 //!
 //! ## Why is this bad?
 //! The grid is rounded up to whole blocks, so the last block has threads past the end of
@@ -48,8 +58,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::analysis::facts::launch::kernel_launches;
-use crate::analysis::facts::uniformity::{ArrayKind, Atom, FunctionFacts, item_uniformity};
+use crate::analysis::facts::launch::{LaunchConfig, kernel_launches};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::{Diagnostic, ItemContext};
 
@@ -63,17 +73,26 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         if function.spec.kind != FunctionKind::Kernel {
             continue;
         }
-        if let Some(list) = launches.get(&function.name)
-            && !list.is_empty()
-            && list.iter().all(|l| (l.grid.is_some() && l.block.is_some()) || l.sized_by_data)
-        {
-            continue; // fixed or data-sized launches: taken to cover the data exactly
-        }
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
+        let list = launches.get(&function.name).map(Vec::as_slice).unwrap_or(&[]);
         let mut reported = std::collections::HashSet::new();
         for access in &facts.accesses {
             if access.kind != ArrayKind::Param || reported.contains(&access.stmt) {
                 continue;
+            }
+            let param = facts.params.iter().position(|p| *p == access.array);
+            if let Some(param) = param
+                && let Some(overrun) = launch_overrun(access, param, list)
+            {
+                reported.insert(access.stmt);
+                let index = &ctx.text[access.index_ranges[overrun.axis]];
+                out.push(Diagnostic::new("KL301", access.range, overrun.message(&ctx.text[access.range], &access.array)).warning().note(
+                    format!("Guard the access (`if {index} < {}.shape[{}]:`), or size the array and the launch to each other.", access.array, overrun.axis),
+                ));
+                continue;
+            }
+            if !list.is_empty() && list.iter().all(|l| (l.grid.is_some() && l.block.is_some()) || l.sized_by_data) {
+                continue; // fixed or data-sized launches: taken to cover the data exactly
             }
             // A 2-D tile's split of the thread index (`tid // BN` and `tid % BN` both), not a
             // warp's number alone.
@@ -86,6 +105,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 let grid_wide = atoms.iter().any(|a| a.is_thread()) && atoms.iter().any(|a| matches!(a, Atom::Bid(_)));
                 let tiled = v.poly.is_none() && tile && v.tiled != [false; 2];
                 if !grid_wide || (v.poly.is_none() && !tiled) || v.range_bounded || v.data {
+                    return false;
+                }
+                if param.is_some_and(|p| access.index.len() == 1 && rounded_down_covers(v, p, list)) {
                     return false;
                 }
                 !access.guards.iter().any(|g| g.atoms().iter().any(|a| atoms.contains(a)))
@@ -110,4 +132,140 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// Whether every launch's grid rounds the extent of argument `param` down to whole blocks of
+/// `m` elements per thread (`n // (2 * tpb)` blocks of `tpb`: grid * block * m <= n) and the
+/// index is `c * cuda.grid(1) + d` with `1 <= c <= m` and `0 <= d < m`: then its last value,
+/// `c * (grid * block - 1) + d`, is at most `m * grid * block - 1`, inside the array.
+fn rounded_down_covers(index: &Value, param: usize, launches: &[LaunchConfig]) -> bool {
+    let Some(poly) = &index.poly else { return false };
+    let mut m_min = i128::MAX;
+    for launch in launches {
+        match launch.extents.rounded_down {
+            Some((arg, m)) if arg == param => m_min = m_min.min(m),
+            _ => return false,
+        }
+    }
+    if launches.is_empty() {
+        return false;
+    }
+    let coefficient = |monomial: &[Atom]| poly.0.get(monomial).copied().unwrap_or(0) as i128;
+    let c = coefficient(&[Atom::Tid(0)]);
+    let d = coefficient(&[]);
+    // The block's offset as `blockIdx.x * blockDim.x`, or with the launches' one constant block.
+    let block_offset = match coefficient(&[Atom::Bid(0), Atom::Bdim(0)]) {
+        0 => {
+            let blocks: BTreeSet<Option<i128>> = launches.iter().map(|l| l.block.filter(|b| b[1..] == [1, 1]).map(|b| b[0])).collect();
+            match blocks.into_iter().collect::<Vec<_>>().as_slice() {
+                [Some(b)] => coefficient(&[Atom::Bid(0)]) == c * b,
+                _ => false,
+            }
+        }
+        k => k == c && coefficient(&[Atom::Bid(0)]) == 0,
+    };
+    let known_terms = poly.0.keys().all(|m| {
+        matches!(m.as_slice(), [] | [Atom::Tid(0)] | [Atom::Bid(0)] | [Atom::Bid(0), Atom::Bdim(0)])
+    });
+    known_terms && block_offset && 1 <= c && c <= m_min && 0 <= d && d < m_min
+}
+
+/// A launch whose threads reach past a constant-shaped argument along one axis.
+struct Overrun {
+    axis: usize,
+    extent: i64,
+    last: i128,
+    grid: [i128; 3],
+    block: [i128; 3],
+    /// Whether the index uses the block's index (else every block reaches the same elements).
+    grid_wide: bool,
+    ndim: usize,
+}
+
+impl Overrun {
+    fn message(&self, access: &str, array: &str) -> String {
+        let dims = |d: &[i128; 3]| match d {
+            [x, 1, 1] => x.to_string(),
+            [x, y, 1] => format!("({x}, {y})"),
+            [x, y, z] => format!("({x}, {y}, {z})"),
+        };
+        let threads = match self.block.iter().product::<i128>() {
+            1 => "1 thread".to_string(),
+            n if self.block[1..] == [1, 1] => format!("{n} threads"),
+            n => format!("{} ({n}) threads", dims(&self.block)),
+        };
+        let launch = if self.grid_wide {
+            format!("a grid of {} blocks of {threads}", dims(&self.grid))
+        } else {
+            format!("a block of {threads}")
+        };
+        let extent = if self.ndim == 1 {
+            format!("`{array}` of {} elements", self.extent)
+        } else {
+            format!("`{array}` of {} along axis {}", self.extent, self.axis)
+        };
+        format!("`{access}`: {launch} indexes {extent}, up to index {}: the threads past the end go out of bounds", self.last)
+    }
+}
+
+/// The first launch of `launches` with constant sizes that passes argument `param` a
+/// constant-shaped array and whose threads take an unguarded index past its extent.
+fn launch_overrun(access: &Access, param: usize, launches: &[LaunchConfig]) -> Option<Overrun> {
+    if !access.thread_conditions.is_empty() || !access.pinned.is_empty() {
+        return None;
+    }
+    launches.iter().find_map(|launch| {
+        let (grid, block) = (launch.grid?, launch.block?);
+        let shape = launch.extents.shapes.get(param)?.as_ref()?;
+        if shape.len() != access.index.len() {
+            return None;
+        }
+        access.index.iter().enumerate().find_map(|(axis, v)| {
+            let poly = v.poly.as_ref()?;
+            let atoms: BTreeSet<&Atom> = v.atoms.iter().filter(|a| a.is_index()).collect();
+            if atoms.is_empty() || v.range_bounded || v.data || access.guards.iter().any(|g| g.atoms().iter().any(|a| atoms.contains(a))) {
+                return None;
+            }
+            let last = last_index(poly, grid, block)?;
+            (last >= shape[axis] as i128).then(|| Overrun {
+                axis,
+                extent: shape[axis],
+                last,
+                grid,
+                block,
+                grid_wide: atoms.iter().any(|a| matches!(a, Atom::Bid(_))),
+                ndim: shape.len(),
+            })
+        })
+    })
+}
+
+/// The largest value `poly` takes over a launch, where every term grows with the thread and
+/// block indices (so the last thread of the last block reaches it).
+fn last_index(poly: &Poly, grid: [i128; 3], block: [i128; 3]) -> Option<i128> {
+    let mut total: i128 = 0;
+    for (monomial, &coefficient) in &poly.0 {
+        let mut value = coefficient as i128;
+        let mut varies = false;
+        for atom in monomial {
+            value = value.checked_mul(match atom {
+                Atom::Tid(a) => {
+                    varies = true;
+                    block[*a as usize] - 1
+                }
+                Atom::Bid(a) => {
+                    varies = true;
+                    grid[*a as usize] - 1
+                }
+                Atom::Bdim(a) => block[*a as usize],
+                Atom::Gdim(a) => grid[*a as usize],
+                Atom::Lane | Atom::Sym(_) => return None,
+            })?;
+        }
+        if varies && coefficient < 0 {
+            return None;
+        }
+        total = total.checked_add(value)?;
+    }
+    Some(total)
 }
