@@ -117,3 +117,34 @@ def written_by_an_earlier_launch():
         vec!["zeros:float32[64]", "zeros:float32[64]"],
     ]);
 }
+
+#[test]
+fn a_script_launching_at_module_level_gives_a_recipe() {
+    // The arrays are other top-level statements than the launch; so is a module array the
+    // launch in a function reads.
+    let source = r#"import numpy as np
+from numba import cuda
+
+@cuda.jit
+def scale(out, x, m):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] * m
+
+n = 64
+x = np.arange(n, dtype=np.float32)
+out = np.zeros(n, dtype=np.float32)
+threads = 32
+scale[(n + threads - 1) // threads, threads](out, x, 2)
+
+def again():
+    scale[1, 64](out, x, np.float32(3))
+"#;
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    let recipes = launch_recipes(&db, file, "scale");
+    assert_eq!(recipes.len(), 2, "{recipes:?}");
+    assert_eq!((recipes[0].grid, recipes[0].block), ([2, 1, 1], [32, 1, 1]));
+    assert_eq!(recipes[0].args, ["zeros:float32[64]", "arange:float32[64]", "2"]);
+    assert_eq!((recipes[1].grid, recipes[1].block), ([1, 1, 1], [64, 1, 1]));
+}

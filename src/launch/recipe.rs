@@ -17,7 +17,7 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
-use crate::analysis::items::{item_statements, module_items};
+use crate::analysis::items::module_items;
 use crate::analysis::kernels::{ItemScope, file_gpu_functions, for_each_body};
 use crate::analysis::launches::{CallForm, item_host_calls};
 use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
@@ -65,15 +65,18 @@ pub fn launch_recipes(db: &dyn Db, file: SourceFile, kernel: &str) -> Vec<Recipe
             break;
         }
     }
+    // Names are looked up in the whole module: a module-level launch's arrays are other
+    // items (`out = np.zeros(32)` then `k[1, 32](out)`).
+    let body = &crate::analysis::syntax::parse_module(db, file).syntax().body;
     for item in module_items(db, file) {
         for call in item_host_calls(db, file, item.text).iter().filter(|c| c.target == kernel) {
             if !matches!(call.form, CallForm::Launch { block: Some(_), .. }) {
                 continue;
             }
-            let stmts = item_statements(db, item.text);
-            let Some(call_expr) = call_at(stmts, call.range) else { continue };
-            let function = call.scope.and_then(|r| find_def(stmts, r));
-            if let Some(recipe) = site_recipe(db, file, stmts, function, call_expr, RecipeSource::LaunchSite(item.to_file(call.range))) {
+            let at = item.to_file(call.range);
+            let Some(call_expr) = call_at(body, at) else { continue };
+            let function = call.scope.and_then(|r| find_def(body, item.to_file(r)));
+            if let Some(recipe) = site_recipe(db, file, body, function, call_expr, RecipeSource::LaunchSite(at)) {
                 out.push(recipe);
             }
         }
