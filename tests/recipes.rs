@@ -121,8 +121,9 @@ def written_by_an_earlier_launch():
 #[test]
 fn a_script_launching_at_module_level_gives_a_recipe() {
     // The arrays are other top-level statements than the launch; so is a module array the
-    // launch in a function reads.
-    let source = r#"import numpy as np
+    // launch in a function reads. Grids computed from the arrays' extents count.
+    let source = r#"import math
+import numpy as np
 from numba import cuda
 
 @cuda.jit
@@ -135,16 +136,22 @@ n = 64
 x = np.arange(n, dtype=np.float32)
 out = np.zeros(n, dtype=np.float32)
 threads = 32
-scale[(n + threads - 1) // threads, threads](out, x, 2)
+scale[(x.size + threads - 1) // threads, threads](out, x, 2)
 
 def again():
     scale[1, 64](out, x, np.float32(3))
+    blocks = math.ceil(len(x) / 24)
+    scale[blocks, 24](out, x, 1)
+    scale[int(np.ceil(x.shape[0] / 48)), (48,)](out, x, 1)
+    scale[np.ceil(x.shape[0] / 48), 48](out, x, 1)  # a float grid: Numba refuses it
 "#;
     let db = RootDatabase::default();
     let file = SourceFile::new(&db, "k.py".into(), source.to_string());
     let recipes = launch_recipes(&db, file, "scale");
-    assert_eq!(recipes.len(), 2, "{recipes:?}");
+    assert_eq!(recipes.len(), 4, "{recipes:?}");
     assert_eq!((recipes[0].grid, recipes[0].block), ([2, 1, 1], [32, 1, 1]));
     assert_eq!(recipes[0].args, ["zeros:float32[64]", "arange:float32[64]", "2"]);
     assert_eq!((recipes[1].grid, recipes[1].block), ([1, 1, 1], [64, 1, 1]));
+    assert_eq!((recipes[2].grid, recipes[2].block), ([3, 1, 1], [24, 1, 1]));
+    assert_eq!((recipes[3].grid, recipes[3].block), ([2, 1, 1], [48, 1, 1]));
 }

@@ -14,7 +14,7 @@
 //! the host touches the array before the launch (fills it, launches another kernel on it).
 
 use ruff_python_ast::visitor::{self, Visitor};
-use ruff_python_ast::{self as ast, Expr, ExprContext, Stmt};
+use ruff_python_ast::{self as ast, Expr, ExprContext, Operator, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::analysis::items::module_items;
@@ -134,7 +134,9 @@ fn site_recipe(
         Expr::Tuple(t) => t.elts.iter().collect(),
         one => vec![one],
     };
-    let value = |i: usize| parts.get(i).and_then(|e| const_eval(e, &scope));
+    let bodies: Vec<&[Stmt]> = function.map(|d| d.body.as_slice()).into_iter().chain([stmts]).collect();
+    let eval = Evaluator { scope: &scope, bodies: &bodies, launch_at: call.range().start() };
+    let value = |i: usize| parts.get(i).and_then(|e| eval.config(e, 0));
     let grid = dims(value(0).as_ref())?;
     let block = dims(value(1).as_ref())?;
     let shared_mem = match parts.get(3) {
@@ -144,8 +146,6 @@ fn site_recipe(
         },
         None => 0,
     };
-    let bodies: Vec<&[Stmt]> = function.map(|d| d.body.as_slice()).into_iter().chain([stmts]).collect();
-    let eval = Evaluator { scope: &scope, bodies: &bodies, launch_at: call.range().start() };
     let args = call.arguments.args.iter().map(|a| eval.arg(a, 0)).collect::<Option<Vec<String>>>()?;
     Some(Recipe { grid, block, shared_mem, args, source })
 }
@@ -415,6 +415,73 @@ impl<'a> Evaluator<'a> {
 
     /// The value of a name assigned exactly once in the enclosing function or the item, with
     /// the body that assigns it.
+    /// A launch configuration's value: a constant, or arithmetic over constants and the
+    /// extents of arrays the host made (`(x.size + tpb - 1) // tpb`, `len(x)`,
+    /// `x.shape[0]`, `math.ceil(n / tpb)`, `int(np.ceil(...))`), through the names assigned
+    /// once before the launch.
+    fn config(&self, e: &Expr, depth: usize) -> Option<ConstValue> {
+        if let Some(v) = const_eval(e, self.scope) {
+            return Some(v);
+        }
+        if depth > 8 {
+            return None;
+        }
+        let int = |v: ConstValue| v.as_int().map(ConstValue::Int);
+        let extent = |array: &Expr, axis: Option<usize>| match self.value(array, depth + 1)? {
+            Value::Array(spec) => match axis {
+                Some(k) => spec.shape.get(k).map(|&d| ConstValue::Int(d as i128)),
+                None => Some(ConstValue::Int(spec.shape.iter().product::<usize>() as i128)),
+            },
+            Value::Scalar(_) => None,
+        };
+        let number = |v: &ConstValue| match v {
+            ConstValue::Int(i) => Some(*i as f64),
+            ConstValue::Float(f) => Some(*f),
+            _ => None,
+        };
+        match e {
+            Expr::Name(n) => {
+                let (_, assigned) = self.assignment(n.id.as_str())?;
+                self.config(assigned, depth + 1)
+            }
+            Expr::Tuple(t) => t.elts.iter().map(|x| self.config(x, depth + 1)).collect::<Option<Vec<_>>>().map(ConstValue::Tuple),
+            Expr::Attribute(a) if a.attr.as_str() == "size" => extent(&a.value, None),
+            Expr::Subscript(sub) if let Expr::Attribute(a) = &*sub.value && a.attr.as_str() == "shape" => {
+                let axis = usize::try_from(self.config(&sub.slice, depth + 1)?.as_int()?).ok()?;
+                extent(&a.value, Some(axis))
+            }
+            Expr::BinOp(b) => {
+                let (l, r) = (self.config(&b.left, depth + 1)?, self.config(&b.right, depth + 1)?);
+                match (l.as_int(), r.as_int(), b.op) {
+                    (Some(l), Some(r), Operator::Add) => Some(ConstValue::Int(l + r)),
+                    (Some(l), Some(r), Operator::Sub) => Some(ConstValue::Int(l - r)),
+                    (Some(l), Some(r), Operator::Mult) => Some(ConstValue::Int(l * r)),
+                    (Some(l), Some(r), Operator::FloorDiv) if r != 0 => Some(ConstValue::Int(l / r - i128::from(l % r != 0 && (l < 0) != (r < 0)))),
+                    (_, _, Operator::Div) => Some(ConstValue::Float(number(&l)? / number(&r)?)).filter(|_| number(&r) != Some(0.0)),
+                    _ => None,
+                }
+            }
+            Expr::Call(call) if call.arguments.keywords.is_empty() && call.arguments.args.len() == 1 => {
+                let arg = &call.arguments.args[0];
+                let builtin = || match &*call.func {
+                    Expr::Name(n) if crate::analysis::resolve::NameLookup::binding(self.scope, n.id.as_str()).is_none() => Some(format!("builtins.{}", n.id)),
+                    _ => None,
+                };
+                match qualified_path(&call.func, self.scope).or_else(builtin)?.as_str() {
+                    "builtins.len" => extent(arg, Some(0)),
+                    "builtins.int" => match self.config(arg, depth + 1)? {
+                        ConstValue::Float(f) if f.is_finite() => Some(ConstValue::Int(f.trunc() as i128)),
+                        other => int(other),
+                    },
+                    "math.ceil" => Some(ConstValue::Int(number(&self.config(arg, depth + 1)?)?.ceil() as i128)),
+                    "numpy.ceil" => Some(ConstValue::Float(number(&self.config(arg, depth + 1)?)?.ceil())),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn assignment(&self, name: &str) -> Option<(&'a [Stmt], &'a Expr)> {
         for body in self.bodies {
             let mut found = Vec::new();
