@@ -1323,7 +1323,14 @@ impl<'a> Evaluator<'_, 'a> {
                     };
                     let (d, nd, layout) = match first {
                         Expr::List(_) | Expr::Tuple(_) => {
-                            let (nd, kind) = self.literal_shape(first, depth)?;
+                            // With an explicit dtype only the nesting matters, so the numbers
+                            // may be any scalar expressions: `[[np.sqrt(0.3), 1.0]]` is 2-D.
+                            let explicit_dtype = matches!(name, "array" | "asarray") && arg(1, "dtype").is_some();
+                            let (nd, kind) = match self.literal_shape(first, depth) {
+                                Some(shape) => shape,
+                                None if explicit_dtype => (self.scalar_nesting(first, depth)?, Scalar::F64),
+                                None => return None,
+                            };
                             (kind.into(), nd, Layout::C)
                         }
                         other => array_parts(&self.eval(other, depth + 1)?)?,
@@ -1455,6 +1462,55 @@ impl<'a> Evaluator<'_, 'a> {
         // Numba lists the fields by offset.
         fields.sort_by_key(|f| f.offset);
         Some(Type::Record(Record { fields, size: end.div_ceil(max_align) * max_align, aligned: align }))
+    }
+
+    /// The depth of a nested list/tuple whose leaves are all scalar expressions.
+    fn scalar_nesting(&self, expr: &Expr, depth: usize) -> Option<usize> {
+        match expr {
+            Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. }) => {
+                let mut nd = None;
+                for e in elts {
+                    let d = self.scalar_nesting(e, depth + 1)?;
+                    if nd.is_some_and(|x| x != d) {
+                        return None;
+                    }
+                    nd = Some(d);
+                }
+                Some(nd.unwrap_or(0) + 1)
+            }
+            leaf => self.is_scalar(leaf, depth).then_some(0),
+        }
+    }
+
+    /// Whether an expression is a number, not an array: literals, arithmetic on numbers, and
+    /// `math` functions or NumPy's scalar functions (`np.sqrt(0.3)`, `np.float32(1)`) of numbers.
+    fn is_scalar(&self, expr: &Expr, depth: usize) -> bool {
+        /// NumPy functions that map numbers to a number (`np.zeros(3)` takes numbers too, but
+        /// makes an array).
+        const NUMPY_SCALAR_FUNCTIONS: &[&str] = &[
+            "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
+            "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "abs", "fabs", "absolute", "floor", "ceil", "trunc",
+            "rint", "round", "power", "hypot", "deg2rad", "rad2deg", "radians", "degrees", "float16", "float32",
+            "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "complex64",
+            "complex128",
+        ];
+        if depth > 24 {
+            return false;
+        }
+        match expr {
+            Expr::NumberLiteral(_) | Expr::BooleanLiteral(_) => true,
+            Expr::Attribute(_) if self.path(expr).is_some_and(|p| matches!(p.as_str(), "math.pi" | "math.e" | "math.tau" | "numpy.pi" | "numpy.e")) => true,
+            Expr::UnaryOp(u) => self.is_scalar(&u.operand, depth + 1),
+            Expr::BinOp(b) => self.is_scalar(&b.left, depth + 1) && self.is_scalar(&b.right, depth + 1),
+            Expr::Call(call) if call.arguments.keywords.is_empty() => {
+                let scalar_function = self.path(&call.func).is_some_and(|p| match p.strip_prefix("numpy.") {
+                    Some(f) => NUMPY_SCALAR_FUNCTIONS.contains(&f),
+                    None => p.starts_with("math."),
+                });
+                scalar_function && call.arguments.args.iter().all(|a| self.is_scalar(a, depth + 1))
+            }
+            other => matches!(self.eval(other, depth + 1), Some(HostTy::Value(Type::Scalar(_)))),
+        }
     }
 
     /// The depth and default dtype of a nested list/tuple literal of numbers.
@@ -1929,5 +1985,59 @@ def main(n):
             vec!["int64", "int64", "int64", "int64"],
         ];
         assert_eq!(got["k"], expected, "{got:#?}");
+    }
+
+    #[test]
+    fn explicit_dtype_arrays_of_scalar_expressions_are_typed_by_their_nesting() {
+        // realworld15 mc_collision: `std_dev = np.array([[np.sqrt(0.3), ...]], dtype=np.float32)`.
+        let src = r#"
+import math
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, b):
+    pass
+
+def main():
+    std_dev = np.array([[np.sqrt(0.3), np.sqrt(0.5), -math.pi / 2]], dtype=np.float32)
+    k[1, 1](std_dev, np.asarray((np.float32(1), 2 * np.exp(1.0)), np.float64))
+    k[1, 1](np.array([np.sqrt(0.3)]), std_dev)
+    k[1, 1](np.array([np.zeros(3), np.zeros(3)], dtype=np.float32), std_dev)
+
+main()
+"#;
+        let got = launches(src);
+        // Without a dtype the elements' NumPy types decide it, and `np.zeros(3)` is an array,
+        // not a number: neither launch is typed.
+        let expected: Vec<Vec<&str>> = vec![vec!["array(float32, 2d, C)", "array(float64, 1d, C)"]];
+        assert_eq!(got["k"], expected, "{got:#?}");
+    }
+
+    #[test]
+    fn a_kernel_default_of_a_host_parameter_is_launched_through_it() {
+        // realworld15 eri_jk: `def get_j(eri, dm, kernel=kernel_v1): ... kernel[blocks, threads](...)`.
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def kernel_v1(output, eri, dm):
+    pass
+
+def get_j(eri, dm, kernel=kernel_v1):
+    output = np.zeros_like(dm)
+    kernel[1, 256](output, eri, dm)
+    return output
+
+def relaunch(x, step=2):
+    step[1, 1](x, x, x)
+
+get_j(np.random.rand(4, 4, 4, 4), np.random.rand(4, 4))
+"#;
+        let got = launches(src);
+        let expected: Vec<Vec<&str>> = vec![vec!["array(float64, 2d, C)", "array(float64, 4d, C)", "array(float64, 2d, C)"]];
+        assert_eq!(got["kernel_v1"], expected, "{got:#?}");
+        assert_eq!(got.len(), 1, "{got:#?}");
     }
 }

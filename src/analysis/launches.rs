@@ -182,6 +182,14 @@ impl HostWalker<'_> {
         for param in def.parameters.iter() {
             env.insert(param.name().to_string(), None);
         }
+        // `def get_j(eri, dm, kernel=kernel_v1)`: a call that leaves the parameter out
+        // launches the default, so `kernel[...]` in the body reaches it.
+        let params = &def.parameters;
+        for p in params.posonlyargs.iter().chain(&params.args).chain(&params.kwonlyargs) {
+            if let Some(Expr::Name(default)) = p.default.as_deref() {
+                env.insert(p.parameter.name.to_string(), self.kind_of(default.id.as_str()));
+            }
+        }
         self.bind_block(&def.body, &mut env);
         env
     }

@@ -246,12 +246,31 @@ pub struct Guard {
     /// `x % m == r` (or `x & (m - 1) == r` for a power of two `m`) known to hold: the forms
     /// of `x`, `m` and `r`.
     pub modulo: Option<(Poly, Poly, Poly)>,
+    /// For `left` and `right`: the integer written added to a named value (`-1` for `NY - 1`,
+    /// `0` for `NY`), which folding a module constant `NY` into a number loses; `None` for a
+    /// literal or any other form.
+    pub written_offsets: [Option<i64>; 2],
 }
 
 impl Guard {
     /// The thread/block indices the compared values depend on.
     pub fn atoms(&self) -> BTreeSet<Atom> {
         self.left.atoms.union(&self.right.atoms).cloned().collect()
+    }
+}
+
+/// The integer added to a named value in `e` as written: `NY - 1` is `-1`, `NY` and `a.size`
+/// are `0`; `None` for a literal or any other form.
+fn written_offset(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Name(_) | Expr::Attribute(_) => Some(0),
+        Expr::BinOp(b) if matches!(b.op, ast::Operator::Add | ast::Operator::Sub) => {
+            let Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(k), .. }) = &*b.right else { return None };
+            let k = k.as_i64()?;
+            let base = written_offset(&b.left)?;
+            if b.op == ast::Operator::Add { base.checked_add(k) } else { base.checked_sub(k) }
+        }
+        _ => None,
     }
 }
 
@@ -950,7 +969,9 @@ impl Walker<'_> {
                 for (op, right) in c.ops.iter().zip(&c.comparators) {
                     let (lv, rv) = (self.eval_quiet(left), self.eval_quiet(right));
                     let op = if positive { Some(*op) } else { negate(*op) };
-                    let mut guard = Guard { left: lv.clone(), op: op.filter(|_| strong), right: rv.clone(), range: test.range(), modulo: None };
+                    let written_offsets = [written_offset(left), written_offset(right)];
+                    let mut guard =
+                        Guard { left: lv.clone(), op: op.filter(|_| strong), right: rv.clone(), range: test.range(), modulo: None, written_offsets };
                     if guard.op == Some(CmpOp::Eq) {
                         for (a, b) in [(&lv, &rv), (&rv, &lv)] {
                             if let (Some(p), Some(k)) = (&a.poly, &b.poly)
@@ -1005,7 +1026,7 @@ impl Walker<'_> {
             }
             other => {
                 let v = self.eval_quiet(other);
-                ctl.guards.push(Guard { left: v, op: None, right: Value::uniform(), range: other.range(), modulo: None });
+                ctl.guards.push(Guard { left: v, op: None, right: Value::uniform(), range: other.range(), modulo: None, written_offsets: [None; 2] });
             }
         }
     }

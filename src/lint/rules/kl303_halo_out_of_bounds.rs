@@ -6,8 +6,8 @@
 //! `if i < n:` does not keep `i + 1` below `n`, and nothing keeps `i - 1` from being `-1`.
 //! A guard with room for the offset (`if 0 < i < n - 1:`, `if i >= 1 and i + 1 < n:`, a
 //! border returned early, `if i == n - 1: return` after `if i >= n: return`; `n, m =
-//! a.shape` bounds as `a.shape[0]` does) is recognised, and an offset past that room (`a[i +
-//! 2]` there) is reported. A lower bound on part of the index counts too (`if tx >= 1:` for
+//! a.shape` bounds as `a.shape[0]` does; `if i < NY - 1:` with a module constant `NY` as
+//! `ny - 1` does) is recognised, and an offset past that room (`a[i + 2]` there) is reported. A lower bound on part of the index counts too (`if tx >= 1:` for
 //! `i = cuda.blockIdx.x * 128 + tx - 1`, a block loading its halo with extra threads). A kernel
 //! that stores its own results past the checked index (`R[b, i, j] = ...` with `i = I + 1`
 //! under `if I < max_i:`) shows a padded layout, a border of that offset on each side (a
@@ -96,7 +96,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 if c == 0 || key.index_atoms().is_empty() {
                     continue;
                 }
-                let (uppers, lowers, symbolic_lower) = bounds(access, &key);
+                let (uppers, lowers, symbolic_lower) = bounds(access, &key, true);
                 let problem = if c > 0 {
                     // Another array's length says nothing of this one's: CSR `offsets` has
                     // one entry more than the `height.size` vertices a guard checks.
@@ -145,7 +145,7 @@ fn extent_elsewhere(facts: &FunctionFacts, access: &Access, axis: usize, key: &P
             && other.index.len() == access.index.len()
             && p.without_const() == *key
             && p.konst() >= c
-            && bounds(other, key).0.iter().any(|(o, bound)| o + p.konst() <= 0 && !uppers.iter().any(|(_, b)| b == bound))
+            && bounds(other, key, true).0.iter().any(|(o, bound)| o + p.konst() <= 0 && !uppers.iter().any(|(_, b)| b == bound))
     })
 }
 
@@ -180,7 +180,7 @@ fn past_shared_extent(facts: &FunctionFacts, access: &Access, blocks: Option<&[[
                 .map(|s| extent - 2 * s),
         };
         // A guard on the thread index (`if tx < TILE - 1:`) narrows the threads that read.
-        let guarded = bounds(access, &key).0.iter().filter(|(_, b)| b.0.is_empty()).map(|(o, _)| *o).min();
+        let guarded = bounds(access, &key, false).0.iter().filter(|(_, b)| b.0.is_empty()).map(|(o, _)| *o).min();
         let Some(threads) = threads.map(|t| guarded.map_or(t, |g| t.min(g))) else { continue };
         if threads >= 1 && threads - 1 + c >= extent {
             return Some((*range, c, extent));
@@ -211,7 +211,7 @@ fn fills(facts: &FunctionFacts, access: &Access, axis: usize, key: &Poly, bound:
             && !w.atomic
             && w.array == access.array
             && w.index.get(axis).and_then(|v| v.poly.as_ref()) == Some(key)
-            && bounds(w, key).0.iter().any(|(o, b)| *o == 0 && b == bound)
+            && bounds(w, key, true).0.iter().any(|(o, b)| *o == 0 && b == bound)
     })
 }
 
@@ -230,19 +230,22 @@ fn padded_layout(facts: &FunctionFacts, axis: usize, key: &Poly, c: i64) -> bool
 /// From the guards on `key`: the offsets `o` with `key < bound + o` with the bound's
 /// symbolic part (upper), the constants `lo` with `key >= lo` (lower), and whether some
 /// lower bound is not a constant.
-fn bounds(access: &Access, key: &Poly) -> (Vec<(i64, Poly)>, Vec<i64>, bool) {
+/// With `as_written`, an upper bound folded from a module constant counts as the constant's
+/// name plus what is written beside it (`NY - 1`: offset -1), as a symbolic bound would;
+/// without, as its value (a shared tile's thread count).
+fn bounds(access: &Access, key: &Poly, as_written: bool) -> (Vec<(i64, Poly)>, Vec<i64>, bool) {
     let (mut uppers, mut lowers, mut symbolic_lower) = (Vec::new(), Vec::new(), false);
     let mut excluded = Vec::new();
     for g in &access.guards {
         let (Some(op), Some(l), Some(r)) = (g.op, &g.left.poly, &g.right.poly) else { continue };
-        let (l, r, op, whole) = if l.without_const() == *key {
-            (l, r, op, true)
+        let (l, r, op, whole, bound_side) = if l.without_const() == *key {
+            (l, r, op, true, 1)
         } else if r.without_const() == *key {
-            (r, l, flip(op), true)
+            (r, l, flip(op), true, 0)
         } else if part_of(&l.without_const(), key) {
-            (l, r, op, false)
+            (l, r, op, false, 1)
         } else if part_of(&r.without_const(), key) {
-            (r, l, flip(op), false)
+            (r, l, flip(op), false, 0)
         } else {
             continue;
         };
@@ -250,6 +253,12 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<(i64, Poly)>, Vec<i64>, bool) {
             continue;
         }
         let (lk, rk) = (l.konst(), r.konst());
+        // An upper bound folded from a module constant (`NY - 1` with `NY = 101`) is that
+        // constant plus what is written beside it, as a symbolic `ny - 1` is.
+        let upper_rk = match (r.as_const(), g.written_offsets[bound_side]) {
+            (Some(_), Some(written)) if as_written => written,
+            _ => rk,
+        };
         // A lower bound on some of the key's terms bounds the key too (the rest is never
         // negative): `if tx >= 1:` keeps `blockIdx.x * 128 + tx - 1` at 0 or more. Only the
         // whole key's other bounds count.
@@ -257,8 +266,8 @@ fn bounds(access: &Access, key: &Poly) -> (Vec<(i64, Poly)>, Vec<i64>, bool) {
             CmpOp::Gt if r.as_const().is_some() => lowers.push(rk - lk + 1),
             CmpOp::GtE if r.as_const().is_some() => lowers.push(rk - lk),
             _ if !whole => {}
-            CmpOp::Lt => uppers.push((rk - lk, r.without_const())),
-            CmpOp::LtE => uppers.push((rk - lk + 1, r.without_const())),
+            CmpOp::Lt => uppers.push((upper_rk - lk, r.without_const())),
+            CmpOp::LtE => uppers.push((upper_rk - lk + 1, r.without_const())),
             // `i != 0` for an index that is never negative: `i >= 1`.
             CmpOp::NotEq if r.as_const().is_some() && rk == lk => lowers.push(1),
             CmpOp::NotEq => excluded.push((rk - lk, r.without_const())),
