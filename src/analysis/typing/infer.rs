@@ -1949,7 +1949,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             // Numba finds a variable's definitions in bytecode order: a read with a store
             // before it in the function compiles (on a path the store does not reach, the
             // value is undefined), one without fails.
-            if !self.first_stores.get(name).is_some_and(|&store| store < range.start()) {
+            if self.first_stores.get(name).is_none_or(|&store| store >= range.start()) {
                 return reject(
                     ErrorKind::Numba,
                     format!("variable `{name}` is read before any assignment to it in the function: Numba fails with `NotDefinedError: Variable '{name}' is not defined`"),
