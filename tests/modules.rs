@@ -98,13 +98,16 @@ scale_kernel = make_kernel(2.5)
 add_kernel = make_decorated(-1)
 ";
 
+/// Writes `text` to `name` under `dir`, making its folders.
+fn write_file(dir: &std::path::Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |name: &str, text: &str| write_file(dir.path(), name, text);
     write("base.py", BASE);
     write("cfg.py", CFG);
     write("pkg/__init__.py", "");
@@ -218,11 +221,7 @@ fn typing_every_function_of_a_folder_sees_the_workspace_modules() {
 fn kernels_are_typed_for_the_launches_of_modules_that_import_them() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let write = |name: &str, text: &str| {
-        let path = d.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |name: &str, text: &str| write_file(d, name, text);
     write("pkg/__init__.py", "");
     write(
         "pkg/kernels.py",
@@ -283,11 +282,7 @@ fn kernels_are_typed_for_the_launches_of_modules_that_import_them() {
 fn enum_classes_of_other_modules_and_enum_launch_arguments() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let write = |name: &str, text: &str| {
-        let path = d.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |name: &str, text: &str| write_file(d, name, text);
     write("modes.py", "import enum\n\n\nclass Mode(enum.IntEnum):\n    ADD = 1\n    MUL = 2\n\n\nclass Color(enum.Enum):\n    red = 1\n    green = 2\n\n\nclass Scale(enum.Enum):\n    half = 0.5\n    double = 2.0\n");
     write("pkg/__init__.py", "");
     write("pkg/shades.py", "from enum import Enum\n\n\nclass Shade(Enum):\n    dark = 3\n    light = 4\n");
