@@ -242,7 +242,7 @@ pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec
 pub fn module_record_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Type> {
     let module = parse_module(db, file);
     let host = HostModule::new(db, file, &module.syntax().body);
-    let eval = Evaluator { scope: &host.scope, local: None, module: &host.env, def: None, functions: &host.functions };
+    let eval = host.evaluator(None, None);
     host.env
         .names
         .iter()
@@ -260,7 +260,7 @@ pub fn module_record_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, T
 pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, TextRange> {
     let module = parse_module(db, file);
     let host = HostModule::new(db, file, &module.syntax().body);
-    let eval = Evaluator { scope: &host.scope, local: None, module: &host.env, def: None, functions: &host.functions };
+    let eval = host.evaluator(None, None);
     let mut out = BTreeMap::new();
     for (name, value) in &host.env.names {
         let Some(Expr::Call(call)) = value else { continue };
@@ -311,9 +311,15 @@ impl<'a> HostModule<'a> {
 
     /// The type of each positional argument of `call` (made in `def`, `None` at module level)
     /// up to the first starred one, `None` where it cannot be inferred.
+    /// An evaluator of the module's host code, inside `def` (with its assignments `local`)
+    /// or at module level.
+    fn evaluator<'e>(&'e self, local: Option<&'e Assignments<'a>>, def: Option<&'a ast::StmtFunctionDef>) -> Evaluator<'e, 'a> {
+        Evaluator { scope: &self.scope, local, module: &self.env, def, functions: &self.functions }
+    }
+
     fn argument_types(&self, call: &ast::ExprCall, def: Option<&'a ast::StmtFunctionDef>) -> Vec<Option<Type>> {
         let local = def.map(Assignments::of_function);
-        let eval = Evaluator { scope: &self.scope, local: local.as_ref(), module: &self.env, def, functions: &self.functions };
+        let eval = self.evaluator(local.as_ref(), def);
         call.arguments.args.iter().take_while(|a| !a.is_starred_expr()).map(|a| eval.eval(a, 0).and_then(kernel_argument)).collect()
     }
 }
