@@ -117,7 +117,7 @@ pub fn recipe_for(db: &dyn Db, file: SourceFile, kernel: &str, args: &[crate::an
 }
 
 /// The recipe a launch `call` gives, with names looked up in the enclosing `function`, then in
-/// `stmts` (the module's, or its item's) and the module `file` (with what it imports): `None`
+/// the module's statements `stmts` and the module `file` (with what it imports): `None`
 /// unless the configuration and every argument are known.
 fn site_recipe(
     db: &dyn Db,
