@@ -155,3 +155,36 @@ def again():
     assert_eq!((recipes[2].grid, recipes[2].block), ([3, 1, 1], [24, 1, 1]));
     assert_eq!((recipes[3].grid, recipes[3].block), ([2, 1, 1], [48, 1, 1]));
 }
+
+#[test]
+fn recipe_arrays_follow_the_launching_function_before_the_module() {
+    // `x` is a parameter of `run`: it shadows the module's `x`, so its launch has no recipe.
+    // CuPy arrays and shapes taken from another array's extent count.
+    let source = r#"import cupy as cp
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def scale(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] * 2
+
+x = np.ones(16, dtype=np.float32)
+
+def run(x):
+    out = np.zeros(x.size, dtype=np.float32)
+    scale[1, 16](out, x)
+
+def main():
+    src = cp.arange(48, dtype=cp.float32)
+    out = cp.empty(src.size, dtype=cp.float32)
+    scale[(out.shape[0] + 15) // 16, 16](out, src)
+"#;
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), source.to_string());
+    let recipes = launch_recipes(&db, file, "scale");
+    assert_eq!(recipes.len(), 1, "{recipes:?}");
+    assert_eq!((recipes[0].grid, recipes[0].block), ([3, 1, 1], [16, 1, 1]));
+    assert_eq!(recipes[0].args, ["empty:float32[48]", "arange:float32[48]"]);
+}

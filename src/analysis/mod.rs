@@ -14,6 +14,7 @@ pub mod intrinsics;
 pub mod ir;
 pub mod items;
 pub mod kernels;
+pub mod host_eval;
 pub mod launch_extents;
 pub mod launches;
 pub mod libdevice;

@@ -14,16 +14,16 @@
 //! the host touches the array before the launch (fills it, launches another kernel on it).
 
 use ruff_python_ast::visitor::{self, Visitor};
-use ruff_python_ast::{self as ast, Expr, ExprContext, Operator, Stmt};
+use ruff_python_ast::{self as ast, Expr, ExprContext, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
+use crate::analysis::host_eval::{Fill, HostEval};
 use crate::analysis::items::module_items;
-use crate::analysis::kernels::{ItemScope, file_gpu_functions, for_each_body};
+use crate::analysis::kernels::{ItemScope, file_gpu_functions};
 use crate::analysis::launches::{CallForm, item_host_calls};
 use crate::analysis::resolve::{const_eval, qualified_path, scalar_type_of_path};
 use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::call_at;
-use crate::analysis::types::Scalar;
 use crate::analysis::typing::find_def;
 use crate::analysis::{Db, SourceFile};
 
@@ -134,9 +134,8 @@ fn site_recipe(
         Expr::Tuple(t) => t.elts.iter().collect(),
         one => vec![one],
     };
-    let bodies: Vec<&[Stmt]> = function.map(|d| d.body.as_slice()).into_iter().chain([stmts]).collect();
-    let eval = Evaluator { scope: &scope, bodies: &bodies, launch_at: call.range().start() };
-    let value = |i: usize| parts.get(i).and_then(|e| eval.config(e, 0));
+    let eval = Evaluator { host: HostEval::new(function, stmts, &scope), scope: &scope, launch_at: call.range().start() };
+    let value = |i: usize| parts.get(i).and_then(|e| eval.host.value(e));
     let grid = dims(value(0).as_ref())?;
     let block = dims(value(1).as_ref())?;
     let shared_mem = match parts.get(3) {
@@ -146,7 +145,7 @@ fn site_recipe(
         },
         None => 0,
     };
-    let args = call.arguments.args.iter().map(|a| eval.arg(a, 0)).collect::<Option<Vec<String>>>()?;
+    let args = call.arguments.args.iter().map(|a| eval.arg(a)).collect::<Option<Vec<String>>>()?;
     Some(Recipe { grid, block, shared_mem, args, source })
 }
 
@@ -240,170 +239,52 @@ fn split_top_level(text: &str) -> Vec<String> {
     out
 }
 
-/// An array to generate: what fills it, its dtype and shape.
-#[derive(Clone, Debug, PartialEq)]
-struct ArraySpec {
-    fill: &'static str,
-    dtype: Scalar,
-    shape: Vec<usize>,
-}
-
-impl ArraySpec {
-    fn render(&self) -> String {
-        let dims: Vec<String> = self.shape.iter().map(|d| d.to_string()).collect();
-        format!("{}:{}[{}]", self.fill, self.dtype.name(), dims.join(","))
-    }
-}
-
-enum Value {
-    Array(ArraySpec),
-    Scalar(String),
-}
-
 struct Evaluator<'a> {
+    host: HostEval<'a>,
     scope: &'a ItemScope<'a>,
-    /// Where to look for assignments: the enclosing function, then the item.
-    bodies: &'a [&'a [Stmt]],
-    /// Where the launch starts (item-relative, as the bodies' ranges).
+    /// Where the launch starts (in the bodies' coordinates).
     launch_at: TextSize,
 }
 
 impl<'a> Evaluator<'a> {
-    fn arg(&self, e: &Expr, depth: usize) -> Option<String> {
-        match self.value(e, depth)? {
-            Value::Array(spec) => Some(spec.render()),
-            Value::Scalar(s) => Some(s),
-        }
+    /// An argument in `kernlint run` spelling: a generator for an array, a literal for a scalar.
+    fn arg(&self, e: &'a Expr) -> Option<String> {
+        let mut names = Vec::new();
+        let Some(array) = self.host.array_traced(e, &mut names) else { return self.scalar(e) };
+        let fill = match array.fill {
+            // Host code that reads a name on the way before the launch may write the array
+            // (`a[:] = 0`, `a.fill(0)`, another kernel's launch): initialised then.
+            Fill::Empty if names.iter().any(|(body, name)| self.read_before_launch(body, name)) => "zeros",
+            Fill::Empty => "empty",
+            Fill::Zeros => "zeros",
+            Fill::Ones => "ones",
+            Fill::Arange => "arange",
+            Fill::Rand => "rand",
+            Fill::Randint => "randint",
+            Fill::Other => return None,
+        };
+        let dims: Vec<String> = array.shape.iter().map(|d| d.to_string()).collect();
+        Some(format!("{fill}:{}[{}]", array.dtype?.name(), dims.join(",")))
     }
 
-    fn value(&self, e: &Expr, depth: usize) -> Option<Value> {
-        if depth > 8 {
-            return None;
-        }
-        match e {
-            Expr::Name(n) => {
-                if let Some((body, assigned)) = self.assignment(n.id.as_str()) {
-                    return Some(match self.value(assigned, depth + 1)? {
-                        // Host code that reads the name before the launch may write the array
-                        // (`a[:] = 0`, `a.fill(0)`, another kernel's launch): initialised then.
-                        Value::Array(spec) if spec.fill == EMPTY && self.read_before_launch(body, n.id.as_str()) => {
-                            Value::Array(ArraySpec { fill: "zeros", ..spec })
-                        }
-                        other => other,
-                    });
-                }
-                self.scalar(e)
-            }
-            Expr::Call(call) => {
-                if let Expr::Attribute(attr) = &*call.func
-                    && qualified_path(&call.func, self.scope).is_none()
-                {
-                    // Methods on an array: .astype(dtype), .copy(), .copy_to_host().
-                    let Value::Array(mut spec) = self.value(&attr.value, depth + 1)? else { return None };
-                    return match attr.attr.as_str() {
-                        "astype" => {
-                            spec.dtype = self.dtype(call.arguments.args.first()?)?;
-                            Some(Value::Array(spec))
-                        }
-                        "copy" | "copy_to_host" => Some(Value::Array(spec)),
-                        _ => None,
-                    };
-                }
-                let path = qualified_path(&call.func, self.scope)?;
-                let args = &call.arguments.args;
-                let keyword = |name: &str| {
-                    call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)).map(|k| &k.value)
-                };
-                let dtype_arg = |default: Scalar| match keyword("dtype") {
-                    Some(d) => self.dtype(d),
-                    None => Some(default),
-                };
-                match path.as_str() {
-                    "numpy.zeros" | "numpy.empty" | "numpy.ones" | "numba.cuda.device_array" | "numba.cuda.pinned_array"
-                    | "numba.cuda.mapped_array" | "numba.cuda.managed_array" => {
-                        let fill = match path.as_str() {
-                            "numpy.ones" => "ones",
-                            "numpy.zeros" => "zeros",
-                            _ => EMPTY,
-                        };
-                        let dtype = match (keyword("dtype"), args.get(1)) {
-                            (Some(d), _) | (None, Some(d)) => self.dtype(d)?,
-                            _ => Scalar::F64,
-                        };
-                        let shape = self.shape(args.first().or_else(|| keyword("shape"))?)?;
-                        Some(Value::Array(ArraySpec { fill, dtype, shape }))
-                    }
-                    "numpy.arange" => {
-                        let n = self.int(args.first()?)?;
-                        Some(Value::Array(ArraySpec { fill: "arange", dtype: dtype_arg(Scalar::I64)?, shape: vec![n] }))
-                    }
-                    "numpy.random.rand" | "numpy.random.random" | "numpy.random.random_sample" => {
-                        let shape = match path.as_str() {
-                            "numpy.random.rand" => args.iter().map(|a| self.int(a)).collect::<Option<Vec<_>>>()?,
-                            _ => self.shape(args.first()?)?,
-                        };
-                        Some(Value::Array(ArraySpec { fill: "rand", dtype: Scalar::F64, shape }))
-                    }
-                    "numpy.random.randint" => {
-                        let size = keyword("size").or(args.get(2))?;
-                        Some(Value::Array(ArraySpec { fill: "randint", dtype: dtype_arg(Scalar::I64)?, shape: self.shape(size)? }))
-                    }
-                    "numpy.zeros_like" | "numpy.empty_like" | "numpy.ones_like" | "numba.cuda.device_array_like"
-                    | "numba.cuda.pinned_array_like" | "numba.cuda.mapped_array_like" => {
-                        let Value::Array(mut spec) = self.value(args.first()?, depth + 1)? else { return None };
-                        spec.fill = match path.as_str() {
-                            "numpy.ones_like" => "ones",
-                            "numpy.zeros_like" => "zeros",
-                            _ => EMPTY,
-                        };
-                        if let Some(d) = keyword("dtype") {
-                            spec.dtype = self.dtype(d)?;
-                        }
-                        Some(Value::Array(spec))
-                    }
-                    "numba.cuda.to_device" | "numpy.ascontiguousarray" | "numpy.copy" => self.value(args.first()?, depth + 1),
-                    _ => {
-                        // `np.float32(2.0)` and friends: the scalar's value.
-                        scalar_type_of_path(&path)?;
-                        self.scalar(args.first()?)
-                    }
-                }
-            }
-            _ => self.scalar(e),
-        }
-    }
-
-    fn scalar(&self, e: &Expr) -> Option<Value> {
-        // An Enum member (`Mode.ADD`) is passed as its value.
-        let member = match e {
+    fn scalar(&self, e: &'a Expr) -> Option<String> {
+        let resolved = self.host.resolve(e);
+        let value = match resolved {
+            // An Enum member (`Mode.ADD`) is passed as its value.
             Expr::Attribute(a) => self.scope.enum_class(&a.value).and_then(|class| class.member(a.attr.as_str()).cloned()),
+            // `np.float32(2.0)` and friends: the scalar's value.
+            Expr::Call(call) => {
+                scalar_type_of_path(&qualified_path(&call.func, self.scope)?)?;
+                self.host.value(call.arguments.args.first()?)
+            }
             _ => None,
         };
-        Some(Value::Scalar(match member.or_else(|| const_eval(e, self.scope))? {
+        Some(match value.or_else(|| self.host.value(e))? {
             ConstValue::Int(v) => v.to_string(),
             ConstValue::Float(f) => format!("{f:?}"),
             ConstValue::Bool(b) => b.to_string(),
             _ => return None,
-        }))
-    }
-
-    fn int(&self, e: &Expr) -> Option<usize> {
-        const_eval(e, self.scope)?.as_int().filter(|v| *v >= 0).map(|v| v as usize)
-    }
-
-    fn shape(&self, e: &Expr) -> Option<Vec<usize>> {
-        match const_eval(e, self.scope)? {
-            ConstValue::Int(v) if v >= 0 => Some(vec![v as usize]),
-            ConstValue::Tuple(items) => items.iter().map(|i| i.as_int().filter(|v| *v >= 0).map(|v| v as usize)).collect(),
-            _ => None,
-        }
-    }
-
-    fn dtype(&self, e: &Expr) -> Option<Scalar> {
-        match e {
-            Expr::StringLiteral(s) => Scalar::from_numpy_name(s.value.to_str()),
-            other => scalar_type_of_path(&qualified_path(other, self.scope)?),
-        }
+        })
     }
 
     /// Whether `body` (where `name` is assigned) reads `name` before the launch.
@@ -412,92 +293,7 @@ impl<'a> Evaluator<'a> {
         reads.visit_body(body);
         reads.found
     }
-
-    /// The value of a name assigned exactly once in the enclosing function or the item, with
-    /// the body that assigns it.
-    /// A launch configuration's value: a constant, or arithmetic over constants and the
-    /// extents of arrays the host made (`(x.size + tpb - 1) // tpb`, `len(x)`,
-    /// `x.shape[0]`, `math.ceil(n / tpb)`, `int(np.ceil(...))`), through the names assigned
-    /// once before the launch.
-    fn config(&self, e: &Expr, depth: usize) -> Option<ConstValue> {
-        if let Some(v) = const_eval(e, self.scope) {
-            return Some(v);
-        }
-        if depth > 8 {
-            return None;
-        }
-        let int = |v: ConstValue| v.as_int().map(ConstValue::Int);
-        let extent = |array: &Expr, axis: Option<usize>| match self.value(array, depth + 1)? {
-            Value::Array(spec) => match axis {
-                Some(k) => spec.shape.get(k).map(|&d| ConstValue::Int(d as i128)),
-                None => Some(ConstValue::Int(spec.shape.iter().product::<usize>() as i128)),
-            },
-            Value::Scalar(_) => None,
-        };
-        let number = |v: &ConstValue| match v {
-            ConstValue::Int(i) => Some(*i as f64),
-            ConstValue::Float(f) => Some(*f),
-            _ => None,
-        };
-        match e {
-            Expr::Name(n) => {
-                let (_, assigned) = self.assignment(n.id.as_str())?;
-                self.config(assigned, depth + 1)
-            }
-            Expr::Tuple(t) => t.elts.iter().map(|x| self.config(x, depth + 1)).collect::<Option<Vec<_>>>().map(ConstValue::Tuple),
-            Expr::Attribute(a) if a.attr.as_str() == "size" => extent(&a.value, None),
-            Expr::Subscript(sub) if let Expr::Attribute(a) = &*sub.value && a.attr.as_str() == "shape" => {
-                let axis = usize::try_from(self.config(&sub.slice, depth + 1)?.as_int()?).ok()?;
-                extent(&a.value, Some(axis))
-            }
-            Expr::BinOp(b) => {
-                let (l, r) = (self.config(&b.left, depth + 1)?, self.config(&b.right, depth + 1)?);
-                match (l.as_int(), r.as_int(), b.op) {
-                    (Some(l), Some(r), Operator::Add) => Some(ConstValue::Int(l + r)),
-                    (Some(l), Some(r), Operator::Sub) => Some(ConstValue::Int(l - r)),
-                    (Some(l), Some(r), Operator::Mult) => Some(ConstValue::Int(l * r)),
-                    (Some(l), Some(r), Operator::FloorDiv) if r != 0 => Some(ConstValue::Int(l / r - i128::from(l % r != 0 && (l < 0) != (r < 0)))),
-                    (_, _, Operator::Div) => Some(ConstValue::Float(number(&l)? / number(&r)?)).filter(|_| number(&r) != Some(0.0)),
-                    _ => None,
-                }
-            }
-            Expr::Call(call) if call.arguments.keywords.is_empty() && call.arguments.args.len() == 1 => {
-                let arg = &call.arguments.args[0];
-                let builtin = || match &*call.func {
-                    Expr::Name(n) if crate::analysis::resolve::NameLookup::binding(self.scope, n.id.as_str()).is_none() => Some(format!("builtins.{}", n.id)),
-                    _ => None,
-                };
-                match qualified_path(&call.func, self.scope).or_else(builtin)?.as_str() {
-                    "builtins.len" => extent(arg, Some(0)),
-                    "builtins.int" => match self.config(arg, depth + 1)? {
-                        ConstValue::Float(f) if f.is_finite() => Some(ConstValue::Int(f.trunc() as i128)),
-                        other => int(other),
-                    },
-                    "math.ceil" => Some(ConstValue::Int(number(&self.config(arg, depth + 1)?)?.ceil() as i128)),
-                    "numpy.ceil" => Some(ConstValue::Float(number(&self.config(arg, depth + 1)?)?.ceil())),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    }
-
-    fn assignment(&self, name: &str) -> Option<(&'a [Stmt], &'a Expr)> {
-        for body in self.bodies {
-            let mut found = Vec::new();
-            collect_assignments(body, name, &mut found);
-            match found.as_slice() {
-                [one] => return Some((body, one)),
-                [] => continue,
-                _ => return None,
-            }
-        }
-        None
-    }
 }
-
-/// The generator of memory whose contents are undefined.
-const EMPTY: &str = "empty";
 
 /// Whether `name` is read (or updated in place: `a += 1`) before `before`.
 struct NameReads<'n> {
@@ -524,22 +320,6 @@ impl<'a> Visitor<'a> for NameReads<'_> {
             Expr::Name(n) if n.ctx == ExprContext::Load && n.id.as_str() == self.name && n.start() < self.before => self.found = true,
             _ => visitor::walk_expr(self, expr),
         }
-    }
-}
-
-fn collect_assignments<'a>(stmts: &'a [Stmt], name: &str, out: &mut Vec<&'a Expr>) {
-    for stmt in stmts {
-        match stmt {
-            Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)) => {
-                out.push(&a.value);
-                if a.targets.len() > 1 {
-                    out.push(&a.value); // chained assignment: treat as ambiguous
-                }
-            }
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
-            _ => {}
-        }
-        for_each_body(stmt, |body| collect_assignments(body, name, out));
     }
 }
 

@@ -134,7 +134,7 @@ fn plain_function<'db>(
 
 /// The statement at `range` (file-relative), at any depth of `stmts`.
 fn find_stmt(stmts: &[Stmt], range: TextRange) -> Option<&Stmt> {
-    for stmt in stmts {
+    for stmt in stmts.iter().filter(|s| s.range().contains_range(range)) {
         if stmt.range() == range {
             return Some(stmt);
         }
