@@ -689,6 +689,23 @@ fn expressions_numba_cannot_compile_say_what_to_write_instead() {
     }
 }
 
+#[test]
+fn storing_a_function_into_an_element_is_numbas_typing_error() {
+    // `y[row] = sum` (PELS' sliced-ELLPACK SpMV, a typo for `row_data`): Numba finds no
+    // `setitem(array(float64, 1d, C), int64, Function(...))`; neither does a dtype class.
+    for value in ["sum", "math.sin", "np.float32", "cuda.grid"] {
+        let src = format!("import math\nimport numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(o):\n    o[0] = {value}\n");
+        let (db, file) = kernel_runs::database(&src);
+        let e = type_function(&db, file, "k", Some("void(float64[::1])")).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Numba, "{value}: {}", e.message);
+        assert!(e.message.contains("an element takes a number"), "{value}: {}", e.message);
+    }
+    // A call of them is a number, stored as usual.
+    let src = "import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(o):\n    o[0] = np.float32(2.5)\n";
+    let (db, file) = kernel_runs::database(src);
+    assert!(type_function(&db, file, "k", Some("void(float64[::1])")).is_ok());
+}
+
 const NUMPY_UFUNCS: &str = "\
 import numpy as np
 from numba import cuda

@@ -1445,6 +1445,18 @@ impl<'c, 'a> Typer<'c, 'a> {
                     s.range(),
                 );
             }
+            // A function, module, dtype or iterator is no number either (`y[i] = sum`).
+            if base_scalar(&target).is_some() && !matches!(value, Ty::Val(_) | Ty::Opaque(_)) {
+                return reject(
+                    ErrorKind::Numba,
+                    format!(
+                        "No implementation of function setitem({}, ..., {}): an element takes a number",
+                        base.record_name(),
+                        value.record_name()
+                    ),
+                    s.range(),
+                );
+            }
             // Numba casts an IntEnum member to integers only (`int_enum_to_int`): to a float or
             // complex element its lowering fails, to a bool its typing (`bool(IntEnum)`); an
             // Enum member casts to nothing.
