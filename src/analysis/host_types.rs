@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Number, Operator, Stmt, UnaryOp};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use super::items::module_items;
 use super::kernels::file_gpu_functions;
@@ -309,17 +309,17 @@ impl<'a> HostModule<'a> {
         Self { scope: ItemScope::with_imports(db, file, body), env: Assignments::of(body, &[]), functions: HostFunctions::of(body) }
     }
 
-    /// The type of each positional argument of `call` (made in `def`, `None` at module level)
-    /// up to the first starred one, `None` where it cannot be inferred.
     /// An evaluator of the module's host code, inside `def` (with its assignments `local`)
     /// or at module level.
     fn evaluator<'e>(&'e self, local: Option<&'e Assignments<'a>>, def: Option<&'a ast::StmtFunctionDef>) -> Evaluator<'e, 'a> {
-        Evaluator { scope: &self.scope, local, module: &self.env, def, functions: &self.functions }
+        Evaluator { scope: &self.scope, local, module: &self.env, def, functions: &self.functions, at: None }
     }
 
+    /// The type of each positional argument of `call` (made in `def`, `None` at module level)
+    /// up to the first starred one, `None` where it cannot be inferred.
     fn argument_types(&self, call: &ast::ExprCall, def: Option<&'a ast::StmtFunctionDef>) -> Vec<Option<Type>> {
         let local = def.map(Assignments::of_function);
-        let eval = self.evaluator(local.as_ref(), def);
+        let eval = Evaluator { at: Some(call.start()), ..self.evaluator(local.as_ref(), def) };
         call.arguments.args.iter().take_while(|a| !a.is_starred_expr()).map(|a| eval.eval(a, 0).and_then(kernel_argument)).collect()
     }
 }
@@ -625,12 +625,39 @@ fn each_binding<'a>(stmt: &'a Stmt, bind: &mut dyn FnMut(&'a Expr, Option<&'a Ex
     }
 }
 
+/// `__name__ == "__main__"`.
+fn is_main_guard(test: &Expr) -> bool {
+    matches!(test, Expr::Compare(c) if matches!(&*c.left, Expr::Name(n) if n.id.as_str() == "__name__")
+        && matches!(&*c.comparators, [Expr::StringLiteral(s)] if s.value.to_str() == "__main__"))
+}
+
+/// The name `test` checks for no value: `not x`, `x is None`.
+fn none_guard(test: &Expr) -> Option<&str> {
+    match test {
+        Expr::UnaryOp(u) if u.op == UnaryOp::Not && let Expr::Name(n) = &*u.operand => Some(n.id.as_str()),
+        Expr::Compare(c)
+            if let (Expr::Name(n), [ast::CmpOp::Is], [Expr::NoneLiteral(_)]) = (&*c.left, &*c.ops, &*c.comparators) =>
+        {
+            Some(n.id.as_str())
+        }
+        _ => None,
+    }
+}
+
 /// The names one scope binds: the value of each name assigned exactly once (`None` for names
 /// bound any other way or more than once).
 struct Assignments<'a> {
     names: HashMap<String, Option<&'a Expr>>,
     /// The parameters the body never rebinds: they hold what the callers pass.
     params: HashSet<String>,
+    /// Names rebound in straight-line code only (`x = np.sort(x)`, a parameter's
+    /// `if x is None: x = ...`): each binding's position and value, in source order. Before
+    /// the first, a parameter holds what the callers pass.
+    rebound: HashMap<String, Vec<(TextSize, &'a Expr)>>,
+    /// The parameters among `rebound`.
+    rebound_params: HashSet<String>,
+    /// How many bindings of each name the body has (at any depth).
+    counts: HashMap<String, usize>,
 }
 
 impl<'a> Assignments<'a> {
@@ -639,9 +666,57 @@ impl<'a> Assignments<'a> {
         for p in params {
             names.insert(p.to_string(), None);
         }
-        let mut this = Self { names, params: params.iter().map(|p| p.to_string()).collect() };
+        let mut this = Self {
+            names,
+            params: params.iter().map(|p| p.to_string()).collect(),
+            rebound: HashMap::new(),
+            rebound_params: HashSet::new(),
+            counts: HashMap::new(),
+        };
         this.collect(stmts);
+        this.find_rebound(stmts, params);
         this
+    }
+
+    /// The names whose every binding is a top-level `name = value` of `stmts` (or a
+    /// parameter's `if not name:` / `if name is None:` with only `name = value` inside):
+    /// their value at a point is the last binding before it.
+    fn find_rebound(&mut self, stmts: &'a [Stmt], params: &[&str]) {
+        // A script's `if __name__ == "__main__":` body runs straight through too.
+        fn straight_line<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
+            for stmt in stmts {
+                match stmt {
+                    Stmt::If(i) if i.elif_else_clauses.is_empty() && is_main_guard(&i.test) => straight_line(&i.body, out),
+                    other => out.push(other),
+                }
+            }
+        }
+        let mut flat = Vec::new();
+        straight_line(stmts, &mut flat);
+        let mut sequences: HashMap<String, Vec<(TextSize, &'a Expr)>> = HashMap::new();
+        for stmt in flat {
+            let (name, value) = match stmt {
+                Stmt::Assign(a) if let [Expr::Name(n)] = a.targets.as_slice() => (n.id.as_str(), &*a.value),
+                Stmt::If(i) if i.elif_else_clauses.is_empty() && let Some(guarded) = none_guard(&i.test)
+                    && let [Stmt::Assign(a)] = i.body.as_slice() && let [Expr::Name(n)] = a.targets.as_slice()
+                    && n.id.as_str() == guarded && params.contains(&guarded) =>
+                {
+                    (guarded, &*a.value)
+                }
+                _ => continue,
+            };
+            sequences.entry(name.to_string()).or_default().push((stmt.start(), value));
+        }
+        for (name, sequence) in sequences {
+            let is_param = params.contains(&name.as_str());
+            if self.counts.get(&name) != Some(&sequence.len()) || (sequence.len() < 2 && !is_param) {
+                continue;
+            }
+            if is_param {
+                self.rebound_params.insert(name.clone());
+            }
+            self.rebound.insert(name, sequence);
+        }
     }
 
     fn of_function(def: &'a ast::StmtFunctionDef) -> Self {
@@ -650,6 +725,7 @@ impl<'a> Assignments<'a> {
     }
 
     fn bind(&mut self, name: &str, value: Option<&'a Expr>) {
+        *self.counts.entry(name.to_string()).or_default() += 1;
         self.params.remove(name);
         match self.names.get_mut(name) {
             Some(slot) => *slot = None,
@@ -854,6 +930,9 @@ struct Evaluator<'e, 'a> {
     /// The function `local` belongs to.
     def: Option<&'a ast::StmtFunctionDef>,
     functions: &'e HostFunctions<'a>,
+    /// Where the expression being evaluated is, in `local` (or the module when `local` is
+    /// `None`): a name rebound there has its last value before this point.
+    at: Option<TextSize>,
 }
 
 fn array(dtype: Type, ndim: usize, layout: Layout) -> Option<HostTy> {
@@ -878,6 +957,16 @@ fn array_parts(ty: &HostTy) -> Option<(Type, usize, Layout)> {
 }
 
 impl<'a> Evaluator<'_, 'a> {
+    /// The binding of a name rebound in the current scope that is the last before `at`, with
+    /// its position.
+    fn rebound_value(&self, name: &str) -> Option<(TextSize, &'a Expr)> {
+        let env = match self.local {
+            Some(local) => local,
+            None => self.module,
+        };
+        env.rebound.get(name)?.iter().rev().find(|(at, _)| Some(*at) < self.at).copied()
+    }
+
     /// The single value a name is assigned, looking in the function first, then the module.
     fn name_value(&self, name: &str) -> Option<&'a Expr> {
         if let Some(local) = self.local
@@ -892,7 +981,8 @@ impl<'a> Evaluator<'_, 'a> {
     /// `name` (or its default): the first call, in source order, whose argument is known.
     fn parameter_value(&self, name: &str, depth: usize) -> Option<HostTy> {
         let def = self.def?;
-        if !self.local?.params.contains(name) {
+        let local = self.local?;
+        if !local.params.contains(name) && !local.rebound_params.contains(name) {
             return None;
         }
         let (callee, skipped) = match self.functions.by_name.get(def.name.as_str()) {
@@ -951,13 +1041,13 @@ impl<'a> Evaluator<'_, 'a> {
                     if env.as_ref().is_some_and(|e| e.names.contains_key(callee)) {
                         continue;
                     }
-                    let eval = Evaluator { local: env.as_ref(), def: *caller, ..*self };
+                    let eval = Evaluator { local: env.as_ref(), def: *caller, at: Some(call.start()), ..*self };
                     eval.eval(value, depth + 1)
                 }
                 // Defaults are evaluated where the function is defined.
                 None => {
                     let Some(default) = default else { continue };
-                    let eval = Evaluator { local: None, def: None, ..*self };
+                    let eval = Evaluator { local: None, def: None, at: None, ..*self };
                     eval.eval(default, depth + 1)
                 }
             };
@@ -968,7 +1058,7 @@ impl<'a> Evaluator<'_, 'a> {
         // A function the module never calls (an entry point of a library or script): what
         // it is called with by default.
         if calls.is_empty() {
-            return Evaluator { local: None, def: None, ..*self }.eval(default?, depth + 1);
+            return Evaluator { local: None, def: None, at: None, ..*self }.eval(default?, depth + 1);
         }
         None
     }
@@ -1001,7 +1091,7 @@ impl<'a> Evaluator<'_, 'a> {
                 break;
             };
             let env = Assignments::of_function(method);
-            let eval = Evaluator { local: Some(&env), def: Some(method), ..*self };
+            let eval = Evaluator { local: Some(&env), def: Some(method), at: None, ..*self };
             functions.met_attribute_in_progress.set(false);
             match eval.eval(value, depth + 1) {
                 Some(found) if agreed.as_ref().is_none_or(|a| *a == found) => agreed = Some(found),
@@ -1139,6 +1229,9 @@ impl<'a> Evaluator<'_, 'a> {
             }
             Expr::Name(n) => {
                 let name = n.id.as_str();
+                if let Some((at, value)) = self.rebound_value(name) {
+                    return Evaluator { at: Some(at), ..*self }.eval(value, depth + 1);
+                }
                 if let Some(value) = self.name_value(name) {
                     return self.eval(value, depth + 1);
                 }
@@ -1315,6 +1408,16 @@ impl<'a> Evaluator<'_, 'a> {
                     array(dtype_or(3, kind.into())?, 1, Layout::C)
                 }
                 "linspace" => array(dtype_or(5, Scalar::F64.into())?, 1, Layout::C),
+                // A sorted copy in the input's memory order (`copy(order="K")`); `axis=None`
+                // sorts the flattened array.
+                "sort" => {
+                    let (d, nd, layout) = array_parts(&self.eval(arg(0, "a")?, depth + 1)?)?;
+                    match arg(1, "axis") {
+                        Some(Expr::NoneLiteral(_)) => array(d, 1, Layout::C),
+                        _ if layout == Layout::A => None,
+                        _ => array(d, nd, layout),
+                    }
+                }
                 "array" | "asarray" | "asnumpy" | "ascontiguousarray" | "asfortranarray" => {
                     let first = arg(0, "a").or_else(|| kw("object"))?;
                     let forced = match name {
@@ -1588,7 +1691,7 @@ pub fn launch_arg_homes(db: &dyn Db, file: SourceFile, item: super::items::ItemT
         let local_env = def.map(Assignments::of_function);
         let Some(found) = call_at(stmts, call.range) else { continue };
         // Where the callers' arrays live is not followed: a parameter's home is unknown.
-        let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env, def: None, functions: &no_functions };
+        let eval = Evaluator { scope: &scope, local: local_env.as_ref(), module: &module_env, def: None, functions: &no_functions, at: None };
         out.push((call.range, found.arguments.args.iter().map(|a| eval.home(a, 0)).collect()));
     }
     out
@@ -1753,6 +1856,47 @@ def main(n):
 "#;
         let states = "array(Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True), 1d, C)";
         let expected = [vec!["array(float32, 3d, C)", states], vec![states, states]];
+        assert_eq!(launches(src)["k"], expected.map(|s| s.iter().map(|t| t.to_string()).collect::<Vec<_>>()).to_vec());
+    }
+
+    #[test]
+    fn names_rebound_in_straight_line_code_have_their_value_at_the_launch() {
+        // realworld16: `coord = np.sort(coord, axis=0)` before the launch, and states made
+        // when the caller passes none (`if not rng_states: rng_states = ...`).
+        let src = r#"
+import numpy as np
+from numba import cuda
+from numba.cuda.random import create_xoroshiro128p_states
+
+@cuda.jit
+def k(a, states):
+    pass
+
+def run(x, n, rng_states=None):
+    x = np.sort(x, axis=0)
+    x = x.astype(np.float32)
+    if not rng_states:
+        rng_states = create_xoroshiro128p_states(n, seed=1)
+    k[1, 32](x, rng_states)
+    x = np.zeros(3, dtype=np.int8)
+    k[1, 32](x, rng_states)
+
+def branches(x, flag):
+    if flag:
+        x = np.zeros(3, dtype=np.int8)
+    k[1, 32](x, 2)
+
+run(np.ones((4, 4), order="F"), 64)
+branches(np.ones(3), True)
+
+if __name__ == "__main__":
+    y = np.zeros((8, 2), dtype=np.float32)
+    y = np.sort(y, axis=None)
+    k[1, 32](cuda.to_device(y), create_xoroshiro128p_states(32, seed=1))
+"#;
+        let states = "array(Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True), 1d, C)";
+        let expected = [vec!["array(float32, 2d, F)", states], vec!["array(int8, 1d, C)", states], vec!["array(float32, 1d, C)", states]];
+        // The launch after `x` is rebound on one branch only has no known type for it.
         assert_eq!(launches(src)["k"], expected.map(|s| s.iter().map(|t| t.to_string()).collect::<Vec<_>>()).to_vec());
     }
 
