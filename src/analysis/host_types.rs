@@ -949,6 +949,56 @@ fn array(dtype: Type, ndim: usize, layout: Layout) -> Option<HostTy> {
     }))
 }
 
+/// An operand of host array arithmetic: an array (a NumPy scalar as a 0-d one), or a Python
+/// number, which NumPy 2 promotes weakly (NEP 50: `100.0 * float32_array` stays float32).
+enum Operand {
+    Array((Type, usize, Layout)),
+    Python(Scalar),
+}
+
+/// The array `l op r` gives in host code, as `typeof` types it (NumPy 2 promotion; the
+/// result keeps F order only when every array operand has it).
+fn array_arithmetic(op: Operator, l: Operand, r: Operand) -> Option<HostTy> {
+    use Scalar::*;
+    if !matches!(op, Operator::Add | Operator::Sub | Operator::Mult | Operator::Div | Operator::FloorDiv | Operator::Mod | Operator::Pow) {
+        return None;
+    }
+    let weak = |d: Scalar, w: Scalar| match w {
+        Bool => d,
+        I64 if d == Bool => I64,
+        I64 => d,
+        F64 if d.is_float() || d.is_complex() => d,
+        F64 => F64,
+        C128 if d.is_complex() => d,
+        C128 if matches!(d, F16 | F32) => C64,
+        C128 => C128,
+        other => super::typing::promote::unify_scalar(d, other),
+    };
+    let ((d, ndim, layout), other) = match (l, r) {
+        (Operand::Array(a), Operand::Array(b)) => {
+            let (Type::Scalar(da), Type::Scalar(db)) = (&a.0, &b.0) else { return None };
+            let d = super::typing::promote::unify_scalar(*da, *db);
+            let arrays: Vec<_> = [&a, &b].into_iter().filter(|p| p.1 > 0).collect();
+            if arrays.iter().any(|p| p.2 == Layout::A) {
+                return None;
+            }
+            let layout = if arrays.iter().all(|p| p.2 == Layout::F) { Layout::F } else { Layout::C };
+            ((Type::Scalar(d), a.1.max(b.1), layout), None)
+        }
+        (Operand::Array(a), Operand::Python(w)) | (Operand::Python(w), Operand::Array(a)) => (a, Some(w)),
+        (Operand::Python(_), Operand::Python(_)) => return None,
+    };
+    let Type::Scalar(d) = d else { return None };
+    if layout == Layout::A {
+        return None;
+    }
+    let mut d = other.map_or(d, |w| weak(d, w));
+    if op == Operator::Div && (d.is_int() || d == Bool) {
+        d = F64;
+    }
+    array(Type::Scalar(d), ndim, if ndim == 1 { Layout::C } else { layout })
+}
+
 fn array_parts(ty: &HostTy) -> Option<(Type, usize, Layout)> {
     match ty {
         HostTy::Value(Type::Array { dtype, ndim, layout, .. }) => Some(((**dtype).clone(), *ndim as usize, *layout)),
@@ -1207,9 +1257,17 @@ impl<'a> Evaluator<'_, 'a> {
                 }
             }
             Expr::BinOp(b) => {
-                let (HostTy::Value(Type::Scalar(l)), HostTy::Value(Type::Scalar(r))) =
-                    (self.eval(&b.left, depth + 1)?, self.eval(&b.right, depth + 1)?)
-                else {
+                let (l, r) = (self.eval(&b.left, depth + 1)?, self.eval(&b.right, depth + 1)?);
+                if array_parts(&l).is_some() || array_parts(&r).is_some() {
+                    let operand = |ty: &HostTy, e: &Expr| match (array_parts(ty), ty) {
+                        (Some(parts), _) => Some(Operand::Array(parts)),
+                        (None, HostTy::Value(Type::Scalar(s))) if self.numpy_scalar(e, depth) => Some(Operand::Array((Type::Scalar(*s), 0, Layout::C))),
+                        (None, HostTy::Value(Type::Scalar(s))) => Some(Operand::Python(*s)),
+                        _ => None,
+                    };
+                    return array_arithmetic(b.op, operand(&l, &b.left)?, operand(&r, &b.right)?);
+                }
+                let (HostTy::Value(Type::Scalar(l)), HostTy::Value(Type::Scalar(r))) = (l, r) else {
                     return None;
                 };
                 let ints = l == Scalar::I64 && r == Scalar::I64;
@@ -1282,6 +1340,16 @@ impl<'a> Evaluator<'_, 'a> {
             },
             Expr::Call(call) => self.call(call, depth),
             _ => None,
+        }
+    }
+
+    /// Whether `expr` is a NumPy scalar (`np.float64(2)`, or a name assigned one), which
+    /// NumPy promotes with arrays by its type, not as a Python number.
+    fn numpy_scalar(&self, expr: &Expr, depth: usize) -> bool {
+        match expr {
+            Expr::Call(call) => self.path(&call.func).is_some_and(|p| p.strip_prefix("numpy.").is_some_and(|n| Scalar::from_numpy_name(n).is_some())),
+            Expr::Name(n) if depth < 24 => self.name_value(n.id.as_str()).is_some_and(|v| self.numpy_scalar(v, depth + 1)),
+            _ => false,
         }
     }
 
@@ -1408,6 +1476,30 @@ impl<'a> Evaluator<'_, 'a> {
                     array(dtype_or(3, kind.into())?, 1, Layout::C)
                 }
                 "linspace" => array(dtype_or(5, Scalar::F64.into())?, 1, Layout::C),
+                // Float ufuncs: the smallest float that holds the input's values (NumPy's
+                // loops: int8 -> float16, int16 -> float32, int64 -> float64).
+                "sqrt" | "exp" | "exp2" | "expm1" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan" | "arcsin"
+                | "arccos" | "arctan" | "sinh" | "cosh" | "tanh" | "cbrt" | "floor" | "ceil" | "trunc" | "rint"
+                    if args.len() == 1 && call.arguments.keywords.is_empty() =>
+                {
+                    let float = |s: Scalar| match s {
+                        Scalar::Bool | Scalar::I8 | Scalar::U8 => Some(Scalar::F16),
+                        Scalar::I16 | Scalar::U16 => Some(Scalar::F32),
+                        s if s.is_int() => Some(Scalar::F64),
+                        s if s.is_float() => Some(s),
+                        _ => None,
+                    };
+                    match self.eval(&args[0], depth + 1)? {
+                        HostTy::Value(Type::Scalar(s)) => Some(HostTy::Value(Type::Scalar(float(s)?))),
+                        other => {
+                            let (Type::Scalar(d), nd, layout) = array_parts(&other)? else { return None };
+                            if layout == Layout::A {
+                                return None;
+                            }
+                            array(Type::Scalar(float(d)?), nd, layout)
+                        }
+                    }
+                }
                 // A sorted copy in the input's memory order (`copy(order="K")`); `axis=None`
                 // sorts the flattened array.
                 "sort" => {
@@ -1898,6 +1990,42 @@ if __name__ == "__main__":
         let expected = [vec!["array(float32, 2d, F)", states], vec!["array(int8, 1d, C)", states], vec!["array(float32, 1d, C)", states]];
         // The launch after `x` is rebound on one branch only has no known type for it.
         assert_eq!(launches(src)["k"], expected.map(|s| s.iter().map(|t| t.to_string()).collect::<Vec<_>>()).to_vec());
+    }
+
+    #[test]
+    fn host_array_arithmetic_types_as_numpy_promotes() {
+        // Each checked with NumPy 2.4 and `numba.typeof`.
+        let cases = [
+            ("S * f", "array(float32, 1d, C)"),
+            ("2 * i", "array(int32, 1d, C)"),
+            ("2.0 * i", "array(float64, 1d, C)"),
+            ("i / i", "array(float64, 1d, C)"),
+            ("f / 2", "array(float32, 1d, C)"),
+            ("f + i", "array(float64, 1d, C)"),
+            ("1j * f", "array(complex64, 1d, C)"),
+            ("F * 2", "array(float32, 2d, F)"),
+            ("F + C", "array(float32, 2d, C)"),
+            ("np.float64(2) * f", "array(float64, 1d, C)"),
+            ("i // 2", "array(int32, 1d, C)"),
+            ("np.sqrt(i)", "array(float64, 1d, C)"),
+            ("np.exp(F)", "array(float32, 2d, F)"),
+            ("np.sqrt(S / n)", "float64"),
+            ("np.floor(np.float32(S))", "float32"),
+        ];
+        let mut src = String::from("import numpy as np\nfrom numba import cuda\n\n");
+        for (n, _) in cases.iter().enumerate() {
+            src += &format!("@cuda.jit\ndef k{n}(a):\n    pass\n\n");
+        }
+        src += "def run(S, n):\n    f = np.ones(n, dtype=np.float32)\n    i = np.ones(n, dtype=np.int32)\n";
+        src += "    F = np.ones((3, 3), dtype=np.float32, order='F')\n    C = np.ones((3, 3), dtype=np.float32)\n";
+        for (n, (expr, _)) in cases.iter().enumerate() {
+            src += &format!("    k{n}[1, 32]({expr})\n");
+        }
+        src += "\nrun(100.0, 16)\n";
+        let got = launches(&src);
+        for (n, (expr, want)) in cases.iter().enumerate() {
+            assert_eq!(got.get(&format!("k{n}")).map(|s| s[0][0].as_str()), Some(*want), "{expr}");
+        }
     }
 
     #[test]
