@@ -252,6 +252,17 @@ impl<'a> ItemScope<'a> {
         for stmt in body {
             let outer = Layered { inner: &self.local, outer: Some(self.module) };
             self.closure.add_statement_in(stmt, Some(&outer));
+            // `add_device = cuda.jit(device=True)(add)` of a module-level function: calls of
+            // the name call that function.
+            if let Stmt::Assign(a) = stmt
+                && let [Expr::Name(target)] = a.targets.as_slice()
+                && let Some(Expr::Name(f)) = super::scope::jit_wrapped(&a.value, &*self)
+                && self.closure.get(f.id.as_str()).is_none()
+                && self.module.get(f.id.as_str()) == Some(&Binding::Definition)
+            {
+                let function = Binding::Function(f.id.to_string(), true);
+                self.closure.bindings.insert(target.id.to_string(), function);
+            }
             match stmt {
                 Stmt::FunctionDef(def) => {
                     self.nested.insert(def.name.to_string(), format!("{prefix}{}", def.name.as_str()));

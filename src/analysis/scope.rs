@@ -437,20 +437,23 @@ fn function_of(value: &Expr, lookup: &dyn NameLookup) -> Option<(String, bool)> 
             Binding::Function(f, jitted) => Some((f.clone(), *jitted)),
             _ => None,
         },
-        Expr::Call(call) => {
-            let is_jit = |e: &Expr| super::kernels::jit_spec(e, lookup).is_some() || super::kernels::cpu_jit_spec(e, lookup).is_some();
-            // `cuda.jit(device=True)(func)`
-            if let (Expr::Call(_), [arg]) = (&*call.func, &call.arguments.args[..])
-                && is_jit(&call.func)
-            {
-                return function_of(arg, lookup).map(|(f, _)| (f, true));
-            }
-            // `cuda.jit(func, device=True)`
-            let first @ Expr::Name(_) = call.arguments.args.first()? else { return None };
-            if is_jit(value) { function_of(first, lookup).map(|(f, _)| (f, true)) } else { None }
-        }
+        Expr::Call(_) => function_of(jit_wrapped(value, lookup)?, lookup).map(|(f, _)| (f, true)),
         _ => None,
     }
+}
+
+/// The function a JIT wrap wraps: `func` of `cuda.jit(device=True)(func)`, `cuda.jit(func,
+/// device=True)`, `numba.njit(func)`.
+pub fn jit_wrapped<'e>(value: &'e Expr, lookup: &dyn NameLookup) -> Option<&'e Expr> {
+    let Expr::Call(call) = value else { return None };
+    let is_jit = |e: &Expr| super::kernels::jit_spec(e, lookup).is_some() || super::kernels::cpu_jit_spec(e, lookup).is_some();
+    if let (Expr::Call(_), [arg]) = (&*call.func, &call.arguments.args[..])
+        && is_jit(&call.func)
+    {
+        return Some(arg);
+    }
+    let first @ Expr::Name(_) = call.arguments.args.first()? else { return None };
+    is_jit(value).then_some(first)
 }
 
 /// `cuda.declare_device(name, signature, link=...)`, with its signature.

@@ -399,8 +399,22 @@ pub enum Type {
     Optional(Box<Type>),
     /// The object `range(...)` returns, by the type of its bounds (`range_state_int64`).
     Range(Scalar),
+    /// A compile-time object passed to a device function (Numba's `NumberClass`, `Function`
+    /// and `Dispatcher` types): the callee is specialised for it, and the IR carries it as an
+    /// empty value.
+    Object(Object),
     /// The analysis could not tell.
     Unknown,
+}
+
+/// What a [`Type::Object`] is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Object {
+    /// A module-level object by its path: a scalar type (`numba.cuda.uint32`), an intrinsic
+    /// (`numba.cuda.atomic.add`), a builtin (`builtins.int`).
+    Path(String),
+    /// A GPU function, by the name the caller's module calls it.
+    Device(String),
 }
 
 impl Type {
@@ -494,6 +508,8 @@ impl fmt::Display for Type {
             Type::StrLiteral(v) => write!(f, "Literal[str]({v})"),
             Type::Optional(t) => write!(f, "OptionalType({t})"),
             Type::Range(s) => write!(f, "range_state_{s}"),
+            Type::Object(Object::Path(p)) => write!(f, "Object({p})"),
+            Type::Object(Object::Device(n)) => write!(f, "type(CUDADispatcher({n}))"),
             Type::Unknown => f.write_str("?"),
         }
     }

@@ -17,7 +17,7 @@ use crate::analysis::libdevice::{self, Plan};
 use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
 use crate::analysis::scope::{Binding, ConstValue};
 use crate::analysis::syntax::parse_module;
-use crate::analysis::types::{Layout, Scalar, Type};
+use crate::analysis::types::{Layout, Object, Scalar, Type};
 use crate::analysis::typing::closures::ClosureCall;
 use crate::analysis::typing::promote::{self, base_scalar, unify, unify_scalar};
 use crate::analysis::typing::{
@@ -106,6 +106,7 @@ fn lower_typed(
         loops: Vec::new(),
         locals: BTreeSet::new(),
         object_paths: HashMap::new(),
+        device_params: HashMap::new(),
     };
     lower.function(&def, args, free)?;
     super::wraps::drop_needless_wraps(&mut lower.func);
@@ -131,6 +132,8 @@ struct Lower<'a> {
     /// Locals bound to a module object (`t = cuda.threadIdx`): its path; `None` where two
     /// bindings name different objects.
     object_paths: HashMap<String, Option<String>>,
+    /// Parameters given a GPU function (`cast_func`): the name the caller's module calls it.
+    device_params: HashMap<String, String>,
 }
 
 /// Collects the Numba type of every read and write of each local variable.
@@ -567,8 +570,18 @@ impl Lower<'_> {
             if ty.is_array() {
                 self.spaces.insert(value, MemorySpace::Global);
             }
-            self.func.params.push(Param { name: name.to_string(), ty: ty.clone(), value, declared: ty });
+            self.func.params.push(Param { name: name.to_string(), ty: ty.clone(), value, declared: ty.clone() });
             self.locals.insert(name.to_string());
+            // A parameter given a compile-time object is that object wherever it is used.
+            match ty {
+                Type::Object(Object::Path(p)) => {
+                    self.object_paths.insert(name.to_string(), Some(p));
+                }
+                Type::Object(Object::Device(d)) => {
+                    self.device_params.insert(name.to_string(), d);
+                }
+                _ => {}
+            }
         }
         crate::analysis::kernels::for_each_assigned_name(&def.body, &mut |name| {
             self.locals.insert(name.to_string());
@@ -581,7 +594,9 @@ impl Lower<'_> {
             }
         }
         for p in self.func.params.clone() {
-            self.write(&p.name, p.value, def.name.range())?;
+            if !matches!(p.ty, Type::Object(_)) {
+                self.write(&p.name, p.value, def.name.range())?;
+            }
         }
         self.block(&def.body)?;
         let value = self.none_return(def.name.range())?;
@@ -2067,14 +2082,38 @@ impl Lower<'_> {
     /// but keeps its Numba type here, which the callee is typed and specialized for (the
     /// identity cast is gone once `flatten_complex` makes it that value type).
     fn argument(&mut self, arg: &Expr) -> LResult<ValueId> {
+        // A compile-time object is no value: its type names it.
+        if let Some(object) = self.object_argument(arg) {
+            return Ok(self.emit(Op::MakeTuple(Vec::new()), Some(Type::Object(object)), arg.range()));
+        }
         let v = self.expr(arg)?;
         Ok(match self.literal_type(arg) {
             Some(t @ Type::Enum { value, .. }) => {
                 let (t, value) = (t.clone(), *value);
                 self.emit(Op::Cast(v, value), Some(t), arg.range())
             }
+            // An integer constant, or a tuple of them, keeps its literal type too: the callee
+            // is typed with it (a shape parameter is a compile-time constant there).
+            Some(t) if is_int_literal(t) => {
+                let t = t.clone();
+                self.as_literal(v, &t, arg.range())?
+            }
             _ => v,
         })
+    }
+
+    /// The value `v` typed as the integer literal (or tuple of them) `t`: no computation.
+    fn as_literal(&mut self, v: ValueId, t: &Type, span: TextRange) -> LResult<ValueId> {
+        if let Type::IntLiteral(_) = t {
+            let s = scalar(self.ty(v)).unwrap_or(Scalar::I64);
+            return Ok(self.emit(Op::Cast(v, s), Some(t.clone()), span));
+        }
+        let mut items = Vec::new();
+        for (i, item) in self.tuple_items(v, span)?.into_iter().enumerate() {
+            let et = tuple_element(t, i).unwrap_or(Type::Unknown);
+            items.push(self.as_literal(item, &et, span)?);
+        }
+        Ok(self.emit(Op::MakeTuple(items), Some(t.clone()), span))
     }
 
     /// A call of a closure: its arguments, then the enclosing variables it reads.
@@ -2228,22 +2267,46 @@ impl Lower<'_> {
         }
     }
 
+    /// The GPU function `func` names, by the name its module calls it: of this module or
+    /// imported, or the one a parameter was given (`cast_func(x)`).
+    fn device_function(&self, func: &Expr) -> Option<String> {
+        match func {
+            Expr::Name(n) if self.locals.contains(n.id.as_str()) => self.device_params.get(n.id.as_str()).cloned(),
+            Expr::Name(n) => resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).map(|_| n.id.to_string()),
+            // `dm.halve(x)` with `import helpers as dm`: called by its path, `helpers.halve`.
+            Expr::Attribute(_) => self
+                .global_path(func)
+                .filter(|p| !crate::analysis::scope::is_modelled_module(p))
+                .filter(|p| resolve_device_function(self.db, self.file, self.scope, p).is_some()),
+            _ => None,
+        }
+    }
+
+    /// The compile-time object an argument of a GPU function call denotes (a scalar type, an
+    /// intrinsic, a GPU function), which Numba specialises the callee for.
+    fn object_argument(&self, arg: &Expr) -> Option<Object> {
+        if let Some(name) = self.device_function(arg) {
+            return Some(Object::Device(name));
+        }
+        if !self.objects(arg) {
+            return None;
+        }
+        // A builtin is no global of the module (`int`: `builtins.int`).
+        let builtin = match arg {
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) && self.scope.binding(n.id.as_str()).is_none() => {
+                Some(format!("builtins.{}", n.id))
+            }
+            _ => None,
+        };
+        self.global_path(arg).or(builtin).map(Object::Path)
+    }
+
     fn call(&mut self, call: &ast::ExprCall, expr: &Expr) -> LResult<ValueId> {
         let span = call.range();
         if let Some(closure) = self.types.closure_calls.get(&(span.start().into(), span.end().into())).cloned() {
             return self.closure_call(call, expr, &closure);
         }
-        let device_function = match &*call.func {
-            Expr::Name(n) if !self.locals.contains(n.id.as_str()) => {
-                resolve_device_function(self.db, self.file, self.scope, n.id.as_str()).map(|_| n.id.to_string())
-            }
-            // `dm.halve(x)` with `import helpers as dm`: called by its path, `helpers.halve`.
-            Expr::Attribute(_) => self
-                .global_path(&call.func)
-                .filter(|p| !crate::analysis::scope::is_modelled_module(p))
-                .filter(|p| resolve_device_function(self.db, self.file, self.scope, p).is_some()),
-            _ => None,
-        };
+        let device_function = self.device_function(&call.func);
         let device_function = device_function.as_deref();
         if device_function.is_none()
             && let Some(v) = self.array_call(call, expr)?
@@ -2989,6 +3052,16 @@ fn statement_name(stmt: &Stmt) -> &'static str {
         Stmt::Import(_) | Stmt::ImportFrom(_) => "an import",
         Stmt::Global(_) | Stmt::Nonlocal(_) => "`global`/`nonlocal`",
         _ => "this statement",
+    }
+}
+
+/// Whether `t` is an integer literal or a (non-empty) tuple of them.
+fn is_int_literal(t: &Type) -> bool {
+    match t {
+        Type::IntLiteral(_) => true,
+        Type::UniTuple(item, _) => is_int_literal(item),
+        Type::Tuple(items) => !items.is_empty() && items.iter().all(is_int_literal),
+        _ => false,
     }
 }
 

@@ -407,6 +407,10 @@ pub fn flat_type(t: &Type) -> Type {
         Type::Scalar(Scalar::C64) => Type::UniTuple(Box::new(Type::Scalar(Scalar::F32)), 2),
         Type::Scalar(Scalar::C128) => Type::UniTuple(Box::new(Type::Scalar(Scalar::F64)), 2),
         Type::UniTuple(e, n) => Type::UniTuple(Box::new(flat_type(e)), *n),
+        // Integer literals (a call's constant arguments, which the callee is specialised
+        // for) are the numbers they hold; a tuple of them takes Numba's form of its items'.
+        Type::IntLiteral(_) => Type::Scalar(super::typing::promote::base_scalar(t).unwrap_or(Scalar::I64)),
+        Type::Tuple(items) if items.iter().any(|i| matches!(i, Type::IntLiteral(_))) => Type::tuple(items.iter().map(flat_type).collect()),
         Type::Tuple(items) => Type::Tuple(items.iter().map(flat_type).collect()),
         // An optional is the pair (valid, value).
         Type::Optional(t) => Type::Tuple(vec![Type::Scalar(Scalar::Bool), flat_type(t)]),
@@ -414,6 +418,8 @@ pub fn flat_type(t: &Type) -> Type {
         Type::Range(s) => Type::UniTuple(Box::new(Type::Scalar(*s)), 3),
         // An Enum member is its value.
         Type::Enum { value, .. } => Type::Scalar(*value),
+        // A compile-time object has no run-time value once calls are resolved.
+        Type::Object(_) => Type::Tuple(Vec::new()),
         // A record is a reference to its bytes: a 0-d array of it.
         Type::Record(_) => Type::Array { dtype: Box::new(t.clone()), ndim: 0, layout: Layout::C, readonly: false },
         other => other.clone(),

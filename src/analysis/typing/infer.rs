@@ -15,7 +15,7 @@ use crate::analysis::kernels::{ItemScope, bound_names, for_each_assigned_name, f
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
 use crate::analysis::scope::{Binding, ConstValue, EnumClass};
 use crate::analysis::signature::Signature;
-use crate::analysis::types::{Layout, Record, RecordField, Scalar, Type};
+use crate::analysis::types::{Layout, Object, Record, RecordField, Scalar, Type};
 use crate::analysis::{Db, SourceFile};
 
 /// What an expression denotes while typing: a Numba value type, or one of the
@@ -46,6 +46,14 @@ pub enum Ty {
 impl Ty {
     pub fn scalar(s: Scalar) -> Ty {
         Ty::Val(Type::Scalar(s))
+    }
+    /// What an argument of this type denotes: a compile-time object is the object itself.
+    pub fn of_argument(t: Type) -> Ty {
+        match t {
+            Type::Object(Object::Path(p)) => Ty::Path(p),
+            Type::Object(Object::Device(n)) => Ty::Device(n),
+            t => Ty::Val(t),
+        }
     }
     pub fn value(&self) -> Option<&Type> {
         match self {

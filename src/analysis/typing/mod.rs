@@ -365,7 +365,7 @@ pub fn type_def_for_args(
         .ok_or_else(|| ("cannot find the function's definition".to_string(), def_range))?;
     let scope = ItemScope::for_def(db, file, &module.syntax().body, def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
-    let args: Vec<Ty> = args.iter().cloned().map(Ty::Val).collect();
+    let args: Vec<Ty> = args.iter().cloned().map(Ty::of_argument).collect();
     infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| (f.message, f.range))
 }
 
@@ -388,8 +388,8 @@ pub fn type_closure_for_args(
     let own = args.len().checked_sub(free.len()).ok_or_else(missing)?;
     let scope = ItemScope::for_def(db, file, body, def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
-    let explicit: Vec<Ty> = args[..own].iter().cloned().map(Ty::Val).collect();
-    let free_types: Vec<(String, Ty)> = free.iter().cloned().zip(args[own..].iter().cloned().map(Ty::Val)).collect();
+    let explicit: Vec<Ty> = args[..own].iter().cloned().map(Ty::of_argument).collect();
+    let free_types: Vec<(String, Ty)> = free.iter().cloned().zip(args[own..].iter().cloned().map(Ty::of_argument)).collect();
     let types = infer::type_closure(&ctx, &def, &explicit, &siblings, &free_types, 0).map_err(|f| (f.message, f.range))?;
     Ok((types, free))
 }
