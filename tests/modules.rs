@@ -376,3 +376,54 @@ def main():
     let e = types(d, "whole.py::w").unwrap_err();
     assert!(e.contains("whole.py:6:9") && e.contains("cannot use the Enum class `Mode` itself as a value"), "{e}");
 }
+
+/// `Color["green"]` (Numba's Enum class getitem), and Enum classes of a module under a
+/// `numba.*` path, as numba-cuda's tests import theirs (`from
+/// numba.cuda.tests.cudapy.enum_usecases import Color`): read from its file like any module,
+/// not taken for a part of Numba kernlint models. Expected types are Numba's typemap, outputs
+/// Numba's simulator's.
+#[test]
+fn enum_getitem_and_enums_of_numba_test_modules() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |name: &str, text: &str| write_file(d, name, text);
+    write(
+        "numba/cuda/tests/cudapy/enum_usecases.py",
+        "from enum import Enum, IntEnum\n\n\nclass Color(Enum):\n    red = 1\n    green = 2\n\n\nclass RequestError(IntEnum):\n    not_found = 404\n    internal_error = 500\n",
+    );
+    write(
+        "kern.py",
+        "\
+from numba import cuda
+from numba.cuda.tests.cudapy.enum_usecases import Color, RequestError
+from numba.cuda import int16
+
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        c = Color[\"green\"]
+        r = RequestError[\"not_found\"]
+        v = x[i] + (c == Color.green) + 2 * (Color[\"red\"] == c)
+        if i > 1:
+            v += r - int16(RequestError.internal_error)
+        out[i] = v + c.value
+
+
+@cuda.jit
+def missing(out, x):
+    out[0] = Color[\"blue\"] == Color.red
+",
+    );
+    let t = types(d, "kern.py::k").unwrap();
+    assert_eq!(
+        variables(&t),
+        pairs(&[("c", "Enum<int64>(Color)"), ("i", "int64"), ("out", ARRAY), ("r", "IntEnum<int64>(RequestError)"), ("v", "float64"), ("x", ARRAY)])
+    );
+    assert_eq!(run(d, "kern.py::k"), [3.0, 4.0, -91.0, -90.0]);
+    compiles(d, "kern.py::k");
+    // Numba: `No implementation of function getitem ... (Enum class<int64>(Color), Literal[str](blue))`.
+    let e = types(d, "kern.py::missing").unwrap_err();
+    assert!(e.contains("kern.py:20:14") && e.contains("Enum class `Color` has no member `blue`"), "{e}");
+}

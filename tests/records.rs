@@ -117,6 +117,35 @@ fn record_values_type_as_numba() {
     assert_eq!(k.variables["r"].iter().collect::<Vec<_>>(), [PARTICLE]);
 }
 
+/// A record launch argument (`k[1, 1](p[2], out)`, a `numpy.void`) is typed as Numba's
+/// `typeof` types it, the array's `Record`, for a launch-derived signature; an index that does
+/// not select one record (a field name) gives no record.
+#[test]
+fn record_launch_arguments_type_as_numba_typeof() {
+    let source = format!(
+        "{SOURCE}
+def main():
+    p = np.zeros(4, particle)
+    grid = np.zeros((2, 3), dtype=particle)
+    out = np.zeros(2, np.float32)
+    scalar[1, 1](p[2], out)
+    scalar[1, 1](grid[1, -1], out)
+    copy[1, 1](p[\"x\"])
+"
+    );
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "t.py".into(), source);
+    let functions = kernlint::analysis::kernels::file_gpu_functions(&db, file);
+    let signature = |name: &str| {
+        let f = functions.iter().map(|(_, f)| *f).find(|f| f.name == name).unwrap();
+        kernlint::analysis::host_types::default_signature(&db, file, f).map(|s| s.args.iter().map(ToString::to_string).collect::<Vec<_>>())
+    };
+    assert_eq!(signature("scalar").unwrap(), [PARTICLE, "array(float32, 1d, C)"]);
+    let launches = kernlint::analysis::host_types::launch_arg_types(&db, file);
+    assert_eq!(launches["scalar"].len(), 1, "both launches pass a record: one signature");
+    assert!(signature("copy").is_err());
+}
+
 const UNMODELLED: &str = "import numpy as np
 from numba import cuda
 

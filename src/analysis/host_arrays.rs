@@ -625,9 +625,19 @@ impl Evaluator<'_> {
         let inferred = python_dtype(&[start.clone(), stop.clone(), step.clone()])?;
         let inferred = if inferred == Scalar::Bool { Scalar::I64 } else { inferred };
         let dtype = self.dtype_arg(call, 3)?.unwrap_or(inferred);
-        if dtype.is_complex() || inferred.is_complex() || dtype == Scalar::Bool {
-            return unknown("a complex or bool `numpy.arange`");
+        if inferred.is_complex() || dtype == Scalar::Bool {
+            return unknown("a bool `numpy.arange` or one of complex bounds");
         }
+        // Real bounds fill the real parts as the component type's `arange` fills its values.
+        if dtype.is_complex() {
+            let real = self.arange_values(start, stop, step, if dtype == Scalar::C64 { Scalar::F32 } else { Scalar::F64 })?;
+            return real.astype(dtype);
+        }
+        self.arange_values(start, stop, step, dtype)
+    }
+
+    /// The values of a real `numpy.arange(start, stop, step, dtype)`.
+    fn arange_values(&self, start: ConstValue, stop: ConstValue, step: ConstValue, dtype: Scalar) -> Eval<HostArray> {
         let ints = matches!((&start, &stop, &step), (ConstValue::Int(_), ConstValue::Int(_), ConstValue::Int(_)));
         if ints && dtype.is_int() {
             let (ConstValue::Int(a), ConstValue::Int(b), ConstValue::Int(d)) = (start, stop, step) else { unreachable!() };
@@ -908,6 +918,15 @@ fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<Co
             };
             ConstValue::Float(v)
         }
+        (ConstValue::Complex(ar, ai), ConstValue::Complex(br, bi)) => {
+            let value = if dtype == Scalar::C64 {
+                complex_apply(op, (*ar as f32, *ai as f32), (*br as f32, *bi as f32)).map(|(re, im)| (re as f64, im as f64))
+            } else {
+                complex_apply(op, (*ar, *ai), (*br, *bi))
+            };
+            let Some((re, im)) = value else { return bad() };
+            ConstValue::Complex(re, im)
+        }
         (ConstValue::Bool(a), ConstValue::Bool(b)) => ConstValue::Bool(match op {
             Operator::BitAnd | Operator::Mult => a & b,
             Operator::BitOr | Operator::Add => a | b,
@@ -915,6 +934,28 @@ fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<Co
             _ => return bad(),
         }),
         _ => return bad(),
+    })
+}
+
+/// `+ - * /` of two complex numbers in one float type, with NumPy's formulas (its division
+/// is Smith's, scaled by a reciprocal); `None` for another operator.
+fn complex_apply<F: num_traits::Float>(op: Operator, (ar, ai): (F, F), (br, bi): (F, F)) -> Option<(F, F)> {
+    Some(match op {
+        Operator::Add => (ar + br, ai + bi),
+        Operator::Sub => (ar - br, ai - bi),
+        Operator::Mult => (ar * br - ai * bi, ar * bi + ai * br),
+        Operator::Div if br.abs() >= bi.abs() && br == F::zero() && bi == F::zero() => (ar / br.abs(), ai / br.abs()),
+        Operator::Div if br.abs() >= bi.abs() => {
+            let rat = bi / br;
+            let scl = F::one() / (br + bi * rat);
+            ((ar + ai * rat) * scl, (ai - ar * rat) * scl)
+        }
+        Operator::Div => {
+            let rat = br / bi;
+            let scl = F::one() / (bi + br * rat);
+            ((ar * rat + ai) * scl, (ai * rat - ar) * scl)
+        }
+        _ => return None,
     })
 }
 

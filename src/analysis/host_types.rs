@@ -494,7 +494,7 @@ fn first_untyped_argument(db: &dyn Db, file: SourceFile, kernel: &str) -> Option
 fn kernel_argument(value: HostTy) -> Option<Type> {
     fn passable(t: &Type) -> bool {
         match t {
-            Type::Array { .. } | Type::Scalar(_) | Type::Enum { .. } => true,
+            Type::Array { .. } | Type::Scalar(_) | Type::Enum { .. } | Type::Record(_) => true,
             Type::UniTuple(elem, n) => *n > 0 && passable(elem),
             Type::Tuple(elems) => !elems.is_empty() && elems.iter().all(passable),
             _ => false,
@@ -1336,6 +1336,13 @@ impl<'a> Evaluator<'_, 'a> {
             Expr::Subscript(s) => match self.eval(&s.value, depth + 1)? {
                 // `a.shape[0]`
                 HostTy::Shape(_) => scalar(Scalar::I64),
+                // `recs[i]` of a record array: the record (`numpy.void`), which `typeof` types
+                // as the array's `Record`.
+                HostTy::Value(Type::Array { dtype, ndim, .. })
+                    if matches!(*dtype, Type::Record(_)) && self.element_index(&s.slice, depth) == Some(usize::from(ndim)) =>
+                {
+                    Some(HostTy::Value(*dtype))
+                }
                 _ => None,
             },
             Expr::Call(call) => self.call(call, depth),
@@ -1350,6 +1357,20 @@ impl<'a> Evaluator<'_, 'a> {
             Expr::Call(call) => self.path(&call.func).is_some_and(|p| p.strip_prefix("numpy.").is_some_and(|n| Scalar::from_numpy_name(n).is_some())),
             Expr::Name(n) if depth < 24 => self.name_value(n.id.as_str()).is_some_and(|v| self.numpy_scalar(v, depth + 1)),
             _ => false,
+        }
+    }
+
+    /// How many axes `index` selects one element of, when it is integers only (`3`, `i, -1`):
+    /// no slice, field name or array.
+    fn element_index(&self, index: &Expr, depth: usize) -> Option<usize> {
+        let integer = |e: &Expr| match e {
+            Expr::NumberLiteral(n) => n.value.is_int(),
+            Expr::UnaryOp(u) if matches!(&*u.operand, Expr::NumberLiteral(n) if n.value.is_int()) => true,
+            _ => matches!(self.eval(e, depth + 1), Some(HostTy::Value(Type::Scalar(s))) if s.is_int()),
+        };
+        match index {
+            Expr::Tuple(t) => t.elts.iter().all(integer).then_some(t.elts.len()),
+            e => integer(e).then_some(1),
         }
     }
 

@@ -545,7 +545,7 @@ pub fn imported_modules(db: &dyn Db, file: SourceFile) -> Vec<String> {
         .chain(scope.dotted_imports.iter().cloned())
         .filter(|m| {
             let m = m.trim_start_matches('.');
-            !m.is_empty() && !m.starts_with("numba") && !m.starts_with("numpy") && m != "math"
+            !m.is_empty() && (!m.starts_with("numba") || is_numba_test_module(m)) && !m.starts_with("numpy") && m != "math"
         })
         .collect();
     names.sort();
@@ -647,5 +647,11 @@ pub fn imported_enum(db: &dyn Db, file: SourceFile, path: &str) -> Option<EnumCl
 /// `cmath`, builtins), not user code it would have to read.
 pub fn is_modelled_module(path: &str) -> bool {
     let root = path.split('.').next().unwrap_or(path);
-    matches!(root, "numba" | "numpy" | "math" | "cmath" | "builtins" | "operator")
+    matches!(root, "numba" | "numpy" | "math" | "cmath" | "builtins" | "operator") && !is_numba_test_module(path)
+}
+
+/// Whether a path leads into Numba's own test suite (`numba.cuda.tests.cudapy.enum_usecases`):
+/// helper modules of user code, read from their files like a workspace module, not modelled.
+fn is_numba_test_module(path: &str) -> bool {
+    path.starts_with("numba") && path.split('.').any(|part| part == "tests")
 }

@@ -109,3 +109,20 @@ def promotions(c64, c128, f32, x32, x64, n):
         if i % 2 == 0:
             c64[i] = x32[i]
             c128[i] = 1j ** 2 + x64[i]
+
+
+# Module-level complex arrays in constant memory, as numba-cuda's test_constmem builds its
+# CONST3D: a complex `np.arange` (real bounds), a reshape, and complex arithmetic with Python
+# numbers in the array's precision (NumPy's division: Smith's, by a reciprocal).
+CONST_C64 = (np.arange(2 * 3 * 4, dtype=np.complex64).reshape(2, 3, 4) + 1j) / 2j
+CONST_C128 = np.arange(1.5, 7.0, 0.75, dtype=np.complex128) * (0.5 - 2j) / (3 + 1j) - 1j
+
+
+@cuda.jit
+def complex_constants(out64, out128):
+    c = cuda.const.array_like(CONST_C64)
+    i, j, k = cuda.threadIdx.x, cuda.threadIdx.y, cuda.threadIdx.z
+    if k < 4:
+        out64[i, j, k] = c[i, j, k]
+    if i == 0 and j == 0:
+        out128[k] = CONST_C128[k]

@@ -1660,6 +1660,11 @@ impl Lower<'_> {
                 Ok(self.make_tuple(items, span))
             }
             Expr::Subscript(s) => {
+                if let Expr::StringLiteral(name) = &*s.slice
+                    && let Some(v) = self.enum_member(expr, &s.value, name.value.to_str(), span)?
+                {
+                    return Ok(v);
+                }
                 if let Some(array) = self.flat_base(&s.value) {
                     return self.flat_load(array, &s.slice, span);
                 }
@@ -2189,17 +2194,23 @@ impl Lower<'_> {
         }
     }
 
+    /// `Color.red` or `Color["red"]` (`expr`, the member `name` of the class `class`): the
+    /// member's value, which is how the IR carries an Enum member.
+    fn enum_member(&mut self, expr: &Expr, class: &Expr, name: &str, span: TextRange) -> LResult<Option<ValueId>> {
+        let Some(Type::Enum { .. }) = self.literal_type(expr) else { return Ok(None) };
+        let Some(class) = self.scope.enum_class(class) else { return Ok(None) };
+        Ok(match class.member(name) {
+            Some(ConstValue::Float(v)) => Some(self.constant(Constant::Float(*v, Scalar::F64), span)),
+            Some(ConstValue::Int(v)) => Some(self.int(*v, span)),
+            Some(_) => return unsupported(&format!("the Enum member `{}.{name}`", class.name), span),
+            None => None,
+        })
+    }
+
     fn attribute(&mut self, a: &ast::ExprAttribute, expr: &Expr) -> LResult<ValueId> {
         let span = a.range();
-        if let Some(Type::Enum { .. }) = self.literal_type(expr)
-            && let Some(class) = self.scope.enum_class(&a.value)
-            && let Some(value) = class.member(a.attr.as_str())
-        {
-            return Ok(match value {
-                ConstValue::Float(v) => self.constant(Constant::Float(*v, Scalar::F64), span),
-                ConstValue::Int(v) => self.int(*v, span),
-                _ => return unsupported(&format!("the Enum member `{}.{}`", class.name, a.attr), span),
-            });
+        if let Some(v) = self.enum_member(expr, &a.value, a.attr.as_str(), span)? {
+            return Ok(v);
         }
         // A member is its value in the IR.
         if a.attr.as_str() == "value" && matches!(self.literal_type(&a.value), Some(Type::Enum { .. })) {

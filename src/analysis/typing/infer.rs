@@ -1726,16 +1726,13 @@ impl<'c, 'a> Typer<'c, 'a> {
             Expr::Name(n) => self.name(n.id.as_str(), env, range)?,
             // `Color.red`, `modes.Mode.ADD`: a member of an Enum class (a local variable of the
             // root's name shadows the class or module).
-            Expr::Attribute(a)
-                if let Some(root) = crate::analysis::resolve::root_name(&a.value)
-                    && env.get(root).is_none()
-                    && !self.locals.contains(root)
-                    && let Some(class @ EnumClass { members: Some(_), .. }) = self.ctx.scope.enum_class(&a.value) =>
+            Expr::Attribute(a) if let Some(class) = self.enum_class(&a.value, env) => enum_member(&class, a.attr.as_str(), range)?,
+            // `Color["red"]`: the member by name, as Numba's `EnumClass` getitem types it.
+            Expr::Subscript(s)
+                if let Expr::StringLiteral(name) = &*s.slice
+                    && let Some(class) = self.enum_class(&s.value, env) =>
             {
-                if class.member(a.attr.as_str()).is_none() {
-                    return reject(ErrorKind::Numba, format!("Enum class `{}` has no member `{}`", class.name, a.attr), range);
-                }
-                Ty::Val(class.member_type())
+                enum_member(&class, name.value.to_str(), range)?
             }
             Expr::Attribute(a) => {
                 let base = self.expr(&a.value, env)?;
@@ -2074,6 +2071,16 @@ impl<'c, 'a> Typer<'c, 'a> {
     /// from the module (`global`) is a global, typed as Numba types a frozen global (`from
     /// cfg import N`: `Literal[int](4)`); an attribute of the module object (`cfg.N`) is typed
     /// by `typeof` of its value, so never a literal (`int64`), as Numba's `getattr` does.
+    /// The Enum class (with members kernlint knows) `class` names, where no local variable
+    /// shadows its root name.
+    fn enum_class(&self, class: &Expr, env: &Env) -> Option<EnumClass> {
+        let root = crate::analysis::resolve::root_name(class)?;
+        if env.get(root).is_some() || self.locals.contains(root) {
+            return None;
+        }
+        self.ctx.scope.enum_class(class).filter(|c| c.members.is_some())
+    }
+
     fn module_path(&self, path: String, range: TextRange, global: bool) -> TResult<Ty> {
         use crate::analysis::scope::{ModuleMember, imported_constant, is_modelled_module, workspace_member};
         if is_modelled_module(&path) {
@@ -3304,6 +3311,14 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
 }
 
 /// The error for an Enum class used as a value (`x = Color`, `Mode` alone), not through a member.
+/// The member `name` of an Enum class, typed as Numba types it.
+fn enum_member(class: &EnumClass, name: &str, range: TextRange) -> TResult<Ty> {
+    if class.member(name).is_none() {
+        return reject(ErrorKind::Numba, format!("Enum class `{}` has no member `{name}`", class.name), range);
+    }
+    Ok(Ty::Val(class.member_type()))
+}
+
 fn enum_class_as_value(name: &str, class: &EnumClass, range: TextRange) -> Fail {
     match class.members {
         // Numba types `E.MEMBER` as an enum member (`.value`, comparisons, IntEnum
