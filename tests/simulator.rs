@@ -298,6 +298,55 @@ def k(out):
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 10)]);
 }
 
+#[test]
+fn read_of_a_variable_the_thread_never_assigned_is_reported() {
+    // Numba compiles the read with the variable zero-filled (its lowering stores 0 into
+    // every variable at entry): the threads that skip the branch write 0.
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out, c):
+    i = cuda.grid(1)
+    if c[i] > 0:
+        x = 1.5
+    out[i] = x
+"
+    );
+    let r = run(&src, "k", "void(float64[::1], int32[::1])", 1, 4, vec![array(Scalar::F64, &[9.0; 4]), array(Scalar::I32, &[1.0, 0.0, 1.0, 0.0])]);
+    // Once per place: thread 1 makes the first such read, thread 3 the same.
+    assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 8)]);
+    assert!(r.messages[0].starts_with("read of `x`, which this thread never assigned (thread [1, 0, 0], block [0, 0, 0])"), "{}", r.messages[0]);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [1.5, 0.0, 1.5, 0.0]);
+    // Every thread taking the branch: nothing to report.
+    let r = run(&src, "k", "void(float64[::1], int32[::1])", 1, 4, vec![array(Scalar::F64, &[9.0; 4]), array(Scalar::I32, &[1.0; 4])]);
+    assert_eq!(r.findings, vec![]);
+}
+
+#[test]
+fn a_variable_an_earlier_iteration_assigned_is_not_reported() {
+    // In a loop the read sees the value an earlier iteration assigned (Numba's phi), as on
+    // a GPU; only a read before any assignment is the thread's unassigned read.
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out, c):
+    for j in range(out.size):
+        if c[j] > 0:
+            x = j * 1.5
+        out[j] = x
+    for m in range(3):
+        y = m
+    out[0] += y
+"
+    );
+    let r = run(&src, "k", "void(float64[::1], int32[::1])", 1, 1, vec![array(Scalar::F64, &[0.0; 4]), array(Scalar::I32, &[1.0, 0.0, 1.0, 0.0])]);
+    assert_eq!(r.findings, vec![]);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [2.0, 0.0, 3.0, 3.0]);
+    let r = run(&src, "k", "void(float64[::1], int32[::1])", 1, 1, vec![array(Scalar::F64, &[0.0; 4]), array(Scalar::I32, &[0.0, 1.0, 0.0, 0.0])]);
+    assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 8)]);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [2.0, 1.5, 1.5, 1.5]);
+}
+
 /// An array with undefined contents, as `np.empty` / `cuda.device_array` make.
 fn empty(spec: &str) -> HostArg {
     let arg = HostArg::parse_generator(spec).unwrap().unwrap();

@@ -86,7 +86,7 @@ pub fn inline_calls(program: &Program) -> Program {
         }
         functions.push(Function { blocks, ..a.function });
     }
-    Program { functions, calls, globals: program.globals.clone() }
+    Program { functions, calls, globals: program.globals.clone(), as_lowered: false }
 }
 
 /// A function whose instructions carry the callee of each call (the program's `calls`).

@@ -135,7 +135,7 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
     for f in &mut functions {
         flatten_complex(f);
     }
-    Ok(Program { functions, calls, globals })
+    Ok(Program { functions, calls, globals, as_lowered: true })
 }
 
 pub use crate::analysis::host_arrays::MAX_MODULE_ARRAY_ELEMENTS;

@@ -52,6 +52,7 @@ pub mod cfg;
 mod lower;
 pub mod math;
 mod print;
+pub mod unassigned;
 mod wraps;
 
 use ruff_text_size::TextRange;

@@ -21,6 +21,7 @@ use ruff_text_size::TextRange;
 
 use super::{Launch, Program, V, convert, norm};
 use crate::analysis::ir::math::{self, MathFn};
+use crate::analysis::ir::unassigned::Unassigned;
 use crate::analysis::ir::{
     BinaryOp, BlockId, CompareOp, Constant, Function, Inst, Op as IrOp, Terminator, ValueId,
 };
@@ -333,6 +334,22 @@ pub(super) enum Op {
     Generic {
         site: u32,
     },
+    /// The thread assigns a variable some read may find unassigned: set its flag register.
+    Assigned {
+        flag: u32,
+    },
+    /// A read of a variable some path reaches unassigned ([`Code::unassigned`]): a finding
+    /// when its flag register is still 0.
+    CheckAssigned {
+        flag: u32,
+        site: u32,
+    },
+}
+
+/// A read [`Op::CheckAssigned`] checks: the variable, and the assignment a finding names.
+pub(super) struct UnassignedSite {
+    pub variable: String,
+    pub assignment: Option<TextRange>,
 }
 
 pub(super) struct CallSite {
@@ -569,6 +586,7 @@ pub(super) struct Code {
     pub generics: Vec<Inst>,
     /// The index registers of loads and stores.
     pub indices: Vec<u32>,
+    pub unassigned: Vec<UnassignedSite>,
 }
 
 /// The bit pattern of a value of a scalar type: integers sign- or zero-extended from their
@@ -1144,6 +1162,7 @@ impl Decoder<'_> {
         let f = self.f;
         let params = f.params.iter().map(|p| self.loc(p.value)).collect();
         let mut out = Emitted::default();
+        let checks = self.unassigned_checks();
         let mut starts = Vec::with_capacity(f.blocks.len());
         let mut span = TextRange::default();
         for (b, block) in f.blocks.iter().enumerate() {
@@ -1184,8 +1203,17 @@ impl Decoder<'_> {
                     },
                     Plan::Emit => self.emit_inst(b, i, inst, &mut out),
                 };
+                // A forwarded read or write still reads or assigns the variable.
+                if let Some(check) = checks.read_check(b, i, inst, &mut out) {
+                    out.push(check, span);
+                }
                 if let Some(op) = op {
                     out.push(op, span);
+                }
+                if let IrOp::WriteSlot(s, _) = inst.op
+                    && let Some(flag) = checks.flag(s.0)
+                {
+                    out.push(Op::Assigned { flag }, span);
                 }
             }
             let end = self.emit_terminator(b, &mut out);
@@ -1211,6 +1239,38 @@ impl Decoder<'_> {
             intrinsics: out.intrinsics,
             generics: out.generics,
             indices: out.indices,
+            unassigned: out.unassigned,
+        }
+    }
+
+    /// The reads of variables some path reaches unassigned, and a flag register per variable.
+    fn unassigned_checks(&mut self) -> UnassignedChecks {
+        if !self.program.as_lowered {
+            return UnassignedChecks::default();
+        }
+        let found = Unassigned::of(self.f);
+        if found.reads.is_empty() {
+            return UnassignedChecks::default();
+        }
+        let flags = found.variables.iter().map(|_| {
+            self.bits.push(0);
+            self.bits.len() as u32 - 1
+        });
+        let flags: Vec<u32> = flags.collect();
+        let used: std::collections::HashSet<ValueId> = self.uses().into_iter().map(|(_, _, v)| v).collect();
+        let mut reads = std::collections::HashMap::new();
+        for (b, i, v) in found.reads {
+            // A read nothing uses reads nothing.
+            if self.f.blocks[b].insts[i].result.is_some_and(|r| used.contains(&self.root(r))) {
+                reads.insert((b, i), v);
+            }
+        }
+        UnassignedChecks {
+            slot_flags: found.slot_variable.iter().map(|v| v.map(|v| flags[v])).collect(),
+            flags,
+            reads,
+            variables: found.variables,
+            assignments: found.assignments,
         }
     }
 
@@ -1600,6 +1660,39 @@ struct Emitted {
     intrinsics: Vec<IntrinsicSite>,
     generics: Vec<Inst>,
     indices: Vec<u32>,
+    unassigned: Vec<UnassignedSite>,
+}
+
+/// What [`Op::Assigned`] and [`Op::CheckAssigned`] a function needs (see [`Unassigned`]).
+#[derive(Default)]
+struct UnassignedChecks {
+    /// Per variable of `Unassigned::variables`, its flag register.
+    flags: Vec<u32>,
+    /// Per slot, its variable's flag register, if it has one.
+    slot_flags: Vec<Option<u32>>,
+    /// The reads to check, by (block, instruction): their variable.
+    reads: std::collections::HashMap<(usize, usize), usize>,
+    variables: Vec<String>,
+    assignments: Vec<Vec<TextRange>>,
+}
+
+impl UnassignedChecks {
+    fn flag(&self, slot: u32) -> Option<u32> {
+        self.slot_flags.get(slot as usize).copied().flatten()
+    }
+
+    /// The check of the read at (`b`, `i`), if it is one to check.
+    fn read_check(&self, b: usize, i: usize, inst: &Inst, out: &mut Emitted) -> Option<Op> {
+        let &v = self.reads.get(&(b, i))?;
+        // The assignment the finding names: the last one written before the read, else the first.
+        let assignments = &self.assignments[v];
+        let before = assignments.iter().filter(|a| a.start() < inst.span.start()).max_by_key(|a| a.start());
+        out.unassigned.push(UnassignedSite {
+            variable: self.variables[v].clone(),
+            assignment: before.or(assignments.first()).copied(),
+        });
+        Some(Op::CheckAssigned { flag: self.flags[v], site: out.unassigned.len() as u32 - 1 })
+    }
 }
 
 impl Emitted {

@@ -386,6 +386,12 @@ impl Machine<'_> {
                             );
                         }
                     }
+                    Op::Assigned { flag } => regs[flag as usize] = 1,
+                    Op::CheckAssigned { flag, site } => {
+                        if regs[flag as usize] == 0 {
+                            self.unassigned_read(who, &code.unassigned[site as usize], code.spans[pc]);
+                        }
+                    }
                 }
                 pc += 1;
             }

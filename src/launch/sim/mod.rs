@@ -299,6 +299,11 @@ pub struct Program {
     pub calls: HashMap<(usize, u32, usize), usize>,
     /// Module arrays captured into constant memory, by name.
     pub globals: HashMap<String, crate::analysis::host_arrays::ModuleArray>,
+    /// The functions are as lowered: the simulator checks the reads of variables a path
+    /// leaves unassigned ([`crate::analysis::ir::unassigned`]). The optimizer's rewrites
+    /// (inlined callees' slots, local arrays made slots, slot values forwarded) keep every
+    /// value but not which slot writes a thread made.
+    pub as_lowered: bool,
 }
 
 pub struct Launch {
@@ -1610,6 +1615,21 @@ impl Machine<'_> {
             buf.name, t.tid, t.bid
         );
         self.report(FindingKind::UninitializedRead, span, t, message);
+    }
+
+    /// A read of a variable this thread never assigned (see
+    /// [`crate::analysis::ir::unassigned`]): Numba zero-fills it.
+    #[cold]
+    fn unassigned_read(&mut self, t: Who, site: &decode::UnassignedSite, span: TextRange) {
+        if self.reported.contains(&(FindingKind::UninitializedRead, span)) {
+            return;
+        }
+        let x = &site.variable;
+        let message = format!(
+            "read of `{x}`, which this thread never assigned (thread {:?}, block {:?}): `{x}` is assigned only on paths this thread did not take, so it reads the zero Numba fills variables with (on a GPU too; Python raises UnboundLocalError); assign `{x}` on every path to this read (a value before the `if`, or an `else` branch)",
+            t.tid, t.bid
+        );
+        self.report_race(FindingKind::UninitializedRead, span, t, message, site.assignment.map(|a| a.start().into()));
     }
 
     /// The accesses unordered before one another after `t`'s joins the set `(id, readers)`
