@@ -9,7 +9,7 @@ use ruff_python_ast::{self as ast, Expr, Operator, Stmt};
 
 use super::host_eval::HostEval;
 use super::launches::{HostCall, function_constants};
-use super::resolve::NameLookup;
+use super::resolve::{NameLookup, qualified_path};
 use super::scope::Layered;
 use super::syntax::call_at;
 use super::typing::find_def;
@@ -99,11 +99,27 @@ fn rounded_down<'a>(host: &HostEval<'a>, launch: &'a ast::ExprCall, args: &[&'a 
     if matches!(host.resolve(grid), Expr::Tuple(_)) || matches!(host.resolve(block), Expr::Tuple(_)) {
         return None;
     }
-    let Expr::BinOp(div) = host.resolve(grid) else { return None };
-    if div.op != Operator::FloorDiv {
-        return None;
-    }
+    let div = floor_division(host, host.resolve(grid))?;
     let array = extent_of(host, &div.left)?;
     let arg = args.iter().position(|a| matches!(a, Expr::Name(n) if n.id.as_str() == array))?;
     Some((arg, block_multiple(host, &div.right, block)?))
+}
+
+/// `n // d`, or the same written `int(n / d)` or `math.floor(n / d)` (equal for the
+/// non-negative extents and block sizes of a grid).
+fn floor_division<'a>(host: &HostEval<'a>, expr: &'a Expr) -> Option<&'a ast::ExprBinOp> {
+    match expr {
+        Expr::BinOp(b) if b.op == Operator::FloorDiv => Some(b),
+        Expr::Call(c) if c.arguments.keywords.is_empty() && c.arguments.args.len() == 1 => {
+            let floor = match &*c.func {
+                Expr::Name(n) if n.id.as_str() == "int" => host.constants().binding("int").is_none(),
+                other => qualified_path(other, host.constants()).as_deref() == Some("math.floor"),
+            };
+            match host.resolve(&c.arguments.args[0]) {
+                Expr::BinOp(b) if floor && b.op == Operator::Div => Some(b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
