@@ -13,6 +13,8 @@ mod kernel_runs;
 use kernlint::analysis::db::{RootDatabase, SourceFile};
 use kernlint::analysis::typing::type_function;
 use kernlint::launch::HostArg;
+use kernlint::analysis::signature::parse_signature_str;
+use kernlint::launch::build_program;
 use kernlint::launch::npy::NpyArray;
 
 const SOURCE: &str = "import numpy as np
@@ -146,17 +148,111 @@ def main():
     assert!(signature("copy").is_err());
 }
 
+const ARRAY_FIELDS: &str = "import numpy as np
+from numba import cuda
+
+body = np.dtype([(\"pos\", np.float32, 3), (\"id\", np.int32), (\"m\", np.int16, (2, 3))])
+padded = np.dtype([(\"a\", np.int8), (\"pos\", np.float64, 2)], align=True)
+
+@cuda.jit
+def array_fields(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        r = a[i]
+        p = r.f0
+        out[i] = r.f0[1] + a[i][\"f0\"][2] + r.f2[1, 2] + p[0] * r.f1
+        a[i].f0[0] = out[i]
+        a[i][\"f2\"][0, 1] = r.f1 + 3
+        r.f0[2] += 1.5
+        for k in range(p.shape[0]):
+            r.f2[1, k] -= k
+
+@cuda.jit
+def local_bodies(out):
+    b = cuda.local.array(2, body)
+    b[1].m[1, 2] = 7
+    out[0] = b[1].m[1, 2] + b[1].id
+
+@cuda.jit
+def whole_field_view(a, out):
+    out[0] = a.pos[0, 1]
+
+@cuda.jit
+def whole_field_store(a):
+    a[0].pos = a[1].pos
+";
+
+/// `np.dtype(\"3f4,i4,(2,3)i4\")`, as Numba prints it.
+const TRIPLE: &str = "Record(f0[type=nestedarray(float32, (3,));offset=0],f1[type=int32;offset=12],f2[type=nestedarray(int32, (2, 3));offset=16];40;False)";
+
+/// Array fields (Numba's `NestedArray`) read and written through `a[i].f`, `a[i]['f']` and a
+/// record value; values from Numba's CUDA simulator.
+#[test]
+fn array_fields_of_records_run_as_numba() {
+    let data: Vec<u8> = (0..4i32)
+        .flat_map(|k| {
+            let pos = (0..3).flat_map(move |j| ((3 * k + j) as f32 * 0.5).to_le_bytes());
+            let m = (0..6).flat_map(move |j| (6 * k + j).to_le_bytes());
+            pos.chain((3 * k - 1).to_le_bytes()).chain(m)
+        })
+        .collect();
+    let a = HostArg::Array(NpyArray { descr: "[('f0', '<f4', (3,)), ('f1', '<i4'), ('f2', '<i4', (2, 3))]".into(), itemsize: 40, shape: vec![4], fortran_order: false, data });
+    let sig = format!("void({TRIPLE}[::1], float32[::1])");
+    let out = kernel_runs::run(ARRAY_FIELDS, "array_fields", &sig, 4, &[a, kernel_runs::f32s(&[0.0; 4])]);
+    assert_eq!(kernel_runs::read_f32s(&out[1]), [6.5, 18.5, 39.5, 69.5]);
+    let records: Vec<Vec<[u8; 4]>> = kernel_runs::words::<4>(out[0].as_ref().unwrap()).chunks(10).map(<[_]>::to_vec).collect();
+    let f = |w: &[[u8; 4]]| w.iter().map(|b| f32::from_le_bytes(*b)).collect::<Vec<_>>();
+    let i = |w: &[[u8; 4]]| w.iter().map(|b| i32::from_le_bytes(*b)).collect::<Vec<_>>();
+    let expected = [
+        ([6.5, 0.5, 2.5], -1, [0, 2, 2, 3, 3, 3]),
+        ([18.5, 2.0, 4.0], 2, [6, 5, 8, 9, 9, 9]),
+        ([39.5, 3.5, 5.5], 5, [12, 8, 14, 15, 15, 15]),
+        ([69.5, 5.0, 7.0], 8, [18, 11, 20, 21, 21, 21]),
+    ];
+    for (r, (pos, id, m)) in records.iter().zip(expected) {
+        assert_eq!((f(&r[0..3]), i(&r[3..4])[0], i(&r[4..10])), (pos.to_vec(), id, m.to_vec()));
+    }
+    let sig = parse_signature_str("void(float32[::1])").unwrap();
+    let (db, file) = kernel_runs::database(ARRAY_FIELDS);
+    let program = build_program(&db, file, "local_bodies", &sig).unwrap();
+    kernel_runs::assemble(&program, "local_bodies", false);
+}
+
+/// Numba's layout (NumPy's offsets, packed and aligned) and types of records with array
+/// fields (compile_cuda typemaps). An array field value is typed `array(T, Nd, C)` where
+/// Numba prints `nestedarray(T, (n, ...))`: the same C-contiguous view.
+#[test]
+fn array_fields_type_as_numba() {
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "t.py".into(), ARRAY_FIELDS.to_string());
+    let dtypes = kernlint::analysis::host_types::module_record_dtypes(&db, file);
+    assert_eq!(
+        dtypes["body"].to_string(),
+        "Record(pos[type=nestedarray(float32, (3,));offset=0],id[type=int32;offset=12],m[type=nestedarray(int16, (2, 3));offset=16];28;False)"
+    );
+    assert_eq!(dtypes["padded"].to_string(), "Record(a[type=int8;offset=0],pos[type=nestedarray(float64, (2,));offset=8];24;True)");
+    let k = type_function(&db, file, "array_fields", Some(&format!("void({TRIPLE}[::1], float32[::1])"))).unwrap();
+    assert_eq!(k.variables["r"].iter().collect::<Vec<_>>(), [TRIPLE]);
+    assert_eq!(k.variables["a"].iter().collect::<Vec<_>>(), [format!("unaligned array({TRIPLE}, 1d, C)").as_str()]);
+    assert_eq!(k.variables["p"].iter().collect::<Vec<_>>(), ["array(float32, 1d, C)"]);
+    // Numba refuses an array field off its elements' alignment, as a scalar field.
+    let packed = "Record(a[type=int8;offset=0],f0[type=nestedarray(float32, (2,));offset=1];9;False)";
+    let e = type_function(&db, file, "array_fields", Some(&format!("void({packed}[::1], float32[::1])"))).unwrap_err();
+    assert!(e.message.contains(&format!("{packed}.f0 of type float32 is not aligned")), "{}", e.message);
+}
+
 const UNMODELLED: &str = "import numpy as np
 from numba import cuda
 
-body = np.dtype([(\"pos\", np.float32, 3), (\"m\", np.float32)])
+inner = np.dtype([(\"x\", np.float32), (\"y\", np.int16)])
+body = np.dtype([(\"pos\", inner), (\"m\", np.float32)])
 particle = np.dtype([(\"x\", np.float32), (\"id\", np.int32)])
 
 @cuda.jit
 def centre(p, out):
     i = cuda.grid(1)
     if i < p.shape[0]:
-        out[i] = p[i].pos[1] + p[i].m
+        out[i] = p[i].pos.x + p[i].m
 
 @cuda.jit
 def local_bodies(out):
@@ -172,18 +268,23 @@ def main():
     centre[1, 32](np.zeros(4, body), np.zeros(4, np.float32))
 ";
 
-/// Array fields and nested records (which Numba compiles) and dynamic shared record arrays
-/// are errors that name the construct.
+/// Nested records, an array field's view over a whole record array and a store of a whole
+/// array field (which Numba compiles) and dynamic shared record arrays are errors that name
+/// the construct.
 #[test]
 fn what_is_not_modelled_is_an_error_at_the_construct() {
-    use kernlint::analysis::signature::parse_signature_str;
-    use kernlint::launch::build_program;
+    let sig = format!("void({TRIPLE}[::1], float32[::1])");
+    let (db, file) = kernel_runs::database(ARRAY_FIELDS);
+    let e = type_function(&db, file, "whole_field_view", Some(&sig.replace("f0", "pos"))).unwrap_err();
+    assert!(e.message.contains("the view of the array field `pos` over a whole record array"), "{}", e.message);
+    let e = build_program(&db, file, "whole_field_store", &parse_signature_str(&format!("void({}[::1])", TRIPLE.replace("f0", "pos"))).unwrap()).err().unwrap();
+    assert!(e.message.contains("assigning to the array field `pos` as a whole"), "{}", e.message);
     let db = RootDatabase::default();
     let file = SourceFile::new(&db, "t.py".into(), UNMODELLED.to_string());
     let functions = kernlint::analysis::kernels::file_gpu_functions(&db, file);
     let centre = functions.iter().map(|(_, f)| *f).find(|f| f.name == "centre").unwrap();
     let message = kernlint::analysis::host_types::default_signature(&db, file, centre).unwrap_err();
-    assert!(message.contains("the structured dtype `body` has the field `(\"pos\", np.float32, 3)` on line 4"), "{message}");
+    assert!(message.contains("the structured dtype `body` has the field `(\"pos\", inner)` on line 5"), "{message}");
     let e = type_function(&db, file, "local_bodies", Some("void(float32[::1])")).unwrap_err();
     assert!(e.message.starts_with("kernlint does not model the structured dtype `body` yet"), "{}", e.message);
     assert_eq!(&UNMODELLED[e.file_range()], "body");

@@ -54,7 +54,7 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                             .iter()
                             .next()
                             .map(|(dtype, field)| format!(
-                                " (the structured dtype `{dtype}` has the field `{}` on line {}: kernlint does not model array fields or nested records yet)",
+                                " (the structured dtype `{dtype}` has the field `{}` on line {}: kernlint does not model nested records, nor array fields of a shape that is not constant, yet)",
                                 &file.text(db)[*field],
                                 super::syntax::line_index(db, file).line_of(field.start()) + 1
                             ))
@@ -254,8 +254,8 @@ pub fn module_record_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, T
 }
 
 /// The module-level names bound to a structured dtype kernlint does not model, Numba does
-/// (`body = np.dtype([("pos", np.float32, 3), ("m", np.float32)])`: an array field, or a
-/// field that is a record), by name: the field's range.
+/// (`body = np.dtype([("inner", inner), ("m", np.float32)])`: a field that is a record, or
+/// an array field of a shape that is not constant), by name: the field's range.
 #[salsa::tracked(returns(ref))]
 pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, TextRange> {
     let module = parse_module(db, file);
@@ -269,7 +269,10 @@ pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<Strin
             continue;
         }
         let unmodelled = fields.elts.iter().find(|field| match field {
-            Expr::Tuple(t) => t.elts.len() == 3 || t.elts.get(1).is_some_and(|f| matches!(eval.dtype(f, 0), Some(Type::Record(_))) || f.is_list_expr()),
+            Expr::Tuple(t) => {
+                t.elts.get(2).is_some_and(|shape| field_shape(shape).is_none())
+                    || t.elts.get(1).is_some_and(|f| matches!(eval.dtype(f, 0), Some(Type::Record(_))) || f.is_list_expr())
+            }
             _ => false,
         });
         if let Some(field) = unmodelled {
@@ -277,6 +280,17 @@ pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<Strin
         }
     }
     out
+}
+
+/// The extents of an array field of a structured dtype: `3` or `(2, 3)`, each positive and
+/// the whole at most 2^20 elements.
+fn field_shape(shape: &Expr) -> Option<Vec<u32>> {
+    let extent = |e: &Expr| u32::try_from(e.as_number_literal_expr()?.value.as_int()?.as_u64()?).ok().filter(|&n| n > 0);
+    let shape = match shape {
+        Expr::Tuple(t) if !t.elts.is_empty() => t.elts.iter().map(extent).collect::<Option<Vec<u32>>>()?,
+        e => vec![extent(e)?],
+    };
+    (shape.iter().try_fold(1u32, |n, &e| n.checked_mul(e))? <= 1 << 20).then_some(shape)
 }
 
 /// Each call of a kernel in the module, with the type of each positional argument up to the
@@ -1621,20 +1635,24 @@ impl<'a> Evaluator<'_, 'a> {
 
     /// The record of a structured dtype given as `[("x", np.float32), ...]` or as
     /// `{"names": [...], "formats": [...], "offsets": [...]}`, laid out as NumPy does: packed,
-    /// or with each field at its natural alignment for `align=True`. Fields that are
-    /// records or arrays themselves are not modelled.
+    /// or with each field at its natural alignment for `align=True`. A field may be an array
+    /// (`("pos", np.float32, 3)`); fields that are records themselves are not modelled.
     fn record_dtype(&self, spec: &Expr, align: bool, depth: usize) -> Option<Type> {
         let text = |e: &Expr| e.as_string_literal_expr().map(|s| s.value.to_str().to_string());
-        let scalar = |e: &Expr| self.dtype(e, depth + 1)?.as_scalar();
+        let scalar = |e: &Expr| Some((self.dtype(e, depth + 1)?.as_scalar()?, Vec::new()));
         let (names, formats, offsets) = match spec {
             Expr::List(list) => {
                 let mut names = Vec::new();
                 let mut formats = Vec::new();
                 for field in &list.elts {
                     let Expr::Tuple(t) = field else { return None };
-                    let [name, format] = &t.elts[..] else { return None };
+                    let (name, format) = match &t.elts[..] {
+                        [name, format] => (name, scalar(format)?),
+                        [name, format, shape] => (name, (scalar(format)?.0, field_shape(shape)?)),
+                        _ => return None,
+                    };
                     names.push(text(name)?);
-                    formats.push(scalar(format)?);
+                    formats.push(format);
                 }
                 (names, formats, None)
             }
@@ -1671,15 +1689,16 @@ impl<'a> Evaluator<'_, 'a> {
         }
         let mut fields = Vec::new();
         let (mut end, mut max_align) = (0u32, 1u32);
-        for (i, (name, ty)) in names.into_iter().zip(formats).enumerate() {
+        for (i, (name, (ty, shape))) in names.into_iter().zip(formats).enumerate() {
             let a = if align { ty.alignment() } else { 1 };
             let offset = match &offsets {
                 Some(o) => o[i],
                 None => end.div_ceil(a) * a,
             };
-            end = end.max(offset + ty.itemsize());
+            let field = RecordField { name, ty, offset, shape };
+            end = end.max(offset.checked_add(field.size())?);
             max_align = max_align.max(a);
-            fields.push(RecordField { name, ty, offset });
+            fields.push(field);
         }
         // Numba lists the fields by offset.
         fields.sort_by_key(|f| f.offset);

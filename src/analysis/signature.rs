@@ -264,20 +264,32 @@ fn parse_record(inner: &str, start: usize, end: usize) -> Result<Record, Signatu
         let (Some(ty), Some(offset)) = (ty, offset) else {
             return Err(err(format!("the field `{name}` needs a `type=` and a numeric `offset=`")));
         };
-        let ty = match Scalar::from_name(ty).or((ty == "bool").then_some(Scalar::Bool)) {
-            Some(s) => s,
+        let scalar = |ty: &str| Scalar::from_name(ty).or((ty == "bool").then_some(Scalar::Bool));
+        let (ty, shape) = match scalar(ty) {
+            Some(s) => (s, Vec::new()),
             None if ty.starts_with("Record(") => {
                 return Err(err(format!("kernlint does not implement nested records (field `{name}`) yet")));
             }
-            None if ty.starts_with("nestedarray(") => {
-                return Err(err(format!("kernlint does not implement array fields of records (field `{name}`) yet")));
+            None if let Some(args) = ty.strip_prefix("nestedarray(").and_then(|t| t.strip_suffix(')')) => {
+                let bad = || err(format!("expected `nestedarray(scalar, (n, ...))` for the field `{name}`, found `{ty}`"));
+                let [element, shape] = split_top(args, ',')[..] else { return Err(bad()) };
+                let shape = shape.trim().strip_prefix('(').and_then(|s| s.strip_suffix(')')).ok_or_else(bad)?;
+                let shape = shape
+                    .split(',')
+                    .filter(|n| !n.trim().is_empty())
+                    .map(|n| n.trim().parse::<u32>().ok().filter(|&n| n > 0))
+                    .collect::<Option<Vec<u32>>>()
+                    .filter(|s| !s.is_empty())
+                    .ok_or_else(bad)?;
+                (scalar(element.trim()).ok_or_else(bad)?, shape)
             }
             None => return Err(err(format!("unknown type `{ty}` of the field `{name}`"))),
         };
-        if offset + ty.itemsize() > size {
+        let field = RecordField { name: name.to_string(), ty, offset, shape };
+        if u64::from(offset) + u64::from(ty.itemsize()) * field.shape.iter().map(|&n| u64::from(n)).product::<u64>() > u64::from(size) {
             return Err(err(format!("the field `{name}` ends past the record's size, {size}")));
         }
-        parsed.push(RecordField { name: name.to_string(), ty, offset });
+        parsed.push(field);
     }
     Ok(Record { fields: parsed, size, aligned })
 }
@@ -802,7 +814,7 @@ mod tests {
 
     /// `numba.from_dtype(np.dtype([("x", np.float32), ("y", np.float32), ("id", np.int32)]))`.
     fn particle() -> Type {
-        let field = |name: &str, ty, offset| RecordField { name: name.to_string(), ty, offset };
+        let field = |name: &str, ty, offset| RecordField { name: name.to_string(), ty, offset, shape: Vec::new() };
         let fields = vec![field("x", Scalar::F32, 0), field("y", Scalar::F32, 4), field("id", Scalar::I32, 8)];
         Type::Record(Record { fields, size: 12, aligned: false })
     }
@@ -820,9 +832,18 @@ mod tests {
         let aligned = parse_type_str("Record(a[type=int8;offset=0],b[type=float64;offset=8];16;True)");
         assert!(matches!(aligned, Ok(Type::Record(Record { aligned: true, size: 16, .. }))));
         // Errors point at the record, in the original text.
-        let (message, at) = type_err("Record(v[type=nestedarray(float32, (3,));offset=0],n[type=int32;offset=12];16;False)[:]");
-        assert!(message.contains("kernlint does not implement array fields of records (field `v`) yet"), "{message}");
+        // Array fields, as Numba prints them.
+        let nested = "Record(v[type=nestedarray(float32, (3,));offset=0],n[type=int32;offset=12],m[type=nestedarray(int16, (2, 3));offset=16];28;False)";
+        let Ok(Type::Record(r)) = parse_type_str(nested) else { panic!("{nested}") };
+        assert_eq!((r.fields[0].shape.clone(), r.fields[2].shape.clone(), r.fields[2].size()), (vec![3], vec![2, 3], 12));
+        assert_eq!(ty(nested), nested);
+        let (message, at) = type_err("Record(v[type=Record(x[type=float32;offset=0];4;False);offset=0],n[type=int32;offset=4];8;False)[:]");
+        assert!(message.contains("kernlint does not implement nested records (field `v`) yet"), "{message}");
         assert!(at.starts_with("Record(v[") && at.ends_with("False)"), "{at}");
+        let (message, _) = type_err("Record(v[type=nestedarray(float32, (0,));offset=0];4;False)");
+        assert!(message.contains("expected `nestedarray(scalar, (n, ...))` for the field `v`"), "{message}");
+        let (message, _) = type_err("Record(v[type=nestedarray(float32, (4,));offset=0];12;False)");
+        assert!(message.contains("the field `v` ends past the record's size, 12"), "{message}");
         let (message, _) = type_err("Record(x[type=float32;offset=10];12;False)");
         assert!(message.contains("the field `x` ends past the record's size, 12"), "{message}");
         let (message, _) = type_err("Record(x[type=float32;offset=0];12");

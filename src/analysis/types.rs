@@ -320,14 +320,18 @@ impl fmt::Display for Layout {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct RecordField {
     pub name: String,
+    /// The type of the field, or of each element of an array field.
     pub ty: Scalar,
     /// Byte offset from the start of the record.
     pub offset: u32,
+    /// The extents of an array field (Numba's `NestedArray`, C-contiguous in the record's
+    /// bytes); empty for a scalar field.
+    pub shape: Vec<u32>,
 }
 
 /// A structured scalar (a NumPy structured dtype), such as the xoroshiro128+ RNG state.
 ///
-/// Only scalar fields are modelled: nested arrays inside records are out of kernlint's scope.
+/// Fields are scalars or arrays of scalars; records nested in records are not modelled.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Record {
     /// Fields in increasing offset order (Numba sorts them by offset, then name).
@@ -343,6 +347,20 @@ impl RecordField {
     /// or store it.
     pub fn misaligned(&self) -> bool {
         !self.offset.is_multiple_of(self.ty.alignment())
+    }
+
+    /// Bytes the field takes in the record.
+    pub fn size(&self) -> u32 {
+        self.shape.iter().product::<u32>() * self.ty.itemsize()
+    }
+
+    /// The type Numba prints for the field: its scalar, or `nestedarray(float32, (3,))`.
+    pub fn type_name(&self) -> String {
+        match &self.shape[..] {
+            [] => self.ty.to_string(),
+            [n] => format!("nestedarray({}, ({n},))", self.ty),
+            shape => format!("nestedarray({}, ({}))", self.ty, shape.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
+        }
     }
 }
 
@@ -361,7 +379,7 @@ impl fmt::Display for Record {
             if i > 0 {
                 f.write_str(",")?;
             }
-            write!(f, "{}[type={};offset={}]", field.name, field.ty, field.offset)?;
+            write!(f, "{}[type={};offset={}]", field.name, field.type_name(), field.offset)?;
         }
         write!(f, ";{};{})", self.size, py_bool(self.aligned))
     }
@@ -435,7 +453,7 @@ impl Type {
     /// The element type of `numba.cuda.random` state arrays (`xoroshiro128p_type`):
     /// the aligned NumPy dtype `[('s0', uint64), ('s1', uint64)]`.
     pub fn xoroshiro128p_state() -> Type {
-        let field = |name: &str, offset| RecordField { name: name.to_string(), ty: Scalar::U64, offset };
+        let field = |name: &str, offset| RecordField { name: name.to_string(), ty: Scalar::U64, offset, shape: Vec::new() };
         Type::Record(Record { fields: vec![field("s0", 0), field("s1", 8)], size: 16, aligned: true })
     }
 
@@ -644,8 +662,8 @@ mod tests {
     fn unaligned_record_array() {
         let record = Record {
             fields: vec![
-                RecordField { name: "a".into(), ty: Scalar::U8, offset: 0 },
-                RecordField { name: "b".into(), ty: Scalar::I32, offset: 1 },
+                RecordField { name: "a".into(), ty: Scalar::U8, offset: 0, shape: Vec::new() },
+                RecordField { name: "b".into(), ty: Scalar::I32, offset: 1, shape: Vec::new() },
             ],
             size: 5,
             aligned: false,

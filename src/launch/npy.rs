@@ -61,14 +61,27 @@ pub fn scalar_of_descr(descr: &str) -> Option<Scalar> {
 
 /// Bytes per item of a structured dtype such as `[('s0', '<u8'), ('s1', '<u8')]`. NumPy
 /// writes an aligned dtype's padding as unnamed void fields (`('', '|V7')`), so the fields
-/// and the padding together make the item.
+/// and the padding together make the item; an array field has its shape after its type
+/// (`('pos', '<f4', (3,))`).
 fn structured_itemsize(descr: &str) -> Option<usize> {
-    let mut size = 0;
-    for part in descr.split('\'').skip(3).step_by(4) {
-        size += match part.strip_prefix(['|', '<', '>', '=']).and_then(|p| p.strip_prefix('V')) {
+    let parts: Vec<&str> = descr.split('\'').collect();
+    let mut size = 0usize;
+    for k in (3..parts.len()).step_by(4) {
+        let item = match parts[k].strip_prefix(['|', '<', '>', '=']).and_then(|p| p.strip_prefix('V')) {
             Some(n) => n.parse::<usize>().ok()?,
-            None => scalar_of_descr(part)?.itemsize() as usize,
+            None => scalar_of_descr(parts[k])?.itemsize() as usize,
         };
+        // What follows the type up to the field's closing parenthesis: `)` or `, (2, 3))`.
+        let rest = parts.get(k + 1).copied().unwrap_or("");
+        let count = match rest.trim_start().strip_prefix(',') {
+            Some(shape) => {
+                let shape = shape.trim_start().strip_prefix('(')?;
+                let shape = &shape[..shape.find(')')?];
+                shape.split(',').filter(|n| !n.trim().is_empty()).try_fold(1usize, |c, n| c.checked_mul(n.trim().parse().ok()?))?
+            }
+            None => 1,
+        };
+        size = size.checked_add(item.checked_mul(count)?)?;
     }
     (size > 0).then_some(size)
 }
@@ -199,6 +212,16 @@ mod tests {
             data: vec![3; 48],
         };
         assert_eq!(NpyArray::parse(&aligned.to_bytes()).unwrap(), aligned);
+        // Array fields, as NumPy writes them: 12 + 4 + 12 bytes.
+        let nested = NpyArray {
+            descr: "[('pos', '<f4', (3,)), ('id', '<i4'), ('m', '<i2', (2, 3))]".into(),
+            itemsize: 28,
+            shape: vec![2],
+            fortran_order: false,
+            data: vec![1; 56],
+        };
+        assert_eq!(NpyArray::parse(&nested.to_bytes()).unwrap(), nested);
+        assert_eq!(structured_itemsize("[('a', '|i1'), ('', '|V7'), ('pos', '<f8', (2,))]"), Some(24));
         assert!(NpyArray::parse(b"nope").is_err());
     }
 }

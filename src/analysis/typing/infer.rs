@@ -642,12 +642,20 @@ fn record_field(r: &Record, f: &RecordField, range: TextRange) -> TResult<Ty> {
     if f.misaligned() {
         return reject(ErrorKind::Numba, format!("{r}.{} of type {} is not aligned", f.name, f.ty), range);
     }
+    // An array field is a C-contiguous view of the record's bytes (Numba's `NestedArray`).
+    if !f.shape.is_empty() {
+        let ndim = u8::try_from(f.shape.len()).unwrap_or(u8::MAX);
+        return Ok(Ty::Val(Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim, layout: Layout::C, readonly: false }));
+    }
     Ok(Ty::scalar(f.ty))
 }
 
 /// The view of field `f` over a record array: Numba's `ary.copy(dtype=field, layout='A')`.
-fn field_view(f: &RecordField, ndim: u8, readonly: bool) -> Ty {
-    Ty::Val(Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim, layout: Layout::A, readonly })
+fn field_view(f: &RecordField, ndim: u8, readonly: bool, range: TextRange) -> TResult<Ty> {
+    if !f.shape.is_empty() {
+        return err(format!("kernlint does not model the view of the array field `{}` over a whole record array; index a record first (`a[i].{}[k]`)", f.name, f.name), range);
+    }
+    Ok(Ty::Val(Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim, layout: Layout::A, readonly }))
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
@@ -2044,7 +2052,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     Some(record) => Ok(Ty::RecordDtype(record.clone())),
                     None if let Some(field) = crate::analysis::host_types::module_unmodelled_dtypes(self.ctx.db, self.ctx.file).get(name) => err(
                         format!(
-                            "kernlint does not model the structured dtype `{name}` yet: its field `{}` is an array or a record (Numba compiles array fields and nested records)",
+                            "kernlint does not model the structured dtype `{name}` yet: its field `{}` is a record, or an array of a shape that is not constant (Numba compiles nested records)",
                             &self.ctx.file.text(self.ctx.db)[*field]
                         ),
                         range,
@@ -2194,7 +2202,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 _ if let Type::Record(r) = &**dtype
                     && let Some(f) = r.field(attr) =>
                 {
-                    field_view(f, *ndim, *readonly)
+                    field_view(f, *ndim, *readonly, range)?
                 }
                 // A name NumPy arrays do not have at all (a typo such as `a.shpe`): Numba
                 // has it neither. Record arrays also have their fields as attributes.
@@ -2352,7 +2360,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     && let Ty::Val(Type::StrLiteral(name)) = self.expr(slice, env)?
                 {
                     return match r.field(&name) {
-                        Some(f) => Ok(field_view(f, *ndim, *readonly)),
+                        Some(f) => field_view(f, *ndim, *readonly, range),
                         None => err(format!("{r} has no field `{name}`"), range),
                     };
                 }

@@ -8,7 +8,9 @@
 //! is, as in Numba's data model, a reference to its bytes: the 0-d view of the record array
 //! at its indices (`flat_type` gives `Record` values that array type), so writes through
 //! it land in the array and its fields are 0-d field views. `a[0] = a[1]` copies the
-//! record's bytes, padding included, as Numba's record store does.
+//! record's bytes, padding included, as Numba's record store does. An array field
+//! (`('pos', np.float32, 3)`, Numba's `NestedArray`) of a record is the C-contiguous view
+//! of its bytes in the record's, so `r.pos[k]` is an ordinary array element.
 
 use ruff_python_ast::{Expr, Operator};
 use ruff_text_size::TextRange;
@@ -70,8 +72,15 @@ impl Lower<'_> {
         let bytes_ty = Type::Array { dtype: Box::new(Type::Scalar(Scalar::U8)), ndim: byte_shape.len() as u8, layout: Layout::C, readonly: false };
         let bytes = self.emit(Op::AllocArray { space, shape: byte_shape, dtype: Scalar::U8 }, Some(bytes_ty), span);
         self.spaces.insert(bytes, space);
+        let (extents, strides) = self.c_contiguous(&shape, size, span);
+        Ok(self.view_at(bytes, 0, extents, strides, ty, span))
+    }
+
+    /// The extents and byte strides of a C-contiguous array of `shape` with items of
+    /// `itemsize` bytes.
+    fn c_contiguous(&mut self, shape: &[i64], itemsize: u32, span: TextRange) -> (Vec<ValueId>, Vec<ValueId>) {
         let extents = shape.iter().map(|&n| self.int(i128::from(n), span)).collect();
-        let mut stride = i128::from(size);
+        let mut stride = i128::from(itemsize);
         let mut strides: Vec<ValueId> = shape
             .iter()
             .rev()
@@ -82,7 +91,7 @@ impl Lower<'_> {
             })
             .collect();
         strides.reverse();
-        Ok(self.view_at(bytes, 0, extents, strides, ty, span))
+        (extents, strides)
     }
 
     /// The record `array[indices]` as a value: its 0-d view.
@@ -132,6 +141,22 @@ impl Lower<'_> {
         self.view_at(array, i64::from(f.offset), shape, strides, ty, span)
     }
 
+    /// The array field `f` of the record `record` (Numba's `NestedArray`): the C-contiguous
+    /// view of the field's bytes in the record's.
+    fn array_field(&mut self, record: &Expr, f: &RecordField, of_record_array: bool, span: TextRange) -> LResult<ValueId> {
+        if of_record_array {
+            return unsupported(&format!("the view of the array field `{}` over a whole record array", f.name), span);
+        }
+        let value = self.expr(record)?;
+        if !matches!(self.ty(value), Type::Record(_)) {
+            return unsupported(&format!("field access on {}", self.ty(value)), span);
+        }
+        let shape: Vec<i64> = f.shape.iter().map(|&n| i64::from(n)).collect();
+        let (extents, strides) = self.c_contiguous(&shape, f.ty.itemsize(), span);
+        let ty = Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim: f.shape.len() as u8, layout: Layout::C, readonly: false };
+        Ok(self.view_at(value, i64::from(f.offset), extents, strides, ty, span))
+    }
+
     /// The field view and element indices a field of the record `record` is read or
     /// written at: for an element of a record array (`a[i]`, `m[i, j]`) the array's field
     /// view at the element's indices, for any other record value its 0-d field view.
@@ -157,6 +182,9 @@ impl Lower<'_> {
     /// field view. `None` when `base` is neither.
     pub(super) fn record_load(&mut self, base: &Expr, key: FieldKey<'_>, span: TextRange) -> LResult<Option<ValueId>> {
         let Some((f, is_array)) = self.field_of(base, key) else { return Ok(None) };
+        if !f.shape.is_empty() {
+            return self.array_field(base, &f, is_array, span).map(Some);
+        }
         if is_array {
             let array = self.expr(base)?;
             return Ok(Some(self.field_view(array, &f, span)));
@@ -170,6 +198,9 @@ impl Lower<'_> {
     /// of a record. `Ok(false)` when `base` is not a record.
     pub(super) fn record_store(&mut self, base: &Expr, key: FieldKey<'_>, update: FieldUpdate<'_>, span: TextRange) -> LResult<bool> {
         let Some((f, false)) = self.field_of(base, key) else { return Ok(false) };
+        if !f.shape.is_empty() {
+            return unsupported(&format!("assigning to the array field `{}` as a whole (store its elements: `r.{}[k] = v`)", f.name, f.name), span);
+        }
         let (array, indices) = self.field_place(base, &f, span)?;
         let space = self.space(array);
         let ty = Type::Scalar(f.ty);
