@@ -4,7 +4,8 @@
 //! `round` of an integer, `itemsize`/`nbytes`; tuple comparisons; ranges walked by `enumerate`/`zip`
 //! or held by a variable; integer `**` (numba-cuda's `int_power_impl`); `max`/`min` with NaN;
 //! shift counts out of range; floats narrowed to 8 and 16 bits; `in` on tuples; arrays
-//! unpacked into names; `*t` spliced into a tuple. The simulator computes what Numba does
+//! unpacked into names; `*t` spliced into a tuple; CUDA vector types (`cuda.float32x2`) as
+//! values of variables, conditional expressions, loops and tuples. The simulator computes what Numba does
 //! (expected values from CPython or Numba's simulator) and the PTX backend compiles each
 //! kernel to PTX that ptxas accepts.
 
@@ -870,4 +871,57 @@ fn record_fields_load_and_store_through_field_views() {
     let out = kernel_runs::run(RECORDS, "views", &sig, 4, &[particles(|_| 0), kernel_runs::f32s(&[0.0; 4])]);
     assert_eq!(fields(&out[0]), [(0.0, 0.0, 4), (0.5, 1.0, 0), (1.0, 2.0, 0), (1.5, 3.0, 0)]);
     assert_eq!(kernel_runs::read_f32s(&out[1]), [1.0, 2.5, 4.0, 5.5]);
+}
+
+const VECTORS: &str = "\
+from numba import cuda
+
+@cuda.jit
+def vectors(o, f, n):
+    v = cuda.float32x2(f, f) if n > 0 else cuda.float32x2(f, 1.0)
+    o[0] = v.x + v.y
+    for j in range(n):
+        v = cuda.float32x2(v.y, v.x + 1.0)
+    o[1] = v.x
+    o[2] = v.y
+    t = (cuda.float32x2(f, f), cuda.float32x2(f, 2.0))
+    for w in t:
+        o[3] += w.y
+    o[4] = t[1].y
+    u = cuda.uint2(n, -1)
+    o[5] = u.y
+";
+
+#[test]
+fn vectors_are_values_of_variables_branches_loops_and_tuples() {
+    // Numba's compiled answers: a float32x2 rebuilt in a loop, chosen by a conditional
+    // expression, held in a tuple; -1 converted to uint32.
+    let out = kernel_runs::run(VECTORS, "vectors", "void(float64[::1], float64, int32)", 1, &[f64s(&[0.0; 6]), HostArg::Scalar("1.5".into()), HostArg::Scalar("3".into())]);
+    assert_eq!(read_f64s(&out[0]), [3.0, 2.5, 3.5, 3.5, 2.0, 4294967295.0]);
+}
+
+#[test]
+fn what_numba_rejects_of_a_vector_is_its_typing_error() {
+    // Each of these fails to compile in numba-cuda 0.30.4 (`cuda.compile_ptx`).
+    let cases = [
+        ("v.x = 1.0\n    o[0] = v.x", "cannot set the member `x`"),
+        ("o[0] = v[0]", "cannot index float32x2"),
+        ("o[0] = (v + v).x", "no implementation of `+`"),
+        ("a, b = v\n    o[0] = a", "cannot unpack float32x2"),
+        ("o[0] = len(v)", "len() of float32x2"),
+        ("o[0] = v == v", "eq(float32x2, float32x2)"),
+        ("o[0] = v.z", "float32x2 has no member `z`"),
+        ("o[0] = cuda.float32x2(f).x", "needs 2 members in all, got 1"),
+        ("o[0] = cuda.float32x2(f, f, f).x", "needs 2 members in all, got 3"),
+        ("o[0] = cuda.float32x2(c, f).x", "not complex128"),
+        ("o[0] = cuda.int32x2(v).x", "takes numbers and int32 vectors, not float32x2"),
+        ("o[0] = cuda.float32x2(x=f, y=f).x", "takes no keyword arguments"),
+    ];
+    for (body, fragment) in cases {
+        let src = format!("from numba import cuda\n\n@cuda.jit\ndef k(o, f, c):\n    v = cuda.float32x2(f, f)\n    {body}\n");
+        let (db, file) = kernel_runs::database(&src);
+        let e = type_function(&db, file, "k", Some("void(float64[::1], float64, complex128)")).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Numba, "{body}: {}", e.message);
+        assert!(e.message.contains(fragment), "{body}: {}", e.message);
+    }
 }

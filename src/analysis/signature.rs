@@ -104,6 +104,7 @@ pub fn type_text(ty: &Type) -> Option<String> {
         | Type::BoolLiteral(_)
         | Type::StrLiteral(_)
         | Type::Range(_)
+        | Type::Vector(..)
         | Type::Object(_)
         | Type::Unknown => return None,
     })

@@ -417,6 +417,9 @@ pub enum Type {
     Optional(Box<Type>),
     /// The object `range(...)` returns, by the type of its bounds (`range_state_int64`).
     Range(Scalar),
+    /// A CUDA vector type (`float32x4`, numba-cuda's `vector_types.py`): a struct of 1 to 4
+    /// members `x y z w` of its base type, which the IR computes as a tuple of them.
+    Vector(Scalar, u8),
     /// A compile-time object passed to a device function (Numba's `NumberClass`, `Function`
     /// and `Dispatcher` types): the callee is specialised for it, and the IR carries it as an
     /// empty value.
@@ -455,6 +458,40 @@ impl Type {
     pub fn xoroshiro128p_state() -> Type {
         let field = |name: &str, offset| RecordField { name: name.to_string(), ty: Scalar::U64, offset, shape: Vec::new() };
         Type::Record(Record { fields: vec![field("s0", 0), field("s1", 8)], size: 16, aligned: true })
+    }
+
+    /// The CUDA vector type a `numba.cuda` attribute names: `float32x4`, or one of the C
+    /// aliases numba-cuda's `stubs.py` defines (`float4`, `int2`, `ulonglong3`, ...; `long`
+    /// is 64 bits wide on a 64-bit Linux host).
+    pub fn cuda_vector(name: &str) -> Option<Type> {
+        const BASES: &[(&str, Scalar)] = &[
+            ("int8x", Scalar::I8),
+            ("int16x", Scalar::I16),
+            ("int32x", Scalar::I32),
+            ("int64x", Scalar::I64),
+            ("uint8x", Scalar::U8),
+            ("uint16x", Scalar::U16),
+            ("uint32x", Scalar::U32),
+            ("uint64x", Scalar::U64),
+            ("float32x", Scalar::F32),
+            ("float64x", Scalar::F64),
+            ("char", Scalar::I8),
+            ("short", Scalar::I16),
+            ("int", Scalar::I32),
+            ("long", Scalar::I64),
+            ("longlong", Scalar::I64),
+            ("uchar", Scalar::U8),
+            ("ushort", Scalar::U16),
+            ("uint", Scalar::U32),
+            ("ulong", Scalar::U64),
+            ("ulonglong", Scalar::U64),
+            ("float", Scalar::F32),
+            ("double", Scalar::F64),
+        ];
+        let last = name.chars().last()?;
+        let prefix = &name[..name.len() - last.len_utf8()];
+        let count = last.to_digit(10).filter(|n| (1..=4).contains(n))? as u8;
+        BASES.iter().find(|(p, _)| *p == prefix).map(|&(_, base)| Type::Vector(base, count))
     }
 
     /// The scalar this type is, if it is one.
@@ -526,11 +563,17 @@ impl fmt::Display for Type {
             Type::StrLiteral(v) => write!(f, "Literal[str]({v})"),
             Type::Optional(t) => write!(f, "OptionalType({t})"),
             Type::Range(s) => write!(f, "range_state_{s}"),
+            Type::Vector(s, n) => write!(f, "{s}x{n}"),
             Type::Object(Object::Path(p)) => write!(f, "Object({p})"),
             Type::Object(Object::Device(n)) => write!(f, "type(CUDADispatcher({n}))"),
             Type::Unknown => f.write_str("?"),
         }
     }
+}
+
+/// The index of the member `attr` of a CUDA vector of `count` members (`x y z w`).
+pub fn vector_member(attr: &str, count: u8) -> Option<usize> {
+    ["x", "y", "z", "w"].get(..count as usize)?.iter().position(|m| *m == attr)
 }
 
 /// Python's spelling of a boolean.
@@ -638,6 +681,7 @@ mod tests {
             (Type::StrLiteral("abc".into()), "Literal[str](abc)"),
             (Type::Optional(Box::new(Scalar::I64.into())), "OptionalType(int64)"),
             (Type::Range(Scalar::I64), "range_state_int64"),
+            (Type::Vector(Scalar::F32, 4), "float32x4"),
             (Type::Unknown, "?"),
         ];
         for (ty, text) in cases {
@@ -673,6 +717,29 @@ mod tests {
             ty.to_string(),
             "unaligned readonly array(Record(a[type=uint8;offset=0],b[type=int32;offset=1];5;False), 1d, A)"
         );
+    }
+
+    #[test]
+    fn cuda_vector_names() {
+        let cases = [
+            ("float32x4", Some(Type::Vector(Scalar::F32, 4))),
+            ("float4", Some(Type::Vector(Scalar::F32, 4))),
+            ("double1", Some(Type::Vector(Scalar::F64, 1))),
+            ("short2", Some(Type::Vector(Scalar::I16, 2))),
+            ("long3", Some(Type::Vector(Scalar::I64, 3))),
+            ("uint3", Some(Type::Vector(Scalar::U32, 3))),
+            ("uint64x2", Some(Type::Vector(Scalar::U64, 2))),
+            ("float32x5", None),
+            ("float32x0", None),
+            ("float16x2", None),
+            ("int", None),
+            ("x", None),
+            ("é", None),
+            ("", None),
+        ];
+        for (name, ty) in cases {
+            assert_eq!(Type::cuda_vector(name), ty, "{name}");
+        }
     }
 
     #[test]

@@ -28,6 +28,7 @@ use crate::analysis::{Db, SourceFile};
 
 mod arrays;
 mod records;
+mod vectors;
 
 use records::{FieldKey, FieldUpdate};
 
@@ -219,6 +220,8 @@ fn tuple_element(t: &Type, i: usize) -> Option<Type> {
         Type::Optional(t) if i == 1 => Some((**t).clone()),
         // A range is (start, stop, step).
         Type::Range(s) if i < 3 => Some(Type::Scalar(*s)),
+        // A CUDA vector is its members.
+        Type::Vector(s, n) if i < *n as usize => Some(Type::Scalar(*s)),
         _ => None,
     }
 }
@@ -2274,6 +2277,7 @@ impl Lower<'_> {
             (Type::Scalar(s), "real" | "imag") => self.real_or_imag(base, *s, a.attr.as_str() == "imag", span),
             // Neither the simulator nor the PTX back end models record values yet.
             (Type::Record(_), field) => unsupported(&format!("record field access (`.{field}`)"), span),
+            (Type::Vector(_, count), attr) => self.vector_member(base, *count, attr, span),
             (_, attr) => unsupported(&format!("`.{attr}` on {base_ty}"), span),
         }
     }
@@ -2496,6 +2500,11 @@ impl Lower<'_> {
                 _ => return unsupported("`range` with these arguments", span),
             };
             return Ok(self.emit(Op::MakeTuple(parts), Some(result), span));
+        }
+        if let Type::Vector(..) = result
+            && path.strip_prefix("numba.cuda.").and_then(Type::cuda_vector).as_ref() == Some(&result)
+        {
+            return self.vector_construct(&args, &result, span);
         }
         if let Some(v) = self.complex_call(&path, &args, call, &result, span)? {
             return Ok(v);

@@ -417,6 +417,8 @@ pub fn flat_type(t: &Type) -> Type {
         Type::Optional(t) => Type::Tuple(vec![Type::Scalar(Scalar::Bool), flat_type(t)]),
         // A range value (`r = range(n)`) is (start, stop, step).
         Type::Range(s) => Type::UniTuple(Box::new(Type::Scalar(*s)), 3),
+        // A CUDA vector is its members (Numba's data model: a struct of them).
+        Type::Vector(s, n) => Type::UniTuple(Box::new(Type::Scalar(*s)), *n as usize),
         // An Enum member is its value.
         Type::Enum { value, .. } => Type::Scalar(*value),
         // A compile-time object has no run-time value once calls are resolved.

@@ -641,6 +641,29 @@ pub fn call_path(path: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRa
     err(format!("`{path}` cannot be called in a CUDA kernel"), range)
 }
 
+/// `cuda.float32x4(...)` (numba-cuda's `vector_types.py`): a `ConcreteTemplate` whose
+/// cases take, in order, numbers (converted to the base type) and vectors of the same base
+/// type, as many members in all as the vector has.
+fn vector_constructor(name: &str, vector: &Type, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<()> {
+    let &Type::Vector(base, count) = vector else { return err(format!("`cuda.{name}` is not a vector type"), range) };
+    if !kwargs.is_empty() {
+        return numba(format!("`cuda.{name}` takes no keyword arguments"), range);
+    }
+    let mut members = 0;
+    for arg in args {
+        members += match arg.value() {
+            Some(Type::Vector(b, n)) if *b == base => *n,
+            Some(Type::Unknown) | None => return err(format!("bad argument to `cuda.{name}`"), range),
+            Some(t) if base_scalar(t).is_some_and(|s| !s.is_complex()) => 1,
+            Some(t) => return numba(format!("`cuda.{name}` takes numbers and {base} vectors, not {t}"), range),
+        };
+    }
+    if members != count {
+        return numba(format!("`cuda.{name}` needs {count} members in all, got {members}"), range);
+    }
+    Ok(())
+}
+
 /// A libdevice routine: one concrete signature, to whose parameter types any number (bool,
 /// integer or float, float16 included) converts, as Numba converts arguments for a
 /// `ConcreteTemplate`; the result is the table's (reference, Appendix A).
@@ -877,7 +900,7 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
                 Some(Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_) | Type::Range(_) | Type::StrLiteral(_)) => {
                     Ok(Ty::scalar(Scalar::I64))
                 }
-                Some(t) if base_scalar(t).is_some() || matches!(t, Type::None) => Err(Fail {
+                Some(t) if base_scalar(t).is_some() || matches!(t, Type::None | Type::Vector(..)) => Err(Fail {
                     message: format!(
                         "len() of {} (`No implementation of function len`): len() takes an array, a tuple, a range or a string",
                         describe(&args[0])
@@ -1580,6 +1603,10 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
             Ty::scalar(a)
         }
         "cg.this_grid" => Ty::Opaque("GridGroup".into()),
+        _ if let Some(vector) = Type::cuda_vector(name) => {
+            vector_constructor(name, &vector, args, kwargs, range)?;
+            Ty::Val(vector)
+        }
         _ => {
             return err(
                 format!("`cuda.{name}` cannot be called here (unknown or unsupported intrinsic)"),

@@ -1295,7 +1295,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 let elems = elems.ok_or_else(|| Fail {
                     message: format!("cannot unpack {}", ty.record_name()),
                     range: target.range(),
-                    kind: if ty.value().and_then(base_scalar).is_some() { ErrorKind::Numba } else { ErrorKind::Unmodeled },
+                    kind: if ty.value().is_some_and(|t| base_scalar(t).is_some() || matches!(t, Type::Vector(..))) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
                 })?;
                 if elems.len() != elts.len() {
                     return reject(
@@ -1323,6 +1323,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                              kernel; store into its elements (`a[...] = ...`) or make a view (`a.reshape(...)`, `a.T`, a slice)",
                             a.attr.as_str()
                         ),
+                        target.range(),
+                    );
+                }
+                // Numba types `v.x = 1.0` of a CUDA vector but has no lowering for it.
+                if let Ty::Val(vector @ Type::Vector(..)) = self.expr(&a.value, env)? {
+                    return reject(
+                        ErrorKind::Numba,
+                        format!("Numba cannot set the member `{}` of a {vector} (no lowering): build a new vector instead", a.attr.as_str()),
                         target.range(),
                     );
                 }
@@ -2245,6 +2253,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                 None => err(format!("record has no field `{attr}`"), range),
             },
             Ty::Val(Type::Enum { value, .. }) if attr == "value" => Ok(Ty::scalar(*value)),
+            Ty::Val(Type::Vector(s, n)) => match crate::analysis::types::vector_member(attr, *n) {
+                Some(_) => Ok(Ty::scalar(*s)),
+                None => reject(ErrorKind::Numba, format!("{} has no member `{attr}`", base.record_name()), range),
+            },
             Ty::Val(Type::Enum { .. }) => reject(
                 ErrorKind::Numba,
                 format!("unknown attribute `{attr}` of {} (Numba has only `.value` of an Enum member)", base.record_name()),
@@ -2407,7 +2419,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     },
                 }
             }
-            Ty::Val(t) if base_scalar(t).is_some() || matches!(t, Type::None | Type::Range(_)) => reject(
+            Ty::Val(t) if base_scalar(t).is_some() || matches!(t, Type::None | Type::Range(_) | Type::Vector(..)) => reject(
                 ErrorKind::Numba,
                 format!(
                     "cannot index {} (`No implementation of function getitem`): only arrays, tuples and records take an index",
@@ -2479,7 +2491,9 @@ impl<'c, 'a> Typer<'c, 'a> {
             // Repetition (`'ab' * 2`, `(1, 2) * 2`) is Numba's; otherwise a number does not
             // combine with a string, tuple, None or range.
             let repeat = op == Operator::Mult && [l, r].iter().any(|t| matches!(t.value(), Some(Type::StrLiteral(_))) || t.value().and_then(tuple_elems).is_some());
-            if !repeat && (number(l) && other(r) || other(l) && number(r)) {
+            // A CUDA vector has no arithmetic at all.
+            let vector = [l, r].iter().any(|t| matches!(t.value(), Some(Type::Vector(..))));
+            if vector || !repeat && (number(l) && other(r) || other(l) && number(r)) {
                 return reject(ErrorKind::Numba, message, range);
             }
             // CPython folds a tuple of constants times a constant integer into a constant
@@ -2526,6 +2540,10 @@ impl<'c, 'a> Typer<'c, 'a> {
             if a == b && matches!(op, CmpOp::Eq | CmpOp::NotEq) {
                 return Ok(());
             }
+            return reject(ErrorKind::Numba, format!("No implementation of function {}({}, {})", cmp_name(op), l.record_name(), r.record_name()), range);
+        }
+        // A CUDA vector has no comparison at all.
+        if [l, r].iter().any(|t| matches!(t, Ty::Val(Type::Vector(..)))) {
             return reject(ErrorKind::Numba, format!("No implementation of function {}({}, {})", cmp_name(op), l.record_name(), r.record_name()), range);
         }
         let (l, r) = (&int_enum_value(unwrap_optional_ty(l)), &int_enum_value(unwrap_optional_ty(r)));
@@ -3363,9 +3381,9 @@ pub fn imported_array(db: &dyn Db, file: SourceFile, path: &str) -> Option<(Sour
     None
 }
 
-/// A string, tuple, None or range: Numba has no arithmetic on it.
+/// A string, tuple, None, range or CUDA vector: Numba has no arithmetic on it.
 pub(super) fn inert(t: &Type) -> bool {
-    matches!(t, Type::StrLiteral(_) | Type::None | Type::Range(_)) || tuple_elems(t).is_some()
+    matches!(t, Type::StrLiteral(_) | Type::None | Type::Range(_) | Type::Vector(..)) || tuple_elems(t).is_some()
 }
 
 /// Whether two return types are ones Numba cannot unify either: a number, a tuple, an
