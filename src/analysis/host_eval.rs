@@ -11,7 +11,7 @@ use ruff_python_ast::{self as ast, Expr, Operator, Stmt};
 
 use super::kernels::for_each_body;
 use super::launches::assignment_counts;
-use super::resolve::{NameLookup, const_eval, qualified_path, scalar_type_of_path};
+use super::resolve::{NameLookup, const_eval, host_path, qualified_path, scalar_type_of_path};
 use super::scope::ConstValue;
 use super::types::Scalar;
 
@@ -208,14 +208,7 @@ impl<'a> HostEval<'a> {
     pub fn dtype(&self, e: &Expr) -> Option<Scalar> {
         match e {
             Expr::StringLiteral(s) => Scalar::from_numpy_name(s.value.to_str()),
-            other => {
-                let path = qualified_path(other, self.constants)?;
-                // CuPy's dtypes are NumPy's (host code only: kernels know no `cupy`).
-                match path.strip_prefix("cupy.") {
-                    Some(name) => Scalar::from_numpy_name(name),
-                    None => scalar_type_of_path(&path),
-                }
-            }
+            other => scalar_type_of_path(&host_path(other, self.constants)?),
         }
     }
 
@@ -249,7 +242,7 @@ impl<'a> HostEval<'a> {
             Some(d) => self.dtype(d),
             None => Some(default),
         };
-        let Some(path) = qualified_path(&call.func, self.constants) else {
+        let Some(path) = host_path(&call.func, self.constants) else {
             // Methods on an array: `.astype(dtype)`, `.copy()`, `.copy_to_host()`.
             let Expr::Attribute(attr) = &*call.func else { return None };
             let mut array = self.array_at(&attr.value, depth + 1, names)?;
@@ -262,7 +255,7 @@ impl<'a> HostEval<'a> {
                 _ => None,
             };
         };
-        let name = path.strip_prefix("numpy.").or_else(|| path.strip_prefix("numba.cuda.")).or_else(|| path.strip_prefix("cupy."))?;
+        let name = path.strip_prefix("numpy.").or_else(|| path.strip_prefix("numba.cuda."))?;
         match name {
             "zeros" | "ones" | "empty" | "full" | "device_array" | "pinned_array" | "mapped_array" | "managed_array" => {
                 let fill = match name {

@@ -1189,12 +1189,7 @@ impl<'a> Evaluator<'_, 'a> {
         {
             return None;
         }
-        // CuPy's array constructors and dtypes mirror NumPy's, and `typeof` types a CuPy
-        // array (through `__cuda_array_interface__`) as it types a NumPy array.
-        qualified_path(expr, self.scope).map(|p| match p.strip_prefix("cupy.") {
-            Some(rest) => format!("numpy.{rest}"),
-            None => p,
-        })
+        super::resolve::host_path(expr, self.scope)
     }
 
     /// Whether a builtin name (`int`, `float`, `len`) is the builtin, not shadowed.

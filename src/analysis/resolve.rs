@@ -74,6 +74,16 @@ pub fn cuda_member(expr: &Expr, lookup: &dyn NameLookup) -> Option<String> {
     path.strip_prefix("numba.cuda.").map(str::to_string)
 }
 
+/// [`qualified_path`] in host code, where CuPy's array constructors and dtypes mirror
+/// NumPy's: `cupy.zeros` is `numpy.zeros` (and `typeof` types a CuPy array, through
+/// `__cuda_array_interface__`, as it types a NumPy array).
+pub fn host_path(expr: &Expr, lookup: &dyn NameLookup) -> Option<String> {
+    qualified_path(expr, lookup).map(|p| match p.strip_prefix("cupy.") {
+        Some(rest) => format!("numpy.{rest}"),
+        None => p,
+    })
+}
+
 /// The NumPy scalar type a path names, e.g. `numpy.float32`, `numba.int32`, `numba.cuda.float32`.
 pub fn scalar_type_of_path(path: &str) -> Option<Scalar> {
     if let Some(name) = path.strip_prefix("numpy.") {
