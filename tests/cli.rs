@@ -349,3 +349,91 @@ fn a_plain_function_named_on_the_command_line_is_the_kernel_cuda_jit_makes_of_it
     // It is no kernel for the linter, nor for `types FILE`.
     assert!(!stdout(&kernlint(dir.path(), &["types", "k.py"])).contains("leading_zeros"));
 }
+
+/// A kernel with two safe fixes (a misspelt `threadIdx` component, `np.sqrt`) and two unsafe
+/// ones (a float64 literal, a grid size rounded up), the unsafe one on the literal appearing
+/// only once `np.sqrt` is fixed and the kernel types.
+const FIXABLE: &str = "import math
+import numpy as np
+from numba import cuda, float32
+
+@cuda.jit
+def scale(out, x):
+    i = cuda.threadIdx.X + cuda.blockIdx.x * cuda.blockDim.x
+    if i < out.size:
+        out[i] = np.sqrt(x[i]) * 2.0
+
+def main():
+    x = np.ones(100, dtype=np.float32)
+    out = np.zeros_like(x)
+    scale[x.size / 32, 32](out, x)
+";
+
+#[test]
+fn fix_applies_safe_fixes_and_reports_what_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k.py");
+    std::fs::write(&file, FIXABLE).unwrap();
+    let out = kernlint(dir.path(), &["check", "--fix", "k.py"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let fixed = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(fixed, FIXABLE.replace("threadIdx.X", "threadIdx.x").replace("np.sqrt", "math.sqrt"));
+    // Left: the unsafe ones, the literal found in the second round.
+    let left = stdout(&out);
+    assert!(left.contains("KL401") && left.contains("KL109") && !left.contains("KL104"), "{left}");
+    assert!(stderr(&out).contains("fixed 2 finding(s) in 1 file(s); 2 remaining"), "{}", stderr(&out));
+
+    let out = kernlint(dir.path(), &["check", "--fix", "--unsafe-fixes", "k.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let fixed = std::fs::read_to_string(&file).unwrap();
+    assert!(fixed.contains("math.sqrt(x[i]) * float32(2.0)") && fixed.contains("scale[(x.size + 32 - 1) // 32, 32]"), "{fixed}");
+}
+
+#[test]
+fn diff_prints_the_fixes_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k.py");
+    std::fs::write(&file, FIXABLE).unwrap();
+    let out = kernlint(dir.path(), &["check", "--diff", "k.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    let diff = stdout(&out);
+    assert!(diff.starts_with("--- a/k.py\n+++ b/k.py\n"), "{diff}");
+    assert!(diff.contains("-        out[i] = np.sqrt(x[i]) * 2.0\n+        out[i] = math.sqrt(x[i]) * 2.0\n"), "{diff}");
+    assert!(!diff.contains("float32(2.0)"), "unsafe fix applied without --unsafe-fixes: {diff}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), FIXABLE);
+
+    // A clean file: no diff, exit 0.
+    std::fs::write(&file, "x = 1\n").unwrap();
+    let out = kernlint(dir.path(), &["check", "--diff", "k.py"]);
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), ""));
+}
+
+#[test]
+fn standard_input_is_checked_and_fixed_as_the_named_file() {
+    use std::io::Write;
+    let run = |dir: &Path, args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kernlint"))
+            .current_dir(dir)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(FIXABLE.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    // The project's configuration applies to the name given (it ignores KL104).
+    let out = run(&project(), &["check", "-", "--stdin-filename", "src/k.py", "--format", "github"]);
+    assert_eq!(out.status.code(), Some(1));
+    let found = stdout(&out);
+    assert!(found.lines().all(|l| l.contains("file=src/k.py,")), "{found}");
+    assert!(found.contains("(KL107)") && !found.contains("(KL104)"), "{found}");
+
+    // With --fix: the fixed text on stdout, what is left on stderr.
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["check", "-", "--fix", "--format", "github"]);
+    assert_eq!(stdout(&out), FIXABLE.replace("threadIdx.X", "threadIdx.x").replace("np.sqrt", "math.sqrt"));
+    assert!(stderr(&out).contains("file=<stdin>,") && stderr(&out).contains("(KL401)"), "{}", stderr(&out));
+}

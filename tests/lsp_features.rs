@@ -625,3 +625,39 @@ async fn imported_modules_follow_the_disk_and_closed_documents() {
     assert!(a.starts_with("*No types:*"), "{a}");
     e.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_fixes_and_fix_all_offer_only_safe_fixes_unasked() {
+    // Two safe fixes (`.X`, `np.sqrt`) and an unsafe one (the float64 literal, once typed).
+    let text = "import math\nimport numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(out, x):\n    i = cuda.threadIdx.X\n    out[i] = np.sqrt(x[i])\n    cuda.syncthread()\n";
+    let mut e = editor_with(text).await;
+    let diags = e.diagnostics(URI, 1).await;
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
+    let actions = e
+        .request("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": range, "context": {"diagnostics": diags}}))
+        .await;
+    let actions = actions.as_array().unwrap();
+    let quick: Vec<(&str, bool)> = actions
+        .iter()
+        .filter(|a| a["kind"] == "quickfix")
+        .map(|a| (a["title"].as_str().unwrap(), a["isPreferred"].as_bool().unwrap()))
+        .collect();
+    assert!(quick.contains(&("Use `.x`", true)), "{quick:?}");
+    assert!(quick.contains(&("Replace `np.sqrt` with `math.sqrt`", true)), "{quick:?}");
+    // The misspelt intrinsic's nearest name is a guess: offered, not preferred.
+    assert!(quick.contains(&("Replace with `cuda.syncthreads`", false)), "{quick:?}");
+
+    // `source.fixAll.kernlint` alone, as VS Code asks on save: the two safe edits.
+    let only = e
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": URI}, "range": range, "context": {"diagnostics": [], "only": ["source.fixAll"]}}),
+        )
+        .await;
+    let only = only.as_array().unwrap();
+    assert_eq!(only.len(), 1, "{only:?}");
+    assert_eq!(only[0]["kind"], "source.fixAll.kernlint");
+    let edits: Vec<&str> = only[0]["edit"]["changes"][URI].as_array().unwrap().iter().map(|e| e["newText"].as_str().unwrap()).collect();
+    assert_eq!(edits, ["x", "math.sqrt"]);
+    e.shutdown().await;
+}

@@ -1,5 +1,6 @@
 //! `kernlint check`: find the files, analyse them in parallel, report.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -10,10 +11,14 @@ use crate::analysis::notebook::Notebook;
 
 use crate::config::Config;
 use crate::lint::settings::is_known_selector;
+use crate::lint::fix::apply_fixes;
 use crate::lint::{Settings, check_file};
 
 /// Files larger than this are reported and skipped: no real kernel file is this big.
 const MAX_FILE_BYTES: u64 = 20 * 1024 * 1024;
+
+/// Rounds of fixing a file: fixes that overlap wait for the next round, after a new check.
+const MAX_FIX_ROUNDS: usize = 10;
 
 pub fn run(args: &CheckArgs) -> Result<u8, String> {
     for code in args.select.iter().chain(&args.ignore) {
@@ -21,10 +26,26 @@ pub fn run(args: &CheckArgs) -> Result<u8, String> {
             return Err(format!("unknown rule code `{code}` (see `kernlint rule --all`)"));
         }
     }
+    let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
+    if stdin && args.paths.len() > 1 {
+        return Err("`-` (standard input) cannot be checked together with other paths".to_string());
+    }
+    let config_start = if stdin { args.stdin_filename.as_deref() } else { args.paths.first().map(PathBuf::as_path) };
     let config = match &args.config {
         Some(path) => Config::load(path, path.file_name().is_some_and(|n| n == "pyproject.toml"))?,
-        None => Config::discover(args.paths.first().map(PathBuf::as_path).unwrap_or(Path::new(".")))?,
+        None => Config::discover(config_start.unwrap_or(Path::new(".")))?,
     };
+    let settings_for = |path: &Path| {
+        let mut settings = config.settings_for(path);
+        if !args.select.is_empty() {
+            settings.select = args.select.clone();
+        }
+        settings.ignore.extend(args.ignore.iter().cloned());
+        settings
+    };
+    if stdin {
+        return check_stdin(args, &settings_for);
+    }
     for path in &args.paths {
         if !path.exists() {
             return Err(format!("{}: no such file or directory", path.display()));
@@ -36,39 +57,134 @@ pub fn run(args: &CheckArgs) -> Result<u8, String> {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         eprintln!("kernlint: warning: no Python files or notebooks found under {}", paths.join(", "));
     }
-    let mut reports: Vec<FileReport> = files
+    let fixing = args.fix || args.diff;
+    let mut results: Vec<(FileReport, Option<Fixed>)> = files
         .par_iter()
         .map(|path| {
-            let mut settings = config.settings_for(path);
-            if !args.select.is_empty() {
-                settings.select = args.select.clone();
+            let settings = settings_for(path);
+            let mut report = check_path(path, &settings);
+            let fixed = fixing.then(|| fix_report(&mut report, &settings, args.unsafe_fixes)).flatten();
+            if let Some(done) = &fixed
+                && args.fix
+                && let Err(e) = std::fs::write(path, &report.text)
+            {
+                report.error = Some(format!("cannot write the fixed file: {}", super::io_reason(&e)));
+                (report.text, report.diagnostics) = (done.original.clone(), done.found_before.clone());
+                return (report, None);
             }
-            settings.ignore.extend(args.ignore.iter().cloned());
-            check_path(path, &settings)
+            (report, fixed)
         })
         .collect();
-    reports.sort_by(|a, b| a.path.cmp(&b.path));
+    results.sort_by(|a, b| a.0.path.cmp(&b.0.path));
 
-    let findings: usize = reports.iter().map(|r| r.diagnostics.len() + r.error.is_some() as usize).sum();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let written = if args.statistics {
-        output::statistics(&mut out, &reports)
-    } else {
-        match args.format {
-            Format::Text => output::text(&mut out, &reports),
-            Format::Json => output::json(&mut out, &reports),
-            Format::Sarif => output::sarif(&mut out, &reports),
-            Format::Github => output::github(&mut out, &reports),
+    if args.diff {
+        let mut changed = false;
+        for (report, fixed) in &results {
+            if let Some(fixed) = fixed {
+                changed = true;
+                let name = report.path.display().to_string();
+                report_io(write!(out, "{}", unified_diff(&fixed.original, &report.text, &name)))?;
+            }
         }
-    };
-    // A closed pipe (`kernlint check | head`) is not an error worth a message.
-    if let Err(e) = written
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        return Err(e.to_string());
+        return Ok(changed as u8);
     }
-    Ok(if findings > 0 && !args.exit_zero { 1 } else { 0 })
+    let (reports, fixes): (Vec<FileReport>, Vec<Option<Fixed>>) = results.into_iter().unzip();
+    report_io(write_reports(&mut out, args, &reports))?;
+    let remaining: usize = reports.iter().map(|r| r.diagnostics.len() + r.error.is_some() as usize).sum();
+    if args.fix {
+        let applied: usize = fixes.iter().flatten().map(|f| f.applied).sum();
+        let files = fixes.iter().flatten().count();
+        eprintln!("kernlint: fixed {applied} finding(s) in {files} file(s); {remaining} remaining");
+    }
+    Ok(if remaining > 0 && !args.exit_zero { 1 } else { 0 })
+}
+
+/// `kernlint check -`: the text on standard input, reported as `--stdin-filename` (or
+/// `<stdin>`). With `--fix`, the fixed text goes to standard output and the findings left to
+/// standard error, as editors and formatters' pipelines expect.
+fn check_stdin(args: &CheckArgs, settings_for: &dyn Fn(&Path) -> Settings) -> Result<u8, String> {
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+        .map_err(|e| format!("cannot read standard input: {}", super::io_reason(&e)))?;
+    let path = args.stdin_filename.clone().unwrap_or_else(|| PathBuf::from("<stdin>"));
+    let settings = settings_for(&path);
+    let mut report = FileReport::new(&path);
+    if path.extension().is_some_and(|e| e == "ipynb") {
+        report.error = Some("notebooks cannot be read from standard input; pass the .ipynb file's path".to_string());
+    } else {
+        check_text(&mut report, text.clone(), &settings);
+    }
+    let fixed = (args.fix || args.diff).then(|| fix_report(&mut report, &settings, args.unsafe_fixes)).flatten();
+    let remaining = report.diagnostics.len() + report.error.is_some() as usize;
+    let reports = [report];
+    if args.diff {
+        if let Some(fixed) = &fixed {
+            report_io(write!(std::io::stdout(), "{}", unified_diff(&fixed.original, &reports[0].text, &path.display().to_string())))?;
+        }
+        return Ok(fixed.is_some() as u8);
+    }
+    if args.fix {
+        // The text unchanged when nothing was fixed: a pipeline must never lose the file.
+        report_io(write!(std::io::stdout(), "{}", if reports[0].error.is_some() { &text } else { &reports[0].text }))?;
+        report_io(write_reports(&mut std::io::stderr(), args, &reports))?;
+    } else {
+        report_io(write_reports(&mut std::io::stdout().lock(), args, &reports))?;
+    }
+    Ok(if remaining > 0 && !args.exit_zero { 1 } else { 0 })
+}
+
+fn write_reports(out: &mut impl Write, args: &CheckArgs, reports: &[FileReport]) -> std::io::Result<()> {
+    if args.statistics {
+        return output::statistics(out, reports);
+    }
+    match args.format {
+        Format::Text => output::text(out, reports),
+        Format::Json => output::json(out, reports),
+        Format::Sarif => output::sarif(out, reports),
+        Format::Github => output::github(out, reports),
+    }
+}
+
+/// A closed pipe (`kernlint check | head`) is not an error worth a message.
+fn report_io(written: std::io::Result<()>) -> Result<(), String> {
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.to_string()),
+        _ => Ok(()),
+    }
+}
+
+/// What fixing a file changed: its text before, the findings it had then, how many fixes
+/// were applied.
+struct Fixed {
+    original: String,
+    found_before: Vec<crate::lint::Diagnostic>,
+    applied: usize,
+}
+
+/// Apply the fixes of `report`'s findings to its text, and check the new text again, until
+/// no fix applies; `report` then holds the fixed text and what is left. `None` when nothing
+/// was fixed. Notebooks are left alone: their cells are not written back.
+fn fix_report(report: &mut FileReport, settings: &Settings, unsafe_fixes: bool) -> Option<Fixed> {
+    if report.notebook.is_some() || report.error.is_some() {
+        return None;
+    }
+    let (original, found_before) = (report.text.clone(), report.diagnostics.clone());
+    let mut applied = 0;
+    for _ in 0..MAX_FIX_ROUNDS {
+        let (text, n) = apply_fixes(&report.text, &report.diagnostics, unsafe_fixes);
+        if n == 0 {
+            break;
+        }
+        applied += n;
+        check_text(report, text, settings);
+    }
+    (report.text != original).then_some(Fixed { original, found_before, applied })
+}
+
+fn unified_diff(before: &str, after: &str, name: &str) -> String {
+    similar::TextDiff::from_lines(before, after).unified_diff().header(&format!("a/{name}"), &format!("b/{name}")).to_string()
 }
 
 /// Python files and notebooks under the given paths, honouring `.gitignore` and `exclude`.
@@ -147,13 +263,19 @@ pub fn check_path(path: &Path, settings: &Settings) -> FileReport {
     } else {
         text
     };
+    check_text(&mut report, text, settings);
+    report
+}
+
+/// Analyse `text` as the contents of `report`'s file; `report` gets the text and findings.
+fn check_text(report: &mut FileReport, text: String, settings: &Settings) {
     // Host-only modules: nothing to find, skip the parse.
     if !text.contains("cuda") {
         report.text = text;
-        return report;
+        report.diagnostics.clear();
+        return;
     }
-    let (db, file) = super::database_for(path, text);
+    let (db, file) = super::database_for(&report.path, text);
     report.diagnostics = check_file(&db, file, settings);
     report.text = file.text(&db).clone();
-    report
 }

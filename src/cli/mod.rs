@@ -44,9 +44,9 @@ enum Command {
     },
     /// Print the Numba type of every variable of a kernel: `kernlint types FILE::KERNEL`.
     Types(types::TypesArgs),
-    /// Compile a kernel: its typed IR now, PTX with the compiler.
+    /// Compile a kernel to PTX (or print its typed IR), without Numba or NVVM.
     Compile(compile::CompileArgs),
-    /// Run a kernel on the simulator, with the sanitizer on.
+    /// Run a kernel on the GPU, or on the simulator with the sanitizer on.
     Run(run::RunArgs),
 }
 
@@ -72,6 +72,21 @@ pub struct CheckArgs {
     /// Use this configuration file instead of searching for one.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Apply the fixes that keep what the code means, then report what is left.
+    #[arg(long)]
+    pub fix: bool,
+    /// With `--fix` or `--diff`, also apply fixes that change what the code computes or
+    /// guess what was meant (a float32 literal for a float64 one, a misspelt intrinsic's
+    /// nearest name).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff instead of applying them (exit 1 when there are any).
+    #[arg(long, conflicts_with_all = ["fix", "statistics"])]
+    pub diff: bool,
+    /// The path a file read from standard input (`kernlint check -`) stands for: its
+    /// configuration, its name in findings and the modules beside it.
+    #[arg(long)]
+    pub stdin_filename: Option<PathBuf>,
 }
 
 pub fn main() -> ExitCode {

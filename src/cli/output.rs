@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::analysis::notebook::Notebook;
 use crate::analysis::syntax::Lines;
-use crate::lint::{Diagnostic, RULES, Severity, rule_by_code};
+use crate::lint::{Applicability, Diagnostic, RULES, Severity, rule_by_code};
 
 /// One checked file and what was found in it.
 pub struct FileReport {
@@ -124,7 +124,11 @@ pub fn text(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
             );
             let mut notes = d.notes.clone();
             if let Some(fix) = &d.fix {
-                notes.push(format!("fix available: {}", fix.message));
+                let how = match fix.applicability {
+                    Applicability::Safe => "`--fix`",
+                    Applicability::Unsafe => "`--fix --unsafe-fixes`",
+                };
+                notes.push(format!("fix available ({how}): {}", fix.message));
             }
             cs = cs.with_notes(notes);
             term::emit_to_write_style(&mut writer, &config, &files, &cs).map_err(io::Error::other)?;
@@ -133,6 +137,18 @@ pub fn text(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
     }
     if count > 0 {
         writeln!(out, "Found {count} problem{}.", if count == 1 { "" } else { "s" })?;
+        // Notebooks' cells are not written back, so their fixes are left out.
+        let fixable = |a| {
+            let files = reports.iter().filter(|r| r.notebook.is_none());
+            files.flat_map(|r| &r.diagnostics).filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == a)).count()
+        };
+        let (safe, unsafe_) = (fixable(Applicability::Safe), fixable(Applicability::Unsafe));
+        match (safe, unsafe_) {
+            (0, 0) => {}
+            (0, n) => writeln!(out, "{n} fixable with `kernlint check --fix --unsafe-fixes`.")?,
+            (n, 0) => writeln!(out, "{n} fixable with `kernlint check --fix`.")?,
+            (n, m) => writeln!(out, "{n} fixable with `kernlint check --fix` ({m} more with `--unsafe-fixes`).")?,
+        }
     } else {
         writeln!(out, "All checks passed.")?;
     }
@@ -173,6 +189,7 @@ pub fn json(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
             let fix = d.fix.as_ref().map(|fix| {
                 json!({
                     "message": fix.message,
+                    "applicability": fix.applicability,
                     "edits": fix.edits.iter().map(|e| {
                         let (s, t) = report.span(&lines, e.range);
                         json!({"content": e.content, "location": location_json(&s), "end_location": location_json(&t)})

@@ -41,6 +41,8 @@ pub struct RunArgs {
     /// Dynamic shared memory per block, in bytes.
     #[arg(long, default_value_t = 0)]
     pub shared_mem: usize,
+    /// Where to run: `gpu` through the CUDA driver, `sim` on the simulator (which reports
+    /// out-of-bounds accesses, races and barrier divergence), `auto` the GPU when one is usable.
     #[arg(long, value_enum, default_value_t = Device::Auto)]
     pub device: Device,
     /// Write each array argument's final contents here as NAME.npy.

@@ -17,11 +17,24 @@ pub struct Edit {
     pub content: String,
 }
 
+/// Whether `kernlint check --fix` may apply a fix unasked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// The fix keeps what the code means, or turns code Numba refuses into the only
+    /// reading it can have (`np.sqrt` to `math.sqrt`, `cuda.threadIdx.X` to `.x`).
+    Safe,
+    /// The fix changes what the code computes (`2.0` to `np.float32(2.0)`) or guesses what
+    /// was meant (a misspelt intrinsic's nearest name): applied only with `--unsafe-fixes`.
+    Unsafe,
+}
+
 /// A suggested fix: edits that together resolve the finding.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Fix {
     pub message: String,
     pub edits: Vec<Edit>,
+    pub applicability: Applicability,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -59,8 +72,16 @@ impl Diagnostic {
         self
     }
 
+    /// A fix that keeps what the code means (see [`Applicability::Safe`]).
     pub fn fix(mut self, message: impl Into<String>, edits: Vec<Edit>) -> Self {
-        self.fix = Some(Fix { message: message.into(), edits });
+        self.fix = Some(Fix { message: message.into(), edits, applicability: Applicability::Safe });
+        self
+    }
+
+    /// A fix that changes what the code computes or guesses the intent (see
+    /// [`Applicability::Unsafe`]).
+    pub fn unsafe_fix(mut self, message: impl Into<String>, edits: Vec<Edit>) -> Self {
+        self.fix = Some(Fix { message: message.into(), edits, applicability: Applicability::Unsafe });
         self
     }
 

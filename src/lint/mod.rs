@@ -3,6 +3,7 @@
 
 pub mod context;
 pub mod diagnostic;
+pub mod fix;
 pub mod registry;
 pub mod rules;
 pub mod settings;
@@ -13,7 +14,7 @@ use crate::analysis::syntax::syntax_errors;
 use crate::analysis::{Db, SourceFile};
 
 pub use context::ItemContext;
-pub use diagnostic::{Diagnostic, Edit, Fix, Severity};
+pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 pub use registry::{RULES, Rule, rule_by_code};
 pub use settings::Settings;
 

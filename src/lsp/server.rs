@@ -607,7 +607,9 @@ fn to_lsp_diagnostic(d: &lint::Diagnostic, rope: &Rope, encoding: Encoding, uri:
             .iter()
             .map(|e| TextEdit { range: to_range(rope, e.range, encoding), new_text: e.content.clone() })
             .collect();
-        serde_json::json!({"title": fix.message, "uri": uri.as_str(), "edits": edits})
+        // Only a fix that keeps what the code means is offered as the one to apply unasked.
+        let preferred = fix.applicability == lint::Applicability::Safe;
+        serde_json::json!({"title": fix.message, "uri": uri.as_str(), "edits": edits, "preferred": preferred})
     });
     let mut message = d.message.clone();
     for note in &d.notes {
@@ -687,7 +689,10 @@ impl LanguageServer for Backend {
                 text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 document_symbol_provider: Some(OneOf::Left(true)),
-                code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                    code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, fix_all_kind()]),
+                    ..Default::default()
+                })),
                 completion_provider: Some(CompletionOptions {
                     trigger_characters: Some(vec![".".into()]),
                     ..Default::default()
@@ -1128,27 +1133,65 @@ impl LanguageServer for Backend {
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        // A kind the client asks for covers its sub-kinds (`source` covers `source.fixAll.kernlint`).
+        let wanted = |kind: &CodeActionKind| {
+            params.context.only.as_ref().is_none_or(|only| {
+                only.iter().any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str())))
+            })
+        };
+        let uri = params.text_document.uri.clone();
         let mut actions = Vec::new();
-        for diagnostic in params.context.diagnostics {
-            let Some(data) = &diagnostic.data else { continue };
-            let (Some(title), Ok(edits)) = (
-                data.get("title").and_then(|t| t.as_str()),
-                serde_json::from_value::<Vec<TextEdit>>(data.get("edits").cloned().unwrap_or_default()),
-            ) else {
-                continue;
-            };
-            let changes = HashMap::from([(params.text_document.uri.clone(), edits)]);
-            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: title.to_string(),
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![diagnostic.clone()]),
-                edit: Some(WorkspaceEdit { changes: Some(changes), ..Default::default() }),
-                is_preferred: Some(true),
-                ..Default::default()
-            }));
+        if wanted(&CodeActionKind::QUICKFIX) {
+            for diagnostic in &params.context.diagnostics {
+                let Some(data) = &diagnostic.data else { continue };
+                let (Some(title), Ok(edits)) = (
+                    data.get("title").and_then(|t| t.as_str()),
+                    serde_json::from_value::<Vec<TextEdit>>(data.get("edits").cloned().unwrap_or_default()),
+                ) else {
+                    continue;
+                };
+                let changes = HashMap::from([(uri.clone(), edits)]);
+                actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: title.to_string(),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![diagnostic.clone()]),
+                    edit: Some(WorkspaceEdit { changes: Some(changes), ..Default::default() }),
+                    is_preferred: Some(data.get("preferred").and_then(|p| p.as_bool()).unwrap_or(true)),
+                    ..Default::default()
+                }));
+            }
+        }
+        // Every safe fix of the document at once (VS Code's `editor.codeActionsOnSave`).
+        // Diagnostics and code actions are only offered for documents the client opened.
+        if wanted(&fix_all_kind())
+            && let Some(snap) = self.snapshot(&uri)
+        {
+            let settings = self.publisher().settings_for(&uri);
+            let encoding = self.encoding();
+            let edits = self
+                .compute(move || {
+                    let findings = lint::check_file(&snap.db, snap.file, &settings);
+                    let text = snap.file.text(&snap.db);
+                    let (edits, _) = lint::fix::fix_edits(text, &findings, false);
+                    edits.into_iter().map(|e| TextEdit { range: to_range(&snap.rope, e.range, encoding), new_text: e.content.clone() }).collect::<Vec<_>>()
+                })
+                .await?;
+            if !edits.is_empty() {
+                actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: "kernlint: fix all safe findings".to_string(),
+                    kind: Some(fix_all_kind()),
+                    edit: Some(WorkspaceEdit { changes: Some(HashMap::from([(uri, edits)])), ..Default::default() }),
+                    ..Default::default()
+                }));
+            }
         }
         Ok(Some(actions))
     }
+}
+
+/// The code action that applies every safe fix of a document, as ruff's server names its own.
+fn fix_all_kind() -> CodeActionKind {
+    CodeActionKind::new("source.fixAll.kernlint")
 }
 
 /// Serve LSP over `input`/`output` until the client exits: what `kernlint server` runs on

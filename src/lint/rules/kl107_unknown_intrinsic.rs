@@ -216,8 +216,9 @@ fn check_chain(ctx: &ItemContext, expr: &Expr, locals: &HashSet<String>, out: &m
                 if let Some(s) = &suggestion {
                     let full = if parent.is_empty() { format!("cuda.{s}") } else { format!("cuda.{parent}.{s}") };
                     d = d.note(format!("Did you mean `{full}`?"));
+                    // The nearest known name is a guess at what was meant.
                     if let Expr::Attribute(attr) = node {
-                        d = d.fix(
+                        d = d.unsafe_fix(
                             format!("Replace with `{full}`"),
                             vec![Edit { range: attr.attr.range(), content: s.clone() }],
                         );

@@ -286,12 +286,15 @@ impl<'c, 'a> Checker<'c, 'a> {
                     squash(self.text(b.left.range())).ends_with(&format!("+{}-1", squash(self.text(b.right.range()))));
                 // Round a whole `n / threads` up; elsewhere (`n / threads + 1`, block sizes,
                 // `(n + t - 1) / t`) the integer division is what was meant.
-                let (content, how) = if grid && whole && !rounded_up {
-                    (format!("({left} + {right} - 1) // {right}"), "Round the block count up with integer division")
+                let (content, how, round_up) = if grid && whole && !rounded_up {
+                    (format!("({left} + {right} - 1) // {right}"), "Round the block count up with integer division", true)
                 } else {
-                    (format!("{left} // {right}"), "Use integer division")
+                    (format!("{left} // {right}"), "Use integer division", false)
                 };
-                d = d.fix(format!("{how}: `{content}`"), vec![Edit { range: division.range(), content }]);
+                let edits = vec![Edit { range: division.range(), content: content.clone() }];
+                // Rounding up launches threads past the data's end, which only a bounds guard
+                // in the kernel keeps safe.
+                d = if round_up { d.unsafe_fix(format!("{how}: `{content}`"), edits) } else { d.fix(format!("{how}: `{content}`"), edits) };
                 if assigned {
                     d = d.note(format!(
                         "`{}` is assigned `{}` before the launch; the fix rewrites that assignment.",
