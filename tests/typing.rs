@@ -226,6 +226,22 @@ fn decorator_signature_and_errors() {
     );
 }
 
+/// `cuda.jit(func_or_sig=...)` names cuda.jit's first parameter: the keyword is the signature,
+/// a full one for a kernel or an argument-only one for a device function (from a ray tracer in
+/// /work/realworld17, rt_tuples.py).
+#[test]
+fn func_or_sig_keyword_is_the_signature() {
+    let db = RootDatabase::default();
+    let src = "from numba import cuda\n\n@cuda.jit(func_or_sig='float32[:], float32', device=True)\ndef mul(v, s):\n    return v[0] * s, v[1] * s\n\n@cuda.jit(func_or_sig=\"void(float32[:, :], int64)\", device=False)\ndef fill(out, n):\n    i = cuda.grid(1)\n    if i < n:\n        out[i, 0], out[i, 1] = mul(out[i], 2.0)\n";
+    let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+    let kernel = type_function(&db, file, "fill", None).unwrap();
+    assert_eq!(kernel.ret.to_string(), "none");
+    assert_eq!(kernel.variables["n"].iter().collect::<Vec<_>>(), ["int64"]);
+    // Numba: compile_cuda(mul, None, (float32[:], float32)) returns UniTuple(float32 x 2).
+    let device = type_function(&db, file, "mul", None).unwrap();
+    assert_eq!(device.ret.to_string(), "UniTuple(float32 x 2)");
+}
+
 /// Enum members as Numba types them (`IntEnum<int64>(Color)`, `Enum<int64>(Shape)`), also
 /// in a device function given one; Numba's rejections (the class as a value, `.name`, an
 /// Enum member ordered or compared with another class's) at the use; a class kernlint does

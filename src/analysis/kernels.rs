@@ -465,7 +465,9 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
         _ => return None,
     };
     let mut signatures = Vec::new();
-    if let Some(first) = call.and_then(|c| c.arguments.args.first()) {
+    // `func_or_sig` is the name of cuda.jit's first parameter: `cuda.jit(func_or_sig="void(...)")`.
+    let first = call.and_then(|c| c.arguments.args.first()).or_else(|| keyword("func_or_sig"));
+    if let Some(first) = first {
         // `cuda.jit(f)` passes the function itself: that is the call form, not a signature.
         let is_function_ref = matches!(first, Expr::Name(n) if !matches!(scope.binding(n.id.as_str()), Some(Binding::Path(_))));
         if !is_function_ref {

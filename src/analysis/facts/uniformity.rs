@@ -21,7 +21,7 @@ use ruff_python_ast::comparable::ComparableExpr;
 use ruff_python_ast::visitor::{self, Visitor};
 pub use ruff_python_ast::CmpOp;
 use ruff_python_ast::{self as ast, Expr, Operator, Stmt, UnaryOp};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::analysis::items::{ItemText, item_statements};
 use crate::analysis::kernels::{ItemScope, item_gpu_functions};
@@ -464,6 +464,7 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTr
         known: BTreeMap::new(),
         aliases: BTreeMap::new(),
         arms: params.iter().map(|p| (p.clone(), Some(Vec::new()))).collect(),
+        bound: BTreeMap::new(),
         flat,
         read: [false; 3],
     };
@@ -606,6 +607,10 @@ struct Walker<'s> {
     /// (`None`: assigned in different ones). Assigned in one arm only, it is computed alike
     /// by every thread that runs that arm (`for r in range(3)` under `if tx < 16:`).
     arms: BTreeMap<String, Option<Vec<TextRange>>>,
+    /// For each name, the value each of its assignments (by position) last bound. When
+    /// all bind the same value, which arm a thread took does not change what it holds
+    /// (`for j in range(d)` in both arms of `if sf >= 1:`).
+    bound: BTreeMap<String, BTreeMap<TextSize, Value>>,
     /// Thread axes of block size 1 (from the launches or the kernel's tiles).
     flat: [bool; 3],
     /// Axes whose `threadIdx` or `blockDim` the function names.
@@ -1547,9 +1552,17 @@ impl Walker<'_> {
                     }
                     Some(None) => false,
                 };
-                // Assigned in one arm of thread-dependent branches only: the threads that run
-                // it compute it alike, and no other value of it merges with theirs.
-                let level = if arms && !ctl.arms.is_empty() { value.level.max(ctl.level.min(Level::Block)) } else { value.level.max(ctl.level) };
+                let sites = self.bound.entry(name.clone()).or_default();
+                sites.insert(n.range().start(), value.clone());
+                // A parameter holds the caller's value until assigned: not one of the sites.
+                let same_everywhere = sites.len() > 1
+                    && !self.facts.params.contains(&name)
+                    && value.level < Level::Thread
+                    && sites.values().all(|v| v == value);
+                // Assigned in one arm of thread-dependent branches only, or the same value in
+                // every arm: the threads that run it compute it alike, and no other value of it
+                // merges with theirs.
+                let level = if (arms || same_everywhere) && !ctl.arms.is_empty() { value.level.max(ctl.level.min(Level::Block)) } else { value.level.max(ctl.level) };
                 // Assigned in code only one thread of the block runs (`if tid == 0:`), a value
                 // the same in every thread stays that thread's one value: a symbol.
                 let one_thread = value.level <= Level::Block

@@ -2424,13 +2424,13 @@ impl Lower<'_> {
             self.spaces.insert(v, space);
             return Ok(v);
         }
+        // Numba lowers `const.array_like(a)` to `a`: a module array is in constant memory
+        // already (`name` reads it from there), and an array argument stays the argument.
         if path == "numba.cuda.const.array_like" {
-            let Some(Expr::Name(n)) = call.arguments.args.first() else {
-                return unsupported("`const.array_like` of this argument", span);
+            let Some(array) = call.arguments.args.first() else {
+                return unsupported("`const.array_like` without an array", span);
             };
-            let v = self.emit(Op::GlobalArray(n.id.to_string()), Some(result), span);
-            self.spaces.insert(v, MemorySpace::Const);
-            return Ok(v);
+            return self.expr(array);
         }
 
         // `float('inf')`: the constant Python makes of the literal string (checked by typing).

@@ -1507,16 +1507,11 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
         }
         "const.array_like" => {
             arity(args, 1, 1, name, range)?;
-            // Numba's typer returns the array's own type (a global's: read-only, of the
-            // layout its flags give).
+            // Numba's typer returns the array's own type: a global's is read-only, of the
+            // layout its flags give; an argument's is the argument's (numba-cuda accepts one).
             match args[0].value() {
-                Some(Type::Array { dtype, ndim, layout, .. }) => Ty::Val(Type::Array {
-                    dtype: dtype.clone(),
-                    ndim: *ndim,
-                    layout: *layout,
-                    readonly: true,
-                }),
-                _ => return err("cuda.const.array_like needs a global NumPy array", range),
+                Some(array @ Type::Array { .. }) => Ty::Val(array.clone()),
+                _ => return err("cuda.const.array_like needs a NumPy array (a module global or a kernel argument)", range),
             }
         }
         "syncthreads" | "syncwarp" | "threadfence" | "threadfence_block" | "threadfence_system"
