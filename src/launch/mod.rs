@@ -327,6 +327,9 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
                 if let HostArg::Uninitialised(_) = arg {
                     buffer.uninitialised = Some(sim::HostLayout { shape: array.shape.clone(), itemsize, fortran_order: array.fortran_order });
                 }
+                if let Type::Record(record) = &**dtype {
+                    buffer.record = Some(record.clone());
+                }
                 buffers.push(buffer);
                 let shape = array.shape.iter().map(|&d| d as i64).collect();
                 let view = sim::ArrayRef::contiguous(buffers.len() - 1, shape, itemsize as i64, dtype.as_scalar(), array.fortran_order);

@@ -24,7 +24,7 @@ use ruff_text_size::TextRange;
 
 use crate::analysis::ir::math::{self, MathFn};
 use crate::analysis::ir::{BinaryOp, CompareOp, Function, MemorySpace, Op};
-use crate::analysis::types::{Scalar, Type};
+use crate::analysis::types::{Record, Scalar, Type};
 use decode::{Atomic, Code, Intrinsic, Loc, from_bits, to_bits};
 
 /// A run-time value. Integers are kept sign- or zero-extended from their static width.
@@ -119,15 +119,21 @@ pub struct Buffer {
     pub data: Vec<u8>,
     pub space: MemorySpace,
     pub name: String,
-    /// Race bookkeeping per element: for shared memory, who last wrote and read it and when;
-    /// for global memory, the last non-atomic writer and when. Empty until used.
+    /// Race bookkeeping per unit of `1 << track_shift` bytes: for shared memory, who last
+    /// wrote and read it and when; for global memory, the last non-atomic writer and when.
+    /// Empty until used.
     pub track: Vec<Track>,
+    /// The largest power of two dividing the offset and size of every tracked access so
+    /// far: each access covers whole units, so accesses overlap exactly when they share one.
+    track_shift: u32,
     /// For local memory, which bytes the thread has written. Empty until used.
     pub written: Vec<bool>,
     /// For a global array whose contents are undefined (`np.empty`, `cuda.device_array`):
     /// its layout, to name the elements read before any thread wrote them. `None`: the host
     /// initialised it.
     pub uninitialised: Option<HostLayout>,
+    /// For a record array from the host, its dtype: findings name the field accessed.
+    pub record: Option<Record>,
 }
 
 /// How a host array lays out its elements.
@@ -160,24 +166,82 @@ impl Buffer {
             space,
             name: name.into(),
             track: Vec::new(),
+            track_shift: 0,
             written: Vec::new(),
             uninitialised: None,
+            record: None,
         }
     }
 
     /// For an uninitialised array (see [`Buffer::uninitialised`]), how many of its elements
-    /// no thread wrote in the launch; `None` for others.
+    /// no thread wrote any byte of in the launch; `None` for others.
     pub fn unwritten_elements(&self) -> Option<usize> {
         let layout = self.uninitialised.as_ref()?;
-        let elements = self.data.len() / layout.itemsize.max(1);
-        // The bookkeeping counts elements of the size first accessed: the host's, but for a
-        // kernel that accesses the array only through a view of another dtype (approximate then).
-        let tracked = self.track.iter().take(elements).filter(|t| !t.written).count();
-        Some(tracked + elements.saturating_sub(self.track.len()))
+        let itemsize = layout.itemsize.max(1);
+        let elements = self.data.len() / itemsize;
+        let shift = self.track_shift;
+        let written = |e: usize| {
+            let units = (e * itemsize) >> shift..=((e + 1) * itemsize - 1) >> shift;
+            self.track.get(units).is_some_and(|units| units.iter().any(|t| t.written))
+        };
+        Some((0..elements).filter(|&e| !written(e)).count())
+    }
+
+    /// The `track` units an access of `n` bytes at `at` covers, after splitting the units
+    /// when the access is finer than they are (a field of another size, a view of another
+    /// dtype).
+    #[inline(always)]
+    fn track_units(&mut self, at: usize, n: usize) -> std::ops::Range<usize> {
+        // Every access but the first of a buffer accessed in one size.
+        let shift = self.track_shift;
+        if (at | n) & ((1 << shift) - 1) == 0 && n > 0 && (at + n) >> shift <= self.track.len() {
+            return at >> shift..(at + n) >> shift;
+        }
+        self.size_track_units(at, n)
+    }
+
+    /// [`Buffer::track_units`] for a buffer's first access and accesses finer than its units.
+    #[cold]
+    fn size_track_units(&mut self, at: usize, n: usize) -> std::ops::Range<usize> {
+        let shift = n.max(1).trailing_zeros().min(at.trailing_zeros());
+        if self.track.is_empty() {
+            self.track_shift = shift;
+            self.track = vec![Track::default(); (self.data.len() >> shift) + 1];
+        } else if shift < self.track_shift {
+            self.split_track(shift);
+        }
+        let units = at >> self.track_shift..((at + n.max(1) - 1) >> self.track_shift) + 1;
+        if units.end > self.track.len() {
+            self.track.resize(units.end, Track::default());
+        }
+        units
+    }
+
+    /// Split each unit into units of `1 << shift` bytes, each with the history of the whole:
+    /// every earlier access covered all of it.
+    #[cold]
+    fn split_track(&mut self, shift: u32) {
+        let parts = 1 << (self.track_shift - shift);
+        self.track = self.track.iter().flat_map(|&t| std::iter::repeat_n(t, parts)).collect();
+        self.track_shift = shift;
+    }
+
+    /// What an access of `n` bytes at `at` is, for a finding: `element 3`, or for a record
+    /// array `field `x` of element 3`.
+    fn element_name(&self, at: usize, n: usize) -> String {
+        let Some(record) = self.record.as_ref().filter(|r| r.size > 0) else {
+            return format!("element {}", at / n.max(1));
+        };
+        let size = record.size as usize;
+        let within = (at % size) as u32;
+        match record.fields.iter().rev().find(|f| f.offset <= within) {
+            Some(f) => format!("field `{}` of element {}", f.name, at / size),
+            None => format!("element {}", at / size),
+        }
     }
 }
 
-/// One element's access history (thread ids are grid-wide; `NONE` when unset). Epochs are
+/// One unit's access history (thread ids are grid-wide; `NONE` when unset). Epochs are
 /// `Machine::epoch` at the access: a synchronisation with a later epoch orders it.
 #[derive(Clone, Copy, Debug)]
 pub struct Track {
@@ -429,12 +493,13 @@ struct Thread {
     steps: u64,
 }
 
-/// A race's other access: `other` (a grid-wide thread id) did `access` to `element` (its
-/// index in `buffer`) at the span starting at `other_at`.
+/// A race's other access: `other` (a grid-wide thread id) did `access` to bytes of the `n`
+/// bytes at `at` of `buffer` the thread accessed, at the span starting at `other_at`.
 #[derive(Clone, Copy)]
 struct Race {
     buffer: usize,
-    element: usize,
+    at: usize,
+    n: usize,
     other: u32,
     other_at: u32,
     access: Access,
@@ -499,7 +564,8 @@ struct Machine<'p> {
     output: printf::Output,
     /// Plain reads of elements other threads update atomically, unordered with them: their
     /// findings, reported when the reading thread next stores (the value read may flow
-    /// there). A dead read of a counter, or one a thread only polls, is no bug.
+    /// there). A dead read of a counter, or one a thread only polls, is no bug. Keyed by the
+    /// reading thread and the read's buffer and byte offset.
     pending: Vec<(u32, Finding, (usize, usize))>,
 }
 
@@ -1544,32 +1610,35 @@ impl Machine<'_> {
             MemorySpace::Local => return self.track_local_read(t, buffer, at, n, span),
             _ => return,
         }
-        let buf = &mut self.buffers[buffer];
-        if buf.track.is_empty() {
-            buf.track = vec![Track::default(); buf.data.len() / n + 1];
-        }
-        // Element sizes are powers of two; a view of another dtype (`a.view(np.int8)`) can
-        // address elements smaller than the first access sized the bookkeeping for.
-        let element = at >> n.trailing_zeros();
-        if element >= buf.track.len() {
-            buf.track.resize(element + 1, Track::default());
-        }
-        let track = buf.track[element];
-        // Global arrays come from the host, written, but for `np.empty` and its kind.
-        let never_written = !track.written && (space == MemorySpace::Shared || buf.uninitialised.is_some());
-        let raced = !atomic && self.write_unordered(t, &track, space) && (space != MemorySpace::Global || !track.agreed);
-        // A plain read of a shared element other threads of the block update atomically,
-        // unordered with them, sees some of their updates and not others (a histogram read
-        // before the barrier that ends its updates). Global memory is left out: lock-free
-        // algorithms read what others update atomically as an estimate on purpose (a
-        // Bellman-Ford relaxation's `dist[u]`, push-relabel's `excess[u]`), which only the
-        // value's flow would tell from a bug.
-        let raced_atomic = !atomic && !raced && space == MemorySpace::Shared && self.atomic_unordered(t, &track, space, true);
-        // Atomics are ordered among themselves: not a read that can race.
-        if !atomic {
+        let units = self.buffers[buffer].track_units(at, n);
+        let mut never_written = false;
+        // The first unit's plain write, or else atomic update, the read races with: its
+        // thread and span start.
+        let mut raced = None;
+        let mut raced_atomic = None;
+        for unit in units {
+            let track = self.buffers[buffer].track[unit];
+            never_written |= !track.written;
+            if atomic {
+                // Atomics are ordered among themselves: not a read that can race.
+                continue;
+            }
+            if raced.is_none() && self.write_unordered(t, &track, space) && (space != MemorySpace::Global || !track.agreed) {
+                raced = Some((track.writer, track.write_at));
+            }
+            // A plain read of a shared element other threads of the block update atomically,
+            // unordered with them, sees some of their updates and not others (a histogram
+            // read before the barrier that ends its updates). Global memory is left out:
+            // lock-free algorithms read what others update atomically as an estimate on
+            // purpose (a Bellman-Ford relaxation's `dist[u]`, push-relabel's `excess[u]`),
+            // which only the value's flow would tell from a bug.
+            if raced_atomic.is_none() && space == MemorySpace::Shared && self.atomic_unordered(t, &track, space, true) {
+                let other = if track.atomic_last == t.id { track.atomic } else { track.atomic_last };
+                raced_atomic = Some((other, track.atomic_at));
+            }
             // Reads ordered before this one are ordered before what follows it too.
             let (reader, readers) = self.join(t, track.reader, track.read_epoch, track.readers);
-            let entry = &mut self.buffers[buffer].track[element];
+            let entry = &mut self.buffers[buffer].track[unit];
             (entry.reader, entry.read_epoch, entry.readers) = (reader, self.epoch, readers);
             if readers == Readers::One {
                 entry.reader_other = NONE;
@@ -1578,24 +1647,26 @@ impl Machine<'_> {
             }
             entry.read_at = span.start().into();
         }
-        let race = |other, other_at, access| Race { buffer, element, other, other_at, access };
+        let race = |other, other_at, access| Race { buffer, at, n, other, other_at, access };
+        // Global arrays come from the host, written, but for `np.empty` and its kind.
+        never_written &= space == MemorySpace::Shared || self.buffers[buffer].uninitialised.is_some();
         if never_written && space == MemorySpace::Global {
             self.uninitialised_global_read(t, buffer, at, span, atomic);
         } else if never_written {
+            let element = self.buffers[buffer].element_name(at, n);
             self.report(
                 FindingKind::UninitializedRead,
                 span,
                 t,
                 format!(
-                    "read of element {element} of a shared array no thread has written (thread {:?}, block {:?}): shared memory starts uninitialised; write it (and `cuda.syncthreads()`) before reading",
+                    "read of {element} of a shared array no thread has written (thread {:?}, block {:?}): shared memory starts uninitialised; write it (and `cuda.syncthreads()`) before reading",
                     t.tid, t.bid
                 ),
             );
-        } else if raced {
-            self.race_finding(t, span, "reads", race(track.writer, track.write_at, Access::Wrote));
-        } else if raced_atomic {
-            let other = if track.atomic_last == t.id { track.atomic } else { track.atomic_last };
-            self.race_finding(t, span, "reads", race(other, track.atomic_at, Access::Atomic));
+        } else if let Some((other, other_at)) = raced {
+            self.race_finding(t, span, "reads", race(other, other_at, Access::Wrote));
+        } else if let Some((other, other_at)) = raced_atomic {
+            self.race_finding(t, span, "reads", race(other, other_at, Access::Atomic));
         }
     }
 
@@ -1732,64 +1803,46 @@ impl Machine<'_> {
         }
 
         let me = t.id;
-        let buf = &mut self.buffers[buffer];
-        if buf.track.is_empty() {
-            buf.track = vec![Track::default(); buf.data.len() / n + 1];
-        }
-        let element = at >> n.trailing_zeros();
-        if element >= buf.track.len() {
-            buf.track.resize(element + 1, Track::default());
-        }
-        let track = buf.track[element];
-        let changes = buf.data[at..at + n] != *new;
-        // A write of the value already there (`found[0] = 1` from many threads) changes
-        // nothing another thread could see, whatever the order: not a race. It stays the
-        // element's writer only if there is none, so a later different value still conflicts.
-        // (With no writer yet, that is what any write does: the bytes need no comparing.)
-        if !atomic && track.writer != NONE && !changes {
-            if track.writer != me {
-                buf.track[element].agreed = true;
+        let units = self.buffers[buffer].track_units(at, n);
+        let shift = self.buffers[buffer].track_shift;
+        let race = |other, other_at, access| Race { buffer, at, n, other, other_at, access };
+        // The first unit's conflict: one finding per access.
+        let mut conflict = None;
+        for unit in units {
+            let buf = &mut self.buffers[buffer];
+            let track = buf.track[unit];
+            let bytes = unit << shift..(unit + 1) << shift;
+            let changes = buf.data[bytes.clone()] != new[bytes.start - at..bytes.end - at];
+            // A write of the value already there (`found[0] = 1` from many threads) changes
+            // nothing another thread could see, whatever the order: not a race. It stays the
+            // element's writer only if there is none, so a later different value still
+            // conflicts. (With no writer yet, that is what any write does: the bytes need no
+            // comparing.)
+            if !atomic && track.writer != NONE && !changes {
+                if track.writer != me {
+                    buf.track[unit].agreed = true;
+                }
+                continue;
             }
-            return;
-        }
-        let written_by_other = self.write_unordered(t, &track, space);
-        let read_by_other = !atomic
-            && track.reader != NONE
-            && (track.readers != Readers::One || track.reader != me)
-            && !self.ordered(t, track.reader, track.read_epoch, track.readers);
-        let race = |other, other_at, access| Race { buffer, element, other, other_at, access };
-        // An atomic that changes nothing is a read (of the plain write it races with). An
-        // atomic after another thread's plain read is left to that read's side: the threads
-        // that read after an update report it, at the read, where the fix goes.
-        let conflict = if written_by_other {
-            Some(race(track.writer, track.write_at, Access::Wrote))
-        } else if !changes || atomic {
-            None
-        } else if read_by_other {
-            let other = if track.reader == me { track.reader_other } else { track.reader };
-            Some(race(other, track.read_at, Access::Read))
-        } else if !atomic && self.atomic_unordered(t, &track, space, false) {
-            // The last atomic update, if this thread's, saw the others (the last block of
-            // a ticketed reduction resetting the counter).
-            Some(race(track.atomic_last, track.atomic_at, Access::Atomic))
-        } else {
-            None
-        };
-        let (first, atomics) = self.join(t, track.atomic, track.atomic_epoch, track.atomics);
-        let entry = &mut self.buffers[buffer].track[element];
-        entry.written = true;
-        entry.agreed = false;
-        if atomic {
-            if changes {
-                (entry.atomic, entry.atomics, entry.atomic_last) = (first, atomics, me);
-                entry.atomic_epoch = self.epoch;
-                entry.atomic_at = span.start().into();
-                entry.writer = NONE;
+            if conflict.is_none() {
+                conflict = self.write_conflict(t, &track, space, atomic, changes).map(|(other, other_at, access)| race(other, other_at, access));
             }
-        } else {
-            entry.writer = me;
-            entry.write_epoch = self.epoch;
-            entry.write_at = span.start().into();
+            let (first, atomics) = self.join(t, track.atomic, track.atomic_epoch, track.atomics);
+            let entry = &mut self.buffers[buffer].track[unit];
+            entry.written = true;
+            entry.agreed = false;
+            if atomic {
+                if changes {
+                    (entry.atomic, entry.atomics, entry.atomic_last) = (first, atomics, me);
+                    entry.atomic_epoch = self.epoch;
+                    entry.atomic_at = span.start().into();
+                    entry.writer = NONE;
+                }
+            } else {
+                entry.writer = me;
+                entry.write_epoch = self.epoch;
+                entry.write_at = span.start().into();
+            }
         }
         if let Some(race) = conflict {
             let does = match (atomic, race.access) {
@@ -1798,6 +1851,33 @@ impl Machine<'_> {
                 _ => "writes",
             };
             self.race_finding(t, span, does, race);
+        }
+    }
+
+    /// The earlier access `t`'s write (`changes`: of other bytes than the unit holds) of a
+    /// unit with history `track` races with: its thread, span start and kind.
+    fn write_conflict(&self, t: Who, track: &Track, space: MemorySpace, atomic: bool, changes: bool) -> Option<(u32, u32, Access)> {
+        let me = t.id;
+        let read_by_other = !atomic
+            && track.reader != NONE
+            && (track.readers != Readers::One || track.reader != me)
+            && !self.ordered(t, track.reader, track.read_epoch, track.readers);
+        // An atomic that changes nothing is a read (of the plain write it races with). An
+        // atomic after another thread's plain read is left to that read's side: the threads
+        // that read after an update report it, at the read, where the fix goes.
+        if self.write_unordered(t, track, space) {
+            Some((track.writer, track.write_at, Access::Wrote))
+        } else if !changes || atomic {
+            None
+        } else if read_by_other {
+            let other = if track.reader == me { track.reader_other } else { track.reader };
+            Some((other, track.read_at, Access::Read))
+        } else if self.atomic_unordered(t, track, space, false) {
+            // The last atomic update, if this thread's, saw the others (the last block of
+            // a ticketed reduction resetting the counter).
+            Some((track.atomic_last, track.atomic_at, Access::Atomic))
+        } else {
+            None
         }
     }
 
@@ -1848,7 +1928,7 @@ impl Machine<'_> {
     /// accessed with nothing ordering the two: what it sees or leaves depends on their order.
     #[cold]
     fn race_finding(&mut self, t: Who, span: TextRange, does: &str, race: Race) {
-        let Race { buffer, element, other, other_at, access } = race;
+        let Race { buffer, at, n, other, other_at, access } = race;
         let space = self.buffers[buffer].space;
         let same_block = other / self.per_block == t.id / self.per_block;
         let both_plain_writes = does == "writes" && access == Access::Wrote;
@@ -1888,9 +1968,10 @@ impl Machine<'_> {
             format!("a thread of another block (thread {:?}, block {:?})", self.thread_of(other), self.block_of(other))
         };
         let message = format!(
-            "{what}: thread {:?} of block {:?} {does} element {element} of `{}` that {thread} {did}, with nothing ordering the two; {fix}",
+            "{what}: thread {:?} of block {:?} {does} {} of `{}` that {thread} {did}, with nothing ordering the two; {fix}",
             t.tid,
             t.bid,
+            self.buffers[buffer].element_name(at, n),
             self.buffers[buffer].name,
         );
         // A read-modify-write (`out[0] += x`) races on its read and conflicts on its write:
@@ -1905,7 +1986,7 @@ impl Machine<'_> {
         if access == Access::Atomic && does == "reads" {
             let finding = Finding { kind, message, span, block: t.bid, thread: t.tid, other: Some(TextRange::empty(other_at.into())) };
             if self.pending.len() < MAX_PENDING && !self.pending.iter().any(|(id, f, _)| *id == t.id && f.span == span) {
-                self.pending.push((t.id, finding, (buffer, element)));
+                self.pending.push((t.id, finding, (buffer, at)));
             }
             return;
         }
@@ -2256,10 +2337,9 @@ impl Machine<'_> {
         // A compare-and-swap validates the thread's plain read of the element (a CAS loop's
         // first guess): that read is no finding.
         if matches!(op, Atomic::Cas) && !self.pending.is_empty()
-            && let Some((at, s)) = self.element(t, arr, &idx, span)
+            && let Some((at, _)) = self.element(t, arr, &idx, span)
         {
-            let read = (arr.buffer, at >> (s.itemsize() as usize).trailing_zeros());
-            self.pending.retain(|(id, _, element)| (*id, *element) != (t.id, read));
+            self.pending.retain(|(id, _, read)| (*id, *read) != (t.id, (arr.buffer, at)));
         }
         self.store(t, arr, &idx, &new, span, true);
         old
