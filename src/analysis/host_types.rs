@@ -660,14 +660,19 @@ fn none_guard(test: &Expr) -> Option<&str> {
 
 /// The names one scope binds: the value of each name assigned exactly once (`None` for names
 /// bound any other way or more than once).
+#[derive(Default)]
 struct Assignments<'a> {
     names: HashMap<String, Option<&'a Expr>>,
     /// The parameters the body never rebinds: they hold what the callers pass.
     params: HashSet<String>,
-    /// Names rebound in straight-line code only (`x = np.sort(x)`, a parameter's
+    /// Names rebound in straight-line code (`x = np.sort(x)`, a parameter's
     /// `if x is None: x = ...`): each binding's position and value, in source order. Before
     /// the first, a parameter holds what the callers pass.
     rebound: HashMap<String, Vec<(TextSize, &'a Expr)>>,
+    /// For names among `rebound` also bound another way (`x /= m` under an `if`, a `for x`),
+    /// where the first top-level statement holding such a binding starts: from there on
+    /// their value is unknown.
+    unknown_from: HashMap<String, TextSize>,
     /// The parameters among `rebound`.
     rebound_params: HashSet<String>,
     /// How many bindings of each name the body has (at any depth).
@@ -684,6 +689,7 @@ impl<'a> Assignments<'a> {
             names,
             params: params.iter().map(|p| p.to_string()).collect(),
             rebound: HashMap::new(),
+            unknown_from: HashMap::new(),
             rebound_params: HashSet::new(),
             counts: HashMap::new(),
         };
@@ -692,9 +698,11 @@ impl<'a> Assignments<'a> {
         this
     }
 
-    /// The names whose every binding is a top-level `name = value` of `stmts` (or a
-    /// parameter's `if not name:` / `if name is None:` with only `name = value` inside):
-    /// their value at a point is the last binding before it.
+    /// The names bound by top-level `name = value` statements of `stmts` (or a parameter's
+    /// `if not name:` / `if name is None:` with only `name = value` inside): their value at a
+    /// point is the last such binding before it, up to the first top-level statement that
+    /// binds them another way (a launch before the loop or branch that rebinds an array
+    /// still sees the array).
     fn find_rebound(&mut self, stmts: &'a [Stmt], params: &[&str]) {
         // A script's `if __name__ == "__main__":` body runs straight through too.
         fn straight_line<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
@@ -708,6 +716,8 @@ impl<'a> Assignments<'a> {
         let mut flat = Vec::new();
         straight_line(stmts, &mut flat);
         let mut sequences: HashMap<String, Vec<(TextSize, &'a Expr)>> = HashMap::new();
+        // Bindings in the other top-level statements: how many, and where the first starts.
+        let mut other: HashMap<String, (usize, TextSize)> = HashMap::new();
         for stmt in flat {
             let (name, value) = match stmt {
                 Stmt::Assign(a) if let [Expr::Name(n)] = a.targets.as_slice() => (n.id.as_str(), &*a.value),
@@ -717,17 +727,33 @@ impl<'a> Assignments<'a> {
                 {
                     (guarded, &*a.value)
                 }
-                _ => continue,
+                _ => {
+                    let mut inner = Assignments::default();
+                    inner.collect(std::slice::from_ref(stmt));
+                    for (name, count) in inner.counts {
+                        other.entry(name).or_insert((0, stmt.start())).0 += count;
+                    }
+                    continue;
+                }
             };
             sequences.entry(name.to_string()).or_default().push((stmt.start(), value));
         }
         for (name, sequence) in sequences {
             let is_param = params.contains(&name.as_str());
-            if self.counts.get(&name) != Some(&sequence.len()) || (sequence.len() < 2 && !is_param) {
+            let elsewhere = other.get(&name).copied();
+            // Every binding is accounted for (none hides in a recognised statement, a walrus).
+            if self.counts.get(&name) != Some(&(sequence.len() + elsewhere.map_or(0, |(n, _)| n))) {
+                continue;
+            }
+            // Assigned once and nowhere else: `names` has its value.
+            if sequence.len() < 2 && !is_param && elsewhere.is_none() {
                 continue;
             }
             if is_param {
                 self.rebound_params.insert(name.clone());
+            }
+            if let Some((_, from)) = elsewhere {
+                self.unknown_from.insert(name.clone(), from);
             }
             self.rebound.insert(name, sequence);
         }
@@ -1021,14 +1047,21 @@ fn array_parts(ty: &HostTy) -> Option<(Type, usize, Layout)> {
 }
 
 impl<'a> Evaluator<'_, 'a> {
-    /// The binding of a name rebound in the current scope that is the last before `at`, with
-    /// its position.
-    fn rebound_value(&self, name: &str) -> Option<(TextSize, &'a Expr)> {
+    /// For a name rebound in the current scope, the binding that is the last before `at`,
+    /// with its position: `Some(None)` where its value is unknown there (bound another way
+    /// before), `None` where it is not rebound or `at` comes before its first binding.
+    fn rebound_value(&self, name: &str) -> Option<Option<(TextSize, &'a Expr)>> {
         let env = match self.local {
             Some(local) => local,
             None => self.module,
         };
-        env.rebound.get(name)?.iter().rev().find(|(at, _)| Some(*at) < self.at).copied()
+        let sequence = env.rebound.get(name)?;
+        if let (Some(at), Some(&from)) = (self.at, env.unknown_from.get(name))
+            && at >= from
+        {
+            return Some(None);
+        }
+        sequence.iter().rev().find(|(at, _)| Some(*at) < self.at).map(|&binding| Some(binding))
     }
 
     /// The single value a name is assigned, looking in the function first, then the module.
@@ -1296,7 +1329,8 @@ impl<'a> Evaluator<'_, 'a> {
             }
             Expr::Name(n) => {
                 let name = n.id.as_str();
-                if let Some((at, value)) = self.rebound_value(name) {
+                if let Some(binding) = self.rebound_value(name) {
+                    let (at, value) = binding?;
                     return Evaluator { at: Some(at), ..*self }.eval(value, depth + 1);
                 }
                 if let Some(value) = self.name_value(name) {
@@ -2013,6 +2047,16 @@ def branches(x, flag):
         x = np.zeros(3, dtype=np.int8)
     k[1, 32](x, 2)
 
+def later(n, m):
+    # Rebound on a branch and in a loop only after the launch: it sees the zeros.
+    image = np.zeros((n, 3), dtype=np.int16)
+    k[1, 32](image, 2)
+    if m > 1:
+        image /= m
+    for image in range(3):
+        k[1, 32](image, 2)
+    k[1, 32](image, 2)
+
 run(np.ones((4, 4), order="F"), 64)
 branches(np.ones(3), True)
 
@@ -2022,8 +2066,14 @@ if __name__ == "__main__":
     k[1, 32](cuda.to_device(y), create_xoroshiro128p_states(32, seed=1))
 "#;
         let states = "array(Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True), 1d, C)";
-        let expected = [vec!["array(float32, 2d, F)", states], vec!["array(int8, 1d, C)", states], vec!["array(float32, 1d, C)", states]];
-        // The launch after `x` is rebound on one branch only has no known type for it.
+        let expected = [
+            vec!["array(float32, 2d, F)", states],
+            vec!["array(int8, 1d, C)", states],
+            vec!["array(int16, 2d, C)", "int64"],
+            vec!["array(float32, 1d, C)", states],
+        ];
+        // The launch after `x` is rebound on one branch only has no known type for it, nor
+        // have the launches after `image` is rebound on a branch.
         assert_eq!(launches(src)["k"], expected.map(|s| s.iter().map(|t| t.to_string()).collect::<Vec<_>>()).to_vec());
     }
 
