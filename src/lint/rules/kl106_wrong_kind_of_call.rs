@@ -6,7 +6,8 @@
 //! - host code calling a device function, `dev(x)`;
 //! - a kernel or device function calling a kernel as a statement, `kern(x)` (a call whose
 //!   value is used, `y = f(x)`, treats `f` as the device function Numba compiles it as);
-//! - a kernel or device function launching a kernel, `kern[blocks, threads](x)`.
+//! - a kernel or device function launching a kernel, `kern[blocks, threads](x)`;
+//! - host code launching a CPU function, `@numba.jit` / `@numba.njit`, as a kernel.
 //!
 //! ## Why is this bad?
 //! Device functions (`device=True`) run only on the GPU, called from kernels: launching one
@@ -14,7 +15,9 @@
 //! the host raises `ValueError: Kernel launch configuration was not specified`. Numba does
 //! not support dynamic parallelism: a launch inside a kernel does not compile, and a plain
 //! call of a kernel from GPU code compiles as an ordinary inlined device call, run by each
-//! calling thread once, not as a new grid of threads.
+//! calling thread once, not as a new grid of threads. `@numba.jit` makes a CPU function,
+//! which has no launch syntax: `f[blocks, threads]` raises `TypeError: 'CPUDispatcher' object
+//! is not subscriptable`.
 //!
 //! ## Example
 //! ```python
@@ -61,11 +64,14 @@
 //!     squares[(out.size + 127) // 128, 128](out)
 //! ```
 
+use std::collections::{BTreeSet, HashSet};
+
+use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::Ranged;
 
-use crate::analysis::kernels::{FunctionKind, GpuFunction};
-use crate::analysis::launches::CallForm;
+use crate::analysis::kernels::{FunctionKind, GpuFunction, cpu_jit_spec, file_cpu_jit_functions, jit_spec};
+use crate::analysis::launches::{CallForm, assignment_counts};
 use crate::lint::{Diagnostic, ItemContext};
 
 use super::kl107_unknown_intrinsic::{bound_names, enclosing_names};
@@ -73,6 +79,71 @@ use super::kl107_unknown_intrinsic::{bound_names, enclosing_names};
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     check_host(ctx, out);
     check_device(ctx, out);
+    check_cpu_launches(ctx, out);
+}
+
+/// Host launches of module-level `@numba.jit` / `@numba.njit` functions.
+fn check_cpu_launches(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    struct Launches<'c, 'a> {
+        ctx: &'c ItemContext<'a>,
+        cpu: BTreeSet<&'c str>,
+        /// Names each enclosing host function binds: they shadow the module's.
+        locals: Vec<HashSet<String>>,
+        out: &'c mut Vec<Diagnostic>,
+    }
+    impl<'x> Visitor<'x> for Launches<'_, '_> {
+        fn visit_stmt(&mut self, stmt: &'x Stmt) {
+            let Stmt::FunctionDef(def) = stmt else { return visitor::walk_stmt(self, stmt) };
+            // GPU functions and JIT-compiled ones run no host code.
+            if !def.decorator_list.is_empty() && (self.ctx.gpu_functions().any(|(f, _)| f.def_range == def.range())
+                || def.decorator_list.iter().any(|d| jit_spec(&d.expression, &self.ctx.scope).or_else(|| cpu_jit_spec(&d.expression, &self.ctx.scope)).is_some()))
+            {
+                return;
+            }
+            let mut locals: HashSet<String> = assignment_counts(&def.body).into_keys().collect();
+            locals.extend(def.parameters.iter().map(|p| p.name().to_string()));
+            self.locals.push(locals);
+            for stmt in &def.body {
+                self.visit_stmt(stmt);
+            }
+            self.locals.pop();
+        }
+        fn visit_expr(&mut self, expr: &'x Expr) {
+            if let Expr::Call(call) = expr
+                && let Some((name, true)) = gpu_callee(call)
+                && self.cpu.contains(name)
+                && !self.locals.iter().any(|l| l.contains(name))
+            {
+                let (syntax, error) = match &*call.func {
+                    Expr::Subscript(_) => ("`[blocks, threads]`", "TypeError: 'CPUDispatcher' object is not subscriptable"),
+                    _ => ("`.forall`", "AttributeError: 'CPUDispatcher' object has no attribute 'forall'"),
+                };
+                self.out.push(
+                    Diagnostic::new(
+                        "KL106",
+                        call.range(),
+                        format!("`{name}` is a CPU function (`@numba.jit`), launched with {syntax} as a kernel: Numba raises `{error}`"),
+                    )
+                    .note(format!(
+                        "To run `{name}` on the GPU, decorate it with `@cuda.jit` (a kernel returns nothing and indexes by thread); to run it on the CPU, call it as `{name}(...)`."
+                    )),
+                );
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let cpu: BTreeSet<&str> = file_cpu_jit_functions(ctx.db, ctx.file)
+        .into_iter()
+        .filter(|(_, f)| f.qualname == f.name && ctx.index.kind(&f.name).is_none())
+        .map(|(_, f)| f.name.as_str())
+        .collect();
+    if cpu.is_empty() {
+        return;
+    }
+    let mut launches = Launches { ctx, cpu, locals: Vec::new(), out };
+    for stmt in ctx.stmts {
+        launches.visit_stmt(stmt);
+    }
 }
 
 fn check_host(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
