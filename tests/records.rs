@@ -174,12 +174,17 @@ def local_bodies(out):
     out[0] = b[1].m[1, 2] + b[1].id
 
 @cuda.jit
-def whole_field_view(a, out):
-    out[0] = a.pos[0, 1]
+def whole_fields(a, out):
+    a[0].f0 = a[1].f0
+    a[2][\"f2\"] = a[3].f2
+    a[3].f0[:] = 7.5
+    v = a.f0
+    out[0] = v[1, 2] + a[\"f0\"][3, 0]
+    v[1, 0] = 9
 
 @cuda.jit
-def whole_field_store(a):
-    a[0].pos = a[1].pos
+def bad_whole_field(a, out):
+    a[0].f0 = out
 ";
 
 /// `np.dtype(\"3f4,i4,(2,3)i4\")`, as Numba prints it.
@@ -218,9 +223,36 @@ fn array_fields_of_records_run_as_numba() {
     kernel_runs::assemble(&program, "local_bodies", false);
 }
 
+/// A whole array field: stored from the same field of a record (numba-cuda's `record_setattr`
+/// copies its bytes), filled through `[:]`, and viewed over the whole record array (`a.f0`:
+/// the record array's axes, then the field's). Values from Numba's CUDA simulator; each PTX
+/// assembles.
+#[test]
+fn whole_array_fields_run_as_numba() {
+    let data: Vec<u8> = (0..4i32)
+        .flat_map(|k| {
+            let pos = (0..3).flat_map(move |j| ((3 * k + j) as f32).to_le_bytes());
+            pos.chain(k.to_le_bytes()).chain((0..6).flat_map(move |j| (10 * k + j).to_le_bytes()))
+        })
+        .collect();
+    let a = HostArg::Array(NpyArray { descr: "[('f0', '<f4', (3,)), ('f1', '<i4'), ('f2', '<i4', (2, 3))]".into(), itemsize: 40, shape: vec![4], fortran_order: false, data });
+    let out = kernel_runs::run(ARRAY_FIELDS, "whole_fields", &format!("void({TRIPLE}[::1], float32[::1])"), 1, &[a, kernel_runs::f32s(&[0.0])]);
+    assert_eq!(kernel_runs::read_f32s(&out[1]), [12.5]);
+    let words = kernel_runs::words::<4>(out[0].as_ref().unwrap());
+    let f = |r: usize| words[10 * r..10 * r + 3].iter().map(|b| f32::from_le_bytes(*b)).collect::<Vec<_>>();
+    let m = |r: usize| words[10 * r + 4..10 * r + 10].iter().map(|b| i32::from_le_bytes(*b)).collect::<Vec<_>>();
+    assert_eq!([f(0), f(1), f(2), f(3)], [[3.0, 4.0, 5.0], [9.0, 4.0, 5.0], [6.0, 7.0, 8.0], [7.5, 7.5, 7.5]]);
+    assert_eq!(m(2), [30, 31, 32, 33, 34, 35]);
+    // Numba's typemap: the view over the whole array (Numba prints it `unaligned`, which
+    // kernlint's array types do not carry).
+    let (db, file) = kernel_runs::database(ARRAY_FIELDS);
+    let k = type_function(&db, file, "whole_fields", Some(&format!("void({TRIPLE}[::1], float32[::1])"))).unwrap();
+    assert_eq!(k.variables["v"].iter().collect::<Vec<_>>(), ["array(float32, 2d, A)"]);
+}
+
 /// Numba's layout (NumPy's offsets, packed and aligned) and types of records with array
-/// fields (compile_cuda typemaps). An array field value is typed `array(T, Nd, C)` where
-/// Numba prints `nestedarray(T, (n, ...))`: the same C-contiguous view.
+/// fields (compile_cuda typemaps): an array field value is Numba's `nestedarray(T, (n, ...))`,
+/// through a name bound to one too.
 #[test]
 fn array_fields_type_as_numba() {
     let db = RootDatabase::default();
@@ -234,7 +266,7 @@ fn array_fields_type_as_numba() {
     let k = type_function(&db, file, "array_fields", Some(&format!("void({TRIPLE}[::1], float32[::1])"))).unwrap();
     assert_eq!(k.variables["r"].iter().collect::<Vec<_>>(), [TRIPLE]);
     assert_eq!(k.variables["a"].iter().collect::<Vec<_>>(), [format!("unaligned array({TRIPLE}, 1d, C)").as_str()]);
-    assert_eq!(k.variables["p"].iter().collect::<Vec<_>>(), ["array(float32, 1d, C)"]);
+    assert_eq!(k.variables["p"].iter().collect::<Vec<_>>(), ["nestedarray(float32, (3,))"]);
     // Numba refuses an array field off its elements' alignment, as a scalar field.
     let packed = "Record(a[type=int8;offset=0],f0[type=nestedarray(float32, (2,));offset=1];9;False)";
     let e = type_function(&db, file, "array_fields", Some(&format!("void({packed}[::1], float32[::1])"))).unwrap_err();
@@ -245,7 +277,7 @@ const UNMODELLED: &str = "import numpy as np
 from numba import cuda
 
 inner = np.dtype([(\"x\", np.float32), (\"y\", np.int16)])
-body = np.dtype([(\"pos\", inner), (\"m\", np.float32)])
+body = np.dtype([(\"pos\", inner, 2), (\"m\", np.float32)])
 particle = np.dtype([(\"x\", np.float32), (\"id\", np.int32)])
 
 @cuda.jit
@@ -268,23 +300,21 @@ def main():
     centre[1, 32](np.zeros(4, body), np.zeros(4, np.float32))
 ";
 
-/// Nested records, an array field's view over a whole record array and a store of a whole
-/// array field (which Numba compiles) and dynamic shared record arrays are errors that name
-/// the construct.
+/// Arrays of records as fields and dynamic shared record arrays are errors that name the
+/// construct; so is a whole array field stored from anything but the same field of a record,
+/// which Numba's lowering refuses (an AssertionError).
 #[test]
 fn what_is_not_modelled_is_an_error_at_the_construct() {
-    let sig = format!("void({TRIPLE}[::1], float32[::1])");
     let (db, file) = kernel_runs::database(ARRAY_FIELDS);
-    let e = type_function(&db, file, "whole_field_view", Some(&sig.replace("f0", "pos"))).unwrap_err();
-    assert!(e.message.contains("the view of the array field `pos` over a whole record array"), "{}", e.message);
-    let e = build_program(&db, file, "whole_field_store", &parse_signature_str(&format!("void({}[::1])", TRIPLE.replace("f0", "pos"))).unwrap()).err().unwrap();
-    assert!(e.message.contains("assigning to the array field `pos` as a whole"), "{}", e.message);
+    let e = type_function(&db, file, "bad_whole_field", Some(&format!("void({TRIPLE}[::1], float32[::1])"))).unwrap_err();
+    assert!(e.message.contains("Numba cannot store array(float32, 1d, C) into the array field nestedarray(float32, (3,))"), "{}", e.message);
+    assert_eq!(&ARRAY_FIELDS[e.file_range()], "a[0].f0");
     let db = RootDatabase::default();
     let file = SourceFile::new(&db, "t.py".into(), UNMODELLED.to_string());
     let functions = kernlint::analysis::kernels::file_gpu_functions(&db, file);
     let centre = functions.iter().map(|(_, f)| *f).find(|f| f.name == "centre").unwrap();
     let message = kernlint::analysis::host_types::default_signature(&db, file, centre).unwrap_err();
-    assert!(message.contains("the structured dtype `body` has the field `(\"pos\", inner)` on line 5"), "{message}");
+    assert!(message.contains("the structured dtype `body` has the field `(\"pos\", inner, 2)` on line 5"), "{message}");
     let e = type_function(&db, file, "local_bodies", Some("void(float32[::1])")).unwrap_err();
     assert!(e.message.starts_with("kernlint does not model the structured dtype `body` yet"), "{}", e.message);
     assert_eq!(&UNMODELLED[e.file_range()], "body");
@@ -293,4 +323,115 @@ fn what_is_not_modelled_is_an_error_at_the_construct() {
     assert!(e.message.contains("a dynamic shared array of records"), "{}", e.message);
     let span = e.range.unwrap();
     assert_eq!(&UNMODELLED[span.start().to_usize()..span.end().to_usize()], "cuda.shared.array(0, particle)");
+}
+
+const NESTED: &str = "import numpy as np
+from numba import cuda
+
+inner = np.dtype([(\"x\", np.float32), (\"y\", np.int32)])
+outer = np.dtype([(\"inner\", inner), (\"w\", np.float32), (\"v\", np.float32, 2)])
+
+@cuda.jit
+def nested(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        r = a[i].inner
+        x = a[i].inner.x
+        r.x += 1
+        a[i][\"inner\"][\"y\"] = a[i][\"inner\"][\"y\"] * 2
+        rr = a[i]
+        out[i] = x + r.y + rr.w + rr.inner[0] + a[i].v[1]
+
+@cuda.jit
+def copies(a):
+    a[0].inner = a[1].inner
+    a[2][\"inner\"] = a[3][\"inner\"]
+
+@cuda.jit
+def views(a, out):
+    v = a.inner
+    out[0] = v[1].x + a[\"inner\"].x[2]
+
+@cuda.jit
+def bad_copy(a):
+    a[0].inner = a[1]
+";
+
+const INNER: &str = "Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)";
+
+/// `outer` as Numba prints it.
+fn outer() -> String {
+    format!("Record(inner[type={INNER};offset=0],w[type=float32;offset=8],v[type=nestedarray(float32, (2,));offset=12];20;False)")
+}
+
+/// `outer` records k = 0..4: inner = (k / 2, k + 10), w = 100 k, v = (2k, 2k + 1), as NumPy
+/// writes them (`np.save`).
+fn outers() -> HostArg {
+    let data = (0..4)
+        .flat_map(|k| {
+            let mut r = (k as f32 * 0.5).to_le_bytes().to_vec();
+            r.extend((k + 10i32).to_le_bytes());
+            r.extend((100.0 * k as f32).to_le_bytes());
+            r.extend((2.0 * k as f32).to_le_bytes());
+            r.extend((2.0 * k as f32 + 1.0).to_le_bytes());
+            r
+        })
+        .collect();
+    let descr = "[('inner', [('x', '<f4'), ('y', '<i4')]), ('w', '<f4'), ('v', '<f4', (2,))]".into();
+    let array = NpyArray { descr, itemsize: 20, shape: vec![4], fortran_order: false, data };
+    HostArg::Array(NpyArray::parse(&array.to_bytes()).unwrap())
+}
+
+/// The `inner` of each `outer` record: (x, y).
+fn inners(a: &Option<NpyArray>) -> Vec<(f32, i32)> {
+    let w = kernel_runs::words::<4>(a.as_ref().unwrap());
+    w.chunks(5).map(|r| (f32::from_le_bytes(r[0]), i32::from_le_bytes(r[1]))).collect()
+}
+
+/// Records nested in records: `a[i].inner` is a reference to the inner record's bytes, its
+/// fields read and written through it, `a[i]['inner']['y']`, `a.inner` over the whole array.
+/// Values from Numba's CUDA simulator, but the whole-record stores (`a[0].inner = ...`, which
+/// its simulator cannot run), from numba-cuda's `record_setattr` (a copy of the bytes). Each
+/// PTX assembles. (Fields of one size: the sanitizer reports a false race between fields of
+/// different sizes of neighbouring records.)
+#[test]
+fn nested_records_run_as_numba() {
+    let sig = format!("void({}[::1], float32[::1])", outer());
+    let out = kernel_runs::run(NESTED, "nested", &sig, 4, &[outers(), kernel_runs::f32s(&[0.0; 4])]);
+    assert_eq!(kernel_runs::read_f32s(&out[1]), [22.0, 127.0, 232.0, 337.0]);
+    assert_eq!(inners(&out[0]), [(1.0, 20), (1.5, 22), (2.0, 24), (2.5, 26)]);
+    let out = kernel_runs::run(NESTED, "copies", &format!("void({}[::1])", outer()), 1, &[outers()]);
+    assert_eq!(inners(&out[0]), [(0.5, 11), (0.5, 11), (1.5, 13), (1.5, 13)]);
+    let out = kernel_runs::run(NESTED, "views", &sig, 1, &[outers(), kernel_runs::f32s(&[0.0])]);
+    assert_eq!(kernel_runs::read_f32s(&out[1]), [1.5]);
+}
+
+/// Numba's types of nested records (compile_cuda typemaps), NumPy's layout of them (packed,
+/// and aligned to the inner record's strictest field), and Numba's refusal of a store of
+/// another record into a nested one.
+#[test]
+fn nested_records_type_as_numba() {
+    let (db, file) = kernel_runs::database(NESTED);
+    let dtypes = kernlint::analysis::host_types::module_record_dtypes(&db, file);
+    assert_eq!(dtypes["outer"].to_string(), outer());
+    let sig = format!("void({}[::1], float32[::1])", outer());
+    let k = type_function(&db, file, "nested", Some(&sig)).unwrap();
+    assert_eq!(k.variables["r"].iter().collect::<Vec<_>>(), [INNER]);
+    assert_eq!(k.variables["x"].iter().collect::<Vec<_>>(), ["float32"]);
+    let k = type_function(&db, file, "views", Some(&sig)).unwrap();
+    assert_eq!(k.variables["v"].iter().collect::<Vec<_>>(), [format!("unaligned array({INNER}, 1d, A)").as_str()]);
+    let e = type_function(&db, file, "bad_copy", Some(&format!("void({}[::1])", outer()))).unwrap_err();
+    assert!(e.message.contains(&format!("Numba cannot store {} into the record field of type {INNER}", outer())), "{}", e.message);
+    let aligned = "import numpy as np
+inner = np.dtype([(\"x\", np.float64), (\"y\", np.int8)], align=True)
+packed = np.dtype([(\"x\", np.float64), (\"y\", np.int8)])
+a = np.dtype([(\"a\", np.int8), (\"inner\", inner)], align=True)
+b = np.dtype([(\"a\", np.int8), (\"inner\", packed)], align=True)
+";
+    let (db, file) = kernel_runs::database(aligned);
+    let dtypes = kernlint::analysis::host_types::module_record_dtypes(&db, file);
+    let inner = "Record(x[type=float64;offset=0],y[type=int8;offset=8];16;True)";
+    assert_eq!(dtypes["a"].to_string(), format!("Record(a[type=int8;offset=0],inner[type={inner};offset=8];24;True)"));
+    let packed = "Record(x[type=float64;offset=0],y[type=int8;offset=8];9;False)";
+    assert_eq!(dtypes["b"].to_string(), format!("Record(a[type=int8;offset=0],inner[type={packed};offset=1];10;True)"));
 }

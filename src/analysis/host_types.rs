@@ -54,7 +54,7 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                             .iter()
                             .next()
                             .map(|(dtype, field)| format!(
-                                " (the structured dtype `{dtype}` has the field `{}` on line {}: kernlint does not model nested records, nor array fields of a shape that is not constant, yet)",
+                                " (the structured dtype `{dtype}` has the field `{}` on line {}: kernlint does not model array fields of records, nor of a shape that is not constant, yet)",
                                 &file.text(db)[*field],
                                 super::syntax::line_index(db, file).line_of(field.start()) + 1
                             ))
@@ -254,8 +254,8 @@ pub fn module_record_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, T
 }
 
 /// The module-level names bound to a structured dtype kernlint does not model, Numba does
-/// (`body = np.dtype([("inner", inner), ("m", np.float32)])`: a field that is a record, or
-/// an array field of a shape that is not constant), by name: the field's range.
+/// (`body = np.dtype([("pts", inner, 3), ("m", np.float32)])`: an array field of records,
+/// or of a shape that is not constant), by name: the field's range.
 #[salsa::tracked(returns(ref))]
 pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, TextRange> {
     let module = parse_module(db, file);
@@ -270,8 +270,10 @@ pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<Strin
         }
         let unmodelled = fields.elts.iter().find(|field| match field {
             Expr::Tuple(t) => {
-                t.elts.get(2).is_some_and(|shape| field_shape(shape).is_none())
-                    || t.elts.get(1).is_some_and(|f| matches!(eval.dtype(f, 0), Some(Type::Record(_))) || f.is_list_expr())
+                t.elts.get(2).is_some_and(|shape| {
+                    field_shape(shape).is_none()
+                        || t.elts.get(1).is_some_and(|f| matches!(eval.dtype(f, 0), Some(Type::Record(_))) || f.is_list_expr())
+                })
             }
             _ => false,
         });
@@ -1668,7 +1670,12 @@ impl<'a> Evaluator<'_, 'a> {
     /// (`("pos", np.float32, 3)`); fields that are records themselves are not modelled.
     fn record_dtype(&self, spec: &Expr, align: bool, depth: usize) -> Option<Type> {
         let text = |e: &Expr| e.as_string_literal_expr().map(|s| s.value.to_str().to_string());
-        let scalar = |e: &Expr| Some((self.dtype(e, depth + 1)?.as_scalar()?, Vec::new()));
+        // A scalar, or a record nested whole (not an array of them).
+        let item = |e: &Expr| match self.dtype(e, depth + 1)? {
+            t @ (Type::Scalar(_) | Type::Record(_)) => Some((t, Vec::new())),
+            _ => None,
+        };
+        let scalar = |e: &Expr| Some(Type::Scalar(self.dtype(e, depth + 1)?.as_scalar()?));
         let (names, formats, offsets) = match spec {
             Expr::List(list) => {
                 let mut names = Vec::new();
@@ -1676,8 +1683,8 @@ impl<'a> Evaluator<'_, 'a> {
                 for field in &list.elts {
                     let Expr::Tuple(t) = field else { return None };
                     let (name, format) = match &t.elts[..] {
-                        [name, format] => (name, scalar(format)?),
-                        [name, format, shape] => (name, (scalar(format)?.0, field_shape(shape)?)),
+                        [name, format] => (name, item(format)?),
+                        [name, format, shape] => (name, (scalar(format)?, field_shape(shape)?)),
                         _ => return None,
                     };
                     names.push(text(name)?);
@@ -1699,7 +1706,7 @@ impl<'a> Evaluator<'_, 'a> {
                     _ => None,
                 };
                 let names = elts(entry("names")?)?.iter().map(text).collect::<Option<Vec<_>>>()?;
-                let formats = elts(entry("formats")?)?.iter().map(scalar).collect::<Option<Vec<_>>>()?;
+                let formats = elts(entry("formats")?)?.iter().map(item).collect::<Option<Vec<_>>>()?;
                 let offsets = match entry("offsets") {
                     None => None,
                     Some(o) => Some(
@@ -1719,7 +1726,11 @@ impl<'a> Evaluator<'_, 'a> {
         let mut fields = Vec::new();
         let (mut end, mut max_align) = (0u32, 1u32);
         for (i, (name, (ty, shape))) in names.into_iter().zip(formats).enumerate() {
-            let a = if align { ty.alignment() } else { 1 };
+            let a = match &ty {
+                _ if !align => 1,
+                Type::Record(r) => r.alignment(),
+                t => t.as_scalar().map_or(1, Scalar::alignment),
+            };
             let offset = match &offsets {
                 Some(o) => o[i],
                 None => end.div_ceil(a) * a,

@@ -267,9 +267,9 @@ fn parse_record(inner: &str, start: usize, end: usize) -> Result<Record, Signatu
         };
         let scalar = |ty: &str| Scalar::from_name(ty).or((ty == "bool").then_some(Scalar::Bool));
         let (ty, shape) = match scalar(ty) {
-            Some(s) => (s, Vec::new()),
-            None if ty.starts_with("Record(") => {
-                return Err(err(format!("kernlint does not implement nested records (field `{name}`) yet")));
+            Some(s) => (Type::Scalar(s), Vec::new()),
+            None if let Some(nested) = ty.strip_prefix("Record(").and_then(|t| t.strip_suffix(')')) => {
+                (Type::Record(parse_record(nested, start, end)?), Vec::new())
             }
             None if let Some(args) = ty.strip_prefix("nestedarray(").and_then(|t| t.strip_suffix(')')) => {
                 let bad = || err(format!("expected `nestedarray(scalar, (n, ...))` for the field `{name}`, found `{ty}`"));
@@ -282,12 +282,12 @@ fn parse_record(inner: &str, start: usize, end: usize) -> Result<Record, Signatu
                     .collect::<Option<Vec<u32>>>()
                     .filter(|s| !s.is_empty())
                     .ok_or_else(bad)?;
-                (scalar(element.trim()).ok_or_else(bad)?, shape)
+                (Type::Scalar(scalar(element.trim()).ok_or_else(bad)?), shape)
             }
             None => return Err(err(format!("unknown type `{ty}` of the field `{name}`"))),
         };
         let field = RecordField { name: name.to_string(), ty, offset, shape };
-        if u64::from(offset) + u64::from(ty.itemsize()) * field.shape.iter().map(|&n| u64::from(n)).product::<u64>() > u64::from(size) {
+        if u64::from(offset) + u64::from(field.item_size()) * field.shape.iter().map(|&n| u64::from(n)).product::<u64>() > u64::from(size) {
             return Err(err(format!("the field `{name}` ends past the record's size, {size}")));
         }
         parsed.push(field);
@@ -815,7 +815,7 @@ mod tests {
 
     /// `numba.from_dtype(np.dtype([("x", np.float32), ("y", np.float32), ("id", np.int32)]))`.
     fn particle() -> Type {
-        let field = |name: &str, ty, offset| RecordField { name: name.to_string(), ty, offset, shape: Vec::new() };
+        let field = |name: &str, ty, offset| RecordField { name: name.to_string(), ty: Type::Scalar(ty), offset, shape: Vec::new() };
         let fields = vec![field("x", Scalar::F32, 0), field("y", Scalar::F32, 4), field("id", Scalar::I32, 8)];
         Type::Record(Record { fields, size: 12, aligned: false })
     }
@@ -838,8 +838,13 @@ mod tests {
         let Ok(Type::Record(r)) = parse_type_str(nested) else { panic!("{nested}") };
         assert_eq!((r.fields[0].shape.clone(), r.fields[2].shape.clone(), r.fields[2].size()), (vec![3], vec![2, 3], 12));
         assert_eq!(ty(nested), nested);
-        let (message, at) = type_err("Record(v[type=Record(x[type=float32;offset=0];4;False);offset=0],n[type=int32;offset=4];8;False)[:]");
-        assert!(message.contains("kernlint does not implement nested records (field `v`) yet"), "{message}");
+        // Records nested in records, as Numba prints them.
+        let outer = "Record(v[type=Record(x[type=float32;offset=0],y[type=int16;offset=4];6;False);offset=0],n[type=int32;offset=8];12;False)";
+        let Ok(Type::Record(r)) = parse_type_str(outer) else { panic!("{outer}") };
+        assert_eq!((r.fields[0].size(), r.fields[0].misaligned()), (6, false));
+        assert_eq!(ty(outer), outer);
+        let (message, at) = type_err("Record(v[type=Record(x[type=float32;offset=0];4;False);offset=6],n[type=int32;offset=0];8;False)[:]");
+        assert!(message.contains("the field `v` ends past the record's size, 8"), "{message}");
         assert!(at.starts_with("Record(v[") && at.ends_with("False)"), "{at}");
         let (message, _) = type_err("Record(v[type=nestedarray(float32, (0,));offset=0];4;False)");
         assert!(message.contains("expected `nestedarray(scalar, (n, ...))` for the field `v`"), "{message}");

@@ -320,8 +320,9 @@ impl fmt::Display for Layout {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct RecordField {
     pub name: String,
-    /// The type of the field, or of each element of an array field.
-    pub ty: Scalar,
+    /// The type of the field, or of each element of an array field: a [`Type::Scalar`], or
+    /// a [`Type::Record`] nested in this one (not an array of them).
+    pub ty: Type,
     /// Byte offset from the start of the record.
     pub offset: u32,
     /// The extents of an array field (Numba's `NestedArray`, C-contiguous in the record's
@@ -331,7 +332,7 @@ pub struct RecordField {
 
 /// A structured scalar (a NumPy structured dtype), such as the xoroshiro128+ RNG state.
 ///
-/// Fields are scalars or arrays of scalars; records nested in records are not modelled.
+/// Fields are scalars, arrays of scalars, or records.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Record {
     /// Fields in increasing offset order (Numba sorts them by offset, then name).
@@ -346,12 +347,27 @@ impl RecordField {
     /// Whether the field sits off its type's natural alignment, where Numba refuses to load
     /// or store it.
     pub fn misaligned(&self) -> bool {
-        !self.offset.is_multiple_of(self.ty.alignment())
+        // A nested record is bytes to Numba (`[N x i8]`): never off its alignment.
+        matches!(&self.ty, Type::Scalar(s) if !self.offset.is_multiple_of(s.alignment()))
+    }
+
+    /// Bytes one item of the field (the field, or an element of an array field) takes.
+    pub fn item_size(&self) -> u32 {
+        match &self.ty {
+            Type::Scalar(s) => s.itemsize(),
+            Type::Record(r) => r.size,
+            _ => 0,
+        }
     }
 
     /// Bytes the field takes in the record.
     pub fn size(&self) -> u32 {
-        self.shape.iter().product::<u32>() * self.ty.itemsize()
+        self.shape.iter().product::<u32>() * self.item_size()
+    }
+
+    /// The field's scalar type, or each element's of an array field; `None` for a record.
+    pub fn scalar(&self) -> Option<Scalar> {
+        self.ty.as_scalar()
     }
 
     /// The type Numba prints for the field: its scalar, or `nestedarray(float32, (3,))`.
@@ -368,6 +384,23 @@ impl Record {
     /// The field called `name`.
     pub fn field(&self, name: &str) -> Option<&RecordField> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// NumPy's alignment of the dtype as a field of another: its strictest field's for an
+    /// aligned struct, 1 for a packed one.
+    pub fn alignment(&self) -> u32 {
+        if !self.aligned {
+            return 1;
+        }
+        self.fields
+            .iter()
+            .map(|f| match &f.ty {
+                Type::Scalar(s) => s.alignment(),
+                Type::Record(r) => r.alignment(),
+                _ => 1,
+            })
+            .max()
+            .unwrap_or(1)
     }
 }
 
@@ -456,7 +489,7 @@ impl Type {
     /// The element type of `numba.cuda.random` state arrays (`xoroshiro128p_type`):
     /// the aligned NumPy dtype `[('s0', uint64), ('s1', uint64)]`.
     pub fn xoroshiro128p_state() -> Type {
-        let field = |name: &str, offset| RecordField { name: name.to_string(), ty: Scalar::U64, offset, shape: Vec::new() };
+        let field = |name: &str, offset| RecordField { name: name.to_string(), ty: Type::Scalar(Scalar::U64), offset, shape: Vec::new() };
         Type::Record(Record { fields: vec![field("s0", 0), field("s1", 8)], size: 16, aligned: true })
     }
 
@@ -706,8 +739,8 @@ mod tests {
     fn unaligned_record_array() {
         let record = Record {
             fields: vec![
-                RecordField { name: "a".into(), ty: Scalar::U8, offset: 0, shape: Vec::new() },
-                RecordField { name: "b".into(), ty: Scalar::I32, offset: 1, shape: Vec::new() },
+                RecordField { name: "a".into(), ty: Type::Scalar(Scalar::U8), offset: 0, shape: Vec::new() },
+                RecordField { name: "b".into(), ty: Type::Scalar(Scalar::I32), offset: 1, shape: Vec::new() },
             ],
             size: 5,
             aligned: false,

@@ -62,28 +62,61 @@ pub fn scalar_of_descr(descr: &str) -> Option<Scalar> {
 /// Bytes per item of a structured dtype such as `[('s0', '<u8'), ('s1', '<u8')]`. NumPy
 /// writes an aligned dtype's padding as unnamed void fields (`('', '|V7')`), so the fields
 /// and the padding together make the item; an array field has its shape after its type
-/// (`('pos', '<f4', (3,))`).
+/// (`('pos', '<f4', (3,))`), a nested record its own list (`('inner', [('x', '<f4')])`).
 fn structured_itemsize(descr: &str) -> Option<usize> {
-    let parts: Vec<&str> = descr.split('\'').collect();
+    let mut rest = descr;
+    let size = fields_size(&mut rest)?;
+    (rest.trim().is_empty() && size > 0).then_some(size)
+}
+
+/// The bytes the fields of the list `[(...), ...]` at the start of `text` take; consumes it.
+fn fields_size(text: &mut &str) -> Option<usize> {
+    expect(text, '[')?;
     let mut size = 0usize;
-    for k in (3..parts.len()).step_by(4) {
-        let item = match parts[k].strip_prefix(['|', '<', '>', '=']).and_then(|p| p.strip_prefix('V')) {
-            Some(n) => n.parse::<usize>().ok()?,
-            None => scalar_of_descr(parts[k])?.itemsize() as usize,
-        };
-        // What follows the type up to the field's closing parenthesis: `)` or `, (2, 3))`.
-        let rest = parts.get(k + 1).copied().unwrap_or("");
-        let count = match rest.trim_start().strip_prefix(',') {
-            Some(shape) => {
-                let shape = shape.trim_start().strip_prefix('(')?;
-                let shape = &shape[..shape.find(')')?];
-                shape.split(',').filter(|n| !n.trim().is_empty()).try_fold(1usize, |c, n| c.checked_mul(n.trim().parse().ok()?))?
+    while expect(text, ']').is_none() {
+        expect(text, '(')?;
+        quoted(text)?;
+        expect(text, ',')?;
+        let item = if text.trim_start().starts_with('[') {
+            fields_size(text)?
+        } else {
+            let ty = quoted(text)?;
+            match ty.strip_prefix(['|', '<', '>', '=']).and_then(|p| p.strip_prefix('V')) {
+                Some(n) => n.parse::<usize>().ok()?,
+                None => scalar_of_descr(ty)?.itemsize() as usize,
             }
-            None => 1,
         };
+        let mut count = 1usize;
+        if expect(text, ',').is_some() {
+            expect(text, '(')?;
+            while expect(text, ')').is_none() {
+                let t = text.trim_start();
+                let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+                count = count.checked_mul(t[..digits].parse().ok()?)?;
+                *text = &t[digits..];
+                let _ = expect(text, ',');
+            }
+        }
+        expect(text, ')')?;
         size = size.checked_add(item.checked_mul(count)?)?;
+        let _ = expect(text, ',');
     }
-    (size > 0).then_some(size)
+    Some(size)
+}
+
+/// Consumes `c`, after any spaces, from the start of `text`.
+fn expect(text: &mut &str, c: char) -> Option<()> {
+    *text = text.trim_start().strip_prefix(c)?;
+    Some(())
+}
+
+/// Consumes a quoted string from the start of `text`: its contents.
+fn quoted<'t>(text: &mut &'t str) -> Option<&'t str> {
+    let t = text.trim_start();
+    let quote = t.chars().next().filter(|&q| q == '\'' || q == '"')?;
+    let end = t[1..].find(quote)? + 1;
+    *text = &t[end + 1..];
+    Some(&t[1..end])
 }
 
 impl NpyArray {
@@ -129,8 +162,10 @@ impl NpyArray {
         let descr = if let Some(rest) = descr_text.strip_prefix('\'') {
             rest.split('\'').next().unwrap_or("").to_string()
         } else {
-            let end = descr_text.find(']').ok_or("malformed structured descr")?;
-            descr_text[..=end].to_string()
+            // The list ends where its fields, nested lists included, do.
+            let mut rest = descr_text;
+            fields_size(&mut rest).ok_or("malformed structured descr")?;
+            descr_text[..descr_text.len() - rest.len()].to_string()
         };
         let itemsize = match scalar_of_descr(&descr) {
             Some(s) if descr.starts_with('>') => return Err(format!("big-endian dtype {descr} is not supported ({s})")),
@@ -222,6 +257,10 @@ mod tests {
         };
         assert_eq!(NpyArray::parse(&nested.to_bytes()).unwrap(), nested);
         assert_eq!(structured_itemsize("[('a', '|i1'), ('', '|V7'), ('pos', '<f8', (2,))]"), Some(24));
+        // A record nested in a record, as NumPy writes it.
+        assert_eq!(structured_itemsize("[('inner', [('x', '<f4'), ('y', '<i4')]), ('w', '<f8'), ('v', '<f4', (2,))]"), Some(24));
+        assert_eq!(structured_itemsize("[('inner', [('x', '<f4')], (2,))]"), Some(8));
+        assert_eq!(structured_itemsize("[('inner', [('x', '<f4')]"), None);
         assert!(NpyArray::parse(b"nope").is_err());
     }
 }

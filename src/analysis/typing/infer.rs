@@ -329,6 +329,9 @@ pub struct Typer<'c, 'a> {
     first_stores: HashMap<String, TextSize>,
     /// Each name's latest definition typed so far.
     latest_definition: HashMap<String, usize>,
+    /// Numba's names of the definitions (by value) that are an array field of a record:
+    /// `nestedarray(float32, (3,))`, typed as the C-contiguous array it is.
+    nested_arrays: HashMap<usize, String>,
 }
 
 /// The error for an expression kernlint does not type: Numba's, for what needs an
@@ -450,6 +453,7 @@ fn type_def_in(
         closure_calls: BTreeMap::new(),
         first_stores: first_stores(&def.body),
         latest_definition: HashMap::new(),
+        nested_arrays: HashMap::new(),
     };
     for_each_assigned_name(&def.body, &mut |name| *typer.definitions.entry(name.to_string()).or_default() += 1);
     let mut env = Env::new();
@@ -645,17 +649,38 @@ fn record_field(r: &Record, f: &RecordField, range: TextRange) -> TResult<Ty> {
     // An array field is a C-contiguous view of the record's bytes (Numba's `NestedArray`).
     if !f.shape.is_empty() {
         let ndim = u8::try_from(f.shape.len()).unwrap_or(u8::MAX);
-        return Ok(Ty::Val(Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim, layout: Layout::C, readonly: false }));
+        return Ok(Ty::Val(Type::Array { dtype: Box::new(f.ty.clone()), ndim, layout: Layout::C, readonly: false }));
     }
-    Ok(Ty::scalar(f.ty))
+    Ok(Ty::Val(f.ty.clone()))
 }
 
-/// The view of field `f` over a record array: Numba's `ary.copy(dtype=field, layout='A')`.
-fn field_view(f: &RecordField, ndim: u8, readonly: bool, range: TextRange) -> TResult<Ty> {
-    if !f.shape.is_empty() {
-        return err(format!("kernlint does not model the view of the array field `{}` over a whole record array; index a record first (`a[i].{}[k]`)", f.name, f.name), range);
+/// A store of `value` into a record's field of type `field`, as Numba lowers it: a number
+/// into a scalar field, the same record into a nested one (its bytes copied). An array field
+/// takes the same array field of a record only, which the assignment checks
+/// ([`Typer::nested_array_name`]).
+fn field_store(field: &Ty, value: &Ty, range: TextRange) -> TResult<()> {
+    match (field.value(), value.value()) {
+        (Some(Type::Record(f)), Some(Type::Record(v))) if f == v => Ok(()),
+        (Some(Type::Record(f)), _) => reject(
+            ErrorKind::Numba,
+            format!(
+                "Numba cannot store {} into the record field of type {f} (`Cannot cast` in its lowering): only the same record \
+                 (`r.inner = s.inner`) is stored whole",
+                value.record_name()
+            ),
+            range,
+        ),
+        (Some(Type::Array { .. }), _) => Ok(()),
+        (_, Some(v)) if base_scalar(v).is_some() => Ok(()),
+        _ => err(format!("cannot store {} into a record field", value.record_name()), range),
     }
-    Ok(Ty::Val(Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim, layout: Layout::A, readonly }))
+}
+
+/// The view of field `f` over a record array: Numba's `ary.copy(dtype=field, layout='A')`;
+/// an array field's axes follow the array's.
+fn field_view(f: &RecordField, ndim: u8, readonly: bool) -> Ty {
+    let ndim = ndim.saturating_add(u8::try_from(f.shape.len()).unwrap_or(u8::MAX));
+    Ty::Val(Type::Array { dtype: Box::new(f.ty.clone()), ndim, layout: Layout::A, readonly })
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
@@ -697,9 +722,35 @@ impl<'c, 'a> Typer<'c, 'a> {
 
     /// Records a type of `var`, under `name` too: Numba's name for it, folded.
     fn record(&mut self, var: &str, name: String, ty: &Ty) {
-        let spelled = ty.record_name();
+        self.record_spelled(var, name, ty.record_name());
+    }
+
+    fn record_spelled(&mut self, var: &str, name: String, spelled: String) {
         self.variables.entry(var.to_string()).or_default().insert(spelled.clone());
         self.typemap.entry(name).or_default().insert(spelled);
+    }
+
+    /// Numba's name (`nestedarray(float32, (3,))`) for `value` when it is an array field of a
+    /// record (`r.pos`, `r['pos']`, `r[0]`) or a name bound to one, once `value` is typed.
+    fn nested_array_name(&self, value: &Expr, env: &Env) -> Option<String> {
+        let typed = |e: &Expr| self.expressions.get(&(e.range().start().into(), e.range().end().into()));
+        let field = match value {
+            Expr::Name(n) => {
+                let id = *env.get(n.id.as_str())?;
+                return self.nested_arrays.get(&id).filter(|_| matches!(self.vals.get(id), Some(Val::Def(..)))).cloned();
+            }
+            Expr::Attribute(a) => match typed(&a.value)? {
+                Type::Record(r) => r.field(a.attr.as_str())?,
+                _ => return None,
+            },
+            Expr::Subscript(s) => match (typed(&s.value)?, typed(&s.slice)?) {
+                (Type::Record(r), Type::StrLiteral(name)) => r.field(name)?,
+                (Type::Record(r), Type::IntLiteral(k)) => r.fields.get(usize::try_from(*k).ok()?)?,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        (!field.shape.is_empty()).then(|| field.type_name())
     }
 
     /// The version of `var` the code typed so far is in.
@@ -708,6 +759,11 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     fn define(&mut self, env: &mut Env, var: &str, ty: Ty, range: TextRange) {
+        self.define_spelled(env, var, ty, range, None);
+    }
+
+    /// A definition, spelled `nested` (Numba's `NestedArray` name) where it is an array field.
+    fn define_spelled(&mut self, env: &mut Env, var: &str, ty: Ty, range: TextRange, nested: Option<String>) {
         // A store that starts version K is its first definition: `x.K`, which `typemap.py`
         // folds into `x`. The others of version K are `x.K.N`: `x.K` once folded.
         let name = match self.redefinitions.get(&(range.start().into(), range.end().into())) {
@@ -718,9 +774,15 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             None => versions::folded_name(var, self.version(var)),
         };
-        self.record(var, name, &ty);
+        let spelled = nested.clone().unwrap_or_else(|| ty.record_name());
+        self.record_spelled(var, name, spelled);
         self.first_binding.entry(var.to_string()).or_insert(range);
         self.vals.push(Val::Def(ty, None));
+        // A value index a discarded pass used may hold a stale name: set or clear it.
+        match nested {
+            Some(nested) => self.nested_arrays.insert(self.vals.len() - 1, nested),
+            None => self.nested_arrays.remove(&(self.vals.len() - 1)),
+        };
         env.insert(var.to_string(), self.vals.len() - 1);
         self.latest_definition.insert(var.to_string(), self.vals.len() - 1);
     }
@@ -1137,8 +1199,28 @@ impl<'c, 'a> Typer<'c, 'a> {
                     }
                     _ => None,
                 };
+                let nested = self.nested_array_name(&a.value, &env);
                 for target in &a.targets {
-                    self.assign(target, ty.clone(), &mut env, a.value.range())?;
+                    match (target, &nested) {
+                        (Expr::Name(n), Some(_)) => self.define_spelled(&mut env, n.id.as_str(), ty.clone(), n.range(), nested.clone()),
+                        _ => self.assign(target, ty.clone(), &mut env, a.value.range())?,
+                    }
+                    // numba-cuda's `record_setattr` copies an array field from the same field
+                    // of a record only; any other value fails an assertion in its lowering.
+                    if !matches!(target, Expr::Name(_))
+                        && let Some(field) = self.nested_array_name(target, &env)
+                        && nested.as_ref() != Some(&field)
+                    {
+                        return reject(
+                            ErrorKind::Numba,
+                            format!(
+                                "Numba cannot store {} into the array field {field} (its lowering fails): only an array \
+                                 field of the same type copies whole (`r.pos = s.pos`); store the elements (`r.pos[k] = v`, `r.pos[:] = x`)",
+                                nested.as_deref().map_or_else(|| ty.record_name(), str::to_string)
+                            ),
+                            target.range(),
+                        );
+                    }
                     match (target, &value, &items) {
                         (Expr::Name(n), Some(v), _) => self.mark_known(&env, n.id.as_str(), v.clone()),
                         (Expr::Tuple(t), _, Some(items)) if t.elts.len() == items.len() => {
@@ -1336,7 +1418,8 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
                 // `p[i].x = v` needs the field, aligned, like a read of it.
                 if let Ty::Val(Type::Record(_)) = self.expr(&a.value, env)? {
-                    self.expr(target, env)?;
+                    let field = self.expr(target, env)?;
+                    field_store(&field, &ty, target.range())?;
                 }
             }
             other => return err("cannot assign to this expression", other.range()),
@@ -1407,11 +1490,8 @@ impl<'c, 'a> Typer<'c, 'a> {
         }
         // `a[i]["x"] = v`: a record is a reference into its array, its fields writable.
         if let Ty::Val(Type::Record(_)) = &base {
-            self.subscript(base, &s.slice, env, s.range())?;
-            return match value.value() {
-                Some(v) if base_scalar(v).is_some() => Ok(()),
-                _ => err(format!("cannot store {} into a record field", value.record_name()), s.range()),
-            };
+            let field = self.subscript(base, &s.slice, env, s.range())?;
+            return field_store(&field, value, s.range());
         }
         let idx = self.indices(&s.slice, env)?;
         if let Ty::Val(Type::Array { readonly: true, .. }) = &base {
@@ -2060,7 +2140,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     Some(record) => Ok(Ty::RecordDtype(record.clone())),
                     None if let Some(field) = crate::analysis::host_types::module_unmodelled_dtypes(self.ctx.db, self.ctx.file).get(name) => err(
                         format!(
-                            "kernlint does not model the structured dtype `{name}` yet: its field `{}` is a record, or an array of a shape that is not constant (Numba compiles nested records)",
+                            "kernlint does not model the structured dtype `{name}` yet: its field `{}` is an array of records, or of a shape that is not constant",
                             &self.ctx.file.text(self.ctx.db)[*field]
                         ),
                         range,
@@ -2210,7 +2290,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 _ if let Type::Record(r) = &**dtype
                     && let Some(f) = r.field(attr) =>
                 {
-                    field_view(f, *ndim, *readonly, range)?
+                    field_view(f, *ndim, *readonly)
                 }
                 // A name NumPy arrays do not have at all (a typo such as `a.shpe`): Numba
                 // has it neither. Record arrays also have their fields as attributes.
@@ -2372,7 +2452,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     && let Ty::Val(Type::StrLiteral(name)) = self.expr(slice, env)?
                 {
                     return match r.field(&name) {
-                        Some(f) => field_view(f, *ndim, *readonly, range),
+                        Some(f) => Ok(field_view(f, *ndim, *readonly)),
                         None => err(format!("{r} has no field `{name}`"), range),
                     };
                 }

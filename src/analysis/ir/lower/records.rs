@@ -10,7 +10,9 @@
 //! it land in the array and its fields are 0-d field views. `a[0] = a[1]` copies the
 //! record's bytes, padding included, as Numba's record store does. An array field
 //! (`('pos', np.float32, 3)`, Numba's `NestedArray`) of a record is the C-contiguous view
-//! of its bytes in the record's, so `r.pos[k]` is an ordinary array element.
+//! of its bytes in the record's, so `r.pos[k]` is an ordinary array element; storing one
+//! whole (`r.pos = s.pos`) copies its bytes. A record nested in a record (`a[i].inner`) is,
+//! as a record value, a reference to its bytes in the outer record's.
 
 use ruff_python_ast::{Expr, Operator};
 use ruff_text_size::TextRange;
@@ -112,48 +114,59 @@ impl Lower<'_> {
         if to != from {
             return Err(super::LowerError { message: format!("cannot store a {from} into an array of {to}"), range: span });
         }
-        let bytes = |this: &mut Self, record: ValueId| {
-            let shape = vec![this.int(i128::from(to.size), span)];
+        self.copy_bytes(target, source, to.size, span);
+        Ok(())
+    }
+
+    /// Copies the first `size` bytes of `source`'s data (a record or a C-contiguous array)
+    /// into `target`'s, one by one.
+    fn copy_bytes(&mut self, target: ValueId, source: ValueId, size: u32, span: TextRange) {
+        let bytes = |this: &mut Self, value: ValueId| {
+            let shape = vec![this.int(i128::from(size), span)];
             let strides = vec![this.int(1, span)];
             let ty = Type::Array { dtype: Box::new(Type::Scalar(Scalar::U8)), ndim: 1, layout: Layout::C, readonly: false };
-            this.view_at(record, 0, shape, strides, ty, span)
+            this.view_at(value, 0, shape, strides, ty, span)
         };
         let (from_bytes, to_bytes) = (bytes(self, source), bytes(self, target));
         let (from_space, to_space) = (self.space(from_bytes), self.space(to_bytes));
-        for k in 0..i128::from(to.size) {
+        for k in 0..i128::from(size) {
             let index = self.int(k, span);
             let byte = self.emit(Op::Load { array: from_bytes, indices: vec![index], space: from_space }, Some(Type::Scalar(Scalar::U8)), span);
             self.emit_void(Op::Store { array: to_bytes, indices: vec![index], value: byte, space: to_space }, span);
         }
-        Ok(())
     }
 
-    /// The view of field `f` over the record array `array`, or the 0-d view of it in the
-    /// record value `array`.
+    /// The view of field `f` over the record array `array` (an array field's axes after the
+    /// array's, as Numba's view of it), or the 0-d view of it in the record value `array`.
     fn field_view(&mut self, array: ValueId, f: &RecordField, span: TextRange) -> ValueId {
         let (ndim, readonly) = match self.ty(array) {
             Type::Array { ndim, readonly, .. } => (*ndim, *readonly),
             _ => (0, false),
         };
-        let shape = (0..ndim).map(|axis| self.emit(Op::Extent { array, axis }, I64, span)).collect();
-        let strides = (0..ndim).map(|axis| self.emit(Op::Stride { array, axis }, I64, span)).collect();
-        let ty = Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim, layout: Layout::A, readonly };
+        let mut shape: Vec<ValueId> = (0..ndim).map(|axis| self.emit(Op::Extent { array, axis }, I64, span)).collect();
+        let mut strides: Vec<ValueId> = (0..ndim).map(|axis| self.emit(Op::Stride { array, axis }, I64, span)).collect();
+        let field_shape: Vec<i64> = f.shape.iter().map(|&n| i64::from(n)).collect();
+        let (field_extents, field_strides) = self.c_contiguous(&field_shape, f.item_size(), span);
+        shape.extend(field_extents);
+        strides.extend(field_strides);
+        let ty = Type::Array { dtype: Box::new(f.ty.clone()), ndim: ndim + f.shape.len() as u8, layout: Layout::A, readonly };
         self.view_at(array, i64::from(f.offset), shape, strides, ty, span)
     }
 
     /// The array field `f` of the record `record` (Numba's `NestedArray`): the C-contiguous
-    /// view of the field's bytes in the record's.
-    fn array_field(&mut self, record: &Expr, f: &RecordField, of_record_array: bool, span: TextRange) -> LResult<ValueId> {
-        if of_record_array {
-            return unsupported(&format!("the view of the array field `{}` over a whole record array", f.name), span);
-        }
+    /// view of the field's bytes in the record's; or the record nested as `f`: a reference
+    /// to its bytes in the record's, as Numba's `record_getattr` gives it.
+    fn view_in_record(&mut self, record: &Expr, f: &RecordField, span: TextRange) -> LResult<ValueId> {
         let value = self.expr(record)?;
         if !matches!(self.ty(value), Type::Record(_)) {
             return unsupported(&format!("field access on {}", self.ty(value)), span);
         }
+        if f.shape.is_empty() {
+            return Ok(self.view_at(value, i64::from(f.offset), Vec::new(), Vec::new(), f.ty.clone(), span));
+        }
         let shape: Vec<i64> = f.shape.iter().map(|&n| i64::from(n)).collect();
-        let (extents, strides) = self.c_contiguous(&shape, f.ty.itemsize(), span);
-        let ty = Type::Array { dtype: Box::new(Type::Scalar(f.ty)), ndim: f.shape.len() as u8, layout: Layout::C, readonly: false };
+        let (extents, strides) = self.c_contiguous(&shape, f.item_size(), span);
+        let ty = Type::Array { dtype: Box::new(f.ty.clone()), ndim: f.shape.len() as u8, layout: Layout::C, readonly: false };
         Ok(self.view_at(value, i64::from(f.offset), extents, strides, ty, span))
     }
 
@@ -182,28 +195,38 @@ impl Lower<'_> {
     /// field view. `None` when `base` is neither.
     pub(super) fn record_load(&mut self, base: &Expr, key: FieldKey<'_>, span: TextRange) -> LResult<Option<ValueId>> {
         let Some((f, is_array)) = self.field_of(base, key) else { return Ok(None) };
-        if !f.shape.is_empty() {
-            return self.array_field(base, &f, is_array, span).map(Some);
-        }
         if is_array {
             let array = self.expr(base)?;
             return Ok(Some(self.field_view(array, &f, span)));
         }
+        if !f.shape.is_empty() || matches!(f.ty, Type::Record(_)) {
+            return self.view_in_record(base, &f, span).map(Some);
+        }
         let (array, indices) = self.field_place(base, &f, span)?;
         let space = self.space(array);
-        Ok(Some(self.emit(Op::Load { array, indices, space }, Some(Type::Scalar(f.ty)), span)))
+        Ok(Some(self.emit(Op::Load { array, indices, space }, Some(f.ty.clone()), span)))
     }
 
     /// `base.x = v` / `base['x'] = v` (`op` is `None`) or `base.x += v`: a store into a field
     /// of a record. `Ok(false)` when `base` is not a record.
     pub(super) fn record_store(&mut self, base: &Expr, key: FieldKey<'_>, update: FieldUpdate<'_>, span: TextRange) -> LResult<bool> {
         let Some((f, false)) = self.field_of(base, key) else { return Ok(false) };
-        if !f.shape.is_empty() {
-            return unsupported(&format!("assigning to the array field `{}` as a whole (store its elements: `r.{}[k] = v`)", f.name, f.name), span);
+        if !f.shape.is_empty() || matches!(f.ty, Type::Record(_)) {
+            let FieldUpdate::Set(source) = update else {
+                return unsupported(&format!("an in-place operator on the field `{}` as a whole (update its elements)", f.name), span);
+            };
+            let target = self.view_in_record(base, &f, span)?;
+            if f.shape.is_empty() {
+                return self.copy_record(target, source, span).map(|()| true);
+            }
+            // The typing admits the same array field of a record only: as numba-cuda's
+            // `record_setattr`, copy its bytes.
+            self.copy_bytes(target, source, f.size(), span);
+            return Ok(true);
         }
         let (array, indices) = self.field_place(base, &f, span)?;
         let space = self.space(array);
-        let ty = Type::Scalar(f.ty);
+        let ty = f.ty.clone();
         let v = match update {
             FieldUpdate::Set(v) => v,
             FieldUpdate::Aug(op, rhs) => {
