@@ -789,6 +789,14 @@ pub fn file_cpu_jit_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &
         .collect()
 }
 
+/// The names of a file's module-level `@numba.jit`/`@numba.njit` functions: a value that
+/// changes only when one is added, removed or renamed, so item queries that read it are not
+/// re-run by other edits.
+#[salsa::tracked(returns(ref))]
+pub fn module_cpu_jit_names(db: &dyn Db, file: SourceFile) -> std::collections::BTreeSet<String> {
+    file_cpu_jit_functions(db, file).into_iter().filter(|(_, f)| f.qualname == f.name).map(|(_, f)| f.name.clone()).collect()
+}
+
 /// The module-level `def`s of a file with no decorator, as the kernels `cuda.jit(f)` would
 /// make of them: found only by name, for a command that names one.
 pub fn file_plain_functions(db: &dyn Db, file: SourceFile) -> Vec<(Item<'_>, &GpuFunction)> {

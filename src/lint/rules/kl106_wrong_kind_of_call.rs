@@ -70,7 +70,7 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::Ranged;
 
-use crate::analysis::kernels::{FunctionKind, GpuFunction, cpu_jit_spec, file_cpu_jit_functions, jit_spec};
+use crate::analysis::kernels::{FunctionKind, GpuFunction, cpu_jit_spec, jit_spec, module_cpu_jit_names};
 use crate::analysis::launches::{CallForm, assignment_counts};
 use crate::lint::{Diagnostic, ItemContext};
 
@@ -132,11 +132,8 @@ fn check_cpu_launches(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             visitor::walk_expr(self, expr);
         }
     }
-    let cpu: BTreeSet<&str> = file_cpu_jit_functions(ctx.db, ctx.file)
-        .into_iter()
-        .filter(|(_, f)| f.qualname == f.name && ctx.index.kind(&f.name).is_none())
-        .map(|(_, f)| f.name.as_str())
-        .collect();
+    let cpu: BTreeSet<&str> =
+        module_cpu_jit_names(ctx.db, ctx.file).iter().map(String::as_str).filter(|name| ctx.index.kind(name).is_none()).collect();
     if cpu.is_empty() {
         return;
     }
