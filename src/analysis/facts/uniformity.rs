@@ -369,6 +369,12 @@ pub struct FunctionFacts {
     /// start `v = b // k` (or `b >> log2 k`) and updates `v //= 2`, `v >>= 1`, `v = v // 2`
     /// (a reduction's stride `s = cuda.blockDim.x // 2`).
     pub shrinking: BTreeMap<String, (i64, Poly)>,
+    /// Loop variables bound only by `for v in range(lo, hi[, step])` loops (a positive
+    /// constant step) with the same bounds, which name nothing the function assigns:
+    /// `lo <= v < hi` wherever `v` holds a value.
+    pub loop_ranges: BTreeMap<String, (Poly, Poly)>,
+    /// The names the function assigns (loop targets included).
+    pub assigned: BTreeSet<String>,
 }
 
 impl FunctionFacts {
@@ -379,6 +385,57 @@ impl FunctionFacts {
 
     pub fn value(&self, expr: &Expr) -> Option<&Value> {
         self.expressions.get(&(expr.start().into(), expr.end().into()))
+    }
+
+    /// Whether `p` has one value in every thread of the launch for the whole run: constants,
+    /// launch dimensions and symbols of names the function never assigns.
+    pub fn grid_constant(&self, p: &Poly) -> bool {
+        p.0.keys().flatten().all(|a| match a {
+            Atom::Bdim(_) | Atom::Gdim(_) => true,
+            Atom::Sym(text) => text
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .all(|word| !self.assigned.contains(word)),
+            _ => false,
+        })
+    }
+
+    /// Whether `p >= 0` follows from the loop variables' ranges, the thread and block indices
+    /// being at least 0 and the launch dimensions at least 1, and `facts` (forms known to be at
+    /// least 0 where `p` is evaluated), each used at most once.
+    pub fn at_least_zero(&self, p: &Poly, facts: &[Poly]) -> bool {
+        std::iter::once(Some(p.clone()))
+            .chain(facts.iter().map(|q| p.sub(q)))
+            .flatten()
+            .any(|p| self.lower_bound_at_least_zero(p, 8))
+    }
+
+    fn lower_bound_at_least_zero(&self, p: Poly, depth: u8) -> bool {
+        if let Some(c) = p.as_const() {
+            return c >= 0;
+        }
+        if depth == 0 {
+            return false;
+        }
+        // A term of indices and dimensions with a positive coefficient is at least 0.
+        let p = Poly(
+            p.0.into_iter()
+                .filter(|(m, c)| !(!m.is_empty() && *c > 0 && m.iter().all(|a| matches!(a, Atom::Tid(_) | Atom::Bid(_) | Atom::Lane | Atom::Bdim(_) | Atom::Gdim(_)))))
+                .collect(),
+        );
+        // A loop variable in one linear term: at its least (or greatest) value.
+        let Some((v, c)) = p.0.iter().find_map(|(m, c)| match &m[..] {
+            [Atom::Sym(v)] if self.loop_ranges.contains_key(v) => Some((v.clone(), *c)),
+            _ => None,
+        }) else {
+            return p.as_const().is_some_and(|c| c >= 0);
+        };
+        let atom = Atom::Sym(v.clone());
+        if p.0.iter().any(|(m, _)| m.contains(&atom) && m.len() > 1) {
+            return false;
+        }
+        let (lo, hi) = &self.loop_ranges[&v];
+        let extreme = if c > 0 { Some(lo.clone()) } else { hi.sub(&Poly::constant(1)) };
+        extreme.and_then(|x| p.substitute(&atom, &x)).is_some_and(|p| self.lower_bound_at_least_zero(p, depth - 1))
     }
 }
 
@@ -488,6 +545,8 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTr
     w.block(&def.body, &Ctl::default());
     w.facts.variables = w.env.clone();
     w.facts.shrinking = shrinking(def, &mut w);
+    w.facts.assigned = w.counts.0.keys().cloned().collect();
+    w.facts.loop_ranges = loop_ranges(def, &w.facts, w.scope, &w.counts);
     (w.facts, w.read)
 }
 
@@ -1620,6 +1679,60 @@ impl Walker<'_> {
             _ => {}
         }
     }
+}
+
+/// [`FunctionFacts::loop_ranges`], from the bounds' forms recorded in `facts`.
+fn loop_ranges(def: &ast::StmtFunctionDef, facts: &FunctionFacts, scope: &dyn NameLookup, counts: &Counts) -> BTreeMap<String, (Poly, Poly)> {
+    struct Loops<'f> {
+        facts: &'f FunctionFacts,
+        scope: &'f dyn NameLookup,
+        /// For each name, the bounds of every loop binding it (`None`: not a range loop).
+        bounds: BTreeMap<String, Vec<Option<(Poly, Poly)>>>,
+    }
+    impl Loops<'_> {
+        fn range_of(&self, iter: &Expr) -> Option<(Poly, Poly)> {
+            if !is_range_call(iter, self.scope) {
+                return None;
+            }
+            let Expr::Call(c) = iter else { return None };
+            if !c.arguments.keywords.is_empty() {
+                return None;
+            }
+            let forms: Vec<Poly> = c.arguments.args.iter().map(|a| self.facts.value(a)?.poly.clone()).collect::<Option<_>>()?;
+            let (lo, hi) = match &forms[..] {
+                [hi] => (Poly::constant(0), hi.clone()),
+                [lo, hi] => (lo.clone(), hi.clone()),
+                [lo, hi, step] if step.as_const().is_some_and(|s| s > 0) => (lo.clone(), hi.clone()),
+                _ => return None,
+            };
+            (self.facts.grid_constant(&lo) && self.facts.grid_constant(&hi)).then_some((lo, hi))
+        }
+    }
+    impl<'a> Visitor<'a> for Loops<'_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if let Stmt::For(f) = stmt
+                && let Expr::Name(n) = &*f.target
+            {
+                let range = self.range_of(&f.iter);
+                self.bounds.entry(n.id.to_string()).or_default().push(range);
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut loops = Loops { facts, scope, bounds: BTreeMap::new() };
+    for stmt in &def.body {
+        loops.visit_stmt(stmt);
+    }
+    loops
+        .bounds
+        .into_iter()
+        .filter_map(|(name, ranges)| {
+            // Bound by these loops alone (a `for` target counts twice).
+            let only_loops = counts.0.get(&name) == Some(&(2 * ranges.len()));
+            let first = ranges.first()?.clone()?;
+            (only_loops && ranges.iter().all(|r| r.as_ref() == Some(&first))).then_some((name, first))
+        })
+        .collect()
 }
 
 /// The variables assigned once from outside themselves and otherwise only divided down, with

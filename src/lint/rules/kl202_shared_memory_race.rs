@@ -10,7 +10,8 @@
 //! slot, every thread storing into `s[tid % m]` (unconditionally) in blocks known to be
 //! wider than `m` (threads `m` apart share the slot), and the next iteration of a loop
 //! overwriting slots other threads may still be reading (a tiled loop without the barrier
-//! at the end of its body). A `cuda.atomic.*` call on a shared array writes its slot: a
+//! at the end of its body; also a block-strided fill `for m in range(tid, n, nt): s[m] = ...`
+//! against a loop `for j in range(n): ... s[j]` that every thread runs). A `cuda.atomic.*` call on a shared array writes its slot: a
 //! shared histogram (`cuda.atomic.add(hist, x[i], 1)`, a bin read from data, so any bin) read
 //! back or cleared with no barrier between, or a block counter every thread adds to and thread
 //! 0 reads, races; atomics never race with each other. Per-warp partial sums stored at
@@ -163,7 +164,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                     (_, _, Some(((fe, ie), (fa, ia)))) => ((fe, ie.as_slice()), (fa, ia.as_slice())),
                     _ => {
                         let (w, o) = if earlier.write { (earlier, access) } else { (access, earlier) };
-                        if (unknown_slot_meets(w, o, &threads, shape) || row_of_other_threads(w, o)) && reported.insert(access.stmt) {
+                        if (unknown_slot_meets(w, o, &threads, shape) || row_of_other_threads(w, o) || strided_slot_meets_loop(w, o, &threads))
+                            && reported.insert(access.stmt)
+                        {
                             out.push(race(ctx, access, earlier));
                             break;
                         }
@@ -318,6 +321,18 @@ fn row_of_other_threads(w: &Access, o: &Access) -> bool {
         (split(q, &q.quotient) && uniform(r)) || (uniform(q) && split(r, &r.modulo))
     };
     own(w).is_some_and(|k| along(o, &k)) || own(o).is_some_and(|k| along(w, &k))
+}
+
+/// A slot of a block-strided loop (`for i in range(tid, n, nt): s[i] = ...`: a loop variable
+/// that differs between threads, no form) against a loop variable the same in every thread
+/// (`for j in range(n): ... s[j]`), not both in one thread: slot `j` is one thread's, and
+/// the other threads meet it.
+fn strided_slot_meets_loop(w: &Access, o: &Access, threads: &BTreeSet<Atom>) -> bool {
+    let ([a], [b]) = (&w.index[..], &o.index[..]) else { return false };
+    let strided = |v: &Value| v.range_bounded && v.level == Level::Thread && v.poly.is_none() && !v.data;
+    let same_in_every_thread = |v: &Value| v.range_bounded && v.level != Level::Thread && v.poly.as_ref().is_some_and(|p| !p.has_thread() && p.as_const().is_none());
+    let one_thread = single_thread(w, threads) && single_thread(o, threads);
+    !one_thread && ((strided(a) && same_in_every_thread(b)) || (strided(b) && same_in_every_thread(a)))
 }
 
 /// Only one thread of the block runs this access.

@@ -17,7 +17,9 @@
 //! `a[i] = ...`); a block's own slot (`partial[cuda.blockIdx.x]`); moves within a block's
 //! tile (`a[bid * bdim + (bdim - 1 - tid)]`, and the partner `a[i + s]` that a thread with
 //! `tid % (2 * s) == 0` adds in an interleaved tree reduction); gathers through data whose
-//! index depends on the thread's own block (`a[idx[i]]`); monotone relaxations (`if v <
+//! index depends on the thread's own block (`a[idx[i]]`); a thread's own row of a flattened
+//! matrix (`a[i * (d + 1) + j]` for `j in range(d)` and `a[i * (d + 1) + d]`, `i` the global
+//! index: offsets proven in `[0, d + 1)` from constants and loop ranges); monotone relaxations (`if v <
 //! d[i, j]: d[i, j] = v`, as in Floyd-Warshall or Bellman-Ford, which tolerate stale reads
 //! by design); the same slots written by every block (`a[tid]`, another rule's concern);
 //! and launches of a single block. Kernels that call `cuda.cg.this_grid()`, themselves or
@@ -149,7 +151,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 .iter()
                 .filter(|w| w.write && w.kind == ArrayKind::Param && w.array == read.array)
                 .filter(|w| !relaxation(w, ctx.text))
-                .find(|w| cross_block(w, read, &blocks, ctx.text))
+                .find(|w| cross_block(w, read, &blocks, facts, ctx.text))
             else {
                 continue;
             };
@@ -257,8 +259,11 @@ fn has_block(p: &Poly) -> bool {
 }
 
 /// Whether the read `r` may touch an element the write `w` stores from another block.
-fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, text: &str) -> bool {
+fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, facts: &FunctionFacts, text: &str) -> bool {
     if w.index.len() != r.index.len() || w.index.is_empty() {
+        return false;
+    }
+    if rows_of_threads(w, r, blocks, facts) {
         return false;
     }
     let (w_pinned, r_pinned) = (block_pinned(w, blocks), block_pinned(r, blocks));
@@ -347,6 +352,50 @@ fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, text: &str) -> b
     // One block writes; every block reads. Different constant slots never meet.
     let w_varies = polys.iter().any(|(pw, _)| !pw.index_atoms().is_empty());
     w_varies || diffs.iter().any(|d| d.as_const().is_none())
+}
+
+/// A component of both indices is `i * S + c` with `i` the thread's global index
+/// (`cuda.grid(1)`, unique to the thread across blocks), the same stride `S` and `0 <= c < S`
+/// in both (from constants and loop ranges): each thread keeps to its own row of `S`
+/// elements (`a[i * (d + 1) + j]` for `j in range(d)`, and `a[i * (d + 1) + d]`), so no block
+/// reads another's.
+fn rows_of_threads(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, facts: &FunctionFacts) -> bool {
+    let [Atom::Bid(axis)] = blocks.iter().collect::<Vec<_>>()[..] else { return false };
+    let (tid, bid) = (Atom::Tid(*axis), Atom::Bid(*axis));
+    let global = Poly::atom(tid.clone()).add(&Poly::atom(bid).mul(&Poly::atom(Atom::Bdim(*axis))).unwrap_or_default());
+    let Some(global) = global else { return false };
+    // `p` as `global * stride + offset`, the offset free of thread and block indices.
+    let split = |p: &Poly| -> Option<(Poly, Poly)> {
+        let mut stride = Poly::default();
+        for (m, c) in &p.0 {
+            match m.iter().filter(|a| **a == tid).count() {
+                0 => {}
+                1 => stride = stride.add(&Poly(std::collections::BTreeMap::from([(m.iter().filter(|a| **a != tid).cloned().collect(), *c)])))?,
+                _ => return None,
+            }
+        }
+        let offset = p.sub(&global.mul(&stride)?)?;
+        (!stride.0.is_empty() && facts.grid_constant(&stride) && offset.index_atoms().is_empty()).then_some((stride, offset))
+    };
+    // Both accesses run: each loop of theirs has at least one iteration.
+    let runs: Vec<Poly> = [w, r]
+        .iter()
+        .flat_map(|a| a.index.iter().filter_map(|v| v.poly.as_ref()))
+        .flat_map(|p| p.0.keys().flatten())
+        .filter_map(|a| match a {
+            Atom::Sym(v) => facts.loop_ranges.get(v),
+            _ => None,
+        })
+        .filter_map(|(lo, hi)| hi.sub(lo)?.sub(&Poly::constant(1)))
+        .collect();
+    let within = |offset: &Poly, stride: &Poly| {
+        facts.at_least_zero(offset, &runs)
+            && stride.sub(offset).and_then(|p| p.sub(&Poly::constant(1))).is_some_and(|p| facts.at_least_zero(&p, &runs))
+    };
+    w.index.iter().zip(&r.index).any(|(wv, rv)| {
+        let (Some((ws, wo)), Some((rs, ro))) = (wv.poly.as_ref().and_then(split), rv.poly.as_ref().and_then(split)) else { return false };
+        ws == rs && within(&wo, &ws) && within(&ro, &rs)
+    })
 }
 
 /// `if tid % (2 * s) == 0: a[i] += a[i + s]` (the interleaved tree reduction in global
