@@ -257,7 +257,7 @@ fn whole_array_fields_run_as_numba() {
 fn array_fields_type_as_numba() {
     let db = RootDatabase::default();
     let file = SourceFile::new(&db, "t.py".into(), ARRAY_FIELDS.to_string());
-    let dtypes = kernlint::analysis::host_types::module_record_dtypes(&db, file);
+    let dtypes = &kernlint::analysis::host_types::module_dtypes(&db, file).records;
     assert_eq!(
         dtypes["body"].to_string(),
         "Record(pos[type=nestedarray(float32, (3,));offset=0],id[type=int32;offset=12],m[type=nestedarray(int16, (2, 3));offset=16];28;False)"
@@ -412,7 +412,7 @@ fn nested_records_run_as_numba() {
 #[test]
 fn nested_records_type_as_numba() {
     let (db, file) = kernel_runs::database(NESTED);
-    let dtypes = kernlint::analysis::host_types::module_record_dtypes(&db, file);
+    let dtypes = &kernlint::analysis::host_types::module_dtypes(&db, file).records;
     assert_eq!(dtypes["outer"].to_string(), outer());
     let sig = format!("void({}[::1], float32[::1])", outer());
     let k = type_function(&db, file, "nested", Some(&sig)).unwrap();
@@ -429,7 +429,7 @@ a = np.dtype([(\"a\", np.int8), (\"inner\", inner)], align=True)
 b = np.dtype([(\"a\", np.int8), (\"inner\", packed)], align=True)
 ";
     let (db, file) = kernel_runs::database(aligned);
-    let dtypes = kernlint::analysis::host_types::module_record_dtypes(&db, file);
+    let dtypes = &kernlint::analysis::host_types::module_dtypes(&db, file).records;
     let inner = "Record(x[type=float64;offset=0],y[type=int8;offset=8];16;True)";
     assert_eq!(dtypes["a"].to_string(), format!("Record(a[type=int8;offset=0],inner[type={inner};offset=8];24;True)"));
     let packed = "Record(x[type=float64;offset=0],y[type=int8;offset=8];9;False)";

@@ -50,7 +50,8 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                 match first_untyped_argument(db, file, name) {
                     Some((line, arg)) => format!(
                         "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file{}; add a signature to its decorator",
-                        module_unmodelled_dtypes(db, file)
+                        module_dtypes(db, file)
+                            .unmodelled
                             .iter()
                             .next()
                             .map(|(dtype, field)| format!(
@@ -235,35 +236,32 @@ pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec
     out
 }
 
-/// The module-level names bound once to a structured dtype (`particle = np.dtype([...])`,
-/// `numba.from_dtype(...)` of one), by name: their record types, which kernels use as a
-/// dtype (`cuda.local.array(n, particle)`).
-#[salsa::tracked(returns(ref))]
-pub fn module_record_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Type> {
-    let module = parse_module(db, file);
-    let host = HostModule::new(db, file, &module.syntax().body);
-    let eval = host.evaluator(None, None);
-    host.env
-        .names
-        .iter()
-        .filter_map(|(name, value)| match eval.eval((*value)?, 0)? {
-            HostTy::Dtype(t @ Type::Record(_)) => Some((name.clone(), t)),
-            _ => None,
-        })
-        .collect()
+/// The structured dtypes a module binds at module level, by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModuleDtypes {
+    /// Names bound once to a structured dtype (`particle = np.dtype([...])`,
+    /// `numba.from_dtype(...)` of one): their record types, which kernels use as a dtype
+    /// (`cuda.local.array(n, particle)`).
+    pub records: BTreeMap<String, Type>,
+    /// Names bound to a structured dtype kernlint does not model, Numba does (`body =
+    /// np.dtype([("pts", inner, 3), ("m", np.float32)])`: an array field of records, or of a
+    /// shape that is not constant): the field's range.
+    pub unmodelled: BTreeMap<String, TextRange>,
 }
 
-/// The module-level names bound to a structured dtype kernlint does not model, Numba does
-/// (`body = np.dtype([("pts", inner, 3), ("m", np.float32)])`: an array field of records,
-/// or of a shape that is not constant), by name: the field's range.
+/// The module's [`ModuleDtypes`], from one evaluation of its host code.
 #[salsa::tracked(returns(ref))]
-pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, TextRange> {
+pub fn module_dtypes(db: &dyn Db, file: SourceFile) -> ModuleDtypes {
     let module = parse_module(db, file);
     let host = HostModule::new(db, file, &module.syntax().body);
     let eval = host.evaluator(None, None);
-    let mut out = BTreeMap::new();
+    let mut out = ModuleDtypes::default();
     for (name, value) in &host.env.names {
-        let Some(Expr::Call(call)) = value else { continue };
+        let Some(value) = value else { continue };
+        if let Some(HostTy::Dtype(t @ Type::Record(_))) = eval.eval(value, 0) {
+            out.records.insert(name.clone(), t);
+        }
+        let Expr::Call(call) = value else { continue };
         let Some(Expr::List(fields)) = call.arguments.args.first() else { continue };
         if !matches!(qualified_path(&call.func, &host.scope).as_deref(), Some("numpy.dtype")) {
             continue;
@@ -278,7 +276,7 @@ pub fn module_unmodelled_dtypes(db: &dyn Db, file: SourceFile) -> BTreeMap<Strin
             _ => false,
         });
         if let Some(field) = unmodelled {
-            out.insert(name.clone(), field.range());
+            out.unmodelled.insert(name.clone(), field.range());
         }
     }
     out

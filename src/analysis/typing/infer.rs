@@ -2136,9 +2136,9 @@ impl<'c, 'a> Typer<'c, 'a> {
                 ),
                 // `f = cuda.jit(f, device=True)`: the name is rebound to the device function.
                 None if self.ctx.function(name).is_some() => Ok(Ty::Device(name.to_string())),
-                None => match crate::analysis::host_types::module_record_dtypes(self.ctx.db, self.ctx.file).get(name) {
+                None => match crate::analysis::host_types::module_dtypes(self.ctx.db, self.ctx.file).records.get(name) {
                     Some(record) => Ok(Ty::RecordDtype(record.clone())),
-                    None if let Some(field) = crate::analysis::host_types::module_unmodelled_dtypes(self.ctx.db, self.ctx.file).get(name) => err(
+                    None if let Some(field) = crate::analysis::host_types::module_dtypes(self.ctx.db, self.ctx.file).unmodelled.get(name) => err(
                         format!(
                             "kernlint does not model the structured dtype `{name}` yet: its field `{}` is an array of records, or of a shape that is not constant",
                             &self.ctx.file.text(self.ctx.db)[*field]
