@@ -71,7 +71,7 @@ use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::analysis::kernels::{FunctionKind, GpuFunction, cpu_jit_spec, jit_spec, module_cpu_jit_names};
-use crate::analysis::launches::{CallForm, assignment_counts};
+use crate::analysis::launches::CallForm;
 use crate::lint::{Diagnostic, ItemContext};
 
 use super::kl107_unknown_intrinsic::{bound_names, enclosing_names};
@@ -100,9 +100,7 @@ fn check_cpu_launches(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             {
                 return;
             }
-            let mut locals: HashSet<String> = assignment_counts(&def.body).into_keys().collect();
-            locals.extend(def.parameters.iter().map(|p| p.name().to_string()));
-            self.locals.push(locals);
+            self.locals.push(bound_names(def, true));
             for stmt in &def.body {
                 self.visit_stmt(stmt);
             }
