@@ -13,6 +13,10 @@ Usage (oracle venv):
 
     VENV/bin/python scripts/replay_numba_cuda_suite.py target/release/kernlint [WORK] [-k EXPR]
 
+numba-cuda's test modules import pytest, filecheck, cffi and ml_dtypes: install them in the
+venv first (`VENV/bin/pip install pytest filecheck cffi ml_dtypes`), or most modules fail to
+import and the script stops with the modules it could not load.
+
 Prints one line per launch that disagrees or that kernlint refused, then the counts:
 `agree`, `disagree`, `sanitizer` (kernlint's sanitizer found undefined behaviour, such as a
 read of uninitialised shared memory, so values are not compared), `refused` (kernlint's
@@ -166,6 +170,7 @@ def record():
     if keyword:
         loader.testNamePatterns = [f"*{keyword}*"]
     suite = unittest.TestSuite()
+    missing = collections.Counter()
     for module in sorted(os.listdir(os.path.dirname(cudapy.__file__))):
         if module.startswith("test_") and module.endswith(".py"):
             try:
@@ -173,8 +178,14 @@ def record():
             except (Exception, BaseException) as e:  # SkipTest, pytest's Skipped, missing modules
                 if isinstance(e, KeyboardInterrupt):
                     raise
+                if isinstance(e, ModuleNotFoundError):
+                    missing[e.name] += 1
                 continue
             suite.addTests(loader.loadTestsFromModule(imported))
+    if sum(missing.values()) > 10:
+        sys.exit("test modules could not be imported for want of: "
+                 + ", ".join(f"{name} ({n} modules)" for name, n in missing.most_common())
+                 + "; install them in this venv")
     unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
 
 
@@ -265,6 +276,9 @@ if __name__ == "__main__":
         shutil.rmtree(CASES, ignore_errors=True)
         os.makedirs(CASES)
         env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", KERNLINT_REPLAY_RECORD="1")
-        subprocess.run([sys.executable, __file__, *sys.argv[1:]], env=env, cwd=WORK,
-                       stdout=open(os.path.join(WORK, "pytest.log"), "w"), stderr=subprocess.STDOUT)
+        log = os.path.join(WORK, "pytest.log")
+        child = subprocess.run([sys.executable, __file__, *sys.argv[1:]], env=env, cwd=WORK,
+                               stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        if child.returncode != 0:
+            sys.exit(f"recording the launches failed: see the end of {log}")
     sys.exit(replay())

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use ruff_python_ast::{self as ast, Expr, Operator, Stmt};
 
-use super::kernels::for_each_body;
+use super::bindings::for_each_binding;
 use super::launches::assignment_counts;
 use super::resolve::{NameLookup, const_eval, host_path, qualified_path, scalar_type_of_path};
 use super::scope::ConstValue;
@@ -40,8 +40,9 @@ pub struct MadeArray {
     pub shape: Vec<i64>,
 }
 
-/// One scope's names bound exactly once by a plain assignment, and the names it binds
-/// otherwise (parameters, names assigned more than once): those stand for unknown values.
+/// One scope's names bound exactly once to a value the code states (`n = 1024`,
+/// `nx, ny = 256, 128`), and the names it binds otherwise (parameters, names bound more than
+/// once or by a loop, an import, ...): those stand for unknown values.
 struct Names<'a> {
     body: &'a [Stmt],
     single: HashMap<&'a str, &'a Expr>,
@@ -50,23 +51,13 @@ struct Names<'a> {
 
 impl<'a> Names<'a> {
     fn of(body: &'a [Stmt], params: Vec<String>) -> Self {
-        fn collect<'a>(stmts: &'a [Stmt], out: &mut HashMap<&'a str, &'a Expr>) {
-            for stmt in stmts {
-                match stmt {
-                    Stmt::Assign(a) => {
-                        if let [Expr::Name(n)] = a.targets.as_slice() {
-                            out.insert(n.id.as_str(), &a.value);
-                        }
-                    }
-                    Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
-                    _ => {}
-                }
-                for_each_body(stmt, |body| collect(body, out));
-            }
-        }
         let counts = assignment_counts(body);
         let mut single = HashMap::new();
-        collect(body, &mut single);
+        for_each_binding(body, &mut |b| {
+            if let Some(value) = b.value {
+                single.insert(b.name, value);
+            }
+        });
         single.retain(|name, _| counts.get(*name) == Some(&1) && !params.iter().any(|p| p == name));
         let mut opaque = params;
         opaque.extend(counts.into_iter().filter(|(n, c)| *c != 1 || !single.contains_key(n.as_str())).map(|(n, _)| n));

@@ -22,9 +22,10 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Number, Operator, Stmt, UnaryOp};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
+use super::bindings::{BindingKind, for_each_binding, for_each_target};
 use super::items::module_items;
 use super::kernels::file_gpu_functions;
-use super::kernels::{FunctionKind, GpuFunction, ItemScope, for_each_body};
+use super::kernels::{FunctionKind, GpuFunction, ItemScope};
 use super::typing::TypingRequest;
 use super::launches::{HostCall, item_host_calls};
 use super::resolve::{NameLookup, qualified_path, scalar_type_of_path};
@@ -598,47 +599,6 @@ pub fn signature_text(args: &[Type]) -> Option<String> {
     super::signature::Signature { ret: Some(Type::None), args: args.to_vec() }.numba_text()
 }
 
-/// Each target a binding statement binds (names, attributes, subscripts), with the one
-/// expression it gets, if any (not for `+=`, loop and `with` targets, or starred and unpaired
-/// tuple elements); a tuple target assigned a tuple of its length pairs up
-/// (`nx, ny = 256, 128`).
-fn each_binding<'a>(stmt: &'a Stmt, bind: &mut dyn FnMut(&'a Expr, Option<&'a Expr>)) {
-    fn target<'a>(t: &'a Expr, value: Option<&'a Expr>, bind: &mut dyn FnMut(&'a Expr, Option<&'a Expr>)) {
-        match t {
-            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
-                let values = match value {
-                    Some(Expr::Tuple(v)) if v.elts.len() == elts.len() && !v.elts.iter().any(Expr::is_starred_expr) => {
-                        v.elts.iter().map(Some).collect()
-                    }
-                    _ => vec![None; elts.len()],
-                };
-                for (e, v) in elts.iter().zip(values) {
-                    target(e, v, bind);
-                }
-            }
-            Expr::Starred(s) => target(&s.value, None, bind),
-            leaf => bind(leaf, value),
-        }
-    }
-    match stmt {
-        Stmt::Assign(a) => {
-            let single = a.targets.len() == 1;
-            for t in &a.targets {
-                target(t, single.then_some(&*a.value), bind);
-            }
-        }
-        Stmt::AnnAssign(a) => target(&a.target, a.value.as_deref(), bind),
-        Stmt::AugAssign(a) => target(&a.target, None, bind),
-        Stmt::For(f) => target(&f.target, None, bind),
-        Stmt::With(w) => {
-            for v in w.items.iter().filter_map(|i| i.optional_vars.as_deref()) {
-                target(v, None, bind);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// `__name__ == "__main__"`.
 fn is_main_guard(test: &Expr) -> bool {
     matches!(test, Expr::Compare(c) if matches!(&*c.left, Expr::Name(n) if n.id.as_str() == "__name__")
@@ -776,51 +736,17 @@ impl<'a> Assignments<'a> {
     }
 
     fn collect(&mut self, stmts: &'a [Stmt]) {
-        for stmt in stmts {
-            each_binding(stmt, &mut |target, value| {
-                if let Expr::Name(n) = target {
-                    self.bind(n.id.as_str(), value);
-                }
-            });
-            match stmt {
-                Stmt::FunctionDef(d) => {
-                    self.bind(d.name.as_str(), None);
-                    continue;
-                }
-                Stmt::ClassDef(c) => {
-                    self.bind(c.name.as_str(), None);
-                    continue;
-                }
-                Stmt::Global(g) => {
-                    for n in &g.names {
-                        self.bind(n.as_str(), None);
-                        self.bind(n.as_str(), None);
-                    }
-                }
-                _ => {}
+        for_each_binding(stmts, &mut |b| match b.kind {
+            // Imports resolve through the function's constants (`function_constants`).
+            BindingKind::Import => {}
+            // Walrus targets are rare in launch code: any `:=` makes its name unknown, as a
+            // `global` does.
+            BindingKind::Walrus | BindingKind::Declared => {
+                self.bind(b.name, None);
+                self.bind(b.name, None);
             }
-            // Walrus targets and comprehension variables are rare in launch code: any
-            // `:=` makes its name unknown.
-            struct Walrus<'w, 'a>(&'w mut Assignments<'a>);
-            impl<'a> Visitor<'a> for Walrus<'_, 'a> {
-                fn visit_stmt(&mut self, _: &'a Stmt) {}
-                fn visit_expr(&mut self, expr: &'a Expr) {
-                    if let Expr::Named(n) = expr
-                        && let Expr::Name(name) = &*n.target
-                    {
-                        self.0.bind(name.id.as_str(), None);
-                        self.0.bind(name.id.as_str(), None);
-                    }
-                    visitor::walk_expr(self, expr);
-                }
-            }
-            if let Stmt::Assign(a) = stmt {
-                Walrus(self).visit_expr(&a.value);
-            } else if let Stmt::Expr(e) = stmt {
-                Walrus(self).visit_expr(&e.value);
-            }
-            for_each_body(stmt, |body| self.collect(body));
-        }
+            _ => self.bind(b.name, b.value),
+        });
     }
 }
 
@@ -874,7 +800,7 @@ fn self_attributes<'a>(class: &'a ast::StmtClassDef) -> SelfAttributes<'a> {
                 return;
             }
             let (this, method) = (self.this, self.method);
-            each_binding(stmt, &mut |target, value| {
+            for_each_target(stmt, &mut |target, value, _| {
                 if let Expr::Attribute(a) = target
                     && matches!(&*a.value, Expr::Name(n) if n.id.as_str() == this)
                 {

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
+use super::bindings::names_in_target;
 use super::items::{Item, ItemText, item_statements, module_items};
 use super::resolve::{NameLookup, const_eval, qualified_path};
 use super::scope::{Binding, ConstValue, EnumClass, Layered, ModuleScope, module_scope};
@@ -268,14 +269,14 @@ impl<'a> ItemScope<'a> {
                     self.nested.insert(def.name.to_string(), format!("{prefix}{}", def.name.as_str()));
                 }
                 Stmt::For(stmt_for) => {
-                    bound_names(&stmt_for.target, &mut |n| bind_other(&mut self.closure, n));
+                    names_in_target(&stmt_for.target, &mut |n| bind_other(&mut self.closure, n));
                     self.bind_body(&stmt_for.body, prefix);
                 }
                 Stmt::While(stmt_while) => self.bind_body(&stmt_while.body, prefix),
                 Stmt::With(with) => {
                     for item in &with.items {
                         if let Some(target) = &item.optional_vars {
-                            bound_names(target, &mut |n| bind_other(&mut self.closure, n));
+                            names_in_target(target, &mut |n| bind_other(&mut self.closure, n));
                         }
                     }
                     self.bind_body(&with.body, prefix);
@@ -288,33 +289,6 @@ impl<'a> ItemScope<'a> {
 
 fn bind_other(scope: &mut ModuleScope, name: &str) {
     scope.bindings.insert(name.to_string(), Binding::Other);
-}
-
-/// Every name an assignment target binds (`a`, `a, (b, *c)`).
-pub fn bound_names(target: &Expr, f: &mut impl FnMut(&str)) {
-    match target {
-        Expr::Name(n) => f(n.id.as_str()),
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| bound_names(e, f)),
-        Expr::List(l) => l.elts.iter().for_each(|e| bound_names(e, f)),
-        Expr::Starred(s) => bound_names(&s.value, f),
-        _ => {}
-    }
-}
-
-/// Every name an assignment or a `for` binds in `stmts`, nested blocks included, nested
-/// functions and classes not (they are scopes of their own). Once per binding statement.
-pub fn for_each_assigned_name(stmts: &[Stmt], f: &mut impl FnMut(&str)) {
-    for stmt in stmts {
-        match stmt {
-            Stmt::Assign(a) => a.targets.iter().for_each(|t| bound_names(t, f)),
-            Stmt::AugAssign(a) => bound_names(&a.target, f),
-            Stmt::AnnAssign(a) => bound_names(&a.target, f),
-            Stmt::For(l) => bound_names(&l.target, f),
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
-            _ => {}
-        }
-        for_each_body(stmt, |body| for_each_assigned_name(body, f));
-    }
 }
 
 /// For each module-level function, what each parameter gets at every call site in the module

@@ -7,8 +7,9 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
+use super::bindings::{BindingKind, for_each_binding};
 use super::items::{ItemText, item_statements};
-use super::kernels::{FunctionKind, GpuIndex, ItemScope, bound_names, for_each_body, gpu_index, jit_spec};
+use super::kernels::{FunctionKind, GpuIndex, ItemScope, for_each_body, gpu_index, jit_spec};
 use super::resolve::const_eval;
 use super::resolve::NameLookup;
 use super::scope::{Binding, ConstValue, Layered, ModuleScope, module_scope};
@@ -68,34 +69,16 @@ struct HostWalker<'a> {
     out: Vec<HostCall>,
 }
 
-/// How many times a body binds each name, outside nested functions and classes (a loop's
-/// target counts twice: never one value).
+/// How many times a body binds each name, outside nested functions and classes, in any way
+/// ([`BindingKind`]). A loop's target and a `global`/`nonlocal` name count twice: never one
+/// value.
 pub fn assignment_counts(body: &[Stmt]) -> HashMap<String, usize> {
     let mut counts = HashMap::new();
-    count_assignments(body, &mut counts);
+    for_each_binding(body, &mut |b| {
+        let weight = if matches!(b.kind, BindingKind::For | BindingKind::Declared) { 2 } else { 1 };
+        *counts.entry(b.name.to_string()).or_default() += weight;
+    });
     counts
-}
-
-fn count_assignments(stmts: &[Stmt], counts: &mut HashMap<String, usize>) {
-    for stmt in stmts {
-        let mut targets = Vec::new();
-        match stmt {
-            Stmt::Assign(a) => targets.extend(a.targets.iter()),
-            Stmt::AugAssign(a) => targets.push(&a.target),
-            Stmt::AnnAssign(a) => targets.push(&a.target),
-            Stmt::For(f) => {
-                targets.push(&f.target);
-                targets.push(&f.target); // never a constant
-            }
-            Stmt::With(w) => targets.extend(w.items.iter().filter_map(|i| i.optional_vars.as_deref())),
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => continue,
-            _ => {}
-        }
-        for target in targets {
-            bound_names(target, &mut |n| *counts.entry(n.to_string()).or_default() += 1);
-        }
-        for_each_body(stmt, |body| count_assignments(body, counts));
-    }
 }
 
 /// Names a function body binds to one constant value (`nelem = 32`, `n = N * 2`); a name
@@ -107,6 +90,22 @@ pub fn function_constants(def: &ast::StmtFunctionDef, outer: &dyn NameLookup) ->
     let mut constants = ModuleScope::default();
     for name in def.parameters.iter().map(|p| p.name().as_str()).chain(counts.keys().map(String::as_str)) {
         constants.bindings.insert(name.to_string(), Binding::Other);
+    }
+    // A function's own `import numpy as np` binds the module as a module-level one does.
+    let mut imports: Vec<&Stmt> = Vec::new();
+    for_each_binding(&def.body, &mut |b| {
+        if b.kind == BindingKind::Import && counts.get(b.name) == Some(&1) && !imports.iter().any(|s| std::ptr::eq(*s, b.stmt)) {
+            imports.push(b.stmt);
+        }
+    });
+    for stmt in imports {
+        let mut scope = ModuleScope::default();
+        scope.add_statement(stmt);
+        for (name, binding) in scope.bindings {
+            if counts.get(&name) == Some(&1) {
+                constants.bindings.insert(name, binding);
+            }
+        }
     }
     for stmt in &def.body {
         let Stmt::Assign(a) = stmt else { continue };

@@ -4,6 +4,7 @@
 //! top-level items whose facts are keyed by the item's own text, so editing one
 //! function does not recompute the facts of the others (see `items`).
 
+pub mod bindings;
 pub mod db;
 pub mod facts;
 pub mod host_arrays;

@@ -586,8 +586,10 @@ impl Lower<'_> {
                 _ => {}
             }
         }
-        crate::analysis::kernels::for_each_assigned_name(&def.body, &mut |name| {
-            self.locals.insert(name.to_string());
+        crate::analysis::bindings::for_each_binding(&def.body, &mut |b| {
+            if b.kind.is_assignment() {
+                self.locals.insert(b.name.to_string());
+            }
         });
         for (name, types) in &collector.found {
             if self.locals.contains(name) {

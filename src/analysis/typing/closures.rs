@@ -10,7 +10,8 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
-use crate::analysis::kernels::{for_each_assigned_name, for_each_body};
+use crate::analysis::bindings::{BindingKind, for_each_binding};
+use crate::analysis::kernels::for_each_body;
 use crate::analysis::types::Type;
 
 /// A call of a closure, as the lowering needs it: the closure's `def` and the enclosing
@@ -101,15 +102,15 @@ fn parameter_names(def: &ast::StmtFunctionDef) -> impl Iterator<Item = &str> {
         .chain(p.vararg.iter().chain(&p.kwarg).map(|a| a.name.as_str()))
 }
 
-/// The names a body binds: assignments, loop targets, inner `def`s, imports.
+/// The names a body binds itself (not `global`/`nonlocal` ones): assignments, loop targets,
+/// inner `def`s, imports.
 fn bound_names(body: &[Stmt]) -> HashSet<String> {
     let mut names = HashSet::new();
-    for_each_assigned_name(body, &mut |n| {
-        names.insert(n.to_string());
+    for_each_binding(body, &mut |b| {
+        if b.kind != BindingKind::Declared {
+            names.insert(b.name.to_string());
+        }
     });
-    let mut defs = Vec::new();
-    collect_inner_defs(body, &mut defs);
-    names.extend(defs.iter().map(|d| d.name.to_string()));
     names
 }
 

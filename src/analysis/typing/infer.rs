@@ -11,7 +11,8 @@ use super::calls;
 use super::closures::{ClosureCall, Closures};
 use super::versions;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
-use crate::analysis::kernels::{ItemScope, bound_names, for_each_assigned_name, for_each_body};
+use crate::analysis::bindings::{for_each_binding, names_in_target};
+use crate::analysis::kernels::{ItemScope, for_each_body};
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
 use crate::analysis::scope::{Binding, ConstValue, EnumClass};
 use crate::analysis::signature::Signature;
@@ -455,7 +456,11 @@ fn type_def_in(
         latest_definition: HashMap::new(),
         nested_arrays: HashMap::new(),
     };
-    for_each_assigned_name(&def.body, &mut |name| *typer.definitions.entry(name.to_string()).or_default() += 1);
+    for_each_binding(&def.body, &mut |b| {
+        if b.kind.is_assignment() {
+            *typer.definitions.entry(b.name.to_string()).or_default() += 1;
+        }
+    });
     let mut env = Env::new();
     for (param, ty) in params.iter().zip(args) {
         let name = param.name.to_string();
@@ -610,8 +615,10 @@ fn first_stores(body: &[Stmt]) -> HashMap<String, TextSize> {
 }
 
 fn collect_assigned(stmts: &[Stmt], out: &mut HashSet<String>) {
-    for_each_assigned_name(stmts, &mut |n| {
-        out.insert(n.to_string());
+    for_each_binding(stmts, &mut |b| {
+        if b.kind.is_assignment() {
+            out.insert(b.name.to_string());
+        }
     });
     collect_defined(stmts, out);
 }
@@ -1689,7 +1696,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         let elem = iter_elem(&iter, f.iter.range())?;
         let mut assigned = HashSet::new();
         collect_assigned(&f.body, &mut assigned);
-        bound_names(&f.target, &mut |n| {
+        names_in_target(&f.target, &mut |n| {
             assigned.insert(n.to_string());
         });
         let target = &*f.target;

@@ -68,10 +68,10 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, CmpOp, Expr, ExprContext, Operator, Stmt, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
+use crate::analysis::bindings::names_bound_in_function;
 use crate::analysis::items::item_statements;
 use crate::analysis::kernels::{FunctionKind, GpuFunction, for_each_body};
 use crate::analysis::launches::{CallForm, called_gpu_functions};
@@ -106,7 +106,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         let state = RefCell::new(Walk {
             ctx,
             what: &what,
-            bound: bound_names(def),
+            bound: names_bound_in_function(def, true),
             quiet: Vec::new(),
             as_tuple: Vec::new(),
             out: Vec::new(),
@@ -307,54 +307,6 @@ fn stored_names<'a>(target: &'a Expr, out: &mut Vec<&'a str>) {
         Expr::Starred(s) => stored_names(&s.value, out),
         _ => {}
     }
-}
-
-/// Every name bound anywhere in a GPU function (parameters, assignments, inner functions,
-/// imports): such a name shadows the builtin of the same name.
-fn bound_names(def: &StmtFunctionDef) -> HashSet<String> {
-    struct Binder(HashSet<String>);
-    impl<'a> Visitor<'a> for Binder {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::FunctionDef(d) => {
-                    self.0.insert(d.name.to_string());
-                }
-                Stmt::ClassDef(c) => {
-                    self.0.insert(c.name.to_string());
-                }
-                Stmt::Import(i) => {
-                    for alias in &i.names {
-                        let top = alias.name.split('.').next().unwrap_or("");
-                        self.0.insert(alias.asname.as_ref().map_or(top, |a| a.as_str()).to_string());
-                    }
-                }
-                Stmt::ImportFrom(i) => {
-                    for alias in &i.names {
-                        self.0.insert(alias.asname.as_ref().unwrap_or(&alias.name).to_string());
-                    }
-                }
-                _ => {}
-            }
-            visitor::walk_stmt(self, stmt);
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Name(n) = expr
-                && n.ctx == ExprContext::Store
-            {
-                self.0.insert(n.id.to_string());
-            }
-            visitor::walk_expr(self, expr);
-        }
-        fn visit_parameter(&mut self, parameter: &'a ast::Parameter) {
-            self.0.insert(parameter.name.to_string());
-        }
-    }
-    let mut binder = Binder(HashSet::new());
-    binder.visit_parameters(&def.parameters);
-    for stmt in &def.body {
-        binder.visit_stmt(stmt);
-    }
-    binder.0
 }
 
 /// Builtins Numba's CUDA target cannot compile: (name, Numba's failure, what to write instead).

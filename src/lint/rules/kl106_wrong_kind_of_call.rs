@@ -74,7 +74,8 @@ use crate::analysis::kernels::{FunctionKind, GpuFunction, cpu_jit_spec, jit_spec
 use crate::analysis::launches::CallForm;
 use crate::lint::{Diagnostic, ItemContext};
 
-use super::kl107_unknown_intrinsic::{bound_names, enclosing_names};
+use super::kl107_unknown_intrinsic::enclosing_names;
+use crate::analysis::bindings::names_bound_in_function;
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     check_host(ctx, out);
@@ -100,7 +101,7 @@ fn check_cpu_launches(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             {
                 return;
             }
-            self.locals.push(bound_names(def, true));
+            self.locals.push(names_bound_in_function(def, true));
             for stmt in &def.body {
                 self.visit_stmt(stmt);
             }
@@ -181,7 +182,7 @@ fn check_host(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
 fn check_device(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     let functions: Vec<&GpuFunction> = ctx.gpu_functions().map(|(f, _)| f).collect();
     for (caller, def) in ctx.gpu_functions() {
-        let locals = bound_names(def, true);
+        let locals = names_bound_in_function(def, true);
         let outer = enclosing_names(ctx, def, true);
         // The GPU functions `caller` can see by name, with their kind: its own locals first,
         // then GPU functions of enclosing scopes, then other names of enclosing functions,

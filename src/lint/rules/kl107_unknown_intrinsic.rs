@@ -47,10 +47,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Stmt, StmtFunctionDef, UnaryOp};
 use ruff_text_size::Ranged;
 
+use crate::analysis::bindings::names_bound_in_function;
 use crate::analysis::intrinsics::{INTRINSICS, IntrinsicKind, KernelUse, kernel_use, lookup};
 use crate::analysis::scope::Binding;
 use crate::analysis::signature::edit_distance;
@@ -90,7 +90,7 @@ const GEOMETRY: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim"];
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for (_, def) in ctx.gpu_functions() {
-        let mut locals = bound_names(def, false);
+        let mut locals = names_bound_in_function(def, false);
         locals.extend(enclosing_names(ctx, def, false));
         let bools = bool_locals(ctx, def, &locals);
         let mut inner: HashSet<*const Expr> = HashSet::new();
@@ -376,68 +376,6 @@ fn bool_locals(ctx: &ItemContext, def: &StmtFunctionDef, locals: &HashSet<String
     bools
 }
 
-/// Every name a function binds anywhere in its body (parameters, assignment and loop
-/// targets, inner `def`s and classes, `except ... as`, and imports when `imports` is set),
-/// inner scopes included. A name in this set is not the global of the same name.
-pub(crate) fn bound_names(def: &StmtFunctionDef, imports: bool) -> HashSet<String> {
-    struct Binder {
-        names: HashSet<String>,
-        imports: bool,
-    }
-    impl<'a> Visitor<'a> for Binder {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::FunctionDef(d) => {
-                    self.names.insert(d.name.to_string());
-                }
-                Stmt::ClassDef(c) => {
-                    self.names.insert(c.name.to_string());
-                }
-                Stmt::Import(i) if self.imports => {
-                    for alias in &i.names {
-                        let top = alias.name.split('.').next().unwrap_or("");
-                        self.names.insert(alias.asname.as_ref().map_or(top, |a| a.as_str()).to_string());
-                    }
-                }
-                Stmt::ImportFrom(i) if self.imports => {
-                    for alias in &i.names {
-                        self.names.insert(alias.asname.as_ref().unwrap_or(&alias.name).to_string());
-                    }
-                }
-                _ => {}
-            }
-            visitor::walk_stmt(self, stmt);
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Name(n) = expr
-                && n.ctx == ExprContext::Store
-            {
-                self.names.insert(n.id.to_string());
-            }
-            visitor::walk_expr(self, expr);
-        }
-        fn visit_parameter(&mut self, parameter: &'a ast::Parameter) {
-            self.names.insert(parameter.name.to_string());
-            visitor::walk_parameter(self, parameter);
-        }
-        fn visit_except_handler(&mut self, handler: &'a ast::ExceptHandler) {
-            let ast::ExceptHandler::ExceptHandler(h) = handler;
-            if let Some(name) = &h.name {
-                self.names.insert(name.to_string());
-            }
-            visitor::walk_except_handler(self, handler);
-        }
-    }
-    let mut binder = Binder { names: HashSet::new(), imports };
-    for param in def.parameters.iter() {
-        binder.names.insert(param.name().to_string());
-    }
-    for stmt in &def.body {
-        binder.visit_stmt(stmt);
-    }
-    binder.names
-}
-
 /// The functions of the item that enclose `def` (a factory around a kernel), outermost first.
 pub(crate) fn enclosing_defs<'a>(stmts: &'a [Stmt], def: &StmtFunctionDef) -> Vec<&'a StmtFunctionDef> {
     let mut out = Vec::new();
@@ -466,5 +404,5 @@ pub(crate) fn enclosing_defs<'a>(stmts: &'a [Stmt], def: &StmtFunctionDef) -> Ve
 
 /// Names bound in the functions enclosing `def` (not in `def` itself).
 pub(crate) fn enclosing_names(ctx: &ItemContext, def: &StmtFunctionDef, imports: bool) -> HashSet<String> {
-    enclosing_defs(ctx.stmts, def).into_iter().flat_map(|outer| bound_names(outer, imports)).collect()
+    enclosing_defs(ctx.stmts, def).into_iter().flat_map(|outer| names_bound_in_function(outer, imports)).collect()
 }

@@ -60,7 +60,7 @@ use crate::analysis::resolve::const_eval;
 use crate::analysis::scope::ConstValue;
 use crate::lint::{Diagnostic, Edit, ItemContext};
 
-use super::kl107_unknown_intrinsic::bound_names;
+use crate::analysis::bindings::names_bound_in_function;
 
 const GRID_MAX: [i128; 3] = [2_147_483_647, 65_535, 65_535];
 const BLOCK_MAX: [i128; 3] = [1024, 1024, 64];
@@ -128,7 +128,7 @@ impl<'c, 'a> Checker<'c, 'a> {
     fn new(ctx: &'c ItemContext<'a>, enclosing: &[&'a StmtFunctionDef], kernel: &'c str) -> Self {
         let mut locals = HashSet::new();
         for def in enclosing {
-            locals.extend(bound_names(def, true));
+            locals.extend(names_bound_in_function(def, true));
         }
         let mut assigned: HashMap<String, Vec<Option<&'a Expr>>> = HashMap::new();
         if let Some(def) = enclosing.last() {

@@ -110,7 +110,8 @@ use crate::analysis::facts::slots::{BlockShape, Side, may_meet};
 use crate::analysis::facts::uniformity::{
     Access, ArrayKind, Atom, FunctionFacts, Guard, Poly, item_uniformity,
 };
-use crate::analysis::kernels::{FunctionKind, bound_names};
+use crate::analysis::bindings::{BindingKind, for_each_binding};
+use crate::analysis::kernels::FunctionKind;
 use crate::analysis::resolve::{const_eval, scalar_type_of_path};
 use crate::lint::{Diagnostic, ItemContext};
 
@@ -563,54 +564,19 @@ fn snippet(text: &str, range: TextRange) -> String {
     }
 }
 
-/// Names assigned once in the body to an integer constant (`FULL = 0xffffffff`).
+/// Names bound once in the body, to an integer constant (`FULL = 0xffffffff`).
 fn local_constants(ctx: &ItemContext, body: &[Stmt]) -> BTreeMap<String, i128> {
-    fn walk(
-        ctx: &ItemContext,
-        body: &[Stmt],
-        counts: &mut BTreeMap<String, (usize, Option<i128>)>,
-    ) {
-        for stmt in body {
-            match stmt {
-                Stmt::Assign(a) => {
-                    for t in &a.targets {
-                        let single = matches!(t, Expr::Name(_));
-                        bound_names(t, &mut |n| {
-                            let e = counts.entry(n.to_string()).or_insert((0, None));
-                            e.0 += 1;
-                            if single {
-                                e.1 = const_eval(&a.value, ctx.lookup()).and_then(|c| c.as_int());
-                            }
-                        });
-                    }
-                }
-                Stmt::AugAssign(a) => {
-                    bound_names(&a.target, &mut |n| counts.entry(n.to_string()).or_insert((0, None)).0 += 2);
-                }
-                Stmt::AnnAssign(a) => {
-                    bound_names(&a.target, &mut |n| {
-                        let e = counts.entry(n.to_string()).or_insert((0, None));
-                        e.0 += 1;
-                        e.1 = a.value.as_ref().and_then(|v| const_eval(v, ctx.lookup())).and_then(|c| c.as_int());
-                    });
-                }
-                Stmt::For(f) => {
-                    bound_names(&f.target, &mut |n| counts.entry(n.to_string()).or_insert((0, None)).0 += 2);
-                }
-                _ => {}
-            }
-            crate::analysis::kernels::for_each_body(stmt, |b| {
-                if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
-                    walk(ctx, b, counts)
-                }
-            });
-        }
-    }
-    let mut counts = BTreeMap::new();
-    walk(ctx, body, &mut counts);
-    counts
+    let mut bindings: BTreeMap<&str, (usize, Option<&Expr>)> = BTreeMap::new();
+    for_each_binding(body, &mut |b| {
+        let seen = bindings.entry(b.name).or_default();
+        // A loop's target or an augmented name never holds one value.
+        seen.0 += if matches!(b.kind, BindingKind::For | BindingKind::AugAssign) { 2 } else { 1 };
+        seen.1 = b.value;
+    });
+    bindings
         .into_iter()
-        .filter_map(|(n, (c, v))| (c == 1).then_some(v).flatten().map(|v| (n, v)))
+        .filter(|(_, (count, _))| *count == 1)
+        .filter_map(|(name, (_, value))| Some((name.to_string(), const_eval(value?, ctx.lookup())?.as_int()?)))
         .collect()
 }
 

@@ -52,7 +52,7 @@ use crate::analysis::host_types::kernel_typing_requests;
 use crate::analysis::scope::Binding;
 use crate::analysis::types::{Scalar, Type};
 use crate::analysis::typing::{FunctionTypes, function_types};
-use crate::lint::rules::kl107_unknown_intrinsic::bound_names;
+use crate::analysis::bindings::names_bound_in_function;
 use crate::lint::{Diagnostic, Edit, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
@@ -66,7 +66,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         if !float32_kernel(types) {
             continue;
         }
-        let locals = bound_names(def, true);
+        let locals = names_bound_in_function(def, true);
         let spelling = float32_spelling(ctx, &locals);
         let checker = Checker { types };
         let mut found: Vec<(&Expr, bool)> = Vec::new();
