@@ -195,6 +195,18 @@ def unpacked(out, x):
 @cuda.jit
 def updated(out, x):
     out[0] = UPDATED
+
+
+def design_taps(n):
+    return np.hamming(n).astype(np.float32)
+
+
+TAPS = design_taps(5)
+
+
+@cuda.jit
+def from_host_function(out, x):
+    out[0] = TAPS[0]
 "#;
 
 /// `A{i} = np.zeros(len(A{i-1}) + 1)` 300 times: a long chain of arrays and lengths.
@@ -356,6 +368,10 @@ fn values_python_cannot_compute_are_errors_at_the_use() {
         let e = types(d, &format!("loops.py::{kernel}")).unwrap_err();
         assert!(e.contains(at) && e.contains(name), "{kernel}: {e}");
     }
+    // Numba reads the array a host function returned at import; kernlint does not run the
+    // function and says so, naming the call.
+    let e = types(d, "loops.py::from_host_function").unwrap_err();
+    assert!(e.contains("loops.py:44:14") && e.contains("`TAPS`") && e.contains("`design_taps(...)`") && e.contains("pass `TAPS` as an argument"), "{e}");
     let out = kernlint(d, &["check", "."]);
     assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -2152,7 +2152,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                         ),
                         range,
                     ),
-                    None => err(format!("untyped global name `{name}`"), range),
+                    None => err(unevaluated_global(self.ctx.db, self.ctx.file, name), range),
                 },
             },
             None => {
@@ -3430,6 +3430,24 @@ fn enum_member(class: &EnumClass, name: &str, range: TextRange) -> TResult<Ty> {
         return reject(ErrorKind::Numba, format!("Enum class `{}` has no member `{name}`", class.name), range);
     }
     Ok(Ty::Val(class.member_type()))
+}
+
+/// Why a module-level name has no type: what it is assigned, when that is a call kernlint
+/// does not run (`TAPS = design_taps(31, 0.1)`, `W = scipy.signal.firwin(...)`). Numba
+/// reads the value the module computed at import.
+fn unevaluated_global(db: &dyn Db, file: SourceFile, name: &str) -> String {
+    let body = &crate::analysis::syntax::parse_module(db, file).syntax().body;
+    let call = body.iter().rev().find_map(|stmt| match stmt {
+        Stmt::Assign(a) if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == name) => a.value.as_call_expr(),
+        _ => None,
+    });
+    match call {
+        Some(call) => format!(
+            "kernlint cannot type the global `{name}`: it is the result of `{}(...)` at import, a call kernlint does not evaluate (it evaluates constants, and arrays made with NumPy constructors and arithmetic); Numba types the value the module computed. To check this kernel, pass `{name}` as an argument, or build it from NumPy calls at module level",
+            &file.text(db)[call.func.range()]
+        ),
+        None => format!("untyped global name `{name}`"),
+    }
 }
 
 fn enum_class_as_value(name: &str, class: &EnumClass, range: TextRange) -> Fail {

@@ -21,7 +21,10 @@
 //! index, and `bi == a.shape[0]` reaches no element past the end. Nor is one whose every
 //! read as an index sits under a test bounding it again exclusively (`while i < n:`), or
 //! goes through a copy of it read only so (`i = xi` then `while i < n: a[i]`): that test,
-//! not the early return, bounds the access.
+//! not the early return, bounds the access. Nor a 1-based index into the array whose
+//! length bounds it, which indexes that array only less a constant (`m = a.shape[0]`,
+//! `if i > m: return`, then `a[i - 1]`, as dynamic-programming tables with a zero first row
+//! do): `i == m` reaches `a[m - 1]`, the last element.
 //!
 //! ## Why is this bad?
 //! The guard looks right at a glance, so the out-of-bounds accesses it lets through are
@@ -72,8 +75,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             |e: &Expr| !has_power(e) && facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
         let mut lengths = length_variables(ctx, def);
         let (bounds, stable) = exclusive_bound_parameters(ctx, def, &thread_index);
-        lengths.extend(bounds);
-        let length = |e: &Expr| is_length(e) || matches!(e, Expr::Name(n) if lengths.contains(n.id.as_str()));
+        lengths.extend(bounds.into_iter().map(|p| (p, None)));
+        let length = |e: &Expr| is_length(e) || matches!(e, Expr::Name(n) if lengths.contains_key(n.id.as_str()));
         let mut found = Vec::new();
         ctx.visit_body(
             def,
@@ -110,6 +113,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         };
                         if let Some(bad) = bad
                             && !matches!(&*c.left, Expr::Name(n) if only_wrapped(def, n.id.as_str()))
+                            && !matches!((&*c.left, measured(right, &lengths)), (Expr::Name(n), Some(a)) if one_based(def, n.id.as_str(), a))
                         {
                             found.push((c.range(), bad.to_string()));
                         }
@@ -260,10 +264,62 @@ fn has_power(e: &Expr) -> bool {
     }
 }
 
-/// The variables assigned once, and that to a length: `n = a.shape[0]`, `rows, cols = a.shape`.
-fn length_variables<'a>(ctx: &ItemContext<'a>, def: &'a ast::StmtFunctionDef) -> HashSet<&'a str> {
-    let mut assigned: HashMap<&str, (usize, bool)> = HashMap::new();
-    let mut bind = |e: &'a Expr, length: bool| {
+/// Whether every subscript of the array `array` that reads `index` reads it as `index - k`
+/// (k a positive constant), and one does: `index` counts from 1 along that array.
+fn one_based(def: &ast::StmtFunctionDef, index: &str, array: &str) -> bool {
+    struct Subscripts<'n> {
+        index: &'n str,
+        array: &'n str,
+        offset: bool,
+        bare: bool,
+    }
+    impl<'a> Visitor<'a> for Subscripts<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Subscript(s) = expr
+                && matches!(&*s.value, Expr::Name(n) if n.id.as_str() == self.array)
+            {
+                let items = match &*s.slice {
+                    Expr::Tuple(t) => t.elts.iter().collect(),
+                    e => vec![e],
+                };
+                for item in items {
+                    let minus_constant = matches!(item, Expr::BinOp(b) if b.op == ast::Operator::Sub
+                        && matches!(&*b.left, Expr::Name(n) if n.id.as_str() == self.index)
+                        && matches!(&*b.right, Expr::NumberLiteral(k) if matches!(&k.value, ast::Number::Int(k) if k.as_u64().is_some_and(|k| k > 0))));
+                    if minus_constant {
+                        self.offset = true;
+                    } else if mentions(item, self.index) {
+                        self.bare = true;
+                    }
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    fn mentions(e: &Expr, name: &str) -> bool {
+        struct Finder<'n>(&'n str, bool);
+        impl<'a> Visitor<'a> for Finder<'_> {
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                match expr {
+                    Expr::Name(n) if n.id.as_str() == self.0 => self.1 = true,
+                    _ => visitor::walk_expr(self, expr),
+                }
+            }
+        }
+        let mut finder = Finder(name, false);
+        finder.visit_expr(e);
+        finder.1
+    }
+    let mut subscripts = Subscripts { index, array, offset: false, bare: false };
+    subscripts.visit_body(&def.body);
+    subscripts.offset && !subscripts.bare
+}
+
+/// The variables assigned once, and that to a length: `n = a.shape[0]`, `rows, cols = a.shape`,
+/// each with the array it measures where that is a name.
+fn length_variables<'a>(ctx: &ItemContext<'a>, def: &'a ast::StmtFunctionDef) -> HashMap<&'a str, Option<&'a str>> {
+    let mut assigned: HashMap<&str, (usize, Option<Option<&str>>)> = HashMap::new();
+    let mut bind = |e: &'a Expr, length: Option<Option<&'a str>>| {
         if let Expr::Name(n) = e {
             let entry = assigned.entry(n.id.as_str()).or_default();
             *entry = (entry.0 + 1, length);
@@ -276,24 +332,50 @@ fn length_variables<'a>(ctx: &ItemContext<'a>, def: &'a ast::StmtFunctionDef) ->
                 for target in &a.targets {
                     match target {
                         Expr::Tuple(t) => {
-                            let shape = matches!(&*a.value, Expr::Attribute(at) if at.attr.as_str() == "shape");
+                            let shape = match &*a.value {
+                                Expr::Attribute(at) if at.attr.as_str() == "shape" => Some(at.value.as_name_expr().map(|n| n.id.as_str())),
+                                _ => None,
+                            };
                             t.elts.iter().for_each(|e| bind(e, shape));
                         }
-                        _ => bind(target, a.targets.len() == 1 && is_length(&a.value)),
+                        _ => bind(target, (a.targets.len() == 1 && is_length(&a.value)).then(|| length_of(&a.value))),
                     }
                 }
             }
-            Stmt::AugAssign(a) => bind(&a.target, false),
-            Stmt::AnnAssign(a) => bind(&a.target, false),
+            Stmt::AugAssign(a) => bind(&a.target, None),
+            Stmt::AnnAssign(a) => bind(&a.target, None),
             Stmt::For(f) => match &*f.target {
-                Expr::Tuple(t) => t.elts.iter().for_each(|e| bind(e, false)),
-                target => bind(target, false),
+                Expr::Tuple(t) => t.elts.iter().for_each(|e| bind(e, None)),
+                target => bind(target, None),
             },
             _ => {}
         },
         &mut |_| {},
     );
-    assigned.into_iter().filter(|(_, (count, length))| *count == 1 && *length).map(|(name, _)| name).collect()
+    assigned.into_iter().filter_map(|(name, (count, length))| if count == 1 { length.map(|a| (name, a)) } else { None }).collect()
+}
+
+/// The array a length measures: `a` of `len(a)`, `a.size`, `a.shape[k]`, or of the length
+/// variable assigned one.
+fn measured<'e>(e: &'e Expr, lengths: &HashMap<&'e str, Option<&'e str>>) -> Option<&'e str> {
+    match e {
+        Expr::Name(n) => lengths.get(n.id.as_str()).copied().flatten(),
+        _ => length_of(e),
+    }
+}
+
+/// The array `len(a)`, `a.size` or `a.shape[k]` measures, when it is a name.
+fn length_of(e: &Expr) -> Option<&str> {
+    let array = match e {
+        Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "len") => c.arguments.args.first()?,
+        Expr::Attribute(a) if a.attr.as_str() == "size" => &a.value,
+        Expr::Subscript(s) => match &*s.value {
+            Expr::Attribute(a) if a.attr.as_str() == "shape" => &a.value,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    array.as_name_expr().map(|n| n.id.as_str())
 }
 
 /// Whether `test`, one guard (`x < m and y < n`) or one early return (`x >= m or y >= n`)
