@@ -3416,6 +3416,12 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
         Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) => match unliteral(t) {
             // `(16, 8, 4)`: a tuple of literals is homogeneous once they are unliteraled.
             Type::UniTuple(t, _) => Ok(*t),
+            // `for i in (t, t + 256)` with `t` int32: Numba's `getiter` takes no Tuple.
+            Type::Tuple(items) if items.iter().all(|i| matches!(i, Type::Scalar(_) | Type::Array { .. })) => reject(
+                ErrorKind::Numba,
+                format!("cannot iterate over the heterogeneous {t}: Numba loops only over tuples whose items have one type"),
+                range,
+            ),
             _ => err(format!("cannot iterate over the heterogeneous {t}"), range),
         },
         Ty::Val(t) if base_scalar(t).is_some() => reject(ErrorKind::Numba, format!("cannot iterate over {t}: a number is not iterable"), range),

@@ -90,6 +90,8 @@ fn advice(message: &str) -> &'static str {
         "This array is read-only (constant memory or a `readonly` signature): write into an output array argument instead."
     } else if m.starts_with("print()") {
         "CUDA `print` takes numbers, booleans, literal strings (each an argument of its own, in a call of at most 30 arguments), tuples of numbers and booleans, and `cuda.threadIdx`/`blockIdx`/`blockDim`/`gridDim`: print an array's elements (`a[i]`) and a complex number's `.real` and `.imag`."
+    } else if m.starts_with("cannot iterate over the heterogeneous") {
+        "Give the tuple's items one type (`(t, t + 256)` with `t = cuda.threadIdx.x` mixes int32 and int64: write `(int64(t), t + 256)`), or loop over a `range`."
     } else if m.starts_with("too many indices") {
         "Index an array with at most as many integers as it has dimensions."
     } else {
