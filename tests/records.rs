@@ -276,8 +276,8 @@ fn array_fields_type_as_numba() {
 const UNMODELLED: &str = "import numpy as np
 from numba import cuda
 
-inner = np.dtype([(\"x\", np.float32), (\"y\", np.int16)])
-body = np.dtype([(\"pos\", inner, 2), (\"m\", np.float32)])
+N = 2
+body = np.dtype([(\"pos\", np.float32, N), (\"m\", np.float32)])
 particle = np.dtype([(\"x\", np.float32), (\"id\", np.int32)])
 
 @cuda.jit
@@ -300,8 +300,8 @@ def main():
     centre[1, 32](np.zeros(4, body), np.zeros(4, np.float32))
 ";
 
-/// Arrays of records as fields and dynamic shared record arrays are errors that name the
-/// construct; so is a whole array field stored from anything but the same field of a record,
+/// Array fields of a shape that is not a literal and dynamic shared record arrays are
+/// errors that name the construct; so is a whole array field stored from anything but the same field of a record,
 /// which Numba's lowering refuses (an AssertionError).
 #[test]
 fn what_is_not_modelled_is_an_error_at_the_construct() {
@@ -314,7 +314,7 @@ fn what_is_not_modelled_is_an_error_at_the_construct() {
     let functions = kernlint::analysis::kernels::file_gpu_functions(&db, file);
     let centre = functions.iter().map(|(_, f)| *f).find(|f| f.name == "centre").unwrap();
     let message = kernlint::analysis::host_types::default_signature(&db, file, centre).unwrap_err();
-    assert!(message.contains("the structured dtype `body` has the field `(\"pos\", inner, 2)` on line 5"), "{message}");
+    assert!(message.contains("the structured dtype `body` has the field `(\"pos\", np.float32, N)` on line 5"), "{message}");
     let e = type_function(&db, file, "local_bodies", Some("void(float32[::1])")).unwrap_err();
     assert!(e.message.starts_with("kernlint does not model the structured dtype `body` yet"), "{}", e.message);
     assert_eq!(&UNMODELLED[e.file_range()], "body");
@@ -434,4 +434,219 @@ b = np.dtype([(\"a\", np.int8), (\"inner\", packed)], align=True)
     assert_eq!(dtypes["a"].to_string(), format!("Record(a[type=int8;offset=0],inner[type={inner};offset=8];24;True)"));
     let packed = "Record(x[type=float64;offset=0],y[type=int8;offset=8];9;False)";
     assert_eq!(dtypes["b"].to_string(), format!("Record(a[type=int8;offset=0],inner[type={packed};offset=1];10;True)"));
+}
+
+const PACKED: &str = "import numpy as np
+from numba import cuda
+
+packed = np.dtype([(\"x\", np.float64), (\"c\", np.complex64), (\"h\", np.float16), (\"n\", np.int16), (\"k\", np.int32), (\"a\", np.uint8)])
+mixed = np.dtype([(\"x\", np.float64), (\"y\", np.int32), (\"z\", np.float32)])
+outer = np.dtype([(\"a\", np.int8), (\"inner\", mixed)], align=True)
+
+@cuda.jit
+def fields(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        r = a[i]
+        out[i] = r.x + r.c.real + r.c.imag + r.h + r.n + r.k + r.a
+        r.x = r.x * 2
+        r.c = r.c * 1j
+        r.h = r.h + 1
+        r.n = -r.n - 3
+        r.k = r.k * -5
+        r.a = r.a + 1
+
+@cuda.jit
+def staged(a, out):
+    i = cuda.grid(1)
+    sh = cuda.shared.array(4, packed)
+    loc = cuda.local.array(3, packed)
+    sh[i] = a[i]
+    j = i % 3
+    loc[j].x = a[i].x + 1
+    loc[j].n = a[i].n
+    cuda.syncthreads()
+    out[i] = sh[3 - i].x + sh[3 - i].k + loc[j].x + loc[j].n
+
+@cuda.jit
+def nested(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        r = a[i].inner
+        out[i] = r.x + r.y + r.z
+        r.x = r.x + 0.25
+        r.y = -r.y
+        r.z = r.z * 4
+";
+
+/// `packed` (25 bytes: every other record's fields are off their alignment) and `outer` (17
+/// bytes, its packed 16-byte `inner` at offset 1), as Numba prints them.
+const PACKED_RECORD: &str = "Record(x[type=float64;offset=0],c[type=complex64;offset=8],h[type=float16;offset=16],n[type=int16;offset=18],k[type=int32;offset=20],a[type=uint8;offset=24];25;False)";
+const OUTER_PACKED: &str = "Record(a[type=int8;offset=0],inner[type=Record(x[type=float64;offset=0],y[type=int32;offset=8],z[type=float32;offset=12];16;False);offset=1];17;True)";
+
+/// One `packed` record: x, (c.real, c.imag), h as float16 bits, n, k, a.
+type Packed = (f64, (f32, f32), u16, i16, i32, u8);
+
+/// `packed` records, as NumPy lays them out.
+fn packed_records(rows: &[Packed]) -> HostArg {
+    let data = rows
+        .iter()
+        .flat_map(|&(x, (re, im), h, n, k, a)| [&x.to_le_bytes()[..], &re.to_le_bytes(), &im.to_le_bytes(), &h.to_le_bytes(), &n.to_le_bytes(), &k.to_le_bytes(), &[a]].concat())
+        .collect();
+    let descr = "[('x', '<f8'), ('c', '<c8'), ('h', '<f2'), ('n', '<i2'), ('k', '<i4'), ('a', '|u1')]".into();
+    HostArg::Array(NpyArray { descr, itemsize: 25, shape: vec![rows.len()], fortran_order: false, data })
+}
+
+/// `outer` records (a, (inner.x, inner.y, inner.z)).
+fn outer_records(rows: &[(i8, (f64, i32, f32))]) -> HostArg {
+    let data = rows.iter().flat_map(|&(a, (x, y, z))| [&a.to_le_bytes()[..], &x.to_le_bytes(), &y.to_le_bytes(), &z.to_le_bytes()].concat()).collect();
+    let descr = "[('a', '|i1'), ('inner', [('x', '<f8'), ('y', '<i4'), ('z', '<f4')])]".into();
+    HostArg::Array(NpyArray { descr, itemsize: 17, shape: vec![rows.len()], fortran_order: false, data })
+}
+
+fn data(arg: &HostArg) -> &[u8] {
+    match arg {
+        HostArg::Array(a) => &a.data,
+        _ => unreachable!(),
+    }
+}
+
+/// Fields of packed records at addresses off their alignment (every other record of 25
+/// bytes; a record nested at offset 1), in global, shared and local memory: the simulator
+/// gives Numba's CUDA simulator's values (`staged`, whose shared and local record arrays
+/// Numba's simulator cannot run, by hand), and the PTX reads and writes them a byte at a
+/// time as Numba's does (`compile_ptx`: 50 byte loads and 25 byte stores in `fields`,
+/// where an aligned field would fault on odd records) and assembles. Where a GPU is, it
+/// computes what the simulator does.
+#[test]
+fn packed_fields_off_their_alignment_run_as_numba() {
+    let sig = format!("void({PACKED_RECORD}[::1], float64[::1])");
+    let rows: Vec<_> = (0..4).map(|k| (k as f64 * 1.5 + 0.125, (k as f32, -k as f32 - 0.5), [0x3800, 0x3E00, 0x4100, 0x4300][k as usize], -300 * (k as i16 + 1), -70000 * (k + 1) + 3, 250 + k as u8)).collect();
+    let args = [packed_records(&rows), kernel_runs::f64s(&[0.0; 4])];
+    let out = kernel_runs::run(PACKED, "fields", &sig, 4, &args);
+    assert_eq!(kernel_runs::read_f64s(&out[1]), [-70046.875, -140343.375, -210639.875, -280936.375]);
+    let after: Vec<_> = (0..4).map(|k| (k as f64 * 3.0 + 0.25, (k as f32 + 0.5, k as f32), [0x3E00, 0x4100, 0x4300, 0x4480][k as usize], 300 * (k as i16 + 1) - 3, 350000 * (k + 1) - 15, 251 + k as u8)).collect();
+    assert_eq!(out[0].as_ref().unwrap().data, data(&packed_records(&after)));
+    let out = kernel_runs::run(PACKED, "staged", &sig, 4, &args);
+    assert_eq!(kernel_runs::read_f64s(&out[1]), [-280291.25, -210591.25, -140891.25, -71191.25]);
+
+    let outer_sig = format!("void({OUTER_PACKED}[::1], float64[::1])");
+    let rows: Vec<_> = (0..4).map(|k| (k as i8, (k as f64 * 2.5 - 1.0, -5 * k - 1, k as f32 + 0.75))).collect();
+    let out = kernel_runs::run(PACKED, "nested", &outer_sig, 4, &[outer_records(&rows), kernel_runs::f64s(&[0.0; 4])]);
+    assert_eq!(kernel_runs::read_f64s(&out[1]), [-1.25, -2.75, -4.25, -5.75]);
+    let after: Vec<_> = (0..4).map(|k| (k as i8, (k as f64 * 2.5 - 0.75, 5 * k + 1, 4.0 * (k as f32 + 0.75)))).collect();
+    assert_eq!(out[0].as_ref().unwrap().data, data(&outer_records(&after)));
+
+    let (db, file) = kernel_runs::database(PACKED);
+    let program = build_program(&db, file, "fields", &parse_signature_str(&sig).unwrap()).unwrap();
+    let ptx = kernlint::compile::compile_ptx(&program, "sm_90", &Default::default()).unwrap();
+    let count = |op: &str| ptx.lines().filter(|l| l.trim_start().starts_with(op)).count();
+    assert_eq!((count("ld.global.u8 ") + count("ld.global.s8 "), count("st.global.u8 ")), (50, 25));
+    assert_eq!((count("ld.global.f64"), count("st.global.f64")), (0, 1), "{ptx}");
+    if kernlint::launch::gpu::gpu_available().is_ok() {
+        let launch = kernel_runs::launch(4);
+        let (gpu, _) = kernlint::launch::run_on_gpu(&program, &ptx, "fields", &launch, &args, 1).unwrap();
+        let (sim, _) = kernlint::launch::simulate(&program, &launch, &args).unwrap();
+        assert_eq!(gpu, sim);
+    }
+    // An aligned field of a packed record whose size keeps it aligned (12 bytes, float32s)
+    // is one load, as Numba's aligned records' are.
+    let (db, file) = kernel_runs::database(SOURCE);
+    let program = build_program(&db, file, "values", &parse_signature_str(&format!("void({PARTICLE}[::1], float32[::1])")).unwrap()).unwrap();
+    let ptx = kernlint::compile::compile_ptx(&program, "sm_90", &Default::default()).unwrap();
+    assert!(ptx.contains("ld.global.f32") && !ptx.contains("ld.global.u8"), "{ptx}");
+}
+
+const POINTS: &str = "import numpy as np
+from numba import cuda
+
+inner = np.dtype([(\"x\", np.float32), (\"y\", np.int32)])
+body = np.dtype([(\"pts\", inner, 3), (\"w\", np.float32), (\"grid\", inner, (2, 2))])
+
+@cuda.jit
+def points(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        p = a[i].pts
+        q = p[1]
+        out[i] = p[0].x + q.y + a[i].pts[2].x * a[i].w + a[i].grid[1, 0].y
+        q.x = out[i]
+        a[i][\"pts\"][2].y = p.shape[0] + a[i].grid[0, 1].y
+        a[i].grid[1, 1] = a[i].pts[0]
+
+@cuda.jit
+def local_points(out):
+    b = cuda.local.array(2, body)
+    b[1].pts[2].x = 2.5
+    b[1].pts[0].y = 4
+    out[0] = b[1].pts[2].x + b[1].pts[0].y
+
+@cuda.jit
+def field_of_points(a, out):
+    out[0] = a[1].pts.x
+";
+
+const POINT: &str = "Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)";
+
+/// `body` as Numba prints it: arrays of `inner` records as fields.
+fn body() -> String {
+    format!("Record(pts[type=nestedarray({POINT}, (3,));offset=0],w[type=float32;offset=24],grid[type=nestedarray({POINT}, (2, 2));offset=28];60;False)")
+}
+
+/// One `body` record: its three points (x, y), w, and its 2x2 grid of points in C order.
+type Body = ([(f32, i32); 3], f32, [(f32, i32); 4]);
+
+/// `body` records, as NumPy lays them out.
+fn bodies(rows: &[Body]) -> HostArg {
+    let point = |&(x, y): &(f32, i32)| [x.to_le_bytes(), y.to_le_bytes()].concat();
+    let data = rows.iter().flat_map(|(pts, w, grid)| [pts.iter().flat_map(point).collect(), w.to_le_bytes().to_vec(), grid.iter().flat_map(point).collect()].concat()).collect();
+    let descr = "[('pts', [('x', '<f4'), ('y', '<i4')], (3,)), ('w', '<f4'), ('grid', [('x', '<f4'), ('y', '<i4')], (2, 2))]".into();
+    HostArg::Array(NpyArray { descr, itemsize: 60, shape: vec![rows.len()], fortran_order: false, data })
+}
+
+/// Arrays of records as fields (Numba's `nestedarray(Record(...), (3,))`): their elements
+/// are records, read and written through a name, a record value taken from them, a string
+/// index, a 2-d field, in global and local memory; one element stored whole from another
+/// field's. Values from Numba's CUDA simulator (the whole-record store, which it cannot run,
+/// and the local array, whose fields it cannot read, by hand from numba-cuda's
+/// `record_setattr`: a copy of the bytes); each PTX assembles.
+#[test]
+fn arrays_of_records_as_fields_run_as_numba() {
+    // Record k: pts[j] = (3k + j + 0.5, 10k + j), w = k + 2, grid[r, c] = (-(k + r + c) - 0.25, 100k + 10r + c).
+    let row = |k: i32| {
+        let pts = [0, 1, 2].map(|j| ((3 * k + j) as f32 + 0.5, 10 * k + j));
+        let grid = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|(r, c)| (-((k + r + c) as f32) - 0.25, 100 * k + 10 * r + c));
+        (pts, k as f32 + 2.0, grid)
+    };
+    let sig = format!("void({}[::1], float32[::1])", body());
+    let out = kernel_runs::run(POINTS, "points", &sig, 3, &[bodies(&(0..3).map(row).collect::<Vec<_>>()), kernel_runs::f32s(&[0.0; 3])]);
+    assert_eq!(kernel_runs::read_f32s(&out[1]), [16.5, 141.0, 271.5]);
+    let after: Vec<_> = (0..3)
+        .map(|k| {
+            let (mut pts, w, mut grid) = row(k);
+            pts[1].0 = [16.5, 141.0, 271.5][k as usize];
+            pts[2].1 = 3 + 100 * k + 1;
+            grid[3] = pts[0];
+            (pts, w, grid)
+        })
+        .collect();
+    assert_eq!(out[0].as_ref().unwrap().data, data(&bodies(&after)));
+    let out = kernel_runs::run(POINTS, "local_points", "void(float32[::1])", 1, &[kernel_runs::f32s(&[0.0])]);
+    assert_eq!(kernel_runs::read_f32s(&out[0]), [6.5]);
+}
+
+/// Numba's types of arrays of records as fields (compile_cuda typemaps), and its refusal
+/// of an array where a number is stored (`a[1].pts.x` is a view of the three `x`s).
+#[test]
+fn arrays_of_records_as_fields_type_as_numba() {
+    let (db, file) = kernel_runs::database(POINTS);
+    assert_eq!(kernlint::analysis::host_types::module_dtypes(&db, file).records["body"].to_string(), body());
+    let sig = format!("void({}[::1], float32[::1])", body());
+    let k = type_function(&db, file, "points", Some(&sig)).unwrap();
+    assert_eq!(k.variables["p"].iter().collect::<Vec<_>>(), [format!("nestedarray({POINT}, (3,))").as_str()]);
+    assert_eq!(k.variables["q"].iter().collect::<Vec<_>>(), [POINT]);
+    assert_eq!(k.variables["a"].iter().collect::<Vec<_>>(), [format!("unaligned array({}, 1d, C)", body()).as_str()]);
+    let e = type_function(&db, file, "field_of_points", Some(&sig)).unwrap_err();
+    assert!(e.message.contains("No implementation of function setitem(array(float32, 1d, C), ..., array(float32, 1d, A))"), "{}", e.message);
+    assert_eq!(&POINTS[e.file_range()], "out[0]");
 }

@@ -56,7 +56,7 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                             .iter()
                             .next()
                             .map(|(dtype, field)| format!(
-                                " (the structured dtype `{dtype}` has the field `{}` on line {}: kernlint does not model array fields of records, nor of a shape that is not constant, yet)",
+                                " (the structured dtype `{dtype}` has the field `{}` on line {}: kernlint does not model array fields of a shape that is not constant, nor of a record given inline as a list, yet)",
                                 &file.text(db)[*field],
                                 super::syntax::line_index(db, file).line_of(field.start()) + 1
                             ))
@@ -245,8 +245,8 @@ pub struct ModuleDtypes {
     /// (`cuda.local.array(n, particle)`).
     pub records: BTreeMap<String, Type>,
     /// Names bound to a structured dtype kernlint does not model, Numba does (`body =
-    /// np.dtype([("pts", inner, 3), ("m", np.float32)])`: an array field of records, or of a
-    /// shape that is not constant): the field's range.
+    /// np.dtype([("pts", np.float32, N), ("m", np.float32)])`: an array field of a shape that
+    /// is not constant, or of a record given inline as a list): the field's range.
     pub unmodelled: BTreeMap<String, TextRange>,
 }
 
@@ -269,10 +269,7 @@ pub fn module_dtypes(db: &dyn Db, file: SourceFile) -> ModuleDtypes {
         }
         let unmodelled = fields.elts.iter().find(|field| match field {
             Expr::Tuple(t) => {
-                t.elts.get(2).is_some_and(|shape| {
-                    field_shape(shape).is_none()
-                        || t.elts.get(1).is_some_and(|f| matches!(eval.dtype(f, 0), Some(Type::Record(_))) || f.is_list_expr())
-                })
+                t.elts.get(2).is_some_and(|shape| field_shape(shape).is_none() || t.elts.get(1).is_some_and(|f| f.is_list_expr()))
             }
             _ => false,
         });
@@ -1591,15 +1588,14 @@ impl<'a> Evaluator<'_, 'a> {
     /// The record of a structured dtype given as `[("x", np.float32), ...]` or as
     /// `{"names": [...], "formats": [...], "offsets": [...]}`, laid out as NumPy does: packed,
     /// or with each field at its natural alignment for `align=True`. A field may be an array
-    /// (`("pos", np.float32, 3)`); fields that are records themselves are not modelled.
+    /// (`("pos", np.float32, 3)`), of scalars or of records (`("pts", point, 3)`); a field
+    /// may be a record nested whole.
     fn record_dtype(&self, spec: &Expr, align: bool, depth: usize) -> Option<Type> {
         let text = |e: &Expr| e.as_string_literal_expr().map(|s| s.value.to_str().to_string());
-        // A scalar, or a record nested whole (not an array of them).
         let item = |e: &Expr| match self.dtype(e, depth + 1)? {
             t @ (Type::Scalar(_) | Type::Record(_)) => Some((t, Vec::new())),
             _ => None,
         };
-        let scalar = |e: &Expr| Some(Type::Scalar(self.dtype(e, depth + 1)?.as_scalar()?));
         let (names, formats, offsets) = match spec {
             Expr::List(list) => {
                 let mut names = Vec::new();
@@ -1608,7 +1604,7 @@ impl<'a> Evaluator<'_, 'a> {
                     let Expr::Tuple(t) = field else { return None };
                     let (name, format) = match &t.elts[..] {
                         [name, format] => (name, item(format)?),
-                        [name, format, shape] => (name, (scalar(format)?, field_shape(shape)?)),
+                        [name, format, shape] => (name, (item(format)?.0, field_shape(shape)?)),
                         _ => return None,
                     };
                     names.push(text(name)?);

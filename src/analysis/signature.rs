@@ -272,7 +272,7 @@ fn parse_record(inner: &str, start: usize, end: usize) -> Result<Record, Signatu
                 (Type::Record(parse_record(nested, start, end)?), Vec::new())
             }
             None if let Some(args) = ty.strip_prefix("nestedarray(").and_then(|t| t.strip_suffix(')')) => {
-                let bad = || err(format!("expected `nestedarray(scalar, (n, ...))` for the field `{name}`, found `{ty}`"));
+                let bad = || err(format!("expected `nestedarray(scalar or Record(...), (n, ...))` for the field `{name}`, found `{ty}`"));
                 let [element, shape] = split_top(args, ',')[..] else { return Err(bad()) };
                 let shape = shape.trim().strip_prefix('(').and_then(|s| s.strip_suffix(')')).ok_or_else(bad)?;
                 let shape = shape
@@ -282,7 +282,12 @@ fn parse_record(inner: &str, start: usize, end: usize) -> Result<Record, Signatu
                     .collect::<Option<Vec<u32>>>()
                     .filter(|s| !s.is_empty())
                     .ok_or_else(bad)?;
-                (Type::Scalar(scalar(element.trim()).ok_or_else(bad)?), shape)
+                let element = element.trim();
+                let element = match element.strip_prefix("Record(").and_then(|t| t.strip_suffix(')')) {
+                    Some(nested) => Type::Record(parse_record(nested, start, end)?),
+                    None => Type::Scalar(scalar(element).ok_or_else(bad)?),
+                };
+                (element, shape)
             }
             None => return Err(err(format!("unknown type `{ty}` of the field `{name}`"))),
         };
@@ -847,7 +852,7 @@ mod tests {
         assert!(message.contains("the field `v` ends past the record's size, 8"), "{message}");
         assert!(at.starts_with("Record(v[") && at.ends_with("False)"), "{at}");
         let (message, _) = type_err("Record(v[type=nestedarray(float32, (0,));offset=0];4;False)");
-        assert!(message.contains("expected `nestedarray(scalar, (n, ...))` for the field `v`"), "{message}");
+        assert!(message.contains("expected `nestedarray(scalar or Record(...), (n, ...))` for the field `v`"), "{message}");
         let (message, _) = type_err("Record(v[type=nestedarray(float32, (4,));offset=0];12;False)");
         assert!(message.contains("the field `v` ends past the record's size, 12"), "{message}");
         let (message, _) = type_err("Record(x[type=float32;offset=10];12;False)");

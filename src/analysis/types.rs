@@ -321,7 +321,7 @@ impl fmt::Display for Layout {
 pub struct RecordField {
     pub name: String,
     /// The type of the field, or of each element of an array field: a [`Type::Scalar`], or
-    /// a [`Type::Record`] nested in this one (not an array of them).
+    /// a [`Type::Record`] nested in this one.
     pub ty: Type,
     /// Byte offset from the start of the record.
     pub offset: u32,

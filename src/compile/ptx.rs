@@ -187,6 +187,34 @@ fn scalar_of_type(t: &Type) -> Option<Scalar> {
     crate::analysis::typing::promote::base_scalar(t)
 }
 
+/// The largest power of two, up to 16, that divides `n` (16 for 0).
+fn pow2_factor(n: i64) -> u32 {
+    1 << n.trailing_zeros().min(4)
+}
+
+/// A record, or an array of records.
+fn holds_records(t: &Type) -> bool {
+    match t {
+        Type::Record(_) => true,
+        Type::Array { dtype, .. } => matches!(**dtype, Type::Record(_)),
+        _ => false,
+    }
+}
+
+/// The alignment of the element addresses of an array of type `t` that comes from outside
+/// (a parameter, a call's result): its items' for numbers; for records, the power of two
+/// their size is a multiple of (up to 16), as the elements of a record array allocated
+/// on the device (256-byte aligned) have.
+fn assumed_alignment(t: &Type) -> u32 {
+    match t {
+        Type::Array { dtype, .. } => match &**dtype {
+            Type::Record(r) => pow2_factor(i64::from(r.size)),
+            other => scalar_of_type(other).map_or(1, |s| s.alignment()),
+        },
+        _ => 16,
+    }
+}
+
 /// What is known about a value before it runs: an integer constant (normalised to its type,
 /// as the simulator holds it), an array's shape, or a tuple's integers.
 #[derive(Clone, Debug, PartialEq)]
@@ -318,6 +346,15 @@ fn bty(s: Scalar) -> &'static str {
         Some(Rc::Rd) | Some(Rc::Fd) => "b64",
         Some(Rc::H) => "b16",
         _ => "b32",
+    }
+}
+
+/// The integer registers (and their width) that hold the bits of `s`, a byte at a time.
+fn bits_of(s: Scalar) -> (Rc, u32) {
+    match s.itemsize() {
+        2 if s == Scalar::F16 => (Rc::H, 16),
+        8 => (Rc::Rd, 64),
+        _ => (Rc::R, 32),
     }
 }
 
@@ -542,6 +579,8 @@ struct FnCx<'a> {
     vals: Vec<Option<Repr>>,
     slots: Vec<Repr>,
     slot_spaces: Vec<Option<Space>>,
+    /// The alignment of each array value's element addresses (see [`FnCx::infer_alignment`]).
+    aligns: HashMap<ValueId, u32>,
     labels: u32,
     span: TextRange,
     last_line: usize,
@@ -581,6 +620,7 @@ impl<'a> FnCx<'a> {
             vals: vec![None; f.values.len()],
             slots: Vec::new(),
             slot_spaces: vec![None; f.slots.len()],
+            aligns: HashMap::new(),
             labels: 0,
             span: TextRange::default(),
             last_line: 0,
@@ -885,9 +925,92 @@ impl<'a> FnCx<'a> {
         }
     }
 
+    /// The alignment every element address of each array value is known to have (a power
+    /// of two up to 16), to a fixpoint: what a field of a packed record (a float64 in a
+    /// 12-byte record, or in a packed record nested at an odd offset) loses. Arrays from
+    /// outside (parameters, calls' results) have their type's [`assumed_alignment`].
+    fn infer_alignment(&mut self) {
+        let f = self.f;
+        let mut aligns: HashMap<ValueId, u32> = HashMap::new();
+        let mut slots: Vec<Option<u32>> = vec![None; f.slots.len()];
+        for p in &f.params {
+            aligns.insert(p.value, assumed_alignment(&p.ty));
+        }
+        // Alignments only fall (from 16, in powers of two), so this ends.
+        loop {
+            let mut changed = false;
+            for (_, inst) in f.instructions() {
+                let Some(r) = inst.result else {
+                    if let Op::WriteSlot(s, v) = &inst.op
+                        && matches!(f.value_type(*v), Type::Array { .. })
+                        && let Some(&a) = aligns.get(v)
+                        && slots[s.0 as usize].is_none_or(|old| a < old)
+                    {
+                        slots[s.0 as usize] = Some(a);
+                        changed = true;
+                    }
+                    continue;
+                };
+                if !matches!(f.value_type(r), Type::Array { .. }) {
+                    continue;
+                }
+                let of = |v: &ValueId| aligns.get(v).copied();
+                let new = match &inst.op {
+                    Op::AllocArray { .. } => Some(16),
+                    Op::GlobalArray(name) => self.program.globals.get(name).map(|g| {
+                        g.strides.iter().fold(pow2_factor(g.offset), |a, &s| a.min(pow2_factor(s)))
+                    }),
+                    Op::ReadSlot(s) => slots[s.0 as usize],
+                    Op::SubArray { array, .. } | Op::Slice { array, .. } | Op::Transpose(array) => of(array),
+                    // A field of a record (array) is where alignment is lost. A view of
+                    // numbers (a reshape, `.view(dtype)`, `.real`) of an aligned array is
+                    // aligned for its own items, as Numba takes it.
+                    Op::View { array, .. }
+                        if !holds_records(f.value_type(*array))
+                            && of(array).is_some_and(|a| a >= assumed_alignment(f.value_type(*array))) =>
+                    {
+                        Some(assumed_alignment(f.value_type(r)))
+                    }
+                    Op::View { array, offset, strides, .. } => of(array).map(|a| {
+                        strides.iter().fold(a.min(pow2_factor(*offset)), |a, s| {
+                            a.min(match (self.consts[s.0 as usize], self.definition(*s)) {
+                                (Some(c), _) => pow2_factor(c),
+                                // Steps over the array's elements.
+                                (None, Some(Op::Stride { array, .. })) => of(array).unwrap_or(1),
+                                _ => 1,
+                            })
+                        })
+                    }),
+                    Op::Select { then, otherwise, .. } => of(then).zip(of(otherwise)).map(|(a, b)| a.min(b)),
+                    Op::Extract(t, k) => match self.definition(*t) {
+                        Some(Op::MakeTuple(items)) => items.get(*k as usize).and_then(of),
+                        _ => Some(assumed_alignment(f.value_type(r))),
+                    },
+                    _ => Some(assumed_alignment(f.value_type(r))),
+                };
+                if let Some(a) = new
+                    && aligns.get(&r).is_none_or(|&old| a < old)
+                {
+                    aligns.insert(r, a);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.aligns = aligns;
+    }
+
+    /// The alignment of `array`'s element addresses (see [`FnCx::infer_alignment`]).
+    fn alignment(&self, array: ValueId) -> u32 {
+        self.aligns.get(&array).copied().unwrap_or_else(|| assumed_alignment(self.f.value_type(array)))
+    }
+
     fn compile(&mut self, module: &mut Module) -> R<(String, String)> {
         let f = self.f;
         self.infer_spaces();
+        self.infer_alignment();
         // Parameters.
         let mut params = Vec::new();
         let fname = self.names[self.fi].clone();
@@ -1058,6 +1181,12 @@ impl<'a> FnCx<'a> {
                         && !f.is_kernel
                         && self.fi != 0
                     {
+                        if self.alignment(*v) < assumed_alignment(f.value_type(*v)) {
+                            return err(
+                                format!("kernlint cannot compile returning {} yet: its items are not at aligned addresses (a field of a packed record) and the call is not inlined", f.value_type(*v)),
+                                self.span,
+                            );
+                        }
                         let r = self.val(*v)?;
                         let r = self.generic(&r)?;
                         for (k, (reg, rc)) in components(&r).into_iter().enumerate() {
@@ -1587,24 +1716,15 @@ impl<'a> FnCx<'a> {
                     return err("kernlint cannot compile loads of records yet", self.span);
                 };
                 let addr = self.element_address(&a, indices)?;
+                let sp = a.space.suffix();
+                let unaligned = self.alignment(*array) < s.alignment();
                 if let Some(f) = complex_part(s) {
                     // A complex element: its real part, then its imaginary part.
-                    let sp = a.space.suffix();
-                    let (re, im) = (self.sreg(f)?, self.sreg(f)?);
-                    self.e(format!("ld{sp}.{} {re}, [{addr}]", mty(f)));
-                    self.e(format!("ld{sp}.{} {im}, [{addr}+{}]", mty(f), f.itemsize()));
+                    let re = self.load_scalar(sp, &addr, 0, f, unaligned)?;
+                    let im = self.load_scalar(sp, &addr, f.itemsize(), f, unaligned)?;
                     return Ok(Repr::T(vec![Repr::S(re, f), Repr::S(im, f)]));
                 }
-                let d = self.sreg(s)?;
-                let sp = a.space.suffix();
-                if s == Scalar::Bool {
-                    let t = self.reg(Rc::R);
-                    self.e(format!("ld{sp}.u8 {t}, [{addr}]"));
-                    self.e(format!("setp.ne.u32 {d}, {t}, 0"));
-                } else {
-                    self.e(format!("ld{sp}.{} {d}, [{addr}]", mty(s)));
-                }
-                Repr::S(d, s)
+                Repr::S(self.load_scalar(sp, &addr, 0, s, unaligned)?, s)
             }
             Op::Store {
                 array,
@@ -1623,6 +1743,8 @@ impl<'a> FnCx<'a> {
                     );
                 }
                 let v = self.val(*value)?;
+                let sp = a.space.suffix();
+                let unaligned = self.alignment(*array) < s.alignment();
                 if let Some(f) = complex_part(s) {
                     let Repr::T(items) = &v else {
                         return err("kernlint cannot compile this store of a complex number yet", self.span);
@@ -1632,21 +1754,13 @@ impl<'a> FnCx<'a> {
                     };
                     let (re, im) = (self.cast_repr(re, f)?, self.cast_repr(im, f)?);
                     let addr = self.element_address(&a, indices)?;
-                    let sp = a.space.suffix();
-                    self.e(format!("st{sp}.{} [{addr}], {re}", mty(f)));
-                    self.e(format!("st{sp}.{} [{addr}+{}], {im}", mty(f), f.itemsize()));
+                    self.store_scalar(sp, &addr, 0, f, &re, unaligned)?;
+                    self.store_scalar(sp, &addr, f.itemsize(), f, &im, unaligned)?;
                     return Ok(Repr::None);
                 }
                 let x = self.cast_repr(&v, s)?;
                 let addr = self.element_address(&a, indices)?;
-                let sp = a.space.suffix();
-                if s == Scalar::Bool {
-                    let t = self.reg(Rc::R);
-                    self.e(format!("selp.u32 {t}, 1, 0, {x}"));
-                    self.e(format!("st{sp}.u8 [{addr}], {t}"));
-                } else {
-                    self.e(format!("st{sp}.{} [{addr}], {x}", mty(s)));
-                }
+                self.store_scalar(sp, &addr, 0, s, &x, unaligned)?;
                 Repr::None
             }
             Op::SubArray { array, indices } => {
@@ -1722,19 +1836,6 @@ impl<'a> FnCx<'a> {
                 let regs = |this: &Self, vs: &[ValueId]| -> R<Vec<String>> {
                     vs.iter().map(|v| this.scalar(*v).map(|(r, _)| r)).collect()
                 };
-                // A field of a record whose size is not a multiple of the field's alignment
-                // (a float64 in a 12-byte record) is off its alignment in every other element:
-                // Numba reads and writes it byte by byte, which this back end does not.
-                if let Type::Array { dtype, .. } = self.f.value_type(*array)
-                    && let Type::Record(r) = &**dtype
-                    && let Some(s) = rty.dtype().and_then(scalar_of_type)
-                    && !r.size.is_multiple_of(s.alignment())
-                {
-                    return err(
-                        format!("kernlint cannot compile a {s} field of {r} yet: its size is not a multiple of the field's alignment"),
-                        self.span,
-                    );
-                }
                 if *offset != 0 {
                     let ptr = self.reg(Rc::Rd);
                     self.e(format!("add.s64 {ptr}, {}, {offset}", a.ptr));
@@ -1890,6 +1991,67 @@ impl<'a> FnCx<'a> {
                 _ => return Some(op),
             }
         }
+    }
+
+    /// The `s` at `addr + at` in the memory of suffix `sp`. An address not known to be aligned
+    /// for `s` (`unaligned`) is read a byte at a time, little-endian, as Numba reads a field
+    /// of a packed record; the top byte of a signed integer sign-extends it.
+    fn load_scalar(&mut self, sp: &str, addr: &str, at: u32, s: Scalar, unaligned: bool) -> R<String> {
+        let d = self.sreg(s)?;
+        let plus = |k: u32| if k == 0 { String::new() } else { format!("+{k}") };
+        if s == Scalar::Bool {
+            let t = self.reg(Rc::R);
+            self.e(format!("ld{sp}.u8 {t}, [{addr}{}]", plus(at)));
+            self.e(format!("setp.ne.u32 {d}, {t}, 0"));
+            return Ok(d);
+        }
+        if !unaligned || s.itemsize() == 1 {
+            self.e(format!("ld{sp}.{} {d}, [{addr}{}]", mty(s), plus(at)));
+            return Ok(d);
+        }
+        let n = s.itemsize();
+        let (rc, w) = bits_of(s);
+        let bits = if rc_of(s) == Some(rc) { d.clone() } else { self.reg(rc) };
+        for k in 0..n {
+            let t = if k == 0 { bits.clone() } else { self.reg(rc) };
+            let ty = if k + 1 == n && s.is_signed() { "s8" } else { "u8" };
+            self.e(format!("ld{sp}.{ty} {t}, [{addr}{}]", plus(at + k)));
+            if k > 0 {
+                self.e(format!("shl.b{w} {t}, {t}, {}", 8 * k));
+                self.e(format!("or.b{w} {bits}, {bits}, {t}"));
+            }
+        }
+        if bits != d {
+            self.e(format!("mov.b{w} {d}, {bits}"));
+        }
+        Ok(d)
+    }
+
+    /// Store `x` (a register or immediate of type `s`) at `addr + at`, a byte at a time where
+    /// the address is not known to be aligned for `s` (see [`FnCx::load_scalar`]).
+    fn store_scalar(&mut self, sp: &str, addr: &str, at: u32, s: Scalar, x: &str, unaligned: bool) -> R<()> {
+        let plus = |k: u32| if k == 0 { String::new() } else { format!("+{k}") };
+        if s == Scalar::Bool {
+            let t = self.reg(Rc::R);
+            self.e(format!("selp.u32 {t}, 1, 0, {x}"));
+            self.e(format!("st{sp}.u8 [{addr}{}], {t}", plus(at)));
+            return Ok(());
+        }
+        if !unaligned || s.itemsize() == 1 {
+            self.e(format!("st{sp}.{} [{addr}{}], {x}", mty(s), plus(at)));
+            return Ok(());
+        }
+        let (rc, w) = bits_of(s);
+        let bits = self.reg(rc);
+        self.e(format!("mov.b{w} {bits}, {x}"));
+        for k in 0..s.itemsize() {
+            let t = if k == 0 { bits.clone() } else { self.reg(rc) };
+            if k > 0 {
+                self.e(format!("shr.b{w} {t}, {bits}, {}", 8 * k));
+            }
+            self.e(format!("st{sp}.u8 [{addr}{}], {t}", plus(at + k)));
+        }
+        Ok(())
     }
 
     /// The generic address of the `.const` string `text`.
@@ -3943,6 +4105,17 @@ impl<'a> FnCx<'a> {
             );
         };
         let name = self.names[callee].clone();
+        // The callee takes its array parameters' elements as aligned (`assumed_alignment`).
+        if let Some(v) = args.iter().find(|v| self.alignment(**v) < assumed_alignment(self.f.value_type(**v))) {
+            return err(
+                format!(
+                    "kernlint cannot compile passing {} to `{}` yet: its items are not at aligned addresses (a field of a packed record) and the call is not inlined",
+                    self.f.value_type(*v),
+                    self.program.functions[callee].name
+                ),
+                self.span,
+            );
+        }
         let a = self.args(args)?;
         let mut decls = Vec::new();
         let mut stores = Vec::new();

@@ -2147,7 +2147,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     Some(record) => Ok(Ty::RecordDtype(record.clone())),
                     None if let Some(field) = crate::analysis::host_types::module_dtypes(self.ctx.db, self.ctx.file).unmodelled.get(name) => err(
                         format!(
-                            "kernlint does not model the structured dtype `{name}` yet: its field `{}` is an array of records, or of a shape that is not constant",
+                            "kernlint does not model the structured dtype `{name}` yet: its field `{}` is an array of a shape that is not constant, or of a record given inline as a list",
                             &self.ctx.file.text(self.ctx.db)[*field]
                         ),
                         range,
