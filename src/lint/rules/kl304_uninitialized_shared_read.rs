@@ -395,10 +395,7 @@ impl<'c, 'x> Walk<'c, 'x> {
             Stmt::AugAssign(a) => {
                 self.expr(&a.value);
                 // `s[i] += v` and `s[i].field += v` read the element, then write it.
-                let element = match &*a.target {
-                    Expr::Attribute(at) => &*at.value,
-                    other => other,
-                };
+                let element = self.record_element(&a.target).unwrap_or(&a.target);
                 if let Expr::Subscript(s) = element
                     && let Some(name) = self.array_name(&s.value)
                 {
@@ -501,9 +498,46 @@ impl<'c, 'x> Walk<'c, 'x> {
         self.state.union(&entry);
     }
 
+    /// The element `s[i]` a store through its record's fields writes (part of): `s[i].x`,
+    /// `s[i].inner.x`, `s[i].pos[k]`, `s[i].pts[2].x`. The indices on the way are read.
+    fn record_element<'e>(&mut self, t: &'e Expr) -> Option<&'e Expr> {
+        let mut e = t;
+        let mut through_field = false;
+        let mut indices = Vec::new();
+        loop {
+            match e {
+                Expr::Attribute(a) => {
+                    through_field = true;
+                    e = &a.value;
+                }
+                Expr::Subscript(s) if self.array_name(&s.value).is_some() => break,
+                Expr::Subscript(s) => {
+                    indices.push(&*s.slice);
+                    e = &s.value;
+                }
+                _ => return None,
+            }
+        }
+        if !through_field {
+            return None;
+        }
+        for index in indices {
+            self.expr(index);
+        }
+        Some(e)
+    }
+
     /// A store target: a shared element or slice is written; a name bound to a shared array
     /// is an alias.
     fn target(&mut self, t: &Expr) {
+        if let Expr::Subscript(s) = t
+            && let Some(element) = self.record_element(&s.value)
+        {
+            // `s[i].pos[k] = v`
+            self.expr(&s.slice);
+            self.target(element);
+            return;
+        }
         match t {
             Expr::Subscript(s) => {
                 self.expr(&s.slice);
@@ -522,12 +556,9 @@ impl<'c, 'x> Walk<'c, 'x> {
             Expr::Tuple(t) => t.elts.iter().for_each(|e| self.target(e)),
             Expr::List(t) => t.elts.iter().for_each(|e| self.target(e)),
             Expr::Starred(s) => self.target(&s.value),
-            // `s[i].field = v` (a record array): writes the element.
-            Expr::Attribute(a) => match &*a.value {
-                Expr::Subscript(sub) if self.array_name(&sub.value).is_some() => {
-                    self.target(&a.value)
-                }
-                other => self.expr(other),
+            Expr::Attribute(a) => match self.record_element(t) {
+                Some(element) => self.target(element),
+                None => self.expr(&a.value),
             },
             // The name now holds something else.
             Expr::Name(n) => {
