@@ -101,8 +101,26 @@ fn rounded_down<'a>(host: &HostEval<'a>, launch: &'a ast::ExprCall, args: &[&'a 
     }
     let div = floor_division(host, host.resolve(grid))?;
     let array = extent_of(host, &div.left)?;
-    let arg = args.iter().position(|a| matches!(a, Expr::Name(n) if n.id.as_str() == array))?;
+    let arg = args.iter().position(|a| same_extent(host, a, array))?;
     Some((arg, block_multiple(host, &div.right, block)?))
+}
+
+/// Whether the launch argument `arg` is the array named `array` or a copy of it the host
+/// made with its extent (`d = cuda.to_device(h)`, `cuda.device_array_like(h)`).
+fn same_extent<'a>(host: &HostEval<'a>, arg: &'a Expr, array: &str) -> bool {
+    let is_array = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == array);
+    if is_array(arg) {
+        return true;
+    }
+    let Expr::Call(c) = host.resolve(arg) else { return false };
+    let copies = qualified_path(&c.func, host.constants()).is_some_and(|path| {
+        matches!(
+            path.as_str(),
+            "numba.cuda.to_device" | "numba.cuda.device_array_like" | "numba.cuda.pinned_array_like" | "numba.cuda.mapped_array_like"
+                | "numpy.copy" | "numpy.ascontiguousarray" | "numpy.empty_like" | "numpy.zeros_like" | "numpy.ones_like" | "numpy.full_like"
+        )
+    });
+    copies && c.arguments.args.first().is_some_and(is_array) && c.arguments.keywords.iter().all(|k| k.arg.as_deref() != Some("shape"))
 }
 
 /// `n // d`, or the same written `int(n / d)` or `math.floor(n / d)` (equal for the

@@ -136,14 +136,18 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
 
 /// Whether every launch's grid rounds the extent of argument `param` down to whole blocks of
 /// `m` elements per thread (`n // (2 * tpb)` blocks of `tpb`: grid * block * m <= n) and the
-/// index is `c * cuda.grid(1) + d` with `1 <= c <= m` and `0 <= d < m`: then its last value,
-/// `c * (grid * block - 1) + d`, is at most `m * grid * block - 1`, inside the array.
+/// index `B * blockIdx.x + c * threadIdx.x + d` stays inside what those blocks cover: with
+/// blocks of `b` threads, its last value `(grid - 1) * B + c * (b - 1) + d` is at most
+/// `m * b * grid - 1` when `0 <= B <= m * b` and `c * (b - 1) + d <= m * b - 1`. That takes
+/// `c * cuda.grid(1) + d` (`B = c * b`, `1 <= c <= m`, `0 <= d < m`) and a block's chunk of
+/// `m * b` elements (`base = cuda.blockIdx.x * CHUNK`, then `a[base + t]` and
+/// `a[base + t + TPB]` with `CHUNK = 2 * TPB`).
 fn rounded_down_covers(index: &Value, param: usize, launches: &[LaunchConfig]) -> bool {
     let Some(poly) = &index.poly else { return false };
-    let mut m_min = i128::MAX;
+    let mut m = i128::MAX;
     for launch in launches {
         match launch.extents.rounded_down {
-            Some((arg, m)) if arg == param => m_min = m_min.min(m),
+            Some((arg, per_thread)) if arg == param => m = m.min(per_thread),
             _ => return false,
         }
     }
@@ -153,21 +157,26 @@ fn rounded_down_covers(index: &Value, param: usize, launches: &[LaunchConfig]) -
     let coefficient = |monomial: &[Atom]| poly.0.get(monomial).copied().unwrap_or(0) as i128;
     let c = coefficient(&[Atom::Tid(0)]);
     let d = coefficient(&[]);
-    // The block's offset as `blockIdx.x * blockDim.x`, or with the launches' one constant block.
-    let block_offset = match coefficient(&[Atom::Bid(0), Atom::Bdim(0)]) {
-        0 => {
-            let blocks: BTreeSet<Option<i128>> = launches.iter().map(|l| l.block.filter(|b| b[1..] == [1, 1]).map(|b| b[0])).collect();
-            match blocks.into_iter().collect::<Vec<_>>().as_slice() {
-                [Some(b)] => coefficient(&[Atom::Bid(0)]) == c * b,
-                _ => false,
-            }
-        }
-        k => k == c && coefficient(&[Atom::Bid(0)]) == 0,
-    };
+    let per_block_dim = coefficient(&[Atom::Bid(0), Atom::Bdim(0)]);
+    let per_block = coefficient(&[Atom::Bid(0)]);
     let known_terms = poly.0.keys().all(|m| {
         matches!(m.as_slice(), [] | [Atom::Tid(0)] | [Atom::Bid(0)] | [Atom::Bid(0), Atom::Bdim(0)])
     });
-    known_terms && block_offset && 1 <= c && c <= m_min && 0 <= d && d < m_min
+    if !known_terms || c < 1 || d < 0 {
+        return false;
+    }
+    let blocks: BTreeSet<Option<i128>> = launches.iter().map(|l| l.block.filter(|b| b[1..] == [1, 1]).map(|b| b[0])).collect();
+    match blocks.into_iter().collect::<Vec<_>>().as_slice() {
+        // The launches' one constant block.
+        [Some(b)] => {
+            let (Some(chunk), Some(covered)) = (per_block_dim.checked_mul(*b).and_then(|x| x.checked_add(per_block)), m.checked_mul(*b)) else {
+                return false;
+            };
+            0 <= chunk && chunk <= covered && c.checked_mul(b - 1).and_then(|x| x.checked_add(d)).is_some_and(|last| last < covered)
+        }
+        // Any block size: the bounds must hold for every one.
+        _ => per_block == 0 && 0 <= per_block_dim && per_block_dim <= m && c <= m && d < m,
+    }
 }
 
 /// A launch whose threads reach past a constant-shaped argument along one axis.
