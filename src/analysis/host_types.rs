@@ -197,6 +197,9 @@ enum HostTy {
     Shape(usize),
     /// A tuple of this many elements, some of unknown type: enough for a shape's rank.
     Length(usize),
+    /// A NumPy random generator: `np.random.default_rng(seed)` (a `Generator`, `true`) or a
+    /// legacy `np.random.RandomState(seed)` (`false`, the API of the `np.random.*` functions).
+    Rng(bool),
 }
 
 /// Per kernel (by its module-level name), the distinct argument-type lists of its launch
@@ -634,6 +637,24 @@ struct Assignments<'a> {
     rebound_params: HashSet<String>,
     /// How many bindings of each name the body has (at any depth).
     counts: HashMap<String, usize>,
+    /// Every binding of each name (at any depth), a parameter's first: a name that every
+    /// binding gives one type has it wherever it is read (`fa, fb = fb, fa` in a time loop).
+    bindings: HashMap<String, Vec<Bound<'a>>>,
+}
+
+/// One binding of a name, for [`Evaluator::agreed_value`].
+#[derive(Clone, Copy)]
+enum Bound<'a> {
+    /// What the callers pass.
+    Param,
+    /// `x = value` (or its element of a tuple), at the statement's start.
+    Value(TextSize, &'a Expr),
+    /// `x op= value`.
+    Aug(&'a ast::StmtAugAssign),
+    /// `for x in range(...)`: a Python int.
+    RangeFor,
+    /// Any other binding: a value kernlint does not follow.
+    Unknown,
 }
 
 impl<'a> Assignments<'a> {
@@ -649,6 +670,7 @@ impl<'a> Assignments<'a> {
             unknown_from: HashMap::new(),
             rebound_params: HashSet::new(),
             counts: HashMap::new(),
+            bindings: params.iter().map(|p| (p.to_string(), vec![Bound::Param])).collect(),
         };
         this.collect(stmts);
         this.find_rebound(stmts, params);
@@ -733,16 +755,33 @@ impl<'a> Assignments<'a> {
     }
 
     fn collect(&mut self, stmts: &'a [Stmt]) {
-        for_each_binding(stmts, &mut |b| match b.kind {
-            // Imports resolve through the function's constants (`function_constants`).
-            BindingKind::Import => {}
-            // Walrus targets are rare in launch code: any `:=` makes its name unknown, as a
-            // `global` does.
-            BindingKind::Walrus | BindingKind::Declared => {
-                self.bind(b.name, None);
-                self.bind(b.name, None);
+        for_each_binding(stmts, &mut |b| {
+            let bound = match (b.kind, b.stmt, b.value) {
+                (BindingKind::Import, ..) => None,
+                (BindingKind::Assign | BindingKind::AnnAssign, stmt, Some(value)) => Some(Bound::Value(stmt.start(), value)),
+                (BindingKind::AugAssign, Stmt::AugAssign(aug), _) => Some(Bound::Aug(aug)),
+                (BindingKind::For, Stmt::For(f), _)
+                    if matches!(&*f.target, Expr::Name(_))
+                        && matches!(&*f.iter, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")) =>
+                {
+                    Some(Bound::RangeFor)
+                }
+                _ => Some(Bound::Unknown),
+            };
+            if let Some(bound) = bound {
+                self.bindings.entry(b.name.to_string()).or_default().push(bound);
             }
-            _ => self.bind(b.name, b.value),
+            match b.kind {
+                // Imports resolve through the function's constants (`function_constants`).
+                BindingKind::Import => {}
+                // Walrus targets are rare in launch code: any `:=` makes its name unknown, as a
+                // `global` does.
+                BindingKind::Walrus | BindingKind::Declared => {
+                    self.bind(b.name, None);
+                    self.bind(b.name, None);
+                }
+                _ => self.bind(b.name, b.value),
+            }
         });
     }
 }
@@ -768,7 +807,12 @@ struct HostFunctions<'a> {
     /// calls of itself add nothing, and do not multiply the work.
     parameters_in_progress: std::cell::RefCell<Vec<(TextRange, String)>>,
     met_attribute_in_progress: std::cell::Cell<bool>,
+    /// The names whose bindings are being compared (by their function's range, `None` at
+    /// module level), each with the type assumed for it once its first binding gave one.
+    names_in_progress: std::cell::RefCell<Vec<NameInProgress>>,
 }
+
+type NameInProgress = ((Option<TextRange>, String), Option<HostTy>);
 
 /// A call and the function around it (`None` at module level).
 type CallSite<'a> = (&'a ast::ExprCall, Option<&'a ast::StmtFunctionDef>);
@@ -1000,11 +1044,17 @@ impl<'a> Evaluator<'_, 'a> {
     /// What the callers of the enclosing module-level function pass for its parameter
     /// `name` (or its default): the first call, in source order, whose argument is known.
     fn parameter_value(&self, name: &str, depth: usize) -> Option<HostTy> {
-        let def = self.def?;
         let local = self.local?;
         if !local.params.contains(name) && !local.rebound_params.contains(name) {
             return None;
         }
+        self.passed_argument(name, depth)
+    }
+
+    /// What the callers of the enclosing module-level function pass for its parameter `name`
+    /// (or its default), whatever the body later binds to the name.
+    fn passed_argument(&self, name: &str, depth: usize) -> Option<HostTy> {
+        let def = self.def?;
         let (callee, skipped) = match self.functions.by_name.get(def.name.as_str()) {
             Some((defined, _)) if std::ptr::eq(*defined, def) => (def.name.as_str(), 0),
             // `__init__`: called through its class, which passes `self`.
@@ -1081,6 +1131,47 @@ impl<'a> Evaluator<'_, 'a> {
             return Evaluator { local: None, def: None, at: None, ..*self }.eval(default?, depth + 1);
         }
         None
+    }
+
+    /// The one type every binding of `name` in its scope gives (a parameter's from its
+    /// callers), where the name is bound more than once or by a loop: `fa, fb = fb, fa` keeps
+    /// each name's type when both have the same, `half *= 2` keeps an int an int. A binding
+    /// that reads a name being compared sees the type its first binding gave (checked
+    /// against every other binding, so `x = x.T` in a loop leaves `x` unknown).
+    fn agreed_value(&self, name: &str, depth: usize) -> Option<HostTy> {
+        let (env, scope, def) = match self.local {
+            Some(local) if local.names.contains_key(name) => (local, self.def.map(|d| d.range()), self.def),
+            _ if self.module.names.contains_key(name) => (self.module, None, None),
+            _ => return None,
+        };
+        let bounds = env.bindings.get(name)?;
+        let key = (scope, name.to_string());
+        let functions = self.functions;
+        if let Some((_, assumed)) = functions.names_in_progress.borrow().iter().find(|(k, _)| *k == key) {
+            return assumed.clone();
+        }
+        // Each comparison evaluates every binding: nesting few keeps the work small.
+        if functions.names_in_progress.borrow().len() >= 4 {
+            return None;
+        }
+        let local = if scope.is_some() { Some(env) } else { None };
+        let at = |at: TextSize| Evaluator { local, def, at: Some(at), ..*self };
+        let one = |bound: &Bound<'a>| match *bound {
+            Bound::Param => Evaluator { local, def, at: None, ..*self }.passed_argument(name, depth + 1),
+            Bound::Value(start, value) => at(start).eval(value, depth + 1),
+            Bound::Aug(aug) => at(aug.start()).binop(aug.op, &aug.target, &aug.value, depth + 1),
+            Bound::RangeFor => Some(HostTy::Value(Type::Scalar(Scalar::I64))),
+            Bound::Unknown => None,
+        };
+        functions.names_in_progress.borrow_mut().push((key, None));
+        let agreed = bounds.first().and_then(one).filter(|first| {
+            if let Some(last) = functions.names_in_progress.borrow_mut().last_mut() {
+                last.1 = Some(first.clone());
+            }
+            bounds[1..].iter().all(|b| one(b).as_ref() == Some(first))
+        });
+        functions.names_in_progress.borrow_mut().pop();
+        agreed
     }
 
     /// `self.f` in a method: the value every assignment of it in the class's methods gives,
@@ -1202,7 +1293,7 @@ impl<'a> Evaluator<'_, 'a> {
             },
             Expr::BooleanLiteral(_) => scalar(Scalar::Bool),
             Expr::UnaryOp(u) if matches!(u.op, UnaryOp::USub | UnaryOp::UAdd) => match self.eval(&u.operand, depth + 1)? {
-                HostTy::Value(Type::Scalar(s)) if matches!(s, Scalar::I64 | Scalar::F64) => scalar(s),
+                HostTy::Value(Type::Scalar(s)) if matches!(s, Scalar::I64 | Scalar::F64 | Scalar::C128) => scalar(s),
                 _ => None,
             },
             Expr::Tuple(t) => {
@@ -1221,46 +1312,32 @@ impl<'a> Evaluator<'_, 'a> {
                     None => Some(HostTy::Length(t.elts.len())),
                 }
             }
-            Expr::BinOp(b) => {
-                let (l, r) = (self.eval(&b.left, depth + 1)?, self.eval(&b.right, depth + 1)?);
-                if array_parts(&l).is_some() || array_parts(&r).is_some() {
-                    let operand = |ty: &HostTy, e: &Expr| match (array_parts(ty), ty) {
-                        (Some(parts), _) => Some(Operand::Array(parts)),
-                        (None, HostTy::Value(Type::Scalar(s))) if self.numpy_scalar(e, depth) => Some(Operand::Array((Type::Scalar(*s), 0, Layout::C))),
-                        (None, HostTy::Value(Type::Scalar(s))) => Some(Operand::Python(*s)),
-                        _ => None,
-                    };
-                    return array_arithmetic(b.op, operand(&l, &b.left)?, operand(&r, &b.right)?);
-                }
-                let (HostTy::Value(Type::Scalar(l)), HostTy::Value(Type::Scalar(r))) = (l, r) else {
+            Expr::BinOp(b) => self.binop(b.op, &b.left, &b.right, depth),
+            // `a < 0.5` of an array: a bool array of the operands' broadcast shape.
+            Expr::Compare(c) if c.ops.len() == 1 && !matches!(c.ops[0], ast::CmpOp::Is | ast::CmpOp::IsNot | ast::CmpOp::In | ast::CmpOp::NotIn) => {
+                let (l, r) = (self.eval(&c.left, depth + 1)?, self.eval(&c.comparators[0], depth + 1)?);
+                if array_parts(&l).is_none() && array_parts(&r).is_none() {
                     return None;
-                };
-                let ints = l == Scalar::I64 && r == Scalar::I64;
-                let floats = matches!(l, Scalar::I64 | Scalar::F64) && matches!(r, Scalar::I64 | Scalar::F64);
-                match b.op {
-                    Operator::Div if floats => scalar(Scalar::F64),
-                    Operator::Add | Operator::Sub | Operator::Mult | Operator::FloorDiv | Operator::Mod if ints => {
-                        scalar(Scalar::I64)
-                    }
-                    Operator::Add | Operator::Sub | Operator::Mult | Operator::FloorDiv | Operator::Mod | Operator::Pow
-                        if floats && !ints =>
-                    {
-                        scalar(Scalar::F64)
-                    }
-                    _ => None,
                 }
+                let (_, ndim, layout) = array_parts(&array_arithmetic(Operator::Add, self.operand(&l, &c.left, depth)?, self.operand(&r, &c.comparators[0], depth)?)?)?;
+                array(Scalar::Bool.into(), ndim, layout)
             }
             Expr::Name(n) => {
                 let name = n.id.as_str();
                 if let Some(binding) = self.rebound_value(name) {
-                    let (at, value) = binding?;
-                    return Evaluator { at: Some(at), ..*self }.eval(value, depth + 1);
+                    return match binding {
+                        Some((at, value)) => Evaluator { at: Some(at), ..*self }.eval(value, depth + 1),
+                        None => self.agreed_value(name, depth),
+                    };
                 }
                 if let Some(value) = self.name_value(name) {
                     return self.eval(value, depth + 1);
                 }
                 if let Some(passed) = self.parameter_value(name, depth) {
                     return Some(passed);
+                }
+                if let Some(agreed) = self.agreed_value(name, depth) {
+                    return Some(agreed);
                 }
                 let path = self.path(expr)?;
                 scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(|s| HostTy::Dtype(s.into()))
@@ -1276,6 +1353,9 @@ impl<'a> Evaluator<'_, 'a> {
             }
             Expr::Attribute(a) => {
                 if let Some(path) = self.path(expr) {
+                    if matches!(path.as_str(), "math.pi" | "math.e" | "math.tau" | "math.inf" | "math.nan" | "numpy.pi" | "numpy.e" | "numpy.inf" | "numpy.nan") {
+                        return scalar(Scalar::F64);
+                    }
                     return scalar_type_of_path(&path).filter(|_| path.starts_with("numpy.")).map(|s| HostTy::Dtype(s.into()));
                 }
                 if let Some(value) = self.self_attribute(a, depth) {
@@ -1302,6 +1382,16 @@ impl<'a> Evaluator<'_, 'a> {
             Expr::Subscript(s) => match self.eval(&s.value, depth + 1)? {
                 // `a.shape[0]`
                 HostTy::Shape(_) => scalar(Scalar::I64),
+                // `a[1:]` of a 1-D array is contiguous, `a[::-1]` or `a[::2]` is not.
+                HostTy::Value(Type::Array { dtype, ndim: 1, layout, readonly }) if let Expr::Slice(slice) = &*s.slice => {
+                    let unit = match slice.step.as_deref() {
+                        None => true,
+                        Some(Expr::NumberLiteral(n)) => n.value.as_int().and_then(|i| i.as_i64()) == Some(1),
+                        Some(_) => false,
+                    };
+                    let layout = if unit { layout } else { Layout::A };
+                    Some(HostTy::Value(Type::Array { dtype, ndim: 1, layout, readonly }))
+                }
                 // `recs[i]` of a record array: the record (`numpy.void`), which `typeof` types
                 // as the array's `Record`.
                 HostTy::Value(Type::Array { dtype, ndim, .. })
@@ -1312,6 +1402,112 @@ impl<'a> Evaluator<'_, 'a> {
                 _ => None,
             },
             Expr::Call(call) => self.call(call, depth),
+            _ => None,
+        }
+    }
+
+    /// What `method` of a random generator draws (`generator`: a `np.random.Generator`,
+    /// else the legacy API of `np.random.*` and `RandomState`): float64 (or the `dtype` a
+    /// Generator is asked for) or int64 values, an array of the `size`'s rank, else one
+    /// Python number. Draws whose parameters broadcast (`uniform(lo, hi)`) need a `size`.
+    fn random_draw(&self, generator: bool, method: &str, call: &ast::ExprCall, depth: usize) -> Option<HostTy> {
+        let args = &call.arguments.args;
+        let kw = |name: &str| {
+            call.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name)).map(|k| &k.value)
+        };
+        if args.iter().any(Expr::is_starred_expr) || call.arguments.keywords.iter().any(|k| k.arg.is_none()) {
+            return None;
+        }
+        let arg = |pos: usize, name: &str| args.get(pos).or_else(|| kw(name));
+        // (position of `size`, of `dtype` (`usize::MAX`: none), the default dtype, whether a
+        // draw without a size is one number).
+        let (size, dtype, default, scalar) = match method {
+            // Each argument is an axis length: as many axes as arguments.
+            "rand" | "randn" if !generator => {
+                if !call.arguments.keywords.is_empty() {
+                    return None;
+                }
+                return match args.len() {
+                    0 => Some(HostTy::Value(Type::Scalar(Scalar::F64))),
+                    n => array(Scalar::F64.into(), n, Layout::C),
+                };
+            }
+            "random" | "standard_normal" | "standard_exponential" if generator => (0, 1, Scalar::F64, true),
+            "random" | "random_sample" | "ranf" | "sample" | "standard_normal" | "standard_exponential" if !generator => {
+                (0, usize::MAX, Scalar::F64, true)
+            }
+            "uniform" | "normal" | "lognormal" | "beta" | "gamma" | "binomial" => (2, usize::MAX, Scalar::F64, false),
+            "exponential" | "rayleigh" => (1, usize::MAX, Scalar::F64, false),
+            "poisson" | "geometric" => (1, usize::MAX, Scalar::I64, false),
+            "integers" if generator => (2, 3, Scalar::I64, false),
+            "randint" if !generator => (2, 3, Scalar::I64, false),
+            _ => return None,
+        };
+        let default = if matches!(method, "binomial") { Scalar::I64 } else { default };
+        let dtype = match arg(dtype, "dtype") {
+            Some(e) if dtype != usize::MAX => match self.dtype(e, depth)? {
+                Type::Scalar(s) => s,
+                _ => return None,
+            },
+            _ => default,
+        };
+        match arg(size, "size") {
+            // One Python float (whatever the dtype), or an int64 between int bounds.
+            Some(Expr::NoneLiteral(_)) | None if scalar => Some(HostTy::Value(Type::Scalar(Scalar::F64))),
+            Some(Expr::NoneLiteral(_)) | None if matches!(method, "integers" | "randint") && dtype == Scalar::I64 => {
+                let int = |a: &Expr| matches!(self.eval(a, depth + 1), Some(HostTy::Value(Type::Scalar(Scalar::I64))));
+                args.iter().take(2).all(int).then_some(HostTy::Value(Type::Scalar(Scalar::I64)))
+            }
+            Some(Expr::NoneLiteral(_)) | None => None,
+            Some(size) => array(dtype.into(), self.ndim_of_shape(size, depth)?, Layout::C),
+        }
+    }
+
+    /// `left op right` in host code: NumPy array arithmetic, or Python int and float
+    /// arithmetic.
+    fn binop(&self, op: Operator, left: &Expr, right: &Expr, depth: usize) -> Option<HostTy> {
+        let scalar = |s: Scalar| Some(HostTy::Value(Type::Scalar(s)));
+        let (l, r) = (self.eval(left, depth + 1)?, self.eval(right, depth + 1)?);
+        if array_parts(&l).is_some() || array_parts(&r).is_some() {
+            return array_arithmetic(op, self.operand(&l, left, depth)?, self.operand(&r, right, depth)?);
+        }
+        let (HostTy::Value(Type::Scalar(l)), HostTy::Value(Type::Scalar(r))) = (l, r) else {
+            return None;
+        };
+        let ints = l == Scalar::I64 && r == Scalar::I64;
+        let floats = matches!(l, Scalar::I64 | Scalar::F64) && matches!(r, Scalar::I64 | Scalar::F64);
+        let complex = matches!(l, Scalar::I64 | Scalar::F64 | Scalar::C128) && matches!(r, Scalar::I64 | Scalar::F64 | Scalar::C128);
+        match op {
+            Operator::Add | Operator::Sub | Operator::Mult | Operator::Div | Operator::Pow if complex && !floats => scalar(Scalar::C128),
+            Operator::Div if floats => scalar(Scalar::F64),
+            Operator::Add
+            | Operator::Sub
+            | Operator::Mult
+            | Operator::FloorDiv
+            | Operator::Mod
+            | Operator::LShift
+            | Operator::RShift
+            | Operator::BitAnd
+            | Operator::BitOr
+            | Operator::BitXor
+                if ints =>
+            {
+                scalar(Scalar::I64)
+            }
+            Operator::Add | Operator::Sub | Operator::Mult | Operator::FloorDiv | Operator::Mod | Operator::Pow if floats && !ints => {
+                scalar(Scalar::F64)
+            }
+            _ => None,
+        }
+    }
+
+    /// An operand of array arithmetic: an array, a NumPy scalar (promoted by its type) or a
+    /// Python number (promoted weakly).
+    fn operand(&self, ty: &HostTy, expr: &Expr, depth: usize) -> Option<Operand> {
+        match (array_parts(ty), ty) {
+            (Some(parts), _) => Some(Operand::Array(parts)),
+            (None, HostTy::Value(Type::Scalar(s))) if self.numpy_scalar(expr, depth) => Some(Operand::Array((Type::Scalar(*s), 0, Layout::C))),
+            (None, HostTy::Value(Type::Scalar(s))) => Some(Operand::Python(*s)),
             _ => None,
         }
     }
@@ -1372,6 +1568,9 @@ impl<'a> Evaluator<'_, 'a> {
             && self.path(&call.func).is_none()
         {
             let base = self.eval(&attr.value, depth + 1)?;
+            if let HostTy::Rng(generator) = base {
+                return self.random_draw(generator, attr.attr.as_str(), call, depth);
+            }
             let (dtype, ndim, layout) = array_parts(&base)?;
             return match attr.attr.as_str() {
                 "astype" => array(self.dtype(arg(0, "dtype")?, depth)?, ndim, layout),
@@ -1474,6 +1673,8 @@ impl<'a> Evaluator<'_, 'a> {
                         Scalar::I16 | Scalar::U16 => Some(Scalar::F32),
                         s if s.is_int() => Some(Scalar::F64),
                         s if s.is_float() => Some(s),
+                        // Complex loops: the transcendental functions, not the rounding ones.
+                        s if s.is_complex() && matches!(name, "sqrt" | "exp" | "log" | "log10" | "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh") => Some(s),
                         _ => None,
                     };
                     match self.eval(&args[0], depth + 1)? {
@@ -1526,34 +1727,54 @@ impl<'a> Evaluator<'_, 'a> {
                     let dpos = if matches!(name, "array" | "asarray") { 1 } else { usize::MAX };
                     array(dtype_or(dpos, d)?, nd, forced.unwrap_or(layout))
                 }
-                "random.rand" | "random.randn" => {
-                    if args.is_empty() {
-                        return Some(HostTy::Value(Type::Scalar(Scalar::F64)));
-                    }
-                    for a in args {
-                        match self.eval(a, depth + 1)? {
-                            HostTy::Value(Type::Scalar(s)) if s.is_int() => {}
-                            _ => return None,
+                "random.default_rng" | "random.Generator" => Some(HostTy::Rng(true)),
+                "random.RandomState" => Some(HostTy::Rng(false)),
+                _ if let Some(method) = name.strip_prefix("random.") => self.random_draw(false, method, call, depth),
+                // `np.where(a < 0.5, -1, 1)`: the broadcast of the three, of the two values'
+                // promoted dtype.
+                "where" if args.len() == 3 && call.arguments.keywords.is_empty() => {
+                    let (_, cond_ndim, cond_layout) = array_parts(&self.eval(&args[0], depth + 1)?)?;
+                    let (x, y) = (self.eval(&args[1], depth + 1)?, self.eval(&args[2], depth + 1)?);
+                    let (d, ndim, layout) = match (self.operand(&x, &args[1], depth)?, self.operand(&y, &args[2], depth)?) {
+                        (Operand::Python(a), Operand::Python(b)) => {
+                            let d = match (a, b) {
+                                (Scalar::Bool, Scalar::Bool) => Scalar::Bool,
+                                (Scalar::Bool | Scalar::I64, Scalar::Bool | Scalar::I64) => Scalar::I64,
+                                (Scalar::Bool | Scalar::I64 | Scalar::F64, Scalar::Bool | Scalar::I64 | Scalar::F64) => Scalar::F64,
+                                _ => return None,
+                            };
+                            (d.into(), 0, Layout::C)
                         }
+                        (a, b) => array_parts(&array_arithmetic(Operator::Add, a, b)?)?,
+                    };
+                    // Only C order is sure to be kept (NumPy's `K` order otherwise).
+                    if [(cond_ndim, cond_layout), (ndim, layout)].iter().any(|&(n, l)| n > 1 && l != Layout::C) {
+                        return None;
                     }
-                    array(Scalar::F64.into(), args.len(), Layout::C)
+                    array(d, ndim.max(cond_ndim), Layout::C)
                 }
-                "random.random" | "random.random_sample" | "random.ranf" | "random.sample" | "random.standard_normal" => {
-                    match arg(0, "size") {
-                        None => Some(HostTy::Value(Type::Scalar(Scalar::F64))),
-                        Some(size) => array(Scalar::F64.into(), self.ndim_of_shape(size, depth)?, Layout::C),
+                // A new C-ordered array of the arrays' promoted dtype: as many axes as each
+                // (`concatenate`) or one more (`stack`).
+                "concatenate" | "stack" if matches!(arg(1, "axis"), None | Some(Expr::NumberLiteral(_))) && args.len() <= 2 => {
+                    let (Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. })) = arg(0, "arrays")? else {
+                        return None;
+                    };
+                    let mut parts: Option<(Type, usize, Layout)> = None;
+                    for e in elts {
+                        let (d, nd, layout) = array_parts(&self.eval(e, depth + 1)?)?;
+                        // Other orders are kept (NumPy's `K` order): only C is sure.
+                        if nd > 1 && layout != Layout::C {
+                            return None;
+                        }
+                        parts = Some(match parts {
+                            None => (d, nd, Layout::C),
+                            Some((acc, n, _)) if n == nd => array_parts(&array_arithmetic(Operator::Add, Operand::Array((acc, nd, Layout::C)), Operand::Array((d, nd, Layout::C)))?)?,
+                            Some(_) => return None,
+                        });
                     }
-                }
-                "random.uniform" | "random.normal" => match arg(2, "size") {
-                    None => None,
-                    Some(size) => array(Scalar::F64.into(), self.ndim_of_shape(size, depth)?, Layout::C),
-                },
-                "random.randint" => {
-                    let dtype = dtype_or(3, Scalar::I64.into())?;
-                    match arg(2, "size") {
-                        None => Some(HostTy::Value(Type::Scalar(Scalar::I64))).filter(|_| dtype == Type::Scalar(Scalar::I64)),
-                        Some(size) => array(dtype, self.ndim_of_shape(size, depth)?, Layout::C),
-                    }
+                    let (d, nd, _) = parts?;
+                    let dtype = dtype_or(usize::MAX, d)?;
+                    array(dtype, if name == "stack" { nd + 1 } else { nd }, Layout::C)
                 }
                 _ => None,
             };
@@ -1927,6 +2148,162 @@ def main():
         }
     }
 
+    /// `launches(src)[kernel]`, each type as its text.
+    fn launch_texts(src: &str, kernel: &str) -> Vec<Vec<String>> {
+        launches(src).remove(kernel).unwrap_or_default()
+    }
+
+    fn texts(lists: &[&[&str]]) -> Vec<Vec<String>> {
+        lists.iter().map(|l| l.iter().map(|t| t.to_string()).collect()).collect()
+    }
+
+    #[test]
+    fn random_draws_type_as_numba_typeof() {
+        // realworld set2 (nbody_tiles, option_pricing, ising, smith_waterman): generator
+        // draws made float32 by `.astype` or `dtype=`. Expected: numba.typeof of the values
+        // this code makes (oracle venv); `unsized` is never called, so `n` is unknown there.
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, b, c):
+    pass
+
+@cuda.jit
+def k2(a, b, c):
+    pass
+
+def main(n, seed):
+    rng = np.random.default_rng(seed)
+    k[1, 32](rng.uniform(size=n).astype(np.float32), np.random.default_rng(seed).standard_normal(n, dtype=np.float32),
+             np.random.rand(n).astype(np.float32))
+    k[1, 32](rng.random((n, 3)), rng.integers(0, 4, (n, 2), dtype=np.int32), np.random.RandomState(seed).randn(n, 2, 3))
+    k[1, 32](np.where(rng.random((n, n)) < 0.5, -1, 1).astype(np.int8), rng.normal(0.0, 1.0, n), rng.integers(0, 9))
+
+def unsized(n):
+    k2[1, 32](np.random.rand(n, n).astype(np.float32), np.random.randn(n), np.random.random())
+
+main(1000, 7)
+"#;
+        let expected: &[&[&str]] = &[
+            &["array(float32, 1d, C)", "array(float32, 1d, C)", "array(float32, 1d, C)"],
+            &["array(float64, 2d, C)", "array(int32, 2d, C)", "array(float64, 3d, C)"],
+            &["array(int8, 2d, C)", "array(float64, 1d, C)", "int64"],
+        ];
+        assert_eq!(launch_texts(src, "k"), texts(expected));
+        assert_eq!(launch_texts(src, "k2"), texts(&[&["array(float32, 2d, C)", "array(float64, 1d, C)", "float64"]]));
+        // A draw whose size is unknown has no known rank; a Generator has no `rand`, the
+        // legacy API no `integers`.
+        let unknown = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a):
+    pass
+
+def f(n, shape):
+    k[1, 32](np.random.default_rng(0).uniform(size=shape).astype(np.float32))
+    k[1, 32](np.random.default_rng(0).rand(3))
+    k[1, 32](np.random.RandomState(0).integers(0, 4, 3))
+    k[1, 32](np.random.default_rng(0).uniform(0.0, 1.0))
+"#;
+        assert_eq!(launch_texts(unknown, "k"), Vec::<Vec<String>>::new());
+    }
+
+    #[test]
+    fn names_every_binding_gives_one_type_keep_it_in_loops() {
+        // realworld set2 lbm_d2q9.py / heat3d.py: ping-pong buffers swapped in the time loop;
+        // fft_radix2.py: `half *= 2`; smith_waterman.py: a `range` loop variable. Expected:
+        // numba.typeof at each launch (oracle venv, NumPy arrays for the device arrays).
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, b, c):
+    pass
+
+@cuda.jit
+def k2(a, b, c, d):
+    pass
+
+@cuda.jit
+def k3(a, b):
+    pass
+
+@cuda.jit
+def k4(a, b=None):
+    pass
+
+def run(steps=3, dt=0.1, n=1024):
+    fa = cuda.device_array((9, n), dtype=np.float32)
+    fb = cuda.device_array_like(fa)
+    half = 1
+    for _ in range(steps):
+        k[1, 32](fa, fb, half)
+        fa, fb = fb, fa
+        half *= 2
+    for i in range(steps):
+        k2[1, 32](fa, fb, i, dt)
+
+def step(d_u, dt):
+    k3[1, 32](d_u, dt)
+
+def unknown(n, steps):
+    a = np.zeros(3, np.float32)
+    b = np.zeros(3, np.float64)
+    x = np.zeros((n, 2))
+    h = 1
+    for _ in range(steps):
+        k4[1, 32](a, b)
+        k4[1, 32](x)
+        k4[1, 32](h)
+        a, b = b, a
+        x = x.T
+        h *= 0.5
+
+step(np.zeros(4, np.float32), 0.01)
+"#;
+        let arrays = ["array(float32, 2d, C)", "array(float32, 2d, C)"];
+        assert_eq!(launch_texts(src, "k"), texts(&[&[arrays[0], arrays[1], "int64"]]));
+        assert_eq!(launch_texts(src, "k2"), texts(&[&[arrays[0], arrays[1], "int64", "float64"]]));
+        assert_eq!(launch_texts(src, "k3"), texts(&[&["array(float32, 1d, C)", "float64"]]));
+        // A swap of two types, `x = x.T` and an int turned float take a type per iteration.
+        assert_eq!(launch_texts(src, "k4"), Vec::<Vec<String>>::new());
+    }
+
+    #[test]
+    fn host_arithmetic_of_constants_slices_and_joins() {
+        // realworld set2 fft_radix2.py (`1 << LOG2N`, complex twiddles) and fir_filter.py
+        // (`math.pi`, `np.concatenate`, `np.stack` of a reversed signal). Expected:
+        // numba.typeof of each value (oracle venv).
+        let src = r#"
+import math
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k3(a, b, c, d):
+    pass
+
+@cuda.jit
+def k4(a, b, c, d):
+    pass
+
+N = 1 << 8
+t = np.arange(N) / N
+sig = np.sin(2 * math.pi * 440 * t) + 0.3 * np.sin(2 * np.pi * 9000 * t)
+tw = np.exp(-2j * np.pi * np.arange(N // 2) / N)
+k3[1, 32](np.concatenate([np.zeros(4, np.float32), sig.astype(np.float32)]), np.stack([sig, sig[::-1]]), sig[::-1], sig[1:])
+k4[1, 32](tw, tw.astype(np.complex64), N | 3, -2j * math.pi)
+"#;
+        let k3: &[&str] = &["array(float32, 1d, C)", "array(float64, 2d, C)", "array(float64, 1d, A)", "array(float64, 1d, C)"];
+        assert_eq!(launch_texts(src, "k3"), texts(&[k3]));
+        assert_eq!(launch_texts(src, "k4"), texts(&[&["array(complex128, 1d, C)", "array(complex64, 1d, C)", "int64", "complex128"]]));
+    }
+
     #[test]
     fn rng_states_type_as_xoroshiro128p_arrays() {
         // realworld14/random_3d.py: states from create_xoroshiro128p_states, however imported.
@@ -2071,7 +2448,8 @@ def main(n, p):
         let params = &launch_param_types(&db, file)["k"];
         let shown: Vec<Vec<String>> =
             params.iter().map(|s| s.iter().map(|t| t.as_ref().map_or("?".to_string(), |t| t.to_string())).collect()).collect();
-        assert_eq!(shown[0], vec!["array(float32, 1d, C)", "array(float32, 1d, C)", "?", "?"]);
+        // `np.random.rand(n)` is 1-D whatever `n` is; `p` is unknown.
+        assert_eq!(shown[0], vec!["array(float32, 1d, C)", "array(float32, 1d, C)", "array(float32, 1d, C)", "?"]);
     }
 
     #[test]
