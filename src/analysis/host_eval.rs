@@ -233,19 +233,26 @@ impl<'a> HostEval<'a> {
             Some(d) => self.dtype(d),
             None => Some(default),
         };
-        let Some(path) = host_path(&call.func, self.constants) else {
-            // Methods on an array: `.astype(dtype)`, `.copy()`, `.copy_to_host()`.
-            let Expr::Attribute(attr) = &*call.func else { return None };
-            let mut array = self.array_at(&attr.value, depth + 1, names)?;
-            return match attr.attr.as_str() {
-                "astype" => {
-                    array.dtype = args.args.first().or_else(|| keyword("dtype")).and_then(|d| self.dtype(d));
+        if let Some((derived, source)) = self.derived_array(call) {
+            return match derived {
+                Derived::Copy => self.array_at(source, depth + 1, names),
+                Derived::Cast(dtype) => {
+                    let mut array = self.array_at(source, depth + 1, names)?;
+                    array.dtype = dtype.and_then(|d| self.dtype(d));
                     Some(array)
                 }
-                "copy" | "copy_to_host" => Some(array),
-                _ => None,
+                Derived::Like(fill, dtype) => {
+                    // The source array is only read: its names say nothing of the new one's contents.
+                    let mut array = self.array_at(source, depth + 1, &mut Vec::new())?;
+                    array.fill = fill;
+                    if let Some(d) = dtype {
+                        array.dtype = self.dtype(d);
+                    }
+                    Some(array)
+                }
             };
-        };
+        }
+        let path = host_path(&call.func, self.constants)?;
         let name = path.strip_prefix("numpy.").or_else(|| path.strip_prefix("numba.cuda."))?;
         match name {
             "zeros" | "ones" | "empty" | "full" | "device_array" | "pinned_array" | "mapped_array" | "managed_array" => {
@@ -281,28 +288,57 @@ impl<'a> HostEval<'a> {
                 let shape = self.dims(keyword("size").or(args.args.get(2))?, depth + 1)?;
                 Some(MadeArray { fill: Fill::Randint, dtype: dtype_or(Scalar::I64), shape })
             }
+            _ => None,
+        }
+    }
+
+    /// The array a call makes from another of the same shape, and how: one list of the
+    /// copies, casts and `*_like` constructors for every reader of host arrays.
+    pub fn derived_array(&self, call: &'a ast::ExprCall) -> Option<(Derived<'a>, &'a Expr)> {
+        let args = &call.arguments;
+        let keyword = |name: &str| args.find_keyword(name).map(|k| &k.value);
+        let Some(path) = host_path(&call.func, self.constants) else {
+            // Methods on an array: `.astype(dtype)`, `.copy()`, `.copy_to_host()`.
+            let Expr::Attribute(attr) = &*call.func else { return None };
+            let derived = match attr.attr.as_str() {
+                "astype" => Derived::Cast(args.args.first().or_else(|| keyword("dtype"))),
+                "copy" | "copy_to_host" => Derived::Copy,
+                _ => return None,
+            };
+            return Some((derived, &attr.value));
+        };
+        let name = path.strip_prefix("numpy.").or_else(|| path.strip_prefix("numba.cuda."))?;
+        let derived = match name {
             "zeros_like" | "ones_like" | "empty_like" | "full_like" | "device_array_like" | "pinned_array_like"
             | "mapped_array_like" => {
                 if keyword("shape").is_some() {
                     return None;
                 }
-                // The source array is only read: its names say nothing of the new one's contents.
-                let mut array = self.array_at(args.args.first()?, depth + 1, &mut Vec::new())?;
-                array.fill = match name {
+                let fill = match name {
                     "zeros_like" => Fill::Zeros,
                     "ones_like" => Fill::Ones,
                     "full_like" => Fill::Other,
                     _ => Fill::Empty,
                 };
-                if let Some(d) = keyword("dtype") {
-                    array.dtype = self.dtype(d);
-                }
-                Some(array)
+                Derived::Like(fill, keyword("dtype"))
             }
-            "to_device" | "ascontiguousarray" | "copy" | "asarray" if keyword("dtype").is_none() => {
-                self.array_at(args.args.first()?, depth + 1, names)
-            }
-            _ => None,
-        }
+            "to_device" | "ascontiguousarray" | "asfortranarray" | "copy" | "asarray" => match keyword("dtype") {
+                Some(dtype) => Derived::Cast(Some(dtype)),
+                None => Derived::Copy,
+            },
+            _ => return None,
+        };
+        Some((derived, args.args.first()?))
     }
+}
+
+/// How a call makes an array from another one of the same shape ([`HostEval::derived_array`]).
+pub enum Derived<'a> {
+    /// The same values: `cuda.to_device(h)`, `np.ascontiguousarray(h)`, `h.copy()`.
+    Copy,
+    /// The same values cast to a dtype (when known): `h.astype(np.float32)`, `np.asarray(h, dtype=...)`.
+    Cast(Option<&'a Expr>),
+    /// A new array of the same shape: `np.zeros_like(h)`, `cuda.device_array_like(h)`; its
+    /// `dtype=` if given.
+    Like(Fill, Option<&'a Expr>),
 }

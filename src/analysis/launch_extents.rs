@@ -113,14 +113,7 @@ fn same_extent<'a>(host: &HostEval<'a>, arg: &'a Expr, array: &str) -> bool {
         return true;
     }
     let Expr::Call(c) = host.resolve(arg) else { return false };
-    let copies = qualified_path(&c.func, host.constants()).is_some_and(|path| {
-        matches!(
-            path.as_str(),
-            "numba.cuda.to_device" | "numba.cuda.device_array_like" | "numba.cuda.pinned_array_like" | "numba.cuda.mapped_array_like"
-                | "numpy.copy" | "numpy.ascontiguousarray" | "numpy.empty_like" | "numpy.zeros_like" | "numpy.ones_like" | "numpy.full_like"
-        )
-    });
-    copies && c.arguments.args.first().is_some_and(is_array) && c.arguments.keywords.iter().all(|k| k.arg.as_deref() != Some("shape"))
+    host.derived_array(c).is_some_and(|(_, source)| is_array(source))
 }
 
 /// `n // d`, or the same written `int(n / d)` or `math.floor(n / d)` (equal for the
