@@ -60,6 +60,7 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Stmt};
 use ruff_text_size::Ranged;
 
+use crate::analysis::bindings::{BindingKind, for_each_binding};
 use crate::analysis::facts::uniformity::{FunctionFacts, item_uniformity};
 use crate::lint::{Diagnostic, ItemContext};
 
@@ -73,7 +74,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         // A power of an index is a distance (`x**2 + y**2 > r**2`), not a position to range-check.
         let thread_index =
             |e: &Expr| !has_power(e) && facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
-        let mut lengths = length_variables(ctx, def);
+        let mut lengths = length_variables(def);
         let (bounds, stable) = exclusive_bound_parameters(ctx, def, &thread_index);
         lengths.extend(bounds.into_iter().map(|p| (p, None)));
         let length = |e: &Expr| is_length(e) || matches!(e, Expr::Name(n) if lengths.contains_key(n.id.as_str()));
@@ -317,41 +318,21 @@ fn one_based(def: &ast::StmtFunctionDef, index: &str, array: &str) -> bool {
 
 /// The variables assigned once, and that to a length: `n = a.shape[0]`, `rows, cols = a.shape`,
 /// each with the array it measures where that is a name.
-fn length_variables<'a>(ctx: &ItemContext<'a>, def: &'a ast::StmtFunctionDef) -> HashMap<&'a str, Option<&'a str>> {
+fn length_variables<'a>(def: &'a ast::StmtFunctionDef) -> HashMap<&'a str, Option<&'a str>> {
     let mut assigned: HashMap<&str, (usize, Option<Option<&str>>)> = HashMap::new();
-    let mut bind = |e: &'a Expr, length: Option<Option<&'a str>>| {
-        if let Expr::Name(n) = e {
-            let entry = assigned.entry(n.id.as_str()).or_default();
-            *entry = (entry.0 + 1, length);
-        }
-    };
-    ctx.visit_body(
-        def,
-        &mut |stmt| match stmt {
-            Stmt::Assign(a) => {
-                for target in &a.targets {
-                    match target {
-                        Expr::Tuple(t) => {
-                            let shape = match &*a.value {
-                                Expr::Attribute(at) if at.attr.as_str() == "shape" => Some(at.value.as_name_expr().map(|n| n.id.as_str())),
-                                _ => None,
-                            };
-                            t.elts.iter().for_each(|e| bind(e, shape));
-                        }
-                        _ => bind(target, (a.targets.len() == 1 && is_length(&a.value)).then(|| length_of(&a.value))),
-                    }
-                }
-            }
-            Stmt::AugAssign(a) => bind(&a.target, None),
-            Stmt::AnnAssign(a) => bind(&a.target, None),
-            Stmt::For(f) => match &*f.target {
-                Expr::Tuple(t) => t.elts.iter().for_each(|e| bind(e, None)),
-                target => bind(target, None),
+    for_each_binding(&def.body, &mut |binding| {
+        let length = match (binding.kind, binding.value, binding.stmt) {
+            (BindingKind::Assign, Some(value), _) if binding.bare && is_length(value) => Some(length_of(value)),
+            // `rows, cols = a.shape`
+            (BindingKind::Assign, None, Stmt::Assign(a)) if !binding.bare => match &*a.value {
+                Expr::Attribute(at) if at.attr.as_str() == "shape" => Some(at.value.as_name_expr().map(|n| n.id.as_str())),
+                _ => None,
             },
-            _ => {}
-        },
-        &mut |_| {},
-    );
+            _ => None,
+        };
+        let entry = assigned.entry(binding.name).or_default();
+        *entry = (entry.0 + 1, length);
+    });
     assigned.into_iter().filter_map(|(name, (count, length))| if count == 1 { length.map(|a| (name, a)) } else { None }).collect()
 }
 
