@@ -1867,11 +1867,7 @@ impl<'a> Evaluator<'_, 'a> {
         let mut fields = Vec::new();
         let (mut end, mut max_align) = (0u32, 1u32);
         for (i, (name, (ty, shape))) in names.into_iter().zip(formats).enumerate() {
-            let a = match &ty {
-                _ if !align => 1,
-                Type::Record(r) => r.alignment(),
-                t => t.as_scalar().map_or(1, Scalar::alignment),
-            };
+            let a = if align { ty.field_alignment() } else { 1 };
             let offset = match &offsets {
                 Some(o) => o[i],
                 None => end.div_ceil(a) * a,

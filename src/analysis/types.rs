@@ -392,15 +392,7 @@ impl Record {
         if !self.aligned {
             return 1;
         }
-        self.fields
-            .iter()
-            .map(|f| match &f.ty {
-                Type::Scalar(s) => s.alignment(),
-                Type::Record(r) => r.alignment(),
-                _ => 1,
-            })
-            .max()
-            .unwrap_or(1)
+        self.fields.iter().map(|f| f.ty.field_alignment()).max().unwrap_or(1)
     }
 }
 
@@ -532,6 +524,16 @@ impl Type {
         match self {
             Type::Scalar(s) => Some(*s),
             _ => None,
+        }
+    }
+
+    /// The alignment a record field of this type takes in an aligned record (NumPy's
+    /// `align=True`): a scalar's own, a nested record's largest field's, 1 for anything else.
+    pub fn field_alignment(&self) -> u32 {
+        match self {
+            Type::Scalar(s) => s.alignment(),
+            Type::Record(r) => r.alignment(),
+            _ => 1,
         }
     }
 
