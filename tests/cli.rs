@@ -389,6 +389,53 @@ fn fix_applies_safe_fixes_and_reports_what_is_left() {
     assert!(fixed.contains("math.sqrt(x[i]) * float32(2.0)") && fixed.contains("scale[(x.size + 32 - 1) // 32, 32]"), "{fixed}");
 }
 
+/// [`FIXABLE`] as a notebook: imports (and a magic) in one cell, the kernel in the next,
+/// the host code last, each cell's source a list of lines as nbformat writes it.
+fn fixable_notebook() -> serde_json::Value {
+    let (imports, rest) = FIXABLE.split_once("\n\n").unwrap();
+    let (kernel, host) = rest.split_once("\n\n").unwrap();
+    fn lines(text: &str) -> Vec<&str> {
+        text.split_inclusive('\n').collect()
+    }
+    let code = |source: Vec<&str>| serde_json::json!({"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": source});
+    let imports = format!("{imports}\n");
+    let mut first = vec!["%load_ext autoreload\n"];
+    first.extend(lines(&imports));
+    serde_json::json!({
+        "cells": [code(first), {"cell_type": "markdown", "metadata": {}, "source": ["The kernel"]}, code(lines(kernel)), code(lines(host))],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    })
+}
+
+#[test]
+fn fix_writes_notebook_cells_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k.ipynb");
+    let notebook = fixable_notebook();
+    let mut written = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut written, serde_json::ser::PrettyFormatter::with_indent(b" "));
+    serde::Serialize::serialize(&notebook, &mut serializer).unwrap();
+    let written = String::from_utf8(written).unwrap() + "\n";
+    std::fs::write(&file, &written).unwrap();
+    let out = kernlint(dir.path(), &["check", "--fix", "k.ipynb"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("fixed 2 finding(s) in 1 file(s); 2 remaining"), "{}", stderr(&out));
+    // The two safe fixes, in the kernel's cell; every other byte of the file as it was.
+    let fixed = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(fixed, written.replace("threadIdx.X", "threadIdx.x").replace("np.sqrt", "math.sqrt"));
+    let left = stdout(&out);
+    assert!(left.contains("k.ipynb:cell 2:5:36") && left.contains("k.ipynb:cell 3:4:11") && left.contains("KL401") && left.contains("KL109"), "{left}");
+
+    let out = kernlint(dir.path(), &["check", "--fix", "--unsafe-fixes", "k.ipynb"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let fixed: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(fixed["cells"][0], notebook["cells"][0], "the magic's cell is untouched");
+    let kernel: String = fixed["cells"][2]["source"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    let host: String = fixed["cells"][3]["source"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert!(kernel.ends_with("        out[i] = math.sqrt(x[i]) * float32(2.0)"), "{kernel}");
+    assert!(host.contains("scale[(x.size + 32 - 1) // 32, 32](out, x)\n"), "{host}");
+}
+
 #[test]
 fn diff_prints_the_fixes_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();

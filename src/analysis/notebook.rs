@@ -1,13 +1,38 @@
-//! Jupyter notebooks: the code cells become one Python text; positions map back to cells.
+//! Jupyter notebooks: the code cells become one Python text; positions map back to cells,
+//! and edits of that text (fixes) are written back into the cells.
 
+use ruff_text_size::{TextRange, TextSize};
 use serde_json::Value;
 
 /// A notebook's code cells joined as Python, and where each cell starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notebook {
     pub python: String,
-    /// First line (zero-based, in `python`) of each code cell, in order.
-    cell_first_lines: Vec<u32>,
+    /// The notebook's JSON, to write edited cells back into.
+    document: Value,
+    /// Indentation of the JSON file (nbformat writes 1 space), `None` when written on one line.
+    indent: Option<usize>,
+    trailing_newline: bool,
+    cells: Vec<CodeCell>,
+}
+
+/// Where a code cell's text lies in [`Notebook::python`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct CodeCell {
+    /// Index in the notebook's `cells` list.
+    index: usize,
+    /// First line (zero-based) in `python`.
+    first_line: u32,
+    /// Bytes of `python` holding the cell's lines, each ended by `\n`.
+    range: TextRange,
+    /// Offsets in `python` of the `#` put before IPython magics (`%time`, `!pip`).
+    magics: Vec<TextSize>,
+    /// Whether the source's last line ends with a newline (the joined text always has one).
+    ends_with_newline: bool,
+    /// The source as a list of lines (nbformat) rather than one string.
+    as_lines: bool,
+    /// `\r\n` line ends, which the joined text does not keep: such cells are not edited.
+    crlf: bool,
 }
 
 /// A position inside a notebook: the 1-based code cell and the zero-based line in it.
@@ -21,42 +46,135 @@ impl Notebook {
     /// Parse `.ipynb` JSON. IPython magics (`%time`, `!pip`) become comments so the
     /// rest of the cell still parses.
     pub fn parse(json: &str) -> Result<Self, String> {
-        let doc: Value = serde_json::from_str(json).map_err(|e| format!("not a valid notebook: {e}"))?;
-        let cells = doc.get("cells").and_then(Value::as_array).ok_or("not a valid notebook: no `cells` list")?;
+        let document: Value = serde_json::from_str(json).map_err(|e| format!("not a valid notebook: {e}"))?;
+        let list = document.get("cells").and_then(Value::as_array).ok_or("not a valid notebook: no `cells` list")?;
         let mut python = String::new();
-        let mut cell_first_lines = Vec::new();
+        let mut cells = Vec::new();
         let mut line = 0u32;
-        for cell in cells {
+        for (index, cell) in list.iter().enumerate() {
             if cell.get("cell_type").and_then(Value::as_str) != Some("code") {
                 continue;
             }
-            let source = match cell.get("source") {
-                Some(Value::String(s)) => s.clone(),
-                Some(Value::Array(parts)) => parts.iter().filter_map(Value::as_str).collect(),
-                _ => String::new(),
+            let (source, as_lines) = match cell.get("source") {
+                Some(Value::String(s)) => (s.clone(), false),
+                Some(Value::Array(parts)) => (parts.iter().filter_map(Value::as_str).collect(), true),
+                _ => (String::new(), true),
             };
-            cell_first_lines.push(line);
+            let (first_line, start) = (line, TextSize::of(&python));
+            let mut magics = Vec::new();
             for text in source.lines() {
                 let trimmed = text.trim_start();
                 if trimmed.starts_with('%') || trimmed.starts_with('!') {
+                    magics.push(TextSize::of(&python));
                     python.push('#');
                 }
                 python.push_str(text);
                 python.push('\n');
                 line += 1;
             }
+            let range = TextRange::new(start, TextSize::of(&python));
+            let ends_with_newline = source.is_empty() || source.ends_with('\n');
+            cells.push(CodeCell { index, first_line, range, magics, ends_with_newline, as_lines, crlf: source.contains('\r') });
             // A blank line between cells keeps one cell's unfinished block out of the next.
             python.push('\n');
             line += 1;
         }
-        Ok(Self { python, cell_first_lines })
+        // The first indented line says the file's indentation.
+        let indent = json.split('\n').nth(1).map(|l| l.len() - l.trim_start_matches(' ').len()).filter(|&n| n > 0);
+        Ok(Self { python, document, indent, trailing_newline: json.ends_with('\n'), cells })
+    }
+
+    fn cell_at(&self, line: u32) -> Option<(usize, &CodeCell)> {
+        let index = self.cells.partition_point(|c| c.first_line <= line).checked_sub(1)?;
+        Some((index, &self.cells[index]))
     }
 
     /// The cell and cell-relative line of a zero-based line of `python`.
     pub fn cell_line(&self, line: u32) -> CellLine {
-        let index = self.cell_first_lines.partition_point(|&first| first <= line).saturating_sub(1);
-        let first = self.cell_first_lines.get(index).copied().unwrap_or(0);
-        CellLine { cell: index as u32 + 1, line: line - first }
+        match self.cell_at(line) {
+            Some((index, cell)) => CellLine { cell: index as u32 + 1, line: line - cell.first_line },
+            None => CellLine { cell: 1, line },
+        }
+    }
+
+    /// The bytes of `python` the code cell holding `offset` spans.
+    pub fn cell_range(&self, offset: TextSize) -> Option<TextRange> {
+        self.cells.iter().find(|c| c.range.start() <= offset && offset <= c.range.end()).map(|c| c.range)
+    }
+
+    /// Whether an edit of `range` in `python` can be written back: inside one cell, not over
+    /// the `#` of a magic.
+    pub fn can_edit(&self, range: TextRange) -> bool {
+        self.cells.iter().any(|c| {
+            c.range.contains_range(range) && !c.crlf && !c.magics.iter().any(|&m| range.start() <= m && m < range.end())
+        })
+    }
+
+    /// The notebook's JSON with `python` changed to `edited`, where every change lies in a
+    /// range [`Self::can_edit`] accepts: `edits` are those changes, in order and disjoint,
+    /// as (range in `python`, new text). The rest of the file is written as it was read,
+    /// in nbformat's layout (sorted keys, the file's indentation).
+    pub fn with_edits(&self, edits: &[(TextRange, &str)]) -> Result<String, String> {
+        // Where `offset` moves to: the edits `before` it says moved it.
+        let shift = |offset: TextSize, before: &dyn Fn(TextRange) -> bool| -> usize {
+            let grown: i64 = edits
+                .iter()
+                .filter(|(range, _)| before(*range))
+                .map(|(range, content)| content.len() as i64 - i64::from(u32::from(range.len())))
+                .sum();
+            (i64::from(u32::from(offset)) + grown) as usize
+        };
+        let mut edited = String::with_capacity(self.python.len());
+        let mut at = 0usize;
+        for (range, content) in edits {
+            if !self.can_edit(*range) {
+                return Err(format!("an edit at bytes {:?} is not inside one notebook cell", range));
+            }
+            edited.push_str(&self.python[at..usize::from(range.start())]);
+            edited.push_str(content);
+            at = range.end().into();
+        }
+        edited.push_str(&self.python[at..]);
+        let mut document = self.document.clone();
+        let list = document.get_mut("cells").and_then(Value::as_array_mut).ok_or("not a valid notebook: no `cells` list")?;
+        for cell in &self.cells {
+            if !edits.iter().any(|(range, _)| cell.range.contains_range(*range)) {
+                continue;
+            }
+            // Edits of earlier cells move the cell; its own move its end (an insertion at its
+            // start or end is its own); a magic's `#` moves with the edits up to it.
+            let start = shift(cell.range.start(), &|r| r.start() < cell.range.start());
+            let end = shift(cell.range.end(), &|r| r.start() <= cell.range.end());
+            let magics: Vec<usize> = cell.magics.iter().map(|&m| shift(m, &|r| r.end() <= m) - start).collect();
+            let mut source = String::new();
+            for (i, ch) in edited[start..end].char_indices() {
+                if !magics.contains(&i) {
+                    source.push(ch);
+                }
+            }
+            if !cell.ends_with_newline && source.ends_with('\n') {
+                source.pop();
+            }
+            list[cell.index]["source"] = if cell.as_lines {
+                Value::Array(source.split_inclusive('\n').map(|l| Value::String(l.to_string())).collect())
+            } else {
+                Value::String(source)
+            };
+        }
+        let mut out = match self.indent {
+            Some(width) => {
+                let indent = vec![b' '; width];
+                let mut bytes = Vec::new();
+                let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, serde_json::ser::PrettyFormatter::with_indent(&indent));
+                serde::Serialize::serialize(&document, &mut serializer).map_err(|e| e.to_string())?;
+                String::from_utf8(bytes).map_err(|e| e.to_string())?
+            }
+            None => serde_json::to_string(&document).map_err(|e| e.to_string())?,
+        };
+        if self.trailing_newline {
+            out.push('\n');
+        }
+        Ok(out)
     }
 }
 
@@ -75,6 +193,43 @@ mod tests {
         assert!(notebook.python.contains("#%timeit x"));
         assert_eq!(notebook.cell_line(0), CellLine { cell: 1, line: 0 });
         assert_eq!(notebook.cell_line(5), CellLine { cell: 2, line: 2 });
+    }
+
+    /// nbformat's layout: sorted keys, one-space indent, a final newline.
+    const WRITTEN: &str = "{\n \"cells\": [\n  {\n   \"cell_type\": \"code\",\n   \"metadata\": {},\n   \"source\": [\n    \"%time x = 1\\n\",\n    \"y = cuda.threadIdx.X\\n\",\n    \"z = 2\"\n   ]\n  },\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": \"caf\u{e9}\"\n  },\n  {\n   \"cell_type\": \"code\",\n   \"metadata\": {},\n   \"source\": \"!ls\\nw = cuda.blockIdx.Y\\n\"\n  }\n ],\n \"nbformat\": 4\n}\n";
+
+    fn edit(nb: &Notebook, find: &str, new: &str) -> (TextRange, String) {
+        let at = nb.python.find(find).unwrap();
+        (TextRange::at(TextSize::new(at as u32), TextSize::of(find)), new.to_string())
+    }
+
+    #[test]
+    fn writes_edits_back_into_their_cells_and_keeps_the_rest_of_the_file() {
+        let nb = Notebook::parse(WRITTEN).unwrap();
+        assert_eq!(nb.with_edits(&[]).unwrap(), WRITTEN, "an unedited notebook is written as it was read");
+        // A longer text in the first cell (after a magic, before a line without its newline),
+        // a new line in the second, after its magic.
+        let first = edit(&nb, "X", "x  # fixed");
+        let second = edit(&nb, "Y", "y\nv = 3");
+        let json = nb.with_edits(&[(first.0, &first.1), (second.0, &second.1)]).unwrap();
+        let doc: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(doc["cells"][0]["source"], serde_json::json!(["%time x = 1\n", "y = cuda.threadIdx.x  # fixed\n", "z = 2"]));
+        assert_eq!(doc["cells"][1]["source"], "café");
+        assert_eq!(doc["cells"][2]["source"], "!ls\nw = cuda.blockIdx.y\nv = 3\n");
+        assert_eq!(json, WRITTEN.replace("threadIdx.X", "threadIdx.x  # fixed").replace("blockIdx.Y\\n", "blockIdx.y\\nv = 3\\n"));
+        let again = Notebook::parse(&json).unwrap();
+        assert!(again.python.contains("#%time x = 1\ny = cuda.threadIdx.x  # fixed\nz = 2\n"), "{}", again.python);
+    }
+
+    #[test]
+    fn refuses_edits_across_cells_or_over_a_magic() {
+        let nb = Notebook::parse(WRITTEN).unwrap();
+        let across = TextRange::new(TextSize::new(nb.python.find("z = 2").unwrap() as u32), TextSize::new(nb.python.find("w =").unwrap() as u32));
+        assert!(!nb.can_edit(across));
+        let magic = nb.python.find("#%time").unwrap() as u32;
+        assert!(!nb.can_edit(TextRange::at(TextSize::new(magic), TextSize::new(2))));
+        assert!(nb.can_edit(TextRange::at(TextSize::new(magic + 1), TextSize::new(5))), "after the magic's `#` is the cell's own text");
+        assert!(nb.with_edits(&[(across, "")]).is_err());
     }
 
     #[test]

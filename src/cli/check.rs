@@ -11,7 +11,7 @@ use crate::analysis::notebook::Notebook;
 
 use crate::config::Config;
 use crate::lint::settings::is_known_selector;
-use crate::lint::fix::apply_fixes;
+use crate::lint::fix::{apply_fixes, fix_edits};
 use crate::lint::{Settings, check_file};
 
 /// Files larger than this are reported and skipped: no real kernel file is this big.
@@ -66,10 +66,11 @@ pub fn run(args: &CheckArgs) -> Result<u8, String> {
             let fixed = fixing.then(|| fix_report(&mut report, &settings, args.unsafe_fixes)).flatten();
             if let Some(done) = &fixed
                 && args.fix
-                && let Err(e) = std::fs::write(path, &report.text)
+                && let Err(e) = std::fs::write(path, &done.contents)
             {
                 report.error = Some(format!("cannot write the fixed file: {}", super::io_reason(&e)));
                 (report.text, report.diagnostics) = (done.original.clone(), done.found_before.clone());
+                report.notebook = done.notebook_before.clone();
                 return (report, None);
             }
             (report, fixed)
@@ -156,31 +157,55 @@ fn report_io(written: std::io::Result<()>) -> Result<(), String> {
 }
 
 /// What fixing a file changed: its text before, the findings it had then, how many fixes
-/// were applied.
+/// were applied, and what the file holds now (the fixed text, or a notebook's JSON).
 struct Fixed {
     original: String,
     found_before: Vec<crate::lint::Diagnostic>,
     applied: usize,
+    contents: String,
+    notebook_before: Option<Notebook>,
 }
 
 /// Apply the fixes of `report`'s findings to its text, and check the new text again, until
 /// no fix applies; `report` then holds the fixed text and what is left. `None` when nothing
-/// was fixed. Notebooks are left alone: their cells are not written back.
+/// was fixed. A notebook's fixes are written back into its cells: only those that lie in one
+/// cell apply.
 fn fix_report(report: &mut FileReport, settings: &Settings, unsafe_fixes: bool) -> Option<Fixed> {
-    if report.notebook.is_some() || report.error.is_some() {
+    if report.error.is_some() {
         return None;
     }
     let (original, found_before) = (report.text.clone(), report.diagnostics.clone());
+    let notebook_before = report.notebook.clone();
     let mut applied = 0;
+    let mut notebook_json = None;
     for _ in 0..MAX_FIX_ROUNDS {
-        let (text, n) = apply_fixes(&report.text, &report.diagnostics, unsafe_fixes);
-        if n == 0 {
-            break;
-        }
-        applied += n;
+        let text = match &report.notebook {
+            None => {
+                let (text, n) = apply_fixes(&report.text, &report.diagnostics, unsafe_fixes);
+                if n == 0 {
+                    break;
+                }
+                applied += n;
+                text
+            }
+            Some(notebook) => {
+                let fits = |d: &&crate::lint::Diagnostic| d.fix.as_ref().is_some_and(|f| f.edits.iter().all(|e| notebook.can_edit(e.range)));
+                let writable: Vec<_> = report.diagnostics.iter().filter(fits).cloned().collect();
+                let (edits, n) = fix_edits(&report.text, &writable, unsafe_fixes);
+                let edits: Vec<_> = edits.iter().map(|e| (e.range, e.content.as_str())).collect();
+                let Some(json) = (n > 0).then(|| notebook.with_edits(&edits).ok()).flatten() else { break };
+                let Ok(edited) = Notebook::parse(&json) else { break };
+                applied += n;
+                let text = edited.python.clone();
+                report.notebook = Some(edited);
+                notebook_json = Some(json);
+                text
+            }
+        };
         check_text(report, text, settings);
     }
-    (report.text != original).then_some(Fixed { original, found_before, applied })
+    let contents = notebook_json.unwrap_or_else(|| report.text.clone());
+    (report.text != original).then_some(Fixed { original, found_before, applied, contents, notebook_before })
 }
 
 fn unified_diff(before: &str, after: &str, name: &str) -> String {

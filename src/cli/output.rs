@@ -95,7 +95,7 @@ pub fn text(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
             let (start, _) = report.span(&lines, d.range);
             let (id, range) = match (&report.notebook, start.cell) {
                 (Some(nb), Some(cell)) => {
-                    let (cell_start, cell_end) = cell_bounds(nb, &lines, &report.text, d.range.start());
+                    let (cell_start, cell_end) = cell_bounds(nb, &report.text, d.range.start());
                     let id = *cell_files
                         .entry(cell)
                         .or_insert_with(|| files.add(report.label(&start), &report.text[cell_start..cell_end]));
@@ -137,10 +137,14 @@ pub fn text(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
     }
     if count > 0 {
         writeln!(out, "Found {count} problem{}.", if count == 1 { "" } else { "s" })?;
-        // Notebooks' cells are not written back, so their fixes are left out.
+        // A notebook's fix applies when its edits lie in one cell.
         let fixable = |a| {
-            let files = reports.iter().filter(|r| r.notebook.is_none());
-            files.flat_map(|r| &r.diagnostics).filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == a)).count()
+            let writable = |r: &FileReport, f: &crate::lint::Fix| r.notebook.as_ref().is_none_or(|nb| f.edits.iter().all(|e| nb.can_edit(e.range)));
+            reports
+                .iter()
+                .flat_map(|r| r.diagnostics.iter().map(move |d| (r, d)))
+                .filter(|(r, d)| d.fix.as_ref().is_some_and(|f| f.applicability == a && writable(r, f)))
+                .count()
         };
         let (safe, unsafe_) = (fixable(Applicability::Safe), fixable(Applicability::Unsafe));
         match (safe, unsafe_) {
@@ -156,17 +160,8 @@ pub fn text(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
 }
 
 /// Byte bounds of the notebook cell holding `offset`.
-fn cell_bounds(nb: &Notebook, lines: &Lines, text: &str, offset: TextSize) -> (usize, usize) {
-    let line = lines.line_of(offset) as u32;
-    let cell_line = nb.cell_line(line);
-    let first = line - cell_line.line;
-    let start = lines.line_start(first as usize, text);
-    let mut end_line = line as usize + 1;
-    while end_line < lines.line_count() && nb.cell_line(end_line as u32).cell == cell_line.cell {
-        end_line += 1;
-    }
-    let end = if end_line >= lines.line_count() { TextSize::of(text) } else { lines.line_start(end_line, text) };
-    (start.into(), end.into())
+fn cell_bounds(nb: &Notebook, text: &str, offset: TextSize) -> (usize, usize) {
+    nb.cell_range(offset).map_or((0, text.len()), |r| (r.start().into(), r.end().into()))
 }
 
 fn location_json(loc: &Location) -> Value {

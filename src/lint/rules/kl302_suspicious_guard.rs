@@ -318,7 +318,7 @@ fn one_based(def: &ast::StmtFunctionDef, index: &str, array: &str) -> bool {
 
 /// The variables assigned once, and that to a length: `n = a.shape[0]`, `rows, cols = a.shape`,
 /// each with the array it measures where that is a name.
-fn length_variables<'a>(def: &'a ast::StmtFunctionDef) -> HashMap<&'a str, Option<&'a str>> {
+fn length_variables(def: &ast::StmtFunctionDef) -> HashMap<&str, Option<&str>> {
     let mut assigned: HashMap<&str, (usize, Option<Option<&str>>)> = HashMap::new();
     for_each_binding(&def.body, &mut |binding| {
         let length = match (binding.kind, binding.value, binding.stmt) {
