@@ -522,6 +522,7 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTr
         aliases: BTreeMap::new(),
         arms: params.iter().map(|p| (p.clone(), Some(Vec::new()))).collect(),
         bound: BTreeMap::new(),
+        sites: BTreeMap::new(),
         flat,
         read: [false; 3],
     };
@@ -550,9 +551,10 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTr
     (w.facts, w.read)
 }
 
-/// How many times each name is assigned (loop targets included).
+/// How many times each name is assigned (loop targets included), and the ranges of the
+/// `for` and `while` loops.
 #[derive(Default)]
-struct Counts(BTreeMap<String, usize>);
+struct Counts(BTreeMap<String, usize>, Vec<TextRange>);
 
 impl Counts {
     fn target(&mut self, e: &Expr) {
@@ -578,7 +580,9 @@ impl<'a> Visitor<'a> for Counts {
             Stmt::For(f) => {
                 self.target(&f.target);
                 self.target(&f.target);
+                self.1.push(f.range());
             }
+            Stmt::While(w) => self.1.push(w.range()),
             _ => {}
         }
         visitor::walk_stmt(self, stmt);
@@ -670,6 +674,8 @@ struct Walker<'s> {
     /// all bind the same value, which arm a thread took does not change what it holds
     /// (`for j in range(d)` in both arms of `if sf >= 1:`).
     bound: BTreeMap<String, BTreeMap<TextSize, Value>>,
+    /// For each name, the level and data flag each of its assignments (by position) gave it.
+    sites: BTreeMap<String, BTreeMap<TextSize, (Level, bool)>>,
     /// Thread axes of block size 1 (from the launches or the kernel's tiles).
     flat: [bool; 3],
     /// Axes whose `threadIdx` or `blockDim` the function names.
@@ -905,6 +911,21 @@ impl Walker<'_> {
         if let Some(r) = f.returned {
             flow.returned.get_or_insert(r);
         }
+    }
+
+    /// The level of `name` read at `at` when no thread-dependent assignment reaches there: the
+    /// join of the assignments before it and of those a loop around both brings back (a
+    /// reduction's stride read by a uniform loop, then halved again under `if tid < 32:`).
+    fn reaching(&self, name: &str, at: TextSize) -> Option<(Level, bool)> {
+        let sites = self.sites.get(name)?;
+        let looped = |s: TextSize| self.counts.1.iter().any(|l| l.contains(at) && l.contains(s));
+        let mut reach = (Level::Uniform, false);
+        for (&s, &(level, data)) in sites {
+            if s < at || looped(s) {
+                reach = (reach.0.max(level), reach.1 || data);
+            }
+        }
+        (reach.0 < Level::Thread).then_some(reach)
     }
 
     /// Variables assigned again: symbols of theirs in the pending accesses' indices no longer
@@ -1186,6 +1207,12 @@ impl Walker<'_> {
                 if let Some(v) = self.env.get(n.id.as_str()) {
                     if let Some(p) = self.aliases.get(n.id.as_str()) {
                         return Value { poly: Some(p.clone()), ..v.clone() };
+                    }
+                    if v.level == Level::Thread
+                        && let Some((level, data)) = self.reaching(n.id.as_str(), n.range().start())
+                    {
+                        let poly = v.poly.clone().or_else(|| Some(Poly::atom(Atom::Sym(n.id.to_string()))));
+                        return Value { level, data, poly, ..v.clone() };
                     }
                     return v.clone();
                 }
@@ -1647,6 +1674,8 @@ impl Walker<'_> {
                     quotient: if count <= 1 { value.quotient.clone() } else { None },
                     tiled: if count <= 1 { value.tiled } else { [false; 2] },
                 };
+                let site = self.sites.entry(name.clone()).or_default().entry(n.range().start()).or_insert((Level::Uniform, false));
+                *site = (site.0.max(new.level), site.1 || new.data);
                 if let Some(old) = self.env.get(&name) {
                     new.level = new.level.max(old.level);
                     new.data |= old.data;
