@@ -47,6 +47,18 @@ pub struct ModuleArray {
     pub bytes: Vec<u8>,
 }
 
+/// A value host code computes: an array, or anything else it folds (a number, a tuple, a
+/// list held as a tuple).
+#[derive(Clone, Debug)]
+pub enum HostValue {
+    Array(HostArray),
+    Const(ConstValue),
+}
+
+mod interp;
+
+use interp::{Ctx, HostFunctions};
+
 type Eval<T> = Result<T, String>;
 
 fn c_strides(shape: &[i64]) -> Vec<i64> {
@@ -451,18 +463,33 @@ impl Evaluator<'_> {
                 let a = self.eval(&u.operand)?;
                 match u.op {
                     UnaryOp::UAdd => Ok(a),
+                    // `-x` of a float is NumPy's `negative` (-0.0 of 0.0, not 0.0 - 0.0).
+                    UnaryOp::USub if a.dtype.is_float() || (a.dtype.is_int() && a.dtype != Scalar::Bool) => ufunc("negative", &a),
                     UnaryOp::USub => self.binary(Operator::Sub, &HostArray::new(a.dtype, vec![], Some(vec![zero(a.dtype)])), &a),
                     _ => unknown(format_args!("`{}`", source(e))),
                 }
             }
             Expr::BinOp(b) => self.binop(b),
-            Expr::Call(call) => self.call(call),
+            Expr::Call(call) => self.call(e, call),
             _ => unknown(format_args!("`{}`", source(e))),
         }
     }
 
-    fn call(&self, call: &ast::ExprCall) -> Eval<HostArray> {
+    fn call(&self, e: &Expr, call: &ast::ExprCall) -> Eval<HostArray> {
         let args = &call.arguments.args;
+        // One of the module's host functions.
+        if let Expr::Name(f) = &*call.func
+            && let Some(value) = self.lookup.host_value(e)
+        {
+            return match value? {
+                HostValue::Array(a) => Ok(a),
+                HostValue::Const(c) => Err(format!(
+                    "`{}(...)` returns {}, not an array (kernlint evaluates the module's host functions for the arrays they make)",
+                    f.id,
+                    describe(&c)
+                )),
+            };
+        }
         let path = qualified_path(&call.func, self.lookup);
         // A method of an array.
         if let Expr::Attribute(attr) = &*call.func
@@ -606,6 +633,16 @@ impl Evaluator<'_> {
                 Ok(a.copy(fortran))
             }
             "ravel" => self.eval(first()?)?.reshape(&[-1]),
+            f if is_unary_ufunc(f) && args.len() == 1 => ufunc(f, &self.eval(first()?)?),
+            "sinc" if args.len() == 1 => ufunc(func, &self.eval(first()?)?),
+            "hamming" | "hanning" | "blackman" if args.len() == 1 => window(func, &self.constant(first()?)?),
+            "outer" if args.len() == 2 => {
+                let operand = |e: &Expr| match self.eval(e) {
+                    Ok(a) => Ok(a),
+                    Err(why) => self.constant(e).map_err(|_| why).and_then(|c| number_array(c).map(|(a, _)| a)),
+                };
+                outer(&operand(&args[0])?, &operand(&args[1])?)
+            }
             "reshape" => {
                 let a = self.eval(first()?)?;
                 a.reshape(&self.shape(args.get(1).or_else(|| Self::keyword(call, "shape")).ok_or("`numpy.reshape` without a shape")?)?)
@@ -630,14 +667,14 @@ impl Evaluator<'_> {
         }
         // Real bounds fill the real parts as the component type's `arange` fills its values.
         if dtype.is_complex() {
-            let real = self.arange_values(start, stop, step, if dtype == Scalar::C64 { Scalar::F32 } else { Scalar::F64 })?;
+            let real = Self::arange_values(start, stop, step, if dtype == Scalar::C64 { Scalar::F32 } else { Scalar::F64 })?;
             return real.astype(dtype);
         }
-        self.arange_values(start, stop, step, dtype)
+        Self::arange_values(start, stop, step, dtype)
     }
 
     /// The values of a real `numpy.arange(start, stop, step, dtype)`.
-    fn arange_values(&self, start: ConstValue, stop: ConstValue, step: ConstValue, dtype: Scalar) -> Eval<HostArray> {
+    fn arange_values(start: ConstValue, stop: ConstValue, step: ConstValue, dtype: Scalar) -> Eval<HostArray> {
         let ints = matches!((&start, &stop, &step), (ConstValue::Int(_), ConstValue::Int(_), ConstValue::Int(_)));
         if ints && dtype.is_int() {
             let (ConstValue::Int(a), ConstValue::Int(b), ConstValue::Int(d)) = (start, stop, step) else { unreachable!() };
@@ -727,6 +764,8 @@ impl Evaluator<'_> {
                     return Err("an inhomogeneous list (a number beside a list)".into());
                 }
                 return match self.constant(e)? {
+                    // A tuple or list a name holds or host code made (`[f(k) for k in range(8)]`).
+                    ConstValue::Tuple(items) => Self::flatten_values(&items, depth, shape, out),
                     v @ (ConstValue::Int(_) | ConstValue::Float(_) | ConstValue::Bool(_) | ConstValue::Complex(..) | ConstValue::NumpyScalar(..)) => {
                         out.push(v);
                         Ok(())
@@ -741,6 +780,24 @@ impl Evaluator<'_> {
             _ => return Err("an inhomogeneous list (the nested lists differ in length)".into()),
         }
         elts.iter().try_for_each(|x| self.flatten(x, depth + 1, shape, out))
+    }
+
+    /// [`Self::flatten`] of values: the items of a sequence at `depth`.
+    fn flatten_values(items: &[ConstValue], depth: usize, shape: &mut Vec<i64>, out: &mut Vec<ConstValue>) -> Eval<()> {
+        match shape.get(depth) {
+            None if shape.len() == depth && (depth == 0 || !out.is_empty() || shape.iter().all(|&d| d > 0)) => shape.push(items.len() as i64),
+            Some(&n) if n == items.len() as i64 => {}
+            _ => return Err("an inhomogeneous list (the nested lists differ in length)".into()),
+        }
+        for item in items {
+            match item {
+                ConstValue::Tuple(inner) => Self::flatten_values(inner, depth + 1, shape, out)?,
+                _ if shape.len() > depth + 1 => return Err("an inhomogeneous list (a number beside a list)".into()),
+                v @ (ConstValue::Int(_) | ConstValue::Float(_) | ConstValue::Bool(_) | ConstValue::Complex(..) | ConstValue::NumpyScalar(..)) => out.push(v.clone()),
+                _ => return Err("an item that is not a number".into()),
+            }
+        }
+        Ok(())
     }
 
     /// Basic indexing with integers and slices of constant bounds: a view.
@@ -795,33 +852,26 @@ impl Evaluator<'_> {
     fn binop(&self, b: &ast::ExprBinOp) -> Eval<HostArray> {
         let left = self.eval(&b.left);
         let right = self.eval(&b.right);
-        let scalar = |e: &Expr| -> Eval<HostArray> {
-            let v = self.constant(e)?;
-            let dtype = match &v {
-                ConstValue::NumpyScalar(s, _) => *s,
-                // NEP 50: a Python number takes the array's kind where it can.
-                _ => python_dtype(std::slice::from_ref(&v))?,
-            };
-            let v = match v {
-                ConstValue::NumpyScalar(s, inner) => cast(&inner, s, s)?,
-                v => v,
-            };
-            Ok(HostArray::new(dtype, vec![], Some(vec![v])))
-        };
+        let scalar = |e: &Expr| number_array(self.constant(e)?);
         let (l, r, weak) = match (left, right) {
             (Ok(l), Ok(r)) => (l, r, None),
-            (Ok(l), Err(_)) => (l, scalar(&b.right)?, Some(true)),
-            (Err(_), Ok(r)) => (scalar(&b.left)?, r, Some(false)),
+            (Ok(l), Err(_)) => {
+                let (r, python) = scalar(&b.right)?;
+                (l, r, python.then_some(true))
+            }
+            (Err(_), Ok(r)) => {
+                let (l, python) = scalar(&b.left)?;
+                (l, r, python.then_some(false))
+            }
             (Err(e), Err(_)) => return Err(e),
         };
-        // A Python int or float (not a NumPy scalar) is "weak": the array's dtype wins
-        // within its kind.
-        let python_operand = |e: &Expr| !matches!(self.constant(e), Ok(ConstValue::NumpyScalar(..)));
-        let weak = match weak {
-            Some(true) if python_operand(&b.right) => Some(true),
-            Some(false) if python_operand(&b.left) => Some(false),
-            _ => None,
-        };
+        self.arith(b.op, l, r, weak)
+    }
+
+    /// `l op r` of arrays (a number as a 0-d array), with NumPy's dtype rules; `weak`: the
+    /// side that is a Python int or float (`true`: the right), whose kind the array's dtype
+    /// wins within (NEP 50).
+    fn arith(&self, op: Operator, l: HostArray, r: HostArray, weak: Option<bool>) -> Eval<HostArray> {
         let dtype = match weak {
             Some(right_weak) => {
                 let (array, number) = if right_weak { (&l, &r) } else { (&r, &l) };
@@ -840,9 +890,9 @@ impl Evaluator<'_> {
             None if l.dtype == r.dtype => l.dtype,
             None => return unknown(format_args!("arithmetic on {} and {} arrays", l.dtype, r.dtype)),
         };
-        let dtype = if matches!(b.op, Operator::Div) && !dtype.is_float() && !dtype.is_complex() { Scalar::F64 } else { dtype };
+        let dtype = if matches!(op, Operator::Div) && !dtype.is_float() && !dtype.is_complex() { Scalar::F64 } else { dtype };
         let (l, r) = (l.astype(dtype)?, r.astype(dtype)?);
-        self.binary(b.op, &l, &r)
+        self.binary(op, &l, &r)
     }
 
     /// An elementwise operation of two arrays of one dtype (one may be 0-d: broadcast).
@@ -894,6 +944,14 @@ fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<Co
                 Operator::BitAnd => a & b,
                 Operator::BitOr => a | b,
                 Operator::BitXor => a ^ b,
+                Operator::Pow if *b < 0 => return Err("Integers to negative integer powers are not allowed (NumPy's error)".into()),
+                Operator::Pow => {
+                    let mut r: i128 = 1;
+                    for _ in 0..(*b).min(128) {
+                        r = dtype.wrap_int(r.wrapping_mul(*a));
+                    }
+                    r
+                }
                 _ => return bad(),
             },
         )),
@@ -905,6 +963,7 @@ fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<Co
                     Operator::Sub => a - b,
                     Operator::Mult => a * b,
                     Operator::Div => a / b,
+                    Operator::Pow => float_pow(a, b),
                     _ => return bad(),
                 }) as f64
             } else {
@@ -913,6 +972,7 @@ fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<Co
                     Operator::Sub => a - b,
                     Operator::Mult => a * b,
                     Operator::Div => a / b,
+                    Operator::Pow => float_pow(*a, *b),
                     _ => return bad(),
                 }
             };
@@ -937,6 +997,12 @@ fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<Co
     })
 }
 
+/// `a ** b` of floats as NumPy computes it: the C library's `pow`, whose exponent 2 is the
+/// exact square NumPy's fast path takes.
+fn float_pow<F: num_traits::Float>(a: F, b: F) -> F {
+    if b == F::one() + F::one() { a * a } else { a.powf(b) }
+}
+
 /// `+ - * /` of two complex numbers in one float type, with NumPy's formulas (its division
 /// is Smith's, scaled by a reciprocal); `None` for another operator.
 fn complex_apply<F: num_traits::Float>(op: Operator, (ar, ai): (F, F), (br, bi): (F, F)) -> Option<(F, F)> {
@@ -957,6 +1023,179 @@ fn complex_apply<F: num_traits::Float>(op: Operator, (ar, ai): (F, F), (br, bi):
         }
         _ => return None,
     })
+}
+
+/// A number as a 0-d array operand, and whether it is a Python number (weak, NEP 50) rather
+/// than a NumPy scalar.
+fn number_array(v: ConstValue) -> Eval<(HostArray, bool)> {
+    let (dtype, python) = match &v {
+        ConstValue::NumpyScalar(s, _) => (*s, false),
+        // NEP 50: a Python number takes the array's kind where it can.
+        _ => (python_dtype(std::slice::from_ref(&v))?, true),
+    };
+    let v = match v {
+        ConstValue::NumpyScalar(s, inner) => cast(&inner, s, s)?,
+        v => v,
+    };
+    Ok((HostArray::new(dtype, vec![], Some(vec![v])), python))
+}
+
+/// What a value is, for messages.
+fn describe(v: &ConstValue) -> String {
+    match v {
+        ConstValue::Int(_) => "an int".into(),
+        ConstValue::Float(_) => "a float".into(),
+        ConstValue::Bool(_) => "a bool".into(),
+        ConstValue::Complex(..) => "a complex number".into(),
+        ConstValue::Str(_) => "a string".into(),
+        ConstValue::None => "None".into(),
+        ConstValue::Tuple(_) => "a tuple or list".into(),
+        ConstValue::NumpyScalar(s, _) => format!("a NumPy {s} scalar"),
+        ConstValue::HostArray => "an array".into(),
+    }
+}
+
+/// NumPy's elementwise functions of one argument kernlint evaluates (on arrays, and on
+/// numbers, which make NumPy scalars).
+pub fn is_unary_ufunc(func: &str) -> bool {
+    matches!(
+        func,
+        "sin" | "cos" | "tan" | "arcsin" | "arccos" | "arctan" | "sinh" | "cosh" | "tanh" | "exp" | "exp2" | "expm1" | "log" | "log2"
+            | "log10" | "log1p" | "sqrt" | "abs" | "absolute" | "square" | "negative"
+    )
+}
+
+/// `func` of a real number in the precision of `F` (the C library's functions, as NumPy's
+/// scalar loops call them; its SIMD loops may differ by an ulp, see the tests).
+fn real_ufunc<F: num_traits::Float>(func: &str, x: F) -> F {
+    match func {
+        "sin" => x.sin(),
+        "cos" => x.cos(),
+        "tan" => x.tan(),
+        "arcsin" => x.asin(),
+        "arccos" => x.acos(),
+        "arctan" => x.atan(),
+        "sinh" => x.sinh(),
+        "cosh" => x.cosh(),
+        "tanh" => x.tanh(),
+        "exp" => x.exp(),
+        "exp2" => x.exp2(),
+        "expm1" => x.exp_m1(),
+        "log" => x.ln(),
+        "log2" => x.log2(),
+        "log10" => x.log10(),
+        "log1p" => x.ln_1p(),
+        "sqrt" => x.sqrt(),
+        "abs" | "absolute" => x.abs(),
+        "square" => x * x,
+        "negative" => -x,
+        // `np.sinc`: sin(y)/y of y = pi*x, with the dtype's eps for 0.
+        _ => {
+            let pi = F::from(std::f64::consts::PI).expect("pi is a float");
+            let y = pi * x;
+            let y = if y == F::zero() { F::epsilon() } else { y };
+            y.sin() / y
+        }
+    }
+}
+
+/// An elementwise function of an array (`np.sin(a)`, `np.sinc(a)`): float arrays keep their
+/// dtype, 32- and 64-bit integers make float64 (`abs`, `square`, `negative` keep integers),
+/// complex128 `exp` and `abs`.
+fn ufunc(func: &str, a: &HostArray) -> Eval<HostArray> {
+    let int_op = matches!(func, "abs" | "absolute" | "square" | "negative");
+    type Element<'f> = Box<dyn Fn(&ConstValue) -> Eval<ConstValue> + 'f>;
+    let (to, f): (Scalar, Element) = match a.dtype {
+        Scalar::F64 => (Scalar::F64, Box::new(|v| Ok(ConstValue::Float(real_ufunc(func, as_f64(v)?))))),
+        Scalar::F32 => (Scalar::F32, Box::new(|v| Ok(ConstValue::Float(real_ufunc(func, as_f64(v)? as f32) as f64)))),
+        s if s.is_int() && int_op && s != Scalar::Bool => (
+            s,
+            Box::new(move |v| {
+                let i = v.as_int().ok_or("an element that is not a number")?;
+                Ok(ConstValue::Int(s.wrap_int(match func {
+                    "square" => i.wrapping_mul(i),
+                    "negative" => -i,
+                    _ => i.abs(),
+                })))
+            }),
+        ),
+        Scalar::I32 | Scalar::I64 | Scalar::U32 | Scalar::U64 => (Scalar::F64, Box::new(|v| Ok(ConstValue::Float(real_ufunc(func, as_f64(v)?))))),
+        Scalar::C128 if func == "exp" => (
+            Scalar::C128,
+            Box::new(|v| match v {
+                // `cexp`: e^re (cos im + i sin im).
+                ConstValue::Complex(re, im) => Ok(ConstValue::Complex(re.exp() * im.cos(), re.exp() * im.sin())),
+                _ => Err("an element that is not a number".into()),
+            }),
+        ),
+        Scalar::C128 | Scalar::C64 if matches!(func, "abs" | "absolute") => (
+            if a.dtype == Scalar::C64 { Scalar::F32 } else { Scalar::F64 },
+            Box::new(|v| match v {
+                ConstValue::Complex(re, im) => Ok(ConstValue::Float(round_float(re.hypot(*im), if a.dtype == Scalar::C64 { Scalar::F32 } else { Scalar::F64 }))),
+                _ => Err("an element that is not a number".into()),
+            }),
+        ),
+        other => return unknown(format_args!("`numpy.{func}` of a {other} array")),
+    };
+    a.copy_with(to, a.keeps_fortran(), f)
+}
+
+/// A NumPy function of a number (`np.sin(0.5)`, `np.exp(np.float32(x))`): a NumPy scalar.
+fn scalar_ufunc(func: &str, x: &ConstValue) -> Eval<ConstValue> {
+    let a = match x {
+        ConstValue::NumpyScalar(s, v) => HostArray::new(*s, vec![], Some(vec![cast(v, *s, *s)?])),
+        ConstValue::Int(_) | ConstValue::Float(_) => number_array(x.clone())?.0,
+        ConstValue::Complex(..) => HostArray::new(Scalar::C128, vec![], Some(vec![x.clone()])),
+        _ => return unknown(format_args!("`numpy.{func}` of {}", describe(x))),
+    };
+    let out = ufunc(func, &a)?;
+    let value = out.data.as_ref().and_then(|d| d.first().cloned()).ok_or("a NumPy function without a result")?;
+    Ok(ConstValue::NumpyScalar(out.dtype, Box::new(value)))
+}
+
+/// `np.hamming(M)`, `np.hanning(M)`, `np.blackman(M)`, computed as NumPy writes them:
+/// `n = arange(1 - M, M, 2)`, then `0.54 + 0.46 * cos(pi * n / (M - 1))` (Hann: 0.5 and 0.5;
+/// Blackman: `0.42 + 0.5 * cos(pi * n / (M - 1)) + 0.08 * cos(2.0 * pi * n / (M - 1))`).
+fn window(func: &str, m: &ConstValue) -> Eval<HostArray> {
+    let m = match m {
+        ConstValue::NumpyScalar(_, v) => as_f64(v)?,
+        v => as_f64(v)?,
+    };
+    if m < 1.0 {
+        return Ok(HostArray::new(Scalar::F64, vec![0], Some(vec![])));
+    }
+    if m == 1.0 {
+        return Ok(HostArray::new(Scalar::F64, vec![1], Some(vec![ConstValue::Float(1.0)])));
+    }
+    let pi = std::f64::consts::PI;
+    let n = Evaluator::arange_values(ConstValue::Float(1.0 - m), ConstValue::Float(m), ConstValue::Int(2), Scalar::F64)?;
+    n.copy_with(Scalar::F64, false, |v| {
+        let n = as_f64(v)?;
+        let c = (pi * n / (m - 1.0)).cos();
+        Ok(ConstValue::Float(match func {
+            "hamming" => 0.54 + 0.46 * c,
+            "hanning" => 0.5 + 0.5 * c,
+            _ => 0.42 + 0.5 * c + 0.08 * (2.0 * pi * n / (m - 1.0)).cos(),
+        }))
+    })
+}
+
+/// `np.outer(a, b)`: `a.ravel()[i] * b.ravel()[j]`, in the dtype both promote to.
+fn outer(a: &HostArray, b: &HostArray) -> Eval<HostArray> {
+    let dtype = if a.dtype == b.dtype { a.dtype } else { super::resolve::numpy_promote(a.dtype, b.dtype).ok_or_else(|| format!("`numpy.outer` of {} and {} arrays", a.dtype, b.dtype))? };
+    let (x, y) = (a.astype(dtype)?, b.astype(dtype)?);
+    let (Some(x), Some(y)) = (x.elements(false), y.elements(false)) else {
+        return Err("`numpy.outer` of arrays too large to hold".into());
+    };
+    let mut out = Vec::with_capacity(x.len() * y.len());
+    for u in &x {
+        for v in &y {
+            out.push(apply(Operator::Mult, u, v, dtype)?);
+        }
+    }
+    let shape = vec![x.len() as i64, y.len() as i64];
+    count(&shape)?;
+    Ok(HostArray::new(dtype, shape, Some(out)))
 }
 
 fn as_f64(v: &ConstValue) -> Eval<f64> {
@@ -1001,16 +1240,17 @@ pub fn module_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Eval<Hos
     let module = parse_module(db, file);
     let body = &module.syntax().body;
     let scope = ItemScope::new(module_scope(db, file), body);
+    let host = HostFunctions::new(body);
     let mut arrays: BTreeMap<String, Eval<HostArray>> = BTreeMap::new();
     for stmt in body {
-        bind_arrays(stmt, &HostCode(&scope), &mut arrays, None);
+        bind_arrays(stmt, &HostCode(&scope), &mut arrays, None, &host);
     }
     arrays
 }
 
 /// The arrays a module-level assignment binds, into `arrays` (a name bound to anything else
 /// is removed); with `only`, the arrays of those names only.
-fn bind_arrays(stmt: &Stmt, lookup: &dyn NameLookup, arrays: &mut BTreeMap<String, Eval<HostArray>>, only: Option<&BTreeSet<String>>) {
+fn bind_arrays(stmt: &Stmt, lookup: &dyn NameLookup, arrays: &mut BTreeMap<String, Eval<HostArray>>, only: Option<&BTreeSet<String>>, host: &HostFunctions) {
     let (targets, value): (Vec<&Expr>, &Expr) = match stmt {
         Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
         Stmt::AnnAssign(a) if let Some(value) = &a.value => (vec![&*a.target], value),
@@ -1021,8 +1261,9 @@ fn bind_arrays(stmt: &Stmt, lookup: &dyn NameLookup, arrays: &mut BTreeMap<Strin
         return;
     }
     let wanted = only.is_none_or(|only| names.iter().any(|n| only.contains(*n)));
-    let result = if wanted && (super::scope::is_host_array_expr(value, lookup) || is_array_of_known(value, arrays)) {
-        let lookup = ArrayLookup { names: lookup, arrays };
+    let result = if wanted && (super::scope::is_host_array_expr(value, lookup) || is_array_of_known(value, arrays) || host.is_call(value, lookup)) {
+        host.reset();
+        let lookup = ArrayLookup { names: lookup, arrays, host };
         Some(Evaluator { lookup: &lookup, arrays }.eval(value))
     } else {
         None
@@ -1050,6 +1291,7 @@ impl NameLookup for HostCode<'_> {
 struct ArrayLookup<'a> {
     names: &'a dyn NameLookup,
     arrays: &'a BTreeMap<String, Eval<HostArray>>,
+    host: &'a HostFunctions<'a>,
 }
 
 impl NameLookup for ArrayLookup<'_> {
@@ -1073,6 +1315,10 @@ impl NameLookup for ArrayLookup<'_> {
         }
         Evaluator { lookup: self, arrays: self.arrays }.eval(expr).ok().map(|a| a.shape)
     }
+
+    fn host_value(&self, expr: &Expr) -> Option<Eval<HostValue>> {
+        interp::host_value(Ctx { module: self, module_arrays: self.arrays, host: self.host }, self, self.arrays, expr)
+    }
 }
 
 /// The shapes of the arrays whose `len`, `shape`, `size` or `ndim` one module-level
@@ -1094,13 +1340,14 @@ impl NameLookup for StatementShapes {
 /// `ROWS, COLS = M.shape`), evaluated in source order beside the module's constants, which
 /// they may use and feed: each statement's shape questions are answered from the names and
 /// arrays bound before it. Only the arrays some shape question reaches are evaluated.
-pub struct ModuleArrayShapes {
+pub struct ModuleArrayShapes<'a> {
     needed: BTreeSet<String>,
     arrays: BTreeMap<String, Eval<HostArray>>,
+    host: HostFunctions<'a>,
 }
 
-impl ModuleArrayShapes {
-    pub fn new(body: &[Stmt]) -> Self {
+impl<'a> ModuleArrayShapes<'a> {
+    pub fn new(body: &'a [Stmt]) -> Self {
         let mut needed = BTreeSet::new();
         for stmt in body {
             for_each_sized(stmt, &mut |e| names_in(e, &mut needed));
@@ -1118,14 +1365,14 @@ impl ModuleArrayShapes {
                 }
             }
         }
-        Self { needed, arrays: BTreeMap::new() }
+        Self { needed, arrays: BTreeMap::new(), host: HostFunctions::new(body) }
     }
 
     /// The shapes `stmt` reads, from `names` (the module's names bound before it).
     pub fn shapes(&self, stmt: &Stmt, names: &dyn NameLookup) -> StatementShapes {
         let mut shapes = Vec::new();
         if !self.needed.is_empty() && matches!(stmt, Stmt::Assign(_) | Stmt::AnnAssign(_) | Stmt::If(_) | Stmt::Try(_)) {
-            let lookup = ArrayLookup { names, arrays: &self.arrays };
+            let lookup = ArrayLookup { names, arrays: &self.arrays, host: &self.host };
             for_each_sized(stmt, &mut |e| {
                 if let Some(shape) = lookup.array_shape(e) {
                     shapes.push((e.range(), shape));
@@ -1138,7 +1385,7 @@ impl ModuleArrayShapes {
     /// Evaluates the needed arrays `stmt` binds, with `names` bound before it.
     pub fn bind(&mut self, stmt: &Stmt, names: &dyn NameLookup) {
         if !self.needed.is_empty() {
-            bind_arrays(stmt, names, &mut self.arrays, Some(&self.needed));
+            bind_arrays(stmt, names, &mut self.arrays, Some(&self.needed), &self.host);
         }
     }
 }

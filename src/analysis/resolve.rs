@@ -35,6 +35,14 @@ pub trait NameLookup {
     fn array_shape(&self, _expr: &Expr) -> Option<Vec<i64>> {
         None
     }
+
+    /// The value host code computes for a call, subscript or comprehension beyond constant
+    /// folding, where this lookup runs the module's host functions (see
+    /// `host_arrays::interp`): an array or a number, or why kernlint cannot compute it.
+    /// `None` when the expression is not one this lookup computes.
+    fn host_value(&self, _expr: &Expr) -> Option<Result<super::host_arrays::HostValue, String>> {
+        None
+    }
 }
 
 /// The name at the root of a dotted expression (`modes` of `modes.Mode`).
@@ -99,6 +107,16 @@ pub fn scalar_type_of_path(path: &str) -> Option<Scalar> {
 
 /// Fold an expression to a compile-time constant, as Python would evaluate it at import time.
 pub fn const_eval(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
+    fold(expr, lookup).or_else(|| match expr {
+        Expr::Call(_) | Expr::Subscript(_) | Expr::ListComp(_) => match lookup.host_value(expr)? {
+            Ok(super::host_arrays::HostValue::Const(c)) => Some(c),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+fn fold(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
     match expr {
         Expr::NumberLiteral(n) => match &n.value {
             Number::Int(i) => i.as_i64().map(|v| ConstValue::Int(v as i128)).or_else(|| {
@@ -290,13 +308,27 @@ fn scalar_number(v: &ConstValue) -> Option<ConstValue> {
 }
 
 /// `a < b` as Python compares numbers: an int and a float exactly, not through a rounding.
-fn py_less(a: &ConstValue, b: &ConstValue) -> Option<bool> {
+pub(crate) fn py_less(a: &ConstValue, b: &ConstValue) -> Option<bool> {
     Some(match (number(a)?, number(b)?) {
         (ConstValue::Int(x), ConstValue::Int(y)) => x < y,
         (ConstValue::Float(x), ConstValue::Float(y)) => x < y,
         (ConstValue::Int(i), ConstValue::Float(f)) => int_float_cmp(i, f).is_some_and(|o| o.is_lt()),
         (ConstValue::Float(f), ConstValue::Int(i)) => int_float_cmp(i, f).is_some_and(|o| o.is_gt()),
         _ => return None,
+    })
+}
+
+/// `a == b` of two numbers (NumPy scalars by their values), as Python compares them.
+pub(crate) fn py_equal(a: &ConstValue, b: &ConstValue) -> Option<bool> {
+    let unwrap = |v: &ConstValue| match v {
+        ConstValue::NumpyScalar(_, v) => (**v).clone(),
+        v => v.clone(),
+    };
+    let (a, b) = (unwrap(a), unwrap(b));
+    Some(match (&a, &b) {
+        (ConstValue::Str(x), ConstValue::Str(y)) => x == y,
+        (ConstValue::None, ConstValue::None) => true,
+        _ => !py_less(&a, &b)? && !py_less(&b, &a)? && !matches!(number(&a)?, ConstValue::Float(f) if f.is_nan()) && !matches!(number(&b)?, ConstValue::Float(f) if f.is_nan()),
     })
 }
 
@@ -562,8 +594,9 @@ pub fn path_constant(path: &str) -> Option<ConstValue> {
     }
 }
 
-fn truthiness(v: &ConstValue) -> Option<bool> {
+pub(crate) fn truthiness(v: &ConstValue) -> Option<bool> {
     Some(match v {
+        ConstValue::NumpyScalar(_, v) => return truthiness(v),
         ConstValue::Int(i) => *i != 0,
         ConstValue::Float(f) => *f != 0.0,
         ConstValue::Bool(b) => *b,
@@ -617,7 +650,7 @@ fn numpy_binop(op: Operator, l: &ConstValue, r: &ConstValue) -> Option<ConstValu
 }
 
 /// NumPy's type promotion of two scalar types (integers, float32, float64; others unfolded).
-fn numpy_promote(a: Scalar, b: Scalar) -> Option<Scalar> {
+pub(crate) fn numpy_promote(a: Scalar, b: Scalar) -> Option<Scalar> {
     let signed = |bits: u32| match bits {
         16 => Some(Scalar::I16),
         32 => Some(Scalar::I32),
@@ -649,7 +682,7 @@ fn as_float(v: &ConstValue) -> Option<f64> {
     }
 }
 
-fn binop(op: Operator, l: ConstValue, r: ConstValue) -> Option<ConstValue> {
+pub(crate) fn binop(op: Operator, l: ConstValue, r: ConstValue) -> Option<ConstValue> {
     if matches!(l, ConstValue::NumpyScalar(..)) || matches!(r, ConstValue::NumpyScalar(..)) {
         return numpy_binop(op, &l, &r);
     }

@@ -1,6 +1,6 @@
 //! Module-level names: imports, aliases and constants, as position-free facts.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
@@ -124,6 +124,10 @@ pub struct ModuleScope {
     pub star_imports: Vec<String>,
     /// Dotted modules imported without a name of their own (`import pkg.cfg` binds `pkg`).
     pub dotted_imports: Vec<String>,
+    /// Module-level names assigned the result of a call kernlint does not evaluate, with the
+    /// callee as written (`W = scipy.signal.firwin(...)`: `scipy.signal.firwin`), for the
+    /// message at a kernel's use (a name bound otherwise since is not `Binding::Other`).
+    pub calls: BTreeMap<String, String>,
 }
 
 impl ModuleScope {
@@ -488,7 +492,13 @@ pub fn is_host_array_expr(value: &Expr, lookup: &dyn NameLookup) -> bool {
             {
                 is_host_array_expr(&attr.value, lookup)
             }
-            func => qualified_path(func, lookup).is_some_and(|p| p.starts_with("numpy.") && is_array_constructor(&p)),
+            func => qualified_path(func, lookup).is_some_and(|p| {
+                p.starts_with("numpy.")
+                    && (is_array_constructor(&p)
+                        // `np.exp(-2j * np.pi * np.arange(N) / N)`: a function of an array.
+                        || (super::host_arrays::is_unary_ufunc(&p["numpy.".len()..]) || p == "numpy.sinc")
+                            && call.arguments.args.iter().any(|a| is_host_array_expr(a, lookup)))
+            }),
         },
         Expr::Attribute(attr) if attr.attr.as_str() == "T" => is_host_array_expr(&attr.value, lookup),
         Expr::Subscript(s) => is_host_array_expr(&s.value, lookup),
@@ -499,6 +509,15 @@ pub fn is_host_array_expr(value: &Expr, lookup: &dyn NameLookup) -> bool {
     }
 }
 
+/// `a.b.c` as written.
+fn dotted_name(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Name(n) => Some(n.id.to_string()),
+        Expr::Attribute(a) => Some(format!("{}.{}", dotted_name(&a.value)?, a.attr)),
+        _ => None,
+    }
+}
+
 fn is_array_constructor(path: &str) -> bool {
     matches!(
         path.strip_prefix("numpy.").unwrap_or(path),
@@ -506,7 +525,7 @@ fn is_array_constructor(path: &str) -> bool {
             | "arange" | "linspace" | "logspace" | "geomspace" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "frombuffer"
             | "fromfile" | "fromiter" | "fromstring" | "load" | "loadtxt" | "genfromtxt" | "eye" | "identity" | "diag" | "tile"
             | "repeat" | "concatenate" | "stack" | "hstack" | "vstack" | "transpose" | "reshape" | "ravel" | "meshgrid" | "tri"
-            | "cumsum" | "sort" | "unique" | "flip" | "roll" | "where" | "outer" | "kron"
+            | "cumsum" | "sort" | "unique" | "flip" | "roll" | "where" | "outer" | "kron" | "hamming" | "hanning" | "blackman"
     ) || path.starts_with("numpy.random.")
         || path.starts_with("numpy.fft.")
 }
@@ -520,10 +539,38 @@ pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
     let body = &parse_module(db, file).syntax().body;
     let mut scope = ModuleScope::default();
     let mut arrays = super::host_arrays::ModuleArrayShapes::new(body);
+    let plain_functions: BTreeSet<&str> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::FunctionDef(def) if def.decorator_list.is_empty() && !def.is_async => Some(def.name.as_str()),
+            _ => None,
+        })
+        .collect();
     for stmt in body {
         let shapes = arrays.shapes(stmt, &scope);
         arrays.bind(stmt, &scope);
         scope.add_statement_in(stmt, Some(&shapes));
+        // `TAPS = design_taps(31, 0.1)`: an array one of the module's own functions makes,
+        // evaluated with the module's arrays (see `host_arrays`); another call's result is
+        // unknown, and the callee is kept for the message at its use.
+        if let Stmt::Assign(ast::StmtAssign { targets, value, .. }) = stmt
+            && let Expr::Call(call) = &**value
+        {
+            let host_call = matches!(&*call.func, Expr::Name(f) if plain_functions.contains(f.id.as_str()) && scope.get(f.id.as_str()) == Some(&Binding::Definition));
+            for target in targets {
+                let Expr::Name(n) = target else { continue };
+                let name = n.id.as_str();
+                scope.calls.remove(name);
+                if scope.get(name) != Some(&Binding::Other) {
+                    continue;
+                }
+                if host_call {
+                    scope.bind(name, Binding::Const(ConstValue::HostArray));
+                } else if let Some(callee) = dotted_name(&call.func) {
+                    scope.calls.insert(name.to_string(), callee);
+                }
+            }
+        }
     }
     scope
 }

@@ -14,7 +14,7 @@ use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::bindings::{for_each_binding, names_in_target};
 use crate::analysis::kernels::{ItemScope, for_each_body};
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
-use crate::analysis::scope::{Binding, ConstValue, EnumClass};
+use crate::analysis::scope::{Binding, ConstValue, EnumClass, ModuleScope};
 use crate::analysis::signature::Signature;
 use crate::analysis::types::{Layout, Object, Record, RecordField, Scalar, Type};
 use crate::analysis::{Db, SourceFile};
@@ -2152,7 +2152,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                         ),
                         range,
                     ),
-                    None => err(unevaluated_global(self.ctx.db, self.ctx.file, name), range),
+                    None => err(unevaluated_global(self.ctx.scope.module, name), range),
                 },
             },
             None => {
@@ -3439,18 +3439,12 @@ fn enum_member(class: &EnumClass, name: &str, range: TextRange) -> TResult<Ty> {
 }
 
 /// Why a module-level name has no type: what it is assigned, when that is a call kernlint
-/// does not run (`TAPS = design_taps(31, 0.1)`, `W = scipy.signal.firwin(...)`). Numba
-/// reads the value the module computed at import.
-fn unevaluated_global(db: &dyn Db, file: SourceFile, name: &str) -> String {
-    let body = &crate::analysis::syntax::parse_module(db, file).syntax().body;
-    let call = body.iter().rev().find_map(|stmt| match stmt {
-        Stmt::Assign(a) if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == name) => a.value.as_call_expr(),
-        _ => None,
-    });
-    match call {
-        Some(call) => format!(
-            "kernlint cannot type the global `{name}`: it is the result of `{}(...)` at import, a call kernlint does not evaluate (it evaluates constants, and arrays made with NumPy constructors and arithmetic); Numba types the value the module computed. To check this kernel, pass `{name}` as an argument, or build it from NumPy calls at module level",
-            &file.text(db)[call.func.range()]
+/// does not run (`W = scipy.signal.firwin(...)`). Numba reads the value the module computed
+/// at import.
+fn unevaluated_global(scope: &ModuleScope, name: &str) -> String {
+    match scope.calls.get(name) {
+        Some(callee) => format!(
+            "kernlint cannot type the global `{name}`: it is the result of `{callee}(...)` at import, a call kernlint does not evaluate (it evaluates constants, arrays made with NumPy constructors and arithmetic, and the module's own plain functions that make them); Numba types the value the module computed. To check this kernel, pass `{name}` as an argument, or build it from NumPy calls at module level"
         ),
         None => format!("untyped global name `{name}`"),
     }
