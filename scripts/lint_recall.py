@@ -2,7 +2,7 @@
 """lint_recall.py - recall of kernlint's thread-aware rules, by bug injection.
 
 Takes correct kernels from corpus manifests (oracle.py's format), applies one classic
-CUDA bug at a time (ten kinds, KINDS below) to the manifest's kernel (Python's ast,
+CUDA bug at a time (eleven kinds, KINDS below) to the manifest's kernel (Python's ast,
 written back with ast.unparse) and asks two questions of each mutant:
   check  does `kernlint check` report it: a finding of the expected rule that the
          unmutated kernel (also written by ast.unparse) does not have;
@@ -293,6 +293,21 @@ def apply_in_place(fn, k, params):
             m.id = n.targets[0].value.id
 
 
+def sites_f32_cast(fn, params):
+    """`float32(e)`, `np.float32(e)` of one argument: the cast that keeps a float32 kernel single precision."""
+    return [n for n in ast.walk(fn) if is_call_to(n, "float32") and len(n.args) == 1 and not n.keywords]
+
+
+def apply_drop_f32_cast(fn, k, params):
+    target = sites_f32_cast(fn, params)[k]
+
+    class Unwrap(ast.NodeTransformer):
+        def visit_Call(self, node):
+            return node.args[0] if node is target else self.generic_visit(node)
+
+    Unwrap().visit(fn)
+
+
 KINDS = {
     # kind: (sites, apply, expected rules)
     "del_sync": (sites_del_sync, apply_del_sync, ("KL202", "KL304")),
@@ -306,7 +321,25 @@ KINDS = {
     "local_uninit": (sites_local_uninit, apply_local_uninit, ("KL306",)),
     # A stencil made in place: threads read neighbours that other threads overwrite.
     "global_in_place": (sites_in_place, apply_in_place, ("KL205",)),
+    # A float32 cast dropped (`x * float32(0.5)` -> `x * 0.5`, `float32(n)` -> `n`): float64 promotion.
+    "drop_f32_cast": (sites_f32_cast, apply_drop_f32_cast, ("KL401",)),
 }
+
+
+# Kinds whose rule needs the kernel's argument types: checked with the manifest's signature.
+TYPED_KINDS = ("drop_f32_cast",)
+
+
+def with_signature(text, kernel, sig):
+    """`text` with `@cuda.jit` of `kernel` given `sig` when it declares none."""
+    tree = ast.parse(text)
+    fn = kernel_fn(tree, kernel)
+    for i, d in enumerate(fn.decorator_list):
+        if dotted(d) in ("cuda.jit", "jit"):
+            fn.decorator_list[i] = ast.Call(func=d, args=[ast.Constant(sig)], keywords=[])
+        elif isinstance(d, ast.Call) and dotted(d.func) in ("cuda.jit", "jit") and not d.args:
+            d.args = [ast.Constant(sig)]
+    return ast.unparse(ast.fix_missing_locations(tree))
 
 
 def kernel_fn(tree, name):
@@ -406,6 +439,7 @@ def study_case(case, mdir, work, oracle, kinds, max_per):
         return [{"case": name, "kind": "-", "skip": "baseline run failed: " + base_run["err"]}]
     params = param_names(fn)
     recs = []
+    typed_base_find = None
     for kind in kinds:
         sites_fn, apply_fn, expected = KINDS[kind]
         n_sites = len(sites_fn(fn, params))
@@ -420,8 +454,21 @@ def study_case(case, mdir, work, oracle, kinds, max_per):
             mpath = os.path.join(cdir, f"mut_{kind}_{k}_{fname}")
             open(mpath, "w").write(text)
             lo, hi = changed_lines(base_text, text)
-            found = check(mpath)
-            new = [f for f in found if base_find[finding_key(f)] < collections.Counter(
+            base_counts = base_find
+            if kind in TYPED_KINDS:
+                # Checked with the manifest's signature in the decorator (the harness launches
+                # these kernels, the file does not): the rule needs the argument types.
+                if typed_base_find is None:
+                    typed_path = os.path.join(cdir, "typed_base_" + fname)
+                    open(typed_path, "w").write(with_signature(base_text, case["kernel"], cj["sig"]))
+                    typed_base_find = collections.Counter(finding_key(f) for f in check(typed_path))
+                base_counts = typed_base_find
+                typed_path = os.path.join(cdir, f"typed_mut_{kind}_{k}_{fname}")
+                open(typed_path, "w").write(with_signature(text, case["kernel"], cj["sig"]))
+                found = check(typed_path)
+            else:
+                found = check(mpath)
+            new = [f for f in found if base_counts[finding_key(f)] < collections.Counter(
                 finding_key(g) for g in found)[finding_key(f)]]
             hit = [f for f in new if f["code"] in expected]
             at_line = [f for f in hit if lo - 2 <= f["location"]["row"] <= hi + 2]

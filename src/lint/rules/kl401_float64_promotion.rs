@@ -1,187 +1,624 @@
 //! # KL401: a float32 kernel silently computes in float64
 //!
 //! ## What it does
-//! In kernels whose floating-point arrays are all `float32`, finds Python number literals
-//! mixed with float32 values: `x * 0.5`, `x * 2`, `x ** 0.5`, `max(x, 0.0)`, and
-//! accumulators started at `0` or `0.0` that then add float32 values. Types come from the
-//! kernel's signature or, without one, from its launches in the same module; kernels of
+//! In GPU functions whose floating-point values are all `float32`, finds where a float64
+//! value is first made, following Numba's typing of each expression:
+//! - a Python number literal or a float64 module constant mixed with float32 values
+//!   (`x * 0.5`, `x * 2`, `x ** 0.5`, `max(x, 0.0)`, `x * DAMPING`), or an element of a
+//!   float64 module array (`W[q] * x` with `W = np.array([...])`);
+//! - an integer of 32 bits or more (`int32`, `int64`, `uint16` and up) mixed with float32
+//!   values: `CX[q] * ux` with `CX` an int32 array, `s / n` with `n = x.shape[1]`;
+//! - a float64 made from integers alone (`i / n`, `math.sqrt(n)`, `float(i)`) whose value is
+//!   then used with float32 values;
+//! - accumulators started at `0` or `0.0` that then add float32 values;
+//! - a kernel argument the launch passes as a Python float (typed float64), at its first use
+//!   with float32 values.
+//!
+//! Each origin is reported once, not at every operation its float64 value reaches. A float64
+//! value used only as an integer or index (`int(i / 2)`, `a[int(x * n)]`), expressions of
+//! constants alone (`float32(2.0 * math.pi / NX)`), and functions that use float64 on
+//! purpose (a float64 array or scalar in the signature, `float64(...)` in the body) are left
+//! alone. Types come from the kernel's signature or, without one, from its launches in the
+//! same module (a device function: from the first kernel that calls it); functions of
 //! unknown argument types are skipped.
 //!
 //! ## Why is this bad?
-//! Numba types Python float literals as float64 and int literals as int64, and
-//! `float32 op int64` is float64 too: the expression, and every operation after it, runs in
-//! double precision and is only rounded back when stored into a float32 array. On most
-//! GPUs double precision is many times slower than single (1/32 or 1/64 of the rate on
-//! consumer cards), and an accumulator carries float64 across every loop iteration.
+//! Numba types Python float literals as float64 and int literals as int64, and `float32 op
+//! int32` or `float32 op int64` is float64 too, as is `/` of two integers: the expression,
+//! and every operation after it, runs in double precision and is only rounded back when
+//! stored into a float32 array. On most GPUs double precision is many times slower than
+//! single (1/32 or 1/64 of the rate on consumer cards), and an accumulator carries float64
+//! across every loop iteration.
 //!
 //! ## Example
 //! ```python
 //! from numba import cuda
 //!
-//! @cuda.jit("void(float32[::1], float32[::1])")
-//! def scale(out, x):
+//! @cuda.jit("void(float32[::1], float32[::1], int32[::1])")
+//! def scale(out, x, weight):
 //!     i = cuda.grid(1)
 //!     acc = 0.0
 //!     for j in range(4):
 //!         acc += x[j]
-//!     out[i] = x[i] * 0.1 + acc
+//!     out[i] = x[i] * 0.1 + acc + weight[i] * x[i] + acc / x.size
 //! ```
 //!
 //! ## Use instead
 //! Write the literals as float32 (`np.float32(0.1)`, or `float32(0.1)` with
-//! `from numba import float32`).
+//! `from numba import float32`) and convert integers before they meet float32 values
+//! (`float32(weight[i])`, `float32(i) / float32(n)`). For a kernel argument, pass
+//! `np.float32(dt)` at the launch.
 //! ```python
 //! import numpy as np
 //! from numba import cuda
 //!
-//! @cuda.jit("void(float32[::1], float32[::1])")
-//! def scale(out, x):
+//! @cuda.jit("void(float32[::1], float32[::1], int32[::1])")
+//! def scale(out, x, weight):
 //!     i = cuda.grid(1)
 //!     acc = np.float32(0.0)
 //!     for j in range(4):
 //!         acc += x[j]
-//!     out[i] = x[i] * np.float32(0.1) + acc
+//!     out[i] = x[i] * np.float32(0.1) + acc + np.float32(weight[i]) * x[i] + acc / np.float32(x.size)
 //! ```
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-use ruff_python_ast::{Expr, Stmt, UnaryOp};
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{Expr, ExprContext, Number, Stmt, StmtAugAssign, StmtFunctionDef, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
-use crate::analysis::host_types::kernel_typing_requests;
+use crate::analysis::bindings::names_bound_in_function;
+use crate::analysis::host_types::{ArgSource, default_typing_request, kernel_typing_requests};
+use crate::analysis::kernels::{FunctionKind, GpuFunction};
 use crate::analysis::scope::Binding;
 use crate::analysis::types::{Scalar, Type};
+use crate::analysis::typing::promote::{arith_op, base_scalar, binary};
 use crate::analysis::typing::{FunctionTypes, function_types};
-use crate::analysis::bindings::names_bound_in_function;
 use crate::lint::{Diagnostic, Edit, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for (function, def) in ctx.gpu_functions() {
-        let Some(types) = kernel_typing_requests(ctx.db, ctx.file, function)
-            .into_iter()
-            .find_map(|(request, _)| function_types(ctx.db, ctx.file, request).as_ref().ok())
-        else {
-            continue;
-        };
-        if !float32_kernel(types) {
+        let Some((types, launched)) = typing(ctx, function) else { continue };
+        if !float32_function(types, function.spec.kind, launched) || uses_float64(def) {
             continue;
         }
         let locals = names_bound_in_function(def, true);
         let spelling = float32_spelling(ctx, &locals);
-        let checker = Checker { types };
-        let mut found: Vec<(&Expr, bool)> = Vec::new();
-        let cell = std::cell::RefCell::new(&mut found);
-        ctx.visit_body(
-            def,
-            &mut |stmt| {
-                if let Some(literal) = checker.accumulator_start(def, stmt) {
-                    cell.borrow_mut().push((literal, true));
-                }
-            },
-            &mut |expr| {
-                for literal in checker.promoted_literals(expr) {
-                    cell.borrow_mut().push((literal, false));
-                }
-            },
-        );
+        let checker = Checker {
+            ctx,
+            types,
+            flow: Flow::new(def),
+            locals: &locals,
+            params: def.parameters.iter().map(|p| p.name().as_str()).collect(),
+        };
+        let mut findings: Vec<Finding> = Vec::new();
+        walk(&def.body, &mut |stmt| {
+            if let Some((name, literal, accumulates)) = checker.literal_start(def, stmt) {
+                findings.push(Finding::Start { name, literal, accumulates });
+            }
+            if let Stmt::AugAssign(a) = stmt {
+                findings.extend(checker.aug_origin(a));
+            }
+        });
+        for expr in &checker.flow.exprs {
+            findings.extend(checker.origin(expr));
+        }
+        findings.sort_by_key(|f| key(f.range()));
         let mut flagged: BTreeSet<(u32, u32)> = BTreeSet::new();
-        for (literal, accumulator) in found {
-            if flagged.insert(key(literal.range())) {
-                out.push(finding(ctx, literal, accumulator, spelling.as_deref()));
+        let mut params: HashSet<&str> = HashSet::new();
+        for finding in findings {
+            if let Finding::Argument { name, .. } = &finding
+                && !params.insert(name)
+            {
+                continue;
+            }
+            if flagged.insert(key(finding.range())) {
+                out.push(finding.diagnostic(ctx, types, spelling.as_deref()));
             }
         }
     }
+}
+
+/// The function's types, and whether its argument types come from a launch (not a signature
+/// the user wrote).
+fn typing<'db>(ctx: &ItemContext<'db>, function: &GpuFunction) -> Option<(&'db FunctionTypes, bool)> {
+    if function.spec.kind == FunctionKind::DeviceFunction {
+        let request = default_typing_request(ctx.db, ctx.file, function).ok()?;
+        return function_types(ctx.db, ctx.file, request).as_ref().ok().map(|t| (t, false));
+    }
+    kernel_typing_requests(ctx.db, ctx.file, function).into_iter().find_map(|(request, source)| {
+        let types = function_types(ctx.db, ctx.file, request).as_ref().ok()?;
+        Some((types, !matches!(source, ArgSource::Declared { .. })))
+    })
 }
 
 fn key(r: TextRange) -> (u32, u32) {
     (r.start().into(), r.end().into())
 }
 
-/// Whether the kernel's floating-point arguments are float32 (at least one array, no
-/// float64 array or scalar).
-fn float32_kernel(types: &FunctionTypes) -> bool {
-    let mut f32_arrays = 0;
+/// Whether the function's floating-point arguments are float32: a kernel with at least one
+/// float32 array, a device function with a float32 argument, and no other float type except
+/// a float64 scalar a launch passes (a Python float: reported where it meets float32 values).
+fn float32_function(types: &FunctionTypes, kind: FunctionKind, launched: bool) -> bool {
+    let mut f32_args = 0;
     for arg in &types.signature.args {
-        let s = match arg {
+        let (s, array) = match arg {
             Type::Array { dtype, .. } => match dtype.as_scalar() {
-                Some(s) => s,
+                Some(s) => (s, true),
                 None => continue,
             },
-            Type::Scalar(s) => {
-                if matches!(s, Scalar::F64 | Scalar::C128) {
-                    return false;
-                }
-                continue;
-            }
+            Type::Scalar(s) => (*s, false),
             _ => continue,
         };
         match s {
-            Scalar::F32 => f32_arrays += 1,
+            Scalar::F32 if array || kind != FunctionKind::Kernel => f32_args += 1,
+            Scalar::F64 if !array && launched => {}
             Scalar::F64 | Scalar::F16 | Scalar::BF16 | Scalar::C64 | Scalar::C128 => return false,
             _ => {}
         }
     }
-    f32_arrays > 0
+    f32_args > 0
+}
+
+/// Whether the body names float64 itself (`float64(x)`, `dtype=np.float64`, `"f8"`): float64
+/// on purpose.
+fn uses_float64(def: &StmtFunctionDef) -> bool {
+    struct Finder(bool);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Name(n) if matches!(n.id.as_str(), "float64" | "double" | "f8") => self.0 = true,
+                Expr::Attribute(a) if matches!(a.attr.as_str(), "float64" | "double") => self.0 = true,
+                Expr::StringLiteral(s) if matches!(s.value.to_str(), "float64" | "f8" | "double") => self.0 = true,
+                _ => {}
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder(false);
+    finder.visit_body(&def.body);
+    finder.0
 }
 
 fn is_literal(expr: &Expr) -> bool {
     match expr {
-        Expr::NumberLiteral(n) => !matches!(n.value, ruff_python_ast::Number::Complex { .. }),
+        Expr::NumberLiteral(n) => !matches!(n.value, Number::Complex { .. }),
         Expr::UnaryOp(u) if matches!(u.op, UnaryOp::USub | UnaryOp::UAdd) => {
-            matches!(&*u.operand, Expr::NumberLiteral(n) if !matches!(n.value, ruff_python_ast::Number::Complex { .. }))
+            matches!(&*u.operand, Expr::NumberLiteral(n) if !matches!(n.value, Number::Complex { .. }))
         }
         _ => false,
     }
 }
 
-struct Checker<'t> {
-    types: &'t FunctionTypes,
+#[derive(Clone, Copy)]
+enum Parent<'a> {
+    Expr(&'a Expr),
+    Stmt(&'a Stmt),
 }
 
-impl Checker<'_> {
+/// Where each expression of a function's body is used, and how its variables are bound.
+struct Flow<'a> {
+    /// Every expression, in source order.
+    exprs: Vec<&'a Expr>,
+    parents: HashMap<(u32, u32), Parent<'a>>,
+    reads: HashMap<&'a str, Vec<&'a Expr>>,
+    /// Each binding of a name but augmented assignments (`augs`): the value of
+    /// `name = value`, `None` for any other binding.
+    bindings: HashMap<&'a str, Vec<Option<&'a Expr>>>,
+    augs: HashMap<&'a str, Vec<&'a StmtAugAssign>>,
+    stack: Vec<Parent<'a>>,
+}
+
+impl<'a> Flow<'a> {
+    fn new(def: &'a StmtFunctionDef) -> Self {
+        let mut flow = Flow {
+            exprs: Vec::new(),
+            parents: HashMap::new(),
+            reads: HashMap::new(),
+            bindings: HashMap::new(),
+            augs: HashMap::new(),
+            stack: Vec::new(),
+        };
+        flow.visit_body(&def.body);
+        flow
+    }
+
+    fn parent(&self, expr: &Expr) -> Option<Parent<'a>> {
+        self.parents.get(&key(expr.range())).copied()
+    }
+}
+
+impl<'a> Visitor<'a> for Flow<'a> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
+            Stmt::Assign(a) => {
+                for target in &a.targets {
+                    if let Expr::Name(n) = target {
+                        self.bindings.entry(n.id.as_str()).or_default().push(Some(&*a.value));
+                    }
+                }
+            }
+            Stmt::AugAssign(a) => {
+                if let Expr::Name(n) = &*a.target {
+                    self.augs.entry(n.id.as_str()).or_default().push(a);
+                }
+            }
+            _ => {}
+        }
+        self.stack.push(Parent::Stmt(stmt));
+        visitor::walk_stmt(self, stmt);
+        self.stack.pop();
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if matches!(expr, Expr::Lambda(_)) {
+            return;
+        }
+        let parent = self.stack.last().copied();
+        if let Some(p) = parent {
+            self.parents.insert(key(expr.range()), p);
+        }
+        if let Expr::Name(n) = expr {
+            if n.ctx == ExprContext::Load {
+                self.reads.entry(n.id.as_str()).or_default().push(expr);
+            } else if !matches!(parent, Some(Parent::Stmt(Stmt::Assign(a))) if a.targets.iter().any(|t| std::ptr::eq(t, expr)))
+                && !matches!(parent, Some(Parent::Stmt(Stmt::AugAssign(_))))
+            {
+                self.bindings.entry(n.id.as_str()).or_default().push(None);
+            }
+        }
+        self.exprs.push(expr);
+        self.stack.push(Parent::Expr(expr));
+        visitor::walk_expr(self, expr);
+        self.stack.pop();
+    }
+}
+
+/// Why an operand of a float64 operation is float64 by itself.
+#[derive(Clone, Copy, PartialEq)]
+enum Source {
+    Literal,
+    /// A module constant, a constant expression, or a local only ever assigned one.
+    Constant,
+    /// An element of a float64 module array.
+    ModuleArray,
+    /// A float64 kernel argument (a Python float at the launch).
+    Argument,
+}
+
+enum Operand<'a> {
+    F32,
+    Int(&'a Expr),
+    F64(&'a Expr, Source),
+}
+
+enum Finding<'a> {
+    /// `v = 0.0` for a variable that also takes float32 values: Numba types it float64.
+    Start { name: &'a str, literal: &'a Expr, accumulates: bool },
+    /// An operand that makes a float32 computation float64.
+    Operand { operand: &'a Expr, source: Option<Source>, op: &'a Expr },
+    /// A float64 made from integers (and constants) alone, later mixed with float32 at `mix`.
+    Integers { op: &'a Expr, wrap: Vec<&'a Expr>, mix: &'a Expr },
+    Argument { name: &'a str, read: &'a Expr },
+}
+
+impl Finding<'_> {
+    fn range(&self) -> TextRange {
+        match self {
+            Finding::Start { literal: e, .. } | Finding::Integers { op: e, .. } | Finding::Argument { read: e, .. } => e.range(),
+            Finding::Operand { operand, .. } => operand.range(),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Usage<'a> {
+    /// The first operation found that mixes the value with float32 values.
+    mix: Option<&'a Expr>,
+    /// Whether the value is used as a float somewhere (not only as an integer, index or test).
+    float: bool,
+}
+
+struct Checker<'c, 'a> {
+    ctx: &'c ItemContext<'c>,
+    types: &'c FunctionTypes,
+    flow: Flow<'a>,
+    locals: &'c HashSet<String>,
+    params: HashSet<&'a str>,
+}
+
+impl<'a> Checker<'_, 'a> {
     fn ty(&self, expr: &Expr) -> Option<&Type> {
         self.types.expressions.get(&key(expr.range()))
     }
 
+    fn scalar(&self, expr: &Expr) -> Option<Scalar> {
+        self.ty(expr).and_then(base_scalar)
+    }
+
     fn is(&self, expr: &Expr, s: Scalar) -> bool {
-        self.ty(expr).and_then(Type::as_scalar) == Some(s)
+        self.scalar(expr) == Some(s)
     }
 
-    /// A float64 value computed only from float32 values and Python literals.
-    fn promoted(&self, expr: &Expr) -> bool {
-        if !self.is(expr, Scalar::F64) {
-            return false;
+    fn is_int(&self, expr: &Expr) -> bool {
+        self.scalar(expr).is_some_and(|s| s.is_int() || s == Scalar::Bool)
+    }
+
+    fn is_global(&self, name: &str) -> bool {
+        !self.locals.contains(name)
+    }
+
+    /// A value Numba knows before the kernel runs: literals, module constants (Numba freezes
+    /// globals), and arithmetic and math of them; a local counts when every assignment of it
+    /// is one (`locals` false inside that check, which keeps it from chasing cycles).
+    fn constant(&self, expr: &Expr, locals: bool) -> bool {
+        match expr {
+            Expr::NumberLiteral(n) => !matches!(n.value, Number::Complex { .. }),
+            Expr::BooleanLiteral(_) => true,
+            Expr::Name(n) if self.is_global(n.id.as_str()) => {
+                matches!(self.ty(expr), Some(Type::Scalar(_) | Type::IntLiteral(_) | Type::BoolLiteral(_)))
+            }
+            Expr::Name(n) => {
+                locals
+                    && !self.params.contains(n.id.as_str())
+                    && !self.flow.augs.contains_key(n.id.as_str())
+                    && self.flow.bindings.get(n.id.as_str()).is_some_and(|values| {
+                        values.iter().all(|v| v.is_some_and(|v| self.constant(v, false)))
+                    })
+            }
+            Expr::Attribute(a) => {
+                matches!(self.ty(expr), Some(Type::Scalar(Scalar::F64) | Type::IntLiteral(_)))
+                    && self.ctx.path(expr).is_some_and(|p| p.starts_with("math.") || p.starts_with("numpy."))
+                    && !matches!(&*a.value, Expr::Name(n) if !self.is_global(n.id.as_str()))
+            }
+            Expr::UnaryOp(u) => self.constant(&u.operand, locals),
+            Expr::BinOp(b) => self.constant(&b.left, locals) && self.constant(&b.right, locals),
+            Expr::Call(c) => {
+                c.arguments.keywords.is_empty()
+                    && self.ctx.path(&c.func).is_some_and(|p| p.starts_with("math.") || numeric_type(&p))
+                    && c.arguments.args.iter().all(|a| self.constant(a, locals))
+            }
+            _ => false,
         }
-        let operands: Vec<&Expr> = match expr {
-            Expr::BinOp(b) => vec![&b.left, &b.right],
-            Expr::Call(c) if self.min_max(c) => c.arguments.args.iter().collect(),
-            _ => return false,
-        };
-        operands.iter().all(|o| is_literal(o) || self.is(o, Scalar::F32) || self.promoted(o))
-            && operands.iter().any(|o| self.is(o, Scalar::F32) || self.promoted(o))
     }
 
-    fn min_max(&self, call: &ruff_python_ast::ExprCall) -> bool {
-        matches!(&*call.func, Expr::Name(n) if matches!(n.id.as_str(), "max" | "min"))
-            && call.arguments.keywords.is_empty()
-            && call.arguments.args.len() >= 2
-    }
-
-    /// The literals that make `expr` a float64 computation on float32 values.
-    fn promoted_literals<'e>(&self, expr: &'e Expr) -> Vec<&'e Expr> {
-        if !self.promoted(expr) {
-            return Vec::new();
+    /// Why `expr`, a float64, is float64 by itself; `None` when it carries float64 made
+    /// elsewhere (a float64 variable, the result of another float64 operation).
+    fn source(&self, expr: &Expr) -> Option<Source> {
+        if is_literal(expr) {
+            return Some(Source::Literal);
+        }
+        if self.constant(expr, true) {
+            return Some(Source::Constant);
         }
         match expr {
-            Expr::BinOp(b) => [&*b.left, &*b.right].into_iter().filter(|o| is_literal(o)).collect(),
-            Expr::Call(c) => c.arguments.args.iter().filter(|o| is_literal(o)).collect(),
-            _ => Vec::new(),
+            Expr::Name(n) if self.params.contains(n.id.as_str()) => Some(Source::Argument),
+            Expr::Subscript(s)
+                if matches!(&*s.value, Expr::Name(n) if self.is_global(n.id.as_str()))
+                    && matches!(self.ty(&s.value), Some(Type::Array { dtype, .. }) if dtype.as_scalar() == Some(Scalar::F64)) =>
+            {
+                Some(Source::ModuleArray)
+            }
+            _ => None,
         }
     }
 
-    /// `acc = 0.0` where `acc` later accumulates float32 values (`acc += x[i]`, `acc = acc + x[i]`)
-    /// and so becomes float64.
-    fn accumulator_start<'d>(&self, def: &'d ruff_python_ast::StmtFunctionDef, stmt: &'d Stmt) -> Option<&'d Expr> {
+    /// The value operands of an arithmetic operation: `None` for anything else.
+    fn operands<'e>(&self, expr: &'e Expr) -> Option<Vec<&'e Expr>> {
+        match expr {
+            Expr::BinOp(b) => Some(vec![&b.left, &b.right]),
+            Expr::If(i) => Some(vec![&i.body, &i.orelse]),
+            Expr::Call(c) if c.arguments.keywords.is_empty() && self.arithmetic_call(&c.func) => {
+                Some(c.arguments.args.iter().collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// `math.sqrt`, `float`, `max`, `abs`, `np.exp`...: calls whose result type follows
+    /// their arguments'.
+    fn arithmetic_call(&self, func: &Expr) -> bool {
+        match func {
+            Expr::Name(n) if self.is_global(n.id.as_str()) && matches!(n.id.as_str(), "float" | "max" | "min" | "abs" | "pow") => {
+                true
+            }
+            _ => self.ctx.path(func).is_some_and(|p| p.starts_with("math.") || p.starts_with("numpy.")),
+        }
+    }
+
+    fn operand<'e>(&self, expr: &'e Expr) -> Option<Operand<'e>> {
+        if self.is_int(expr) {
+            return Some(Operand::Int(expr));
+        }
+        match self.scalar(expr)? {
+            Scalar::F32 => Some(Operand::F32),
+            Scalar::F64 => Some(Operand::F64(expr, self.source(expr)?)),
+            _ => None,
+        }
+    }
+
+    /// What `expr` reports if it is where a float64 value is first made: a float64 operation
+    /// none of whose operands carries float64 made elsewhere.
+    fn origin(&self, expr: &'a Expr) -> Vec<Finding<'a>> {
+        if !self.is(expr, Scalar::F64) || self.constant(expr, true) {
+            return Vec::new();
+        }
+        let Some(exprs) = self.operands(expr) else { return Vec::new() };
+        let Some(operands) = exprs.iter().map(|e| self.operand(e)).collect::<Option<Vec<_>>>() else {
+            return Vec::new();
+        };
+        let usage = self.usage(expr);
+        if !usage.float {
+            return Vec::new();
+        }
+        if let Some(read) = operands.iter().find_map(|o| match o {
+            Operand::F64(e, Source::Argument) => Some(*e),
+            _ => None,
+        }) {
+            let mixed = operands.iter().any(|o| matches!(o, Operand::F32)) || usage.mix.is_some();
+            let Expr::Name(n) = read else { return Vec::new() };
+            return if mixed { vec![Finding::Argument { name: n.id.as_str(), read }] } else { Vec::new() };
+        }
+        if operands.iter().any(|o| matches!(o, Operand::F32)) {
+            // `x[i] if ok else 0.0` only picks a value: stored straight into a float32 array it
+            // converts back exactly, and only arithmetic on it runs in double precision.
+            if matches!(expr, Expr::If(_)) && usage.mix.is_none() {
+                return Vec::new();
+            }
+            return operands
+                .iter()
+                .filter_map(|o| match o {
+                    Operand::Int(e) => Some(Finding::Operand { operand: e, source: None, op: expr }),
+                    Operand::F64(e, source) => Some(Finding::Operand { operand: e, source: Some(*source), op: expr }),
+                    Operand::F32 => None,
+                })
+                .collect();
+        }
+        let Some(mix) = usage.mix else { return Vec::new() };
+        let wrap = operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::Int(e) | Operand::F64(e, _) => Some(*e),
+                Operand::F32 => None,
+            })
+            .collect();
+        vec![Finding::Integers { op: expr, wrap, mix }]
+    }
+
+    /// `v += n` with `v` a float32 variable (or array element) and `n` an integer of 32 bits
+    /// or more, or a float64 argument: the update makes `v` float64.
+    fn aug_origin(&self, aug: &'a StmtAugAssign) -> Option<Finding<'a>> {
+        let value = &*aug.value;
+        let operand = self.operand(value)?;
+        if matches!(operand, Operand::F32) {
+            return None;
+        }
+        let element = match &*aug.target {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                let tys = self.types.variables.get(name)?;
+                // Float32 but for this update: its other values are float32 or integers.
+                let others_f32 = self.flow.bindings.get(name).into_iter().flatten().all(|b| {
+                    b.is_some_and(|v| self.is(v, Scalar::F32) || self.constant(v, true) && !self.is(v, Scalar::F64))
+                }) && self.flow.augs.get(name).into_iter().flatten().all(|a| {
+                    std::ptr::eq(*a, aug) || !self.is(&a.value, Scalar::F64)
+                });
+                if !(tys.contains("float32") && tys.contains("float64") && others_f32) {
+                    return None;
+                }
+                Scalar::F32
+            }
+            Expr::Subscript(s) => match self.ty(&s.value) {
+                Some(Type::Array { dtype, .. }) if dtype.as_scalar() == Some(Scalar::F32) => {
+                    // A constant is rounded straight back into the element: NVVM keeps it float32.
+                    if self.constant(value, true) {
+                        return None;
+                    }
+                    Scalar::F32
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let promoted = binary(arith_op(aug.op)?, element, self.scalar(value)?);
+        if promoted != Some(Scalar::F64) {
+            return None;
+        }
+        Some(match operand {
+            Operand::F64(e, Source::Argument) => {
+                let Expr::Name(n) = e else { return None };
+                Finding::Argument { name: n.id.as_str(), read: e }
+            }
+            Operand::F64(e, source) => Finding::Operand { operand: e, source: Some(source), op: e },
+            _ => Finding::Operand { operand: value, source: None, op: value },
+        })
+    }
+
+    /// Where the float64 value of `origin` goes: through enclosing operations and the
+    /// variables it is assigned to.
+    fn usage(&self, origin: &'a Expr) -> Usage<'a> {
+        let mut usage = Usage::default();
+        let mut work = vec![origin];
+        let mut seen: HashSet<(u32, u32)> = HashSet::new();
+        let mut vars: HashSet<&str> = HashSet::new();
+        while let Some(x) = work.pop() {
+            if !seen.insert(key(x.range())) {
+                continue;
+            }
+            match self.flow.parent(x) {
+                Some(Parent::Expr(p)) => match p {
+                    Expr::Subscript(s) if !std::ptr::eq(&*s.value, x) => {}
+                    Expr::Tuple(_) | Expr::List(_) => work.push(p),
+                    Expr::Compare(c) => {
+                        if std::iter::once(&*c.left).chain(c.comparators.iter()).any(|o| self.is(o, Scalar::F32)) {
+                            usage.mix = usage.mix.or(Some(p));
+                            usage.float = true;
+                        }
+                    }
+                    Expr::BoolOp(_) => {}
+                    Expr::UnaryOp(u) if u.op == UnaryOp::Not => {}
+                    _ if self.is(p, Scalar::F64) => {
+                        if self.operands(p).is_some_and(|ops| ops.iter().any(|o| self.is(o, Scalar::F32))) {
+                            usage.mix = usage.mix.or(Some(p));
+                        }
+                        work.push(p);
+                    }
+                    _ if self.is_int(p) || matches!(self.ty(p), Some(Type::Range(_))) => {}
+                    _ => usage.float = true,
+                },
+                Some(Parent::Stmt(s)) => match s {
+                    Stmt::Assign(a) if std::ptr::eq(&*a.value, x) => {
+                        for target in &a.targets {
+                            let Expr::Name(n) = target else {
+                                usage.float = true;
+                                continue;
+                            };
+                            let name = n.id.as_str();
+                            if !vars.insert(name) {
+                                continue;
+                            }
+                            work.extend(self.flow.reads.get(name).into_iter().flatten());
+                            for aug in self.flow.augs.get(name).into_iter().flatten() {
+                                usage.float = true;
+                                if self.is(&aug.value, Scalar::F32) {
+                                    usage.mix = usage.mix.or(Some(&*aug.value));
+                                }
+                            }
+                        }
+                    }
+                    Stmt::AugAssign(a) if std::ptr::eq(&*a.value, x) => {
+                        usage.float = true;
+                        let element_f32 = match &*a.target {
+                            Expr::Name(n) => {
+                                let name = n.id.as_str();
+                                if vars.insert(name) {
+                                    work.extend(self.flow.reads.get(name).into_iter().flatten());
+                                }
+                                self.types.variables.get(name).is_some_and(|t| t.contains("float32"))
+                            }
+                            Expr::Subscript(s) => {
+                                matches!(self.ty(&s.value), Some(Type::Array { dtype, .. }) if dtype.as_scalar() == Some(Scalar::F32))
+                            }
+                            _ => false,
+                        };
+                        if element_f32 {
+                            usage.mix = usage.mix.or(Some(x));
+                        }
+                    }
+                    Stmt::If(_) | Stmt::While(_) | Stmt::Assert(_) | Stmt::Expr(_) => {}
+                    _ => usage.float = true,
+                },
+                None => usage.float = true,
+            }
+        }
+        usage
+    }
+
+    /// `acc = 0.0` where `acc` later accumulates float32 values (`acc += x[i]`, `acc = acc + x[i]`),
+    /// or `v = 0.0` where `v` is elsewhere assigned a float32 (`if i < n: v = x[i]`): Numba
+    /// types the variable float64. Whether it accumulates comes with the literal.
+    fn literal_start(&self, def: &'a StmtFunctionDef, stmt: &'a Stmt) -> Option<(&'a str, &'a Expr, bool)> {
         let Stmt::Assign(assign) = stmt else { return None };
         let [Expr::Name(target)] = assign.targets.as_slice() else { return None };
         if !is_literal(&assign.value) {
@@ -191,28 +628,46 @@ impl Checker<'_> {
         if !self.types.variables.get(name).is_some_and(|t| t.contains("float64")) {
             return None;
         }
+        let float32 = |e: &Expr| self.is(e, Scalar::F32) || self.is(e, Scalar::F64) && self.literal_promotion(e);
         let mut accumulates = false;
+        let mut assigned = false;
         walk(&def.body, &mut |s| match s {
-            Stmt::AugAssign(a)
-                if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == name)
-                    && (self.is(&a.value, Scalar::F32) || self.promoted(&a.value)) =>
-            {
+            Stmt::AugAssign(a) if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == name) && float32(&a.value) => {
                 accumulates = true;
             }
-            Stmt::Assign(a) => {
-                if let [Expr::Name(n)] = a.targets.as_slice()
-                    && n.id.as_str() == name
-                    && let Expr::BinOp(b) = &*a.value
+            Stmt::Assign(a) if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == name) => {
+                if let Expr::BinOp(b) = &*a.value
                     && matches!(&*b.left, Expr::Name(l) if l.id.as_str() == name)
-                    && (self.is(&b.right, Scalar::F32) || self.promoted(&b.right))
+                    && float32(&b.right)
                 {
                     accumulates = true;
                 }
+                assigned |= self.is(&a.value, Scalar::F32);
             }
             _ => {}
         });
-        accumulates.then_some(&*assign.value)
+        // A variable that only carries the value (`v = 0.0; if ok: v = x[i]; a[i] = v`) converts
+        // back exactly: it matters once arithmetic mixes it with float32 values.
+        let mixed = || self.usage(&assign.value).mix.is_some();
+        (accumulates || assigned && mixed()).then_some((name, &*assign.value, accumulates))
     }
+
+    /// A float64 computed only from float32 values and literals (`x[i] * 0.5`).
+    fn literal_promotion(&self, expr: &Expr) -> bool {
+        let Some(operands) = self.operands(expr) else { return false };
+        operands.iter().all(|o| is_literal(o) || self.is(o, Scalar::F32) || self.is(o, Scalar::F64) && self.literal_promotion(o))
+            && operands.iter().any(|o| !is_literal(o))
+    }
+}
+
+/// `float32`, `np.float32`, `numba.int64`...: the scalar type objects Numba calls as conversions.
+fn numeric_type(path: &str) -> bool {
+    let name = path.rsplit('.').next().unwrap_or(path);
+    (path.starts_with("numpy.") || path.starts_with("numba."))
+        && matches!(
+            name,
+            "float16" | "float32" | "float64" | "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64"
+        )
 }
 
 fn walk<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
@@ -225,7 +680,7 @@ fn walk<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
 }
 
 /// How this file can write a float32 constant: numba's `float32`, `np.float32`, `numba.float32`.
-fn float32_spelling(ctx: &ItemContext, locals: &std::collections::HashSet<String>) -> Option<String> {
+fn float32_spelling(ctx: &ItemContext, locals: &HashSet<String>) -> Option<String> {
     let bindings = &ctx.scope.module.bindings;
     let find = |pred: &dyn Fn(&str) -> bool| {
         bindings
@@ -244,21 +699,102 @@ fn float32_spelling(ctx: &ItemContext, locals: &std::collections::HashSet<String
     find(&|p| p == "numba").map(|numba| format!("{numba}.float32"))
 }
 
-fn finding(ctx: &ItemContext, literal: &Expr, accumulator: bool, spelling: Option<&str>) -> Diagnostic {
-    let text = &ctx.text[literal.range()];
-    let message = if accumulator {
-        format!("accumulator started at `{text}` becomes float64 when float32 values are added: the loop runs in double precision")
-    } else {
-        format!("`{text}` is a float64/int64 literal: mixed with float32 it makes this computation run in double precision")
-    };
-    let mut d = Diagnostic::new("KL401", literal.range(), message)
-        .warning()
-        .note("Numba types Python literals as float64/int64, and float32 mixed with either is float64 (reference §3.3). Write the literal as a float32.");
-    if let Some(f) = spelling {
-        let content = format!("{f}({text})");
-        // Rounds the computation to float32: what the user most likely wants, but not what
-        // the code computes today.
-        d = d.unsafe_fix(format!("Write `{content}`"), vec![Edit { range: literal.range(), content }]);
+const NOTE: &str = "Numba types Python float literals and float64 module values as float64, int literals as int64, \
+    `float32 op int32/int64/uint16+` and `/` of two integers as float64 (reference §3.3, §3.4).";
+
+impl Finding<'_> {
+    fn diagnostic(&self, ctx: &ItemContext, types: &FunctionTypes, spelling: Option<&str>) -> Diagnostic {
+        let text = |e: &Expr| &ctx.text[e.range()];
+        let wrap = |e: &Expr| spelling.map(|f| Edit { range: e.range(), content: format!("{f}({})", text(e)) });
+        let (message, edits) = match self {
+            Finding::Start { literal, accumulates: true, .. } => (
+                format!(
+                    "accumulator started at `{}` becomes float64 when float32 values are added: the loop runs in double precision",
+                    text(literal)
+                ),
+                wrap(literal).into_iter().collect(),
+            ),
+            Finding::Start { name, literal, accumulates: false } => (
+                format!(
+                    "`{name}` starts at `{}` and is elsewhere assigned float32 values: Numba types it float64, so its uses run in double precision",
+                    text(literal)
+                ),
+                wrap(literal).into_iter().collect(),
+            ),
+            Finding::Operand { operand, source, op } => {
+                let what = match source {
+                    Some(Source::Literal) => "a float64 literal".to_string(),
+                    Some(Source::Constant) => "a float64 constant".to_string(),
+                    Some(Source::ModuleArray) => "an element of a float64 module array".to_string(),
+                    Some(Source::Argument) | None => {
+                        let ty = if is_literal(operand) {
+                            "an int64 literal".to_string()
+                        } else {
+                            types.expressions.get(&key(operand.range())).map_or("an integer".to_string(), |t| {
+                                format!("{}", crate::analysis::typing::promote::unliteral(t))
+                            })
+                        };
+                        format!("{ty}, and float32 mixed with it is float64")
+                    }
+                };
+                let place = if std::ptr::eq(*operand, *op) {
+                    "this update".to_string()
+                } else {
+                    format!("`{}`", shorten(text(op)))
+                };
+                (
+                    format!("`{}` is {what}: {place} and everything computed from it run in double precision", text(operand)),
+                    wrap(operand).into_iter().collect(),
+                )
+            }
+            Finding::Integers { op, wrap: operands, mix } => {
+                let edits: Option<Vec<Edit>> = match op {
+                    Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "float") && c.arguments.args.len() == 1 => {
+                        spelling.map(|f| vec![Edit { range: op.range(), content: format!("{f}({})", text(&c.arguments.args[0])) }])
+                    }
+                    _ => operands.iter().map(|e| wrap(e)).collect(),
+                };
+                (
+                    format!(
+                        "`{}` is float64 (Numba computes it in float64 from integer operands), and `{}` then mixes it with float32 values: that runs in double precision",
+                        shorten(text(op)),
+                        shorten(text(mix))
+                    ),
+                    edits.unwrap_or_default(),
+                )
+            }
+            Finding::Argument { name, .. } => (
+                format!(
+                    "kernel argument `{name}` is float64 (the launch passes a Python float): mixed with float32 values, it makes this computation and everything after it run in double precision"
+                ),
+                Vec::new(),
+            ),
+        };
+        let mut d = Diagnostic::new("KL401", self.range(), message).warning().note(NOTE);
+        if let Finding::Integers { mix, .. } = self {
+            d = d.related(mix.range(), "float64 meets float32 here");
+        }
+        if let Finding::Argument { name, .. } = self {
+            return d.note(format!(
+                "Pass `np.float32(...)` for `{name}` at the launch, or convert it once at the top of the kernel: `{name} = float32({name})`."
+            ));
+        }
+        if !edits.is_empty() {
+            // Rounds the computation to float32: what the user most likely wants, but not what
+            // the code computes today.
+            let shown = edits.iter().map(|e| format!("`{}`", e.content)).collect::<Vec<_>>().join(", ");
+            d = d.unsafe_fix(format!("Write {shown}"), edits);
+        }
+        d
     }
-    d
+}
+
+/// An expression's text, cut to one line of reasonable length for a message.
+fn shorten(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    if line.len() == text.len() && line.chars().count() <= 60 {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(57).collect();
+    format!("{cut}...")
 }
