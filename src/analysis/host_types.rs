@@ -649,12 +649,24 @@ enum Bound<'a> {
     Param,
     /// `x = value` (or its element of a tuple), at the statement's start.
     Value(TextSize, &'a Expr),
+    /// Element `k` of a value unpacked whole: `n, d = q.shape`.
+    Element(TextSize, &'a Expr, usize),
     /// `x op= value`.
     Aug(&'a ast::StmtAugAssign),
     /// `for x in range(...)`: a Python int.
     RangeFor,
     /// Any other binding: a value kernlint does not follow.
     Unknown,
+}
+
+/// The position of `name` in the one flat tuple target of `a`, where the value is unpacked
+/// whole (`n, d = q.shape`; not `x, y = 1, 2`, whose elements pair off).
+fn unpacked_element(a: &ast::StmtAssign, name: &str) -> Option<usize> {
+    let [Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. })] = a.targets.as_slice() else { return None };
+    if matches!(&*a.value, Expr::Tuple(_) | Expr::List(_)) || !elts.iter().all(Expr::is_name_expr) {
+        return None;
+    }
+    elts.iter().position(|e| matches!(e, Expr::Name(n) if n.id.as_str() == name))
 }
 
 impl<'a> Assignments<'a> {
@@ -759,6 +771,7 @@ impl<'a> Assignments<'a> {
             let bound = match (b.kind, b.stmt, b.value) {
                 (BindingKind::Import, ..) => None,
                 (BindingKind::Assign | BindingKind::AnnAssign, stmt, Some(value)) => Some(Bound::Value(stmt.start(), value)),
+                (BindingKind::Assign, Stmt::Assign(a), None) => Some(unpacked_element(a, b.name).map_or(Bound::Unknown, |k| Bound::Element(a.start(), &a.value, k))),
                 (BindingKind::AugAssign, Stmt::AugAssign(aug), _) => Some(Bound::Aug(aug)),
                 (BindingKind::For, Stmt::For(f), _)
                     if matches!(&*f.target, Expr::Name(_))
@@ -1159,6 +1172,12 @@ impl<'a> Evaluator<'_, 'a> {
         let one = |bound: &Bound<'a>| match *bound {
             Bound::Param => Evaluator { local, def, at: None, ..*self }.passed_argument(name, depth + 1),
             Bound::Value(start, value) => at(start).eval(value, depth + 1),
+            Bound::Element(start, value, k) => match at(start).eval(value, depth + 1)? {
+                HostTy::Shape(n) if k < n => Some(HostTy::Value(Type::Scalar(Scalar::I64))),
+                HostTy::Value(Type::UniTuple(elem, n)) if k < n => Some(HostTy::Value(*elem)),
+                HostTy::Value(Type::Tuple(elems)) => elems.get(k).cloned().map(HostTy::Value),
+                _ => None,
+            },
             Bound::Aug(aug) => at(aug.start()).binop(aug.op, &aug.target, &aug.value, depth + 1),
             Bound::RangeFor => Some(HostTy::Value(Type::Scalar(Scalar::I64))),
             Bound::Unknown => None,
@@ -2477,11 +2496,17 @@ def rebinds(x):
     x = unknown()
     k[1, 32](x, 1, 2)
 
+def unpacks(q, pair):
+    n, d = q.shape
+    lo, hi = pair
+    k[1, 32](q, d, hi)
+
 def main():
     outer(np.ones((4, 4), dtype=np.int32))
     tuples(np.arange(3))
     on_device(8)
     rebinds(np.zeros(3))
+    unpacks(np.zeros((2, 3), dtype=np.float32), (1, 2.5))
 
 main()
 "#;
@@ -2490,6 +2515,8 @@ main()
             vec!["array(int32, 2d, C)", "float32", "UniTuple(int64 x 2)"],
             vec!["array(int64, 1d, C)", "Tuple(float64, int64)", "Tuple(array(int64, 1d, C), int64)"],
             vec!["array(float32, 1d, C)", "bool", "UniTuple(int64 x 1)"],
+            // Elements of a shape or tuple unpacked whole.
+            vec!["array(float32, 2d, C)", "int64", "float64"],
         ];
         assert_eq!(got["k"], expected, "{got:#?}");
         let src = r#"
