@@ -945,12 +945,17 @@ fn apply(op: Operator, x: &ConstValue, y: &ConstValue, dtype: Scalar) -> Eval<Co
                 Operator::BitOr => a | b,
                 Operator::BitXor => a ^ b,
                 Operator::Pow if *b < 0 => return Err("Integers to negative integer powers are not allowed (NumPy's error)".into()),
+                // By squaring, wrapping at the dtype's width as NumPy's integer power does.
                 Operator::Pow => {
-                    let mut r: i128 = 1;
-                    for _ in 0..(*b).min(128) {
-                        r = dtype.wrap_int(r.wrapping_mul(*a));
+                    let (mut r, mut base, mut e) = (1i128, *a, *b);
+                    while e > 0 {
+                        if e & 1 == 1 {
+                            r = dtype.wrap_int(r.wrapping_mul(base));
+                        }
+                        base = dtype.wrap_int(base.wrapping_mul(base));
+                        e >>= 1;
                     }
-                    r
+                    dtype.wrap_int(r)
                 }
                 _ => return bad(),
             },
@@ -1372,6 +1377,8 @@ impl<'a> ModuleArrayShapes<'a> {
     pub fn shapes(&self, stmt: &Stmt, names: &dyn NameLookup) -> StatementShapes {
         let mut shapes = Vec::new();
         if !self.needed.is_empty() && matches!(stmt, Stmt::Assign(_) | Stmt::AnnAssign(_) | Stmt::If(_) | Stmt::Try(_)) {
+            // Each statement's questions get a budget of their own, as its binding does.
+            self.host.reset();
             let lookup = ArrayLookup { names, arrays: &self.arrays, host: &self.host };
             for_each_sized(stmt, &mut |e| {
                 if let Some(shape) = lookup.array_shape(e) {
@@ -1380,6 +1387,11 @@ impl<'a> ModuleArrayShapes<'a> {
             });
         }
         StatementShapes(shapes)
+    }
+
+    /// Whether `value` calls one of the module's plain host functions (`design_taps(31, 0.1)`).
+    pub fn is_host_call(&self, value: &Expr, names: &dyn NameLookup) -> bool {
+        self.host.is_call(value, names)
     }
 
     /// Evaluates the needed arrays `stmt` binds, with `names` bound before it.

@@ -1,6 +1,6 @@
 //! Module-level names: imports, aliases and constants, as position-free facts.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
@@ -539,13 +539,6 @@ pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
     let body = &parse_module(db, file).syntax().body;
     let mut scope = ModuleScope::default();
     let mut arrays = super::host_arrays::ModuleArrayShapes::new(body);
-    let plain_functions: BTreeSet<&str> = body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::FunctionDef(def) if def.decorator_list.is_empty() && !def.is_async => Some(def.name.as_str()),
-            _ => None,
-        })
-        .collect();
     for stmt in body {
         let shapes = arrays.shapes(stmt, &scope);
         arrays.bind(stmt, &scope);
@@ -556,7 +549,7 @@ pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
         if let Stmt::Assign(ast::StmtAssign { targets, value, .. }) = stmt
             && let Expr::Call(call) = &**value
         {
-            let host_call = matches!(&*call.func, Expr::Name(f) if plain_functions.contains(f.id.as_str()) && scope.get(f.id.as_str()) == Some(&Binding::Definition));
+            let host_call = arrays.is_host_call(value, &scope);
             for target in targets {
                 let Expr::Name(n) = target else { continue };
                 let name = n.id.as_str();

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Stmt, UnaryOp};
 
 use super::{Eval, Evaluator, HostArray, HostValue, MAX_MODULE_ARRAY_ELEMENTS, cast, is_array_of_known, source, store};
+use crate::analysis::bindings::{BindingKind, for_each_binding, names_in_target};
 use crate::analysis::resolve::{NameLookup, binop, const_eval, py_equal, py_less, qualified_path, truthiness};
 use crate::analysis::scope::{Binding, ConstValue, ModuleScope, is_host_array_expr};
 
@@ -255,7 +256,9 @@ fn run(ctx: Ctx, def: &ast::StmtFunctionDef, call: &ast::ExprCall, lookup: &dyn 
 fn comprehension(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>, c: &ast::ExprListComp) -> Eval<HostValue> {
     let mut frame = Frame::new(ctx, lookup, arrays, &[]);
     for g in &c.generators {
-        assigned_in_target(&g.target, &mut frame.assigned);
+        names_in_target(&g.target, &mut |name| {
+            frame.assigned.insert(name.to_string());
+        });
     }
     let mut out = Vec::new();
     frame.generate(&c.generators, &c.elt, &mut out)?;
@@ -398,10 +401,13 @@ impl NameLookup for Frame<'_> {
 
 impl<'c> Frame<'c> {
     fn new(ctx: Ctx<'c>, outer: &'c dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>, body: &[Stmt]) -> Self {
+        // Every name the body binds is local throughout it (a `global` one is refused).
         let mut assigned = BTreeSet::new();
-        for stmt in body {
-            assigned_in(stmt, &mut assigned);
-        }
+        for_each_binding(body, &mut |b| {
+            if b.kind != BindingKind::Declared {
+                assigned.insert(b.name.to_string());
+            }
+        });
         let arrays = arrays.iter().filter(|(k, _)| !assigned.contains(*k)).map(|(k, v)| (k.clone(), v.clone())).collect();
         Self { ctx, outer, locals: BTreeMap::new(), assigned, arrays }
     }
@@ -741,39 +747,6 @@ fn operand(v: HostValue) -> Eval<(HostArray, bool)> {
     match v {
         HostValue::Array(a) => Ok((a, false)),
         HostValue::Const(c) => super::number_array(c),
-    }
-}
-
-fn assigned_in(stmt: &Stmt, out: &mut BTreeSet<String>) {
-    match stmt {
-        Stmt::Assign(a) => a.targets.iter().for_each(|t| assigned_in_target(t, out)),
-        Stmt::AnnAssign(a) => assigned_in_target(&a.target, out),
-        Stmt::AugAssign(a) => assigned_in_target(&a.target, out),
-        Stmt::For(f) => {
-            assigned_in_target(&f.target, out);
-            f.body.iter().chain(&f.orelse).for_each(|s| assigned_in(s, out));
-        }
-        Stmt::While(w) => w.body.iter().chain(&w.orelse).for_each(|s| assigned_in(s, out)),
-        Stmt::If(i) => i.body.iter().chain(i.elif_else_clauses.iter().flat_map(|c| &c.body)).for_each(|s| assigned_in(s, out)),
-        Stmt::FunctionDef(d) => {
-            out.insert(d.name.to_string());
-        }
-        Stmt::ClassDef(d) => {
-            out.insert(d.name.to_string());
-        }
-        _ => {}
-    }
-}
-
-fn assigned_in_target(target: &Expr, out: &mut BTreeSet<String>) {
-    match target {
-        Expr::Name(n) => {
-            out.insert(n.id.to_string());
-        }
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| assigned_in_target(e, out)),
-        Expr::List(l) => l.elts.iter().for_each(|e| assigned_in_target(e, out)),
-        Expr::Starred(s) => assigned_in_target(&s.value, out),
-        _ => {}
     }
 }
 
