@@ -307,7 +307,9 @@ fn for_each_kernel_call(db: &dyn Db, file: SourceFile, mut each: impl FnMut(&Hos
             }
             let def = call.scope.and_then(|r| super::typing::find_def(body, r + item.start));
             let Some(found) = call_at(body, call.range + item.start) else { continue };
-            each(call, found, host.argument_types(found, def));
+            for types in host.argument_types(found, def) {
+                each(call, found, types);
+            }
         }
     }
 }
@@ -331,11 +333,39 @@ impl<'a> HostModule<'a> {
     }
 
     /// The type of each positional argument of `call` (made in `def`, `None` at module level)
-    /// up to the first starred one, `None` where it cannot be inferred.
-    fn argument_types(&self, call: &ast::ExprCall, def: Option<&'a ast::StmtFunctionDef>) -> Vec<Option<Type>> {
+    /// up to the first starred one, `None` where it cannot be inferred. A call that reads a
+    /// name bound to values of different types (`x = x.astype(np.float64)` under an `if`) has
+    /// one list per binding of such names that types every argument, the first bindings'
+    /// first; otherwise one list.
+    fn argument_types(&self, call: &ast::ExprCall, def: Option<&'a ast::StmtFunctionDef>) -> Vec<Vec<Option<Type>>> {
         let local = def.map(Assignments::of_function);
         let eval = Evaluator { at: Some(call.start()), ..self.evaluator(local.as_ref(), def) };
-        call.arguments.args.iter().take_while(|a| !a.is_starred_expr()).map(|a| eval.eval(a, 0).and_then(kernel_argument)).collect()
+        let types = || -> Vec<Option<Type>> {
+            call.arguments.args.iter().take_while(|a| !a.is_starred_expr()).map(|a| eval.eval(a, 0).and_then(kernel_argument)).collect()
+        };
+        self.functions.disagreements.borrow_mut().clear();
+        let first = types();
+        let names = std::mem::take(&mut *self.functions.disagreements.borrow_mut());
+        if first.iter().all(Option::is_some) || names.is_empty() {
+            return vec![first];
+        }
+        // Version k takes every such name's k-th binding (its last, when it has fewer): the
+        // bindings one branch makes together (`x`, `y` and `a` under `if double:`) stay
+        // together, where a cross product would type launches no run makes.
+        let mut versions: Vec<Vec<Option<Type>>> = Vec::new();
+        let count = names.iter().map(|&(_, n)| n).max().unwrap_or(0);
+        for k in 0..count {
+            *self.functions.chosen.borrow_mut() = names.iter().map(|(key, n)| (key.clone(), k.min(n - 1))).collect();
+            let version = types();
+            if version.iter().all(Option::is_some) && !versions.contains(&version) {
+                versions.push(version);
+            }
+            if versions.len() == MAX_SIGNATURES {
+                break;
+            }
+        }
+        self.functions.chosen.borrow_mut().clear();
+        if versions.is_empty() { vec![first] } else { versions }
     }
 }
 
@@ -434,10 +464,12 @@ pub fn imported_kernel_launches(db: &dyn Db, file: SourceFile) -> BTreeMap<(std:
             continue;
         }
         let def = site.function.and_then(|r| super::typing::find_def(body, r));
-        let Some(types) = host.argument_types(call, def).into_iter().collect::<Option<Vec<Type>>>() else { continue };
-        let entry = out.entry((site.home.clone(), site.kernel.clone())).or_default();
-        if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
-            entry.push(types);
+        for version in host.argument_types(call, def) {
+            let Some(types) = version.into_iter().collect::<Option<Vec<Type>>>() else { continue };
+            let entry = out.entry((site.home.clone(), site.kernel.clone())).or_default();
+            if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
+                entry.push(types);
+            }
         }
     }
     out
@@ -823,9 +855,19 @@ struct HostFunctions<'a> {
     /// The names whose bindings are being compared (by their function's range, `None` at
     /// module level), each with the type assumed for it once its first binding gave one.
     names_in_progress: std::cell::RefCell<Vec<NameInProgress>>,
+    /// Names whose bindings each give a type but not the same one (`x = np.ones(n, np.float32)`
+    /// then `if double: x = x.astype(np.float64)`), with how many bindings each has: a launch
+    /// that reads one is typed once per binding, as Numba compiles one version per type.
+    disagreements: std::cell::RefCell<Vec<(NameKey, usize)>>,
+    /// The binding [`Evaluator::agreed_value`] takes for such a name while one launch
+    /// version is typed.
+    chosen: std::cell::RefCell<Vec<(NameKey, usize)>>,
 }
 
-type NameInProgress = ((Option<TextRange>, String), Option<HostTy>);
+/// A name in a function (by the function's range, `None` at module level).
+type NameKey = (Option<TextRange>, String);
+
+type NameInProgress = (NameKey, Option<HostTy>);
 
 /// A call and the function around it (`None` at module level).
 type CallSite<'a> = (&'a ast::ExprCall, Option<&'a ast::StmtFunctionDef>);
@@ -1182,12 +1224,24 @@ impl<'a> Evaluator<'_, 'a> {
             Bound::RangeFor => Some(HostTy::Value(Type::Scalar(Scalar::I64))),
             Bound::Unknown => None,
         };
-        functions.names_in_progress.borrow_mut().push((key, None));
-        let agreed = bounds.first().and_then(one).filter(|first| {
+        let chosen = functions.chosen.borrow().iter().find(|(k, _)| *k == key).map(|&(_, i)| i);
+        functions.names_in_progress.borrow_mut().push((key.clone(), None));
+        let agreed = bounds.first().and_then(one).and_then(|first| {
             if let Some(last) = functions.names_in_progress.borrow_mut().last_mut() {
                 last.1 = Some(first.clone());
             }
-            bounds[1..].iter().all(|b| one(b).as_ref() == Some(first))
+            match chosen {
+                Some(0) => Some(first),
+                Some(i) => bounds.get(i).and_then(one),
+                None => {
+                    let others: Vec<Option<HostTy>> = bounds[1..].iter().map(one).collect();
+                    let agree = others.iter().all(|t| t.as_ref() == Some(&first));
+                    if !agree && others.iter().all(Option::is_some) && !functions.disagreements.borrow().iter().any(|(k, _)| *k == key) {
+                        functions.disagreements.borrow_mut().push((key, bounds.len()));
+                    }
+                    agree.then_some(first)
+                }
+            }
         });
         functions.names_in_progress.borrow_mut().pop();
         agreed
@@ -2285,8 +2339,18 @@ step(np.zeros(4, np.float32), 0.01)
         assert_eq!(launch_texts(src, "k"), texts(&[&[arrays[0], arrays[1], "int64"]]));
         assert_eq!(launch_texts(src, "k2"), texts(&[&[arrays[0], arrays[1], "int64", "float64"]]));
         assert_eq!(launch_texts(src, "k3"), texts(&[&["array(float32, 1d, C)", "float64"]]));
-        // A swap of two types, `x = x.T` and an int turned float take a type per iteration.
-        assert_eq!(launch_texts(src, "k4"), Vec::<Vec<String>>::new());
+        // A swap of two types, `x = x.T` and an int turned float take a type per iteration:
+        // the launches are typed once per binding (Numba compiles a version for each type
+        // the loop passes), though not for the swapped pair, whose second binding reads
+        // the names being compared.
+        let versions: &[&[&str]] = &[
+            &["array(float32, 1d, C)", "array(float64, 1d, C)"],
+            &["array(float64, 2d, C)"],
+            &["array(float64, 2d, F)"],
+            &["int64"],
+            &["float64"],
+        ];
+        assert_eq!(launch_texts(src, "k4"), texts(versions));
     }
 
     #[test]
@@ -2392,11 +2456,14 @@ if __name__ == "__main__":
         let expected = [
             vec!["array(float32, 2d, F)", states],
             vec!["array(int8, 1d, C)", states],
+            vec!["array(float64, 1d, C)", "int64"],
+            vec!["array(int8, 1d, C)", "int64"],
             vec!["array(int16, 2d, C)", "int64"],
             vec!["array(float32, 1d, C)", states],
         ];
-        // The launch after `x` is rebound on one branch only has no known type for it, nor
-        // have the launches after `image` is rebound on a branch.
+        // The launch after `x` is rebound on one branch only is typed once for what the
+        // caller passes and once for the branch's zeros; the launches after `image` is
+        // rebound on a branch and in a loop have no known type for it.
         assert_eq!(launches(src)["k"], expected.map(|s| s.iter().map(|t| t.to_string()).collect::<Vec<_>>()).to_vec());
     }
 
@@ -2734,5 +2801,48 @@ get_j(np.random.rand(4, 4, 4, 4), np.random.rand(4, 4))
         let expected: Vec<Vec<&str>> = vec![vec!["array(float64, 2d, C)", "array(float64, 4d, C)", "array(float64, 2d, C)"]];
         assert_eq!(got["kernel_v1"], expected, "{got:#?}");
         assert_eq!(got.len(), 1, "{got:#?}");
+    }
+
+    #[test]
+    fn a_name_rebound_to_another_type_on_a_branch_gives_one_launch_per_branch() {
+        // Types are numba.typeof's: np.float32(2.0) -> float32, 2.0 -> float64, astype and
+        // zeros_like keep the rank and C layout.
+        let src = r#"
+import sys
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def axpy(out, a, x, y):
+    pass
+
+@cuda.jit
+def scale(out, x):
+    pass
+
+def main(double, n):
+    x = np.ones(n, dtype=np.float32)
+    y = np.ones(n, dtype=np.float32)
+    a = np.float32(2.0)
+    if double:
+        x = x.astype(np.float64)
+        y = y.astype(np.float64)
+        a = 2.0
+    out = np.zeros_like(x)
+    axpy[(n + 255) // 256, 256](out, a, x, y)
+
+if len(sys.argv) > 1:
+    v = np.zeros(8, dtype=np.int32)
+else:
+    v = np.zeros((8, 8), dtype=np.float64)
+scale[1, 8](v, v)
+
+main(len(sys.argv) > 1, 1 << 20)
+"#;
+        let got = launches(src);
+        let f32 = "array(float32, 1d, C)";
+        let f64 = "array(float64, 1d, C)";
+        assert_eq!(got["axpy"], vec![vec![f32, "float32", f32, f32], vec![f64, "float64", f64, f64]], "{got:#?}");
+        assert_eq!(got["scale"], vec![vec!["array(int32, 1d, C)"; 2], vec!["array(float64, 2d, C)"; 2]], "{got:#?}");
     }
 }
