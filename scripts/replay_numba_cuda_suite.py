@@ -45,6 +45,7 @@ def record():
     """Run the suite under the simulator with launches recorded into CASES (a child process)."""
     import numpy as np
     from numba import typeof
+    from numba.core import types as numba_types
     from numba.cuda.simulator import kernel as simkernel
     import inspect
 
@@ -71,9 +72,20 @@ def record():
             return "boolean"
         if isinstance(value, (int, float, complex, np.integer, np.floating, np.complexfloating)):
             return str(t)
+        # A plain tuple of scalars (kernlint run takes it as Python writes it); typeof makes a
+        # homogeneous one a UniTuple.
+        if type(value) is tuple:
+            items = [signature_type(v) for v in value]
+            if any(i is None or i.endswith("]") for i in items):
+                return None
+            if isinstance(t, numba_types.UniTuple):
+                return f"UniTuple({items[0]}, {len(items)})"
+            return f"Tuple(({', '.join(items)}{',' if len(items) == 1 else ''}))"
         return None
 
     def literal(value):
+        if type(value) is tuple:
+            return f"({', '.join(literal(v) for v in value)}{',' if len(value) == 1 else ''})"
         if isinstance(value, (bool, np.bool_)):
             return "True" if value else "False"
         if isinstance(value, (complex, np.complexfloating)):

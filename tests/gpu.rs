@@ -332,3 +332,45 @@ fn gpu_matches_the_simulator_when_present() {
     let (sim, _) = simulate(&program, &launch, &args).unwrap();
     assert_eq!(gpu[0], sim[0]);
 }
+
+/// Tuple arguments (Numba passes a tuple of scalars as one parameter per item), written as
+/// Python writes them: the simulator computes with them, the GPU marshalling lays out one
+/// value per item in the compiled entry's order, and a malformed tuple is an error that
+/// names the argument.
+#[test]
+fn tuple_arguments_run_on_the_simulator_and_marshal_per_item() {
+    const SRC: &str = r#"from numba import cuda
+
+@cuda.jit
+def fill(out, shape, mixed):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = shape[0] * 100 + shape[1] * 10 + shape[2] + mixed[1][0] * mixed[0]
+"#;
+    let sig = "void(float64[::1], UniTuple(int64, 3), Tuple((int32, Tuple((float64, boolean)))))";
+    let program = program(SRC, "fill", sig);
+    let ptx = compile_ptx(&program, "sm_80", &CompileOptions::default()).unwrap_or_else(|e| panic!("{}", e.message));
+    assert_layout_matches(&program, &ptx, "fill");
+    let s = |t: &str| HostArg::Scalar(t.to_string());
+    let args = vec![HostArg::Array(NpyArray::new(kernlint::analysis::types::Scalar::F64, vec![4], vec![0; 32])), s("(1, 2, 3)"), s("(4, (0.5, True))")];
+    let launch = Launch { grid: [1, 1, 1], block: [4, 1, 1], shared_mem: 0, step_budget: 1_000_000 };
+    let (out, _) = simulate(&program, &launch, &args).unwrap();
+    let data = &out[0].as_ref().unwrap().data;
+    let values: Vec<f64> = data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(values, [125.0; 4]);
+
+    let values: Vec<u64> = marshal(&program, &args, &|_| 0x1000).unwrap().into_iter().map(|(_, v)| v).collect();
+    assert_eq!(&values[3..], &[1, 2, 3, 4, 0.5f64.to_bits(), 1]);
+
+    for (shape, error) in [
+        ("(1, 2)", "argument `shape`: the signature wants a tuple of 3 items (UniTuple(int64 x 3)); `(1, 2)` has 2"),
+        ("3", "argument `shape`: `3` is not a tuple; write it as Python does, e.g. `(1, 2)` or `(3,)`"),
+        ("(1,, 2, 3)", "argument `shape`: `(1,, 2, 3)` is not a tuple; write it as Python does, e.g. `(1, 2)` or `(3,)`"),
+        ("(1, 2.5, 3)", "argument `shape`: `2.5` is not a valid int64"),
+    ] {
+        let mut bad = args.clone();
+        bad[1] = s(shape);
+        assert_eq!(simulate(&program, &launch, &bad).err().as_deref(), Some(error), "{shape}");
+        assert_eq!(marshal(&program, &bad, &|_| 0).err().as_deref(), Some(error), "{shape}");
+    }
+}

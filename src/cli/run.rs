@@ -55,7 +55,7 @@ pub struct RunArgs {
     /// operations: one may stand for a few IR instructions).
     #[arg(long, default_value_t = 50_000_000)]
     pub step_budget: u64,
-    /// Arguments in parameter order: an .npy path, a scalar literal, or a generator such as
+    /// Arguments in parameter order: an .npy path, a scalar literal, a tuple `(64, 64)`, or a generator such as
     /// `zeros:float32[1024]`, `rand:float32[64,64]`, `arange:int32[100]`, `randint:uint8[256]`.
     #[arg(allow_hyphen_values = true)]
     pub args: Vec<String>,

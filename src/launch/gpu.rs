@@ -19,7 +19,7 @@ use cudarc::nvrtc::Ptx;
 
 use super::npy::NpyArray;
 use super::sim::{self, Launch, Program};
-use super::{HostArg, check_array, scalar_arg};
+use super::{HostArg, check_array, host_value};
 use crate::analysis::types::{Scalar, Type};
 
 /// Kernel times measured with CUDA events.
@@ -77,6 +77,14 @@ fn flat_scalars(t: &Type) -> Option<Vec<Scalar>> {
         Type::UniTuple(e, n) => Some(flat_scalars(e)?.repeat(*n)),
         Type::Tuple(items) => items.iter().map(flat_scalars).collect::<Option<Vec<_>>>().map(|v| v.concat()),
         _ => None,
+    }
+}
+
+/// The scalars of a value, tuples' items in order (the order of [`flat_scalars`]).
+fn flat_values<'v>(value: &'v sim::V, out: &mut Vec<&'v sim::V>) {
+    match value {
+        sim::V::Tup(items) => items.iter().for_each(|item| flat_values(item, out)),
+        scalar => out.push(scalar),
     }
 }
 
@@ -179,25 +187,22 @@ pub fn marshal(
                 values.extend(a.shape.iter().map(|&d| d as u64));
                 values.extend(byte_strides(a).into_iter().map(|s| s as u64));
             }
-            // A complex scalar: its two parts, one parameter each.
-            (_, HostArg::Scalar(text)) if let Type::Scalar(s @ (Scalar::C64 | Scalar::C128)) = param.declared => {
-                let v = scalar_arg(text, s, &param.name)?;
-                let part = if s == Scalar::C64 { Scalar::F32 } else { Scalar::F64 };
-                let sim::V::Tup(items) = &v else { unreachable!("a complex argument is a pair") };
-                for item in items.iter() {
-                    let mut bytes = [0u8; 8];
-                    sim::write_value(&mut bytes, part, item);
-                    values.push(u64::from_le_bytes(bytes));
-                }
-            }
-            (Type::Scalar(s), HostArg::Scalar(text)) => {
-                let v = scalar_arg(text, *s, &param.name)?;
-                let mut bytes = [0u8; 8];
-                sim::write_value(&mut bytes, *s, &v);
-                values.push(u64::from_le_bytes(bytes));
-            }
             (Type::Array { .. }, HostArg::Scalar(text)) => {
                 return Err(format!("argument `{}`: expected an array, got `{text}`", param.name));
+            }
+            // A scalar, or a tuple (a complex scalar is a pair of floats): one parameter per
+            // scalar item, as `param_layout` lays them out.
+            (_, HostArg::Scalar(text)) => {
+                let value = host_value(text, &param.declared, &param.name)?;
+                let scalars = flat_scalars(&param.ty)
+                    .ok_or_else(|| format!("argument `{}`: parameters of type {} are not supported on the GPU yet", param.name, param.ty))?;
+                let mut items = Vec::new();
+                flat_values(&value, &mut items);
+                for (s, item) in scalars.into_iter().zip(items) {
+                    let mut bytes = [0u8; 8];
+                    sim::write_value(&mut bytes, s, item);
+                    values.push(u64::from_le_bytes(bytes));
+                }
             }
             (Type::Scalar(_), HostArg::Array(_) | HostArg::Uninitialised(_)) => {
                 return Err(format!("argument `{}`: expected a scalar, got an array", param.name));

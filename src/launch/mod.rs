@@ -220,6 +220,57 @@ pub fn parse_complex(text: &str) -> Option<(f64, f64)> {
     }
 }
 
+/// A scalar or tuple argument, written as Python writes it (`3`, `0.5`, `1+2j`, `(1, 2, 3)`,
+/// `(4, (0.5, True))`), as the value the IR computes with for a parameter declared `declared`.
+fn host_value(text: &str, declared: &Type, name: &str) -> Result<sim::V, String> {
+    let items: Vec<&Type> = match declared {
+        Type::Scalar(s) => return scalar_arg(text, *s, name),
+        Type::UniTuple(item, n) => vec![&**item; *n],
+        Type::Tuple(items) => items.iter().collect(),
+        other => return Err(format!("argument `{name}`: parameters of type {other} are not supported yet")),
+    };
+    let texts = tuple_items(text)
+        .ok_or_else(|| format!("argument `{name}`: `{text}` is not a tuple; write it as Python does, e.g. `(1, 2)` or `(3,)`"))?;
+    if texts.len() != items.len() {
+        return Err(format!("argument `{name}`: the signature wants a tuple of {} items ({declared}); `{text}` has {}", items.len(), texts.len()));
+    }
+    let values = texts.iter().zip(items).map(|(t, ty)| host_value(t, ty, name)).collect::<Result<Vec<_>, _>>()?;
+    Ok(sim::V::Tup(values.into()))
+}
+
+/// The items of a tuple literal (`(1, 2)`, `(3,)`, `()`, `((1, 2), (3+1j))`), split at its
+/// top-level commas; `None` when `text` is not one (`(3)` is a parenthesised 3).
+fn tuple_items(text: &str) -> Option<Vec<&str>> {
+    let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
+    if inner.trim().is_empty() {
+        return Some(Vec::new());
+    }
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.checked_sub(1)?,
+            ',' if depth == 0 => {
+                items.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = inner[start..].trim();
+    match last.is_empty() {
+        // `(3,)`: a trailing comma; `(,)` and `(1,,)` are not Python.
+        true if items.is_empty() || items.iter().any(|i| i.is_empty()) => None,
+        true => Some(items),
+        false if items.is_empty() => None,
+        false => {
+            items.push(last);
+            (!items.iter().any(|i| i.is_empty())).then_some(items)
+        }
+    }
+}
+
 fn scalar_arg(text: &str, s: Scalar, name: &str) -> Result<sim::V, String> {
     use sim::V;
     let bad = || format!("argument `{name}`: `{text}` is not a valid {s}");
@@ -308,9 +359,12 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
     let mut headers = Vec::new();
     for (param, arg) in params.iter().zip(args) {
         match (&param.ty, arg) {
-            // A complex scalar: the parameter is its pair of floats.
-            (_, HostArg::Scalar(text)) if let Type::Scalar(s @ (Scalar::C64 | Scalar::C128)) = param.declared => {
-                values.push(scalar_arg(text, s, &param.name)?);
+            (Type::Array { .. }, HostArg::Scalar(text)) => {
+                return Err(format!("argument `{}`: expected an array, got `{text}`", param.name));
+            }
+            // A scalar or a tuple (a complex scalar is a pair of floats).
+            (_, HostArg::Scalar(text)) => {
+                values.push(host_value(text, &param.declared, &param.name)?);
                 headers.push(None);
             }
             (Type::Array { dtype, ndim, layout, .. }, HostArg::Array(array) | HostArg::Uninitialised(array)) => {
@@ -335,13 +389,6 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
                 let view = sim::ArrayRef::contiguous(buffers.len() - 1, shape, itemsize as i64, dtype.as_scalar(), array.fortran_order);
                 values.push(sim::V::Arr(Arc::new(view)));
                 headers.push(Some((buffers.len() - 1, array.clone())));
-            }
-            (Type::Scalar(s), HostArg::Scalar(text)) => {
-                values.push(scalar_arg(text, *s, &param.name)?);
-                headers.push(None);
-            }
-            (Type::Array { .. }, HostArg::Scalar(text)) => {
-                return Err(format!("argument `{}`: expected an array, got `{text}`", param.name));
             }
             (ty, _) => return Err(format!("argument `{}`: parameters of type {ty} are not supported yet", param.name)),
         }
@@ -595,6 +642,22 @@ impl HeatMap {
             }
         }
         Some(Self { rows: out_rows, cols: out_cols, values: pixels })
+    }
+}
+
+#[cfg(test)]
+mod tuple_tests {
+    use super::tuple_items;
+
+    #[test]
+    fn tuple_literals_split_at_their_top_level_commas() {
+        assert_eq!(tuple_items("(1, 2, 3)"), Some(vec!["1", "2", "3"]));
+        assert_eq!(tuple_items(" (3,) "), Some(vec!["3"]));
+        assert_eq!(tuple_items("()"), Some(vec![]));
+        assert_eq!(tuple_items("((1, 2), (3+1j), ())"), Some(vec!["(1, 2)", "(3+1j)", "()"]));
+        for not_a_tuple in ["3", "(3)", "(,)", "(1,,2)", "(1, 2", "1, 2)", "((1, 2)", "(1))"] {
+            assert_eq!(tuple_items(not_a_tuple), None, "{not_a_tuple}");
+        }
     }
 }
 
