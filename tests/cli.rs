@@ -309,6 +309,27 @@ fn run_reports_reads_of_empty_arrays_and_counts_their_unwritten_elements() {
 }
 
 #[test]
+fn run_types_a_kernel_with_no_signature_from_its_arguments_as_numba_types_a_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "from numba import cuda\n\n@cuda.jit\ndef fill(out, x, shape, scale, n, flag):\n    i = cuda.grid(1)\n    if i < out.shape[0]:\n        out[i, 0] = x[i] * scale + shape[0] + shape[1]\n        if flag:\n            out[i, 1] = n // 2\n";
+    std::fs::write(dir.path().join("k.py"), source).unwrap();
+    let run = ["run", "k.py::fill", "--device", "sim", "--grid", "1", "--block", "4", "zeros:float64[4,2]", "arange:float32[4]", "(10, 20)", "0.5", "7", "True", "--out", "res"];
+    let out = kernlint(dir.path(), &run);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let res = kernlint::launch::npy::NpyArray::read(&dir.path().join("res/out.npy")).unwrap();
+    let values: Vec<f64> = res.data.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+    // x[i] * 0.5 + 30, and 7 // 2 (an int64, as Numba types the literal 7).
+    assert_eq!(values, [30.0, 3.0, 30.5, 3.0, 31.0, 3.0, 31.5, 3.0]);
+    // An argument that is neither file, generator nor literal: the reason there is no
+    // signature, and why the arguments give none.
+    let mut bad = run;
+    bad[12] = "maybe";
+    let out = kernlint(dir.path(), &bad);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("`fill` has no signature: add one to its decorator, or launch it with arguments of known types in this file or in a module that imports it (or pass --sig); typing it from its arguments: `maybe` is not an .npy file, an array generator (zeros:float32[1024]) or a literal"), "{}", stderr(&out));
+}
+
+#[test]
 fn check_warns_when_it_finds_no_python_file_and_names_bad_bytes_by_line() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("docs")).unwrap();

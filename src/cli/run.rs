@@ -28,7 +28,8 @@ pub struct RunArgs {
     /// The kernel, as `FILE::KERNEL`.
     pub target: String,
     /// The signature (default: the decorator's first signature, else the
-    /// argument types of the kernel's first launch in the file).
+    /// argument types of the kernel's first launch in the file, else the types of the
+    /// arguments given, as Numba types a call).
     #[arg(long)]
     pub sig: Option<String>,
     /// Blocks per grid: X[,Y[,Z]]. Without --grid, --block and arguments, the launch comes
@@ -161,7 +162,15 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         format!("{}:{}:{}", path.display(), p.line + 1, p.column + 1)
     };
     let (_, function) = super::find_function(&db, file, &path, name)?;
-    let signature = super::signature_or_default(&db, file, function, args.sig.as_deref())?;
+    // With no signature in the file, a kernel is typed from the arguments given, as Numba
+    // types a call.
+    let signature = match super::signature_or_default(&db, file, function, args.sig.as_deref()) {
+        Err(why) if args.sig.is_none() && function.spec.signatures.is_empty() && !args.args.is_empty() => {
+            let types = args.args.iter().map(|a| crate::launch::argument_type(a)).collect::<Result<Vec<_>, _>>().map_err(|e| format!("{why}; typing it from its arguments: {e}"))?;
+            crate::analysis::signature::Signature { ret: None, args: types }
+        }
+        found => found?,
+    };
     // Arguments from the file itself (a launch recipe) are never file paths: kernlint reads
     // only the files named on its command line.
     let from_file = args.grid.is_none() && args.block.is_none() && args.args.is_empty();

@@ -220,6 +220,40 @@ pub fn parse_complex(text: &str) -> Option<(f64, f64)> {
     }
 }
 
+/// The type Numba's dispatcher gives a `kernlint run` argument when it compiles a kernel for
+/// the arguments it is called with (`numba.typeof`): an array generator or an `.npy` file
+/// its array type (C layout, F for a Fortran-order file of 2 or more dimensions), an integer
+/// int64 (uint64 beyond int64), a float float64, a complex number complex128, `True`/`False`
+/// boolean, a tuple its tuple type.
+pub fn argument_type(spec: &str) -> Result<Type, String> {
+    if let Some((_, dtype, shape)) = generator_parts(spec) {
+        let scalar = generator_scalar(dtype).ok_or_else(|| format!("`{spec}`: unknown dtype `{dtype}`"))?;
+        let ndim = shape.split(',').count();
+        return Ok(Type::array(scalar.into(), ndim as u8, Layout::C));
+    }
+    if spec.ends_with(".npy") {
+        let array = npy::NpyArray::read(std::path::Path::new(spec))?;
+        let scalar = array.scalar().ok_or_else(|| format!("`{spec}` holds the structured dtype {}: give the kernel's types with --sig", array.descr))?;
+        let layout = if array.fortran_order && array.shape.len() > 1 { Layout::F } else { Layout::C };
+        return match u8::try_from(array.shape.len()) {
+            Ok(ndim @ 1..=32) => Ok(Type::array(scalar.into(), ndim, layout)),
+            _ => Err(format!("`{spec}` is a {}-dimensional array: give the kernel's types with --sig", array.shape.len())),
+        };
+    }
+    if let Some(items) = tuple_items(spec) {
+        return Ok(Type::tuple(items.into_iter().map(argument_type).collect::<Result<_, _>>()?));
+    }
+    let scalar = match spec.trim() {
+        "True" | "False" | "true" | "false" => Scalar::Bool,
+        t if t.parse::<i64>().is_ok() => Scalar::I64,
+        t if t.parse::<u64>().is_ok() => Scalar::U64,
+        t if t.parse::<f64>().is_ok() => Scalar::F64,
+        t if parse_complex(t).is_some() => Scalar::C128,
+        _ => return Err(format!("`{spec}` is not an .npy file, an array generator (zeros:float32[1024]) or a literal")),
+    };
+    Ok(scalar.into())
+}
+
 /// A scalar or tuple argument, written as Python writes it (`3`, `0.5`, `1+2j`, `(1, 2, 3)`,
 /// `(4, (0.5, True))`), as the value the IR computes with for a parameter declared `declared`.
 fn host_value(text: &str, declared: &Type, name: &str) -> Result<sim::V, String> {
