@@ -3,8 +3,8 @@
 # Chromium (Debian) driven by playwright-core (npm). Packages the .vsix, installs it into a
 # fresh code-server profile, opens a kernel file from a temporary workspace and checks a
 # diagnostic in the Problems panel, a hover with a Numba type (a kernel without a signature
-# too), diagnostics that follow typing, a quick fix, the PTX preview following an edit and a
-# "Run on device" result panel. Screenshots and result.json go to target/vscode-e2e/.
+# too), diagnostics that follow typing, a quick fix, the PTX preview following an edit, a
+# "Run on device" result panel and a diagnostic in a Jupyter notebook's cell. Screenshots and result.json go to target/vscode-e2e/.
 #
 # Usage: scripts/vscode_e2e.sh [path/to/kernlint]   (default: the release build)
 # Exit 3 when the Debian/npm packages cannot be installed (CI skips), 1 on a failed check.
@@ -131,6 +131,25 @@ xs = np.ones(64, dtype=np.float32)
 ys = np.zeros_like(xs)
 scale[1, 64](ys, xs, np.float32(3.0))
 PY
+# A notebook (opened by code-server's built-in ipynb serializer, no Jupyter extension): a
+# misspelt intrinsic (KL107) in the kernel's cell, its launch in the next cell.
+cat > "$WORK/ws/cells.ipynb" <<'NB'
+{
+ "cells": [
+  {"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [],
+   "source": ["from numba import cuda\n", "import numpy as np"]},
+  {"cell_type": "markdown", "metadata": {}, "source": ["A kernel"]},
+  {"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [],
+   "source": ["@cuda.jit\n", "def shift(out, x):\n", "    i = cuda.threadIdx.X\n", "    out[i] = x[i]"]},
+  {"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [],
+   "source": ["xs = np.ones(32, dtype=np.float32)\n", "shift[1, 32](np.zeros_like(xs), xs)"]}
+ ],
+ "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+              "language_info": {"name": "python"}},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+NB
 cat > "$WORK/data/User/settings.json" <<JSON
 {
   "kernlint.path": "$BIN",

@@ -661,3 +661,131 @@ async fn quick_fixes_and_fix_all_offer_only_safe_fixes_unasked() {
     assert_eq!(edits, ["x", "math.sqrt"]);
     e.shutdown().await;
 }
+
+const NOTEBOOK: &str = "file:///tmp/kernlint-features/scale.ipynb";
+
+/// A cell of [`NOTEBOOK`]: its document URI, as VS Code names cells.
+fn cell(id: &str) -> String {
+    format!("vscode-notebook-cell:/tmp/kernlint-features/scale.ipynb#{id}")
+}
+
+/// Imports (behind a magic), a markdown cell, a kernel with a misspelt intrinsic, its launch.
+const NOTEBOOK_CELLS: [(&str, &str, &str); 4] = [
+    ("c1", "python", "%load_ext autoreload\nfrom numba import cuda\nimport numpy as np\n"),
+    ("md", "markdown", "# Scaling\n"),
+    ("c2", "python", "@cuda.jit\ndef scale(out, x):\n    i = cuda.threadIdx.X + cuda.blockIdx.x * cuda.blockDim.x\n    out[i] = x[i] * 2\n"),
+    ("c3", "python", "x = np.ones(64, dtype=np.float32)\nout = np.zeros_like(x)\nscale[2, 32](out, x)"),
+];
+
+impl Editor {
+    fn notebook_change(&self, version: i64, cells: Value) {
+        self.notify("notebookDocument/didChange", json!({"notebookDocument": {"uri": NOTEBOOK, "version": version}, "change": {"cells": cells}}));
+    }
+
+    /// The codes and (line, character) starts of a cell's diagnostics for `version`.
+    async fn cell_findings(&mut self, id: &str, version: i64) -> Vec<(String, u64, u64)> {
+        let found = self.diagnostics(&cell(id), version).await;
+        found
+            .iter()
+            .map(|d| {
+                let start = &d["range"]["start"];
+                (d["code"].as_str().unwrap().to_string(), start["line"].as_u64().unwrap(), start["character"].as_u64().unwrap())
+            })
+            .collect()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notebooks_are_served_cell_by_cell() {
+    let mut e = Editor::start();
+    let init = e.initialize(serde_json::from_str(FULL_CAPS).unwrap()).await;
+    assert_eq!(
+        init["capabilities"]["notebookDocumentSync"]["notebookSelector"],
+        json!([{"notebook": "jupyter-notebook", "cells": [{"language": "python"}]}])
+    );
+    let cells: Vec<Value> = NOTEBOOK_CELLS
+        .iter()
+        .map(|(id, language, _)| json!({"kind": if *language == "python" { 2 } else { 1 }, "document": cell(id)}))
+        .collect();
+    let texts: Vec<Value> = NOTEBOOK_CELLS
+        .iter()
+        .map(|(id, language, text)| json!({"uri": cell(id), "languageId": language, "version": 1, "text": text}))
+        .collect();
+    e.notify(
+        "notebookDocument/didOpen",
+        json!({"notebookDocument": {"uri": NOTEBOOK, "notebookType": "jupyter-notebook", "version": 1, "cells": cells}, "cellTextDocuments": texts}),
+    );
+    // Each code cell gets its own list, at cell-relative positions; the markdown cell none.
+    assert_eq!(e.cell_findings("c1", 1).await, []);
+    assert_eq!(e.cell_findings("c2", 1).await, [("KL107".to_string(), 2, 8)]);
+    assert_eq!(e.cell_findings("c3", 1).await, [("KL403".to_string(), 2, 6)]);
+
+    // The quick fix edits the kernel's cell, at its cell-relative place.
+    let diagnostics = e.diagnostics(&cell("c2"), 1).await;
+    let actions = e
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": cell("c2")}, "range": diagnostics[0]["range"], "context": {"diagnostics": diagnostics}}),
+        )
+        .await;
+    let fix = &actions[0]["edit"]["changes"];
+    assert_eq!(fix.as_object().unwrap().keys().collect::<Vec<_>>(), [&cell("c2")], "{actions}");
+    let edit = &fix[cell("c2")][0];
+    assert_eq!((&edit["range"]["start"], edit["newText"].as_str()), (&json!({"line": 2, "character": 23}), Some("x")), "{edit}");
+    // Applied as VS Code sends it: a text change of that cell.
+    e.notebook_change(
+        2,
+        json!({"textContent": [{"document": {"uri": cell("c2"), "version": 2}, "changes": [{"range": edit["range"], "text": edit["newText"]}]}]}),
+    );
+    // Fixed, the kernel types from its launch in another cell: `x[i] * 2` is float64 there.
+    assert_eq!(e.cell_findings("c2", 2).await, [("KL401".to_string(), 3, 20)]);
+    let x = e.hover_text(&cell("c2"), 1, 15).await;
+    assert!(x.contains("(variable) x: array(float32, 1d, C)"), "{x}");
+    let hover = e.at("textDocument/hover", &cell("c2"), 1, 15).await;
+    assert_eq!(hover["range"]["start"], json!({"line": 1, "character": 15}));
+    assert!(e.at("textDocument/hover", &cell("md"), 0, 3).await.is_null());
+    // Inlay hints and code lenses of a cell are its own.
+    let whole = |id: &str| json!({"textDocument": {"uri": cell(id)}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}});
+    let hints = e.request("textDocument/inlayHint", whole("c2")).await;
+    let hints: Vec<(u64, &str)> = hints.as_array().unwrap().iter().map(|h| (h["position"]["line"].as_u64().unwrap(), h["label"].as_str().unwrap())).collect();
+    assert_eq!(hints, [(2, ": int64")]);
+    assert_eq!(e.request("textDocument/inlayHint", whole("c3")).await, json!([]));
+    let lenses = e.request("textDocument/codeLens", json!({"textDocument": {"uri": cell("c2")}})).await;
+    assert_eq!(lenses[0]["range"]["start"]["line"], 0);
+    assert_eq!(lenses[0]["command"]["arguments"], json!([cell("c2"), "scale"]));
+    assert_eq!(e.request("textDocument/codeLens", json!({"textDocument": {"uri": cell("c3")}})).await, json!([]));
+    // Definition and references cross cells.
+    let def = e.at("textDocument/definition", &cell("c3"), 2, 1).await;
+    assert_eq!((def["uri"].as_str().unwrap(), def["range"]["start"]["line"].as_u64()), (cell("c2").as_str(), Some(1)));
+    let refs = e
+        .request("textDocument/references", json!({"textDocument": {"uri": cell("c2")}, "position": {"line": 1, "character": 5}, "context": {"includeDeclaration": true}}))
+        .await;
+    let refs: Vec<(String, u64)> =
+        refs.as_array().unwrap().iter().map(|r| (r["uri"].as_str().unwrap().to_string(), r["range"]["start"]["line"].as_u64().unwrap())).collect();
+    assert_eq!(refs, [(cell("c2"), 1), (cell("c3"), 2)]);
+
+    let ptx = e.call("kernlint/ptx", json!({"uri": cell("c2"), "kernel": "scale"})).await;
+    assert!(ptx["result"]["ptx"].as_str().unwrap_or_default().contains(".entry"), "{ptx}");
+    let run = e.call("kernlint/run", json!({"uri": cell("c2"), "kernel": "scale", "grid": 1, "block": 32})).await;
+    assert!(run["result"]["arrays"].is_array(), "{run}");
+
+    // A cell inserted first moves the others down the joined text, not within themselves.
+    e.notebook_change(
+        3,
+        json!({"structure": {"array": {"start": 0, "deleteCount": 0, "cells": [{"kind": 2, "document": cell("c0")}]},
+                             "didOpen": [{"uri": cell("c0"), "languageId": "python", "version": 1, "text": "import math\n\n\n"}]}}),
+    );
+    assert_eq!(e.cell_findings("c0", 3).await, []);
+    assert_eq!(e.cell_findings("c3", 3).await, [("KL403".to_string(), 2, 6)]);
+    assert!(e.hover_text(&cell("c2"), 1, 15).await.contains("(variable) x: array(float32, 1d, C)"));
+    // Deleting the launch's cell clears its diagnostics; the kernel has no launch left.
+    e.notebook_change(4, json!({"structure": {"array": {"start": 4, "deleteCount": 1}, "didClose": [{"uri": cell("c3")}]}}));
+    assert_eq!(e.cell_findings("c3", 4).await, []);
+    let x = e.hover_text(&cell("c2"), 1, 15).await;
+    assert!(!x.contains("array(float32"), "{x}");
+    assert!(e.at("textDocument/hover", &cell("c3"), 2, 1).await.is_null());
+
+    e.notify("notebookDocument/didClose", json!({"notebookDocument": {"uri": NOTEBOOK}, "cellTextDocuments": [{"uri": cell("c2")}]}));
+    assert!(e.at("textDocument/hover", &cell("c2"), 1, 15).await.is_null());
+    e.shutdown().await;
+}

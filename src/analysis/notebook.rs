@@ -16,23 +16,107 @@ pub struct Notebook {
     cells: Vec<CodeCell>,
 }
 
-/// Where a code cell's text lies in [`Notebook::python`].
+/// A code cell of the `.ipynb` file and where its text lies in [`Notebook::python`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct CodeCell {
     /// Index in the notebook's `cells` list.
     index: usize,
-    /// First line (zero-based) in `python`.
-    first_line: u32,
-    /// Bytes of `python` holding the cell's lines, each ended by `\n`.
-    range: TextRange,
-    /// Offsets in `python` of the `#` put before IPython magics (`%time`, `!pip`).
-    magics: Vec<TextSize>,
+    span: CellSpan,
     /// Whether the source's last line ends with a newline (the joined text always has one).
     ends_with_newline: bool,
     /// The source as a list of lines (nbformat) rather than one string.
     as_lines: bool,
     /// `\r\n` line ends, which the joined text does not keep: such cells are not edited.
     crlf: bool,
+}
+
+/// Code cells' texts joined as one Python text, the way `kernlint check` reads a notebook
+/// and the language server an open one: each line of a cell on a line of its own, IPython
+/// magics (`%time`, `!pip`) behind a `#`, a blank line after each cell.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JoinedCells {
+    pub python: String,
+    /// One per cell, in the order given.
+    pub cells: Vec<CellSpan>,
+}
+
+/// Where one cell's text lies in [`JoinedCells::python`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellSpan {
+    /// First line (zero-based) in `python`.
+    pub first_line: u32,
+    /// How many lines of `python` the cell holds.
+    pub lines: u32,
+    /// Bytes of `python` holding the cell's lines, each ended by `\n`.
+    pub range: TextRange,
+    /// Offsets in `python` of the `#` put before IPython magics, each at its line's start.
+    pub magics: Vec<TextSize>,
+    /// The cell's lines (cell-relative) that start with such a `#`.
+    magic_lines: Vec<u32>,
+}
+
+impl JoinedCells {
+    pub fn join<'a>(sources: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut python = String::new();
+        let mut cells = Vec::new();
+        let mut line = 0u32;
+        for source in sources {
+            let (first_line, start) = (line, TextSize::of(&python));
+            let (mut magics, mut magic_lines) = (Vec::new(), Vec::new());
+            for text in source.lines() {
+                let trimmed = text.trim_start();
+                if trimmed.starts_with('%') || trimmed.starts_with('!') {
+                    magics.push(TextSize::of(&python));
+                    magic_lines.push(line - first_line);
+                    python.push('#');
+                }
+                python.push_str(text);
+                python.push('\n');
+                line += 1;
+            }
+            let range = TextRange::new(start, TextSize::of(&python));
+            cells.push(CellSpan { first_line, lines: line - first_line, range, magics, magic_lines });
+            // A blank line between cells keeps one cell's unfinished block out of the next.
+            python.push('\n');
+            line += 1;
+        }
+        Self { python, cells }
+    }
+
+    /// The cell (its index in [`Self::cells`]) holding a zero-based line of `python`; the
+    /// blank line after a cell is that cell's.
+    pub fn cell_of_line(&self, line: u32) -> Option<usize> {
+        self.cells.partition_point(|c| c.first_line <= line).checked_sub(1)
+    }
+
+    /// A line and column of `python` as a cell, a line and a column in it. The column is
+    /// in any unit: a magic's `#` counts one.
+    pub fn to_cell(&self, line: u32, column: u32) -> Option<(usize, u32, u32)> {
+        let index = self.cell_of_line(line)?;
+        let cell = &self.cells[index];
+        let line = line - cell.first_line;
+        let column = if cell.magic_lines.contains(&line) { column.saturating_sub(1) } else { column };
+        Some((index, line, column))
+    }
+
+    /// A line and column of cell `index` as a line and column of `python`.
+    pub fn from_cell(&self, index: usize, line: u32, column: u32) -> Option<(u32, u32)> {
+        let cell = self.cells.get(index)?;
+        let magic = cell.magic_lines.contains(&line);
+        Some((cell.first_line.saturating_add(line.min(cell.lines)), if magic { column.saturating_add(1) } else { column }))
+    }
+
+    /// Whether an edit of `range` in `python` stays in one cell: inside its lines, not over
+    /// the `#` of a magic.
+    pub fn can_edit(&self, range: TextRange) -> bool {
+        self.cells.iter().any(|c| c.can_edit(range))
+    }
+}
+
+impl CellSpan {
+    fn can_edit(&self, range: TextRange) -> bool {
+        self.range.contains_range(range) && !self.magics.iter().any(|&m| range.start() <= m && m < range.end())
+    }
 }
 
 /// A position inside a notebook: the 1-based code cell and the zero-based line in it.
@@ -48,9 +132,8 @@ impl Notebook {
     pub fn parse(json: &str) -> Result<Self, String> {
         let document: Value = serde_json::from_str(json).map_err(|e| format!("not a valid notebook: {e}"))?;
         let list = document.get("cells").and_then(Value::as_array).ok_or("not a valid notebook: no `cells` list")?;
-        let mut python = String::new();
+        let mut sources = Vec::new();
         let mut cells = Vec::new();
-        let mut line = 0u32;
         for (index, cell) in list.iter().enumerate() {
             if cell.get("cell_type").and_then(Value::as_str) != Some("code") {
                 continue;
@@ -60,54 +143,44 @@ impl Notebook {
                 Some(Value::Array(parts)) => (parts.iter().filter_map(Value::as_str).collect(), true),
                 _ => (String::new(), true),
             };
-            let (first_line, start) = (line, TextSize::of(&python));
-            let mut magics = Vec::new();
-            for text in source.lines() {
-                let trimmed = text.trim_start();
-                if trimmed.starts_with('%') || trimmed.starts_with('!') {
-                    magics.push(TextSize::of(&python));
-                    python.push('#');
-                }
-                python.push_str(text);
-                python.push('\n');
-                line += 1;
-            }
-            let range = TextRange::new(start, TextSize::of(&python));
             let ends_with_newline = source.is_empty() || source.ends_with('\n');
-            cells.push(CodeCell { index, first_line, range, magics, ends_with_newline, as_lines, crlf: source.contains('\r') });
-            // A blank line between cells keeps one cell's unfinished block out of the next.
-            python.push('\n');
-            line += 1;
+            cells.push((index, ends_with_newline, as_lines, source.contains('\r')));
+            sources.push(source);
         }
+        let joined = JoinedCells::join(sources.iter().map(String::as_str));
+        let cells = cells
+            .into_iter()
+            .zip(joined.cells)
+            .map(|((index, ends_with_newline, as_lines, crlf), span)| CodeCell { index, span, ends_with_newline, as_lines, crlf })
+            .collect();
+        let python = joined.python;
         // The first indented line says the file's indentation.
         let indent = json.split('\n').nth(1).map(|l| l.len() - l.trim_start_matches(' ').len()).filter(|&n| n > 0);
         Ok(Self { python, document, indent, trailing_newline: json.ends_with('\n'), cells })
     }
 
     fn cell_at(&self, line: u32) -> Option<(usize, &CodeCell)> {
-        let index = self.cells.partition_point(|c| c.first_line <= line).checked_sub(1)?;
+        let index = self.cells.partition_point(|c| c.span.first_line <= line).checked_sub(1)?;
         Some((index, &self.cells[index]))
     }
 
     /// The cell and cell-relative line of a zero-based line of `python`.
     pub fn cell_line(&self, line: u32) -> CellLine {
         match self.cell_at(line) {
-            Some((index, cell)) => CellLine { cell: index as u32 + 1, line: line - cell.first_line },
+            Some((index, cell)) => CellLine { cell: index as u32 + 1, line: line - cell.span.first_line },
             None => CellLine { cell: 1, line },
         }
     }
 
     /// The bytes of `python` the code cell holding `offset` spans.
     pub fn cell_range(&self, offset: TextSize) -> Option<TextRange> {
-        self.cells.iter().find(|c| c.range.start() <= offset && offset <= c.range.end()).map(|c| c.range)
+        self.cells.iter().find(|c| c.span.range.start() <= offset && offset <= c.span.range.end()).map(|c| c.span.range)
     }
 
     /// Whether an edit of `range` in `python` can be written back: inside one cell, not over
     /// the `#` of a magic.
     pub fn can_edit(&self, range: TextRange) -> bool {
-        self.cells.iter().any(|c| {
-            c.range.contains_range(range) && !c.crlf && !c.magics.iter().any(|&m| range.start() <= m && m < range.end())
-        })
+        self.cells.iter().any(|c| !c.crlf && c.span.can_edit(range))
     }
 
     /// The notebook's JSON with `python` changed to `edited`, where every change lies in a
@@ -138,14 +211,14 @@ impl Notebook {
         let mut document = self.document.clone();
         let list = document.get_mut("cells").and_then(Value::as_array_mut).ok_or("not a valid notebook: no `cells` list")?;
         for cell in &self.cells {
-            if !edits.iter().any(|(range, _)| cell.range.contains_range(*range)) {
+            if !edits.iter().any(|(range, _)| cell.span.range.contains_range(*range)) {
                 continue;
             }
             // Edits of earlier cells move the cell; its own move its end (an insertion at its
             // start or end is its own); a magic's `#` moves with the edits up to it.
-            let start = shift(cell.range.start(), &|r| r.start() < cell.range.start());
-            let end = shift(cell.range.end(), &|r| r.start() <= cell.range.end());
-            let magics: Vec<usize> = cell.magics.iter().map(|&m| shift(m, &|r| r.end() <= m) - start).collect();
+            let start = shift(cell.span.range.start(), &|r| r.start() < cell.span.range.start());
+            let end = shift(cell.span.range.end(), &|r| r.start() <= cell.span.range.end());
+            let magics: Vec<usize> = cell.span.magics.iter().map(|&m| shift(m, &|r| r.end() <= m) - start).collect();
             let mut source = String::new();
             for (i, ch) in edited[start..end].char_indices() {
                 if !magics.contains(&i) {
@@ -230,6 +303,30 @@ mod tests {
         assert!(!nb.can_edit(TextRange::at(TextSize::new(magic), TextSize::new(2))));
         assert!(nb.can_edit(TextRange::at(TextSize::new(magic + 1), TextSize::new(5))), "after the magic's `#` is the cell's own text");
         assert!(nb.with_edits(&[(across, "")]).is_err());
+    }
+
+    #[test]
+    fn maps_cell_positions_to_the_joined_text_and_back() {
+        let joined = JoinedCells::join(["import x\n%time y = 1\nz = 2", "", "  !ls\nw = 3\n"]);
+        assert_eq!(joined.python, "import x\n#%time y = 1\nz = 2\n\n\n#  !ls\nw = 3\n\n");
+        let lines: Vec<(u32, u32)> = joined.cells.iter().map(|c| (c.first_line, c.lines)).collect();
+        assert_eq!(lines, [(0, 3), (4, 0), (5, 2)]);
+        // A magic's line is one column longer in the joined text.
+        assert_eq!(joined.from_cell(0, 1, 6), Some((1, 7)));
+        assert_eq!(joined.to_cell(1, 7), Some((0, 1, 6)));
+        assert_eq!(joined.to_cell(1, 0), Some((0, 1, 0)), "the `#` itself is the line's start");
+        assert_eq!(joined.from_cell(0, 2, 4), Some((2, 4)));
+        assert_eq!(joined.from_cell(2, 0, 2), Some((5, 3)));
+        assert_eq!(joined.to_cell(6, 1), Some((2, 1, 1)));
+        // The blank line after a cell is that cell's; lines past a cell stay in it.
+        assert_eq!(joined.to_cell(3, 0), Some((0, 3, 0)));
+        assert_eq!(joined.from_cell(0, 9, 0), Some((3, 0)));
+        assert_eq!(joined.from_cell(3, 0, 0), None);
+        assert_eq!(JoinedCells::join([]).to_cell(0, 0), None);
+        // The joining is the one `kernlint check` reads notebooks with.
+        let nb = Notebook::parse(WRITTEN).unwrap();
+        assert_eq!(JoinedCells::join(["%time x = 1\ny = cuda.threadIdx.X\nz = 2", "!ls\nw = cuda.blockIdx.Y\n"]).python, nb.python);
+        assert!(!joined.can_edit(TextRange::new(TextSize::new(18), TextSize::new(30))), "across cells");
     }
 
     #[test]

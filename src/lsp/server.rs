@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ropey::Rope;
-use ruff_text_size::TextSize;
+use ruff_text_size::{TextRange, TextSize};
 use salsa::Setter;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
@@ -18,10 +18,11 @@ use crate::analysis::host_types::default_signature;
 use crate::launch::recipe::recipe_for;
 use crate::launch::{ArraySummary, Launch, build_program, simulate};
 use super::framing;
-use super::position::{Encoding, to_offset, to_position, to_range};
+use super::position::{Encoding, to_offset, to_range};
 use crate::analysis::hover::{hover, symbols};
 use crate::analysis::ide;
 use crate::analysis::kernels::FunctionKind;
+use crate::analysis::notebook::JoinedCells;
 use crate::analysis::signature::parse_signature_str;
 use crate::analysis::typing::find_gpu_function;
 use crate::analysis::{RootDatabase, SourceFile};
@@ -35,6 +36,62 @@ struct Document {
     last_edit: Instant,
     /// The last version whose diagnostics went out.
     published: Option<i32>,
+    /// For a notebook, its cells; `rope` and `file` hold their joined text.
+    notebook: Option<OpenNotebook>,
+}
+
+/// An open notebook (`notebookDocument/*`), kept as its cells. Analysis sees the python
+/// code cells joined into one text, as `kernlint check` reads the `.ipynb`, so a kernel in
+/// one cell is typed from its launch in another.
+struct OpenNotebook {
+    /// Every cell's text document, in notebook order, and whether it is a code cell.
+    cells: Vec<(Uri, bool)>,
+    /// Each cell document's text and language.
+    texts: HashMap<Uri, (Rope, String)>,
+    code: Arc<CodeCells>,
+    /// The cells whose diagnostics went out last, to clear those that are gone.
+    shown: Vec<Uri>,
+}
+
+/// A notebook's python code cells as analysis joins them, and each one's document.
+#[derive(Default)]
+struct CodeCells {
+    joined: JoinedCells,
+    uris: Vec<Uri>,
+}
+
+impl Document {
+    /// How long to wait before checking an edit. Debounce only while typing outpaces
+    /// checking: the previous edit was recent and its diagnostics are not out yet.
+    fn debounce(&mut self) -> Duration {
+        let now = Instant::now();
+        let busy = self.published != Some(self.version);
+        let delay = if busy && now.duration_since(self.last_edit) < BURST { BURST } else { Duration::ZERO };
+        self.last_edit = now;
+        delay
+    }
+}
+
+impl OpenNotebook {
+    fn new(cells: &[NotebookCell], texts: Vec<TextDocumentItem>) -> Self {
+        let cells = cells.iter().map(|c| (c.document.clone(), c.kind == NotebookCellKind::CODE)).collect();
+        let texts = texts.into_iter().map(|d| (d.uri, (Rope::from_str(&d.text), d.language_id))).collect();
+        Self { cells, texts, code: Arc::default(), shown: Vec::new() }
+    }
+
+    /// Join the python code cells again (after any change); the joined text.
+    fn join(&mut self) -> String {
+        let code: Vec<(Uri, String)> = self
+            .cells
+            .iter()
+            .filter(|(_, code)| *code)
+            .filter_map(|(uri, _)| self.texts.get(uri).filter(|(_, language)| language == "python").map(|(rope, _)| (uri.clone(), rope.to_string())))
+            .collect();
+        let joined = JoinedCells::join(code.iter().map(|(_, text)| text.as_str()));
+        let python = joined.python.clone();
+        self.code = Arc::new(CodeCells { joined, uris: code.into_iter().map(|(uri, _)| uri).collect() });
+        python
+    }
 }
 
 #[derive(Default)]
@@ -46,6 +103,20 @@ struct State {
     disk: HashMap<PathBuf, SourceFile>,
     /// The workspace folders, from `initialize`.
     roots: Vec<PathBuf>,
+    /// The notebook holding each open notebook cell.
+    cells: HashMap<Uri, Uri>,
+}
+
+impl State {
+    /// A snapshot for a request on `uri`: an open document, a notebook or one of its cells.
+    fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        let doc = match self.documents.get(uri) {
+            Some(doc) => doc,
+            None => self.documents.get(self.cells.get(uri)?)?,
+        };
+        let cells = doc.notebook.as_ref().map(|n| n.code.clone());
+        Some(Snapshot { db: self.db.clone(), file: doc.file, rope: doc.rope.clone(), version: doc.version, uri: uri.clone(), cells })
+    }
 }
 
 /// Settings from the client (`workspace/configuration`, section `kernlint`).
@@ -100,14 +171,70 @@ struct Backend {
 }
 
 /// A read-only view of one document for a request: database snapshot, text and version.
+/// For a notebook, `rope` is the joined text of its code cells and `uri` the cell (or the
+/// notebook) the request names; positions map between the two.
 struct Snapshot {
     db: RootDatabase,
     file: SourceFile,
     rope: Rope,
     version: i32,
+    uri: Uri,
+    cells: Option<Arc<CodeCells>>,
 }
 
 impl Snapshot {
+    /// The offset in the analysed text of a position in the request's document; `None` in
+    /// a notebook cell that is not analysed (markdown, another language).
+    fn offset(&self, pos: Position, encoding: Encoding) -> Option<TextSize> {
+        let pos = match &self.cells {
+            None => pos,
+            Some(cells) => {
+                let index = cells.uris.iter().position(|u| *u == self.uri)?;
+                let (line, character) = cells.joined.from_cell(index, pos.line, pos.character)?;
+                Position { line, character }
+            }
+        };
+        TextSize::try_from(to_offset(&self.rope, pos, encoding)).ok()
+    }
+
+    /// Where a range of the analysed text lies: in the document, or in the notebook cell
+    /// holding its start (an end past that cell is cut at the cell's end).
+    fn location(&self, range: TextRange, encoding: Encoding) -> Option<Location> {
+        let whole = to_range(&self.rope, range, encoding);
+        let Some(cells) = &self.cells else { return Some(Location { uri: self.uri.clone(), range: whole }) };
+        let (index, line, character) = cells.joined.to_cell(whole.start.line, whole.start.character)?;
+        let end = match cells.joined.to_cell(whole.end.line, whole.end.character) {
+            Some((i, line, character)) if i == index => Position { line, character },
+            _ => Position { line: cells.joined.cells[index].lines, character: 0 },
+        };
+        Some(Location { uri: cells.uris.get(index)?.clone(), range: Range { start: Position { line, character }, end } })
+    }
+
+    /// A range of the analysed text in the request's own document (cell), if it lies there.
+    fn range_here(&self, range: TextRange, encoding: Encoding) -> Option<Range> {
+        self.location(range, encoding).filter(|l| l.uri == self.uri).map(|l| l.range)
+    }
+
+    /// `line 3`, or in a notebook `cell 2, line 3` (code cells counted as `kernlint check` does).
+    fn line_label(&self, offset: TextSize) -> String {
+        let line = self.rope.byte_to_line(usize::from(offset).min(self.rope.len_bytes())) as u32;
+        match self.cells.as_ref().and_then(|c| c.joined.to_cell(line, 0)) {
+            Some((cell, line, _)) => format!("cell {}, line {}", cell + 1, line + 1),
+            None => format!("line {}", line + 1),
+        }
+    }
+
+    /// The path analysis knows the document by (a notebook's for its cells).
+    fn path(&self) -> PathBuf {
+        self.file.path(&self.db).clone()
+    }
+
+    /// The document's file on disk, if it is one (a `file:` URI made it an absolute path;
+    /// any other URI is kept as its text).
+    fn disk_path(&self) -> Option<PathBuf> {
+        Some(self.path()).filter(|p| p.is_absolute())
+    }
+
     /// The signature a request names, else the function's default one (the decorator's
     /// first, else its first launch's in the file).
     fn signature(&self, f: &crate::analysis::kernels::GpuFunction, requested: Option<&str>) -> std::result::Result<crate::analysis::signature::Signature, String> {
@@ -124,9 +251,7 @@ impl Backend {
     }
 
     fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
-        let state = self.state.lock().unwrap();
-        let doc = state.documents.get(uri)?;
-        Some(Snapshot { db: state.db.clone(), file: doc.file, rope: doc.rope.clone(), version: doc.version })
+        self.state.lock().unwrap().snapshot(uri)
     }
 
     /// Run analysis off the async runtime. A salsa cancellation (a newer edit arrived) or a
@@ -247,14 +372,13 @@ impl Backend {
             return Err(invalid_params(format!("document not open: {}", params.uri.as_str())));
         };
         let signature = params.signature.clone();
-        let path = params.uri.to_file_path().map(|p| p.display().to_string()).unwrap_or_else(|| params.uri.as_str().to_string());
+        let path = snap.path().display().to_string();
         let outcome = self
             .compute(move || -> std::result::Result<PtxResult, String> {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or("kernel not found")?;
                 let sig = snap.signature(f, signature.as_deref())?;
                 let text = snap.rope.to_string();
-                let lines = crate::analysis::syntax::Lines::new(&text);
-                let at = |r: ruff_text_size::TextRange| format!("line {}: ", lines.line_of(r.start()) + 1);
+                let at = |r: TextRange| format!("{}: ", snap.line_label(r.start()));
                 // Mid-edit, say so rather than what the parser's recovery made of the line.
                 if let Some(e) = crate::analysis::syntax::syntax_errors(&snap.db, snap.file).first() {
                     return Err(format!("{}syntax error: {}", at(e.range), e.message));
@@ -405,13 +529,13 @@ struct Publisher {
 }
 
 impl Publisher {
-    fn settings_for(&self, uri: &Uri) -> lint::Settings {
-        let path = uri.to_file_path().map(|p| p.into_owned()).unwrap_or_default();
+    /// The settings for the document (or notebook) at `path`.
+    fn settings_for(&self, path: &Path) -> lint::Settings {
         let mut config = self.config.lock().unwrap();
         if config.is_none() {
-            *config = Config::discover(&path).ok().map(Arc::new);
+            *config = Config::discover(path).ok().map(Arc::new);
         }
-        config.as_ref().map(|c| c.settings_for(&path)).unwrap_or_default()
+        config.as_ref().map(|c| c.settings_for(path)).unwrap_or_default()
     }
 
     /// Compute and publish diagnostics, unless a newer edit arrives first. `delay` debounces
@@ -423,20 +547,27 @@ impl Publisher {
             tokio::time::sleep(delay).await;
         }
         let (result, current) = loop {
-            let snap = {
-                let state = self.state.lock().unwrap();
-                let Some(doc) = state.documents.get(&uri) else { return };
-                Snapshot { db: state.db.clone(), file: doc.file, rope: doc.rope.clone(), version: doc.version }
-            };
+            let Some(snap) = self.state.lock().unwrap().snapshot(&uri) else { return };
             if snap.version != version {
                 return; // a newer edit will publish
             }
-            let settings = self.settings_for(&uri);
+            let settings = self.settings_for(&snap.path());
             let encoding = self.encoding;
-            let target = uri.clone();
             let result = compute(&self.client, move || {
                 let findings = lint::check_file(&snap.db, snap.file, &settings);
-                findings.iter().map(|d| to_lsp_diagnostic(d, &snap.rope, encoding, &target)).collect::<Vec<_>>()
+                // One list per document: a notebook's code cells each get theirs, empty or not.
+                let mut lists: Vec<(Uri, Vec<Diagnostic>)> = match &snap.cells {
+                    Some(cells) => cells.uris.iter().map(|u| (u.clone(), Vec::new())).collect(),
+                    None => vec![(snap.uri.clone(), Vec::new())],
+                };
+                for d in &findings {
+                    if let Some((at, diagnostic)) = to_lsp_diagnostic(d, &snap, encoding)
+                        && let Some((_, list)) = lists.iter_mut().find(|(u, _)| *u == at)
+                    {
+                        list.push(diagnostic);
+                    }
+                }
+                lists
             })
             .await;
             let current = self.state.lock().unwrap().documents.get(&uri).map(|d| d.version);
@@ -449,13 +580,26 @@ impl Publisher {
             }
             break (result, current);
         };
-        if let Ok(diagnostics) = result
+        if let Ok(lists) = result
             && current == Some(version)
         {
+            // Cells gone from the notebook (deleted, no longer python) since the last
+            // diagnostics went out: clear theirs.
+            let mut gone = Vec::new();
             if let Some(doc) = self.state.lock().unwrap().documents.get_mut(&uri) {
                 doc.published = Some(version);
+                if let Some(notebook) = doc.notebook.as_mut() {
+                    let now: Vec<Uri> = lists.iter().map(|(u, _)| u.clone()).collect();
+                    gone = notebook.shown.iter().filter(|u| !now.contains(u)).cloned().collect();
+                    notebook.shown = now;
+                }
             }
-            self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+            for cell in gone {
+                self.client.publish_diagnostics(cell, Vec::new(), Some(version)).await;
+            }
+            for (uri, diagnostics) in lists {
+                self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+            }
         }
     }
 }
@@ -544,14 +688,12 @@ fn simulate_for_client(
     let start = std::time::Instant::now();
     let (arrays, outcome) = simulate(program, launch, host_args)?;
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
-    let text = snap.rope.to_string();
-    let lines = crate::analysis::syntax::Lines::new(&text);
     let mut messages: Vec<String> = outcome
         .findings
         .iter()
         .map(|f| {
-            let other = f.other.map(|o| format!(" (the other access: line {})", lines.line_of(o.start()) + 1)).unwrap_or_default();
-            format!("line {}: {}: {}{other}", lines.line_of(f.span.start()) + 1, f.kind.label(), f.message)
+            let other = f.other.map(|o| format!(" (the other access: {})", snap.line_label(o.start()))).unwrap_or_default();
+            format!("{}: {}: {}{other}", snap.line_label(f.span.start()), f.kind.label(), f.message)
         })
         .collect();
     let mut printed = outcome.printed.text;
@@ -590,6 +732,21 @@ fn simulate_for_client(
     Ok(RunResult { kernel, device: "simulator".into(), elapsed_ms, arrays, messages, printed })
 }
 
+/// A text document's changes, in order.
+fn apply_changes(rope: &mut Rope, changes: Vec<TextDocumentContentChangeEvent>, encoding: Encoding) {
+    for change in changes {
+        match change.range {
+            Some(range) => {
+                let start = rope.byte_to_char(to_offset(rope, range.start, encoding));
+                let end = rope.byte_to_char(to_offset(rope, range.end, encoding)).max(start);
+                rope.remove(start..end);
+                rope.insert(start, &change.text);
+            }
+            None => *rope = Rope::from_str(&change.text),
+        }
+    }
+}
+
 fn run_failed(message: String) -> Error {
     Error { code: ErrorCode::ServerError(custom::NOT_AVAILABLE), message: message.into(), data: None }
 }
@@ -599,17 +756,22 @@ fn documentation(value: String, plain: bool) -> Documentation {
     if plain { Documentation::String(value) } else { Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value }) }
 }
 
-fn to_lsp_diagnostic(d: &lint::Diagnostic, rope: &Rope, encoding: Encoding, uri: &Uri) -> Diagnostic {
+/// The document (a notebook's cell) a finding lies in, and the finding as LSP sends it.
+fn to_lsp_diagnostic(d: &lint::Diagnostic, snap: &Snapshot, encoding: Encoding) -> Option<(Uri, Diagnostic)> {
+    let at = snap.location(d.range, encoding)?;
     let href = rule_by_code(d.code).and_then(|r| r.url().parse::<Uri>().ok());
-    let data = d.fix.as_ref().map(|fix| {
-        let edits: Vec<TextEdit> = fix
-            .edits
-            .iter()
-            .map(|e| TextEdit { range: to_range(rope, e.range, encoding), new_text: e.content.clone() })
-            .collect();
+    let data = d.fix.as_ref().and_then(|fix| {
+        let changes = fix_changes(snap, &fix.edits, encoding)?;
         // Only a fix that keeps what the code means is offered as the one to apply unasked.
         let preferred = fix.applicability == lint::Applicability::Safe;
-        serde_json::json!({"title": fix.message, "uri": uri.as_str(), "edits": edits, "preferred": preferred})
+        Some(match &snap.cells {
+            // A fix may edit other cells than the finding's (an import in the first).
+            Some(_) => serde_json::json!({"title": fix.message, "uri": at.uri.as_str(), "changes": changes, "preferred": preferred}),
+            None => {
+                let edits = changes.get(&at.uri).cloned().unwrap_or_default();
+                serde_json::json!({"title": fix.message, "uri": at.uri.as_str(), "edits": edits, "preferred": preferred})
+            }
+        })
     });
     let mut message = d.message.clone();
     for note in &d.notes {
@@ -619,14 +781,11 @@ fn to_lsp_diagnostic(d: &lint::Diagnostic, rope: &Rope, encoding: Encoding, uri:
     let related: Vec<DiagnosticRelatedInformation> = d
         .related
         .iter()
-        .map(|(range, label)| DiagnosticRelatedInformation {
-            location: Location { uri: uri.clone(), range: to_range(rope, *range, encoding) },
-            message: label.clone(),
-        })
+        .filter_map(|(range, label)| Some(DiagnosticRelatedInformation { location: snap.location(*range, encoding)?, message: label.clone() }))
         .collect();
-    Diagnostic {
+    let diagnostic = Diagnostic {
         related_information: (!related.is_empty()).then_some(related),
-        range: to_range(rope, d.range, encoding),
+        range: at.range,
         severity: Some(match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
@@ -637,7 +796,22 @@ fn to_lsp_diagnostic(d: &lint::Diagnostic, rope: &Rope, encoding: Encoding, uri:
         message,
         data,
         ..Default::default()
+    };
+    Some((at.uri, diagnostic))
+}
+
+/// A fix's edits by the document they change; `None` when one cannot be written back: in a
+/// notebook, an edit across cells or over a magic's `#`.
+fn fix_changes(snap: &Snapshot, edits: &[lint::Edit], encoding: Encoding) -> Option<HashMap<Uri, Vec<TextEdit>>> {
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    for e in edits {
+        if snap.cells.as_ref().is_some_and(|c| !c.joined.can_edit(e.range)) {
+            return None;
+        }
+        let at = snap.location(e.range, encoding)?;
+        changes.entry(at.uri).or_default().push(TextEdit { range: at.range, new_text: e.content.clone() });
     }
+    Some(changes)
 }
 
 impl LanguageServer for Backend {
@@ -710,6 +884,13 @@ impl LanguageServer for Backend {
                     commands: vec![custom::SHOW_PTX_COMMAND.into(), custom::RUN_KERNEL_COMMAND.into()],
                     ..Default::default()
                 }),
+                notebook_document_sync: Some(OneOf::Left(NotebookDocumentSyncOptions {
+                    notebook_selector: vec![NotebookSelector::ByNotebook {
+                        notebook: Notebook::String("jupyter-notebook".into()),
+                        cells: Some(vec![NotebookCellSelector { language: "python".into() }]),
+                    }],
+                    save: None,
+                })),
                 ..Default::default()
             },
             offset_encoding: None,
@@ -811,7 +992,7 @@ impl LanguageServer for Backend {
         {
             let mut state = self.state.lock().unwrap();
             let file = SourceFile::new(&state.db, path.clone(), doc.text.clone());
-            let document = Document { rope: Rope::from_str(&doc.text), file, version: doc.version, last_edit: Instant::now(), published: None };
+            let document = Document { rope: Rope::from_str(&doc.text), file, version: doc.version, last_edit: Instant::now(), published: None, notebook: None };
             state.documents.insert(doc.uri.clone(), document);
             sync_workspace(&mut state);
         }
@@ -826,24 +1007,9 @@ impl LanguageServer for Backend {
         let delay = {
             let mut guard = self.state.lock().unwrap();
             let state = &mut *guard;
-            let Some(doc) = state.documents.get_mut(&uri) else { return };
-            let now = Instant::now();
-            // Debounce only while typing outpaces checking: the previous edit was recent and
-            // its diagnostics are not out yet. Otherwise check at once.
-            let busy = doc.published != Some(doc.version);
-            let delay = if busy && now.duration_since(doc.last_edit) < BURST { BURST } else { Duration::ZERO };
-            doc.last_edit = now;
-            for change in params.content_changes {
-                match change.range {
-                    Some(range) => {
-                        let start = doc.rope.byte_to_char(to_offset(&doc.rope, range.start, encoding));
-                        let end = doc.rope.byte_to_char(to_offset(&doc.rope, range.end, encoding)).max(start);
-                        doc.rope.remove(start..end);
-                        doc.rope.insert(start, &change.text);
-                    }
-                    None => doc.rope = Rope::from_str(&change.text),
-                }
-            }
+            let Some(doc) = state.documents.get_mut(&uri).filter(|d| d.notebook.is_none()) else { return };
+            let delay = doc.debounce();
+            apply_changes(&mut doc.rope, params.content_changes, encoding);
             doc.version = version;
             // Setting the input cancels running requests on older snapshots.
             let text = doc.rope.to_string();
@@ -867,16 +1033,106 @@ impl LanguageServer for Backend {
         self.client.publish_diagnostics(params.text_document.uri, vec![], None).await;
     }
 
+    async fn notebook_did_open(&self, params: DidOpenNotebookDocumentParams) {
+        let nb = params.notebook_document;
+        let path = nb.uri.to_file_path().map(|p| p.into_owned()).unwrap_or_else(|| PathBuf::from(nb.uri.as_str()));
+        let mut notebook = OpenNotebook::new(&nb.cells, params.cell_text_documents);
+        let text = notebook.join();
+        {
+            let mut guard = self.state.lock().unwrap();
+            let state = &mut *guard;
+            for (cell, _) in &notebook.cells {
+                state.cells.insert(cell.clone(), nb.uri.clone());
+            }
+            let file = SourceFile::new(&state.db, path.clone(), text.clone());
+            let document =
+                Document { rope: Rope::from_str(&text), file, version: nb.version, last_edit: Instant::now(), published: None, notebook: Some(notebook) };
+            state.documents.insert(nb.uri.clone(), document);
+            sync_workspace(state);
+        }
+        self.load_imports(&path);
+        self.spawn_publish(nb.uri, nb.version, Duration::ZERO);
+    }
+
+    /// Cells inserted, deleted or moved, and cell texts edited; cell metadata is ignored.
+    async fn notebook_did_change(&self, params: DidChangeNotebookDocumentParams) {
+        let uri = params.notebook_document.uri;
+        let version = params.notebook_document.version;
+        let encoding = self.encoding();
+        let delay = {
+            let mut guard = self.state.lock().unwrap();
+            let State { db, documents, cells: owners, .. } = &mut *guard;
+            let Some(doc) = documents.get_mut(&uri).filter(|d| d.notebook.is_some()) else { return };
+            let delay = doc.debounce();
+            let Some(notebook) = doc.notebook.as_mut() else { return };
+            if let Some(change) = params.change.cells {
+                if let Some(structure) = change.structure {
+                    let len = notebook.cells.len();
+                    let start = (structure.array.start as usize).min(len);
+                    let end = start.saturating_add(structure.array.delete_count as usize).min(len);
+                    let added = structure.array.cells.unwrap_or_default();
+                    let new = added.iter().map(|c| (c.document.clone(), c.kind == NotebookCellKind::CODE));
+                    let removed: Vec<(Uri, bool)> = notebook.cells.splice(start..end, new).collect();
+                    // A moved cell is deleted and inserted again, its document kept open.
+                    for (cell, _) in removed {
+                        if !notebook.cells.iter().any(|(c, _)| *c == cell) {
+                            owners.remove(&cell);
+                        }
+                    }
+                    for cell in &added {
+                        owners.insert(cell.document.clone(), uri.clone());
+                    }
+                    for closed in structure.did_close.unwrap_or_default() {
+                        notebook.texts.remove(&closed.uri);
+                    }
+                    for opened in structure.did_open.unwrap_or_default() {
+                        notebook.texts.insert(opened.uri, (Rope::from_str(&opened.text), opened.language_id));
+                    }
+                }
+                for content in change.text_content.unwrap_or_default() {
+                    if let Some((rope, _)) = notebook.texts.get_mut(&content.document.uri) {
+                        apply_changes(rope, content.changes, encoding);
+                    }
+                }
+            }
+            let text = notebook.join();
+            doc.rope = Rope::from_str(&text);
+            doc.version = version;
+            // Setting the input cancels running requests on older snapshots.
+            doc.file.set_text(db).to(text);
+            delay
+        };
+        self.spawn_publish(uri, version, delay);
+    }
+
+    /// The cells' texts are in sync already: saving changes nothing to check.
+    async fn notebook_did_save(&self, _: DidSaveNotebookDocumentParams) {}
+
+    async fn notebook_did_close(&self, params: DidCloseNotebookDocumentParams) {
+        let cells = {
+            let mut guard = self.state.lock().unwrap();
+            let state = &mut *guard;
+            let Some(notebook) = state.documents.remove(&params.notebook_document.uri).and_then(|d| d.notebook) else { return };
+            for (cell, _) in &notebook.cells {
+                state.cells.remove(cell);
+            }
+            sync_workspace(state);
+            notebook.shown
+        };
+        for cell in cells {
+            self.client.publish_diagnostics(cell, Vec::new(), None).await;
+        }
+    }
+
     async fn hover(&self, params: HoverParams) -> Result<Option<tower_lsp_server::ls_types::Hover>> {
         let uri = params.text_document_position_params.text_document.uri;
         let Some(snap) = self.snapshot(&uri) else { return Ok(None) };
         let encoding = self.encoding();
         let pos = params.text_document_position_params.position;
         self.compute(move || {
-            let offset = to_offset(&snap.rope, pos, encoding);
-            hover(&snap.db, snap.file, TextSize::try_from(offset).ok()?).map(|h| tower_lsp_server::ls_types::Hover {
+            hover(&snap.db, snap.file, snap.offset(pos, encoding)?).map(|h| tower_lsp_server::ls_types::Hover {
                 contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown }),
-                range: Some(to_range(&snap.rope, h.range, encoding)),
+                range: snap.range_here(h.range, encoding),
             })
         })
         .await
@@ -887,17 +1143,20 @@ impl LanguageServer for Backend {
         let encoding = self.encoding();
         self.compute(move || {
             #[allow(deprecated)] // `deprecated` is a required field of the struct
+            // In a notebook, the symbols of the cell asked about.
             let items = symbols(&snap.db, snap.file)
                 .into_iter()
-                .map(|(name, kind, range, name_range)| DocumentSymbol {
-                    name,
-                    detail: Some(kind.to_string()),
-                    kind: SymbolKind::FUNCTION,
-                    tags: None,
-                    deprecated: None,
-                    range: to_range(&snap.rope, range, encoding),
-                    selection_range: to_range(&snap.rope, name_range, encoding),
-                    children: None,
+                .filter_map(|(name, kind, range, name_range)| {
+                    Some(DocumentSymbol {
+                        name,
+                        detail: Some(kind.to_string()),
+                        kind: SymbolKind::FUNCTION,
+                        tags: None,
+                        deprecated: None,
+                        range: snap.range_here(range, encoding)?,
+                        selection_range: snap.range_here(name_range, encoding)?,
+                        children: None,
+                    })
                 })
                 .collect();
             Some(DocumentSymbolResponse::Nested(items))
@@ -912,7 +1171,7 @@ impl LanguageServer for Backend {
         let pos = params.text_document_position.position;
         let plain = self.caps.lock().unwrap().completion_plain;
         self.compute(move || {
-            let offset = TextSize::try_from(to_offset(&snap.rope, pos, encoding)).ok()?;
+            let offset = snap.offset(pos, encoding)?;
             let entries = ide::completions(&snap.db, snap.file, offset);
             if entries.is_empty() {
                 return None;
@@ -944,7 +1203,7 @@ impl LanguageServer for Backend {
         let pos = params.text_document_position_params.position;
         let plain = self.caps.lock().unwrap().signature_plain;
         self.compute(move || {
-            let offset = TextSize::try_from(to_offset(&snap.rope, pos, encoding)).ok()?;
+            let offset = snap.offset(pos, encoding)?;
             let info = ide::signature_help(&snap.db, snap.file, offset)?;
             let active = info.active_parameter;
             let signature = SignatureInformation {
@@ -971,14 +1230,15 @@ impl LanguageServer for Backend {
         let encoding = self.encoding();
         let range = params.range;
         self.compute(move || {
-            let start = TextSize::try_from(to_offset(&snap.rope, range.start, encoding)).unwrap_or_default();
-            let end = TextSize::try_from(to_offset(&snap.rope, range.end, encoding)).unwrap_or_default().max(start);
-            let hints = ide::inlay_hints(&snap.db, snap.file, ruff_text_size::TextRange::new(start, end));
+            let start = snap.offset(range.start, encoding)?;
+            let end = snap.offset(range.end, encoding)?.max(start);
+            let hints = ide::inlay_hints(&snap.db, snap.file, TextRange::new(start, end));
             Some(
                 hints
                     .into_iter()
-                    .map(|h| InlayHint {
-                        position: to_position(&snap.rope, h.offset.into(), encoding),
+                    .filter_map(|h| Some((snap.range_here(TextRange::empty(h.offset), encoding)?.start, h)))
+                    .map(|(position, h)| InlayHint {
+                        position,
                         label: InlayHintLabel::String(h.label),
                         kind: Some(InlayHintKind::TYPE),
                         text_edits: None,
@@ -998,22 +1258,24 @@ impl LanguageServer for Backend {
         let Some(snap) = self.snapshot(&uri) else { return Ok(None) };
         let encoding = self.encoding();
         let pos = params.text_document_position_params.position;
+        let path = snap.disk_path();
         let target = self
             .compute(move || {
-                let offset = TextSize::try_from(to_offset(&snap.rope, pos, encoding)).ok()?;
+                let offset = snap.offset(pos, encoding)?;
                 Some(match ide::definition(&snap.db, snap.file, offset)? {
-                    ide::Definition::Here(range) => Ok(to_range(&snap.rope, range, encoding)),
+                    // In a notebook, perhaps another cell.
+                    ide::Definition::Here(range) => Ok(snap.location(range, encoding)?),
                     ide::Definition::Module { module, name } => Err((module, name)),
                 })
             })
             .await?;
         let (module, name) = match target {
             None => return Ok(None),
-            Some(Ok(range)) => return Ok(Some(GotoDefinitionResponse::Scalar(Location { uri, range }))),
+            Some(Ok(location)) => return Ok(Some(GotoDefinitionResponse::Scalar(location))),
             Some(Err(found)) => found,
         };
         // Another module: find its file beside this one (no snapshot is held here).
-        let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else { return Ok(None) };
+        let Some(path) = path else { return Ok(None) };
         for candidate in crate::analysis::db::module_paths(&path, &module) {
             let Some((file, rope)) = self.load(&candidate) else { continue };
             let Some(target_uri) = Uri::from_file_path(&candidate) else { continue };
@@ -1033,18 +1295,18 @@ impl LanguageServer for Backend {
         let encoding = self.encoding();
         let pos = params.text_document_position.position;
         let include = params.context.include_declaration;
-        let here_uri = uri.clone();
         let found = self
             .compute(move || {
-                let offset = TextSize::try_from(to_offset(&snap.rope, pos, encoding)).ok()?;
+                let offset = snap.offset(pos, encoding)?;
                 let (name, ranges) = ide::references(&snap.db, snap.file, offset, include)?;
-                let here: Vec<Location> =
-                    ranges.into_iter().map(|r| Location { uri: here_uri.clone(), range: to_range(&snap.rope, r, encoding) }).collect();
+                // In a notebook, in whichever cells they are.
+                let here: Vec<Location> = ranges.into_iter().filter_map(|r| snap.location(r, encoding)).collect();
                 Some((name, here))
             })
             .await?;
         let Some((name, mut locations)) = found else { return Ok(None) };
-        // Launch sites in the other Python files of the same folder (open or on disk).
+        // Launch sites in the other Python files of the same folder (open or on disk); a
+        // notebook's cell has no file of its own and a notebook is not imported.
         let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else { return Ok(Some(locations)) };
         let module = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         let mut others: Vec<PathBuf> = std::fs::read_dir(path.parent().unwrap_or(Path::new(".")))
@@ -1089,7 +1351,8 @@ impl LanguageServer for Backend {
         self.compute(move || {
             let mut lenses = Vec::new();
             for lens in ide::code_lenses(&snap.db, snap.file) {
-                let start = to_position(&snap.rope, lens.range.start().into(), encoding);
+                // In a notebook, the lenses of the cell asked about.
+                let Some(start) = snap.range_here(TextRange::empty(lens.range.start()), encoding).map(|r| r.start) else { continue };
                 let range = Range { start, end: start };
                 let arguments = Some(vec![serde_json::json!(uri.as_str()), serde_json::json!(lens.kernel)]);
                 for (title, command) in [("Show PTX", custom::SHOW_PTX_COMMAND), ("Run on device", custom::RUN_KERNEL_COMMAND)] {
@@ -1144,13 +1407,15 @@ impl LanguageServer for Backend {
         if wanted(&CodeActionKind::QUICKFIX) {
             for diagnostic in &params.context.diagnostics {
                 let Some(data) = &diagnostic.data else { continue };
-                let (Some(title), Ok(edits)) = (
-                    data.get("title").and_then(|t| t.as_str()),
-                    serde_json::from_value::<Vec<TextEdit>>(data.get("edits").cloned().unwrap_or_default()),
-                ) else {
-                    continue;
+                let Some(title) = data.get("title").and_then(|t| t.as_str()) else { continue };
+                // A notebook's fixes say which cells they edit; a file's edit the file.
+                let changes = match data.get("changes") {
+                    Some(changes) => serde_json::from_value::<HashMap<Uri, Vec<TextEdit>>>(changes.clone()).ok(),
+                    None => serde_json::from_value::<Vec<TextEdit>>(data.get("edits").cloned().unwrap_or_default())
+                        .ok()
+                        .map(|edits| HashMap::from([(uri.clone(), edits)])),
                 };
-                let changes = HashMap::from([(uri.clone(), edits)]);
+                let Some(changes) = changes else { continue };
                 actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                     title: title.to_string(),
                     kind: Some(CodeActionKind::QUICKFIX),
@@ -1166,21 +1431,29 @@ impl LanguageServer for Backend {
         if wanted(&fix_all_kind())
             && let Some(snap) = self.snapshot(&uri)
         {
-            let settings = self.publisher().settings_for(&uri);
+            let settings = self.publisher().settings_for(&snap.path());
             let encoding = self.encoding();
-            let edits = self
+            let changes = self
                 .compute(move || {
-                    let findings = lint::check_file(&snap.db, snap.file, &settings);
+                    let mut findings = lint::check_file(&snap.db, snap.file, &settings);
+                    // In a notebook, only the fixes that can be written back into its cells.
+                    findings.retain(|d| d.fix.as_ref().is_none_or(|f| fix_changes(&snap, &f.edits, encoding).is_some()));
                     let text = snap.file.text(&snap.db);
                     let (edits, _) = lint::fix::fix_edits(text, &findings, false);
-                    edits.into_iter().map(|e| TextEdit { range: to_range(&snap.rope, e.range, encoding), new_text: e.content.clone() }).collect::<Vec<_>>()
+                    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+                    for e in edits {
+                        if let Some(at) = snap.location(e.range, encoding) {
+                            changes.entry(at.uri).or_default().push(TextEdit { range: at.range, new_text: e.content.clone() });
+                        }
+                    }
+                    changes
                 })
                 .await?;
-            if !edits.is_empty() {
+            if !changes.is_empty() {
                 actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                     title: "kernlint: fix all safe findings".to_string(),
                     kind: Some(fix_all_kind()),
-                    edit: Some(WorkspaceEdit { changes: Some(HashMap::from([(uri, edits)])), ..Default::default() }),
+                    edit: Some(WorkspaceEdit { changes: Some(changes), ..Default::default() }),
                     ..Default::default()
                 }));
             }

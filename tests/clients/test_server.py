@@ -3,6 +3,7 @@ recorded client capability set (VS Code, Neovim 0.11, Emacs).
 
 Server command: env KL_SERVER_CMD (space separated), default `kernlint server` on PATH.
 """
+import asyncio
 import os
 import pathlib
 
@@ -132,3 +133,64 @@ async def test_code_lens_and_custom_requests(client: LanguageClient):
     with pytest.raises(Exception, match="arguments"):
         await client.protocol.send_request_async(
             "kernlint/run", {"uri": URI, "kernel": "saxpy", "grid": 4, "block": 256})
+
+
+NOTEBOOK_URI = (WORKSPACE / "scale.ipynb").as_uri()
+NOTEBOOK_CELLS = [
+    "from numba import cuda\nimport numpy as np\n",
+    "@cuda.jit\ndef scale(out, x):\n    i = cuda.grid(1)\n    out[i] = x[i] * 2\n",
+    "x = np.ones(64, dtype=np.float32)\nout = np.zeros_like(x)\nscale[2, 32](out, x)\n",
+]
+
+
+def _cell(i):
+    """A notebook cell's document URI, as VS Code names them."""
+    return f"vscode-notebook-cell:{(WORKSPACE / 'scale.ipynb').as_posix()}#W{i}sZmlsZQ=="
+
+
+async def _wait_diagnostics(client: LanguageClient, ready):
+    for _ in range(40):
+        if ready():
+            return
+        try:
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 10)
+        except asyncio.TimeoutError:
+            break
+    assert ready(), client.diagnostics
+
+
+async def test_notebook_cells(client: LanguageClient):
+    sync = client.init_result.capabilities.notebook_document_sync
+    assert sync.notebook_selector[0].notebook == "jupyter-notebook"
+    cells = [types.NotebookCell(kind=types.NotebookCellKind.Code, document=_cell(i)) for i in range(3)]
+    client.notebook_document_did_open(types.DidOpenNotebookDocumentParams(
+        notebook_document=types.NotebookDocument(
+            uri=NOTEBOOK_URI, notebook_type="jupyter-notebook", version=1, cells=cells),
+        cell_text_documents=[types.TextDocumentItem(uri=_cell(i), language_id="python", version=1, text=text)
+                             for i, text in enumerate(NOTEBOOK_CELLS)]))
+    await _wait_diagnostics(client, lambda: all(_cell(i) in client.diagnostics for i in range(3)))
+    # Each cell its own findings, at cell-relative lines: `x[i] * 2` is float64 for the launch
+    # with float32 arrays in the next cell.
+    found = [[(d.code, d.range.start.line) for d in client.diagnostics[_cell(i)]] for i in range(3)]
+    assert found == [[], [("KL401", 3)], [("KL403", 2)]], found
+    # The kernel in cell 2 is typed from its launch in cell 3.
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=_cell(1)), position=types.Position(line=1, character=15)))
+    assert "x: array(float32, 1d, C)" in hover.contents.value
+    definition = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=_cell(2)), position=types.Position(line=2, character=1)))
+    assert (definition.uri, definition.range.start.line) == (_cell(1), 1)
+    # Deleting the launch's cell clears its diagnostics.
+    client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+        notebook_document=types.VersionedNotebookDocumentIdentifier(version=2, uri=NOTEBOOK_URI),
+        change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(
+            structure=types.NotebookDocumentCellChangeStructure(
+                array=types.NotebookCellArrayChange(start=2, delete_count=1),
+                did_close=[types.TextDocumentIdentifier(uri=_cell(2))])))))
+    await _wait_diagnostics(client, lambda: len(client.diagnostics[_cell(2)]) == 0)
+    client.notebook_document_did_close(types.DidCloseNotebookDocumentParams(
+        notebook_document=types.NotebookDocumentIdentifier(uri=NOTEBOOK_URI),
+        cell_text_documents=[types.TextDocumentIdentifier(uri=_cell(i)) for i in range(2)]))
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=_cell(1)), position=types.Position(line=1, character=15)))
+    assert hover is None

@@ -48,6 +48,9 @@ export class ServerHandle {
       documentSelector: [
         { scheme: 'file', language: 'python' },
         { scheme: 'untitled', language: 'python' },
+        // Jupyter notebooks' python cells: the server declares notebookDocumentSync, so the
+        // client syncs whole notebooks and sends requests with cell URIs.
+        { notebook: 'jupyter-notebook', language: 'python' },
       ],
       outputChannel: this.log,
       synchronize: { configurationSection: 'kernlint' },

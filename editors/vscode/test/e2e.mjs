@@ -14,6 +14,7 @@ const CS_URL = process.env.CS_URL;
 const WS = process.env.WS;
 const OUT = process.env.OUT_DIR;
 const FILE = 'kernels.py';
+const NOTEBOOK = 'cells.ipynb';
 const t0 = Date.now();
 const res = { ok: false, passed: [], failed: [], notes: [], steps: {} };
 fs.mkdirSync(OUT, { recursive: true });
@@ -324,6 +325,31 @@ try {
     if (canvas.width !== 5 || canvas.height !== 2) throw new Error(`heat map is ${canvas.width}x${canvas.height}`);
     if (canvas.first.join() === canvas.last.join()) throw new Error('heat map is one colour');
     return canvas;
+  });
+
+  await check('notebook_cell_diagnostic', async () => {
+    // code-server opens .ipynb with VS Code's built-in serializer; the extension's selector
+    // takes its python cells, and the server's diagnostic lands on the kernel's cell.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type(NOTEBOOK, { delay: 20 });
+    await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${NOTEBOOK}"]`);
+    await page.keyboard.press('Enter');
+    await page.locator('.notebook-editor .cell-editor-container .view-lines', { hasText: 'threadIdx' }).first().waitFor({ timeout: 60000 });
+    if (!(await page.locator('.markers-panel').isVisible())) await page.keyboard.press('Control+Shift+M');
+    const row = page.locator('.markers-panel .monaco-tl-row', { hasText: 'KL107' });
+    await row.first().waitFor({ timeout: 60000 });
+    const problem = (await row.first().innerText()).replace(/\s+/g, ' ');
+    if (!problem.includes('threadIdx')) throw new Error(`the KL107 problem says: ${problem}`);
+    if ((await page.locator('.markers-panel .monaco-tl-row', { hasText: NOTEBOOK }).count()) === 0) {
+      throw new Error('no Problems entry names the notebook');
+    }
+    // the squiggle is in the kernel's cell editor (the one holding `threadIdx`)
+    const cell = page.locator('.notebook-editor .cell-editor-container', { hasText: 'threadIdx' }).first();
+    const squiggles = await cell.locator('.squiggly-error').count();
+    if (squiggles === 0) throw new Error('no error squiggle in the kernel cell');
+    return { problem: problem.slice(0, 300), squiggles };
   });
 
   res.ok = res.failed.length === 0;
