@@ -483,11 +483,12 @@ impl Evaluator<'_> {
         {
             return match value? {
                 HostValue::Array(a) => Ok(a),
-                HostValue::Const(c) => Err(format!(
-                    "`{}(...)` returns {}, not an array (kernlint evaluates the module's host functions for the arrays they make)",
+                HostValue::Const(c @ ConstValue::Tuple(_)) => Err(format!(
+                    "`{}(...)` returns {}: kernlint takes the numbers and arrays the module's host functions return, not tuples or lists",
                     f.id,
                     describe(&c)
                 )),
+                HostValue::Const(c) => Err(format!("`{}(...)` returns {}, not an array", f.id, describe(&c))),
             };
         }
         let path = qualified_path(&call.func, self.lookup);
@@ -1266,7 +1267,7 @@ fn bind_arrays(stmt: &Stmt, lookup: &dyn NameLookup, arrays: &mut BTreeMap<Strin
         return;
     }
     let wanted = only.is_none_or(|only| names.iter().any(|n| only.contains(*n)));
-    let result = if wanted && (super::scope::is_host_array_expr(value, lookup) || is_array_of_known(value, arrays) || host.is_call(value, lookup)) {
+    let result = if wanted && (super::scope::is_host_array_expr(value, lookup) || is_array_of_known(value, arrays) || host.made_by(value, lookup).is_some()) {
         host.reset();
         let lookup = ArrayLookup { names: lookup, arrays, host };
         Some(Evaluator { lookup: &lookup, arrays }.eval(value))
@@ -1326,25 +1327,35 @@ impl NameLookup for ArrayLookup<'_> {
     }
 }
 
-/// The shapes of the arrays whose `len`, `shape`, `size` or `ndim` one module-level
-/// statement reads, evaluated before it binds anything (see [`ModuleArrayShapes`]), by
-/// the range of the array expression.
-pub struct StatementShapes(Vec<(TextRange, Vec<i64>)>);
+/// What one module-level statement reads of the module's arrays and host functions,
+/// computed before it binds anything (see [`ModuleArrayShapes`]), by the range of the
+/// expression: the shapes of the arrays whose `len`, `shape`, `size` or `ndim` it reads, and
+/// the values of the module's host functions it calls (`SCALE = compute_scale(64)`, `INV_N
+/// = 1.0 / f(N)`), which Numba freezes as constants like any other global number.
+pub struct StatementReads {
+    shapes: Vec<(TextRange, Vec<i64>)>,
+    values: Vec<(TextRange, Eval<HostValue>)>,
+}
 
-impl NameLookup for StatementShapes {
+impl NameLookup for StatementReads {
     fn binding(&self, _name: &str) -> Option<&Binding> {
         None
     }
 
     fn array_shape(&self, expr: &Expr) -> Option<Vec<i64>> {
-        self.0.iter().find(|(r, _)| *r == expr.range()).map(|(_, shape)| shape.clone())
+        self.shapes.iter().find(|(r, _)| *r == expr.range()).map(|(_, shape)| shape.clone())
+    }
+
+    fn host_value(&self, expr: &Expr) -> Option<Eval<HostValue>> {
+        self.values.iter().find(|(r, _)| *r == expr.range()).map(|(_, v)| v.clone())
     }
 }
 
 /// The module arrays host code at module level asks the shape of (`N = len(CHARSET_ARR)`,
-/// `ROWS, COLS = M.shape`), evaluated in source order beside the module's constants, which
-/// they may use and feed: each statement's shape questions are answered from the names and
-/// arrays bound before it. Only the arrays some shape question reaches are evaluated.
+/// `ROWS, COLS = M.shape`) or a host function called there may read, evaluated in source
+/// order beside the module's constants, which they may use and feed: each statement's
+/// questions are answered from the names and arrays bound before it. Only the arrays some
+/// question reaches are evaluated.
 pub struct ModuleArrayShapes<'a> {
     needed: BTreeSet<String>,
     arrays: BTreeMap<String, Eval<HostArray>>,
@@ -1353,12 +1364,30 @@ pub struct ModuleArrayShapes<'a> {
 
 impl<'a> ModuleArrayShapes<'a> {
     pub fn new(body: &'a [Stmt]) -> Self {
+        let host = HostFunctions::new(body);
         let mut needed = BTreeSet::new();
         for stmt in body {
             for_each_sized(stmt, &mut |e| names_in(e, &mut needed));
+            // A host function's arguments, and (below) the globals its body reads.
+            for_each_host_expr(stmt, &mut |e| {
+                if let Expr::Call(call) = e
+                    && let Expr::Name(f) = &*call.func
+                    && host.body(f.id.as_str()).is_some()
+                {
+                    names_in(e, &mut needed);
+                }
+            });
         }
-        // An array a needed one is made from is needed too (`B = A.T`; `len(B)`).
-        if !needed.is_empty() {
+        // An array a needed one is made from is needed too (`B = A.T`; `len(B)`), and what
+        // a needed function reads, until nothing is added.
+        let mut seen = 0;
+        while needed.len() > seen {
+            seen = needed.len();
+            for name in needed.clone() {
+                if let Some(body) = host.body(&name) {
+                    names_in_body(body, &mut needed);
+                }
+            }
             for stmt in body.iter().rev() {
                 let (targets, value): (Vec<&Expr>, &Expr) = match stmt {
                     Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
@@ -1370,28 +1399,43 @@ impl<'a> ModuleArrayShapes<'a> {
                 }
             }
         }
-        Self { needed, arrays: BTreeMap::new(), host: HostFunctions::new(body) }
+        Self { needed, arrays: BTreeMap::new(), host }
     }
 
-    /// The shapes `stmt` reads, from `names` (the module's names bound before it).
-    pub fn shapes(&self, stmt: &Stmt, names: &dyn NameLookup) -> StatementShapes {
-        let mut shapes = Vec::new();
-        if !self.needed.is_empty() && matches!(stmt, Stmt::Assign(_) | Stmt::AnnAssign(_) | Stmt::If(_) | Stmt::Try(_)) {
-            // Each statement's questions get a budget of their own, as its binding does.
-            self.host.reset();
-            let lookup = ArrayLookup { names, arrays: &self.arrays, host: &self.host };
+    /// What `stmt` reads, from `names` (the module's names bound before it).
+    pub fn reads(&self, stmt: &Stmt, names: &dyn NameLookup) -> StatementReads {
+        let mut out = StatementReads { shapes: Vec::new(), values: Vec::new() };
+        if !matches!(stmt, Stmt::Assign(_) | Stmt::AnnAssign(_) | Stmt::If(_) | Stmt::Try(_)) {
+            return out;
+        }
+        // Each statement's questions get a budget of their own, as its binding does.
+        self.host.reset();
+        let lookup = ArrayLookup { names, arrays: &self.arrays, host: &self.host };
+        if !self.needed.is_empty() {
             for_each_sized(stmt, &mut |e| {
                 if let Some(shape) = lookup.array_shape(e) {
-                    shapes.push((e.range(), shape));
+                    out.shapes.push((e.range(), shape));
                 }
             });
         }
-        StatementShapes(shapes)
+        for_each_host_expr(stmt, &mut |e| {
+            if self.host.is_call(e, names)
+                && let Some(value) = lookup.host_value(e)
+            {
+                // Host code holds a list as a tuple: Numba freezes a global tuple but
+                // rejects a list, so neither is a constant here.
+                if !matches!(value, Ok(HostValue::Const(ConstValue::Tuple(_)))) {
+                    out.values.push((e.range(), value));
+                }
+            }
+        });
+        out
     }
 
-    /// Whether `value` calls one of the module's plain host functions (`design_taps(31, 0.1)`).
-    pub fn is_host_call(&self, value: &Expr, names: &dyn NameLookup) -> bool {
-        self.host.is_call(value, names)
+    /// The module's plain host function whose result `value` is, or is made from
+    /// (`design_taps(31, 0.1)`, `gauss(5).ravel()`).
+    pub fn host_function(&self, value: &Expr, names: &dyn NameLookup) -> Option<&'a str> {
+        self.host.made_by(value, names)
     }
 
     /// Evaluates the needed arrays `stmt` binds, with `names` bound before it.
@@ -1405,31 +1449,50 @@ impl<'a> ModuleArrayShapes<'a> {
 /// Calls `f` on every expression in `stmt` whose `len`, `shape`, `size` or `ndim` it reads,
 /// outside functions and classes.
 fn for_each_sized(stmt: &Stmt, f: &mut impl FnMut(&Expr)) {
+    for_each_host_expr(stmt, &mut |expr| match expr {
+        Expr::Call(call)
+            if matches!(&*call.func, Expr::Name(n) if n.id.as_str() == "len")
+                && let [arg] = &call.arguments.args[..] =>
+        {
+            f(arg)
+        }
+        Expr::Attribute(a) if matches!(a.attr.as_str(), "shape" | "size" | "ndim") => f(&a.value),
+        _ => {}
+    });
+}
+
+/// Calls `f` on every expression of `stmt` Python evaluates when it runs the statement at
+/// module level: outside functions, classes and lambdas, which run later, if ever.
+fn for_each_host_expr(stmt: &Stmt, f: &mut impl FnMut(&Expr)) {
     use ruff_python_ast::visitor::{self, Visitor};
-    struct Sized<'f, F>(&'f mut F);
-    impl<'a, F: FnMut(&Expr)> Visitor<'a> for Sized<'_, F> {
+    struct Host<'f, F>(&'f mut F);
+    impl<'a, F: FnMut(&Expr)> Visitor<'a> for Host<'_, F> {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
             if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
                 visitor::walk_stmt(self, stmt);
             }
         }
         fn visit_expr(&mut self, expr: &'a Expr) {
-            match expr {
-                Expr::Call(call)
-                    if matches!(&*call.func, Expr::Name(n) if n.id.as_str() == "len")
-                        && let [arg] = &call.arguments.args[..] =>
-                {
-                    (self.0)(arg)
-                }
-                Expr::Attribute(a) if matches!(a.attr.as_str(), "shape" | "size" | "ndim") => (self.0)(&a.value),
-                // Lambdas run later, if ever.
-                Expr::Lambda(_) => return,
-                _ => {}
+            if matches!(expr, Expr::Lambda(_)) {
+                return;
             }
+            (self.0)(expr);
             visitor::walk_expr(self, expr);
         }
     }
-    Sized(f).visit_stmt(stmt);
+    Host(f).visit_stmt(stmt);
+}
+
+/// The names read anywhere in a function body.
+fn names_in_body(body: &[Stmt], out: &mut BTreeSet<String>) {
+    use ruff_python_ast::visitor::Visitor;
+    struct Names<'o>(&'o mut BTreeSet<String>);
+    impl<'a> Visitor<'a> for Names<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            names_in(expr, self.0);
+        }
+    }
+    Names(out).visit_body(body);
 }
 
 fn names_in(expr: &Expr, out: &mut BTreeSet<String>) {

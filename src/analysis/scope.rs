@@ -125,14 +125,25 @@ pub struct ModuleScope {
     /// Dotted modules imported without a name of their own (`import pkg.cfg` binds `pkg`).
     pub dotted_imports: Vec<String>,
     /// Module-level names assigned the result of a call kernlint does not evaluate, with the
-    /// callee as written (`W = scipy.signal.firwin(...)`: `scipy.signal.firwin`), for the
-    /// message at a kernel's use (a name bound otherwise since is not `Binding::Other`).
+    /// callee as written (`W = scipy.signal.firwin(...)`: `scipy.signal.firwin`), or of one of
+    /// the module's host functions it could not (bound as an array: only running it tells
+    /// an array from a number), for the message at a kernel's use.
     pub calls: BTreeMap<String, String>,
 }
 
 impl ModuleScope {
     pub fn get(&self, name: &str) -> Option<&Binding> {
         self.bindings.get(name)
+    }
+
+    /// Why the module-level value `name` (bound as an array) has no value: `why`, for the
+    /// result of a host function (which may be a number) or an array expression. `of` names
+    /// the module where it is another one's (`` of `cfg.py` ``).
+    pub fn unevaluated_value(&self, name: &str, of: &str, why: &str) -> String {
+        match self.calls.get(name) {
+            Some(f) => format!("cannot evaluate the global `{name}`{of}, the result of the host function `{f}(...)` at import: {why}"),
+            None => format!("cannot evaluate the global array `{name}`{of}: {why}"),
+        }
     }
 
     /// Whether the module mentions CUDA at all (cheap filter for host-only files).
@@ -363,6 +374,10 @@ impl NameLookup for Layered<'_> {
     fn array_shape(&self, expr: &Expr) -> Option<Vec<i64>> {
         self.outer?.array_shape(expr)
     }
+
+    fn host_value(&self, expr: &Expr) -> Option<Result<super::host_arrays::HostValue, String>> {
+        self.outer?.host_value(expr)
+    }
 }
 
 /// The bytes a host expression makes: a bytes literal, a name bound to one, `"...".encode()`
@@ -484,28 +499,37 @@ fn declared_device(value: &Expr, lookup: &dyn NameLookup) -> Option<(String, Sig
 /// another module array: module-level arrays, captured as constants (what kernlint cannot
 /// evaluate of these is said at their use, see `host_arrays`).
 pub fn is_host_array_expr(value: &Expr, lookup: &dyn NameLookup) -> bool {
-    match value {
-        Expr::Call(call) => match &*call.func {
-            Expr::Attribute(attr)
-                if matches!(attr.attr.as_str(), "astype" | "reshape" | "copy" | "ravel" | "flatten" | "transpose")
-                    && qualified_path(&call.func, lookup).is_none() =>
-            {
-                is_host_array_expr(&attr.value, lookup)
-            }
-            func => qualified_path(func, lookup).is_some_and(|p| {
-                p.starts_with("numpy.")
-                    && (is_array_constructor(&p)
-                        // `np.exp(-2j * np.pi * np.arange(N) / N)`: a function of an array.
-                        || (super::host_arrays::is_unary_ufunc(&p["numpy.".len()..]) || p == "numpy.sinc")
-                            && call.arguments.args.iter().any(|a| is_host_array_expr(a, lookup)))
-            }),
-        },
-        Expr::Attribute(attr) if attr.attr.as_str() == "T" => is_host_array_expr(&attr.value, lookup),
-        Expr::Subscript(s) => is_host_array_expr(&s.value, lookup),
-        Expr::BinOp(op) => is_host_array_expr(&op.left, lookup) || is_host_array_expr(&op.right, lookup),
-        Expr::UnaryOp(op) => is_host_array_expr(&op.operand, lookup),
+    is_array_made_of(value, lookup, &|e| match e {
+        Expr::Call(call) => qualified_path(&call.func, lookup).is_some_and(|p| {
+            p.starts_with("numpy.")
+                && (is_array_constructor(&p)
+                    // `np.exp(-2j * np.pi * np.arange(N) / N)`: a function of an array.
+                    || (super::host_arrays::is_unary_ufunc(&p["numpy.".len()..]) || p == "numpy.sinc")
+                        && call.arguments.args.iter().any(|a| is_host_array_expr(a, lookup)))
+        }),
         Expr::Name(n) => matches!(lookup.binding(n.id.as_str()), Some(Binding::Const(ConstValue::HostArray))),
         _ => false,
+    })
+}
+
+/// Whether `value` is an array `is_array` accepts, or one made from such an array by the
+/// views, copies and arithmetic the array evaluator knows (`.astype(...)`, `.reshape(...)`,
+/// `.ravel()`, `.T`, a subscript, an operator with a number or another array).
+pub fn is_array_made_of(value: &Expr, lookup: &dyn NameLookup, is_array: &dyn Fn(&Expr) -> bool) -> bool {
+    let made_of = |e: &Expr| is_array_made_of(e, lookup, is_array);
+    match value {
+        Expr::Call(call)
+            if let Expr::Attribute(attr) = &*call.func
+                && matches!(attr.attr.as_str(), "astype" | "reshape" | "copy" | "ravel" | "flatten" | "transpose")
+                && qualified_path(&call.func, lookup).is_none() =>
+        {
+            made_of(&attr.value)
+        }
+        Expr::Attribute(attr) if attr.attr.as_str() == "T" => made_of(&attr.value),
+        Expr::Subscript(s) => made_of(&s.value),
+        Expr::BinOp(op) => made_of(&op.left) || made_of(&op.right),
+        Expr::UnaryOp(op) => made_of(&op.operand),
+        _ => is_array(value),
     }
 }
 
@@ -531,25 +555,30 @@ fn is_array_constructor(path: &str) -> bool {
 }
 
 /// The module's names, bound statement by statement in source order as Python runs it. A
-/// constant made from a module array's length or shape (`CHARSET_LEN = len(CHARSET_ARR)`)
-/// is folded from the arrays evaluated so far, which in turn use only the names bound
-/// before them: each statement reads what the ones before it made, so nothing loops.
+/// constant made from a module array's length or shape (`CHARSET_LEN = len(CHARSET_ARR)`),
+/// or by one of the module's host functions (`SCALE = compute_scale(64)`), is folded from
+/// the arrays evaluated so far, which in turn use only the names bound before them: each
+/// statement reads what the ones before it made, so nothing loops.
 #[salsa::tracked(returns(ref))]
 pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
     let body = &parse_module(db, file).syntax().body;
     let mut scope = ModuleScope::default();
     let mut arrays = super::host_arrays::ModuleArrayShapes::new(body);
     for stmt in body {
-        let shapes = arrays.shapes(stmt, &scope);
+        let reads = arrays.reads(stmt, &scope);
         arrays.bind(stmt, &scope);
-        scope.add_statement_in(stmt, Some(&shapes));
-        // `TAPS = design_taps(31, 0.1)`: an array one of the module's own functions makes,
-        // evaluated with the module's arrays (see `host_arrays`); another call's result is
-        // unknown, and the callee is kept for the message at its use.
-        if let Stmt::Assign(ast::StmtAssign { targets, value, .. }) = stmt
-            && let Expr::Call(call) = &**value
-        {
-            let host_call = arrays.is_host_call(value, &scope);
+        scope.add_statement_in(stmt, Some(&reads));
+        // `TAPS = design_taps(31, 0.1)`, `G = gauss(5).ravel()`: an array made by one of the
+        // module's own functions, evaluated with the module's arrays (see `host_arrays`; a
+        // number it returns is a constant already). Another call's result is unknown; the
+        // callee is kept for the message at its use.
+        if let Stmt::Assign(ast::StmtAssign { targets, value, .. }) = stmt {
+            let host_function = arrays.host_function(value, &scope);
+            let callee = match (host_function, &**value) {
+                (Some(f), _) => Some(f.to_string()),
+                (None, Expr::Call(call)) => dotted_name(&call.func),
+                _ => None,
+            };
             for target in targets {
                 let Expr::Name(n) = target else { continue };
                 let name = n.id.as_str();
@@ -557,10 +586,11 @@ pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
                 if scope.get(name) != Some(&Binding::Other) {
                     continue;
                 }
-                if host_call {
+                if host_function.is_some() {
                     scope.bind(name, Binding::Const(ConstValue::HostArray));
-                } else if let Some(callee) = dotted_name(&call.func) {
-                    scope.calls.insert(name.to_string(), callee);
+                }
+                if let Some(callee) = &callee {
+                    scope.calls.insert(name.to_string(), callee.clone());
                 }
             }
         }

@@ -146,7 +146,7 @@ pub use crate::analysis::host_arrays::MAX_MODULE_ARRAY_ELEMENTS;
 fn module_array(db: &dyn Db, file: SourceFile, name: &str) -> Option<Result<ModuleArray, String>> {
     let array = match crate::analysis::host_arrays::module_arrays(db, file).get(name)? {
         Ok(a) => a,
-        Err(why) => return Some(Err(format!("cannot evaluate the global array `{name}`: {why}"))),
+        Err(why) => return Some(Err(crate::analysis::scope::module_scope(db, file).unevaluated_value(name, "", why))),
     };
     Some(array.to_module_array().ok_or_else(|| {
         format!(

@@ -1618,8 +1618,11 @@ impl Walker<'_> {
                 self.reassigned(std::slice::from_ref(&name));
                 let count = self.counts.0.get(&name).copied().unwrap_or(1);
                 self.unalias(&name);
+                // A name assigned several times stands for its latest form until the next
+                // assignment or a merge of paths (`kk = t * TILE + tx`, later `kk = t * TILE
+                // + ty`), a thread-varying one too as long as no thread-dependent branch chose it.
                 if count > 1
-                    && value.level <= Level::Block
+                    && (value.level <= Level::Block || !value.data)
                     && ctl.level <= Level::Block
                     && let Some(p) = value.poly.as_ref().filter(|p| p.as_const().is_none() && !p.0.keys().flatten().any(|a| *a == Atom::Sym(name.clone())))
                 {

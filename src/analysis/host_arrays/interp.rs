@@ -17,7 +17,7 @@ use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Stmt, UnaryOp};
 use super::{Eval, Evaluator, HostArray, HostValue, MAX_MODULE_ARRAY_ELEMENTS, cast, is_array_of_known, source, store};
 use crate::analysis::bindings::{BindingKind, for_each_binding, names_in_target};
 use crate::analysis::resolve::{NameLookup, binop, const_eval, py_equal, py_less, qualified_path, truthiness};
-use crate::analysis::scope::{Binding, ConstValue, ModuleScope, is_host_array_expr};
+use crate::analysis::scope::{Binding, ConstValue, ModuleScope, is_array_made_of, is_host_array_expr};
 
 /// The work one module statement may spend in host functions: statements run, loop
 /// iterations, and elements of the arrays made.
@@ -70,9 +70,28 @@ impl<'a> HostFunctions<'a> {
         self.defs.get(f.id.as_str()).copied()
     }
 
-    /// Whether `value` calls one of these functions (`TAPS = design_taps(31, 0.1)`).
+    /// Whether `value` calls one of these functions (`design_taps(31, 0.1)`).
     pub fn is_call(&self, value: &Expr, lookup: &dyn NameLookup) -> bool {
         matches!(value, Expr::Call(call) if self.callee(call, lookup).is_some())
+    }
+
+    /// The function whose result `value` is, or an array is made from as NumPy arrays are
+    /// (`TAPS = design_taps(31, 0.1)`, `G = gauss(5).ravel()`, `T = f(8).T`).
+    pub fn made_by(&self, value: &Expr, lookup: &dyn NameLookup) -> Option<&'a str> {
+        let found = Cell::new(None);
+        is_array_made_of(value, lookup, &|e| match e {
+            Expr::Call(call) if let Some(def) = self.callee(call, lookup) => {
+                found.set(Some(def.name.as_str()));
+                true
+            }
+            _ => false,
+        });
+        found.get()
+    }
+
+    /// The body of the plain function `name`, if the module defines one.
+    pub fn body(&self, name: &str) -> Option<&'a [Stmt]> {
+        self.defs.get(name).map(|def| &def.body[..])
     }
 }
 
@@ -939,6 +958,73 @@ BW = blackman_window(9)
             let (g, w) = (f64::from_bits(*g), f64::from_bits(w));
             assert!((g - w).abs() <= 4.0 * f64::EPSILON * w.abs().max(1e-300) || (g - w).abs() < 1e-17, "{g} vs {w}");
         }
+    }
+
+    fn constant(src: &str, name: &str) -> ConstValue {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+        match crate::analysis::scope::module_scope(&db, file).get(name) {
+            Some(crate::analysis::scope::Binding::Const(c)) => c.clone(),
+            other => panic!("`{name}` is not a constant: {other:?}"),
+        }
+    }
+
+    fn kernel_source(name: &str) -> String {
+        std::fs::read_to_string(format!("{}/tests/kernels/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    #[test]
+    fn numbers_host_functions_return_are_constants_of_their_python_type() {
+        let src = kernel_source("hostfn_scalars.py");
+        let float = |bits: u64| ConstValue::Float(f64::from_bits(bits));
+        assert_eq!(constant(&src, "SCALE"), float(0x3fc0000000000000));
+        assert_eq!(constant(&src, "INV_N"), float(0x3f40410410410410));
+        assert_eq!(constant(&src, "EPS"), ConstValue::NumpyScalar(crate::analysis::types::Scalar::F32, Box::new(float(0x3eb0000000000000))));
+        assert_eq!(constant(&src, "NBINS"), ConstValue::Int(13));
+        assert_eq!(constant(&src, "BLOCK"), ConstValue::Int(64));
+        assert_eq!(constant(&src, "BIG"), ConstValue::Bool(true));
+        // No number comes of a function kernlint cannot run, nor of a list (Numba rejects a
+        // global list; host code holds lists as tuples): the name stays an unknown value,
+        // and the message at its use names the function.
+        let src = format!("{HEADER}\ndef f(n):\n    with open('x') as fh:\n        pass\n    return n * 2.0\n\ndef g():\n    return [1, 2]\n\nA = f(3)\nL = g()\n");
+        for (name, function) in [("A", "f"), ("L", "g")] {
+            assert_eq!(constant(&src, name), ConstValue::HostArray);
+            let db = RootDatabase::default();
+            let file = SourceFile::new(&db, "t.py".into(), src.clone());
+            let why = match module_arrays(&db, file).get(name) {
+                Some(Err(why)) => why.clone(),
+                other => panic!("{other:?}"),
+            };
+            let message = crate::analysis::scope::module_scope(&db, file).unevaluated_value(name, "", &why);
+            assert!(message.contains(&format!("the result of the host function `{function}(...)`")), "{message}");
+        }
+    }
+
+    #[test]
+    fn arrays_made_from_a_host_functions_result_match_numpy() {
+        let src = kernel_source("hostfn_chains.py");
+        let f64_bits = |a: &HostArray| -> Vec<u64> { a.elements(false).unwrap().iter().map(|v| if let ConstValue::Float(f) = v { f.to_bits() } else { panic!("{v:?}") }).collect() };
+        let ints = |a: &HostArray| -> Vec<i128> { a.elements(false).unwrap().iter().map(|v| v.as_int().unwrap()).collect() };
+        let close = |got: Vec<u64>, want: &[u64]| {
+            assert_eq!(got.len(), want.len());
+            for (g, w) in got.iter().zip(want) {
+                let (g, w) = (f64::from_bits(*g), f64::from_bits(*w));
+                assert!((g - w).abs() <= 4.0 * f64::EPSILON * w.abs(), "{g} vs {w}");
+            }
+        };
+        close(f64_bits(&array(&src, "G")), &[0x3fd4c71b2477ab20, 0x3fec3d6a24ed8221, 0x3fec3d6a24ed8221, 0x3fd4c71b2477ab20]);
+        let k = array(&src, "K");
+        assert_eq!(k.shape, vec![25]);
+        close(f64_bits(&k)[..7].to_vec(), &[0x3f92c155b8213cf5, 0x3fb50385c094f425, 0x3fc152aaa3bf81cc, 0x3fb50385c094f425, 0x3f92c155b8213cf5, 0x3fb50385c094f425, 0x3fd78b56362cef38]);
+        let w = array(&src, "W");
+        assert_eq!((w.dtype, w.shape.clone()), (crate::analysis::types::Scalar::F32, vec![5, 2]));
+        assert_eq!(f32_bits(&w), vec![0x0, 0x3f000000, 0x3f800000, 0x3fc00000, 0x40000000, 0x40200000, 0x40400000, 0x40600000, 0x40800000, 0x40900000]);
+        // `.T` of a C array: NumPy's F-contiguous view.
+        let t = array(&src, "T");
+        assert_eq!((t.shape.clone(), t.layout()), (vec![8, 8], crate::analysis::types::Layout::F));
+        assert_eq!(ints(&t)[..10].to_vec(), vec![0, 8, 16, 24, 32, 40, 48, 56, 1, 9]);
+        assert_eq!(ints(&array(&src, "S")), vec![4, 5, 6, 7, 8, 9, 10, 11]);
+        assert_eq!(f64_bits(&array(&src, "M")), vec![0x0, 0x3ff0000000000000, 0x4000000000000000, 0x4008000000000000, 0x4010000000000000, 0x4014000000000000]);
     }
 
     #[test]

@@ -2091,7 +2091,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             Some(Binding::Const(c)) => match c {
                 ConstValue::HostArray => match self.ctx.host_arrays.get(name) {
                     Some(Ok(t)) => Ok(Ty::Val(t.clone())),
-                    Some(Err(why)) => err(format!("cannot evaluate the global array `{name}`: {why}"), range),
+                    Some(Err(why)) => err(self.ctx.scope.module.unevaluated_value(name, "", why), range),
                     None => err(format!("cannot evaluate the global array `{name}`"), range),
                 },
                 other => {
@@ -2203,7 +2203,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 match imported_constant(db, file, &path) {
                     Some(ConstValue::HostArray) => match imported_array(db, file, &path) {
                         Some((_, _, Ok(t))) => Ok(Ty::Val(t)),
-                        Some((_, _, Err(why))) => err(format!("cannot evaluate the global array `{name}` of `{module}`: {why}"), range),
+                        Some((_, _, Err(why))) => err(crate::analysis::scope::module_scope(db, home).unevaluated_value(&name, &format!(" of `{module}`"), &why), range),
                         None => err(format!("cannot tell the dtype of the array `{name}` of `{module}`"), range),
                     },
                     Some(c) => if global { const_type(&c) } else { typeof_const(&c).map(Ty::Val) }
