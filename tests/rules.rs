@@ -99,3 +99,27 @@ fn barrier_divergence_names_the_condition_that_parts_the_threads() {
         .collect();
     assert_eq!(blamed, ["tid < size", "tid < size"]);
 }
+
+/// A kernel compiled for float64 and float32 is checked under each typing, and a finding of
+/// only one names it.
+#[test]
+fn float64_promotion_checks_every_typing_and_names_the_one_a_finding_holds_for() {
+    let text = std::fs::read_to_string("tests/fixtures/rules/KL401.py").unwrap();
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.clone());
+    let settings = Settings { select: vec!["KL401".to_string()], ignore: vec![] };
+    let found = check_file(&db, file, &settings);
+    let notes = |def: &str| {
+        let start = text.find(def).unwrap();
+        let end = text[start..].find("\n\n\n").map_or(text.len(), |e| start + e);
+        let in_def: Vec<_> = found.iter().filter(|d| (start..end).contains(&usize::from(d.range.start()))).collect();
+        assert_eq!(in_def.len(), 1, "{def}: {in_def:?}");
+        in_def[0].notes.last().cloned().unwrap_or_default()
+    };
+    assert_eq!(
+        notes("def both_precisions"),
+        "Typed for signature 2 of the 2 the decorator lists: (array(float32, 1d, C), array(float32, 1d, C))."
+    );
+    assert_eq!(notes("def both_launches"), "Typed for the arguments a launch in this module passes: (array(float32, 1d, C), array(float32, 1d, C)).");
+    assert!(!notes("def launched(").starts_with("Typed for"));
+}

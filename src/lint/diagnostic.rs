@@ -101,8 +101,33 @@ impl Diagnostic {
     }
 }
 
+/// Source text quoted in a message: its first line, cut to 60 characters (57 and `...`
+/// when cut, or when more lines follow).
+pub fn snippet(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    if line.len() == text.len() && line.chars().count() <= 60 {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(57).collect();
+    format!("{cut}...")
+}
+
 impl Ranged for Diagnostic {
     fn range(&self) -> TextRange {
         self.range
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snippet;
+
+    #[test]
+    fn snippets_keep_one_line_of_at_most_sixty_characters() {
+        assert_eq!(snippet("x[i] * 0.5"), "x[i] * 0.5");
+        let long = "é".repeat(61);
+        assert_eq!(snippet(&long), format!("{}...", "é".repeat(57)));
+        assert_eq!(snippet(&"a".repeat(60)), "a".repeat(60));
+        assert_eq!(snippet("f(a,\n  b)"), "f(a,...");
     }
 }

@@ -1,6 +1,7 @@
 //! Lint rules over the analysis facts. One file per rule in `rules/`; the registry in
 //! `registry.rs` maps codes to rules and to their documentation (the rule file's `//!` doc).
 
+pub mod body;
 pub mod context;
 pub mod diagnostic;
 pub mod fix;
@@ -14,7 +15,7 @@ use crate::analysis::syntax::syntax_errors;
 use crate::analysis::{Db, SourceFile};
 
 pub use context::ItemContext;
-pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
+pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, snippet};
 pub use registry::{RULES, Rule, rule_by_code};
 pub use settings::Settings;
 

@@ -89,6 +89,7 @@ pub static RULES: &[Rule] = &[
     rule!("KL403", kl403_launch_configuration_performance, "launch-configuration-performance"),
     rule!("KL404", kl404_uncoalesced_access, "uncoalesced-access"),
     rule!("KL405", kl405_oversized_constant_array, "oversized-constant-array"),
+    rule!("KL406", kl406_widened_32_bit_integer, "widened-32-bit-integer"),
     rule!("KL501", kl501_silent_assert, "silent-assert"),
 ];
 

@@ -64,7 +64,7 @@
 //! ```
 
 use crate::analysis::facts::uniformity::{Divergence, item_uniformity};
-use crate::lint::{Diagnostic, ItemContext};
+use crate::lint::{Diagnostic, ItemContext, snippet};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     if ctx.gpu_functions().next().is_none() {
@@ -88,7 +88,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         } else {
                             format!("`cuda.{}()`", barrier.name)
                         },
-                        snippet(ctx.text, at)
+                        snippet(&ctx.text[at])
                     ),
                 )
                 .note(match divergence {
@@ -104,8 +104,3 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn snippet(text: &str, range: ruff_text_size::TextRange) -> String {
-    let s = &text[range];
-    let first = s.lines().next().unwrap_or("");
-    if first.len() > 60 { format!("{}...", &first[..first.char_indices().nth(57).map(|(i, _)| i).unwrap_or(first.len())]) } else { first.to_string() }
-}

@@ -113,7 +113,7 @@ use crate::analysis::facts::uniformity::{
 use crate::analysis::bindings::{BindingKind, for_each_binding};
 use crate::analysis::kernels::FunctionKind;
 use crate::analysis::resolve::{const_eval, scalar_type_of_path};
-use crate::lint::{Diagnostic, ItemContext};
+use crate::lint::{Diagnostic, ItemContext, snippet};
 
 /// Warp intrinsics whose first argument is a mask of lanes that must all arrive.
 const SYNC_INTRINSICS: &[&str] = &[
@@ -545,7 +545,7 @@ fn divergent_sync(
                 range,
                 format!(
                     "`cuda.{name}` with the full mask runs {what} (`{}`): lanes named in the mask that never arrive make the result undefined",
-                    snippet(ctx.text, at)
+                    snippet(&ctx.text[at])
                 ),
             )
             .note("Call it where every lane of the warp arrives (before the branch) and use the result under the condition, or pass the mask of the lanes that do arrive, taken before the branch: `mask = cuda.ballot_sync(0xffffffff, cond)`.")
@@ -555,14 +555,6 @@ fn divergent_sync(
     lanes.ever
 }
 
-fn snippet(text: &str, range: TextRange) -> String {
-    let first = text[range].lines().next().unwrap_or("");
-    if first.chars().count() > 60 {
-        format!("{}...", first.chars().take(57).collect::<String>())
-    } else {
-        first.to_string()
-    }
-}
 
 /// Names bound once in the body, to an integer constant (`FULL = 0xffffffff`).
 fn local_constants(ctx: &ItemContext, body: &[Stmt]) -> BTreeMap<String, i128> {

@@ -64,76 +64,42 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ruff_python_ast::visitor::{self, Visitor};
-use ruff_python_ast::{Expr, ExprContext, Number, Stmt, StmtAugAssign, StmtFunctionDef, UnaryOp};
+use ruff_python_ast::{Expr, Number, Stmt, StmtAugAssign, StmtFunctionDef, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::analysis::bindings::names_bound_in_function;
-use crate::analysis::host_types::{ArgSource, default_typing_request, kernel_typing_requests};
-use crate::analysis::kernels::{FunctionKind, GpuFunction};
-use crate::analysis::scope::Binding;
+use crate::analysis::kernels::FunctionKind;
 use crate::analysis::types::{Scalar, Type};
+use crate::analysis::typing::FunctionTypes;
 use crate::analysis::typing::promote::{arith_op, base_scalar, binary};
-use crate::analysis::typing::{FunctionTypes, function_types};
-use crate::lint::{Diagnostic, Edit, ItemContext};
+use crate::lint::body::{Flow, Parent, key, merge_typings, numeric_type, type_spelling, typings, walk};
+use crate::lint::{Diagnostic, Edit, ItemContext, snippet};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for (function, def) in ctx.gpu_functions() {
-        let Some((types, launched)) = typing(ctx, function) else { continue };
-        if !float32_function(types, function.spec.kind, launched) || uses_float64(def) {
+        if uses_float64(def) {
             continue;
         }
         let locals = names_bound_in_function(def, true);
-        let spelling = float32_spelling(ctx, &locals);
-        let checker = Checker {
-            ctx,
-            types,
-            flow: Flow::new(def),
-            locals: &locals,
-            params: def.parameters.iter().map(|p| p.name().as_str()).collect(),
-        };
-        let mut findings: Vec<Finding> = Vec::new();
-        walk(&def.body, &mut |stmt| {
-            if let Some((name, literal, accumulates)) = checker.literal_start(def, stmt) {
-                findings.push(Finding::Start { name, literal, accumulates });
-            }
-            if let Stmt::AugAssign(a) = stmt {
-                findings.extend(checker.aug_origin(a));
-            }
-        });
-        for expr in &checker.flow.exprs {
-            findings.extend(checker.origin(expr));
-        }
-        findings.sort_by_key(|f| key(f.range()));
-        let mut flagged: BTreeSet<(u32, u32)> = BTreeSet::new();
-        let mut params: HashSet<&str> = HashSet::new();
-        for finding in findings {
-            if let Finding::Argument { name, .. } = &finding
-                && !params.insert(name)
-            {
+        let spelling = type_spelling(ctx, &locals, "float32");
+        let flow = Flow::new(def);
+        let mut per_typing = Vec::new();
+        for typing in typings(ctx, function) {
+            if !float32_function(typing.types, function.spec.kind, typing.launched) {
+                per_typing.push((typing.note, Vec::new()));
                 continue;
             }
-            if flagged.insert(key(finding.range())) {
-                out.push(finding.diagnostic(ctx, types, spelling.as_deref()));
-            }
+            let checker = Checker {
+                ctx,
+                types: typing.types,
+                flow: &flow,
+                locals: &locals,
+                params: def.parameters.iter().map(|p| p.name().as_str()).collect(),
+            };
+            per_typing.push((typing.note, checker.findings(def, spelling.as_deref())));
         }
+        merge_typings(per_typing, out);
     }
-}
-
-/// The function's types, and whether its argument types come from a launch (not a signature
-/// the user wrote).
-fn typing<'db>(ctx: &ItemContext<'db>, function: &GpuFunction) -> Option<(&'db FunctionTypes, bool)> {
-    if function.spec.kind == FunctionKind::DeviceFunction {
-        let request = default_typing_request(ctx.db, ctx.file, function).ok()?;
-        return function_types(ctx.db, ctx.file, request).as_ref().ok().map(|t| (t, false));
-    }
-    kernel_typing_requests(ctx.db, ctx.file, function).into_iter().find_map(|(request, source)| {
-        let types = function_types(ctx.db, ctx.file, request).as_ref().ok()?;
-        Some((types, !matches!(source, ArgSource::Declared { .. })))
-    })
-}
-
-fn key(r: TextRange) -> (u32, u32) {
-    (r.start().into(), r.end().into())
 }
 
 /// Whether the function's floating-point arguments are float32: a kernel with at least one
@@ -190,91 +156,6 @@ fn is_literal(expr: &Expr) -> bool {
     }
 }
 
-#[derive(Clone, Copy)]
-enum Parent<'a> {
-    Expr(&'a Expr),
-    Stmt(&'a Stmt),
-}
-
-/// Where each expression of a function's body is used, and how its variables are bound.
-struct Flow<'a> {
-    /// Every expression, in source order.
-    exprs: Vec<&'a Expr>,
-    parents: HashMap<(u32, u32), Parent<'a>>,
-    reads: HashMap<&'a str, Vec<&'a Expr>>,
-    /// Each binding of a name but augmented assignments (`augs`): the value of
-    /// `name = value`, `None` for any other binding.
-    bindings: HashMap<&'a str, Vec<Option<&'a Expr>>>,
-    augs: HashMap<&'a str, Vec<&'a StmtAugAssign>>,
-    stack: Vec<Parent<'a>>,
-}
-
-impl<'a> Flow<'a> {
-    fn new(def: &'a StmtFunctionDef) -> Self {
-        let mut flow = Flow {
-            exprs: Vec::new(),
-            parents: HashMap::new(),
-            reads: HashMap::new(),
-            bindings: HashMap::new(),
-            augs: HashMap::new(),
-            stack: Vec::new(),
-        };
-        flow.visit_body(&def.body);
-        flow
-    }
-
-    fn parent(&self, expr: &Expr) -> Option<Parent<'a>> {
-        self.parents.get(&key(expr.range())).copied()
-    }
-}
-
-impl<'a> Visitor<'a> for Flow<'a> {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        match stmt {
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
-            Stmt::Assign(a) => {
-                for target in &a.targets {
-                    if let Expr::Name(n) = target {
-                        self.bindings.entry(n.id.as_str()).or_default().push(Some(&*a.value));
-                    }
-                }
-            }
-            Stmt::AugAssign(a) => {
-                if let Expr::Name(n) = &*a.target {
-                    self.augs.entry(n.id.as_str()).or_default().push(a);
-                }
-            }
-            _ => {}
-        }
-        self.stack.push(Parent::Stmt(stmt));
-        visitor::walk_stmt(self, stmt);
-        self.stack.pop();
-    }
-
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        if matches!(expr, Expr::Lambda(_)) {
-            return;
-        }
-        let parent = self.stack.last().copied();
-        if let Some(p) = parent {
-            self.parents.insert(key(expr.range()), p);
-        }
-        if let Expr::Name(n) = expr {
-            if n.ctx == ExprContext::Load {
-                self.reads.entry(n.id.as_str()).or_default().push(expr);
-            } else if !matches!(parent, Some(Parent::Stmt(Stmt::Assign(a))) if a.targets.iter().any(|t| std::ptr::eq(t, expr)))
-                && !matches!(parent, Some(Parent::Stmt(Stmt::AugAssign(_))))
-            {
-                self.bindings.entry(n.id.as_str()).or_default().push(None);
-            }
-        }
-        self.exprs.push(expr);
-        self.stack.push(Parent::Expr(expr));
-        visitor::walk_expr(self, expr);
-        self.stack.pop();
-    }
-}
-
 /// Why an operand of a float64 operation is float64 by itself.
 #[derive(Clone, Copy, PartialEq)]
 enum Source {
@@ -312,6 +193,12 @@ impl Finding<'_> {
     }
 }
 
+#[derive(Clone, Copy, Default)]
+struct Updates {
+    accumulates: bool,
+    assigned: bool,
+}
+
 #[derive(Default)]
 struct Usage<'a> {
     /// The first operation found that mixes the value with float32 values.
@@ -323,7 +210,7 @@ struct Usage<'a> {
 struct Checker<'c, 'a> {
     ctx: &'c ItemContext<'c>,
     types: &'c FunctionTypes,
-    flow: Flow<'a>,
+    flow: &'c Flow<'a>,
     locals: &'c HashSet<String>,
     params: HashSet<&'a str>,
 }
@@ -615,37 +502,84 @@ impl<'a> Checker<'_, 'a> {
         usage
     }
 
-    /// `acc = 0.0` where `acc` later accumulates float32 values (`acc += x[i]`, `acc = acc + x[i]`),
-    /// or `v = 0.0` where `v` is elsewhere assigned a float32 (`if i < n: v = x[i]`): Numba
-    /// types the variable float64. Whether it accumulates comes with the literal.
-    fn literal_start(&self, def: &'a StmtFunctionDef, stmt: &'a Stmt) -> Option<(&'a str, &'a Expr, bool)> {
+    /// The function's findings under this typing, in source order, one per place.
+    fn findings(&self, def: &'a StmtFunctionDef, spelling: Option<&str>) -> Vec<Diagnostic> {
+        let updates = self.updates(def);
+        let mut findings: Vec<Finding> = Vec::new();
+        walk(&def.body, &mut |stmt| {
+            if let Some((name, literal, accumulates)) = self.literal_start(&updates, stmt) {
+                findings.push(Finding::Start { name, literal, accumulates });
+            }
+            if let Stmt::AugAssign(a) = stmt {
+                findings.extend(self.aug_origin(a));
+            }
+        });
+        for expr in &self.flow.exprs {
+            findings.extend(self.origin(expr));
+        }
+        findings.sort_by_key(|f| key(f.range()));
+        let mut flagged: BTreeSet<(u32, u32)> = BTreeSet::new();
+        let mut params: HashSet<&str> = HashSet::new();
+        let mut out = Vec::new();
+        for finding in findings {
+            if let Finding::Argument { name, .. } = &finding
+                && !params.insert(name)
+            {
+                continue;
+            }
+            if flagged.insert(key(finding.range())) {
+                out.push(finding.diagnostic(self.ctx, self.types, spelling));
+            }
+        }
+        out
+    }
+
+    /// For each float64 variable, how the body updates it: whether it accumulates float32
+    /// values (`acc += x[i]`, `acc = acc + x[i]`) and whether it is assigned a float32.
+    fn updates(&self, def: &'a StmtFunctionDef) -> HashMap<&'a str, Updates> {
+        let float64 = |name: &str| self.types.variables.get(name).is_some_and(|t| t.contains("float64"));
+        let float32 = |e: &Expr| self.is(e, Scalar::F32) || self.is(e, Scalar::F64) && self.literal_promotion(e);
+        let mut updates: HashMap<&str, Updates> = HashMap::new();
+        walk(&def.body, &mut |s| match s {
+            Stmt::AugAssign(a) => {
+                if let Expr::Name(n) = &*a.target
+                    && float64(n.id.as_str())
+                    && float32(&a.value)
+                {
+                    updates.entry(n.id.as_str()).or_default().accumulates = true;
+                }
+            }
+            Stmt::Assign(a) => {
+                let [Expr::Name(n)] = a.targets.as_slice() else { return };
+                let name = n.id.as_str();
+                if !float64(name) {
+                    return;
+                }
+                let entry = updates.entry(name).or_default();
+                if let Expr::BinOp(b) = &*a.value
+                    && matches!(&*b.left, Expr::Name(l) if l.id.as_str() == name)
+                    && float32(&b.right)
+                {
+                    entry.accumulates = true;
+                }
+                entry.assigned |= self.is(&a.value, Scalar::F32);
+            }
+            _ => {}
+        });
+        updates
+    }
+
+    /// `acc = 0.0` where `acc` later accumulates float32 values, or `v = 0.0` where `v` is
+    /// elsewhere assigned a float32 (`if i < n: v = x[i]`): Numba types the variable float64.
+    /// Whether it accumulates comes with the literal.
+    fn literal_start(&self, updates: &HashMap<&str, Updates>, stmt: &'a Stmt) -> Option<(&'a str, &'a Expr, bool)> {
         let Stmt::Assign(assign) = stmt else { return None };
         let [Expr::Name(target)] = assign.targets.as_slice() else { return None };
         if !is_literal(&assign.value) {
             return None;
         }
         let name = target.id.as_str();
-        if !self.types.variables.get(name).is_some_and(|t| t.contains("float64")) {
-            return None;
-        }
-        let float32 = |e: &Expr| self.is(e, Scalar::F32) || self.is(e, Scalar::F64) && self.literal_promotion(e);
-        let mut accumulates = false;
-        let mut assigned = false;
-        walk(&def.body, &mut |s| match s {
-            Stmt::AugAssign(a) if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == name) && float32(&a.value) => {
-                accumulates = true;
-            }
-            Stmt::Assign(a) if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == name) => {
-                if let Expr::BinOp(b) = &*a.value
-                    && matches!(&*b.left, Expr::Name(l) if l.id.as_str() == name)
-                    && float32(&b.right)
-                {
-                    accumulates = true;
-                }
-                assigned |= self.is(&a.value, Scalar::F32);
-            }
-            _ => {}
-        });
+        let Updates { accumulates, assigned } = *updates.get(name)?;
         // A variable that only carries the value (`v = 0.0; if ok: v = x[i]; a[i] = v`) converts
         // back exactly: it matters once arithmetic mixes it with float32 values.
         let mixed = || self.usage(&assign.value).mix.is_some();
@@ -658,45 +592,6 @@ impl<'a> Checker<'_, 'a> {
         operands.iter().all(|o| is_literal(o) || self.is(o, Scalar::F32) || self.is(o, Scalar::F64) && self.literal_promotion(o))
             && operands.iter().any(|o| !is_literal(o))
     }
-}
-
-/// `float32`, `np.float32`, `numba.int64`...: the scalar type objects Numba calls as conversions.
-fn numeric_type(path: &str) -> bool {
-    let name = path.rsplit('.').next().unwrap_or(path);
-    (path.starts_with("numpy.") || path.starts_with("numba."))
-        && matches!(
-            name,
-            "float16" | "float32" | "float64" | "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64"
-        )
-}
-
-fn walk<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
-    for stmt in stmts {
-        f(stmt);
-        if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
-            crate::analysis::kernels::for_each_body(stmt, |body| walk(body, f));
-        }
-    }
-}
-
-/// How this file can write a float32 constant: numba's `float32`, `np.float32`, `numba.float32`.
-fn float32_spelling(ctx: &ItemContext, locals: &HashSet<String>) -> Option<String> {
-    let bindings = &ctx.scope.module.bindings;
-    let find = |pred: &dyn Fn(&str) -> bool| {
-        bindings
-            .iter()
-            .find(|(name, b)| !locals.contains(*name) && matches!(b, Binding::Path(p) if pred(p)))
-            .map(|(name, _)| name.clone())
-    };
-    if let Some(name) = find(&|p| {
-        matches!(p, "numba.float32" | "numba.types.float32" | "numba.core.types.float32" | "numba.cuda.float32" | "numpy.float32")
-    }) {
-        return Some(name);
-    }
-    if let Some(np) = find(&|p| p == "numpy") {
-        return Some(format!("{np}.float32"));
-    }
-    find(&|p| p == "numba").map(|numba| format!("{numba}.float32"))
 }
 
 const NOTE: &str = "Numba types Python float literals and float64 module values as float64, int literals as int64, \
@@ -740,7 +635,7 @@ impl Finding<'_> {
                 let place = if std::ptr::eq(*operand, *op) {
                     "this update".to_string()
                 } else {
-                    format!("`{}`", shorten(text(op)))
+                    format!("`{}`", snippet(text(op)))
                 };
                 (
                     format!("`{}` is {what}: {place} and everything computed from it run in double precision", text(operand)),
@@ -757,8 +652,8 @@ impl Finding<'_> {
                 (
                     format!(
                         "`{}` is float64 (Numba computes it in float64 from integer operands), and `{}` then mixes it with float32 values: that runs in double precision",
-                        shorten(text(op)),
-                        shorten(text(mix))
+                        snippet(text(op)),
+                        snippet(text(mix))
                     ),
                     edits.unwrap_or_default(),
                 )
@@ -787,14 +682,4 @@ impl Finding<'_> {
         }
         d
     }
-}
-
-/// An expression's text, cut to one line of reasonable length for a message.
-fn shorten(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("");
-    if line.len() == text.len() && line.chars().count() <= 60 {
-        return line.to_string();
-    }
-    let cut: String = line.chars().take(57).collect();
-    format!("{cut}...")
 }

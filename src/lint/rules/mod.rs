@@ -31,4 +31,5 @@ pub mod kl402_host_arrays_in_launch_loop;
 pub mod kl403_launch_configuration_performance;
 pub mod kl404_uncoalesced_access;
 pub mod kl405_oversized_constant_array;
+pub mod kl406_widened_32_bit_integer;
 pub mod kl501_silent_assert;

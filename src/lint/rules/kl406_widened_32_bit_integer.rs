@@ -1,0 +1,375 @@
+//! # KL406: a 32-bit integer that Numba computes in 64 bits
+//!
+//! ## What it does
+//! Finds values the code makes 32-bit on purpose that Numba's integer arithmetic widens to 64
+//! bits where the width matters:
+//! - a variable declared with `int32(...)` or `uint32(...)` (`h = uint32(seed)`) that a later
+//!   assignment makes int64 or uint64 (`h *= uint32(0x85EBCA6B)`, `c += 1`): Numba types the
+//!   variable 64-bit for the whole function;
+//! - a multiply or left shift of a 32-bit value (a cast, an int32/uint32 array element, a
+//!   variable first assigned one) whose 64-bit result is then shifted right (hash mixing,
+//!   xorshift), or, for unsigned values, reduced with `%`/`//` or converted to a float.
+//!
+//! Each variable or widening operation is reported once. A widened value that is only used
+//! as an index, compared, or stored into a 32-bit array (the store keeps the low 32 bits,
+//! which are right) is left alone, as is a value masked back to 32 bits (`& 0xFFFFFFFF`).
+//!
+//! ## Why is this bad?
+//! Numba types all integer arithmetic as 64-bit: `uint32 * uint32` is uint64, `int32 + 1` is
+//! int64, and a variable takes the type of all its assignments. A "32-bit" hash or random
+//! generator (murmur3, xorshift, FNV, an LCG) then never wraps at 2**32: the bits above 32
+//! come back down at the next right shift, and the results differ from the CPU or CUDA C
+//! version. A counter declared int32 takes 64-bit registers and arithmetic anyway.
+//!
+//! ## Example
+//! ```python
+//! from numba import cuda, uint32
+//!
+//! @cuda.jit("void(uint32[::1], uint32[::1])")
+//! def mix(out, keys):
+//!     i = cuda.grid(1)
+//!     h = uint32(keys[i])
+//!     h *= uint32(0x85EBCA6B)
+//!     h ^= h >> uint32(13)
+//!     out[i] = h
+//! ```
+//!
+//! ## Use instead
+//! Wrap each assignment so the value stays 32-bit (Numba then emits a 32-bit multiply and
+//! the result wraps as intended):
+//! ```python
+//! from numba import cuda, uint32
+//!
+//! @cuda.jit("void(uint32[::1], uint32[::1])")
+//! def mix(out, keys):
+//!     i = cuda.grid(1)
+//!     h = uint32(keys[i])
+//!     h = uint32(h * uint32(0x85EBCA6B))
+//!     h = uint32(h ^ (h >> uint32(13)))
+//!     out[i] = h
+//! ```
+
+use std::collections::HashSet;
+
+use ruff_python_ast::{Expr, Operator, Stmt, StmtAugAssign, StmtFunctionDef, UnaryOp};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::analysis::bindings::names_bound_in_function;
+use crate::analysis::types::Scalar;
+use crate::analysis::typing::FunctionTypes;
+use crate::analysis::typing::promote::base_scalar;
+use crate::lint::body::{Flow, Parent, key, merge_typings, numeric_type, type_spelling, typings, walk};
+use crate::lint::{Diagnostic, Edit, ItemContext, snippet};
+
+pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    for (function, def) in ctx.gpu_functions() {
+        let locals = names_bound_in_function(def, true);
+        let flow = Flow::new(def);
+        let mut per_typing = Vec::new();
+        for typing in typings(ctx, function) {
+            let checker = Checker { ctx, types: typing.types, flow: &flow, locals: &locals };
+            per_typing.push((typing.note, checker.findings(def)));
+        }
+        merge_typings(per_typing, out);
+    }
+}
+
+const NOTE: &str = "Numba types integer arithmetic as 64-bit (`int32 + 1` is int64, `uint32 * uint32` is uint64) \
+    and gives a variable one type for all its assignments (reference §3.2).";
+
+fn narrow(s: Scalar) -> bool {
+    matches!(s, Scalar::I32 | Scalar::U32)
+}
+
+fn wide(s: Scalar) -> bool {
+    matches!(s, Scalar::I64 | Scalar::U64)
+}
+
+/// Operations whose low 32 bits depend only on their operands' low 32 bits.
+fn keeps_low_bits(op: Operator) -> bool {
+    matches!(op, Operator::Add | Operator::Sub | Operator::Mult | Operator::LShift | Operator::BitOr | Operator::BitXor)
+}
+
+/// Where a widened value's upper bits change the result.
+enum Sink<'a> {
+    Shift(TextRange, Option<&'a Expr>),
+    Reduce(TextRange, Option<&'a Expr>),
+    Float(TextRange, Option<&'a Expr>),
+}
+
+struct Checker<'c, 'a> {
+    ctx: &'c ItemContext<'c>,
+    types: &'c FunctionTypes,
+    flow: &'c Flow<'a>,
+    locals: &'c HashSet<String>,
+}
+
+impl<'a> Checker<'_, 'a> {
+    fn scalar(&self, expr: &Expr) -> Option<Scalar> {
+        self.types.expressions.get(&key(expr.range())).and_then(base_scalar)
+    }
+
+    /// The value a variable is first assigned.
+    fn first_value(&self, name: &str) -> Option<&'a Expr> {
+        *self.flow.bindings.get(name)?.first()?
+    }
+
+    /// The 32-bit type of a variable whose first value is 32-bit.
+    fn var32(&self, name: &str) -> Option<Scalar> {
+        self.first_value(name).and_then(|v| self.scalar(v)).filter(|s| narrow(*s))
+    }
+
+    /// Whether the variable is declared 32-bit with a cast: `h = uint32(seed)`.
+    fn declared(&self, name: &str) -> bool {
+        self.var32(name).is_some()
+            && matches!(self.first_value(name), Some(Expr::Call(c)) if self.ctx.path(&c.func).is_some_and(|p| numeric_type(&p)))
+    }
+
+    fn widened_var(&self, name: &str) -> bool {
+        self.types.variables.get(name).is_some_and(|t| t.contains("int64") || t.contains("uint64"))
+    }
+
+    /// The 32-bit type of an operand: typed int32/uint32, or a read of a 32-bit variable.
+    fn narrow_operand(&self, expr: &Expr) -> Option<Scalar> {
+        if let Expr::Name(n) = expr
+            && let Some(s) = self.var32(n.id.as_str())
+        {
+            return Some(s);
+        }
+        self.scalar(expr).filter(|s| narrow(*s))
+    }
+
+    /// `x & 0xFFFF`, `x & uint32(m)`: the result fits in 32 bits.
+    fn mask32(&self, expr: &Expr) -> bool {
+        match self.types.expressions.get(&key(expr.range())) {
+            Some(crate::analysis::types::Type::IntLiteral(v)) => (0..=0xFFFF_FFFF).contains(v),
+            _ => matches!(self.scalar(expr), Some(Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::Bool)),
+        }
+    }
+
+    fn findings(&self, def: &'a StmtFunctionDef) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let mut reported: HashSet<&str> = HashSet::new();
+        let mut names: Vec<&str> = self.flow.bindings.keys().copied().collect();
+        names.sort_by_key(|n| self.first_value(n).map(|v| key(v.range())));
+        for name in names {
+            if self.declared(name) && self.widened_var(name) {
+                out.extend(self.declared_finding(def, name));
+                reported.insert(name);
+            }
+        }
+        let mut origins: Vec<(&'a Expr, bool)> = Vec::new();
+        for expr in &self.flow.exprs {
+            let Expr::BinOp(b) = expr else { continue };
+            if !matches!(b.op, Operator::Mult | Operator::LShift) || !self.scalar(expr).is_some_and(wide) {
+                continue;
+            }
+            let sides = [self.narrow_operand(&b.left), self.narrow_operand(&b.right)];
+            if sides.iter().all(Option::is_none) || ![&b.left, &b.right].iter().all(|o| self.scalar(o).is_some_and(|s| s.is_int())) {
+                continue;
+            }
+            origins.push((expr, sides.contains(&Some(Scalar::U32))));
+        }
+        for (origin, unsigned) in origins {
+            let (vars, sink) = self.follow(origin, unsigned);
+            let Some(sink) = sink else { continue };
+            if vars.iter().any(|v| reported.contains(v)) {
+                continue;
+            }
+            let var = vars.iter().copied().find(|v| self.var32(v).is_some());
+            if let Some(v) = var {
+                reported.insert(v);
+            }
+            out.push(self.origin_finding(def, origin, unsigned, var, &sink));
+        }
+        out
+    }
+
+    /// The variables a widened value reaches through operations that keep its low bits, and
+    /// the first place its upper bits change a result.
+    fn follow(&self, origin: &'a Expr, unsigned: bool) -> (Vec<&'a str>, Option<Sink<'a>>) {
+        let mut work = vec![origin];
+        let mut seen: HashSet<(u32, u32)> = HashSet::new();
+        let mut vars: Vec<&'a str> = Vec::new();
+        let mut sink = None;
+        let taint = |name: &'a str, work: &mut Vec<&'a Expr>, vars: &mut Vec<&'a str>, sink: &mut Option<Sink<'a>>| {
+            if vars.contains(&name) {
+                return;
+            }
+            vars.push(name);
+            work.extend(self.flow.reads.get(name).into_iter().flatten());
+            for aug in self.flow.augs.get(name).into_iter().flatten() {
+                match aug.op {
+                    Operator::RShift => *sink = sink.take().or(Some(Sink::Shift(aug.range(), None))),
+                    Operator::Mod | Operator::FloorDiv if unsigned => *sink = sink.take().or(Some(Sink::Reduce(aug.range(), None))),
+                    _ => {}
+                }
+            }
+        };
+        while let Some(x) = work.pop() {
+            if !seen.insert(key(x.range())) {
+                continue;
+            }
+            match self.flow.parent(x) {
+                Some(Parent::Expr(p)) => {
+                    if self.scalar(p).is_some_and(|s| s.is_float()) && !matches!(p, Expr::Compare(_)) {
+                        if unsigned {
+                            sink = sink.or(Some(Sink::Float(p.range(), Some(x))));
+                        }
+                        continue;
+                    }
+                    match p {
+                        Expr::BinOp(b) => {
+                            let left = std::ptr::eq(&*b.left, x);
+                            let other = if left { &b.right } else { &b.left };
+                            match b.op {
+                                op if keeps_low_bits(op) => work.push(p),
+                                Operator::BitAnd if !self.mask32(other) => work.push(p),
+                                Operator::RShift if left => sink = sink.or(Some(Sink::Shift(p.range(), Some(x)))),
+                                Operator::Mod | Operator::FloorDiv if left && unsigned => {
+                                    sink = sink.or(Some(Sink::Reduce(p.range(), Some(x))));
+                                }
+                                _ => {}
+                            }
+                        }
+                        Expr::UnaryOp(u) if u.op != UnaryOp::Not => work.push(p),
+                        Expr::If(i) if !std::ptr::eq(&*i.test, x) => work.push(p),
+                        _ => {}
+                    }
+                }
+                Some(Parent::Stmt(Stmt::Assign(a))) if std::ptr::eq(&*a.value, x) => {
+                    for target in &a.targets {
+                        if let Expr::Name(n) = target {
+                            taint(n.id.as_str(), &mut work, &mut vars, &mut sink);
+                        }
+                    }
+                }
+                Some(Parent::Stmt(Stmt::AugAssign(a))) if std::ptr::eq(&*a.value, x) && keeps_low_bits(a.op) => {
+                    if let Expr::Name(n) = &*a.target {
+                        taint(n.id.as_str(), &mut work, &mut vars, &mut sink);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (vars, sink)
+    }
+
+    /// Each assignment that makes `name` 64-bit, wrapped back to its 32-bit type; `None` when
+    /// some binding is not a plain or augmented assignment (a loop target, an unpacking).
+    fn wrap_assignments(&self, def: &'a StmtFunctionDef, name: &str) -> Option<Vec<Edit>> {
+        let ty = if self.var32(name)? == Scalar::U32 { "uint32" } else { "int32" };
+        let cast = type_spelling(self.ctx, self.locals, ty)?;
+        if self.flow.bindings.get(name)?.iter().any(Option::is_none) {
+            return None;
+        }
+        let text = |e: &Expr| &self.ctx.text[e.range()];
+        let mut edits = Vec::new();
+        walk(&def.body, &mut |stmt| match stmt {
+            Stmt::Assign(a)
+                if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == name) && self.scalar(&a.value).is_some_and(wide) =>
+            {
+                edits.push(Edit { range: a.value.range(), content: format!("{cast}({})", text(&a.value)) });
+            }
+            Stmt::AugAssign(a) if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == name) => {
+                edits.push(Edit { range: a.range(), content: format!("{name} = {cast}({name} {} {})", a.op.as_str(), operand(text, &a.value)) });
+            }
+            _ => {}
+        });
+        Some(edits)
+    }
+
+    /// The first assignment that widens `name`: one that can carry past 32 bits if any.
+    fn widening(&self, def: &'a StmtFunctionDef, name: &str) -> Option<(TextRange, String)> {
+        let mut first: Option<(TextRange, String)> = None;
+        let mut carry: Option<(TextRange, String)> = None;
+        let text = |e: &Expr| self.ctx.text[e.range()].to_string();
+        let overflows = |op: Operator| matches!(op, Operator::Add | Operator::Sub | Operator::Mult | Operator::LShift);
+        walk(&def.body, &mut |stmt| {
+            let found = match stmt {
+                Stmt::Assign(a) if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == name) && self.scalar(&a.value).is_some_and(wide) => {
+                    Some((a.value.range(), text(&a.value), matches!(&*a.value, Expr::BinOp(b) if overflows(b.op))))
+                }
+                Stmt::AugAssign(StmtAugAssign { target, op, value, range, .. })
+                    if matches!(&**target, Expr::Name(n) if n.id.as_str() == name) =>
+                {
+                    Some((*range, format!("{name} {} {}", op.as_str(), operand(|e| &self.ctx.text[e.range()], value)), overflows(*op)))
+                }
+                _ => None,
+            };
+            if let Some((range, shown, carries)) = found {
+                first = first.take().or(Some((range, shown.clone())));
+                if carries {
+                    carry = carry.take().or(Some((range, shown)));
+                }
+            }
+        });
+        carry.or(first)
+    }
+
+    fn declared_finding(&self, def: &'a StmtFunctionDef, name: &str) -> Option<Diagnostic> {
+        let (range, op) = self.widening(def, name)?;
+        let ty = self.var32(name)?;
+        let declared = snippet(&self.ctx.text[self.first_value(name)?.range()]);
+        let wrap = if ty == Scalar::U32 {
+            "it never wraps at 2**32, so a hash or random generator built on it gives other values than its 32-bit version"
+        } else {
+            "it takes 64-bit registers and arithmetic, and values that would wrap at 32 bits do not"
+        };
+        let mut d = Diagnostic::new(
+            "KL406",
+            range,
+            format!(
+                "`{name}` is declared {ty} (`{declared}`), but Numba computes `{}` in 64 bits and types `{name}` 64-bit for the whole function: {wrap}",
+                snippet(&op)
+            ),
+        )
+        .warning()
+        .note(NOTE);
+        if let Some(edits) = self.wrap_assignments(def, name).filter(|e| !e.is_empty()) {
+            d = d.unsafe_fix(format!("Wrap each assignment of `{name}` in `{ty}(...)`"), edits);
+        }
+        Some(d)
+    }
+
+    fn origin_finding(&self, def: &'a StmtFunctionDef, origin: &Expr, unsigned: bool, var: Option<&str>, sink: &Sink) -> Diagnostic {
+        let (at, operand, what) = match sink {
+            Sink::Shift(r, o) => (*r, *o, "shifts right the bits a 32-bit computation would have dropped"),
+            Sink::Reduce(r, o) => (*r, *o, "reduces a value that did not wrap at 2**32"),
+            Sink::Float(r, o) => (*r, *o, "converts to a float a value that did not wrap at 2**32"),
+        };
+        let ty = if unsigned { "uint32" } else { "int32" };
+        let mut d = Diagnostic::new(
+            "KL406",
+            origin.range(),
+            format!(
+                "`{}` is computed in 64 bits (Numba widens {ty} arithmetic), so it does not wrap at 2**32, and `{}` {what}: the result differs from the 32-bit algorithm",
+                snippet(&self.ctx.text[origin.range()]),
+                snippet(&self.ctx.text[at])
+            ),
+        )
+        .warning()
+        .note(NOTE)
+        .related(at, "the upper bits change the result here");
+        let edits = match (var, operand) {
+            (Some(v), _) => self.wrap_assignments(def, v),
+            (None, Some(o)) => type_spelling(self.ctx, self.locals, ty)
+                .map(|cast| vec![Edit { range: o.range(), content: format!("{cast}({})", &self.ctx.text[o.range()]) }]),
+            _ => None,
+        };
+        if let Some(edits) = edits.filter(|e| !e.is_empty()) {
+            d = d.unsafe_fix(format!("Keep the value {ty}: wrap it in `{ty}(...)`"), edits);
+        }
+        d
+    }
+}
+
+/// An augmented assignment's value as the right operand of its operator.
+fn operand<'t>(text: impl Fn(&Expr) -> &'t str, value: &Expr) -> String {
+    let shown = text(value);
+    if matches!(value, Expr::BinOp(_) | Expr::BoolOp(_) | Expr::Compare(_) | Expr::If(_) | Expr::Lambda(_) | Expr::Named(_)) {
+        format!("({shown})")
+    } else {
+        shown.to_string()
+    }
+}
