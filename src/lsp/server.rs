@@ -1112,7 +1112,12 @@ impl LanguageServer for Backend {
         let cells = {
             let mut guard = self.state.lock().unwrap();
             let state = &mut *guard;
-            let Some(notebook) = state.documents.remove(&params.notebook_document.uri).and_then(|d| d.notebook) else { return };
+            // Only a notebook: a misbehaving client's close of a text document's URI leaves it open.
+            let uri = &params.notebook_document.uri;
+            if !state.documents.get(uri).is_some_and(|d| d.notebook.is_some()) {
+                return;
+            }
+            let Some(notebook) = state.documents.remove(uri).and_then(|d| d.notebook) else { return };
             for (cell, _) in &notebook.cells {
                 state.cells.remove(cell);
             }
