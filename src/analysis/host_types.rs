@@ -1492,6 +1492,18 @@ impl<'a> Evaluator<'_, 'a> {
             return None;
         }
         let arg = |pos: usize, name: &str| args.get(pos).or_else(|| kw(name));
+        // A shuffled `np.arange(n)`, or a shuffled copy of an array (C-ordered whatever the
+        // array's order).
+        if method == "permutation" {
+            let ([x], []) = (&args[..], &call.arguments.keywords[..]) else { return None };
+            return match self.eval(x, depth + 1)? {
+                HostTy::Value(Type::Scalar(Scalar::I64)) => array(Scalar::I64.into(), 1, Layout::C),
+                t => {
+                    let (dtype, ndim, _) = array_parts(&t)?;
+                    array(dtype, ndim, Layout::C)
+                }
+            };
+        }
         // (position of `size`, of `dtype` (`usize::MAX`: none), the default dtype, whether a
         // draw without a size is one number).
         let (size, dtype, default, scalar) = match method {
@@ -2844,5 +2856,24 @@ main(len(sys.argv) > 1, 1 << 20)
         let f64 = "array(float64, 1d, C)";
         assert_eq!(got["axpy"], vec![vec![f32, "float32", f32, f32], vec![f64, "float64", f64, f64]], "{got:#?}");
         assert_eq!(got["scale"], vec![vec!["array(int32, 1d, C)"; 2], vec!["array(float64, 2d, C)"; 2]], "{got:#?}");
+    }
+
+    #[test]
+    fn permutations_type_as_numba_typeof() {
+        // Expected: numba.typeof of each value (oracle venv); set3 text_hash's keys.
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, b, c, d):
+    pass
+
+rng = np.random.default_rng(7)
+keys = rng.permutation(100_000)[:1000].astype(np.int32)
+k[1, 32](cuda.to_device(keys), rng.permutation(np.ones(5, np.float32)), np.random.permutation(7), rng.permutation(np.ones((3, 4), order="F")))
+"#;
+        let expected: &[&[&str]] = &[&["array(int32, 1d, C)", "array(float32, 1d, C)", "array(int64, 1d, C)", "array(float64, 2d, C)"]];
+        assert_eq!(launch_texts(src, "k"), texts(expected));
     }
 }
