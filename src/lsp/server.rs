@@ -268,6 +268,21 @@ impl Backend {
     /// Publish diagnostics for `version` in a task of its own: the debounce delay and the
     /// analysis never hold up the messages that follow (the transport handles only a few
     /// at a time, and a burst of edits would otherwise queue every request behind them).
+    /// A text document or a notebook (its code cells joined) opened: analysed as one file
+    /// at the URI's path, its imports loaded, diagnostics published at once.
+    fn open_document(&self, uri: Uri, text: String, version: i32, notebook: Option<OpenNotebook>) {
+        let path = uri.to_file_path().map(|p| p.into_owned()).unwrap_or_else(|| PathBuf::from(uri.as_str()));
+        {
+            let mut state = self.state.lock().unwrap();
+            let file = SourceFile::new(&state.db, path.clone(), text.clone());
+            let document = Document { rope: Rope::from_str(&text), file, version, last_edit: Instant::now(), published: None, notebook };
+            state.documents.insert(uri.clone(), document);
+            sync_workspace(&mut state);
+        }
+        self.load_imports(&path);
+        self.spawn_publish(uri, version, Duration::ZERO);
+    }
+
     fn spawn_publish(&self, uri: Uri, version: i32, delay: Duration) {
         tokio::spawn(self.publisher().publish(uri, version, delay));
     }
@@ -988,16 +1003,7 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let doc = params.text_document;
-        let path = doc.uri.to_file_path().map(|p| p.into_owned()).unwrap_or_else(|| PathBuf::from(doc.uri.as_str()));
-        {
-            let mut state = self.state.lock().unwrap();
-            let file = SourceFile::new(&state.db, path.clone(), doc.text.clone());
-            let document = Document { rope: Rope::from_str(&doc.text), file, version: doc.version, last_edit: Instant::now(), published: None, notebook: None };
-            state.documents.insert(doc.uri.clone(), document);
-            sync_workspace(&mut state);
-        }
-        self.load_imports(&path);
-        self.spawn_publish(doc.uri, doc.version, Duration::ZERO);
+        self.open_document(doc.uri, doc.text, doc.version, None);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -1035,23 +1041,15 @@ impl LanguageServer for Backend {
 
     async fn notebook_did_open(&self, params: DidOpenNotebookDocumentParams) {
         let nb = params.notebook_document;
-        let path = nb.uri.to_file_path().map(|p| p.into_owned()).unwrap_or_else(|| PathBuf::from(nb.uri.as_str()));
         let mut notebook = OpenNotebook::new(&nb.cells, params.cell_text_documents);
-        let text = notebook.join();
         {
-            let mut guard = self.state.lock().unwrap();
-            let state = &mut *guard;
+            let mut state = self.state.lock().unwrap();
             for (cell, _) in &notebook.cells {
                 state.cells.insert(cell.clone(), nb.uri.clone());
             }
-            let file = SourceFile::new(&state.db, path.clone(), text.clone());
-            let document =
-                Document { rope: Rope::from_str(&text), file, version: nb.version, last_edit: Instant::now(), published: None, notebook: Some(notebook) };
-            state.documents.insert(nb.uri.clone(), document);
-            sync_workspace(state);
         }
-        self.load_imports(&path);
-        self.spawn_publish(nb.uri, nb.version, Duration::ZERO);
+        let text = notebook.join();
+        self.open_document(nb.uri, text, nb.version, Some(notebook));
     }
 
     /// Cells inserted, deleted or moved, and cell texts edited; cell metadata is ignored.
