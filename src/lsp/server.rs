@@ -1112,7 +1112,7 @@ impl LanguageServer for Backend {
             let state = &mut *guard;
             // Only a notebook: a misbehaving client's close of a text document's URI leaves it open.
             let uri = &params.notebook_document.uri;
-            if !state.documents.get(uri).is_some_and(|d| d.notebook.is_some()) {
+            if state.documents.get(uri).is_none_or(|d| d.notebook.is_none()) {
                 return;
             }
             let Some(notebook) = state.documents.remove(uri).and_then(|d| d.notebook) else { return };
