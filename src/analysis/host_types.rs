@@ -1234,12 +1234,15 @@ impl<'a> Evaluator<'_, 'a> {
                 Some(0) => Some(first),
                 Some(i) => bounds.get(i).and_then(one),
                 None => {
-                    let others: Vec<Option<HostTy>> = bounds[1..].iter().map(one).collect();
-                    let agree = others.iter().all(|t| t.as_ref() == Some(&first));
-                    if !agree && others.iter().all(Option::is_some) && !functions.disagreements.borrow().iter().any(|(k, _)| *k == key) {
+                    // Stops at the first binding that differs; the rest are evaluated only to
+                    // record, once, that every binding is known and they disagree.
+                    let mut others = bounds[1..].iter().map(one);
+                    let Some(differs) = others.by_ref().find(|t| t.as_ref() != Some(&first)) else { return Some(first) };
+                    let recorded = functions.disagreements.borrow().iter().any(|(k, _)| *k == key);
+                    if differs.is_some() && !recorded && others.all(|t| t.is_some()) {
                         functions.disagreements.borrow_mut().push((key, bounds.len()));
                     }
-                    agree.then_some(first)
+                    None
                 }
             }
         });

@@ -86,7 +86,7 @@ impl JoinedCells {
     /// The cell (its index in [`Self::cells`]) holding a zero-based line of `python`; the
     /// blank line after a cell is that cell's.
     pub fn cell_of_line(&self, line: u32) -> Option<usize> {
-        self.cells.partition_point(|c| c.first_line <= line).checked_sub(1)
+        index_of_line(&self.cells, line, |c| c)
     }
 
     /// A line and column of `python` as a cell, a line and a column in it. The column is
@@ -111,6 +111,12 @@ impl JoinedCells {
     pub fn can_edit(&self, range: TextRange) -> bool {
         self.cells.iter().any(|c| c.can_edit(range))
     }
+}
+
+/// The cell holding a zero-based line of the joined text, cells being in order; the blank
+/// line after a cell is that cell's.
+fn index_of_line<T>(cells: &[T], line: u32, span: impl Fn(&T) -> &CellSpan) -> Option<usize> {
+    cells.partition_point(|c| span(c).first_line <= line).checked_sub(1)
 }
 
 impl CellSpan {
@@ -160,7 +166,7 @@ impl Notebook {
     }
 
     fn cell_at(&self, line: u32) -> Option<(usize, &CodeCell)> {
-        let index = self.cells.partition_point(|c| c.span.first_line <= line).checked_sub(1)?;
+        let index = index_of_line(&self.cells, line, |c| &c.span)?;
         Some((index, &self.cells[index]))
     }
 
