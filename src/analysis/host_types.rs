@@ -1061,6 +1061,22 @@ fn array_arithmetic(op: Operator, l: Operand, r: Operand) -> Option<HostTy> {
     array(Type::Scalar(d), ndim, if ndim == 1 { Layout::C } else { layout })
 }
 
+/// `np.cumsum(a, axis)` of an array of `dtype`: running sums along `axis` in the input's
+/// memory order, of the flattened array without one; integers accumulate in 64 bits.
+fn cumulative(dtype: Type, ndim: usize, layout: Layout, axis: Option<&Expr>) -> Option<HostTy> {
+    let Type::Scalar(s) = dtype else { return None };
+    let d = match s {
+        s if s.is_float() || s.is_complex() => s,
+        Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => Scalar::U64,
+        _ => Scalar::I64,
+    };
+    match axis {
+        None | Some(Expr::NoneLiteral(_)) => array(d.into(), 1, Layout::C),
+        Some(_) if layout == Layout::A => None,
+        Some(_) => array(d.into(), ndim, layout),
+    }
+}
+
 fn array_parts(ty: &HostTy) -> Option<(Type, usize, Layout)> {
     match ty {
         HostTy::Value(Type::Array { dtype, ndim, layout, .. }) => Some(((**dtype).clone(), *ndim as usize, *layout)),
@@ -1475,6 +1491,22 @@ impl<'a> Evaluator<'_, 'a> {
                 {
                     Some(HostTy::Value(*dtype))
                 }
+                HostTy::Value(Type::Array { dtype, ndim, layout, readonly }) => match self.eval(&s.slice, depth + 1) {
+                    // `a[order]` (an integer array, `np.argsort(...)`): a C-ordered copy; `a[a > 0]`
+                    // (a mask of every axis): the selected elements, 1-D.
+                    Some(HostTy::Value(Type::Array { dtype: index, ndim: 1, .. })) if matches!(*index, Type::Scalar(i) if i.is_int()) => {
+                        array(*dtype, usize::from(ndim), Layout::C)
+                    }
+                    Some(HostTy::Value(Type::Array { dtype: index, ndim: n, .. })) if *index == Type::Scalar(Scalar::Bool) && n == ndim => {
+                        array(*dtype, 1, Layout::C)
+                    }
+                    _ if layout == Layout::C => {
+                        let (kept, contiguous) = self.basic_view(&s.slice, usize::from(ndim), depth)?;
+                        let layout = if contiguous { Layout::C } else { Layout::A };
+                        (kept > 0).then_some(HostTy::Value(Type::Array { dtype, ndim: kept as u8, layout, readonly }))
+                    }
+                    _ => None,
+                },
                 _ => None,
             },
             Expr::Call(call) => self.call(call, depth),
@@ -1610,14 +1642,52 @@ impl<'a> Evaluator<'_, 'a> {
         }
     }
 
-    /// How many axes `index` selects one element of, when it is integers only (`3`, `i, -1`):
-    /// no slice, field name or array.
-    fn element_index(&self, index: &Expr, depth: usize) -> Option<usize> {
-        let integer = |e: &Expr| match e {
+    /// Whether `e` indexes one position of an axis: `3`, `-1`, an integer.
+    fn integer_index(&self, e: &Expr, depth: usize) -> bool {
+        match e {
             Expr::NumberLiteral(n) => n.value.is_int(),
             Expr::UnaryOp(u) if matches!(&*u.operand, Expr::NumberLiteral(n) if n.value.is_int()) => true,
             _ => matches!(self.eval(e, depth + 1), Some(HostTy::Value(Type::Scalar(s))) if s.is_int()),
+        }
+    }
+
+    /// The view basic indexing (slices and integers: `a[i]`, `a[:, 0]`, `a[1:-1, 2:]`) takes
+    /// of a C-ordered array of `ndim` axes: how many axes it keeps, and whether it is still
+    /// C-contiguous (integers first, then one unit-step slice, then whole axes only), as
+    /// `typeof` sees the usual shapes.
+    fn basic_view(&self, index: &Expr, ndim: usize, depth: usize) -> Option<(usize, bool)> {
+        let entries: Vec<&Expr> = match index {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            e => vec![e],
         };
+        if entries.len() > ndim {
+            return None;
+        }
+        let (mut kept, mut contiguous, mut sliced) = (ndim - entries.len(), true, false);
+        for entry in entries {
+            match entry {
+                Expr::Slice(slice) => {
+                    let unit = match slice.step.as_deref() {
+                        None => true,
+                        Some(Expr::NumberLiteral(n)) => n.value.as_int().and_then(|i| i.as_i64()) == Some(1),
+                        Some(_) => false,
+                    };
+                    let whole = slice.lower.is_none() && slice.upper.is_none() && unit;
+                    contiguous &= unit && (whole || !sliced);
+                    sliced = true;
+                    kept += 1;
+                }
+                e if self.integer_index(e, depth) => contiguous &= !sliced,
+                _ => return None,
+            }
+        }
+        Some((kept, contiguous))
+    }
+
+    /// How many axes `index` selects one element of, when it is integers only (`3`, `i, -1`):
+    /// no slice, field name or array.
+    fn element_index(&self, index: &Expr, depth: usize) -> Option<usize> {
+        let integer = |e: &Expr| self.integer_index(e, depth);
         match index {
             Expr::Tuple(t) => t.elts.iter().all(integer).then_some(t.elts.len()),
             e => integer(e).then_some(1),
@@ -1672,6 +1742,7 @@ impl<'a> Evaluator<'_, 'a> {
                     array(dtype, ndim, order)
                 }
                 "copy_to_host" if args.is_empty() => array(dtype, ndim, layout),
+                "cumsum" | "cumprod" => cumulative(dtype, ndim, layout, arg(0, "axis")),
                 "ravel" | "flatten" if args.is_empty() && layout == Layout::C => array(dtype, 1, Layout::C),
                 "reshape" if layout == Layout::C && kw("order").is_none() => {
                     let nd = match &args[..] {
@@ -1774,6 +1845,20 @@ impl<'a> Evaluator<'_, 'a> {
                             }
                             array(Type::Scalar(float(d)?), nd, layout)
                         }
+                    }
+                }
+                // Running sums along `axis` in the input's memory order, of the flattened array
+                // without one; integers accumulate in 64 bits.
+                "cumsum" | "cumprod" => {
+                    let (d, nd, layout) = array_parts(&self.eval(arg(0, "a")?, depth + 1)?)?;
+                    cumulative(d, nd, layout, arg(1, "axis"))
+                }
+                // The int64 indices that sort along the last axis (`axis=None`: of the flattened array).
+                "argsort" => {
+                    let (_, nd, _) = array_parts(&self.eval(arg(0, "a")?, depth + 1)?)?;
+                    match arg(1, "axis") {
+                        Some(Expr::NoneLiteral(_)) => array(Scalar::I64.into(), 1, Layout::C),
+                        _ => array(Scalar::I64.into(), nd, Layout::C),
                     }
                 }
                 // A sorted copy in the input's memory order (`copy(order="K")`); `axis=None`
@@ -2239,6 +2324,38 @@ def main():
 
     fn texts(lists: &[&[&str]]) -> Vec<Vec<String>> {
         lists.iter().map(|l| l.iter().map(|t| t.to_string()).collect()).collect()
+    }
+
+    #[test]
+    fn views_and_fancy_indexing_type_as_numba_typeof() {
+        // realworld set4 (geo.py, groupby_agg.py): columns of a (n, 2) array passed through
+        // np.ascontiguousarray, rows of an argsort. Expected: numba.typeof (oracle venv).
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a, b, c, d):
+    pass
+
+def main():
+    y = np.zeros((6, 2), dtype=np.float32)
+    x = np.zeros((5, 4, 3), dtype=np.float32)
+    v = np.zeros(6, dtype=np.float32)
+    k[1, 1](y[:, 0], y[1], y[1:3], y[:, 1:])
+    k[1, 1](x[0], x[:, 0], x[0, 1:3], y[::2])
+    k[1, 1](y[np.argsort(v)], y[y > 0], v[np.argsort(v)], np.argsort(y))
+    k[1, 1](np.ascontiguousarray(y[:, 0]), y[1:3, :], x[2, 1], x[2][1])
+    k[1, 1](np.cumsum(x, axis=1), np.cumsum(y.astype(np.int32)), np.cumsum(np.asfortranarray(y), axis=1), v.cumsum())
+"#;
+        let expected: &[&[&str]] = &[
+            &["array(float32, 1d, A)", "array(float32, 1d, C)", "array(float32, 2d, C)", "array(float32, 2d, A)"],
+            &["array(float32, 2d, C)", "array(float32, 2d, A)", "array(float32, 2d, C)", "array(float32, 2d, A)"],
+            &["array(float32, 2d, C)", "array(float32, 1d, C)", "array(float32, 1d, C)", "array(int64, 2d, C)"],
+            &["array(float32, 1d, C)", "array(float32, 2d, C)", "array(float32, 1d, C)", "array(float32, 1d, C)"],
+            &["array(float32, 3d, C)", "array(int64, 1d, C)", "array(float32, 2d, F)", "array(float32, 1d, C)"],
+        ];
+        assert_eq!(launch_texts(src, "k"), texts(expected));
     }
 
     #[test]

@@ -773,6 +773,9 @@ impl Walker<'_> {
             }
             Stmt::If(s) => {
                 let mut branch_ctl = ctl.clone();
+                // Every thread evaluates the first test: a barrier in it (`if cuda.syncthreads_or(p):`)
+                // ends the interval before any branch runs.
+                let first = self.eval_ctl(&s.test, &branch_ctl);
                 let start = self.pending.clone();
                 let mut after = Pending::new();
                 let mut all_terminated = true;
@@ -790,7 +793,7 @@ impl Walker<'_> {
                     self.pending = start.clone();
                     let mut c = branch_ctl.clone();
                     if let Some(test) = tests.get(i) {
-                        let tv = self.eval_ctl(test, &branch_ctl);
+                        let tv = if i == 0 { first.clone() } else { self.eval_ctl(test, &branch_ctl) };
                         c = branch_ctl.under(&tv, test.range());
                         self.guards(test, true, &mut c);
                         // The next clause runs when this test failed.

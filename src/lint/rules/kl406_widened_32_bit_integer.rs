@@ -3,9 +3,11 @@
 //! ## What it does
 //! Finds values the code makes 32-bit on purpose that Numba's integer arithmetic widens to 64
 //! bits where the width matters:
-//! - a variable declared with `int32(...)` or `uint32(...)` (`h = uint32(seed)`) that a later
-//!   assignment makes int64 or uint64 (`h *= uint32(0x85EBCA6B)`, `c += 1`): Numba types the
-//!   variable 64-bit for the whole function;
+//! - a variable declared with `int32(...)` or `uint32(...)` (`h = uint32(seed)`), a 32-bit
+//!   module constant (`h = FNV_OFFSET` with `FNV_OFFSET = uint32(2166136261)`) or a bitwise or
+//!   arithmetic mix of those (`h = FNV_OFFSET ^ uint32(seed)`) that a later assignment makes
+//!   int64 or uint64 (`h *= uint32(0x85EBCA6B)`, `c += 1`): Numba types the variable 64-bit for
+//!   the whole function;
 //! - a multiply or left shift of a 32-bit value (a cast, an int32/uint32 array element, a
 //!   variable first assigned one) whose 64-bit result is then shifted right (hash mixing,
 //!   xorshift), or, for unsigned values, reduced with `%`/`//` or converted to a float.
@@ -119,10 +121,23 @@ impl<'a> Checker<'_, 'a> {
         self.first_value(name).and_then(|v| self.scalar(v)).filter(|s| narrow(*s))
     }
 
-    /// Whether the variable is declared 32-bit with a cast: `h = uint32(seed)`.
-    fn declared(&self, name: &str) -> bool {
-        self.var32(name).is_some()
-            && matches!(self.first_value(name), Some(Expr::Call(c)) if self.ctx.path(&c.func).is_some_and(|p| numeric_type(&p)))
+    /// The 32-bit type a variable is declared with: a cast (`h = uint32(seed)`), a 32-bit
+    /// module constant (`h = FNV_OFFSET`), or those combined (`h = FNV_OFFSET ^ uint32(seed)`,
+    /// itself 64-bit in Numba).
+    fn declared(&self, name: &str) -> Option<Scalar> {
+        self.first_value(name).and_then(|v| self.declaration(v))
+    }
+
+    fn declaration(&self, expr: &Expr) -> Option<Scalar> {
+        match expr {
+            Expr::Call(c) if self.ctx.path(&c.func).is_some_and(|p| numeric_type(&p)) => self.scalar(expr).filter(|s| narrow(*s)),
+            Expr::Name(n) if !self.locals.contains(n.id.as_str()) => self.scalar(expr).filter(|s| narrow(*s)),
+            Expr::BinOp(b) if matches!(b.op, Operator::BitXor | Operator::BitOr | Operator::BitAnd | Operator::Add | Operator::Mult) => {
+                let left = self.declaration(&b.left)?;
+                (self.declaration(&b.right)? == left).then_some(left)
+            }
+            _ => None,
+        }
     }
 
     fn widened_var(&self, name: &str) -> bool {
@@ -153,7 +168,7 @@ impl<'a> Checker<'_, 'a> {
         let mut names: Vec<&str> = self.flow.bindings.keys().copied().collect();
         names.sort_by_key(|n| self.first_value(n).map(|v| key(v.range())));
         for name in names {
-            if self.declared(name) && self.widened_var(name) {
+            if self.declared(name).is_some() && self.widened_var(name) {
                 out.extend(self.declared_finding(def, name));
                 reported.insert(name);
             }
@@ -258,7 +273,7 @@ impl<'a> Checker<'_, 'a> {
     /// Each assignment that makes `name` 64-bit, wrapped back to its 32-bit type; `None` when
     /// some binding is not a plain or augmented assignment (a loop target, an unpacking).
     fn wrap_assignments(&self, def: &'a StmtFunctionDef, name: &str) -> Option<Vec<Edit>> {
-        let ty = if self.var32(name)? == Scalar::U32 { "uint32" } else { "int32" };
+        let ty = if self.var32(name).or(self.declared(name))? == Scalar::U32 { "uint32" } else { "int32" };
         let cast = type_spelling(self.ctx, self.locals, ty)?;
         if self.flow.bindings.get(name)?.iter().any(Option::is_none) {
             return None;
@@ -309,7 +324,7 @@ impl<'a> Checker<'_, 'a> {
 
     fn declared_finding(&self, def: &'a StmtFunctionDef, name: &str) -> Option<Diagnostic> {
         let (range, op) = self.widening(def, name)?;
-        let ty = self.var32(name)?;
+        let ty = self.declared(name)?;
         let declared = snippet(&self.ctx.text[self.first_value(name)?.range()]);
         let wrap = if ty == Scalar::U32 {
             "it never wraps at 2**32, so a hash or random generator built on it gives other values than its 32-bit version"
