@@ -125,6 +125,10 @@ def k(o, a):
 @cuda.jit
 def k(o, u, a):
     o[0] = np.bitwise_and(u[0], a[0])"#),
+    ("np_round_scalar", "void(float64[::1])", 3, Numba, "cannot compile np.round", r#"
+@cuda.jit
+def k(o):
+    o[0] = np.round(o[1]) + np.round(o[2], 1)"#),
     ("np_left_shift_uint64_literal", "void(int64[::1], uint64[::1])", 3, Numba, "np.left_shift has no loop for (uint64, int64)", r#"
 @cuda.jit
 def k(o, u):
@@ -581,6 +585,9 @@ const NUMBA_COMPILES: &[(&str, &str, &str)] = &[
     ("ffs_int32_uint64", "void(uint32[::1], int32[::1], uint64[::1])", "@cuda.jit\ndef k(o, a, b):\n    o[0] = cuda.ffs(a[0]) + cuda.ffs(b[0]) + cuda.ffs(1)"),
     ("warp_wide_masks", "void(int32[::1], uint32[::1], int64[::1])", "@cuda.jit\ndef k(o, m, l):\n    o[0] = cuda.ballot_sync(m[0], l[0]) + cuda.shfl_sync(l[0], 1, m[0]) + cuda.all_sync(0xffffffff, 1)"),
     ("np_integer_ufuncs", "void(int64[::1], uint64[::1], int64[::1])", "@cuda.jit\ndef k(o, u, a):\n    o[0] = np.bitwise_and(u[0], u[1]) + np.invert(a[0] > 0) + np.right_shift(a[0], 2) + np.bitwise_not(a[1])"),
+    ("np_ufunc_out_array", "void(float64[:, ::1], float64[::1], float64[::1])", "@cuda.jit\ndef k(o, a, b):\n    np.sin(a, o[0])\n    np.maximum(a, b, o[1])\n    np.arctan2(a, b, o[2])"),
+    ("operator_functions", "void(float64[::1], int32[::1])", "import operator\n@cuda.jit\ndef k(o, a):\n    o[0] = operator.add(o[1], a[0]) + operator.lt(a[1], 2) + operator.floordiv(a[0], 3)"),
+    ("match_statement", "void(int64[::1])", "@cuda.jit\ndef k(o):\n    match o[0]:\n        case 1 | 2:\n            o[1] = 10\n        case _:\n            o[1] = -1"),
     ("compare_none_eq", "void(int64[::1])", "@cuda.jit\ndef k(o):\n    o[0] = o[0] == None"),
     // Stored earlier in the function, on a path that returns: Numba compiles the read (its
     // value is undefined where it runs), as numba-cuda's test_ssa `test_unhandled_undefined`.
@@ -600,4 +607,16 @@ fn what_numba_compiles_is_no_rejection() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A `match` statement, which Numba compiles and kernlint does not model yet: not a Numba
+/// error, and the message names the statement and says how to write it instead.
+#[test]
+fn match_statement_is_named_as_unmodeled() {
+    let body = "@cuda.jit\ndef k(o):\n    match o[0]:\n        case 1:\n            o[1] = 10\n";
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "k.py".into(), format!("{HEADER}{body}"));
+    let e = type_function(&db, file, "k", Some("void(int64[::1])")).expect_err("kernlint does not model `match`");
+    assert_eq!(e.kind, ErrorKind::Unmodeled, "{}", e.message);
+    assert!(e.message.contains("`match`") && e.message.contains("`if`/`elif`"), "{}", e.message);
 }

@@ -21,8 +21,8 @@ use crate::analysis::types::{Layout, Object, Scalar, Type};
 use crate::analysis::typing::closures::ClosureCall;
 use crate::analysis::typing::promote::{self, base_scalar, unify, unify_scalar};
 use crate::analysis::typing::{
-    BoundArg, DefTypes, Index, array_index, bind_device_arguments, bind_device_call, find_closure_def, imported_array, python_float,
-    folded_tuple, resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
+    BoundArg, DefTypes, Index, OperatorCall, array_index, bind_device_arguments, bind_device_call, find_closure_def, imported_array, python_float,
+    folded_float, folded_tuple, operator_call, resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
 };
 use crate::analysis::{Db, SourceFile};
 
@@ -1589,6 +1589,7 @@ impl Lower<'_> {
                 let ty = if v > i64::MAX as i128 { Scalar::U64 } else { Scalar::I64 };
                 Ok(self.constant(Constant::Int(v, ty), span))
             }
+            Expr::BinOp(_) if let Some(x) = folded_float(expr) => Ok(self.constant(Constant::Float(x, Scalar::F64), span)),
             Expr::BinOp(b) if let Some(folded) = folded_tuple(b) => self.expr(&folded),
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left)?;
@@ -2539,6 +2540,14 @@ impl Lower<'_> {
                 other => unsupported(&format!("`len` of {other}"), span),
             };
         }
+        if let Some(op) = operator_call(&path)
+            && let [a, b] = args.as_slice()
+        {
+            return match op {
+                OperatorCall::Binary(op) => self.arith(op, *a, *b, rs, span),
+                OperatorCall::Compare(op) => self.compare_pair(op, *a, *b, span),
+            };
+        }
         if path == "builtins.pow"
             && let [a, b] = args.as_slice()
         {
@@ -2688,6 +2697,22 @@ impl Lower<'_> {
                 let x = self.cast(*a, r, span)?;
                 let op = if r == Scalar::Bool { UnaryOp::Not } else { UnaryOp::Invert };
                 self.emit(Op::Unary(op, x), Some(Type::Scalar(r)), span)
+            }
+            // The comparisons compare as the operators do, in the type both operands cast
+            // to (NumPy orders complex numbers, which the operators do not: not modelled).
+            ("greater" | "greater_equal" | "less" | "less_equal" | "equal" | "not_equal", [a, b])
+                if matches!(name, "equal" | "not_equal")
+                    || ![*a, *b].iter().any(|v| scalar(self.ty(*v)).is_some_and(|s| s.is_complex())) =>
+            {
+                let op = match name {
+                    "greater" => CmpOp::Gt,
+                    "greater_equal" => CmpOp::GtE,
+                    "less" => CmpOp::Lt,
+                    "less_equal" => CmpOp::LtE,
+                    "equal" => CmpOp::Eq,
+                    _ => CmpOp::NotEq,
+                };
+                self.compare_pair(op, *a, *b, span)?
             }
             ("logical_not", [a]) => {
                 let t = self.truth(*a, span)?;

@@ -1,7 +1,7 @@
 //! Result types of calls: builtins, `math`, NumPy scalars and ufuncs, CUDA intrinsics,
 //! `numba.cuda.random`, array methods and device functions (reference §3.8, 3.12, 3.13, 4).
 
-use ruff_python_ast as ast;
+use ruff_python_ast::{self as ast, CmpOp, Operator};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::infer::{ErrorKind, Fail, TResult, reject, Ty, Typer, dtype_of, inert, iter_elem, unify_all};
@@ -84,6 +84,19 @@ pub fn call(
             let args = optional_args(p, args, call)?;
             cmath(typer, name, &args, kwargs, range)
         }
+        // `operator.add(a, b)` is `a + b`: Numba types both with the same template.
+        Ty::Path(p) if let Some(op) = operator_call(p) => {
+            let ([a, b], []) = (args, kwargs) else {
+                return reject(ErrorKind::Numba, format!("`{p}` takes two positional arguments"), range);
+            };
+            match op {
+                OperatorCall::Binary(op) => typer.binop(op, a, b, range),
+                OperatorCall::Compare(op) => {
+                    typer.compare(op, a, b, range)?;
+                    Ok(Ty::scalar(Scalar::Bool))
+                }
+            }
+        }
         Ty::Path(p) => {
             let args = optional_args(p, args, call)?;
             call_path(p, &args, kwargs, range)
@@ -103,6 +116,53 @@ pub fn call(
         }
         other => err(format!("{} is not callable", describe(other)), range),
     }
+}
+
+/// The inputs of a NumPy ufunc numba-cuda's ufunc table compiles (over arrays too, given
+/// the output array); `None` for the others.
+fn ufunc_inputs(name: &str) -> Option<usize> {
+    Some(match name {
+        "sin" | "cos" | "tan" | "arcsin" | "arccos" | "arctan" | "sinh" | "cosh" | "tanh" | "arcsinh" | "arccosh" | "arctanh"
+        | "deg2rad" | "radians" | "rad2deg" | "degrees" | "log" | "log2" | "log10" | "logical_not" | "isnan" | "conjugate"
+        | "invert" | "bitwise_not" => 1,
+        "arctan2" | "hypot" | "greater" | "greater_equal" | "less" | "less_equal" | "not_equal" | "equal" | "logical_and"
+        | "logical_or" | "logical_xor" | "maximum" | "minimum" | "fmax" | "fmin" | "divide" | "true_divide" | "bitwise_and"
+        | "bitwise_or" | "bitwise_xor" | "left_shift" | "right_shift" => 2,
+        _ => return None,
+    })
+}
+
+/// A function of Python's `operator` module that is a binary operator or a comparison.
+pub enum OperatorCall {
+    Binary(Operator),
+    Compare(CmpOp),
+}
+
+pub fn operator_call(path: &str) -> Option<OperatorCall> {
+    use Operator::*;
+    let name = path.strip_prefix("operator.")?;
+    let compare = |op| Some(OperatorCall::Compare(op));
+    Some(OperatorCall::Binary(match name {
+        "add" => Add,
+        "sub" => Sub,
+        "mul" => Mult,
+        "truediv" => Div,
+        "floordiv" => FloorDiv,
+        "mod" => Mod,
+        "pow" => Pow,
+        "lshift" => LShift,
+        "rshift" => RShift,
+        "and_" => BitAnd,
+        "or_" => BitOr,
+        "xor" => BitXor,
+        "lt" => return compare(CmpOp::Lt),
+        "le" => return compare(CmpOp::LtE),
+        "gt" => return compare(CmpOp::Gt),
+        "ge" => return compare(CmpOp::GtE),
+        "eq" => return compare(CmpOp::Eq),
+        "ne" => return compare(CmpOp::NotEq),
+        _ => return None,
+    }))
 }
 
 /// The arguments of a call of `path` with each optional one (`OptionalType(int64)`) as the
@@ -1198,6 +1258,15 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
             ("asarray", ..) => return err(format!("kernlint does not implement `np.{name}` of an array yet"), range),
             _ => {}
         }
+        // A ufunc numba-cuda compiles over arrays when the output array is passed positionally
+        // (`np.sin(a, out)`): not modelled, but no Numba error.
+        if let Some(inputs) = ufunc_inputs(name)
+            && args.len() == inputs + 1
+            && args.iter().all(|a| a.value().is_some_and(|t| t.is_array() || t.as_scalar().is_some()))
+            && args.last().and_then(Ty::value).is_some_and(Type::is_array)
+        {
+            return err(format!("kernlint does not support `np.{name}` over arrays (with an output array) yet: loop over the elements"), range);
+        }
         return reject(
             ErrorKind::Numba,
             format!(
@@ -1276,12 +1345,12 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
             arity(args, 2, 2, name, range)?;
             promote::unify_scalar(scalars[0], scalars[1])
         }
-        "round" => match scalars.first() {
-            Some(s) if s.is_float() => Scalar::F64,
-            Some(s) if s.is_unsigned_int() => Scalar::U64,
-            Some(_) => Scalar::I64,
-            None => return err("np.round needs an argument", range),
-        },
+        // Numba types it, but its implementation calls `llvm.rint`, which NVVM refuses.
+        "round" => {
+            return Err(numba(
+                "Numba's CUDA target cannot compile np.round (NVVM rejects its IR: nvvmError ERROR_INVALID_IR): use round(x) or round(x, ndigits)".into(),
+            ));
+        }
         // The integer ufuncs have loops for integers and bools only.
         "bitwise_and" | "bitwise_or" | "bitwise_xor" | "left_shift" | "right_shift" | "invert" | "bitwise_not" => {
             let unary = matches!(name, "invert" | "bitwise_not");

@@ -1357,11 +1357,18 @@ impl<'c, 'a> Typer<'c, 'a> {
                 self.closure_def(d, &env)?;
             }
             Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Global(_) | Stmt::Nonlocal(_) => {}
+            Stmt::Match(m) => {
+                return err("kernlint does not support `match` statements yet (Numba compiles them): write the cases as `if`/`elif`", m.range);
+            }
             other => {
-                return err(
-                    "this statement is not supported in a CUDA kernel",
-                    other.range(),
-                );
+                let what = match other {
+                    Stmt::Try(_) => "`try`",
+                    Stmt::With(_) => "`with`",
+                    Stmt::ClassDef(_) => "a `class` statement",
+                    Stmt::Delete(_) => "`del`",
+                    _ => "this statement",
+                };
+                return err(format!("{what} is not supported in a CUDA kernel"), other.range());
             }
         }
         Ok(Some(env))
@@ -2610,7 +2617,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         })
     }
 
-    fn compare(&mut self, op: CmpOp, l: &Ty, r: &Ty, range: TextRange) -> TResult<()> {
+    pub(super) fn compare(&mut self, op: CmpOp, l: &Ty, r: &Ty, range: TextRange) -> TResult<()> {
         if matches!(op, CmpOp::Is | CmpOp::IsNot) {
             return Ok(());
         }
@@ -3016,6 +3023,11 @@ fn fold_cpython_const(expr: &Expr) -> Option<ConstValue> {
                 (Operator::Pow, ConstValue::Int(x), ConstValue::Int(y)) if *y >= 0 => {
                     x.checked_pow(u32::try_from(*y).ok()?).map(ConstValue::Int)
                 }
+                // Python's int power with a negative exponent is a float (`10 ** -6` is 1e-06);
+                // `0 ** -1` raises, so CPython leaves it to run time.
+                (Operator::Pow, ConstValue::Int(x), ConstValue::Int(y)) if *x != 0 => {
+                    Some(ConstValue::Float((*x as f64).powf(*y as f64)))
+                }
                 (Operator::LShift, ConstValue::Int(x), ConstValue::Int(y)) if (0..127).contains(y) => {
                     x.checked_mul(1i128 << y).map(ConstValue::Int)
                 }
@@ -3066,11 +3078,22 @@ pub fn folded_tuple(b: &ast::ExprBinOp) -> Option<Expr> {
 /// The literal type of an operation CPython folds into an int or bool constant (`1 + 1`:
 /// `Literal[int](2)`, `not 0`: `Literal[bool](True)`), which Numba loads as a literal. Only
 /// in the int64 and uint64 ranges (`2**63` is a uint64 literal: `print(2**63)` is `%llu`):
-/// beyond them the operation keeps the type it is typed as.
+/// beyond them the operation keeps the type it is typed as. A float constant is a float64
+/// (`2 ** -2`, which Numba would type as an int64 power).
 fn folded_literal(expr: &Expr) -> Option<Ty> {
     match cpython_const(expr)? {
         ConstValue::Int(v) if i64::try_from(v).is_ok() || u64::try_from(v).is_ok() => Some(Ty::Val(Type::IntLiteral(v))),
         ConstValue::Bool(b) => Some(Ty::Val(Type::BoolLiteral(b))),
+        ConstValue::Float(_) => Some(Ty::scalar(Scalar::F64)),
+        _ => None,
+    }
+}
+
+/// The float CPython folds an int to a negative int power into (`10 ** -6`), which the
+/// int64 power Numba would otherwise compute does not give.
+pub fn folded_float(expr: &Expr) -> Option<f64> {
+    match (expr, cpython_const(expr)?) {
+        (Expr::BinOp(b), ConstValue::Float(x)) if b.op == Operator::Pow => Some(x),
         _ => None,
     }
 }

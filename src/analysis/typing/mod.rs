@@ -26,8 +26,8 @@ use super::syntax::parse_module;
 use super::types::Type;
 use super::{Db, SourceFile};
 
-pub use calls::{python_float, selected_params};
-pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, bind_device_arguments, imported_array, folded_tuple};
+pub use calls::{OperatorCall, operator_call, python_float, selected_params};
+pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, bind_device_arguments, imported_array, folded_float, folded_tuple};
 
 /// What typing one function produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
