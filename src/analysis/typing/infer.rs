@@ -3159,11 +3159,8 @@ fn const_binop(op: Operator, a: &ConstValue, b: &ConstValue) -> Option<ConstValu
         Operator::Sub => x - y,
         Operator::Mult => x * y,
         Operator::Div if y != 0.0 => x / y,
-        Operator::FloorDiv if y != 0.0 => (x / y).floor(),
-        Operator::Mod if y != 0.0 => {
-            let m = x % y;
-            if m != 0.0 && (m < 0.0) != (y < 0.0) { m + y } else { m }
-        }
+        Operator::FloorDiv if y != 0.0 => crate::analysis::ir::math::floor_div(x, y),
+        Operator::Mod if y != 0.0 => crate::analysis::ir::math::floor_mod(x, y),
         _ => return None,
     }))
 }
@@ -3536,5 +3533,25 @@ fn int_enum_value(ty: Ty) -> Ty {
     match ty {
         Ty::Val(Type::Enum { int: true, .. }) => Ty::scalar(Scalar::I64),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_constants_floor_divide_and_wrap_as_python() {
+        let float = |op, x: f64, y: f64| match const_binop(op, &ConstValue::Float(x), &ConstValue::Float(y)) {
+            Some(ConstValue::Float(v)) => v.to_bits(),
+            other => panic!("{other:?}"),
+        };
+        // Python: 1 // 0.1 == 9.0 (fmod is exact; floor(1 / 0.1) would be 10.0).
+        assert_eq!(float(Operator::FloorDiv, 1.0, 0.1), 9.0f64.to_bits());
+        assert_eq!(float(Operator::FloorDiv, -7.5, 2.0), (-4.0f64).to_bits());
+        assert_eq!(float(Operator::Mod, 1.0, 0.1), 0.09999999999999995f64.to_bits());
+        assert_eq!(float(Operator::Mod, -1.0, 0.1), 5.551115123125783e-17f64.to_bits());
+        // A zero remainder takes the divisor's sign: 0.0 % -1.0 is -0.0.
+        assert_eq!(float(Operator::Mod, 0.0, -1.0), (-0.0f64).to_bits());
     }
 }
