@@ -1257,11 +1257,48 @@ pub fn module_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Eval<Hos
 /// The arrays a module-level assignment binds, into `arrays` (a name bound to anything else
 /// is removed); with `only`, the arrays of those names only.
 fn bind_arrays(stmt: &Stmt, lookup: &dyn NameLookup, arrays: &mut BTreeMap<String, Eval<HostArray>>, only: Option<&BTreeSet<String>>, host: &HostFunctions) {
+    if let Some(name) = changed_array(stmt, arrays) {
+        if only.is_none_or(|only| only.contains(name)) && matches!(arrays.get(name), Some(Ok(_))) {
+            let changed = if let Stmt::Expr(e) = stmt {
+                Err(format!("kernlint does not follow the module-level call `{}`, which may change `{name}` in place at import", source(&e.value)))
+            } else {
+                host.reset();
+                let names = ArrayLookup { names: lookup, arrays, host };
+                let ctx = Ctx { module: &names, module_arrays: arrays, host };
+                interp::module_store(ctx, &names, arrays, name, stmt).map_err(|why| format!("a module-level statement changes `{name}` in place at import: {why}"))
+            };
+            arrays.insert(name.to_string(), changed);
+        }
+        return;
+    }
     let (targets, value): (Vec<&Expr>, &Expr) = match stmt {
         Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
         Stmt::AnnAssign(a) if let Some(value) = &a.value => (vec![&*a.target], value),
         _ => return,
     };
+    // `EXP, LOG = tables()`: the arrays of a host function's tuple.
+    if let [Expr::Tuple(t)] = &targets[..]
+        && t.elts.iter().all(|e| matches!(e, Expr::Name(_)))
+    {
+        let names: Vec<&str> = t.elts.iter().filter_map(|e| if let Expr::Name(n) = e { Some(n.id.as_str()) } else { None }).collect();
+        if only.is_some_and(|only| !names.iter().any(|n| only.contains(*n))) {
+            return;
+        }
+        host.reset();
+        let items = {
+            let lookup = ArrayLookup { names: lookup, arrays, host };
+            let ctx = Ctx { module: &lookup, module_arrays: arrays, host };
+            interp::unpacked_call(ctx, &lookup, arrays, value)
+        };
+        for (k, name) in names.iter().enumerate() {
+            match &items {
+                Some(Ok(items)) if items.len() == names.len() && let HostValue::Array(a) = &items[k] => arrays.insert(name.to_string(), Ok(a.clone())),
+                Some(Err(why)) => arrays.insert(name.to_string(), Err(why.clone())),
+                _ => arrays.remove(*name),
+            };
+        }
+        return;
+    }
     let names: Vec<&str> = targets.iter().filter_map(|t| if let Expr::Name(n) = t { Some(n.id.as_str()) } else { None }).collect();
     if names.is_empty() {
         return;
@@ -1279,6 +1316,32 @@ fn bind_arrays(stmt: &Stmt, lookup: &dyn NameLookup, arrays: &mut BTreeMap<Strin
             Some(r) => arrays.insert(name.to_string(), r.clone()),
             None => arrays.remove(name),
         };
+    }
+}
+
+/// The module array a module-level statement writes into (`T[i] = v`, `T += 1`,
+/// `T.fill(0)`), if any.
+fn changed_array<'s>(stmt: &'s Stmt, arrays: &BTreeMap<String, Eval<HostArray>>) -> Option<&'s str> {
+    let base = |mut e: &'s Expr| {
+        while let Expr::Subscript(s) = e {
+            e = &s.value;
+        }
+        match e {
+            Expr::Name(n) if arrays.contains_key(n.id.as_str()) => Some(n.id.as_str()),
+            _ => None,
+        }
+    };
+    match stmt {
+        Stmt::Assign(a) => a.targets.iter().filter(|t| matches!(t, Expr::Subscript(_))).find_map(base),
+        Stmt::AugAssign(a) => base(&a.target),
+        Stmt::Expr(e) => match &*e.value {
+            Expr::Call(c) => match &*c.func {
+                Expr::Attribute(m) => base(&m.value),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
     }
 }
 

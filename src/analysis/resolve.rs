@@ -358,6 +358,7 @@ fn builtin_call(name: &str, args: Vec<ConstValue>) -> Option<ConstValue> {
             i => Some(i),
         },
         ("bool", [x]) => truthiness(x).map(ConstValue::Bool),
+        ("ord", [ConstValue::Str(s)]) if s.chars().count() == 1 => s.chars().next().map(|c| ConstValue::Int(c as i128)),
         ("abs", [x]) => match number(x)? {
             ConstValue::Int(i) => Some(ConstValue::Int(i.abs())),
             ConstValue::Float(f) => Some(ConstValue::Float(f.abs())),

@@ -579,7 +579,11 @@ pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
                 (None, Expr::Call(call)) => dotted_name(&call.func),
                 _ => None,
             };
-            for target in targets {
+            let unpacked = match &targets[..] {
+                [Expr::Tuple(t)] if host_function.is_some() => &t.elts[..],
+                _ => &targets[..],
+            };
+            for target in unpacked {
                 let Expr::Name(n) = target else { continue };
                 let name = n.id.as_str();
                 scope.calls.remove(name);

@@ -156,6 +156,30 @@ pub fn host_value(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, E
     }
 }
 
+/// The module array `name` after the module-level statement `stmt` writes into it
+/// (`DECODE[ALPHABET] = ...`, `T += 1`): Numba captures a global array's values when it
+/// compiles, after the module ran.
+pub fn module_store(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>, name: &str, stmt: &Stmt) -> Eval<HostArray> {
+    let a = match arrays.get(name) {
+        Some(Ok(a)) => a,
+        Some(Err(why)) => return Err(why.clone()),
+        None => return super::unknown(format_args!("`{name}`")),
+    };
+    if a.data.as_ref().is_some_and(|d| Arc::strong_count(d) > 1) {
+        return super::unknown(format_args!("a write into `{name}`, whose elements another name or view shares"));
+    }
+    let mut frame = Frame::new(ctx, lookup, arrays, &[]);
+    // A copy of its own, so that the write leaves the map's (shared) elements alone.
+    let mut own = a.clone();
+    own.data = own.data.map(|d| Arc::new((*d).clone()));
+    frame.arrays.insert(name.to_string(), Ok(own));
+    frame.exec(std::slice::from_ref(stmt))?;
+    match frame.arrays.remove(name) {
+        Some(r) => r,
+        None => super::unknown(format_args!("a statement that makes `{name}` a number")),
+    }
+}
+
 /// `a.sum()`, `a.max()`, `a.min()` of a real array, as NumPy reduces it: a NumPy scalar.
 fn reduce(a: &HostArray, how: &str) -> Eval<ConstValue> {
     let Some(items) = a.elements(false) else {
@@ -226,6 +250,22 @@ fn pairwise_sum<F: num_traits::Float>(a: &[F]) -> F {
 /// Calls the host function `def` with the arguments of `call`, evaluated in the caller's
 /// scope (`lookup`, `arrays`).
 fn run(ctx: Ctx, def: &ast::StmtFunctionDef, call: &ast::ExprCall, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>) -> Eval<HostValue> {
+    run_frame(ctx, def, call, lookup, arrays).map(|(v, _)| v)
+}
+
+/// The items of the tuple a module-level call of a host function returns
+/// (`GF_EXP, GF_LOG = gf_tables()`), which may be arrays.
+pub fn unpacked_call(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>, value: &Expr) -> Option<Eval<Vec<HostValue>>> {
+    let Expr::Call(call) = value else { return None };
+    let def = ctx.host.callee(call, lookup)?;
+    Some(run_frame(ctx, def, call, lookup, arrays).and_then(|(v, items)| match (v, items) {
+        (_, Some(items)) => Ok(items),
+        (HostValue::Const(ConstValue::Tuple(items)), None) => Ok(items.into_iter().map(HostValue::Const).collect()),
+        _ => super::unknown(format_args!("the result of `{}(...)` as a tuple", def.name)),
+    }))
+}
+
+fn run_frame(ctx: Ctx, def: &ast::StmtFunctionDef, call: &ast::ExprCall, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>) -> Eval<(HostValue, Option<Vec<HostValue>>)> {
     let name = def.name.as_str();
     let why = |what: &str| format!("kernlint does not evaluate the host function `{name}` {what}");
     let params = &def.parameters;
@@ -266,8 +306,8 @@ fn run(ctx: Ctx, def: &ast::StmtFunctionDef, call: &ast::ExprCall, lookup: &dyn 
     let flow = frame.exec(&def.body);
     ctx.host.depth.set(ctx.host.depth.get() - 1);
     match flow.map_err(|e| format!("in the host function `{name}`: {e}"))? {
-        Flow::Return(v) => Ok(v),
-        _ => Ok(HostValue::Const(ConstValue::None)),
+        Flow::Return(v) => Ok((v, frame.returned)),
+        _ => Ok((HostValue::Const(ConstValue::None), None)),
     }
 }
 
@@ -349,6 +389,13 @@ fn value_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<Ho
                 let v = scalar_in(ctx, lookup, arrays, &u.operand)?;
                 HostValue::Const(ConstValue::Bool(!truthiness(&v).ok_or("a condition kernlint cannot decide")?))
             }
+            // `p ^ (0x1B if p & 0x80 else 0)`: operands the folding above cannot compute.
+            Expr::BinOp(b) => match (value_in(ctx, lookup, arrays, &b.left)?, value_in(ctx, lookup, arrays, &b.right)?) {
+                (HostValue::Const(l), HostValue::Const(r)) => {
+                    HostValue::Const(binop(b.op, l, r).ok_or_else(|| format!("kernlint cannot evaluate `{}`", source(e)))?)
+                }
+                _ => HostValue::Array(ev.eval(e)?),
+            },
             Expr::If(i) => {
                 let test = scalar_in(ctx, lookup, arrays, &i.test)?;
                 let branch = if truthiness(&test).ok_or("a condition kernlint cannot decide")? { &i.body } else { &i.orelse };
@@ -388,6 +435,8 @@ struct Frame<'c> {
     /// The names the body assigns: local throughout it, unbound until assigned.
     assigned: BTreeSet<String>,
     arrays: BTreeMap<String, Eval<HostArray>>,
+    /// The items of the tuple the function returned (`return exp, log`).
+    returned: Option<Vec<HostValue>>,
 }
 
 /// What a local name not yet assigned is bound to (Python's `UnboundLocalError` on a read).
@@ -428,7 +477,7 @@ impl<'c> Frame<'c> {
             }
         });
         let arrays = arrays.iter().filter(|(k, _)| !assigned.contains(*k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-        Self { ctx, outer, locals: BTreeMap::new(), assigned, arrays }
+        Self { ctx, outer, locals: BTreeMap::new(), assigned, arrays, returned: None }
     }
 
     fn value(&self, e: &Expr) -> Eval<HostValue> {
@@ -486,9 +535,22 @@ impl<'c> Frame<'c> {
             return super::unknown(format_args!("an assignment into `{name}[...]` (not a local array)"));
         };
         let dtype = a.dtype;
-        let view = Evaluator { lookup: self, arrays: &self.arrays }.subscript(a, index)?;
-        let positions = view.positions(false);
-        drop(view);
+        // `table[codes] = v`, `table[[0xC0, 0xC1]] = v`: 1-D integer indices (NumPy's fancy
+        // indexing).
+        let fancy = |ix: &[ConstValue]| {
+            ix.iter()
+                .map(|k| match k {
+                    ConstValue::Int(k) if (-a.shape[0] as i128..a.shape[0] as i128).contains(k) => Ok(a.offset + a.strides[0] * (*k as i64).rem_euclid(a.shape[0])),
+                    _ => Err(format!("an index in `{}` is no integer in bounds for `{name}` (NumPy's IndexError)", source(index))),
+                })
+                .collect::<Eval<Vec<i64>>>()
+        };
+        let array_index = is_array_of_known(index, &self.arrays) || is_host_array_expr(index, self) || matches!(index, Expr::List(_));
+        let positions = match if array_index { Some(self.value(index)?) } else { None } {
+            Some(HostValue::Array(ix)) if a.shape.len() == 1 && ix.shape.len() == 1 && ix.dtype.is_int() => fancy(&ix.elements(false).ok_or("an index array too large to hold")?)?,
+            Some(HostValue::Const(ConstValue::Tuple(ix))) if a.shape.len() == 1 => fancy(&ix)?,
+            _ => Evaluator { lookup: self, arrays: &self.arrays }.subscript(a, index)?.positions(false),
+        };
         let values: Vec<ConstValue> = match v {
             HostValue::Const(ConstValue::NumpyScalar(s, inner)) => vec![cast(&inner, s, dtype)?; positions.len()],
             HostValue::Const(c) => vec![store(&c, dtype)?; positions.len()],
@@ -532,9 +594,13 @@ impl<'c> Frame<'c> {
                 }
                 Stmt::Assign(a) => {
                     let v = self.value(&a.value)?;
-                    for t in &a.targets {
+                    // The last target takes the value itself: `t[k:] = t[:n]` writes into `t`
+                    // once nothing else holds its elements.
+                    let (last, first) = a.targets.split_last().expect("an assignment has a target");
+                    for t in first {
                         self.assign(t, v.clone())?;
                     }
+                    self.assign(last, v)?;
                 }
                 Stmt::AnnAssign(a) if let Some(value) = &a.value => {
                     let v = self.value(value)?;
@@ -542,6 +608,11 @@ impl<'c> Frame<'c> {
                 }
                 Stmt::AugAssign(a) => self.augmented(a)?,
                 Stmt::Return(r) => {
+                    // `return exp, log`: the items, for `EXP, LOG = tables()` (a tuple of
+                    // arrays is no constant).
+                    if let Some(Expr::Tuple(t)) = r.value.as_deref() {
+                        self.returned = Some(t.elts.iter().map(|e| self.value(e)).collect::<Eval<_>>()?);
+                    }
                     let v = match &r.value {
                         Some(e) => self.value(e)?,
                         None => HostValue::Const(ConstValue::None),
@@ -635,6 +706,22 @@ impl<'c> Frame<'c> {
     /// `x op= v`: an array changes in place (the result cast back to its dtype under NumPy's
     /// `same_kind` rule); a number is rebound.
     fn augmented(&mut self, a: &ast::StmtAugAssign) -> Eval<()> {
+        // `t[i] += v`: `t[i] = t[i] + v`, the sum cast back into the array.
+        if let Expr::Subscript(sub) = &*a.target
+            && let Expr::Name(n) = &*sub.value
+        {
+            let out = match (self.value(&a.target)?, self.value(&a.value)?) {
+                (HostValue::Const(x), HostValue::Const(y)) => HostValue::Const(
+                    binop(a.op, x, y).ok_or_else(|| format!("kernlint cannot evaluate `{}[...] {}= ...`", n.id, a.op.as_str()))?,
+                ),
+                (HostValue::Array(x), rhs) => {
+                    let (r, weak) = operand(rhs)?;
+                    HostValue::Array(Evaluator { lookup: self, arrays: &self.arrays }.arith(a.op, x, r, weak.then_some(true))?)
+                }
+                _ => return super::unknown(format_args!("`{}[...] {}= ...` with an array on the right", n.id, a.op.as_str())),
+            };
+            return self.store_into(n.id.as_str(), &sub.slice, out);
+        }
         let Expr::Name(n) = &*a.target else {
             return super::unknown(format_args!("an augmented assignment to `{}`", source(&a.target)));
         };
