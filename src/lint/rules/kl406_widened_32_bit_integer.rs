@@ -10,7 +10,9 @@
 //!   the whole function;
 //! - a multiply or left shift of a 32-bit value (a cast, an int32/uint32 array element, a
 //!   variable first assigned one) whose 64-bit result is then shifted right (hash mixing,
-//!   xorshift), or, for unsigned values, reduced with `%`/`//` or converted to a float.
+//!   xorshift), or, for unsigned values, reduced with `%`/`//` or converted to a float;
+//! - `cuda.clz` or `cuda.brev` of a bit operation on 32-bit values (`cuda.clz(z | uint32(1))`):
+//!   the operation is 64-bit, so the intrinsic counts or reverses 64 bits.
 //!
 //! Each variable or widening operation is reported once. A widened value that is only used
 //! as an index, compared, or stored into a 32-bit array (the store keeps the low 32 bits,
@@ -185,6 +187,9 @@ impl<'a> Checker<'_, 'a> {
             }
             origins.push((expr, sides.contains(&Some(Scalar::U32))));
         }
+        for expr in &self.flow.exprs {
+            out.extend(self.bit_count_finding(expr, &reported));
+        }
         for (origin, unsigned) in origins {
             let (vars, sink) = self.follow(origin, unsigned);
             let Some(sink) = sink else { continue };
@@ -198,6 +203,45 @@ impl<'a> Checker<'_, 'a> {
             out.push(self.origin_finding(def, origin, unsigned, var, &sink));
         }
         out
+    }
+
+    /// `cuda.clz(z | uint32(1))`, `cuda.brev(a ^ b)`: bit operations on 32-bit values, which
+    /// Numba widens, passed to an intrinsic that works on every bit of its operand's width.
+    fn bit_count_finding(&self, expr: &'a Expr, reported: &HashSet<&str>) -> Option<Diagnostic> {
+        let Expr::Call(call) = expr else { return None };
+        let intrinsic = self.ctx.path(&call.func)?;
+        let (name, effect) = match intrinsic.as_str() {
+            "numba.cuda.clz" => ("clz", "counts the leading zeros of 64 bits: 32 more than the 32-bit value has"),
+            "numba.cuda.brev" => ("brev", "reverses 64 bits: the 32-bit value's bits land in the upper half"),
+            _ => return None,
+        };
+        let [arg] = call.arguments.args.as_ref() else { return None };
+        let Expr::BinOp(b) = arg else { return None };
+        if !self.scalar(arg).is_some_and(wide) || !matches!(b.op, Operator::BitOr | Operator::BitXor | Operator::BitAnd | Operator::Add | Operator::Sub) {
+            return None;
+        }
+        let literal32 = |e: &Expr| matches!(self.types.expressions.get(&key(e.range())), Some(crate::analysis::types::Type::IntLiteral(v)) if (0..=0xFFFF_FFFF).contains(v));
+        let operands = [&*b.left, &*b.right];
+        let narrow_sides: Vec<Scalar> = operands.iter().filter_map(|o| self.narrow_operand(o)).collect();
+        if narrow_sides.is_empty() || !operands.iter().all(|o| self.narrow_operand(o).is_some() || literal32(o)) {
+            return None;
+        }
+        if operands.iter().any(|o| matches!(o, Expr::Name(n) if reported.contains(n.id.as_str()))) {
+            return None;
+        }
+        let ty = if narrow_sides.contains(&Scalar::U32) { "uint32" } else { "int32" };
+        let text = &self.ctx.text[arg.range()];
+        let mut d = Diagnostic::new(
+            "KL406",
+            arg.range(),
+            format!("`{}` is 64-bit in Numba (it widens {ty} operands, even of `{}`), so `cuda.{name}` {effect}", snippet(text), b.op.as_str()),
+        )
+        .warning()
+        .note(NOTE);
+        if let Some(cast) = type_spelling(self.ctx, self.locals, ty) {
+            d = d.unsafe_fix(format!("Make the operand {ty} again: `{cast}(...)`"), vec![Edit { range: arg.range(), content: format!("{cast}({text})") }]);
+        }
+        Some(d)
     }
 
     /// The variables a widened value reaches through operations that keep its low bits, and
