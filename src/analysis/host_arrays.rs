@@ -1334,9 +1334,10 @@ fn changed_array<'s>(stmt: &'s Stmt, arrays: &BTreeMap<String, Eval<HostArray>>)
     match stmt {
         Stmt::Assign(a) => a.targets.iter().filter(|t| matches!(t, Expr::Subscript(_))).find_map(base),
         Stmt::AugAssign(a) => base(&a.target),
+        // Methods that change the elements; others (`T.setflags(write=False)`) leave them.
         Stmt::Expr(e) => match &*e.value {
             Expr::Call(c) => match &*c.func {
-                Expr::Attribute(m) => base(&m.value),
+                Expr::Attribute(m) if matches!(m.attr.as_str(), "fill" | "sort" | "put" | "itemset" | "resize" | "partition" | "byteswap" | "setfield") => base(&m.value),
                 _ => None,
             },
             _ => None,

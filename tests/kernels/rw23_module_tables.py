@@ -5,7 +5,8 @@
 # as `np.full` made it, ignoring the module-level writes into it (`DECODE[ALPHABET] = ...`,
 # `DECODE[PAD] = 0`, `DECODE[[...]] = ...`, `DECODE[-1] += 2`): every decoded byte was wrong.
 # It also refused the Reed-Solomon tables unpacked from a host function's tuple
-# (`GF_EXP, GF_LOG = gf_tables()`, whose `exp[255:] = exp[:255]` it refused as well).
+# (`GF_EXP, GF_LOG = gf_tables()`, whose `exp[255:] = exp[:255]` it refused as well), and
+# `DECODE.setflags(write=False)` must not count as a change of the table.
 import numpy as np
 from numba import cuda
 
@@ -43,6 +44,8 @@ DECODE[ALPHABET] = np.arange(64, dtype=np.uint8)
 DECODE[PAD] = 0
 DECODE[[0xC0, 0xC1]] = 77
 DECODE[-1] += 2
+# Made read-only once finished: the elements stay as they are.
+DECODE.setflags(write=False)
 
 
 @cuda.jit
