@@ -265,9 +265,6 @@ impl Backend {
         Publisher { client: self.client.clone(), state: self.state.clone(), config: self.config.clone(), encoding: self.encoding() }
     }
 
-    /// Publish diagnostics for `version` in a task of its own: the debounce delay and the
-    /// analysis never hold up the messages that follow (the transport handles only a few
-    /// at a time, and a burst of edits would otherwise queue every request behind them).
     /// A text document or a notebook (its code cells joined) opened: analysed as one file
     /// at the URI's path, its imports loaded, diagnostics published at once.
     fn open_document(&self, uri: Uri, text: String, version: i32, notebook: Option<OpenNotebook>) {
@@ -283,6 +280,9 @@ impl Backend {
         self.spawn_publish(uri, version, Duration::ZERO);
     }
 
+    /// Publish diagnostics for `version` in a task of its own: the debounce delay and the
+    /// analysis never hold up the messages that follow (the transport handles only a few
+    /// at a time, and a burst of edits would otherwise queue every request behind them).
     fn spawn_publish(&self, uri: Uri, version: i32, delay: Duration) {
         tokio::spawn(self.publisher().publish(uri, version, delay));
     }

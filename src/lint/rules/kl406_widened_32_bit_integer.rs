@@ -156,12 +156,17 @@ impl<'a> Checker<'_, 'a> {
         self.scalar(expr).filter(|s| narrow(*s))
     }
 
+    /// An integer literal in 0..2**32, `None` for what is no literal.
+    fn literal32(&self, expr: &Expr) -> Option<bool> {
+        match self.types.expressions.get(&key(expr.range())) {
+            Some(crate::analysis::types::Type::IntLiteral(v)) => Some((0..=0xFFFF_FFFF).contains(v)),
+            _ => None,
+        }
+    }
+
     /// `x & 0xFFFF`, `x & uint32(m)`: the result fits in 32 bits.
     fn mask32(&self, expr: &Expr) -> bool {
-        match self.types.expressions.get(&key(expr.range())) {
-            Some(crate::analysis::types::Type::IntLiteral(v)) => (0..=0xFFFF_FFFF).contains(v),
-            _ => matches!(self.scalar(expr), Some(Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::Bool)),
-        }
+        self.literal32(expr).unwrap_or_else(|| matches!(self.scalar(expr), Some(Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::Bool)))
     }
 
     fn findings(&self, def: &'a StmtFunctionDef) -> Vec<Diagnostic> {
@@ -220,10 +225,10 @@ impl<'a> Checker<'_, 'a> {
         if !self.scalar(arg).is_some_and(wide) || !matches!(b.op, Operator::BitOr | Operator::BitXor | Operator::BitAnd | Operator::Add | Operator::Sub) {
             return None;
         }
-        let literal32 = |e: &Expr| matches!(self.types.expressions.get(&key(e.range())), Some(crate::analysis::types::Type::IntLiteral(v)) if (0..=0xFFFF_FFFF).contains(v));
         let operands = [&*b.left, &*b.right];
-        let narrow_sides: Vec<Scalar> = operands.iter().filter_map(|o| self.narrow_operand(o)).collect();
-        if narrow_sides.is_empty() || !operands.iter().all(|o| self.narrow_operand(o).is_some() || literal32(o)) {
+        let sides = operands.map(|o| self.narrow_operand(o));
+        let narrow_sides: Vec<Scalar> = sides.iter().flatten().copied().collect();
+        if narrow_sides.is_empty() || !operands.iter().zip(&sides).all(|(o, s)| s.is_some() || self.literal32(o) == Some(true)) {
             return None;
         }
         if operands.iter().any(|o| matches!(o, Expr::Name(n) if reported.contains(n.id.as_str()))) {
