@@ -3,10 +3,10 @@
 # words, SplitMix64 seeding, PCG32 streams (one generator per thread, state advanced by a
 # device function that returns (state, output)), and an xorshift64* generator.
 # Numba accepts: fnv1a_rows, xxhash32_words, splitmix64_fill, pcg32_fill, xorshift64s_fill.
-# Known real bugs:
-#   line 126: xorshift64s_fill multiplies the uint64 state by the int64 literal
-#            2685821657736338717: Numba types uint64 * int64 as float64, so the "random" output
-#            is a rounded double converted back (low bits lost, not the xorshift64* sequence).
+# Known real bugs: none. (xorshift64s_fill multiplies the uint64 state by the int64 literal
+#   2685821657736338717: Numba types uint64 * int64 as int64, not float64 (its typemap has
+#   `$binop_mul` int64), so the product wraps as a uint64 one would and the store into the uint64
+#   array keeps its bits: the output is the xorshift64* sequence.)
 import numpy as np
 from numba import cuda, uint32, uint64
 from numba import types
