@@ -97,12 +97,33 @@ pub fn scalar_type_of_path(path: &str) -> Option<Scalar> {
     if let Some(name) = path.strip_prefix("numpy.") {
         return Scalar::from_numpy_name(name);
     }
+    if missing_numba_scalar(path) {
+        return None;
+    }
     let name = path
         .strip_prefix("numba.types.")
         .or_else(|| path.strip_prefix("numba.cuda.types."))
         .or_else(|| path.strip_prefix("numba.cuda."))
         .or_else(|| path.strip_prefix("numba."))?;
     Scalar::from_name(name)
+}
+
+/// Whether `path` names a scalar type of `numba.types` that the module it is written
+/// from does not export: `numba` and `numba.cuda` re-export only the public names, without
+/// `float16` (`from numba import float16` is an `ImportError`) and the `c_`/`np_`/`py_`
+/// aliases; `numba.types` has no `bfloat16` (only `numba.cuda.types` does).
+pub fn missing_numba_scalar(path: &str) -> bool {
+    let (module, name) = path.rsplit_once('.').unwrap_or(("", path));
+    if Scalar::from_name(name).is_none() {
+        return false;
+    }
+    let private = name.starts_with("c_") || name.starts_with("np_") || name.starts_with("py_");
+    match module {
+        "numba" => private || matches!(name, "float16" | "f2" | "bfloat16"),
+        "numba.cuda" => private || matches!(name, "float16" | "f2"),
+        "numba.types" => name == "bfloat16",
+        _ => false,
+    }
 }
 
 /// Fold an expression to a compile-time constant, as Python would evaluate it at import time.

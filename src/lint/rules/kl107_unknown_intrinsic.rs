@@ -7,7 +7,9 @@
 //! wrong number of arguments (`cuda.atomic.add(a, v)`), a `bool` passed to
 //! `cuda.syncthreads_count/_and/_or`, stub intrinsics imported bare
 //! (`from numba.cuda import popc`), and thread-geometry components other than `x`, `y`, `z`.
-//! Host code is not checked: it legitimately uses many `numba.cuda` submodules.
+//! Host code is not checked: it legitimately uses many `numba.cuda` submodules. At module
+//! level it checks imports of scalar types a module does not export (`from numba import
+//! float16`).
 //!
 //! ## Why is this bad?
 //! Each of these fails to compile the kernel at its first launch: an unknown name or host API
@@ -16,7 +18,9 @@
 //! `TypingError: ... found for signature: syncthreads_count(bool)` because the predicate must
 //! be an integer; and intrinsics such as `popc`, `threadIdx`, `atomic`, `shared` are stub
 //! classes that only work as `cuda.<name>`: imported bare they give
-//! `TypingError: Untyped global name 'popc'`.
+//! `TypingError: Untyped global name 'popc'`. `numba` exports every scalar type but
+//! `float16`, so `from numba import float16` stops the whole module with an `ImportError`;
+//! it lives in `numba.types`.
 //!
 //! ## Example
 //! ```python
@@ -52,6 +56,7 @@ use ruff_text_size::Ranged;
 
 use crate::analysis::bindings::names_bound_in_function;
 use crate::analysis::intrinsics::{INTRINSICS, IntrinsicKind, KernelUse, kernel_use, lookup};
+use crate::analysis::resolve::missing_numba_scalar;
 use crate::analysis::scope::Binding;
 use crate::analysis::signature::edit_distance;
 use crate::lint::{Diagnostic, Edit, ItemContext};
@@ -89,6 +94,7 @@ const STUBS: &[&str] = &[
 const GEOMETRY: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim"];
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    check_imports(ctx.stmts, out);
     for (_, def) in ctx.gpu_functions() {
         let mut locals = names_bound_in_function(def, false);
         locals.extend(enclosing_names(ctx, def, false));
@@ -109,6 +115,30 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             Expr::Call(call) => check_call(ctx, call, &locals, &bools, out),
             _ => {}
         });
+    }
+}
+
+/// `from numba import float16` and the like: scalar types `numba` or `numba.cuda` do not
+/// export, which fail when the module is imported, host code and all.
+fn check_imports(stmts: &[Stmt], out: &mut Vec<Diagnostic>) {
+    for stmt in stmts {
+        let Stmt::ImportFrom(import) = stmt else { continue };
+        let Some(module) = import.module.as_ref().filter(|_| import.level == 0) else { continue };
+        for alias in &import.names {
+            let name = alias.name.as_str();
+            if !missing_numba_scalar(&format!("{module}.{name}")) {
+                continue;
+            }
+            let source = if name == "bfloat16" { "numba.cuda.types" } else { "numba.types" };
+            out.push(
+                Diagnostic::new(
+                    "KL107",
+                    alias.range(),
+                    format!("`{module}` has no `{name}`: importing the module fails with `ImportError: cannot import name '{name}' from '{module}'`"),
+                )
+                .note(format!("Import it from `{source}` (`from {source} import {name}`), which Numba's CUDA target types in kernels as `{name}`.")),
+            );
+        }
     }
 }
 
@@ -138,6 +168,26 @@ fn check_chain(ctx: &ItemContext, expr: &Expr, locals: &HashSet<String>, out: &m
     let Some(nodes) = chain(expr) else { return };
     let Expr::Name(root) = nodes[0] else { return };
     if locals.contains(root.id.as_str()) {
+        return;
+    }
+    if let Some(node) = nodes.iter().find(|n| ctx.path(n).is_some_and(|p| missing_numba_scalar(&p)))
+        && let Expr::Attribute(attr) = node
+    {
+        let path = ctx.path(node).unwrap_or_default();
+        let (module, name) = path.rsplit_once('.').unwrap_or(("", &path));
+        let types = if name == "bfloat16" { "cuda.types" } else { "types" };
+        let mut d = Diagnostic::new(
+            "KL107",
+            node.range(),
+            format!("`{module}` has no `{name}`: Numba fails with `AttributeError: module '{module}' has no attribute '{name}'`"),
+        )
+        .note(format!("The scalar types live in `numba.{types}`, which has `{name}`."));
+        // `numba.float16` -> `numba.types.float16`, `numba.bfloat16` -> `numba.cuda.types.bfloat16`.
+        if module == "numba" || (module == "numba.cuda" && name != "bfloat16") {
+            let content = format!("{}.{}.{name}", &ctx.text[attr.value.range()], if module == "numba" { types } else { "types" });
+            d = d.fix(format!("Use `{content}`"), vec![Edit { range: node.range(), content }]);
+        }
+        out.push(d);
         return;
     }
     for (depth, node) in nodes.iter().enumerate() {
