@@ -1599,34 +1599,8 @@ impl Lower<'_> {
             }
             Expr::UnaryOp(u) => {
                 let v = self.expr(&u.operand)?;
-                let v = self.unwrap_optional(v, span)?;
-                match u.op {
-                    ast::UnaryOp::Not => {
-                        let t = self.truth(v, span)?;
-                        Ok(self.emit(Op::Unary(UnaryOp::Not, t), Some(Type::Scalar(Scalar::Bool)), span))
-                    }
-                    ast::UnaryOp::UAdd => {
-                        let result = scalar(&self.expr_type(expr)?).unwrap_or(Scalar::I64);
-                        self.cast(v, result, span)
-                    }
-                    // On a bool, `~` is `not` and `-` negates it as an int64 (Numba's rules).
-                    ast::UnaryOp::Invert if scalar(self.ty(v)) == Some(Scalar::Bool) => {
-                        Ok(self.emit(Op::Unary(UnaryOp::Not, v), Some(Type::Scalar(Scalar::Bool)), span))
-                    }
-                    ast::UnaryOp::USub if scalar(self.ty(v)).is_some_and(Scalar::is_complex) => self.complex_negate(v, span),
-                    ast::UnaryOp::USub if scalar(self.ty(v)) == Some(Scalar::Bool) => {
-                        let wide = self.cast(v, Scalar::I64, span)?;
-                        Ok(self.emit(Op::Unary(UnaryOp::Neg, wide), Some(Type::Scalar(Scalar::I64)), span))
-                    }
-                    op => {
-                        // At the operand's own width, then widened (Numba's unary rule).
-                        let ty = self.ty(v).clone();
-                        let op = if op == ast::UnaryOp::USub { UnaryOp::Neg } else { UnaryOp::Invert };
-                        let x = self.emit(Op::Unary(op, v), Some(ty), span);
-                        let result = scalar(&self.expr_type(expr)?).unwrap_or(Scalar::I64);
-                        self.cast(x, result, span)
-                    }
-                }
+                let result = scalar(&self.expr_type(expr)?);
+                self.unary(u.op, v, result, span)
             }
             Expr::Compare(c) => self.compare(c),
             Expr::BoolOp(b) => self.bool_op(b, expr),
@@ -1686,6 +1660,34 @@ impl Lower<'_> {
             Expr::Attribute(a) => self.attribute(a, expr),
             Expr::Call(call) => self.call(call, expr),
             _ => unsupported("this expression", span),
+        }
+    }
+
+    /// `op v` with the typing's `result` scalar (`-x`, or `operator.neg(x)`).
+    fn unary(&mut self, op: ast::UnaryOp, v: ValueId, result: Option<Scalar>, span: TextRange) -> LResult<ValueId> {
+        let v = self.unwrap_optional(v, span)?;
+        match op {
+            ast::UnaryOp::Not => {
+                let t = self.truth(v, span)?;
+                Ok(self.emit(Op::Unary(UnaryOp::Not, t), Some(Type::Scalar(Scalar::Bool)), span))
+            }
+            ast::UnaryOp::UAdd => self.cast(v, result.unwrap_or(Scalar::I64), span),
+            // On a bool, `~` is `not` and `-` negates it as an int64 (Numba's rules).
+            ast::UnaryOp::Invert if scalar(self.ty(v)) == Some(Scalar::Bool) => {
+                Ok(self.emit(Op::Unary(UnaryOp::Not, v), Some(Type::Scalar(Scalar::Bool)), span))
+            }
+            ast::UnaryOp::USub if scalar(self.ty(v)).is_some_and(Scalar::is_complex) => self.complex_negate(v, span),
+            ast::UnaryOp::USub if scalar(self.ty(v)) == Some(Scalar::Bool) => {
+                let wide = self.cast(v, Scalar::I64, span)?;
+                Ok(self.emit(Op::Unary(UnaryOp::Neg, wide), Some(Type::Scalar(Scalar::I64)), span))
+            }
+            op => {
+                // At the operand's own width, then widened (Numba's unary rule).
+                let ty = self.ty(v).clone();
+                let op = if op == ast::UnaryOp::USub { UnaryOp::Neg } else { UnaryOp::Invert };
+                let x = self.emit(Op::Unary(op, v), Some(ty), span);
+                self.cast(x, result.unwrap_or(Scalar::I64), span)
+            }
         }
     }
 
@@ -2540,13 +2542,11 @@ impl Lower<'_> {
                 other => unsupported(&format!("`len` of {other}"), span),
             };
         }
-        if let Some(op) = operator_call(&path)
-            && let [a, b] = args.as_slice()
-        {
-            return match op {
-                OperatorCall::Binary(op) => self.arith(op, *a, *b, rs, span),
-                OperatorCall::Compare(op) => self.compare_pair(op, *a, *b, span),
-            };
+        match (operator_call(&path), args.as_slice()) {
+            (Some(OperatorCall::Unary(op)), [a]) => return self.unary(op, *a, rs, span),
+            (Some(OperatorCall::Binary(op)), [a, b]) => return self.arith(op, *a, *b, rs, span),
+            (Some(OperatorCall::Compare(op)), [a, b]) => return self.compare_pair(op, *a, *b, span),
+            _ => {}
         }
         if path == "builtins.pow"
             && let [a, b] = args.as_slice()

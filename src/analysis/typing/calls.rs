@@ -4,7 +4,9 @@
 use ruff_python_ast::{self as ast, CmpOp, Operator};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::infer::{ErrorKind, Fail, TResult, reject, Ty, Typer, dtype_of, inert, iter_elem, unify_all};
+use super::infer::{
+    ErrorKind, Fail, TResult, reject, Ty, Typer, dtype_of, inert, int_enum_value, iter_elem, unary, unify_all, unwrap_optional_ty,
+};
 use super::overload;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::resolve::scalar_type_of_path;
@@ -85,18 +87,16 @@ pub fn call(
             cmath(typer, name, &args, kwargs, range)
         }
         // `operator.add(a, b)` is `a + b`: Numba types both with the same template.
-        Ty::Path(p) if let Some(op) = operator_call(p) => {
-            let ([a, b], []) = (args, kwargs) else {
-                return reject(ErrorKind::Numba, format!("`{p}` takes two positional arguments"), range);
-            };
-            match op {
-                OperatorCall::Binary(op) => typer.binop(op, a, b, range),
-                OperatorCall::Compare(op) => {
-                    typer.compare(op, a, b, range)?;
-                    Ok(Ty::scalar(Scalar::Bool))
-                }
+        Ty::Path(p) if let Some(op) = operator_call(p) => match (op, args, kwargs) {
+            (OperatorCall::Unary(op), [a], []) => unary(op, &int_enum_value(unwrap_optional_ty(a)), range),
+            (OperatorCall::Binary(op), [a, b], []) => typer.binop(op, a, b, range),
+            (OperatorCall::Compare(op), [a, b], []) => {
+                typer.compare(op, a, b, range)?;
+                Ok(Ty::scalar(Scalar::Bool))
             }
-        }
+            (OperatorCall::Unary(_), ..) => reject(ErrorKind::Numba, format!("`{p}` takes one positional argument"), range),
+            _ => reject(ErrorKind::Numba, format!("`{p}` takes two positional arguments"), range),
+        },
         Ty::Path(p) => {
             let args = optional_args(p, args, call)?;
             call_path(p, &args, kwargs, range)
@@ -132,8 +132,9 @@ fn ufunc_inputs(name: &str) -> Option<usize> {
     })
 }
 
-/// A function of Python's `operator` module that is a binary operator or a comparison.
+/// A function of Python's `operator` module that is an operator or a comparison.
 pub enum OperatorCall {
+    Unary(ast::UnaryOp),
     Binary(Operator),
     Compare(CmpOp),
 }
@@ -142,7 +143,13 @@ pub fn operator_call(path: &str) -> Option<OperatorCall> {
     use Operator::*;
     let name = path.strip_prefix("operator.")?;
     let compare = |op| Some(OperatorCall::Compare(op));
+    let unary = |op| Some(OperatorCall::Unary(op));
     Some(OperatorCall::Binary(match name {
+        // Numba has no `abs`, `inv`, `truth` or `index` of the module on the GPU.
+        "neg" => return unary(ast::UnaryOp::USub),
+        "pos" => return unary(ast::UnaryOp::UAdd),
+        "invert" => return unary(ast::UnaryOp::Invert),
+        "not_" => return unary(ast::UnaryOp::Not),
         "add" => Add,
         "sub" => Sub,
         "mul" => Mult,

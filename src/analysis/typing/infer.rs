@@ -1896,32 +1896,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                         return Ok(Ty::Val(Type::IntLiteral(-v)));
                     }
                 }
-                if u.op == ast::UnaryOp::Not {
-                    if let Some(t @ Type::Array { .. }) = operand.value() {
-                        let message = format!("no `not` for {t}: an array has no truth value");
-                        return reject(ErrorKind::Numba, message, range);
-                    }
-                    return Ok(Ty::scalar(Scalar::Bool));
-                }
-                if u.op == ast::UnaryOp::Invert
-                    && let Some(s) = operand.value().and_then(base_scalar).filter(|s| s.is_complex())
-                {
-                    return reject(ErrorKind::Numba, format!("no `~` for {s}"), range);
-                }
-                let s = operand
-                    .value()
-                    .and_then(base_scalar)
-                    .and_then(|s| promote::unary(u.op, s))
-                    .ok_or_else(|| Fail {
-                        message: format!("no unary operator `{}` for {}", u.op.as_str(), operand.record_name()),
-                        range,
-                        // The scalar cases are Numba's (`~` of a float has no implementation).
-                        kind: match operand.value() {
-                            Some(t) if inert(t) || base_scalar(t).is_some() => ErrorKind::Numba,
-                            _ => ErrorKind::Unmodeled,
-                        },
-                    })?;
-                Ty::scalar(s)
+                unary(u.op, &operand, range)?
             }
             Expr::BinOp(b) if let Some(folded) = folded_tuple(b) => self.expr(&folded, env)?,
             Expr::BinOp(b) => {
@@ -2910,7 +2885,7 @@ fn join_failure_kind(tys: &[Ty]) -> ErrorKind {
 }
 
 /// An optional value as Numba converts it where a value of the type it holds is needed.
-fn unwrap_optional_ty(ty: &Ty) -> Ty {
+pub(crate) fn unwrap_optional_ty(ty: &Ty) -> Ty {
     match ty {
         Ty::Val(t @ Type::Optional(_)) => Ty::Val(promote::unwrap_optional(t).clone()),
         other => other.clone(),
@@ -3073,6 +3048,33 @@ pub fn folded_tuple(b: &ast::ExprBinOp) -> Option<Expr> {
         return None;
     }
     Some(display((0..n).flat_map(|_| t.elts.iter().cloned()).collect()))
+}
+
+/// The type of a unary operator applied to `operand` (after CPython's constant folding,
+/// which the caller does): `not x` is a bool, `-x`, `+x` and `~x` follow Numba's unary rule.
+pub(crate) fn unary(op: ast::UnaryOp, operand: &Ty, range: TextRange) -> TResult<Ty> {
+    if op == ast::UnaryOp::Not {
+        if let Some(t @ Type::Array { .. }) = operand.value() {
+            let message = format!("no `not` for {t}: an array has no truth value");
+            return reject(ErrorKind::Numba, message, range);
+        }
+        return Ok(Ty::scalar(Scalar::Bool));
+    }
+    if op == ast::UnaryOp::Invert
+        && let Some(s) = operand.value().and_then(base_scalar).filter(|s| s.is_complex())
+    {
+        return reject(ErrorKind::Numba, format!("no `~` for {s}"), range);
+    }
+    let s = operand.value().and_then(base_scalar).and_then(|s| promote::unary(op, s)).ok_or_else(|| Fail {
+        message: format!("no unary operator `{}` for {}", op.as_str(), operand.record_name()),
+        range,
+        // The scalar cases are Numba's (`~` of a float has no implementation).
+        kind: match operand.value() {
+            Some(t) if inert(t) || base_scalar(t).is_some() => ErrorKind::Numba,
+            _ => ErrorKind::Unmodeled,
+        },
+    })?;
+    Ok(Ty::scalar(s))
 }
 
 /// The literal type of an operation CPython folds into an int or bool constant (`1 + 1`:
@@ -3529,7 +3531,7 @@ const ISINSTANCE_CLASSES: &str = "kernlint models isinstance() with the classes 
 
 /// An `IntEnum` member as the int64 it is in arithmetic and comparisons (Numba's
 /// `IntEnumMember` unifies with int64 there); any other type as is.
-fn int_enum_value(ty: Ty) -> Ty {
+pub(crate) fn int_enum_value(ty: Ty) -> Ty {
     match ty {
         Ty::Val(Type::Enum { int: true, .. }) => Ty::scalar(Scalar::I64),
         other => other,
