@@ -1763,6 +1763,18 @@ impl<'a> Evaluator<'_, 'a> {
         if self.builtin(&call.func, "float") && args.len() <= 1 {
             return Some(HostTy::Value(Type::Scalar(Scalar::F64)));
         }
+        // `min(256, (n + TPB - 1) // TPB)`: Python returns one of its arguments, so the type is
+        // known when they all have the same one.
+        if (self.builtin(&call.func, "min") || self.builtin(&call.func, "max")) && args.len() >= 2 && call.arguments.keywords.is_empty() {
+            let first = match self.eval(&args[0], depth + 1)? {
+                HostTy::Value(t @ Type::Scalar(_)) => t,
+                _ => return None,
+            };
+            return args[1..]
+                .iter()
+                .all(|a| matches!(self.eval(a, depth + 1), Some(HostTy::Value(t)) if t == first))
+                .then_some(HostTy::Value(first));
+        }
         let path = self.path(&call.func)?;
         if let Some(name) = path.strip_prefix("numpy.") {
             // NumPy scalars: `np.float32(0.5)`.
@@ -2618,6 +2630,9 @@ if __name__ == "__main__":
             ("np.exp(F)", "array(float32, 2d, F)"),
             ("np.sqrt(S / n)", "float64"),
             ("np.floor(np.float32(S))", "float32"),
+            ("min(16, n // 4)", "int64"),
+            ("max(S, 0.5)", "float64"),
+            ("np.zeros(min(256, (n + 31) // 32), dtype=np.float32)", "array(float32, 1d, C)"),
         ];
         let mut src = String::from("import numpy as np\nfrom numba import cuda\n\n");
         for (n, _) in cases.iter().enumerate() {
