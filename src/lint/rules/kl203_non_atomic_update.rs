@@ -1,7 +1,8 @@
 //! # KL203: non-atomic read-modify-write of an element several threads update
 //!
 //! ## What it does
-//! Finds `a[i] += v` (and `a[i] = a[i] + v`, any operator) on a global or shared array
+//! Finds `a[i] += v` (and `a[i] = a[i] + v`, any operator, and the min/max update `if v <
+//! a[i]: a[i] = v`) on a global or shared array
 //! where several threads may update the same element at once: an index that does not
 //! depend on the thread (`out[0] += x`, `out[blockIdx.x] += x` by every thread of the
 //! block, a loop counter), or an index loaded from data (a histogram, `h[v] += 1`). The
@@ -45,7 +46,7 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
-use crate::analysis::facts::uniformity::{ArrayKind, Atom, FunctionFacts, Level, item_uniformity};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Level, item_uniformity};
 use crate::analysis::kernels::{FunctionKind, device_called_names};
 use crate::lint::{Diagnostic, ItemContext};
 
@@ -66,7 +67,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
         let active = active_atoms(facts, launches.get(&function.name));
         for access in &facts.accesses {
-            if !access.write || !access.rmw || access.atomic {
+            let min_max = !access.rmw && compare_and_store(access, ctx.text);
+            if !access.write || !(access.rmw || min_max) || access.atomic {
                 continue;
             }
             let parameter = |a: &Atom| matches!(a, Atom::Sym(p) if facts.params.contains(p));
@@ -101,6 +103,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 .filter(|a| !access.pinned.contains(a) && !distinguishing.contains(a))
                 .collect();
             let target = &ctx.text[access.range];
+            let update = if min_max { "compare-and-store (`if v < a[k]: a[k] = v`)" } else { "read-modify-write" };
             let message = if !sharing.is_empty() {
                 let who = if sharing.iter().any(|a| matches!(a, Atom::Tid(_))) { "threads of a block" } else { "blocks" };
                 let why = if ticket.is_some() {
@@ -109,12 +112,12 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                     let names: Vec<String> = sharing.iter().map(|a| format!("`{}`", atom_name(a))).collect();
                     format!("its index does not depend on {}", names.join(" or "))
                 };
-                format!("several {who} may update `{target}` at once with a non-atomic read-modify-write ({why}): concurrent updates are lost")
+                format!("several {who} may update `{target}` at once with a non-atomic {update} ({why}): concurrent updates are lost")
             } else if data_index {
                 if meeting.iter().all(|a| access.pinned.contains(a)) {
                     continue; // one thread
                 }
-                format!("`{target}` is updated with a non-atomic read-modify-write at an index read from data: threads that meet the same value lose each other's updates")
+                format!("`{target}` is updated with a non-atomic {update} at an index read from data: threads that meet the same value lose each other's updates")
             } else {
                 continue;
             };
@@ -124,6 +127,14 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// `if v < a[k]: a[k] = v` (any comparison): a min/max update, a read and a store another
+/// thread can come between as it can in `+=` (two threads pass the test, the larger value
+/// lands last).
+fn compare_and_store(access: &Access, text: &str) -> bool {
+    let target = text[access.range].trim();
+    access.guards.iter().any(|g| matches!(g.op, Some(CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE)) && text[g.range].contains(target))
 }
 
 /// How the user writes a thread or block index.

@@ -21,7 +21,10 @@
 //! matrix (`a[i * (d + 1) + j]` for `j in range(d)` and `a[i * (d + 1) + d]`, `i` the global
 //! index: offsets proven in `[0, d + 1)` from constants and loop ranges); monotone relaxations (`if v <
 //! d[i, j]: d[i, j] = v`, as in Floyd-Warshall or Bellman-Ford, which tolerate stale reads
-//! by design); the same slots written by every block (`a[tid]`, another rule's concern);
+//! by design); the other colour of a red-black sweep (`if (i + j) % 2 != color: return`
+//! before `u[i, j] = ...` and the reads `u[i - 1, j]`, `u[i, j + 1]`: the kernel writes only
+//! elements of one parity, its neighbours have the other); the same slots written by every
+//! block (`a[tid]`, another rule's concern);
 //! and launches of a single block. Kernels that call `cuda.cg.this_grid()`, themselves or
 //! through a device function (a grid sync orders the blocks), and kernels that call
 //! `cuda.threadfence()` and an atomic (the "last block done" pattern, correct when the
@@ -150,7 +153,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 .accesses
                 .iter()
                 .filter(|w| w.write && w.kind == ArrayKind::Param && w.array == read.array)
-                .filter(|w| !relaxation(w, ctx.text))
+                .filter(|w| !relaxation(w, ctx.text) && !other_colour(w, read))
                 .find(|w| cross_block(w, read, &blocks, facts, ctx.text))
             else {
                 continue;
@@ -182,6 +185,39 @@ fn relaxation(w: &Access, text: &str) -> bool {
     w.guards.iter().any(|g| {
         matches!(g.op, Some(CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE))
             && text[g.range].contains(target)
+    })
+}
+
+/// The write stores only elements whose index satisfies `x % m == r` (a red-black sweep's
+/// `if (i + j) % 2 != color: return`, with `x` a sum of the write's index components), and
+/// the read, under the same test, is a constant step from the write's element that changes
+/// `x` by a non-multiple of `m`: it reads an element of the other colour, which no thread of
+/// this launch writes.
+fn other_colour(w: &Access, r: &Access) -> bool {
+    let (Some(pw), Some(pr)) = (
+        w.index.iter().map(|v| v.poly.clone()).collect::<Option<Vec<Poly>>>(),
+        r.index.iter().map(|v| v.poly.clone()).collect::<Option<Vec<Poly>>>(),
+    ) else {
+        return false;
+    };
+    if pw.len() != pr.len() || pw.len() > 3 {
+        return false;
+    }
+    let Some(steps) = pw.iter().zip(&pr).map(|(a, b)| b.sub(a).and_then(|d| d.as_const())).collect::<Option<Vec<i64>>>() else {
+        return false;
+    };
+    w.guards.iter().filter_map(|g| g.modulo.as_ref()).any(|(x, m, rem)| {
+        let Some(modulus) = m.as_const().filter(|m| *m > 1) else { return false };
+        let same_test = r.guards.iter().any(|g| g.modulo.as_ref().is_some_and(|(y, n, q)| y == x && n == m && q == rem));
+        // Coefficients in {-1, 0, 1} with `x - sum(a_k * index_k)` constant.
+        let combos = 3usize.pow(pw.len() as u32);
+        same_test
+            && (0..combos).any(|code| {
+                let coef: Vec<i64> = (0..pw.len()).map(|k| (code / 3usize.pow(k as u32) % 3) as i64 - 1).collect();
+                let rest = pw.iter().zip(&coef).try_fold(x.clone(), |acc, (p, a)| acc.sub(&p.mul(&Poly::constant(*a))?));
+                let shift: i64 = steps.iter().zip(&coef).map(|(d, a)| d * a).sum();
+                rest.is_some_and(|rest| rest.as_const().is_some()) && shift.rem_euclid(modulus) != 0
+            })
     })
 }
 

@@ -14,7 +14,9 @@
 //! dynamic-programming matrix of `(n + 2) x (m + 2)`, or an output packed in sections,
 //! `out[4 + i]` under `if i < 4:`): such stores, and reads up to twice their offset, are
 //! not reported. A bound that is another array's length (`if u >= height.size:`) says
-//! nothing of this array's (CSR `offsets[u + 1]` has one entry per vertex and one more).
+//! nothing of this array's (CSR `offsets[u + 1]` has one entry per vertex and one more), and
+//! nor does a scalar bound (`if u < n:`) for an array the kernel walks as
+//! `range(ptr[u], ptr[u + 1])`, the row offsets of a CSR graph or matrix.
 //!
 //! A shared array of constant shape read at `threadIdx.x + c` is reported where the last
 //! thread of the block reaches past its extent: the block's size comes from the kernel's
@@ -48,7 +50,11 @@
 //!         out[i] = a[i + 1] - a[i]
 //! ```
 
-use ruff_text_size::TextRange;
+use std::collections::BTreeSet;
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{Expr, StmtFunctionDef};
+use ruff_text_size::{Ranged, TextRange};
 
 use crate::analysis::facts::launch::kernel_launches;
 use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Poly, item_uniformity};
@@ -60,11 +66,12 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         return;
     }
     let all = item_uniformity(ctx.db, ctx.file, ctx.item);
-    for (function, _) in ctx.gpu_functions() {
+    for (function, def) in ctx.gpu_functions() {
         if function.spec.kind != FunctionKind::Kernel {
             continue;
         }
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
+        let offsets = offsets_arrays(ctx.text, def);
         let blocks: Option<Vec<[i128; 3]>> =
             kernel_launches(ctx.db, ctx.file).get(&function.name).filter(|l| !l.is_empty()).and_then(|l| l.iter().map(|c| c.block).collect());
         for access in &facts.accesses {
@@ -100,7 +107,10 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 let problem = if c > 0 {
                     // Another array's length says nothing of this one's: CSR `offsets` has
                     // one entry more than the `height.size` vertices a guard checks.
+                    // Nor does a scalar bound on an array of row offsets.
+                    let csr = c == 1 && offsets.contains(&access.array) && !uppers.iter().any(|(_, b)| own_extent(b, &access.array));
                     (uppers.iter().any(|(_, b)| !foreign_extent(b, &access.array) || fills(facts, access, axis, &key, b))
+                        && !csr
                         && !uppers.iter().any(|(o, _)| o + c <= 0)
                         && !extent_elsewhere(facts, access, axis, &key, c, &uppers)
                         && !padded_layout(facts, axis, &key, c))
@@ -192,15 +202,54 @@ fn past_shared_extent(facts: &FunctionFacts, access: &Access, blocks: Option<&[[
 /// Whether `bound` is made of the extents (`x.size`, `x.shape[k]`, `len(x)`) of arrays other
 /// than `array` alone.
 fn foreign_extent(bound: &Poly, array: &str) -> bool {
-    let syms: Vec<&str> = bound.0.keys().flatten().filter_map(|a| if let Atom::Sym(s) = a { Some(s.as_str()) } else { None }).collect();
-    let owner = |s: &str| {
-        let s = s.strip_prefix("len(").and_then(|s| s.strip_suffix(')')).map(|s| s.to_string()).or_else(|| {
-            let (base, attr) = s.split_once('.')?;
-            (attr == "size" || attr.starts_with("shape")).then(|| base.to_string())
-        });
-        s.filter(|b| !b.contains(['.', '[']))
-    };
-    !syms.is_empty() && syms.iter().all(|s| owner(s).is_some_and(|o| o != array))
+    let owners: Vec<Option<String>> = bound_syms(bound).map(extent_owner).collect();
+    !owners.is_empty() && owners.iter().all(|o| o.as_deref().is_some_and(|o| o != array))
+}
+
+/// Whether `bound` mentions an extent of `array` itself.
+fn own_extent(bound: &Poly, array: &str) -> bool {
+    bound_syms(bound).any(|s| extent_owner(s).as_deref() == Some(array))
+}
+
+fn bound_syms(bound: &Poly) -> impl Iterator<Item = &str> {
+    bound.0.keys().flatten().filter_map(|a| if let Atom::Sym(s) = a { Some(s.as_str()) } else { None })
+}
+
+/// The array whose extent `sym` is (`x` for `x.size`, `x.shape[0]`, `len(x)`).
+fn extent_owner(sym: &str) -> Option<String> {
+    let owner = sym.strip_prefix("len(").and_then(|s| s.strip_suffix(')')).map(|s| s.to_string()).or_else(|| {
+        let (base, attr) = sym.split_once('.')?;
+        (attr == "size" || attr.starts_with("shape")).then(|| base.to_string())
+    });
+    owner.filter(|b| !b.contains(['.', '[']))
+}
+
+/// The arrays the kernel walks as `range(a[k], a[k + 1])`: row offsets (CSR), with one entry
+/// more than the rows.
+fn offsets_arrays(text: &str, def: &StmtFunctionDef) -> BTreeSet<String> {
+    struct Ranges<'t>(&'t str, BTreeSet<String>);
+    impl<'a> Visitor<'a> for Ranges<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr
+                && let Expr::Name(f) = &*call.func
+                && f.id.as_str() == "range"
+                && let [Expr::Subscript(lo), Expr::Subscript(hi), ..] = &call.arguments.args[..]
+                && let (Expr::Name(a), Expr::Name(b)) = (&*lo.value, &*hi.value)
+                && a.id == b.id
+            {
+                let squeeze = |e: &Expr| self.0[e.range()].split_whitespace().collect::<String>();
+                if squeeze(&hi.slice) == format!("{}+1", squeeze(&lo.slice)) {
+                    self.1.insert(a.id.to_string());
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut ranges = Ranges(text, BTreeSet::new());
+    for stmt in &def.body {
+        ranges.visit_stmt(stmt);
+    }
+    ranges.1
 }
 
 /// Whether the kernel stores into `access`'s array at `key` itself under `key < bound`
