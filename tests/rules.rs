@@ -123,3 +123,51 @@ fn float64_promotion_checks_every_typing_and_names_the_one_a_finding_holds_for()
     assert_eq!(notes("def both_launches"), "Typed for the arguments a launch in this module passes: (array(float32, 1d, C), array(float32, 1d, C)).");
     assert!(!notes("def launched(").starts_with("Typed for"));
 }
+
+/// A typing error about a type Numba unified from a variable's assignments names them, with
+/// their types, and suggests converting where the type changes.
+#[test]
+fn typing_errors_name_the_assignments_a_unified_type_comes_from() {
+    let text = std::fs::read_to_string("tests/fixtures/rules/KL110.py").unwrap();
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.clone());
+    let settings = Settings { select: vec!["KL110".to_string()], ignore: vec![] };
+    let found = check_file(&db, file, &settings);
+    let in_def = |def: &str| {
+        let start = text.find(def).unwrap();
+        let end = text[start..].find("\n\n\n").map_or(text.len(), |e| start + e);
+        found.iter().find(|d| (start..end).contains(&usize::from(d.range.start()))).unwrap_or_else(|| panic!("{def}: no finding"))
+    };
+    let d = in_def("def fnv_mix(");
+    let related: Vec<(&str, &str)> = d.related.iter().map(|(r, label)| (&text[*r], label.as_str())).collect();
+    assert_eq!(
+        related,
+        [
+            ("h = uint64(1469598103934665603)", "`h` is uint64 here"),
+            ("h = h * 1099511628211", "`h` is int64 here: uint64 * int64 is int64"),
+        ]
+    );
+    assert!(d.notes[0].starts_with("`h` is float64 because Numba gives a variable one type"), "{:?}", d.notes);
+    assert!(d.notes[1].contains("`h = uint64(h * 1099511628211)`") && d.notes[1].contains("`uint64(1099511628211)`"), "{:?}", d.notes);
+    let d = in_def("def unified_index(");
+    let related: Vec<&str> = d.related.iter().map(|(r, _)| &text[*r]).collect();
+    assert_eq!(related, ["k = 0", "k = i * 0.5"]);
+    assert!(d.notes[1].contains("`k = int64(i * 0.5)`"), "{:?}", d.notes);
+}
+
+/// An integer variable Numba silently makes float64 (uint64 with int64) is reported at the
+/// assignment that changes its type, with a fix that converts there.
+#[test]
+fn float64_promotion_reports_integers_unified_into_float64() {
+    let text = std::fs::read_to_string("tests/fixtures/rules/KL401.py").unwrap();
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.clone());
+    let settings = Settings { select: vec!["KL401".to_string()], ignore: vec![] };
+    let found = check_file(&db, file, &settings);
+    let start = text.find("def fnv_hash").unwrap();
+    let d = found.iter().find(|d| usize::from(d.range.start()) > start).expect("a finding in fnv_hash");
+    assert_eq!(&text[d.range], "h = h * 1099511628211");
+    assert!(d.message.starts_with("`h` silently becomes float64"), "{}", d.message);
+    let fix = d.fix.as_ref().expect("a fix");
+    assert_eq!(fix.edits.iter().map(|e| e.content.as_str()).collect::<Vec<_>>(), ["uint64(h * 1099511628211)"]);
+}

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::Format;
 use crate::analysis::syntax::Lines;
-use crate::analysis::typing::{FunctionTypes, TypingRequest, function_types};
+use crate::analysis::typing::{FunctionTypes, TypingRequest, explained, function_types};
 
 #[derive(clap::Args)]
 pub struct TypesArgs {
@@ -49,7 +49,7 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     };
     let types = function_types(&db, file, request)
         .as_ref()
-        .map_err(|e| format!("{}: {}", location(&path, &text, &lines, e.file_range().start()), e.message))?;
+        .map_err(|e| format!("{}: {}", location(&path, &text, &lines, e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref())))?;
     match args.format {
         Format::Json => println!("{}", json(types)),
         _ => print_text(types, &text, &lines, start),
@@ -91,7 +91,7 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
             },
             Ok(Err(e)) => {
                 failed = true;
-                let message = format!("{}: {}", location(&path, &text, &lines, e.file_range().start()), e.message);
+                let message = format!("{}: {}", location(&path, &text, &lines, e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref()));
                 match args.format {
                     Format::Json => rows.push(serde_json::json!({"kernel": function.qualname, "error": message})),
                     _ => println!("{}: error: {message}", function.qualname),

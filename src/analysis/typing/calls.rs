@@ -64,7 +64,7 @@ pub fn path_value(path: &str) -> Option<Ty> {
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
-    Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled })
+    Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled, why: None })
 }
 
 fn scalar_of(ty: &Ty) -> Option<Scalar> {
@@ -105,7 +105,7 @@ pub fn call(
         Ty::External(name, sig) => {
             if args.len() != sig.args.len() {
                 let msg = format!("`{name}` is declared with {} arguments, called with {}", sig.args.len(), args.len());
-                return Err(Fail { message: msg, range, kind: ErrorKind::Numba });
+                return Err(Fail { message: msg, range, kind: ErrorKind::Numba, why: None });
             }
             Ok(Ty::Val(sig.ret.clone().unwrap_or(Type::None)))
         }
@@ -232,7 +232,7 @@ fn print(args: &[Ty], call: &ast::ExprCall) -> TResult<Ty> {
     let packed = call.arguments.args.len() > 30;
     for (ty, expr) in args.iter().zip(&call.arguments.args) {
         if let Some((kind, message)) = unprintable(ty, packed) {
-            return Err(Fail { message, range: expr.range(), kind });
+            return Err(Fail { message, range: expr.range(), kind, why: None });
         }
     }
     Ok(Ty::Val(Type::None))
@@ -290,7 +290,7 @@ fn unprintable_type(t: &Type, in_tuple: bool, packed: bool) -> Option<(ErrorKind
 /// types from its prelude.
 fn cmath(typer: &mut Typer<'_, '_>, name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
     let path = format!("cmath.{name}");
-    let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba };
+    let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba, why: None };
     if !kwargs.is_empty() {
         return Err(numba(format!("`{path}` takes no keyword arguments")));
     }
@@ -409,6 +409,7 @@ fn array_method(array: &Type, name: &str, args: &[Ty], kwargs: &[(String, Ty)], 
                 },
                 range,
                 kind: ErrorKind::Numba,
+                why: None,
             })?;
             if *layout == Layout::A {
                 return numba(format!("Invalid use of {bound}: reshape() supports contiguous array only"), range);
@@ -587,7 +588,7 @@ fn arity(args: &[Ty], min: usize, max: usize, name: &str, range: TextRange) -> T
 /// states, then numbers (the state index; the seed of `init_xoroshiro128p_state`). The
 /// simulator reads the 16-byte state at the index, so only the real state dtype is taken.
 fn rng_arguments(name: &str, args: &[Ty], params: usize, range: TextRange) -> TResult<()> {
-    let numba = |message: String| Err(Fail { message, range, kind: ErrorKind::Numba });
+    let numba = |message: String| Err(Fail { message, range, kind: ErrorKind::Numba, why: None });
     if args.len() != params {
         return numba(format!("`{name}` takes {params} arguments, not {}", args.len()));
     }
@@ -637,6 +638,7 @@ fn need_scalar(ty: &Ty, what: &str, range: TextRange) -> TResult<Scalar> {
         range,
         // Numba has no overload for a tuple, string or None either.
         kind: if ty.value().is_some_and(inert) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
+        why: None,
     })
 }
 
@@ -949,7 +951,7 @@ fn template_args(args: &[Ty], name: &str, range: TextRange) -> TResult<Vec<Scala
 fn concrete<R: Copy>(name: &str, cases: &cases::Cases<R>, args: &[Scalar], range: TextRange) -> TResult<R> {
     overload::resolve(cases, args).map(|i| cases[i].1).ok_or_else(|| {
         let args = args.iter().map(Scalar::to_string).collect::<Vec<_>>().join(", ");
-        Fail { message: format!("no implementation of `{name}` for ({args})"), range, kind: ErrorKind::Numba }
+        Fail { message: format!("no implementation of `{name}` for ({args})"), range, kind: ErrorKind::Numba, why: None }
     })
 }
 
@@ -974,6 +976,7 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
                     ),
                     range,
                     kind: ErrorKind::Numba,
+                    why: None,
                 }),
                 _ => err(format!("len() of {}", describe(&args[0])), range),
             }
@@ -1025,7 +1028,7 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         // two-argument call is typed but fails to lower (no complex -> float cast); no
         // argument fails too.
         "complex" => {
-            let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba };
+            let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba, why: None };
             if args.is_empty() || args.len() > 2 {
                 return Err(numba(format!("complex() takes one or two numbers, not {}", args.len())));
             }
@@ -1288,7 +1291,7 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
     for a in args {
         scalars.push(need_scalar(a, &format!("np.{name}"), range)?);
     }
-    let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba };
+    let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba, why: None };
     match name {
         // The `conjugate` ufunc: its loops keep integers and floats (bool as int8); no
         // float16 loop.
@@ -1455,6 +1458,7 @@ fn cuda(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> T
             range,
             // A tuple, string or None: no intrinsic takes one.
             kind: if args.get(i).and_then(Ty::value).is_some_and(inert) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
+            why: None,
         })
     };
     // Numba passes a warp intrinsic's mask (and a shuffle's lane) to NVVM as an i32 by

@@ -9,6 +9,7 @@ use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use super::calls;
 use super::closures::{ClosureCall, Closures};
+use super::unified::{Assignment, Unified};
 use super::versions;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::bindings::{for_each_binding, names_in_target};
@@ -151,11 +152,13 @@ pub struct Fail {
     pub message: String,
     pub range: TextRange,
     pub kind: ErrorKind,
+    /// Why an operand has the type the error is about, where Numba unified it.
+    pub why: Option<Box<Unified>>,
 }
 
 impl From<(String, TextRange)> for Fail {
     fn from((message, range): (String, TextRange)) -> Self {
-        Fail { message, range, kind: ErrorKind::Unmodeled }
+        Fail { message, range, kind: ErrorKind::Unmodeled, why: None }
     }
 }
 
@@ -163,7 +166,7 @@ pub type TResult<T> = Result<T, Fail>;
 
 /// A failure Numba itself reports (a `TypingError`), of the given kind.
 pub fn reject<T>(kind: ErrorKind, message: impl Into<String>, range: TextRange) -> TResult<T> {
-    Err(Fail { message: message.into(), range, kind })
+    Err(Fail { message: message.into(), range, kind, why: None })
 }
 
 /// Module-level facts the typer needs: names, GPU functions and host arrays. GPU
@@ -214,6 +217,9 @@ pub struct DefTypes {
     pub first_binding: BTreeMap<String, TextRange>,
     pub ret: Type,
     pub expressions: BTreeMap<(u32, u32), Type>,
+    /// Integer variables Numba makes floats where their assignments meet (uint64 with int64
+    /// is float64), one per variable.
+    pub int_to_float: Vec<Unified>,
     /// Branch conditions Numba decides at compile time (CPython's constant jumps and Numba's
     /// dead-branch pruning: `if DEBUG:`, `x = 2.0; if x > 1:`, `1.5 and n`), by the range of
     /// the condition (an `if`/`elif` test, a conditional expression's test, an `and`/`or`
@@ -242,6 +248,8 @@ enum Val {
         version: usize,
         incoming: Vec<usize>,
         extra: Vec<Ty>,
+        /// Where the `extra` types come from (a loop's back edge).
+        extra_origins: Vec<Assignment>,
         resolved: Option<Ty>,
     },
 }
@@ -285,6 +293,7 @@ struct Snapshot {
     expressions: BTreeMap<(u32, u32), Type>,
     returns: Vec<Return>,
     pruned: BTreeMap<(u32, u32), Option<bool>>,
+    int_to_float: BTreeMap<String, Unified>,
 }
 
 /// A `return` (or the end of the function): what it returns, where, and whether that is an
@@ -333,6 +342,9 @@ pub struct Typer<'c, 'a> {
     /// Numba's names of the definitions (by value) that are an array field of a record:
     /// `nestedarray(float32, (3,))`, typed as the C-contiguous array it is.
     nested_arrays: HashMap<usize, String>,
+    /// Where each definition (by value) comes from, to explain a unified type.
+    origins: HashMap<usize, Assignment>,
+    int_to_float: BTreeMap<String, Unified>,
 }
 
 /// The error for an expression kernlint does not type: Numba's, for what needs an
@@ -455,6 +467,8 @@ fn type_def_in(
         first_stores: first_stores(&def.body),
         latest_definition: HashMap::new(),
         nested_arrays: HashMap::new(),
+        origins: HashMap::new(),
+        int_to_float: BTreeMap::new(),
     };
     for_each_binding(&def.body, &mut |b| {
         if b.kind.is_assignment() {
@@ -498,6 +512,7 @@ fn type_def_in(
                 message: format!("cannot unify return types {prev} and {t}"),
                 range: *range,
                 kind: if return_clash(&prev, &t) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
+                why: None,
             })?,
         });
     }
@@ -534,6 +549,7 @@ fn type_def_in(
         first_binding: typer.first_binding,
         ret,
         expressions: typer.expressions,
+        int_to_float: typer.int_to_float.into_values().collect(),
         pruned: typer.pruned.into_iter().filter_map(|(k, v)| Some((k, v?))).collect(),
         unreachable: typer.skipped.difference(&typer.reached).copied().collect(),
         casts: typer.casts,
@@ -691,7 +707,7 @@ fn field_view(f: &RecordField, ndim: u8, readonly: bool) -> Ty {
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
-    Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled })
+    Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled, why: None })
 }
 
 /// A subscript index, as Numba's array typing distinguishes them.
@@ -714,6 +730,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             expressions: self.expressions.clone(),
             returns: self.returns.clone(),
             pruned: self.pruned.clone(),
+            int_to_float: self.int_to_float.clone(),
         }
     }
 
@@ -725,6 +742,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         self.expressions = s.expressions;
         self.returns = s.returns;
         self.pruned = s.pruned;
+        self.int_to_float = s.int_to_float;
     }
 
     /// Records a type of `var`, under `name` too: Numba's name for it, folded.
@@ -784,6 +802,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         let spelled = nested.clone().unwrap_or_else(|| ty.record_name());
         self.record_spelled(var, name, spelled);
         self.first_binding.entry(var.to_string()).or_insert(range);
+        let origin_ty = ty.value().map(promote::unliteral);
         self.vals.push(Val::Def(ty, None));
         // A value index a discarded pass used may hold a stale name: set or clear it.
         match nested {
@@ -792,6 +811,73 @@ impl<'c, 'a> Typer<'c, 'a> {
         };
         env.insert(var.to_string(), self.vals.len() - 1);
         self.latest_definition.insert(var.to_string(), self.vals.len() - 1);
+        if let Some(t) = origin_ty {
+            self.origins.insert(self.vals.len() - 1, Assignment { range, ty: t, value: None, op: None, literal: None });
+        } else {
+            self.origins.remove(&(self.vals.len() - 1));
+        }
+    }
+
+    /// Records the statement and the value that define the current `var`: `var = value` or
+    /// `var op= value` (`op` with its operand types), to explain a unified type later.
+    fn set_origin(&mut self, env: &Env, var: &str, stmt: TextRange, value: &Expr, op: Option<(Operator, &Expr, &Expr)>) {
+        let Some(origin) = env.get(var).and_then(|id| self.origins.get(id)) else { return };
+        let typed = |e: &Expr| self.expressions.get(&(e.range().start().into(), e.range().end().into())).map(promote::unliteral);
+        let op = op.and_then(|(op, l, r)| Some((op, typed(l)?, typed(r)?, [l, r].into_iter().find(|e| matches!(e, Expr::NumberLiteral(n) if n.value.is_int())).map(Ranged::range))));
+        let origin = Assignment {
+            range: stmt,
+            value: Some(value.range()),
+            literal: op.as_ref().and_then(|o| o.3),
+            op: op.map(|(op, l, r, _)| (op.as_str(), l, r)),
+            ..origin.clone()
+        };
+        if let Some(&id) = env.get(var) {
+            self.origins.insert(id, origin);
+        }
+    }
+
+    /// The assignments a value comes from, through phi nodes.
+    fn assignments(&self, id: usize, seen: &mut HashSet<usize>, out: &mut Vec<Assignment>) {
+        if !seen.insert(id) {
+            return;
+        }
+        match &self.vals[id] {
+            Val::Def(..) => out.extend(self.origins.get(&id).cloned()),
+            Val::Phi { incoming, extra_origins, .. } => {
+                for &i in incoming {
+                    self.assignments(i, seen, out);
+                }
+                out.extend(extra_origins.iter().cloned());
+            }
+        }
+    }
+
+    /// Why the variable `var` (value `id`) has type `ty` (`None`: no type, its types do not
+    /// unify), where that comes from unifying assignments of different types.
+    fn unification(&self, var: &str, id: usize, ty: Option<&Type>) -> Option<Box<Unified>> {
+        let mut assignments = Vec::new();
+        self.assignments(id, &mut HashSet::new(), &mut assignments);
+        assignments.sort_by_key(|a| (a.range.start(), a.range.end()));
+        assignments.dedup_by_key(|a| a.range);
+        let first = &assignments.first()?.ty;
+        if assignments.iter().all(|a| a.ty == *first) {
+            return None;
+        }
+        Some(Box::new(Unified { var: var.to_string(), ty: ty.map(promote::unliteral), assignments }))
+    }
+
+    /// `f` with why its operands that are variables have their types, where Numba unified them.
+    fn explain(&self, mut f: Fail, operands: &[&Expr], env: &Env) -> Fail {
+        if f.kind != ErrorKind::Numba || f.why.is_some() {
+            return f;
+        }
+        f.why = operands.iter().find_map(|e| {
+            let Expr::Name(n) = e else { return None };
+            let id = *env.get(n.id.as_str())?;
+            let Val::Phi { resolved: Some(Ty::Val(t)), .. } = &self.vals[id] else { return None };
+            self.unification(n.id.as_str(), id, Some(t))
+        });
+        f
     }
 
     /// What Numba's branch pruning knows of the variable's current definition.
@@ -1085,9 +1171,17 @@ impl<'c, 'a> Typer<'c, 'a> {
                         ),
                         range,
                         kind: join_failure_kind(&tys),
+                        why: self.unification(&var, id, None),
                     }
                 })?;
                 self.record(&var, versions::folded_name(&var, version), &ty);
+                if let Ty::Val(Type::Scalar(s)) = &ty
+                    && s.is_float()
+                    && let Some(why) = self.unification(&var, id, ty.value())
+                    && why.assignments.iter().all(|a| matches!(a.ty, Type::Scalar(i) if i.is_int()))
+                {
+                    self.int_to_float.entry(var.clone()).or_insert(*why);
+                }
                 if let Val::Phi { resolved, .. } = &mut self.vals[id] {
                     *resolved = Some(ty.clone());
                 }
@@ -1137,6 +1231,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     version: self.version(&name),
                     incoming: ids,
                     extra: Vec::new(),
+                    extra_origins: Vec::new(),
                     resolved: None,
                 });
                 self.vals.len() - 1
@@ -1212,6 +1307,13 @@ impl<'c, 'a> Typer<'c, 'a> {
                         (Expr::Name(n), Some(_)) => self.define_spelled(&mut env, n.id.as_str(), ty.clone(), n.range(), nested.clone()),
                         _ => self.assign(target, ty.clone(), &mut env, a.value.range())?,
                     }
+                    if let Expr::Name(n) = target {
+                        let op = match &*a.value {
+                            Expr::BinOp(b) => Some((b.op, &*b.left, &*b.right)),
+                            _ => None,
+                        };
+                        self.set_origin(&env, n.id.as_str(), a.range(), &a.value, op);
+                    }
                     // numba-cuda's `record_setattr` copies an array field from the same field
                     // of a record only; any other value fails an assertion in its lowering.
                     if !matches!(target, Expr::Name(_))
@@ -1270,9 +1372,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                         a.range(),
                     );
                 }
-                let ty = self.binop(a.op, &old, &value, a.range())?;
+                let ty = self.binop(a.op, &old, &value, a.range()).map_err(|f| self.explain(f, &[&a.target, &a.value], &env))?;
                 match &*a.target {
-                    Expr::Name(n) => self.define(&mut env, n.id.as_str(), ty, a.range()),
+                    Expr::Name(n) => {
+                        self.define(&mut env, n.id.as_str(), ty, a.range());
+                        self.set_origin(&env, n.id.as_str(), a.range(), &a.value, Some((a.op, &a.target, &a.value)));
+                    }
                     Expr::Subscript(s) => {
                         self.store_subscript(s, &ty, &env)?;
                     }
@@ -1392,6 +1497,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     message: format!("cannot unpack {}", ty.record_name()),
                     range: target.range(),
                     kind: if ty.value().is_some_and(|t| base_scalar(t).is_some() || matches!(t, Type::Vector(..))) { ErrorKind::Numba } else { ErrorKind::Unmodeled },
+                    why: None,
                 })?;
                 if elems.len() != elts.len() {
                     return reject(
@@ -1552,7 +1658,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         if let Ty::Val(Type::Array { dtype, ndim, layout, readonly }) = &base {
             zero_d_view(*ndim, &idx, s.range())?;
             let target = array_index(dtype, *ndim, *layout, *readonly, &idx)
-                .map_err(|m| Fail { message: m, range: s.range(), kind: ErrorKind::Numba })?;
+                .map_err(|m| Fail { message: m, range: s.range(), kind: ErrorKind::Numba, why: None })?;
             // An element takes a number only (an array or a tuple is Numba's error).
             if base_scalar(&target).is_some()
                 && let Some(v @ (Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_))) = value.value().map(promote::unliteral)
@@ -1616,6 +1722,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         entry: &Env,
         assigned: &HashSet<String>,
         back: &BTreeMap<String, Ty>,
+        back_origins: &BTreeMap<String, Vec<Assignment>>,
     ) -> (Env, Vec<(String, usize)>) {
         let mut header = entry.clone();
         let mut phis = Vec::new();
@@ -1630,6 +1737,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 version: self.version(var),
                 incoming,
                 extra,
+                extra_origins: back_origins.get(var).cloned().unwrap_or_default(),
                 resolved: None,
             });
             let id = self.vals.len() - 1;
@@ -1650,11 +1758,12 @@ impl<'c, 'a> Typer<'c, 'a> {
     ) -> TResult<(Env, Option<Env>, LoopFrame)> {
         let snapshot = self.snapshot();
         let mut back_types: BTreeMap<String, Ty> = BTreeMap::new();
+        let mut back_origins: BTreeMap<String, Vec<Assignment>> = BTreeMap::new();
         let mut iteration = 0;
         loop {
             iteration += 1;
             self.restore(snapshot.clone());
-            let (header, phis) = self.loop_header(entry, assigned, &back_types);
+            let (header, phis) = self.loop_header(entry, assigned, &back_types, &back_origins);
             self.loops.push(LoopFrame::default());
             let end = body(self, header.clone());
             let frame = self.loops.pop().unwrap_or_default();
@@ -1673,6 +1782,15 @@ impl<'c, 'a> Typer<'c, 'a> {
                             None => t,
                         };
                         new_types.insert(var.clone(), merged);
+                        let origins = back_origins.entry(var.clone()).or_default();
+                        let mut seen = HashSet::new();
+                        let mut found = Vec::new();
+                        self.assignments(id, &mut seen, &mut found);
+                        for a in found {
+                            if !origins.iter().any(|o| o.range == a.range) {
+                                origins.push(a);
+                            }
+                        }
                     }
                 }
             }
@@ -1791,6 +1909,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     version: self.version(var),
                     incoming: vec![id],
                     extra: Vec::new(),
+                    extra_origins: Vec::new(),
                     resolved: None,
                 });
                 env.insert(var.clone(), self.vals.len() - 1);
@@ -1850,7 +1969,11 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             Expr::Subscript(s) => {
                 let base = self.expr(&s.value, env)?;
-                self.subscript(base, &s.slice, env, range)?
+                let indices: Vec<&Expr> = match &*s.slice {
+                    Expr::Tuple(t) => t.elts.iter().collect(),
+                    index => vec![index],
+                };
+                self.subscript(base, &s.slice, env, range).map_err(|f| self.explain(f, &indices, env))?
             }
             Expr::Tuple(t) => {
                 let mut elems = Vec::new();
@@ -1902,7 +2025,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             Expr::BinOp(b) => {
                 let l = self.expr(&b.left, env)?;
                 let r = self.expr(&b.right, env)?;
-                let ty = self.binop(b.op, &l, &r, range)?;
+                let ty = self.binop(b.op, &l, &r, range).map_err(|f| self.explain(f, &[&b.left, &b.right], env))?;
                 folded_literal(expr).unwrap_or(ty)
             }
             Expr::Compare(c) => {
@@ -1939,6 +2062,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                     ),
                     range,
                     kind: join_failure_kind(&[a.clone(), b.clone()]),
+                    why: None,
                 })?
             }
             Expr::Call(call) => {
@@ -2449,7 +2573,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 zero_d_view(*ndim, &idx, range)?;
                 array_index(dtype, *ndim, *layout, *readonly, &idx)
                     .map(Ty::Val)
-                    .map_err(|m| Fail { message: m, range, kind: ErrorKind::Numba })
+                    .map_err(|m| Fail { message: m, range, kind: ErrorKind::Numba, why: None })
             }
             Ty::Flat(array) => {
                 self.flat_index(array, slice, env, range)?;
@@ -2460,7 +2584,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 let elems = tuple_elems(t).unwrap_or_default();
                 let lookup: &dyn NameLookup = self.ctx.scope;
                 let picked = crate::analysis::resolve::slice_positions(elems.len(), sl, lookup)
-                    .ok_or_else(|| Fail { message: "a tuple slice needs constant bounds".into(), range, kind: ErrorKind::Numba })?;
+                    .ok_or_else(|| Fail { message: "a tuple slice needs constant bounds".into(), range, kind: ErrorKind::Numba, why: None })?;
                 Ok(Ty::Val(Type::tuple(picked.into_iter().map(|i| elems[i].clone()).collect())))
             }
             Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) => {
@@ -2589,6 +2713,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             ),
             range,
             kind: ErrorKind::Numba,
+            why: None,
         })
     }
 
@@ -2681,7 +2806,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         // literal), as Numba types an omitted argument.
         let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| k.as_str()).collect();
         let bound = bind_device_arguments(self.ctx.db, home, def, args.len(), &keywords)
-            .map_err(|message| Fail { message, range, kind: ErrorKind::Numba })?;
+            .map_err(|message| Fail { message, range, kind: ErrorKind::Numba, why: None })?;
         let bound: Vec<Ty> = bound
             .into_iter()
             .map(|b| match b {
@@ -2690,7 +2815,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 BoundArg::Default(c) => const_type(&c),
             })
             .collect::<Option<_>>()
-            .ok_or_else(|| Fail { message: format!("a default of `{name}` is not a constant kernlint can type"), range, kind: ErrorKind::Unmodeled })?;
+            .ok_or_else(|| Fail { message: format!("a default of `{name}` is not a constant kernlint can type"), range, kind: ErrorKind::Unmodeled, why: None })?;
         let args = bound.as_slice();
         // Numba specializes a device function on what it is given: literal values stay
         // literal (a shape parameter works), and types, intrinsics, device functions of this
@@ -2732,6 +2857,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 message: format!("in device function `{name}`: {}", f.message),
                 range,
                 kind: f.kind,
+                why: None,
             })?;
         Ok(Ty::Val(result.ret))
     }
@@ -2797,7 +2923,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         let (args, kwargs) = self.call_arguments(call, env)?;
         let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| k.as_str()).collect();
         let bound = bind_device_arguments(self.ctx.db, self.ctx.file, def, args.len(), &keywords)
-            .map_err(|message| Fail { message, range, kind: ErrorKind::Numba })?;
+            .map_err(|message| Fail { message, range, kind: ErrorKind::Numba, why: None })?;
         let bound: Vec<Ty> = bound
             .into_iter()
             .map(|b| match b {
@@ -2819,6 +2945,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             message: format!("in inner function `{name}`: {}", f.message),
             range,
             kind: f.kind,
+            why: None,
         })?;
         // Hover and inlay hints read the closure's expressions from the enclosing function.
         self.expressions.extend(result.expressions);
@@ -2833,7 +2960,7 @@ impl<'c, 'a> Typer<'c, 'a> {
     pub fn prelude_call(&mut self, name: &str, args: &[Type], range: TextRange) -> TResult<Type> {
         let db = self.ctx.db;
         let prelude = db.prelude();
-        let unmodeled = |message: String| Fail { message, range, kind: ErrorKind::Unmodeled };
+        let unmodeled = |message: String| Fail { message, range, kind: ErrorKind::Unmodeled, why: None };
         let Some((def, _, _)) = self.ctx.function_in(prelude, name) else {
             return Err(unmodeled(format!("kernlint's prelude has no `{name}`")));
         };
@@ -3073,6 +3200,7 @@ pub(crate) fn unary(op: ast::UnaryOp, operand: &Ty, range: TextRange) -> TResult
             Some(t) if inert(t) || base_scalar(t).is_some() => ErrorKind::Numba,
             _ => ErrorKind::Unmodeled,
         },
+        why: None,
     })?;
     Ok(Ty::scalar(s))
 }
@@ -3480,6 +3608,7 @@ fn enum_class_as_value(name: &str, class: &EnumClass, range: TextRange) -> Fail 
             message: format!("Numba cannot use the Enum class `{name}` itself as a value in a kernel (only its members: `{name}.MEMBER`)"),
             range,
             kind: ErrorKind::Numba,
+            why: None,
         },
         None => Fail::from((
             format!("kernlint does not support the Enum class `{name}` in kernels yet (only Enum and IntEnum classes whose members are integer constants, and Enum classes of float constants): use module-level integer constants (`RED = 1`) instead"),

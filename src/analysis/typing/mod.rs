@@ -12,6 +12,7 @@ pub mod closures;
 mod infer;
 pub mod overload;
 pub mod promote;
+pub mod unified;
 mod versions;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -27,6 +28,7 @@ use super::types::Type;
 use super::{Db, SourceFile};
 
 pub use calls::{OperatorCall, operator_call, python_float, selected_params};
+pub use unified::Unified;
 pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, bind_device_arguments, imported_array, folded_float, folded_tuple};
 
 /// What typing one function produced.
@@ -51,6 +53,9 @@ pub struct FunctionTypes {
     /// The type of each value expression, by range relative to the item. An expression
     /// inside a loop has the type of the final fixpoint iteration.
     pub expressions: BTreeMap<(u32, u32), Type>,
+    /// Integer variables Numba makes floats by unifying their assignments (uint64 with int64
+    /// is float64), ranges relative to the item.
+    pub int_to_float: Vec<Unified>,
 }
 
 /// Why a function could not be typed; `range` is relative to the item (see
@@ -63,11 +68,18 @@ pub struct TypingError {
     pub item_start: TextSize,
     /// Whether Numba rejects the function here too, or kernlint does not model it.
     pub kind: ErrorKind,
+    /// Why an operand has the type the error is about (relative to the item).
+    pub why: Option<Box<Unified>>,
 }
 
 impl TypingError {
     pub fn file_range(&self) -> TextRange {
         self.range + self.item_start
+    }
+
+    /// [`TypingError::why`] placed in the file.
+    pub fn file_why(&self) -> Option<Unified> {
+        self.why.as_ref().map(|w| w.shifted(self.item_start))
     }
 }
 
@@ -246,6 +258,7 @@ fn item_function_types<'db>(
         range,
         item_start: TextSize::default(),
         kind: ErrorKind::Unmodeled,
+        why: None,
     };
     let entry = gpu_function_entry(db, file, FunctionName::new(db, name.clone()))
         .as_ref()
@@ -286,6 +299,7 @@ fn item_function_types<'db>(
         range: if function.def_range.contains_range(f.range) { f.range } else { function.name_range },
         item_start: TextSize::default(),
         kind: f.kind,
+        why: f.why,
     })?;
     let ret = if kernel {
         Type::None
@@ -315,6 +329,7 @@ fn item_function_types<'db>(
         first_binding: result.first_binding,
         ret: sig.ret.clone().unwrap_or(ret),
         expressions: result.expressions,
+        int_to_float: result.int_to_float,
     })
 }
 
@@ -366,7 +381,16 @@ pub fn type_def_for_args(
     let scope = ItemScope::for_def(db, file, &module.syntax().body, def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
     let args: Vec<Ty> = args.iter().cloned().map(Ty::of_argument).collect();
-    infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| (f.message, f.range))
+    infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| (explained(db, file, &f.message, f.why.as_deref()), f.range))
+}
+
+/// A typing error's message with why its operand has its type, by line, for the commands
+/// that print one line (`kernlint compile`, `run`, `types`); `why` is file-relative.
+pub fn explained(db: &dyn Db, file: SourceFile, message: &str, why: Option<&Unified>) -> String {
+    let Some(why) = why else { return message.to_string() };
+    let text = file.text(db);
+    let line = |a: &unified::Assignment| format!("at line {}", text[..usize::from(a.range.start()).min(text.len())].matches('\n').count() + 1);
+    format!("{message}\n  note: {}\n  help: {}", why.note(line), why.fix(text))
 }
 
 /// Types the closure whose `def` is at `def_range` (file-relative) for `args`: its own
@@ -434,11 +458,11 @@ pub fn typing_failure<'db>(
     db: &'db dyn Db,
     file: SourceFile,
     request: TypingRequest<'db>,
-) -> Option<(String, TextRange, ErrorKind)> {
+) -> Option<(String, TextRange, ErrorKind, Option<Box<Unified>>)> {
     function_types(db, file, request)
         .as_ref()
         .err()
-        .map(|e| (e.message.clone(), e.range, e.kind))
+        .map(|e| (e.message.clone(), e.range, e.kind, e.why.clone()))
 }
 
 /// Where a GPU function called by `name` in `file` lives: this file (a module-level

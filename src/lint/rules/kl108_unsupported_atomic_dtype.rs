@@ -47,7 +47,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     let mut seen = HashSet::new();
     for (function, _) in ctx.gpu_functions() {
         for (request, source) in kernel_typing_requests(ctx.db, ctx.file, function) {
-            let Some((message, range, kind)) = typing_failure(ctx.db, ctx.file, request) else { continue };
+            let Some((message, range, kind, _)) = typing_failure(ctx.db, ctx.file, request) else { continue };
             let note = match kind {
                 ErrorKind::AtomicDtype => atomic_note(message),
                 ErrorKind::ShuffleDtype => "Warp shuffles move exactly int32, int64, float32 or float64 values: convert the value (`int32(x)`, `float32(x)`) before the shuffle and back after it.".to_string(),

@@ -10,7 +10,10 @@
 //! operator Numba has no implementation of for the operand types (`x << 2` with a float
 //! `x`), too many indices, and stores into read-only arrays. Kernels whose argument types
 //! are unknown are skipped, and so is anything kernlint's type model does not cover: only
-//! errors Numba is known to raise are reported.
+//! errors Numba is known to raise are reported. Where an operand is a variable whose type
+//! Numba unified from its assignments (`h = uint64(...)`, then `h = h * 1099511628211`: uint64
+//! with int64 is float64), the finding names those assignments and their types, and suggests
+//! converting where the type changes.
 //!
 //! ## Why is this bad?
 //! Numba compiles a kernel at its first launch (or at import, with a signature): the
@@ -42,14 +45,15 @@
 use std::collections::HashSet;
 
 use crate::analysis::host_types::kernel_typing_requests;
+use crate::analysis::typing::unified::Assignment;
 use crate::analysis::typing::{ErrorKind, typing_failure};
-use crate::lint::{Diagnostic, ItemContext};
+use crate::lint::{Diagnostic, ItemContext, snippet};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     let mut seen = HashSet::new();
     for (function, _) in ctx.gpu_functions() {
         for (request, source) in kernel_typing_requests(ctx.db, ctx.file, function) {
-            let Some((message, range, kind)) = typing_failure(ctx.db, ctx.file, request) else { continue };
+            let Some((message, range, kind, why)) = typing_failure(ctx.db, ctx.file, request) else { continue };
             if *kind != ErrorKind::Numba || !seen.insert((*range, message.clone())) {
                 continue;
             }
@@ -57,8 +61,15 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 "KL110",
                 *range,
                 format!("Numba cannot compile kernel `{}`: {message}", function.name),
-            )
-            .note(advice(message));
+            );
+            // A type Numba unified from the variable's assignments: say which, and convert there.
+            d = match why {
+                Some(why) => {
+                    let site = |a: &Assignment| format!("in `{}`", snippet(&ctx.text[a.range]));
+                    why.labels().into_iter().fold(d, |d, (r, label)| d.related(r, label)).note(why.note(site)).note(why.fix(ctx.text))
+                }
+                None => d.note(advice(message)),
+            };
             if let Some(note) = source.note() {
                 d = d.note(note);
             }

@@ -14,6 +14,13 @@
 //! - a kernel argument the launch passes as a Python float (typed float64), at its first use
 //!   with float32 values.
 //!
+//! In any GPU function (float32 or not), it also finds integer variables Numba makes float64:
+//! a variable takes one type where its assignments meet, and uint64 with a signed integer is
+//! float64 (`h = uint64(14695981039346656037)`, then `h = h * 1099511628211` in a loop, where
+//! uint64 * int64-literal is int64). It is reported at the assignment that changes the type,
+//! with the assignments and their types; variables that mix integers and floats, or whose
+//! integer types unify to an integer (int32 with int64 is int64), are left alone.
+//!
 //! Each origin is reported once, not at every operation its float64 value reaches. A float64
 //! value used only as an integer or index (`int(i / 2)`, `a[int(x * n)]`), expressions of
 //! constants alone (`float32(2.0 * math.pi / NX)`), and functions that use float64 on
@@ -28,7 +35,10 @@
 //! and every operation after it, runs in double precision and is only rounded back when
 //! stored into a float32 array. On most GPUs double precision is many times slower than
 //! single (1/32 or 1/64 of the rate on consumer cards), and an accumulator carries float64
-//! across every loop iteration.
+//! across every loop iteration. An integer hash or random state made float64 loses its low
+//! bits above 2**53, silently: the stored result is wrong, and the kernel still compiles.
+//! The fix there is to convert where the type changes (`h = uint64(h * 1099511628211)`) or
+//! to make the literal unsigned (`h * uint64(1099511628211)`).
 //!
 //! ## Example
 //! ```python
@@ -71,22 +81,22 @@ use crate::analysis::bindings::names_bound_in_function;
 use crate::analysis::kernels::FunctionKind;
 use crate::analysis::types::{Scalar, Type};
 use crate::analysis::typing::FunctionTypes;
+use crate::analysis::typing::unified::Assignment;
 use crate::analysis::typing::promote::{arith_op, base_scalar, binary};
 use crate::lint::body::{Flow, Parent, key, merge_typings, numeric_type, type_spelling, typings, walk};
 use crate::lint::{Diagnostic, Edit, ItemContext, snippet};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for (function, def) in ctx.gpu_functions() {
-        if uses_float64(def) {
-            continue;
-        }
+        let on_purpose = uses_float64(def);
         let locals = names_bound_in_function(def, true);
         let spelling = type_spelling(ctx, &locals, "float32");
         let flow = Flow::new(def);
         let mut per_typing = Vec::new();
         for typing in typings(ctx, function) {
-            if !float32_function(typing.types, function.spec.kind, typing.launched) {
-                per_typing.push((typing.note, Vec::new()));
+            let unified = integers_made_float(ctx, typing.types, &locals);
+            if on_purpose || !float32_function(typing.types, function.spec.kind, typing.launched) {
+                per_typing.push((typing.note, unified));
                 continue;
             }
             let checker = Checker {
@@ -96,10 +106,46 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 locals: &locals,
                 params: def.parameters.iter().map(|p| p.name().as_str()).collect(),
             };
-            per_typing.push((typing.note, checker.findings(def, spelling.as_deref())));
+            let mut found = checker.findings(def, spelling.as_deref());
+            found.extend(unified);
+            per_typing.push((typing.note, found));
         }
         merge_typings(per_typing, out);
     }
+}
+
+/// Integer variables Numba makes float64 by unifying their assignments (a uint64 one and a
+/// signed one: `h = uint64(...)`, then `h = h * 1099511628211`, an int64): reported at the
+/// assignment that changes the type, where every assignment is an integer.
+fn integers_made_float(ctx: &ItemContext, types: &FunctionTypes, locals: &HashSet<String>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for why in &types.int_to_float {
+        let intended = &why.assignments[0].ty;
+        let changes: Vec<_> = why.assignments.iter().filter(|a| a.ty != *intended).collect();
+        let Some(first) = changes.first() else { continue };
+        let unified = why.ty.as_ref().map_or_else(|| "float64".to_string(), Type::to_string);
+        let mut kinds: Vec<String> = why.assignments.iter().map(|a| a.ty.to_string()).collect();
+        kinds.dedup();
+        let message = format!(
+            "`{}` silently becomes {unified}: Numba unifies the types of its assignments ({}), and {unified} holds integers exactly only up to 2**53",
+            why.var,
+            kinds.join(", ")
+        );
+        let site = |a: &Assignment| format!("in `{}`", snippet(&ctx.text[a.range]));
+        let mut d = Diagnostic::new("KL401", first.range, message).warning();
+        for (range, label) in why.labels().into_iter().filter(|(r, _)| *r != first.range) {
+            d = d.related(range, label);
+        }
+        d = d.note(why.note(site)).note(why.fix(ctx.text));
+        let edits: Option<Vec<Edit>> = type_spelling(ctx, locals, &intended.to_string()).and_then(|name| {
+            changes.iter().map(|a| a.value.map(|v| Edit { range: v, content: format!("{name}({})", &ctx.text[v]) })).collect()
+        });
+        if let Some(edits) = edits {
+            d = d.unsafe_fix(format!("convert to {intended} where `{}` changes type", why.var), edits);
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// Whether the function's floating-point arguments are float32: a kernel with at least one

@@ -12,7 +12,12 @@
 //!   variable first assigned one) whose 64-bit result is then shifted right (hash mixing,
 //!   xorshift), or, for unsigned values, reduced with `%`/`//` or converted to a float;
 //! - `cuda.clz` or `cuda.brev` of a bit operation on 32-bit values (`cuda.clz(z | uint32(1))`):
-//!   the operation is 64-bit, so the intrinsic counts or reverses 64 bits.
+//!   the operation is 64-bit, so the intrinsic counts or reverses 64 bits;
+//! - a sum, difference, product or left shift of 32-bit values passed to a device function
+//!   that shifts that parameter right (`rotl(a + d, 7)` with `def rotl(v, n): return (v << n)
+//!   | (v >> (32 - n))`, Salsa20): the carry above bit 31 comes back down. A callee that
+//!   reassigns (masks) the parameter first, or uses it only as an index or in float math, is
+//!   left alone.
 //!
 //! Each variable or widening operation is reported once. A widened value that is only used
 //! as an index, compared, or stored into a 32-bit array (the store keeps the low 32 bits,
@@ -55,12 +60,14 @@
 
 use std::collections::HashSet;
 
+use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Operator, Stmt, StmtAugAssign, StmtFunctionDef, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::analysis::bindings::names_bound_in_function;
 use crate::analysis::types::Scalar;
-use crate::analysis::typing::FunctionTypes;
+use crate::analysis::items::item_statements;
+use crate::analysis::typing::{FunctionName, FunctionTypes, find_def, gpu_function_entry, resolve_device_function};
 use crate::analysis::typing::promote::base_scalar;
 use crate::lint::body::{Flow, Parent, key, merge_typings, numeric_type, type_spelling, typings, walk};
 use crate::lint::{Diagnostic, Edit, ItemContext, snippet};
@@ -108,7 +115,7 @@ struct Checker<'c, 'a> {
     locals: &'c HashSet<String>,
 }
 
-impl<'a> Checker<'_, 'a> {
+impl<'c, 'a> Checker<'c, 'a> {
     fn scalar(&self, expr: &Expr) -> Option<Scalar> {
         self.types.expressions.get(&key(expr.range())).and_then(base_scalar)
     }
@@ -194,6 +201,7 @@ impl<'a> Checker<'_, 'a> {
         }
         for expr in &self.flow.exprs {
             out.extend(self.bit_count_finding(expr, &reported));
+            out.extend(self.call_findings(expr));
         }
         for (origin, unsigned) in origins {
             let (vars, sink) = self.follow(origin, unsigned);
@@ -247,6 +255,58 @@ impl<'a> Checker<'_, 'a> {
             d = d.unsafe_fix(format!("Make the operand {ty} again: `{cast}(...)`"), vec![Edit { range: arg.range(), content: format!("{cast}({text})") }]);
         }
         Some(d)
+    }
+
+    /// `rotl(a + d, 7)` with `a`, `d` uint32: a sum, difference, product or left shift of
+    /// 32-bit values (64-bit in Numba) passed to a device function that shifts that parameter
+    /// right (a 32-bit rotate: `(v << n) | (v >> (32 - n))`), which brings the carry above bit
+    /// 31 back down. A callee that uses the value otherwise (an index, float math) is no finding.
+    fn call_findings(&self, expr: &'a Expr) -> Vec<Diagnostic> {
+        let Expr::Call(call) = expr else { return Vec::new() };
+        let Expr::Name(callee) = &*call.func else { return Vec::new() };
+        let Some((callee_def, home)) = self.device_def(callee.id.as_str()) else { return Vec::new() };
+        let params: Vec<&str> = callee_def.parameters.posonlyargs.iter().chain(&callee_def.parameters.args).map(|p| p.name().as_str()).collect();
+        let mut out = Vec::new();
+        for (arg, param) in call.arguments.args.iter().zip(params) {
+            let Expr::BinOp(b) = arg else { continue };
+            if !matches!(b.op, Operator::Add | Operator::Sub | Operator::Mult | Operator::LShift) || !self.scalar(arg).is_some_and(wide) {
+                continue;
+            }
+            let operands = [&*b.left, &*b.right];
+            let sides = operands.map(|o| self.narrow_operand(o));
+            if sides.iter().all(Option::is_none) || !operands.iter().zip(&sides).all(|(o, s)| s.is_some() || self.literal32(o) == Some(true)) {
+                continue;
+            }
+            let Some(shift) = right_shift_of(callee_def, param) else { continue };
+            let shift = snippet(&home[shift]);
+            let ty = if sides.contains(&Some(Scalar::U32)) { "uint32" } else { "int32" };
+            let text = &self.ctx.text[arg.range()];
+            let mut d = Diagnostic::new(
+                "KL406",
+                arg.range(),
+                format!(
+                    "`{}` is computed in 64 bits (Numba widens {ty} arithmetic), so it does not wrap at 2**32, and `{}` shifts its parameter `{param}` right (`{shift}`): the bits above 32 come back down, and the result differs from the 32-bit algorithm",
+                    snippet(text),
+                    callee.id
+                ),
+            )
+            .warning()
+            .note(NOTE);
+            if let Some(cast) = type_spelling(self.ctx, self.locals, ty) {
+                d = d.unsafe_fix(format!("Keep the argument {ty}: `{cast}(...)`"), vec![Edit { range: arg.range(), content: format!("{cast}({text})") }]);
+            }
+            out.push(d);
+        }
+        out
+    }
+
+    /// The `def` of the device function `name` calls, with the text its ranges index.
+    fn device_def(&self, name: &str) -> Option<(&'c StmtFunctionDef, &'c str)> {
+        let db = self.ctx.db;
+        let (home, qualname) = resolve_device_function(db, self.ctx.file, &self.ctx.scope, name)?;
+        let entry = gpu_function_entry(db, home, FunctionName::new(db, qualname)).as_ref()?;
+        let def = find_def(item_statements(db, entry.item), entry.function.def_range)?;
+        Some((def, entry.item.text(db)))
     }
 
     /// The variables a widened value reaches through operations that keep its low bits, and
@@ -426,6 +486,40 @@ impl<'a> Checker<'_, 'a> {
         }
         d
     }
+}
+
+/// The first right shift of the parameter `param` in `def` (`v >> (32 - n)`), where the
+/// function never assigns `param` (a mask first, `v = v & MASK`, keeps it 32-bit).
+fn right_shift_of(def: &StmtFunctionDef, param: &str) -> Option<TextRange> {
+    struct Finder<'p> {
+        param: &'p str,
+        shift: Option<TextRange>,
+        assigned: bool,
+    }
+    impl<'a> Visitor<'a> for Finder<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::BinOp(b) = expr
+                && b.op == Operator::RShift
+                && matches!(&*b.left, Expr::Name(n) if n.id.as_str() == self.param)
+            {
+                self.shift = self.shift.or(Some(expr.range()));
+            }
+            visitor::walk_expr(self, expr);
+        }
+
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            let target = |t: &Expr| matches!(t, Expr::Name(n) if n.id.as_str() == self.param);
+            self.assigned |= match stmt {
+                Stmt::Assign(a) => a.targets.iter().any(target),
+                Stmt::AugAssign(a) => target(&a.target),
+                _ => false,
+            };
+            visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut finder = Finder { param, shift: None, assigned: false };
+    finder.visit_body(&def.body);
+    finder.shift.filter(|_| !finder.assigned)
 }
 
 /// An augmented assignment's value as the right operand of its operator.
