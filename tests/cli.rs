@@ -191,6 +191,17 @@ scale[2, 128](out, x, np.float32(2.0))
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     assert!(stdout(&out).starts_with("bad: error: bad.py:5:"), "{}", stdout(&out));
     assert!(stdout(&out).contains("good (array(float32, 1d, A),) -> none"), "{}", stdout(&out));
+    // A pasted snippet that decorates with `@cuda.jit` but never imports `cuda` says so,
+    // instead of claiming the file has no `@cuda.jit` function.
+    std::fs::write(dir.path().join("snippet.py"), "@cuda.jit\ndef double(a):\n    a[0] *= 2\n").unwrap();
+    let out = kernlint(dir.path(), &["types", "snippet.py"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("snippet.py: the file decorates functions with `@cuda.jit` but never imports `cuda`") && stderr(&out).contains("add `from numba import cuda`"), "{}", stderr(&out));
+    let out = kernlint(dir.path(), &["types", "snippet.py::double"]);
+    assert!(stderr(&out).contains("never imports `cuda`"), "{}", stderr(&out));
+    std::fs::write(dir.path().join("plain.py"), "import numpy as np\n\ndef f(a):\n    return a\n").unwrap();
+    let out = kernlint(dir.path(), &["types", "plain.py"]);
+    assert!(stderr(&out).contains("plain.py: the file has no `@cuda.jit` function"), "{}", stderr(&out));
 }
 
 #[test]

@@ -407,6 +407,33 @@ pub fn for_each_body<'a>(stmt: &'a Stmt, mut f: impl FnMut(&'a [Stmt])) {
     }
 }
 
+/// Whether an `if` test is true exactly under the CUDA simulator (`config.ENABLE_CUDASIM`,
+/// `USE_CUDASIM`, `os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"`: `Some(true)`; their `not`:
+/// `Some(false)`); `None` for any other test.
+fn simulator_test(test: &Expr) -> Option<bool> {
+    match test {
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => simulator_test(&u.operand).map(|t| !t),
+        Expr::Name(n) => n.id.as_str().to_ascii_uppercase().contains("CUDASIM").then_some(true),
+        Expr::Attribute(a) => a.attr.as_str().to_ascii_uppercase().contains("CUDASIM").then_some(true),
+        Expr::Call(c) if let Some(Expr::StringLiteral(key)) = c.arguments.args.first() => {
+            key.value.to_str().contains("CUDASIM").then_some(true)
+        }
+        Expr::Subscript(sub) if let Expr::StringLiteral(key) = &*sub.slice => key.value.to_str().contains("CUDASIM").then_some(true),
+        Expr::Compare(c) if c.ops.len() == 1 && matches!(c.ops[0], ast::CmpOp::Eq | ast::CmpOp::NotEq) => {
+            let under = simulator_test(&c.left)?;
+            // `== "1"` / `!= "0"` test for the simulator; `== "0"` / `!= "1"` against it.
+            let Expr::StringLiteral(v) = &c.comparators[0] else { return None };
+            let one = match v.value.to_str() {
+                "1" => true,
+                "0" => false,
+                _ => return None,
+            };
+            Some(under && (one == (c.ops[0] == ast::CmpOp::Eq)))
+        }
+        _ => None,
+    }
+}
+
 /// What a decorator or wrapping call expression declares, if it is a GPU JIT.
 pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
     if let Expr::Name(n) = expr
@@ -586,6 +613,16 @@ impl Discovery<'_> {
                     self.walk(&def.body, &format!("{qualname}.<locals>."));
                 }
                 Stmt::ClassDef(class) => self.walk(&class.body, &format!("{prefix}{}.", class.name.as_str())),
+                // `if config.ENABLE_CUDASIM: <simulator-only defs> else: <GPU defs>`: the
+                // simulator branch never runs where the kernels are compiled for a GPU.
+                Stmt::If(s) if let Some(simulator) = simulator_test(&s.test) => {
+                    if !simulator {
+                        self.walk(&s.body, prefix);
+                    }
+                    for clause in s.elif_else_clauses.iter().filter(|c| simulator || c.test.is_some()) {
+                        self.walk(&clause.body, prefix);
+                    }
+                }
                 Stmt::Assign(assign) => {
                     let [Expr::Name(target)] = assign.targets.as_slice() else { continue };
                     if let Some(wrap) = self.wrap(&assign.value) {

@@ -193,7 +193,7 @@ pub fn split_target(target: &str) -> Result<(PathBuf, String), String> {
             let names = gpu_function_names(&db, file);
             match names.first() {
                 Some(first) => format!(": name a function of the file, e.g. `{target}::{first}` ({})", listing(&names)),
-                None => format!(": `{target}` has no `@cuda.jit` function"),
+                None => format!(": `{target}` {}", no_gpu_function(&db, file)),
             }
         }
         Err(_) => String::new(),
@@ -212,6 +212,16 @@ fn gpu_function_names(db: &dyn crate::analysis::Db, file: crate::analysis::Sourc
     names
 }
 
+/// Why a file has no GPU function, after "the file": a snippet (a notebook cell, a course
+/// exercise) decorates with `@cuda.jit` but never imports `cuda`, so Python stops at a
+/// `NameError` and Numba compiles nothing.
+pub fn no_gpu_function(db: &dyn crate::analysis::Db, file: crate::analysis::SourceFile) -> String {
+    if file.text(db).contains("@cuda.jit") && crate::analysis::scope::module_scope(db, file).get("cuda").is_none() {
+        return "decorates functions with `@cuda.jit` but never imports `cuda`: Python stops with `NameError: name 'cuda' is not defined`; add `from numba import cuda`".into();
+    }
+    "has no `@cuda.jit` function".into()
+}
+
 fn listing(names: &[String]) -> String {
     let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
     let more = if names.len() > shown.len() { format!(" and {} more", names.len() - shown.len()) } else { String::new() };
@@ -227,7 +237,7 @@ pub fn missing_function(
 ) -> String {
     let names = gpu_function_names(db, file);
     if names.is_empty() {
-        return format!("{}: no kernel or device function named `{name}`: the file has no `@cuda.jit` function", path.display());
+        return format!("{}: no kernel or device function named `{name}`: the file {}", path.display(), no_gpu_function(db, file));
     }
     let closest = names
         .iter()

@@ -74,7 +74,7 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
         .filter(|(_, f)| seen.insert(f.qualname.clone()))
         .collect();
     if functions.is_empty() {
-        return Err(format!("{}: the file has no `@cuda.jit` function", path.display()));
+        return Err(format!("{}: the file {}", path.display(), super::no_gpu_function(&db, file)));
     }
     let mut failed = false;
     let mut rows = Vec::new();

@@ -9,7 +9,9 @@
 //!
 //! Not reported: the ufuncs that work on the GPU (`np.sin`, `np.cos`, `np.log`, `np.arctan2`,
 //! `np.maximum`, `np.fmin`, `np.isnan`, ...), NumPy scalar constructors (`np.float32(x)`),
-//! constants (`np.pi`, `np.inf`, `np.nan`), and any NumPy call in host code.
+//! constants (`np.pi`, `np.inf`, `np.nan`), any NumPy call in host code, and functions
+//! defined under a simulator-only test (`if config.ENABLE_CUDASIM:`), which the CUDA
+//! simulator runs as plain Python.
 //!
 //! ## Why is this bad?
 //! The kernel does not compile. The unsupported ufuncs fail with a bare

@@ -12,7 +12,7 @@
 //! read is correlated with the assignment in ways it cannot prove: the read under the
 //! same condition as the assignment (`if t < n: v = a[t]` ... `if t < n: out[t] = v`) or
 //! under a condition on a variable assigned beside it (`found = True; idx = j` ...
-//! `if found: out[0] = idx`), and inside a loop that itself assigns the variable (a
+//! `if found: out[0] = idx`, or after `if not found: return`), and inside a loop that itself assigns the variable (a
 //! previous iteration may have). A read with no assignment before it in the code is
 //! KL110's: Numba rejects it (`NotDefinedError`).
 //!
@@ -339,7 +339,31 @@ impl<'a> Walker<'a> {
     fn body(&mut self, stmts: &'a [Stmt]) {
         for stmt in stmts {
             self.stmt(stmt);
+            if let Stmt::If(s) = stmt
+                && s.elif_else_clauses.is_empty()
+                && matches!(s.body.last(), Some(Stmt::Return(_) | Stmt::Raise(_) | Stmt::Break(_) | Stmt::Continue(_)))
+            {
+                self.exit_on(&s.test, stmt.start());
+            }
         }
+    }
+
+    /// After `if not found: return`, what the code above assigned beside `found` counts as
+    /// assigned: the paths that skipped it left.
+    fn exit_on(&mut self, test: &Expr, at: ruff_text_size::TextSize) {
+        if self.state.dead {
+            return;
+        }
+        let mut names = Vec::new();
+        names_in(test, &mut names);
+        let correlated: Vec<String> = self
+            .beside
+            .iter()
+            .filter(|(x, with)| names.iter().any(|n| *n != x.as_str() && with.contains(*n)))
+            .filter(|(x, _)| self.assignments.get(*x).is_some_and(|a| a.iter().any(|r| r.start() < at)))
+            .map(|(x, _)| x.clone())
+            .collect();
+        self.state.assigned.extend(correlated);
     }
 
     fn assign(&mut self, name: &str) {
