@@ -658,7 +658,8 @@ fn corpus_kernels_assemble() {
 
 const F16_KERNEL: &str = "\
 import math
-from numba import cuda, float16, float32
+from numba import cuda, float32
+from numba.types import float16
 
 @cuda.jit
 def k(out, flags, ints, x, y, a, d, n):
@@ -737,7 +738,8 @@ fn float16_arithmetic_intrinsics_and_conversions() {
 #[test]
 fn float16_through_device_functions_and_shared_memory() {
     let src = "\
-from numba import cuda, float16
+from numba import cuda
+from numba.types import float16
 
 @cuda.jit(device=True)
 def lerp(a, b, t):

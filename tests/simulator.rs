@@ -110,7 +110,7 @@ def k(q, r, a, b):
 
 #[test]
 fn float16_rounds_once_as_numba() {
-    let src = "from numba import cuda, float16\nfrom numba.cuda import fp16\n
+    let src = "from numba import cuda\nfrom numba.types import float16\nfrom numba.cuda import fp16\n
 @cuda.jit
 def k(out, wide):
     # 683/512 * 0.75 + 2**-24: fma.rn.f16 rounds once, to 1 + 2**-10.
