@@ -149,7 +149,11 @@ fn keyed(text: &str, key: &str) -> Option<[i128; 3]> {
 }
 
 /// The thread and block index atoms along which a kernel's threads really differ: the axes
-/// it reads, less those every known launch makes of size 1.
+/// it reads, less those every known launch makes of size 1. A block axis the kernel never
+/// reads (`blockIdx.y` in a kernel indexed by `threadIdx.y` and `blockIdx.x`) counts only
+/// where a known launch makes it wider than 1: the grid is then 1-D as the kernel is written.
+/// The x axis always counts: a device function or a kernel launched elsewhere may run in
+/// many blocks without reading `blockIdx.x` itself.
 pub fn active_atoms(
     facts: &super::uniformity::FunctionFacts,
     launches: Option<&Vec<LaunchConfig>>,
@@ -166,7 +170,9 @@ pub fn active_atoms(
         if used && size(|l| l.block) {
             out.insert(Atom::Tid(axis));
         }
-        if used && size(|l| l.grid) {
+        let blocks_read = facts.block_axes_used[axis as usize] || axis == 0;
+        let wide_grid = launches.iter().any(|l| l.grid.is_some_and(|d| d[axis as usize] > 1));
+        if used && size(|l| l.grid) && (blocks_read || wide_grid) {
             out.insert(Atom::Bid(axis));
         }
     }

@@ -364,6 +364,9 @@ pub struct FunctionFacts {
     pub shared_arrays: Vec<SharedArray>,
     /// Which axes (x, y, z) of the thread and block indices the function reads.
     pub axes_used: [bool; 3],
+    /// Which axes of the block index (or grid size) the function reads, through
+    /// `cuda.blockIdx`, `cuda.gridDim` or `cuda.grid`.
+    pub block_axes_used: [bool; 3],
     pub params: Vec<String>,
     /// Upper bounds of variables that only ever shrink: `(k, b)` for `k * v <= b`, from a
     /// start `v = b // k` (or `b >> log2 k`) and updates `v //= 2`, `v >>= 1`, `v = v // 2`
@@ -1187,13 +1190,17 @@ impl Walker<'_> {
             }
             ("blockIdx", Some(a)) => {
                 self.use_axis(a);
+                self.facts.block_axes_used[a as usize] = true;
                 Value::of_poly(Level::Block, Poly::atom(Atom::Bid(a)))
             }
             ("blockDim", Some(a)) => {
                 self.read[a as usize] = true;
                 Value::of_poly(Level::Uniform, if self.flat[a as usize] { Poly::constant(1) } else { Poly::atom(Atom::Bdim(a)) })
             }
-            ("gridDim", Some(a)) => Value::of_poly(Level::Uniform, Poly::atom(Atom::Gdim(a))),
+            ("gridDim", Some(a)) => {
+                self.facts.block_axes_used[a as usize] = true;
+                Value::of_poly(Level::Uniform, Poly::atom(Atom::Gdim(a)))
+            }
             ("", _) if attr == "laneid" => Value::of_poly(Level::Thread, Poly::atom(Atom::Lane)),
             ("", _) if attr == "warpsize" => Value::of_poly(Level::Uniform, Poly::constant(32)),
             _ => return None,
@@ -1336,6 +1343,7 @@ impl Walker<'_> {
                     let n = args.first().and_then(|a| a.poly.as_ref()).and_then(Poly::as_const).unwrap_or(1);
                     for a in 0..n.clamp(1, 3) as u8 {
                         self.use_axis(a);
+                        self.facts.block_axes_used[a as usize] = true;
                     }
                     if n == 1 {
                         return self.grid_axis(0);
@@ -1345,6 +1353,9 @@ impl Walker<'_> {
                 }
                 "gridsize" => {
                     let n = args.first().and_then(|a| a.poly.as_ref()).and_then(Poly::as_const).unwrap_or(1);
+                    for a in 0..n.clamp(1, 3) as usize {
+                        self.facts.block_axes_used[a] = true;
+                    }
                     return match n {
                         1 => Value::of_poly(Level::Uniform, Poly::atom(Atom::Bdim(0)).mul(&Poly::atom(Atom::Gdim(0))).unwrap_or_default()),
                         _ => Value::uniform(),
