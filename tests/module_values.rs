@@ -387,3 +387,52 @@ fn values_python_cannot_compute_are_errors_at_the_use() {
     let out = kernlint(d, &["check", "."]);
     assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Module arrays host code builds and only launches with (the DLI matrix-multiply exercise:
+/// three 1024 x 1024 matrices at import) beside a small table the kernel reads: typing needs
+/// only their shapes and dtypes, so only the table's elements are computed.
+const BIG: &str = r#"import numpy as np
+from numba import cuda
+
+n = 1024
+BIG = np.arange(n * n).reshape(n, n).astype(np.int32)
+WIDE = np.zeros((BIG.shape[0], 2 * n)).T
+SMALL = np.arange(4.0) * 2
+
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = SMALL[i] + x[i]
+
+
+d_big = cuda.to_device(BIG)
+"#;
+
+#[test]
+fn module_arrays_no_kernel_reads_hold_no_elements() {
+    use kernlint::analysis::{RootDatabase, SourceFile, host_arrays, typing};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("big.py"), BIG).unwrap();
+    let t = types(d, "big.py::k").unwrap();
+    assert_eq!(variables(&t), pairs(&[("i", "int64"), ("out", ARRAY), ("x", ARRAY)]));
+    // out = SMALL + x = 2i + i (Numba's simulator: 0, 3, 6, 9).
+    assert_eq!(run(d, "big.py::k"), [0.0, 3.0, 6.0, 9.0]);
+
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "big.py".into(), BIG.to_string());
+    let shapes = host_arrays::module_array_shapes(&db, file);
+    for (name, shape) in [("BIG", vec![1024, 1024]), ("WIDE", vec![2048, 1024]), ("SMALL", vec![4])] {
+        let array = shapes[name].as_ref().unwrap();
+        assert_eq!(array.shape, shape, "{name}");
+        assert!(array.data.is_none(), "{name}: typing computed its elements");
+    }
+    let types = typing::module_host_arrays(&db, file);
+    assert_eq!(types["BIG"].as_ref().unwrap().to_string(), "readonly array(int32, 2d, C)");
+    assert_eq!(types["WIDE"].as_ref().unwrap().to_string(), "readonly array(float64, 2d, F)");
+    // Asked for, the elements are all there.
+    let full = host_arrays::module_arrays(&db, file);
+    assert_eq!(full["BIG"].as_ref().unwrap().data.as_ref().map(|d| d.len()), Some(1 << 20));
+}

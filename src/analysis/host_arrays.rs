@@ -61,6 +61,27 @@ use interp::{Ctx, HostFunctions};
 
 type Eval<T> = Result<T, String>;
 
+thread_local! {
+    static HELD_ELEMENTS: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_MODULE_ARRAY_ELEMENTS) };
+}
+
+/// While alive, arrays made on this thread hold at most this many elements: none where
+/// only shapes and dtypes are wanted, so a million-element array no kernel reads costs
+/// nothing. Every evaluation sets its own, as it may run inside another's (a query).
+struct HoldElements(usize);
+
+impl HoldElements {
+    fn new(n: usize) -> Self {
+        Self(HELD_ELEMENTS.replace(n))
+    }
+}
+
+impl Drop for HoldElements {
+    fn drop(&mut self) {
+        HELD_ELEMENTS.set(self.0);
+    }
+}
+
 fn c_strides(shape: &[i64]) -> Vec<i64> {
     let mut strides = vec![0; shape.len()];
     let mut step = 1;
@@ -88,10 +109,10 @@ impl HostArray {
         Self { dtype, shape, strides, offset: 0, data: data.map(Arc::new) }
     }
 
-    /// `n` elements made by `f`, or none when there are too many to hold.
+    /// `n` elements made by `f`, or none when there are too many to hold (see [`HoldElements`]).
     fn generate(dtype: Scalar, shape: Vec<i64>, f: impl Fn(usize) -> ConstValue) -> Eval<Self> {
         let n = count(&shape)?;
-        let data = (n <= MAX_MODULE_ARRAY_ELEMENTS).then(|| (0..n).map(f).collect());
+        let data = (n <= HELD_ELEMENTS.get()).then(|| (0..n).map(f).collect());
         Ok(Self::new(dtype, shape, data))
     }
 
@@ -1243,11 +1264,36 @@ fn source(e: &Expr) -> String {
 /// evaluate it.
 #[salsa::tracked(returns(ref))]
 pub fn module_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Eval<HostArray>> {
+    evaluate_module_arrays(db, file, MAX_MODULE_ARRAY_ELEMENTS)
+}
+
+/// The module's arrays as [`module_arrays`] gives them, with their shapes and dtypes but no
+/// elements: what typing needs (a kernel's global, a launch argument). Only a kernel that
+/// reads a module array as a constant needs its elements. An array whose evaluation needs
+/// the elements of another (`A[A > 0]`, a write into one) is taken from [`module_arrays`].
+#[salsa::tracked(returns(ref))]
+pub fn module_array_shapes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Eval<HostArray>> {
+    let mut arrays = evaluate_module_arrays(db, file, 0);
+    if arrays.values().any(Result::is_err) {
+        let full = module_arrays(db, file);
+        for (name, array) in &mut arrays {
+            if array.is_err()
+                && let Some(evaluated) = full.get(name)
+            {
+                *array = evaluated.clone();
+            }
+        }
+    }
+    arrays
+}
+
+fn evaluate_module_arrays(db: &dyn Db, file: SourceFile, held: usize) -> BTreeMap<String, Eval<HostArray>> {
     let module = parse_module(db, file);
     let body = &module.syntax().body;
     let scope = ItemScope::new(module_scope(db, file), body);
     let host = HostFunctions::new(body);
     let mut arrays: BTreeMap<String, Eval<HostArray>> = BTreeMap::new();
+    let _held = HoldElements::new(held);
     for stmt in body {
         bind_arrays(stmt, &HostCode(&scope), &mut arrays, None, &host);
     }
@@ -1474,6 +1520,7 @@ impl<'a> ModuleArrayShapes<'a> {
         }
         // Each statement's questions get a budget of their own, as its binding does.
         self.host.reset();
+        let _held = HoldElements::new(MAX_MODULE_ARRAY_ELEMENTS);
         let lookup = ArrayLookup { names, arrays: &self.arrays, host: &self.host };
         if !self.needed.is_empty() {
             for_each_sized(stmt, &mut |e| {
@@ -1505,6 +1552,7 @@ impl<'a> ModuleArrayShapes<'a> {
     /// Evaluates the needed arrays `stmt` binds, with `names` bound before it.
     pub fn bind(&mut self, stmt: &Stmt, names: &dyn NameLookup) {
         if !self.needed.is_empty() {
+            let _held = HoldElements::new(MAX_MODULE_ARRAY_ELEMENTS);
             bind_arrays(stmt, names, &mut self.arrays, Some(&self.needed), &self.host);
         }
     }

@@ -237,7 +237,7 @@ pub fn is_found_by_name(db: &dyn Db, file: SourceFile, function: &GpuFunction) -
 /// kernlint cannot evaluate them.
 #[salsa::tracked(returns(ref))]
 pub fn module_host_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Result<Type, String>> {
-    crate::analysis::host_arrays::module_arrays(db, file)
+    crate::analysis::host_arrays::module_array_shapes(db, file)
         .iter()
         .map(|(name, array)| (name.clone(), array.as_ref().map(|a| a.numba_type()).map_err(Clone::clone)))
         .collect()
