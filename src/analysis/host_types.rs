@@ -42,13 +42,16 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
         Some(Ok(sig)) => Ok(sig.clone()),
         Some(Err(e)) => Err(format!("the decorator's signature is invalid: {}", e.message)),
         None => launch_arg_types(db, file)
-            .get(&function.name)
+            .get(&function.qualname)
             .and_then(|sites| sites.first())
-            .or_else(|| importer_launch_arg_types(db, file).get(&function.name)?.first().map(|(_, args)| args))
+            .or_else(|| {
+                let imported = importer_launch_arg_types(db, file).get(&function.name).filter(|_| function.qualname == function.name);
+                imported?.first().map(|(_, args)| args)
+            })
             .map(|args| super::signature::Signature { ret: None, args: args.clone() })
             .ok_or_else(|| {
                 let name = &function.name;
-                match first_untyped_argument(db, file, name) {
+                match first_untyped_argument(db, file, &function.qualname) {
                     Some((line, arg)) => format!(
                         "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file{}; add a signature to its decorator",
                         module_dtypes(db, file)
@@ -202,7 +205,7 @@ enum HostTy {
     Rng(bool),
 }
 
-/// Per kernel (by its module-level name), the distinct argument-type lists of its launch
+/// Per kernel (by its qualname: the def its name resolves to at the launch), the distinct argument-type lists of its launch
 /// sites whose every argument could be typed, in source order. Position-free, so editing
 /// host code that changes no launch type reuses every typing result.
 #[salsa::tracked(returns(ref))]
@@ -213,7 +216,7 @@ pub fn launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec<V
             return;
         }
         if let Some(types) = types.into_iter().collect::<Option<Vec<Type>>>() {
-            let entry = out.entry(call.target.clone()).or_default();
+            let entry = out.entry(call.qualname.clone()).or_default();
             if !entry.contains(&types) && entry.len() < MAX_SIGNATURES {
                 entry.push(types);
             }
@@ -232,7 +235,7 @@ pub fn launch_param_types(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Vec
         if call.form == super::launches::CallForm::Plain || call.has_keywords {
             return;
         }
-        let entry = out.entry(call.target.clone()).or_default();
+        let entry = out.entry(call.qualname.clone()).or_default();
         if !entry.contains(&types) {
             entry.push(types);
         }
@@ -525,7 +528,7 @@ fn first_untyped_argument(db: &dyn Db, file: SourceFile, kernel: &str) -> Option
     let text = file.text(db);
     let mut found = None;
     for_each_kernel_call(db, file, |call, site, types| {
-        if found.is_some() || call.target != kernel || call.form == super::launches::CallForm::Plain {
+        if found.is_some() || call.qualname != kernel || call.form == super::launches::CallForm::Plain {
             return;
         }
         let unknown = site.arguments.args.iter().zip(types.iter().chain(std::iter::repeat(&None))).find(|(_, t)| t.is_none());
@@ -615,7 +618,7 @@ pub fn kernel_typing_requests<'db>(
         return Vec::new();
     }
     let request = |args: &[Type]| Some(TypingRequest::new(db, function.qualname.clone(), Some(signature_text(args)?)));
-    if let Some(sites) = launch_arg_types(db, file).get(&function.name) {
+    if let Some(sites) = launch_arg_types(db, file).get(&function.qualname) {
         return sites.iter().filter_map(|args| Some((request(args)?, ArgSource::Launch(args.clone())))).collect();
     }
     let Some(sites) = importer_launch_arg_types(db, file).get(&function.name) else { return Vec::new() };
@@ -3010,5 +3013,45 @@ k[1, 32](cuda.to_device(keys), rng.permutation(np.ones(5, np.float32)), np.rando
 "#;
         let expected: &[&[&str]] = &[&["array(int32, 1d, C)", "array(float32, 1d, C)", "array(int64, 1d, C)", "array(float64, 2d, C)"]];
         assert_eq!(launch_texts(src, "k"), texts(expected));
+    }
+
+    #[test]
+    fn a_launch_binds_to_the_kernel_its_name_resolves_to_in_its_function() {
+        // Two tests each define their own `run`; a third wraps a local plain `def`.
+        let src = r#"
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def run(out):
+    out[0] = 1.0
+
+def test_one():
+    @cuda.jit
+    def run(out, x):
+        out[0] = x[0]
+    run[1, 1](np.zeros(1), np.ones(1))
+
+def test_two():
+    @cuda.jit
+    def run(out, x, n):
+        out[0] = x[0] * n
+    run[1, 1](np.zeros(1), np.ones(1), 3)
+
+def test_three():
+    def body(out):
+        out[0] = 2.0
+    k = cuda.jit(body)
+    k[1, 1](np.zeros(1, np.float32))
+    run[1, 1](np.zeros(2, np.float32))
+"#;
+        let got = launches(src);
+        let f64 = "array(float64, 1d, C)";
+        let f32 = "array(float32, 1d, C)";
+        assert_eq!(got["test_one.<locals>.run"], vec![vec![f64, f64]], "{got:#?}");
+        assert_eq!(got["test_two.<locals>.run"], vec![vec![f64, f64, "int64"]], "{got:#?}");
+        assert_eq!(got["test_three.<locals>.body"], vec![vec![f32]], "{got:#?}");
+        assert_eq!(got["run"], vec![vec![f32]], "{got:#?}");
+        assert_eq!(got.len(), 4, "{got:#?}");
     }
 }

@@ -39,6 +39,9 @@ pub struct HostCall {
     pub callee: String,
     /// The GPU function the call reaches: `k` in both cases.
     pub target: String,
+    /// The qualname of the def `target` resolves to where the call is (`test.<locals>.k`
+    /// for a kernel defined in `test`): two functions may each define their own `k`.
+    pub qualname: String,
     pub kind: FunctionKind,
     pub form: CallForm,
     /// The whole call expression.
@@ -66,6 +69,10 @@ struct HostWalker<'a> {
     /// dimensions.
     defs: Vec<(&'a ast::StmtFunctionDef, Option<ModuleScope>)>,
     scopes: Vec<TextRange>,
+    /// The qualname prefix inside each of `defs` (`test.<locals>.`).
+    locals: Vec<String>,
+    /// The qualname prefix where the walk is (`C.` in a class body).
+    prefix: String,
     out: Vec<HostCall>,
 }
 
@@ -145,6 +152,18 @@ impl HostWalker<'_> {
             Some(Binding::Definition | Binding::Other) | None => Some((self.index.kind(name)?, self.index.target(name).to_string())),
             _ => None,
         }
+    }
+
+    /// The qualname of the GPU def `target` names from the innermost scope that binds it,
+    /// starting at env `level`; a module-level name when no enclosing function defines it.
+    fn qualname_of(&self, target: &str, level: usize) -> String {
+        for k in (0..=level).rev() {
+            // A local def, decorated or wrapped by a JIT call (`k = cuda.jit(f)`).
+            if self.envs[k].contains_key(target) {
+                return format!("{}{target}", self.locals[k]);
+            }
+        }
+        target.to_string()
     }
 
     /// Names for folding launch dimensions: the enclosing functions' constants, the innermost
@@ -280,7 +299,10 @@ impl<'a> Visitor<'a> for HostWalker<'a> {
                     return; // device code: not host calls
                 }
                 let env = self.function_env(def);
+                let inner = format!("{}{}.<locals>.", self.prefix, def.name.as_str());
+                let outer = std::mem::replace(&mut self.prefix, inner.clone());
                 self.envs.push(env);
+                self.locals.push(inner);
                 self.defs.push((def, None));
                 self.scopes.push(def.range());
                 for s in &def.body {
@@ -288,7 +310,15 @@ impl<'a> Visitor<'a> for HostWalker<'a> {
                 }
                 self.scopes.pop();
                 self.defs.pop();
+                self.locals.pop();
                 self.envs.pop();
+                self.prefix = outer;
+            }
+            Stmt::ClassDef(class) => {
+                let inner = format!("{}{}.", self.prefix, class.name.as_str());
+                let outer = std::mem::replace(&mut self.prefix, inner);
+                visitor::walk_stmt(self, stmt);
+                self.prefix = outer;
             }
             _ => visitor::walk_stmt(self, stmt),
         }
@@ -307,9 +337,14 @@ impl<'a> Visitor<'a> for HostWalker<'a> {
                 }
                 other => other,
             };
+            let qualname = match self.envs.iter().rposition(|env| env.contains_key(callee.id.as_str())) {
+                Some(level) => self.qualname_of(&target, level),
+                None => target.clone(),
+            };
             self.out.push(HostCall {
                 callee: callee.id.to_string(),
                 target,
+                qualname,
                 kind,
                 form,
                 range: call.range(),
@@ -371,8 +406,16 @@ pub fn item_host_calls<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'d
     let index = gpu_index(db, file);
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
-    let mut walker =
-        HostWalker { scope: &scope, index, envs: Vec::new(), defs: Vec::new(), scopes: Vec::new(), out: Vec::new() };
+    let mut walker = HostWalker {
+        scope: &scope,
+        index,
+        envs: Vec::new(),
+        defs: Vec::new(),
+        scopes: Vec::new(),
+        locals: Vec::new(),
+        prefix: String::new(),
+        out: Vec::new(),
+    };
     for stmt in stmts {
         walker.visit_stmt(stmt);
     }

@@ -178,7 +178,7 @@ fn argument_types(ctx: &ItemContext, function: &GpuFunction) -> Option<Vec<Vec<O
         return None;
     }
     launch_param_types(ctx.db, ctx.file)
-        .get(&function.name)
+        .get(&function.qualname)
         .filter(|l| !l.is_empty())
         .cloned()
 }
