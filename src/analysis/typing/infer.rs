@@ -821,7 +821,8 @@ impl<'c, 'a> Typer<'c, 'a> {
     /// Records the statement and the value that define the current `var`: `var = value` or
     /// `var op= value` (`op` with its operand types), to explain a unified type later.
     fn set_origin(&mut self, env: &Env, var: &str, stmt: TextRange, value: &Expr, op: Option<(Operator, &Expr, &Expr)>) {
-        let Some(origin) = env.get(var).and_then(|id| self.origins.get(id)) else { return };
+        let Some(&id) = env.get(var) else { return };
+        let Some(origin) = self.origins.get(&id) else { return };
         let typed = |e: &Expr| self.expressions.get(&(e.range().start().into(), e.range().end().into())).map(promote::unliteral);
         let op = op.and_then(|(op, l, r)| Some((op, typed(l)?, typed(r)?, [l, r].into_iter().find(|e| matches!(e, Expr::NumberLiteral(n) if n.value.is_int())).map(Ranged::range))));
         let origin = Assignment {
@@ -831,9 +832,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             op: op.map(|(op, l, r, _)| (op.as_str(), l, r)),
             ..origin.clone()
         };
-        if let Some(&id) = env.get(var) {
-            self.origins.insert(id, origin);
-        }
+        self.origins.insert(id, origin);
     }
 
     /// The assignments a value comes from, through phi nodes.

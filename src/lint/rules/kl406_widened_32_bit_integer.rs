@@ -61,7 +61,7 @@
 use std::collections::HashSet;
 
 use ruff_python_ast::visitor::{self, Visitor};
-use ruff_python_ast::{Expr, Operator, Stmt, StmtAugAssign, StmtFunctionDef, UnaryOp};
+use ruff_python_ast::{Expr, ExprBinOp, Operator, Stmt, StmtAugAssign, StmtFunctionDef, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::analysis::bindings::names_bound_in_function;
@@ -171,6 +171,17 @@ impl<'c, 'a> Checker<'c, 'a> {
         }
     }
 
+    /// The 32-bit type of a binary operation whose operands are all 32-bit values or 32-bit
+    /// literals, at least one a value (`a + d`, `h ^ 0x9E3779B9`): `uint32` where one is.
+    fn narrow_operands(&self, b: &ExprBinOp) -> Option<&'static str> {
+        let operands = [&*b.left, &*b.right];
+        let sides = operands.map(|o| self.narrow_operand(o));
+        if sides.iter().all(Option::is_none) || !operands.iter().zip(&sides).all(|(o, s)| s.is_some() || self.literal32(o) == Some(true)) {
+            return None;
+        }
+        Some(if sides.contains(&Some(Scalar::U32)) { "uint32" } else { "int32" })
+    }
+
     /// `x & 0xFFFF`, `x & uint32(m)`: the result fits in 32 bits.
     fn mask32(&self, expr: &Expr) -> bool {
         self.literal32(expr).unwrap_or_else(|| matches!(self.scalar(expr), Some(Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::Bool)))
@@ -233,16 +244,10 @@ impl<'c, 'a> Checker<'c, 'a> {
         if !self.scalar(arg).is_some_and(wide) || !matches!(b.op, Operator::BitOr | Operator::BitXor | Operator::BitAnd | Operator::Add | Operator::Sub) {
             return None;
         }
-        let operands = [&*b.left, &*b.right];
-        let sides = operands.map(|o| self.narrow_operand(o));
-        let narrow_sides: Vec<Scalar> = sides.iter().flatten().copied().collect();
-        if narrow_sides.is_empty() || !operands.iter().zip(&sides).all(|(o, s)| s.is_some() || self.literal32(o) == Some(true)) {
+        let ty = self.narrow_operands(b)?;
+        if [&*b.left, &*b.right].iter().any(|o| matches!(o, Expr::Name(n) if reported.contains(n.id.as_str()))) {
             return None;
         }
-        if operands.iter().any(|o| matches!(o, Expr::Name(n) if reported.contains(n.id.as_str()))) {
-            return None;
-        }
-        let ty = if narrow_sides.contains(&Scalar::U32) { "uint32" } else { "int32" };
         let text = &self.ctx.text[arg.range()];
         let mut d = Diagnostic::new(
             "KL406",
@@ -272,14 +277,9 @@ impl<'c, 'a> Checker<'c, 'a> {
             if !matches!(b.op, Operator::Add | Operator::Sub | Operator::Mult | Operator::LShift) || !self.scalar(arg).is_some_and(wide) {
                 continue;
             }
-            let operands = [&*b.left, &*b.right];
-            let sides = operands.map(|o| self.narrow_operand(o));
-            if sides.iter().all(Option::is_none) || !operands.iter().zip(&sides).all(|(o, s)| s.is_some() || self.literal32(o) == Some(true)) {
-                continue;
-            }
+            let Some(ty) = self.narrow_operands(b) else { continue };
             let Some(shift) = right_shift_of(callee_def, param) else { continue };
             let shift = snippet(&home[shift]);
-            let ty = if sides.contains(&Some(Scalar::U32)) { "uint32" } else { "int32" };
             let text = &self.ctx.text[arg.range()];
             let mut d = Diagnostic::new(
                 "KL406",
