@@ -519,6 +519,27 @@ async fn diagnostics_carry_related_information() {
     e.shutdown().await;
 }
 
+/// A typing error on a variable whose type Numba unified from several assignments points at
+/// each of them, with its type, and carries the explanation and the fix as text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typing_errors_relate_the_assignments_a_unified_type_comes_from() {
+    let text = "from numba import cuda, uint64\n\n@cuda.jit(\"void(uint64[::1], uint64[::1])\")\ndef fnv(keys, out):\n    i = cuda.grid(1)\n    if i < keys.size:\n        h = uint64(1469598103934665603)\n        for j in range(8):\n            h = h ^ keys[i]\n            h = h * 1099511628211\n        out[i] = h\n";
+    let mut e = editor_with(text).await;
+    let diags = e.diagnostics(URI, 1).await;
+    let error = diags.iter().find(|d| d["code"] == "KL110").expect("a KL110 finding");
+    assert_eq!(error["range"]["start"]["line"], 8, "{error}");
+    let related: Vec<(u64, &str)> = error["relatedInformation"]
+        .as_array()
+        .expect("relatedInformation")
+        .iter()
+        .map(|r| (r["location"]["range"]["start"]["line"].as_u64().unwrap(), r["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(related, [(6, "`h` is uint64 here"), (9, "`h` is int64 here: uint64 * int64 is int64")], "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("uint64(h * 1099511628211)"), "{message}");
+    e.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn what_a_kernel_prints_comes_back_in_the_run_answer() {
     const URI: &str = "file:///tmp/printing.py";
