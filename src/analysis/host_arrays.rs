@@ -23,6 +23,9 @@ use super::{Db, SourceFile};
 /// Module arrays with more elements keep their type but not their values: constant memory
 /// holds 64 KiB.
 pub const MAX_MODULE_ARRAY_ELEMENTS: usize = 1 << 20;
+/// Elements a module array keeps when module code asks only its shape: enough for a shape
+/// that depends on small arrays' values (`len(np.nonzero(mask)[0])`), no more.
+const MAX_SHAPE_ONLY_ELEMENTS: usize = 1 << 16;
 
 /// A NumPy array: a view (`shape`, element `strides`, `offset`) of a buffer of elements,
 /// each already of the array's dtype (an `Int`, `Float`, `Bool` or `Complex`).
@@ -1468,6 +1471,8 @@ impl NameLookup for StatementReads {
 /// question reaches are evaluated.
 pub struct ModuleArrayShapes<'a> {
     needed: BTreeSet<String>,
+    /// The needed arrays whose elements are read (by a host function), not only their shape.
+    read_whole: BTreeSet<String>,
     arrays: BTreeMap<String, Eval<HostArray>>,
     host: HostFunctions<'a>,
 }
@@ -1475,21 +1480,29 @@ pub struct ModuleArrayShapes<'a> {
 impl<'a> ModuleArrayShapes<'a> {
     pub fn new(body: &'a [Stmt]) -> Self {
         let host = HostFunctions::new(body);
-        let mut needed = BTreeSet::new();
+        let mut sized = BTreeSet::new();
+        let mut read_whole = BTreeSet::new();
         for stmt in body {
-            for_each_sized(stmt, &mut |e| names_in(e, &mut needed));
+            for_each_sized(stmt, &mut |e| names_in(e, &mut sized));
             // A host function's arguments, and (below) the globals its body reads.
             for_each_host_expr(stmt, &mut |e| {
                 if let Expr::Call(call) = e
                     && let Expr::Name(f) = &*call.func
                     && host.body(f.id.as_str()).is_some()
                 {
-                    names_in(e, &mut needed);
+                    names_in(e, &mut read_whole);
                 }
             });
         }
-        // An array a needed one is made from is needed too (`B = A.T`; `len(B)`), and what
-        // a needed function reads, until nothing is added.
+        let read_whole = Self::with_sources(body, &host, read_whole);
+        sized.extend(read_whole.iter().cloned());
+        let needed = Self::with_sources(body, &host, sized);
+        Self { needed, read_whole, arrays: BTreeMap::new(), host }
+    }
+
+    /// `needed` and, until nothing is added, the arrays they are made from (`B = A.T`;
+    /// `len(B)`) and what the host functions among them read.
+    fn with_sources(body: &[Stmt], host: &HostFunctions, mut needed: BTreeSet<String>) -> BTreeSet<String> {
         let mut seen = 0;
         while needed.len() > seen {
             seen = needed.len();
@@ -1509,7 +1522,7 @@ impl<'a> ModuleArrayShapes<'a> {
                 }
             }
         }
-        Self { needed, arrays: BTreeMap::new(), host }
+        needed
     }
 
     /// What `stmt` reads, from `names` (the module's names bound before it).
@@ -1551,10 +1564,26 @@ impl<'a> ModuleArrayShapes<'a> {
 
     /// Evaluates the needed arrays `stmt` binds, with `names` bound before it.
     pub fn bind(&mut self, stmt: &Stmt, names: &dyn NameLookup) {
-        if !self.needed.is_empty() {
-            let _held = HoldElements::new(MAX_MODULE_ARRAY_ELEMENTS);
-            bind_arrays(stmt, names, &mut self.arrays, Some(&self.needed), &self.host);
+        if self.needed.is_empty() {
+            return;
         }
+        let binds_read_whole = match stmt {
+            Stmt::Assign(a) => a.targets.iter().any(|t| binds_any_of(t, &self.read_whole)),
+            Stmt::AnnAssign(a) => binds_any_of(&a.target, &self.read_whole),
+            _ => changed_array(stmt, &self.arrays).is_some_and(|name| self.read_whole.contains(name)),
+        };
+        // Only a shape is asked of the others: a big one (`a = np.arange(n * n).reshape(n,
+        // n)` for `c = np.zeros(a.shape)`) keeps no elements, and an in-place write into it
+        // leaves its shape as it was.
+        if !binds_read_whole
+            && let Some(name) = changed_array(stmt, &self.arrays)
+            && matches!(self.arrays.get(name), Some(Ok(a)) if a.data.is_none())
+        {
+            return;
+        }
+        let held = if binds_read_whole { MAX_MODULE_ARRAY_ELEMENTS } else { MAX_SHAPE_ONLY_ELEMENTS };
+        let _held = HoldElements::new(held);
+        bind_arrays(stmt, names, &mut self.arrays, Some(&self.needed), &self.host);
     }
 }
 
@@ -1619,6 +1648,15 @@ fn names_in(expr: &Expr, out: &mut BTreeSet<String>) {
         }
     }
     Names(out).visit_expr(expr);
+}
+
+/// Whether an assignment target binds one of `names`.
+fn binds_any_of(target: &Expr, names: &BTreeSet<String>) -> bool {
+    match target {
+        Expr::Name(n) => names.contains(n.id.as_str()),
+        Expr::Tuple(t) => t.elts.iter().any(|e| binds_any_of(e, names)),
+        _ => false,
+    }
 }
 
 /// An expression made from arrays already bound (`B = A.T`, `C = A[::2]`).

@@ -1056,6 +1056,28 @@ BW = blackman_window(9)
         }
     }
 
+    /// Module code that asks only a big array's shape does not make its elements; an array a
+    /// host function reads keeps them.
+    #[test]
+    fn shape_questions_keep_no_elements_of_big_arrays() {
+        let src = "import numpy as np\nn = 1024\na = np.arange(n * n).reshape(n, n).astype(np.int32)\na[0, 0] = 7\nc = np.zeros((a.shape[0], 4))\nROWS = c.shape[0]\n\ndef total(x):\n    return int(x.sum())\n\nsmall = np.arange(10)\nT = total(small)\n";
+        assert_eq!(constant(src, "ROWS"), ConstValue::Int(1024));
+        assert_eq!(constant(src, "T"), ConstValue::Int(45));
+        let module = ruff_python_parser::parse_module(src).unwrap();
+        let body = &module.syntax().body;
+        let mut arrays = super::super::ModuleArrayShapes::new(body);
+        let mut scope = crate::analysis::scope::ModuleScope::default();
+        for stmt in body {
+            let reads = arrays.reads(stmt, &scope);
+            arrays.bind(stmt, &scope);
+            scope.add_statement_in(stmt, Some(&reads));
+        }
+        let held = |name: &str| arrays.arrays[name].as_ref().unwrap().data.as_ref().map(|d| d.len());
+        assert_eq!(held("a"), None);
+        assert_eq!(held("c"), Some(4096));
+        assert_eq!(held("small"), Some(10));
+    }
+
     fn kernel_source(name: &str) -> String {
         std::fs::read_to_string(format!("{}/tests/kernels/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
     }
