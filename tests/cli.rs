@@ -516,3 +516,176 @@ fn standard_input_is_checked_and_fixed_as_the_named_file() {
     assert_eq!(stdout(&out), FIXABLE.replace("threadIdx.X", "threadIdx.x").replace("np.sqrt", "math.sqrt"));
     assert!(stderr(&out).contains("file=<stdin>,") && stderr(&out).contains("(KL401)"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_closure_variable_is_typed_when_constant_and_named_as_the_enclosing_functions_when_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+def launch(weights):
+    tpb = 8 * 4
+    bias = 0.5
+    total = weights.sum()
+
+    @cuda.jit
+    def norm(out, x):
+        i = cuda.grid(1)
+        n = tpb
+        if i < x.size:
+            out[i] = x[i] * n + bias
+
+    @cuda.jit
+    def scaled(out, x):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = x[i] / total
+
+    x = np.ones(64)
+    out = np.zeros(64)
+    norm[2, tpb](out, x)
+    scaled[2, tpb](out, x)
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    // Numba freezes `tpb` as `Literal[int](32)`: a constant of the enclosing function is typed.
+    let out = kernlint(dir.path(), &["types", "k.py::norm"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("n: int64"), "{}", stdout(&out));
+    // `weights.sum()` is known only when `launch` runs: say so, and how to get it typed.
+    let out = kernlint(dir.path(), &["types", "k.py"]);
+    let listing = stdout(&out);
+    assert!(
+        listing.contains("launch.<locals>.scaled: error: k.py:20:29: `total` is a variable of the enclosing function `launch`, whose value Numba freezes as a constant when it compiles; kernlint cannot know it from this file")
+            && listing.contains("pass `total` as an argument instead"),
+        "{listing}"
+    );
+    assert!(!listing.contains("untyped global name"), "{listing}");
+}
+
+#[test]
+fn an_import_inside_a_kernel_is_the_error_numba_raises_at_the_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def debug(out):
+    from pdb import set_trace
+    i = cuda.grid(1)
+    set_trace()
+    out[i] = i
+
+out = np.zeros(4)
+debug[1, 4](out)
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.py"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains("debug: error: k.py:6:5: `import` in GPU code: Numba fails with `UnsupportedBytecodeError: Use of unsupported opcode (IMPORT_NAME) found.`; move the import to module level"),
+        "{said}"
+    );
+    assert!(!said.contains("before it is assigned"), "{said}");
+    // KL102 reports the import once; KL110 does not repeat it.
+    let out = kernlint(dir.path(), &["check", "k.py", "--select", "KL102,KL110", "--format", "json"]);
+    let found: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let codes: Vec<&str> = found.as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(codes, ["KL102"], "{found}");
+}
+
+#[test]
+fn a_local_array_shaped_by_a_tuple_of_a_local_constant_compiles_and_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit(\"void(uint8[:])\")
+def table(out):
+    width = 6
+    buf = cuda.local.array((width,), np.uint8)
+    for t in range(width):
+        buf[t] = 2 * t
+    out[0] = buf[4]
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let out = kernlint(dir.path(), &["compile", "k.py::table", "--emit", "ptx", "--arch", "sm_90"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains(".entry"), "{}", stdout(&out));
+    let out = kernlint(dir.path(), &["compile", "k.py::table", "--emit", "ir"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let run = ["run", "k.py::table", "--device", "sim", "--grid", "1", "--block", "1", "zeros:uint8[1]", "--out", "res"];
+    let out = kernlint(dir.path(), &run);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let res = kernlint::launch::npy::NpyArray::read(&dir.path().join("res/out.npy")).unwrap();
+    assert_eq!(res.data, [8]);
+}
+
+#[test]
+fn compile_types_a_device_function_without_a_signature_for_what_its_caller_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit(device=True)
+def axpy(a, x, y):
+    return a * x + y
+
+@cuda.jit(device=True)
+def unused(v):
+    return v
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = axpy(2.0, x[i], out[i])
+
+x = np.ones(8, dtype=np.float32)
+out = np.zeros(8, dtype=np.float32)
+k[1, 8](out, x)
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let out = kernlint(dir.path(), &["compile", "k.py::axpy", "--emit", "ptx", "--arch", "sm_90"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`axpy` has no signature of its own: compiling it for the types its caller `k` passes it, `(float64, float32, float32)`"),
+        "{}",
+        stderr(&out)
+    );
+    // float64 * float32 + float32 is float64 arithmetic, as Numba types it.
+    assert!(stdout(&out).contains(".f64"), "{}", stdout(&out));
+    let out = kernlint(dir.path(), &["compile", "k.py::unused"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`unused` has no signature in its decorator, and no kernel of this file with known argument types calls it (or pass --sig)"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_launch_in_a_loop_over_a_tuple_is_typed_for_each_elements_python_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def put(out, v):
+    out[v] = 1.0
+
+out = np.zeros(2048)
+for n in 10, 100, 1000:
+    put[1, 1](out, n)
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.py::put"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("put (array(float64, 1d, C), int64) -> none"), "{}", stdout(&out));
+    // A float among them is another version, which Numba cannot compile: indexing with a float.
+    std::fs::write(dir.path().join("k.py"), src.replace("10, 100, 1000", "10, 0.5")).unwrap();
+    let out = kernlint(dir.path(), &["check", "k.py", "--select", "KL110"]);
+    let said = stdout(&out);
+    assert!(said.contains("cannot index with float64") && said.contains("(array(float64, 1d, C), float64)"), "{said}");
+}

@@ -111,6 +111,18 @@ fn caller_typing_request<'db>(
     function: &GpuFunction,
     depth: usize,
 ) -> Result<TypingRequest<'db>, String> {
+    caller_signature_text(db, file, function, depth).map(|(text, _)| TypingRequest::new(db, function.qualname.clone(), Some(text)))
+}
+
+/// The signature [`caller_typing_request`] types a device function without one for, and
+/// the name of the GPU function whose call gives it: what `kernlint compile` compiles it for.
+pub fn caller_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) -> Result<(super::signature::Signature, String), String> {
+    let (text, caller) = caller_signature_text(db, file, function, 0)?;
+    let sig = super::signature::parse_signature_str(&text).map_err(|e| format!("the types `{caller}` passes `{}`, `{text}`: {}", function.name, e.message))?;
+    Ok((sig, caller))
+}
+
+fn caller_signature_text(db: &dyn Db, file: SourceFile, function: &GpuFunction, depth: usize) -> Result<(String, String), String> {
     let untyped = || {
         format!(
             "`{}` has no signature in its decorator, and no kernel of this file with known argument types calls it",
@@ -150,7 +162,7 @@ fn caller_typing_request<'db>(
                 .collect();
             let text = args.and_then(|args| super::signature::Signature { ret: None, args }.numba_text());
             if let Some(text) = text {
-                return Ok(TypingRequest::new(db, function.qualname.clone(), Some(text)));
+                return Ok((text, caller.name.clone()));
             }
         }
     }
@@ -813,6 +825,17 @@ impl<'a> Assignments<'a> {
                         && matches!(&*f.iter, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")) =>
                 {
                     Some(Bound::RangeFor)
+                }
+                // `for n in 10, 100, 1000:` binds each element in turn: Numba compiles a
+                // version of a kernel launched with `n` for each type they have.
+                (BindingKind::For, Stmt::For(f), _)
+                    if matches!(&*f.target, Expr::Name(_))
+                        && let Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) = &*f.iter
+                        && !elts.is_empty()
+                        && !elts.iter().any(Expr::is_starred_expr) =>
+                {
+                    self.bindings.entry(b.name.to_string()).or_default().extend(elts.iter().map(|e| Bound::Value(e.start(), e)));
+                    None
                 }
                 _ => Some(Bound::Unknown),
             };

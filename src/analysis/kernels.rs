@@ -131,8 +131,9 @@ pub struct ItemScope<'a> {
     closure: ModuleScope,
     /// Functions defined in the enclosing functions' bodies, by name, with their qualnames.
     nested: BTreeMap<String, String>,
-    /// Enclosing functions' parameters whose value is not known here, with the function.
-    unknown_parameters: BTreeMap<String, String>,
+    /// Enclosing functions' variables whose value is not known here, with the function and
+    /// whether the variable is its parameter.
+    unknown_closure: BTreeMap<String, (String, bool)>,
     /// The database and the file, where the scope can read workspace modules' constants.
     home: Option<(&'a dyn Db, SourceFile)>,
 }
@@ -170,7 +171,7 @@ impl<'a> ItemScope<'a> {
     pub fn new(module: &'a ModuleScope, stmts: &[Stmt]) -> Self {
         let mut local = ModuleScope::default();
         collect_nested_imports(stmts, &mut local, true);
-        Self { module, local, closure: ModuleScope::default(), nested: BTreeMap::new(), unknown_parameters: BTreeMap::new(), home: None }
+        Self { module, local, closure: ModuleScope::default(), nested: BTreeMap::new(), unknown_closure: BTreeMap::new(), home: None }
     }
 
     /// [`Self::new`] that also reads the constants of the workspace modules `file` imports.
@@ -221,16 +222,21 @@ impl<'a> ItemScope<'a> {
                             .and_then(|k| k.get(name).cloned())
                             .or_else(|| p.default.as_deref().and_then(|d| const_eval(d, &*self)).map(Binding::Const));
                         if value.is_none() {
-                            self.unknown_parameters.insert(name.to_string(), qualname.clone());
+                            self.unknown_closure.insert(name.to_string(), (qualname.clone(), true));
                         }
                         self.closure.bindings.insert(name.to_string(), value.unwrap_or(Binding::Other));
                     }
                     for p in params.vararg.iter().chain(&params.kwarg) {
-                        self.unknown_parameters.insert(p.name.to_string(), qualname.clone());
+                        self.unknown_closure.insert(p.name.to_string(), (qualname.clone(), true));
                         self.closure.bindings.insert(p.name.to_string(), Binding::Other);
                     }
                     let inner = format!("{qualname}.<locals>.");
                     self.bind_body(&def.body, &inner);
+                    super::bindings::for_each_binding(&def.body, &mut |b| {
+                        if self.closure.get(b.name) == Some(&Binding::Other) {
+                            self.unknown_closure.insert(b.name.to_string(), (qualname.clone(), false));
+                        }
+                    });
                     self.enclose(&def.body, def_range, &inner, factories);
                 }
                 // Class bodies are not enclosing scopes for their methods.
@@ -240,10 +246,11 @@ impl<'a> ItemScope<'a> {
         }
     }
 
-    /// The enclosing function whose parameter `name` is, when its value is unknown here.
-    pub fn unknown_parameter_of(&self, name: &str) -> Option<&str> {
+    /// The enclosing function whose variable `name` is, when its value is unknown here, and
+    /// whether it is that function's parameter.
+    pub fn unknown_closure_variable(&self, name: &str) -> Option<(&str, bool)> {
         match self.closure.get(name) {
-            Some(Binding::Other) => self.unknown_parameters.get(name).map(String::as_str),
+            Some(Binding::Other) => self.unknown_closure.get(name).map(|(f, parameter)| (f.as_str(), *parameter)),
             _ => None,
         }
     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 
 use crate::analysis::ir::lower_function;
+use crate::analysis::kernels::FunctionKind;
 use crate::analysis::signature::parse_signature_str;
 use crate::analysis::syntax::Lines;
 
@@ -68,7 +69,16 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
     let start = std::time::Instant::now();
     let (db, file) = super::database_for(&path, text.clone());
     let (item_start, function) = super::find_function(&db, file, &path, name)?;
-    let signature = super::signature_or_default(&db, file, function, args.sig.as_deref())?;
+    let signature = match super::signature_or_default(&db, file, function, args.sig.as_deref()) {
+        // As `kernlint types` types it: for what its first typed caller passes.
+        Err(_) if args.sig.is_none() && function.spec.signatures.is_empty() && function.spec.kind == FunctionKind::DeviceFunction => {
+            let (signature, caller) = crate::analysis::host_types::caller_signature(&db, file, function).map_err(|e| format!("{e} (or pass --sig)"))?;
+            let text = signature.numba_text().unwrap_or_else(|| signature.to_string());
+            eprintln!("kernlint: `{name}` has no signature of its own: compiling it for the types its caller `{caller}` passes it, `{text}` (pass --sig to compile it for others)");
+            signature
+        }
+        found => found?,
+    };
     let locate = |range: Option<ruff_text_size::TextRange>, message: &str| match range {
         Some(r) => {
             let lines = Lines::new(&text);

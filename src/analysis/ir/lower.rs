@@ -2419,8 +2419,16 @@ impl Lower<'_> {
                 Type::Tuple(items) => items.iter().map(|t| if let Type::IntLiteral(v) = t { Some(*v as i64) } else { None }).collect(),
                 _ => None,
             };
-            let shape = shape_expr.and_then(|e| evaluated(e).or_else(|| literal(e)));
-            let Some(shape) = shape else { return unsupported("an array shape kernlint cannot evaluate", span) };
+            // `(nbc,)` with `nbc = 10` a local: each element on its own.
+            let elements = |e: &Expr| match e {
+                Expr::Tuple(t) => t.elts.iter().map(|d| match evaluated(d).or_else(|| literal(d))?.as_slice() {
+                    [v] => Some(*v),
+                    _ => None,
+                }).collect(),
+                _ => None,
+            };
+            let shape = shape_expr.and_then(|e| evaluated(e).or_else(|| literal(e)).or_else(|| elements(e)));
+            let Some(shape) = shape else { return unsupported("an array shape it cannot evaluate to constants", span) };
             if let Some(Type::Record(r)) = result.dtype() {
                 return self.alloc_records(space, shape, r.size, result.clone(), span);
             }

@@ -1460,7 +1460,15 @@ impl<'c, 'a> Typer<'c, 'a> {
             Stmt::FunctionDef(d) if d.decorator_list.is_empty() && self.closures.find(d.name.as_str(), d.start() + ruff_text_size::TextSize::from(1)).is_some() => {
                 self.closure_def(d, &env)?;
             }
-            Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Global(_) | Stmt::Nonlocal(_) => {}
+            // KL102 reports it too; without this the imported name reads as never assigned.
+            Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                return reject(
+                    ErrorKind::Covered,
+                    "`import` in GPU code: Numba fails with `UnsupportedBytecodeError: Use of unsupported opcode (IMPORT_NAME) found.`; move the import to module level (the kernel sees module-level names as frozen globals)",
+                    stmt.range(),
+                );
+            }
+            Stmt::Global(_) | Stmt::Nonlocal(_) => {}
             Stmt::Match(m) => {
                 return err("kernlint does not support `match` statements yet (Numba compiles them): write the cases as `if`/`elif`", m.range);
             }
@@ -2239,10 +2247,16 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             Some(Binding::Enum(class)) => Err(enum_class_as_value(name, class, range)),
             Some(Binding::Decorator(_)) => err(format!("`{name}` holds a `cuda.jit` decorator, which a kernel cannot use as a value"), range),
-            Some(Binding::Other) => match self.ctx.scope.unknown_parameter_of(name) {
-                Some(factory) => err(
+            Some(Binding::Other) => match self.ctx.scope.unknown_closure_variable(name) {
+                Some((factory, true)) => err(
                     format!(
                         "`{name}` is a parameter of the enclosing function `{factory}`, which Numba freezes as a constant when it compiles; kernlint knows its value only from a call `{factory}(...)` in this module with a constant argument or a module-level function, the same at every call, or a default"
+                    ),
+                    range,
+                ),
+                Some((enclosing, false)) => err(
+                    format!(
+                        "`{name}` is a variable of the enclosing function `{enclosing}`, whose value Numba freezes as a constant when it compiles; kernlint cannot know it from this file (it evaluates only constants and constant expressions there): to have the kernel checked, pass `{name}` as an argument instead where it is a number or an array"
                     ),
                     range,
                 ),
