@@ -1179,7 +1179,6 @@ impl<'a> FnCx<'a> {
                 Terminator::Return(v) => {
                     if let Some(v) = v
                         && !f.is_kernel
-                        && self.fi != 0
                     {
                         if self.alignment(*v) < assumed_alignment(f.value_type(*v)) {
                             return err(
@@ -1219,7 +1218,7 @@ impl<'a> FnCx<'a> {
         }
         // Header.
         let name = &self.names[self.fi];
-        let header = if self.fi == 0 {
+        let header = if self.fi == 0 && f.is_kernel {
             let maxnreg = self.opts.max_registers.map(|n| format!("\n.maxnreg {n}")).unwrap_or_default();
             format!(".visible .entry {name}(\n\t{}\n){maxnreg}", params.join(",\n\t"))
         } else {
@@ -1230,7 +1229,9 @@ impl<'a> FnCx<'a> {
                     format!("(.param .align 8 .b8 func_retval0[{}]) ", 8 * n)
                 }
             };
-            format!(".func {ret}{name}(\n\t{}\n)", params.join(",\n\t"))
+            // A device function compiled on its own is visible, as Numba's `device=True` PTX.
+            let linkage = if self.fi == 0 { ".visible " } else { "" };
+            format!("{linkage}.func {ret}{name}(\n\t{}\n)", params.join(",\n\t"))
         };
         let mut body = String::new();
         for (i, (decl, p)) in [
