@@ -41,6 +41,9 @@
 //! over `[0, TILE - 1]` and a halo written by `if tx == TILE - 1: s[ty, tx + 2] = ...`
 //! never meets the tile's `s[ty, tx + 1]` (not inferred where a guard compares the thread
 //! index with `TILE` or more, as a block loading its halo with extra threads does).
+//! Under `if a or b:` each case is judged alone, and apart in each is apart: a halo stored
+//! `if tx == TILE - 1 or x == w - 1:` at `s[ty, tx + 2]` meets no tile slot `s[ty, tx + 1]`,
+//! the first case past the tile, the second one's owner `x + 1 == w` kept out by `if x < w:`.
 //! Exchanges confined to one warp (`if tid < 32:`, blocks of at most 32 threads) are
 //! reported by KL204, which explains what they assume of the warp.
 //!
@@ -76,9 +79,12 @@
 
 use std::collections::BTreeSet;
 
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::slots::{BlockShape, Side, may_meet};
-use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, item_uniformity};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Guard, Level, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
 use crate::lint::{Diagnostic, ItemContext};
@@ -89,7 +95,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
     let all = item_uniformity(ctx.db, ctx.file, ctx.item);
     let launches = kernel_launches(ctx.db, ctx.file);
-    for (function, _) in ctx.gpu_functions() {
+    for (function, def) in ctx.gpu_functions() {
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
         let known = launches.get(&function.name);
         let active = active_atoms(facts, known);
@@ -180,13 +186,61 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 };
                 let none = BTreeSet::new();
                 let reassigned = access.reassigned.get(&p).unwrap_or(&none);
-                if may_meet(writer, other, reassigned, w_earlier, &threads, shape, &facts.shrinking) && reported.insert(access.stmt) {
+                let meets = |w: &Access, o: &Access| {
+                    may_meet(Side { access: w, index: writer.index }, Side { access: o, index: other.index }, reassigned, w_earlier, &threads, shape, &facts.shrinking)
+                };
+                // Under `if a or b:`, apart in each case alone is apart.
+                if meets(writer.access, other.access)
+                    && !alternatives(ctx, def, writer.access).is_some_and(|cases| cases.iter().all(|w| !meets(w, other.access)))
+                    && !alternatives(ctx, def, other.access).is_some_and(|cases| cases.iter().all(|o| !meets(writer.access, o)))
+                    && reported.insert(access.stmt)
+                {
                     out.push(race(ctx, access, earlier));
                     break;
                 }
             }
         }
     }
+}
+
+/// The access once for each operand of the thread-dependent `if a or b:` whose body holds it:
+/// with that operand's comparison known to hold (the facts keep the operands of an `or` as
+/// comparisons that need not hold) and the other operands' dropped. `None` outside such a body.
+fn alternatives(ctx: &ItemContext, def: &ast::StmtFunctionDef, access: &Access) -> Option<Vec<Access>> {
+    let mut test = None;
+    ctx.visit_body(
+        def,
+        &mut |stmt| {
+            if let Stmt::If(s) = stmt
+                && let Expr::BoolOp(b) = &*s.test
+                && b.op == ast::BoolOp::Or
+                && access.thread_conditions.contains(&s.test.range())
+                && s.body.first().zip(s.body.last()).is_some_and(|(f, l)| f.start() <= access.stmt.start() && access.stmt.end() <= l.end())
+            {
+                test = Some(b);
+            }
+        },
+        &mut |_| {},
+    );
+    let b = test?;
+    let inside = |g: &Guard, v: &Expr| v.range().contains_range(g.range);
+    Some(
+        b.values
+            .iter()
+            .map(|v| {
+                let mut case = access.clone();
+                case.guards.retain(|g| !b.values.iter().any(|u| !std::ptr::eq(u, v) && inside(g, u)));
+                if let Expr::Compare(c) = v
+                    && let [op] = &*c.ops
+                {
+                    for g in case.guards.iter_mut().filter(|g| g.range == v.range() && g.op.is_none()) {
+                        g.op = Some(*op);
+                    }
+                }
+                case
+            })
+            .collect(),
+    )
 }
 
 /// The finding for `access`, which may meet `earlier` (run before it with no barrier) in one

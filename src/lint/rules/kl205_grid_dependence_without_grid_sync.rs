@@ -21,7 +21,12 @@
 //! matrix (`a[i * (d + 1) + j]` for `j in range(d)` and `a[i * (d + 1) + d]`, `i` the global
 //! index: offsets proven in `[0, d + 1)` from constants and loop ranges); monotone relaxations (`if v <
 //! d[i, j]: d[i, j] = v`, as in Floyd-Warshall or Bellman-Ford, which tolerate stale reads
-//! by design); the other colour of a red-black sweep (`if (i + j) % 2 != color: return`
+//! by design); another plane of a flattened array (`f[nx * sx + j * sy + k * sz]` written
+//! from `f[0 * sx + j * sy + k * sz]`, `j` and `k` from the thread's indices and the strides
+//! `sx`, `sy`, `sz` parameters: the read differs from the write by a multiple of a stride the
+//! threads do not move along, so it meets another thread's element only if the strides alias,
+//! which a layout does not do; a unit-stride thread term, `f[j + 1]`, or an offset in a stride
+//! the threads move by, `f[j * sy + sy]`, is still reported); the other colour of a red-black sweep (`if (i + j) % 2 != color: return`
 //! before `u[i, j] = ...` and the reads `u[i - 1, j]`, `u[i, j + 1]`: the kernel writes only
 //! elements of one parity, its neighbours have the other); the same slots written by every
 //! block (`a[tid]`, another rule's concern);
@@ -368,6 +373,9 @@ fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, facts: &Function
     if !fixed.is_empty() && blocks.is_subset(&fixed) {
         return false;
     }
+    if polys.iter().zip(&diffs).any(|((pw, _), d)| other_plane(pw, d, facts)) {
+        return false;
+    }
     if diffs.iter().any(has_block) {
         return true; // the read's slot moves differently with the block than the write's
     }
@@ -432,6 +440,31 @@ fn rows_of_threads(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, facts: &Func
         let (Some((ws, wo)), Some((rs, ro))) = (wv.poly.as_ref().and_then(split), rv.poly.as_ref().and_then(split)) else { return false };
         ws == rs && within(&wo, &ws) && within(&ro, &rs)
     })
+}
+
+/// A flattened index `Nj * j + Nk * k + base` (every thread-varying term a multiple of a
+/// stride named by a parameter) read at an offset `d` from the write whose every term is a
+/// multiple of other parameters and of none of those strides (`Ni * Nx`: a different plane
+/// `i`, as FDTD periodic boundaries copy `H[Ni * (Nx - 1) + ...]` into `H[Ni * (-1) + ...]`).
+/// Another thread's element is `d` away only if the strides alias (`Nj * dj + Nk * dk == Ni *
+/// Nx`), which array layouts do not do. A thread term of unit stride (`a[i + 1]`) or an offset
+/// in a stride the threads move by (`a[Nj * j + Nj]`, `a[Nj * j + Nj * Nk]`) stays a shift to
+/// another thread's element.
+fn other_plane(pw: &Poly, d: &Poly, facts: &FunctionFacts) -> bool {
+    let stride = |a: &Atom| matches!(a, Atom::Sym(_)) && facts.grid_constant(&Poly::atom(a.clone()));
+    let uniform = |m: &Vec<Atom>| m.iter().all(|a| matches!(a, Atom::Bdim(_) | Atom::Gdim(_)) || stride(a));
+    let mut strides = BTreeSet::new();
+    for m in pw.0.keys().filter(|m| !uniform(m)) {
+        let own: Vec<&Atom> = m.iter().filter(|a| stride(a)).collect();
+        if own.is_empty() {
+            return false;
+        }
+        strides.extend(own);
+    }
+    !strides.is_empty()
+        && !d.0.is_empty()
+        && facts.grid_constant(d)
+        && d.0.keys().all(|m| m.iter().any(stride) && !m.iter().any(|a| strides.contains(a)))
 }
 
 /// `if tid % (2 * s) == 0: a[i] += a[i + s]` (the interleaved tree reduction in global

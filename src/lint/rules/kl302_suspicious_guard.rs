@@ -14,7 +14,9 @@
 //! return) on a thread index. `if i < n and j <= n:` then treats `n` the two ways, and
 //! `j == n` is one past the end the other test keeps out. So does a test that bounds
 //! indices by two parameters the two ways (`if x < m and y <= n:`, `if x >= m or y > n:
-//! return`): one guard written in one style, with one comparison slipped. A parameter
+//! return`): one guard written in one style, with one comparison slipped; not one with
+//! more inclusive bounds than exclusive ones (`if i < nx and j <= ny and k <= nz:`, a
+//! staggered grid's field with one more point on two axes, deliberately). A parameter
 //! used only inclusively (`if i <= last:`) is left alone: it may be a last index. So is a
 //! variable that never indexes anything as it is, only reduced by `%` (`bi % m`, `bi // m %
 //! k`): `if bi > a.shape[0]: return` before `a[bi % a.shape[0], ...]` bounds a loop, not an
@@ -362,15 +364,24 @@ fn length_of(e: &Expr) -> Option<&str> {
 /// Whether `test`, one guard (`x < m and y < n`) or one early return (`x >= m or y >= n`)
 /// made of comparisons only, bounds a thread index variable exclusively by a parameter: its
 /// other parameters are then lengths of index variables too. Not loop conditions:
-/// `while x*x + y*y <= r2 and it < max_iter` bounds an iteration count, not an index.
+/// `while x*x + y*y <= r2 and it < max_iter` bounds an iteration count, not an index. Nor a
+/// guard with more inclusive bounds than exclusive ones (`i < iMax and j <= jMax and k <=
+/// kMax`, a staggered grid's field with one more point on two axes): its style is inclusive,
+/// and a slip is the odd one out.
 fn bounds_a_parameter_exclusively(test: &Expr, exits: bool, stable: &HashSet<&str>, thread_index: &dyn Fn(&Expr) -> bool) -> bool {
     let Expr::BoolOp(b) = test else { return false };
+    let (exclusive, inclusive) = if exits { (CmpOp::GtE, CmpOp::Gt) } else { (CmpOp::Lt, CmpOp::LtE) };
+    let count = |want: CmpOp| {
+        b.values.iter().filter_map(|v| v.as_compare_expr()).filter(|c| {
+            matches!((&*c.ops, &*c.comparators), ([op], [Expr::Name(n)])
+                if *op == want && c.left.is_name_expr() && thread_index(&c.left) && stable.contains(n.id.as_str()))
+        }).count()
+    };
+    let exclusive = count(exclusive);
     b.op == (if exits { BoolOp::Or } else { BoolOp::And })
         && b.values.iter().all(|v| v.is_compare_expr())
-        && b.values.iter().filter_map(|v| v.as_compare_expr()).any(|c| {
-            matches!((&*c.ops, &*c.comparators), ([op], [Expr::Name(n)])
-                if *op == (if exits { CmpOp::GtE } else { CmpOp::Lt }) && c.left.is_name_expr() && thread_index(&c.left) && stable.contains(n.id.as_str()))
-        })
+        && exclusive > 0
+        && count(inclusive) <= exclusive
 }
 
 /// The kernel's parameters, never rebound, that some loop or thread-index test uses as an

@@ -5,7 +5,8 @@
 //! C-contiguous (row major), indexed with the fastest-varying thread index — `threadIdx.x`,
 //! or the first value of `cuda.grid(2)`, or anything affine in it — on an axis other than
 //! the last, while the last axis's index does not vary with `threadIdx.x`: `x, y =
-//! cuda.grid(2); a[x, y]`, or `i = cuda.grid(1); for j in range(m): a[i, j]`. For a
+//! cuda.grid(2); a[x, y]`, or `i = cuda.grid(1); for j in range(m): a[i, j]`, or a row of a
+//! block-strided loop, `for r in range(tid, rows, nt): a[r, c]`. For a
 //! Fortran-ordered array the contiguous axis is the first, and the rule checks the mirror
 //! case. One finding per array and kernel, on its first such access.
 //!
@@ -60,7 +61,7 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
-use crate::analysis::facts::uniformity::{ArrayKind, Atom, FunctionFacts, Poly, item_uniformity};
+use crate::analysis::facts::uniformity::{ArrayKind, Atom, FunctionFacts, Poly, Value, item_uniformity};
 use crate::analysis::host_types::launch_param_types;
 use crate::analysis::kernels::{FunctionKind, GpuFunction};
 use crate::analysis::types::{Layout, Type};
@@ -119,7 +120,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let Some(strided) = (0..ndim).find(|&k| {
-                k != contiguous && access.index[k].poly.as_ref().is_some_and(moves_with_x)
+                k != contiguous && (access.index[k].poly.as_ref().is_some_and(moves_with_x) || block_strided(&access.index[k]))
             }) else {
                 continue;
             };
@@ -156,6 +157,13 @@ fn moves_with_x(p: &Poly) -> bool {
     p.0.iter().any(|(m, c)| {
         *c != 0 && m.contains(&Atom::Tid(0)) && m.iter().filter(|a| a.is_thread()).count() == 1
     })
+}
+
+/// A loop variable of a block-strided loop started at `threadIdx.x` (`for r in range(tid,
+/// rows, TPB)`): no form, but neighbouring threads take neighbouring values in every
+/// iteration.
+fn block_strided(v: &Value) -> bool {
+    v.range_bounded && v.is_thread() && v.poly.is_none() && !v.data && v.atoms.contains(&Atom::Tid(0))
 }
 
 /// The argument-type lists the kernel is compiled for: its explicit signatures (every one
