@@ -156,3 +156,53 @@ def s(a):
     assert_eq!(by_name("d").spec.kind, FunctionKind::DeviceFunction);
     assert_eq!(by_name("s").spec.signatures.len(), 1);
 }
+
+#[test]
+fn a_jit_call_inside_a_larger_expression_compiles_its_function() {
+    // A solver class that builds its kernels in a method, as values of a dict, from a
+    // signature string it assembles: each wrapped module-level `def` is a GPU function.
+    let db = RootDatabase::default();
+    let text = "\
+import numpy as np
+from numba import cuda
+
+def scale(a, s):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i] *= s
+
+def fill(a):
+    t = np.zeros(4)
+    a[0] = t[0]
+
+def halve(x):
+    return x / 2
+
+def host_only(a):
+    return a
+
+class Solver:
+    def __init__(self, dtype):
+        self.kernels = {
+            'scale': cuda.jit('void(' + dtype + '[:], ' + dtype + ')', fastmath=True)(scale),
+        }
+        self.fill = cuda.jit(fill)
+        register(cuda.jit(device=True)(halve))
+
+def register(f):
+    return f
+";
+    let file = SourceFile::new(&db, "k.py".into(), text.to_string());
+    let found = file_gpu_functions(&db, file);
+    let kinds: Vec<(&str, FunctionKind)> = found.iter().map(|(_, f)| (f.qualname.as_str(), f.spec.kind)).collect();
+    assert_eq!(
+        kinds,
+        vec![("scale", FunctionKind::Kernel), ("fill", FunctionKind::Kernel), ("halve", FunctionKind::DeviceFunction)]
+    );
+    let scale = found.iter().find(|(_, f)| f.name == "scale").unwrap().1;
+    assert_eq!(scale.spec.options.fastmath, Some(true));
+    // The assembled signature cannot be read, but the kernel is still linted.
+    let settings = kernlint::lint::Settings { select: vec!["KL104".into()], ignore: vec![] };
+    let found: Vec<&str> = kernlint::lint::check_file(&db, file, &settings).iter().map(|d| &text[d.range]).collect();
+    assert_eq!(found, ["np.zeros(4)"]);
+}

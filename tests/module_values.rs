@@ -436,3 +436,70 @@ fn module_arrays_no_kernel_reads_hold_no_elements() {
     let full = host_arrays::module_arrays(&db, file);
     assert_eq!(full["BIG"].as_ref().unwrap().data.as_ref().map(|d| d.len()), Some(1 << 20));
 }
+
+/// A module array made by `np.ascontiguousarray` of a list literal (a ray tracer's light
+/// position): Numba freezes it like `np.array` of the list.
+const CONTIGUOUS: &str = r#"import numpy as np
+from numba import cuda
+
+ORIGIN = np.ascontiguousarray([1.5, -2.0, 0.25, 4.0], dtype=np.float32)
+
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        d = ORIGIN[i] - x[i]
+        out[i] = d
+"#;
+
+#[test]
+fn contiguous_array_of_a_list_literal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("light.py"), CONTIGUOUS).unwrap();
+    let t = types(d, "light.py::k").unwrap();
+    assert_eq!(variables(&t), pairs(&[("d", "float64"), ("i", "int64"), ("out", ARRAY), ("x", ARRAY)]));
+    // Numba's simulator: ORIGIN - [0, 1, 2, 3].
+    assert_eq!(run(d, "light.py::k"), [1.5, -3.0, -1.75, 1.0]);
+}
+
+/// A test script's host-side check: products of large module arrays no kernel reads, and
+/// an in-place store into a launch argument. Typing needs shapes only.
+const SCRIPT: &str = r#"import numpy as np
+from numba import cuda
+
+N = 500
+W = np.ones((N, N))
+W[0, 0] += 1.0
+D = np.diag(np.ones(N), 1)
+P = np.dot(D, W.T)
+
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = x[i] * 2.0
+
+
+k[1, 4](W[0], W[1])
+"#;
+
+#[test]
+fn module_arrays_only_shapes_for_a_script_check() {
+    use kernlint::analysis::{RootDatabase, SourceFile, host_arrays};
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "script.py".into(), SCRIPT.to_string());
+    let shapes = host_arrays::module_array_shapes(&db, file);
+    let w = shapes["W"].as_ref().unwrap();
+    assert_eq!(w.shape, [500, 500]);
+    assert!(w.data.is_none(), "the store into `W` made typing compute its elements");
+    let held: Vec<(&String, bool)> = shapes.iter().map(|(n, a)| (n, a.as_ref().is_ok_and(|a| a.data.is_some()))).collect();
+    assert!(held.iter().all(|(_, data)| !data), "typing computed elements: {held:?}");
+    // Numba: out and x are float64 rows of W, `i` int64.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("script.py"), SCRIPT).unwrap();
+    let t = types(dir.path(), "script.py::k").unwrap();
+    assert_eq!(variables(&t), pairs(&[("i", "int64"), ("out", ARRAY), ("x", ARRAY)]));
+}

@@ -631,7 +631,10 @@ impl Discovery<'_> {
                     }
                 }
                 Stmt::Assign(assign) => {
-                    let [Expr::Name(target)] = assign.targets.as_slice() else { continue };
+                    let [Expr::Name(target)] = assign.targets.as_slice() else {
+                        self.nested_wraps(&assign.value, prefix);
+                        continue;
+                    };
                     if let Some(wrap) = self.wrap(&assign.value) {
                         let scope = prefix.to_string();
                         self.out.wraps.push(JitWrap { alias: target.id.to_string(), scope, ..wrap });
@@ -641,10 +644,13 @@ impl Discovery<'_> {
                             Expr::Call(call) if let Expr::Name(f) = &*call.func => {
                                 self.out.calls.push((target.id.to_string(), f.id.to_string()));
                             }
-                            _ => {}
+                            _ => self.nested_wraps(&assign.value, prefix),
                         }
+                    } else {
+                        self.nested_wraps(&assign.value, prefix);
                     }
                 }
+                Stmt::Expr(s) => self.nested_wraps(&s.value, prefix),
                 // A factory: `return cuda.jit(kern)`, or `return kern` of a GPU function
                 // defined (or wrapped) in the same function.
                 Stmt::Return(ret) if let (Some(value), Some(factory)) = (&ret.value, prefix.strip_suffix(".<locals>.")) => {
@@ -667,6 +673,28 @@ impl Discovery<'_> {
                 _ => for_each_body(stmt, |body| self.walk(body, prefix)),
             }
         }
+    }
+
+    /// `cuda.jit(sig)(f)` inside a larger expression (a dict of kernels built in a method,
+    /// a call's argument): `f` is compiled for the GPU under no name of its own.
+    fn nested_wraps(&mut self, expr: &Expr, prefix: &str) {
+        use ruff_python_ast::visitor::{self, Visitor};
+        struct Calls<'d, 'a> {
+            discovery: &'d Discovery<'a>,
+            found: Vec<JitWrap>,
+        }
+        impl<'e> Visitor<'e> for Calls<'_, '_> {
+            fn visit_expr(&mut self, expr: &'e Expr) {
+                match self.discovery.wrap(expr) {
+                    Some(wrap) => self.found.push(wrap),
+                    None => visitor::walk_expr(self, expr),
+                }
+            }
+        }
+        let mut calls = Calls { discovery: self, found: Vec::new() };
+        calls.visit_expr(expr);
+        let found = calls.found;
+        self.out.wraps.extend(found.into_iter().map(|w| JitWrap { scope: prefix.to_string(), ..w }));
     }
 
     /// `cuda.jit(f, ...)` or `cuda.jit(...)(f)`: the wrapped function and the spec.
@@ -732,7 +760,8 @@ pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
             index.kinds.insert(f.name.clone(), f.spec.kind);
         }
         for wrap in &decls.wraps {
-            if wrap.scope.is_empty() {
+            // A wrap with no alias (`{'k': cuda.jit(sig)(f)}`) names no GPU function.
+            if wrap.scope.is_empty() && !wrap.alias.is_empty() {
                 index.kinds.insert(wrap.alias.clone(), wrap.spec.kind);
                 if wrap.alias != wrap.target {
                     index.aliases.insert(wrap.alias.clone(), wrap.target.clone());
