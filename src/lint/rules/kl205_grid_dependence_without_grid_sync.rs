@@ -28,7 +28,8 @@
 //! which a layout does not do; a unit-stride thread term, `f[j + 1]`, or an offset in a stride
 //! the threads move by, `f[j * sy + sy]`, is still reported); the other colour of a red-black sweep (`if (i + j) % 2 != color: return`
 //! before `u[i, j] = ...` and the reads `u[i - 1, j]`, `u[i, j + 1]`: the kernel writes only
-//! elements of one parity, its neighbours have the other); the same slots written by every
+//! elements of one parity, its neighbours have the other); a write and a read in branches
+//! one launch never both takes (`if axis == 0:` and `elif axis == 1:` on a parameter); the same slots written by every
 //! block (`a[tid]`, another rule's concern);
 //! and launches of a single block. Kernels that call `cuda.cg.this_grid()`, themselves or
 //! through a device function (a grid sync orders the blocks), and kernels that call
@@ -99,7 +100,7 @@ use ruff_python_ast::Expr;
 use crate::analysis::facts::barriers::syncing_functions;
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::uniformity::{
-    Access, ArrayKind, Atom, CmpOp, FunctionFacts, Poly, item_uniformity,
+    Access, ArrayKind, Atom, CmpOp, FunctionFacts, Poly, Value, item_uniformity,
 };
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::{Diagnostic, ItemContext};
@@ -158,7 +159,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 .accesses
                 .iter()
                 .filter(|w| w.write && w.kind == ArrayKind::Param && w.array == read.array)
-                .filter(|w| !relaxation(w, ctx.text) && !other_colour(w, read))
+                .filter(|w| !relaxation(w, ctx.text) && !other_colour(w, read) && !exclusive_branches(w, read, facts))
                 .find(|w| cross_block(w, read, &blocks, facts, ctx.text))
             else {
                 continue;
@@ -181,6 +182,38 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// The write and the read sit in branches that one launch never both takes: their guards
+/// test a value every thread shares (a parameter, a shape, a constant) against different
+/// constants (`if axis == 0:` and `elif axis == 1:`), or one tests it equal where the other
+/// tests it unequal (`if mode == 2:` and its `else:`).
+fn exclusive_branches(w: &Access, r: &Access, facts: &FunctionFacts) -> bool {
+    let shared = |v: &Value| !v.data && v.atoms.is_empty() && v.poly.as_ref().is_some_and(|p| facts.grid_constant(p));
+    // Each `==`/`!=` test of shared values, as `x op k` both ways round.
+    let tests = |a: &Access| -> Vec<(CmpOp, Poly, Poly)> {
+        let mut out = Vec::new();
+        for g in &a.guards {
+            let Some(op) = g.op.filter(|op| matches!(op, CmpOp::Eq | CmpOp::NotEq)) else { continue };
+            let (Some(l), Some(k)) = (&g.left.poly, &g.right.poly) else { continue };
+            if shared(&g.left) && shared(&g.right) {
+                out.push((op, l.clone(), k.clone()));
+                out.push((op, k.clone(), l.clone()));
+            }
+        }
+        out
+    };
+    let read_tests = tests(r);
+    tests(w).iter().any(|(wop, x, wk)| {
+        read_tests.iter().any(|(rop, y, rk)| {
+            x == y
+                && match (wop, rop) {
+                    (CmpOp::Eq, CmpOp::Eq) => matches!((wk.as_const(), rk.as_const()), (Some(a), Some(b)) if a != b),
+                    (CmpOp::Eq, CmpOp::NotEq) | (CmpOp::NotEq, CmpOp::Eq) => wk == rk,
+                    _ => false,
+                }
+        })
+    })
 }
 
 /// `if v < a[i, j]: a[i, j] = v`: a monotone min/max update (Floyd-Warshall, Bellman-Ford
