@@ -1316,11 +1316,11 @@ fn evaluate_module_arrays(db: &dyn Db, file: SourceFile, held: usize) -> BTreeMa
 /// is removed); with `only`, the arrays of those names only.
 fn bind_arrays(stmt: &Stmt, lookup: &dyn NameLookup, arrays: &mut BTreeMap<String, Eval<HostArray>>, only: Option<&BTreeSet<String>>, host: &HostFunctions) {
     if let Some(name) = changed_array(stmt, arrays) {
-        // Shapes only (`module_array_shapes`): a store into the elements keeps the shape and
-        // the dtype, so a kernel's types need not wait for the elements (`A[0, 0] += c` after
-        // `A = np.dot(...)` of large arrays).
+        // Shapes only (`module_array_shapes`, or a module constant asking a big array's
+        // shape): a store into elements not held keeps the shape and the dtype, so nothing
+        // waits for the elements (`A[0, 0] += c` after `A = np.dot(...)` of large arrays).
         let resize = matches!(stmt, Stmt::Expr(e) if matches!(&*e.value, Expr::Call(c) if matches!(&*c.func, Expr::Attribute(m) if m.attr.as_str() == "resize")));
-        if HELD_ELEMENTS.get() == 0 && !resize {
+        if HELD_ELEMENTS.get() < MAX_MODULE_ARRAY_ELEMENTS && !resize && matches!(arrays.get(name), Some(Ok(a)) if a.data.is_none()) {
             return;
         }
         if only.is_none_or(|only| only.contains(name)) && matches!(arrays.get(name), Some(Ok(_))) {
@@ -1589,14 +1589,8 @@ impl<'a> ModuleArrayShapes<'a> {
             _ => changed_array(stmt, &self.arrays).is_some_and(|name| self.read_whole.contains(name)),
         };
         // Only a shape is asked of the others: a big one (`a = np.arange(n * n).reshape(n,
-        // n)` for `c = np.zeros(a.shape)`) keeps no elements, and an in-place write into it
-        // leaves its shape as it was.
-        if !binds_read_whole
-            && let Some(name) = changed_array(stmt, &self.arrays)
-            && matches!(self.arrays.get(name), Some(Ok(a)) if a.data.is_none())
-        {
-            return;
-        }
+        // n)` for `c = np.zeros(a.shape)`) keeps no elements (see `bind_arrays` for a write
+        // into it).
         let held = if binds_read_whole { MAX_MODULE_ARRAY_ELEMENTS } else { MAX_SHAPE_ONLY_ELEMENTS };
         let _held = HoldElements::new(held);
         bind_arrays(stmt, names, &mut self.arrays, Some(&self.needed), &self.host);
