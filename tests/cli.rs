@@ -597,6 +597,97 @@ debug[1, 4](out)
 }
 
 #[test]
+fn a_self_recursive_device_function_is_typed_compiled_and_run_as_numba_types_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit(device=True)
+def fact(n):
+    if n <= 1:
+        return 1
+    return n * fact(n - 1)
+
+@cuda.jit(device=True)
+def late(n):
+    if n > 0:
+        return late(n - 1) + 1
+    return 0
+
+@cuda.jit(device=True)
+def halves(x):
+    if x < 1.0:
+        return x
+    return halves(x * 0.5) + 1.0
+
+@cuda.jit
+def facts(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = fact(i)
+
+@cuda.jit
+def counts(out):
+    out[0] = late(3)
+
+@cuda.jit
+def steps(out, x):
+    out[0] = halves(x[0])
+
+@cuda.jit(device=True)
+def ping(n):
+    if n <= 0:
+        return 0
+    return pong(n - 1) + 1
+
+@cuda.jit(device=True)
+def pong(n):
+    return ping(n - 1) + 1
+
+@cuda.jit
+def volley(out):
+    out[0] = ping(out[1])
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    // The recursive call returns what the base case returns (Numba's
+    // `return_types_from_partial`), the literal made int64.
+    let out = kernlint(dir.path(), &["types", "k.py::facts", "--sig", "void(int64[:])"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = kernlint(dir.path(), &["types", "k.py::fact", "--sig", "int64(int64)"]);
+    assert!(stdout(&out).contains("return: int64"), "{}", stdout(&out));
+    let out = kernlint(dir.path(), &["run", "k.py::facts", "--device", "sim", "--grid", "1", "--block", "8", "zeros:int64[6]", "--out", "res"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let res = kernlint::launch::npy::NpyArray::read(&dir.path().join("res/out.npy")).unwrap();
+    let values: Vec<i64> = res.data.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(values, [1, 1, 2, 6, 24, 120]);
+    let out = kernlint(dir.path(), &["compile", "k.py::facts", "--sig", "void(int64[:])"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("call.uni"), "a recursive function is called, not inlined");
+    // A recursive call before any return: kernlint does not know its type yet.
+    let out = kernlint(dir.path(), &["types", "k.py::late", "--sig", "int64(int64)"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("k.py:13:16: kernlint cannot type the call of `late` in itself: no `return` typed before the call gives its return type"), "{}", stderr(&out));
+    // `late(3)` makes a version for the literal, which calls the int64 one.
+    let out = kernlint(dir.path(), &["types", "k.py::counts", "--sig", "void(int64[:])"]);
+    assert!(stderr(&out).contains("`late` calls itself with arguments of other types (int64) than its own (Literal[int](3))"), "{}", stderr(&out));
+    // float32 in, float64 in the recursive call: Numba's CUDA target cannot link it.
+    let out = kernlint(dir.path(), &["check", "k.py", "--select", "KL110", "--format", "json"]);
+    let found: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(found.as_array().unwrap().len(), 0, "no launch, no types: {found}");
+    let out = kernlint(dir.path(), &["types", "k.py::steps", "--sig", "void(float32[:], float32[:])"]);
+    assert!(
+        stderr(&out).contains("`halves` calls itself with arguments of other types (float64) than its own (float32): Numba's CUDA target compiles only a self-recursive call with the same argument types"),
+        "{}",
+        stderr(&out)
+    );
+    // Mutual recursion: Numba's CUDA target cannot compile it.
+    let out = kernlint(dir.path(), &["types", "k.py::volley", "--sig", "void(int64[:])"]);
+    assert!(stderr(&out).contains("in device function `ping`: in device function `pong`: in device function `ping`: "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("device function calls nest more than 8 deep: kernlint stops here; if a function is reached again through another (mutual recursion), Numba's CUDA target cannot compile it either"), "{}", stderr(&out));
+}
+
+#[test]
 fn a_local_array_shaped_by_a_tuple_of_a_local_constant_compiles_and_runs() {
     let dir = tempfile::tempdir().unwrap();
     let src = "\

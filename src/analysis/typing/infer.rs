@@ -330,6 +330,9 @@ pub struct Typer<'c, 'a> {
     definitions: HashMap<String, usize>,
     loops: Vec<LoopFrame>,
     pub depth: usize,
+    /// The name of the definition being typed (ranges are relative to a definition, so
+    /// they do not tell two apart) and its argument types, to type a call of itself.
+    own_def: (String, Vec<Ty>),
     casts: BTreeSet<(u32, u32)>,
     objects: BTreeSet<(u32, u32)>,
     /// The closures this function can call, and the calls of them typed so far.
@@ -403,7 +406,7 @@ fn type_def_in(
 ) -> TResult<DefTypes> {
     if depth > 8 {
         return err(
-            "device function calls nest too deeply (recursion is not supported)",
+            "device function calls nest more than 8 deep: kernlint stops here; if a function is reached again through another (mutual recursion), Numba's CUDA target cannot compile it either (`AttributeError: 'JITCUDACodegen' object has no attribute 'insert_unresolved_ref'`)",
             def.name.range(),
         );
     }
@@ -460,6 +463,7 @@ fn type_def_in(
         definitions: HashMap::new(),
         loops: Vec::new(),
         depth,
+        own_def: (if closure.is_none() { def.name.to_string() } else { String::new() }, args.to_vec()),
         casts: BTreeSet::new(),
         objects: BTreeSet::new(),
         closures,
@@ -2851,6 +2855,38 @@ impl<'c, 'a> Typer<'c, 'a> {
                 return Ok(Ty::Val(ret.clone()));
             }
             arg_types = sig.args.iter().cloned().map(Ty::Val).collect();
+        }
+        // Numba types a call of the function itself, for its own argument types, as
+        // returning what its other returns return (`return_types_from_partial`); kernlint
+        // knows those typed before the call, so the base case must come first.
+        let calls_itself = home == self.ctx.file && def.name.as_str() == self.own_def.0;
+        if calls_itself && arg_types != self.own_def.1 {
+            let list = |ts: &[Ty]| ts.iter().map(|t| t.value().map_or_else(|| t.record_name(), Type::to_string)).collect::<Vec<_>>().join(", ");
+            let (own, these) = (list(&self.own_def.1), list(&arg_types));
+            // Numba's CUDA target links only a call of the very version being compiled
+            // (`insert_unresolved_ref` is missing); a literal argument makes a version of its
+            // own, which by Numba's source fails the same way (not seen run: kind Unmodeled).
+            let literal = |ts: &[Ty]| ts.iter().any(|t| matches!(t, Ty::Val(t) if promote::unliteral(t) != *t));
+            let kind = if literal(&self.own_def.1) || literal(&arg_types) { ErrorKind::Unmodeled } else { ErrorKind::Numba };
+            return reject(kind, format!("`{name}` calls itself with arguments of other types ({these}) than its own ({own}): Numba's CUDA target compiles only a self-recursive call with the same argument types (it fails with `AttributeError: 'JITCUDACodegen' object has no attribute 'insert_unresolved_ref'`); convert the arguments to the parameters' types"), range);
+        }
+        if calls_itself {
+            let mut ret: Option<Type> = None;
+            for r in &self.returns {
+                let Ty::Val(t) = &r.ty else { continue };
+                let t = &promote::unliteral(t);
+                ret = match ret {
+                    None => Some(t.clone()),
+                    Some(prev) => promote::unify(&prev, t),
+                };
+                if ret.is_none() {
+                    break;
+                }
+            }
+            return match ret {
+                Some(t) => Ok(Ty::Val(t)),
+                None => err(format!("kernlint cannot type the call of `{name}` in itself: no `return` typed before the call gives its return type (Numba types a self-recursive call from the function's other returns): put the base case first, or give `{name}` a signature"), range),
+            };
         }
         // A function of another module is typed with that module's names.
         let other_scope;
