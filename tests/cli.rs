@@ -780,3 +780,146 @@ for n in 10, 100, 1000:
     let said = stdout(&out);
     assert!(said.contains("cannot index with float64") && said.contains("(array(float64, 1d, C), float64)"), "{said}");
 }
+
+#[test]
+fn a_launch_in_a_loop_over_a_named_tuple_or_an_enumerated_list_is_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+SIZES = (10, 100, 1000)
+
+@cuda.jit
+def put(out, v):
+    out[v] = 1.0
+
+@cuda.jit
+def step(w, g, t):
+    i = cuda.grid(1)
+    if i < w.size:
+        w[i] -= g[i] / t
+
+def train(w, grads):
+    d_w = cuda.to_device(w)
+    for t, g in enumerate(grads, start=1):
+        d_g = cuda.to_device(g)
+        step[4, 32](d_w, d_g, t)
+
+out = np.zeros(2048)
+for n in SIZES:
+    put[1, 1](out, n)
+rng = np.random.default_rng(0)
+gs = [rng.standard_normal(128).astype(np.float32) for _ in range(3)]
+train(np.zeros(128, dtype=np.float32), gs)
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listing = stdout(&out);
+    // Numba's typeof: a Python int is int64, an element of the list its float32 array.
+    assert!(listing.contains("put (array(float64, 1d, C), int64) -> none"), "{listing}");
+    assert!(listing.contains("step (array(float32, 1d, C), array(float32, 1d, C), int64) -> none"), "{listing}");
+    // Elements of different types would each compile a version: kernlint does not pick one,
+    // nor types an element computed from the comprehension's own variable.
+    let mixed = src.replace("SIZES = (10, 100, 1000)", "SIZES = (10, 0.5)").replace("for _ in range(3)", "for n in range(3)").replace("(128)", "(128 + n)");
+    std::fs::write(dir.path().join("k.py"), mixed).unwrap();
+    let listing = stdout(&kernlint(dir.path(), &["types", "k.py"]));
+    assert!(listing.contains("put: not typed: `put` has no signature: its launch on line 24 passes `n`"), "{listing}");
+    assert!(listing.contains("step: not typed: `step` has no signature: its launch on line 20 passes `d_g`"), "{listing}");
+}
+
+#[test]
+fn a_signature_built_from_constant_strings_is_read_and_one_built_at_run_time_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+from numba import cuda
+
+T = 'float32'
+SIG = 'void(' + T + '[:])'
+
+@cuda.jit(SIG)
+def scaled(a):
+    a[0] = 1.0
+
+def other(a):
+    a[0] = 3.0
+
+def build():
+    sig = 'void(' + 'float64' + '[:, :])'
+    return cuda.jit(sig)(other)
+
+def step(a):
+    a[0] = 2.0
+
+class Solver:
+    def __init__(self, T):
+        self.T = T
+        self.k = {'step': cuda.jit('void(' + self.T + '[:,:,:])', fastmath=True)(step)}
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let listing = stdout(&kernlint(dir.path(), &["types", "k.py"]));
+    assert!(listing.contains("scaled (array(float32, 1d, A),) -> none"), "{listing}");
+    assert!(listing.contains("other (array(float64, 2d, A),) -> none"), "{listing}");
+    let why = "step: not typed: the signature of `step` is computed when the program runs (`'void(' + self.T + '[:,:,:])'`), so kernlint cannot read it: write it as a string literal (or a module-level constant string), or launch `step` with arguments of known types in this file";
+    assert!(listing.contains(why), "{listing}");
+    // A parameter of the decorating function is computed too; a constant that is no signature
+    // is an invalid one.
+    let src = "\
+from numba import cuda
+
+BAD = 'void(' + 'floot32' + '[:])'
+
+def make(sig):
+    @cuda.jit(sig)
+    def k(a):
+        a[0] = 1.0
+    return k
+
+@cuda.jit(BAD)
+def bad(a):
+    a[0] = 1.0
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let listing = stdout(&kernlint(dir.path(), &["types", "k.py"]));
+    assert!(listing.contains("make.<locals>.k: not typed: the signature of `k` is computed when the program runs (`sig`)"), "{listing}");
+    assert!(listing.contains("bad: not typed: the decorator's signature is invalid"), "{listing}");
+}
+
+#[test]
+fn a_kernel_calling_a_device_function_its_factory_is_given_says_where_it_is_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit(device=True)
+def force_lj(x):
+    return x * 2.0
+
+def make(cu_func):
+    @cuda.jit
+    def k(a):
+        a[0] = cu_func(a[1])
+    return k
+
+def make_rendered(f):
+    devf = f.render()
+    @cuda.jit
+    def r(a):
+        a[0] = devf(a[1])
+    return r
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.py::make.<locals>.k", "--sig", "void(float64[::1])"]);
+    assert_eq!(out.status.code(), Some(2));
+    let why = "k.py:11:16: `cu_func` is a parameter of the enclosing function `make`: the function it calls is chosen when `make` runs, and kernlint cannot see which one from this file; it types this call where a call `make(my_device_fn)` in this file passes a device function defined in the file";
+    assert!(stderr(&out).contains(why), "{}", stderr(&out));
+    let out = kernlint(dir.path(), &["types", "k.py::make_rendered.<locals>.r", "--sig", "void(float64[::1])"]);
+    assert!(stderr(&out).contains("k.py:18:16: `devf` is a variable of the enclosing function `make_rendered`: the function it calls is chosen when `make_rendered` runs"), "{}", stderr(&out));
+    // Given the module's device function, the kernel calls it: Numba types `a[0] = 2.0 * a[1]`.
+    std::fs::write(dir.path().join("k.py"), format!("{src}\nk2 = make(force_lj)\n")).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.py::make.<locals>.k", "--sig", "void(float64[::1])"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("a: array(float64, 1d, C)"), "{}", stdout(&out));
+}

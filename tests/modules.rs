@@ -180,7 +180,11 @@ fn a_module_kernlint_cannot_see_is_named_at_the_use() {
     let e = types(d, "missing.py::a").unwrap_err();
     assert!(e.contains("missing.py:7:21: kernlint cannot see the module `thirdparty` (no `thirdparty.py`"), "{e}");
     let e = types(d, "missing.py::b").unwrap_err();
-    assert!(e.contains("missing.py:11:21: kernlint cannot see the module `vendor.consts` (no `vendor/consts.py`") && e.contains("`vendor.consts.EPS`"), "{e}");
+    assert!(
+        e.contains("missing.py:11:21: kernlint cannot see the module that defines `vendor.consts.EPS` (no `vendor/consts/EPS.py` nor `vendor/consts.py`"),
+        "{e}"
+    );
+    assert!(e.contains("if the module is part of your project, check this file from a folder that holds it"), "{e}");
     // A name the module does not bind to a constant.
     std::fs::write(d.join("notconst.py"), "from numba import cuda\nimport cfg\n\n@cuda.jit\ndef c(out, x):\n    out[0] = cfg.MISSING\n").unwrap();
     let e = types(d, "notconst.py::c").unwrap_err();

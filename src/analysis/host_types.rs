@@ -65,9 +65,15 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                             ))
                             .unwrap_or_default()
                     ),
-                    None => format!(
-                        "`{name}` has no signature: add one to its decorator, or launch it with arguments of known types in this file or in a module that imports it"
-                    ),
+                    None => match &function.spec.computed_signature {
+                        Some(text) => format!(
+                            "the signature of `{name}` is computed when the program runs{}, so kernlint cannot read it: write it as a string literal (or a module-level constant string), or launch `{name}` with arguments of known types in this file",
+                            if text.is_empty() { String::new() } else { format!(" (`{text}`)") }
+                        ),
+                        None => format!(
+                            "`{name}` has no signature: add one to its decorator, or launch it with arguments of known types in this file or in a module that imports it"
+                        ),
+                    },
                 }
             }),
     }
@@ -215,6 +221,9 @@ enum HostTy {
     /// A NumPy random generator: `np.random.default_rng(seed)` (a `Generator`, `true`) or a
     /// legacy `np.random.RandomState(seed)` (`false`, the API of the `np.random.*` functions).
     Rng(bool),
+    /// A Python list whose elements all have this type (`[a, b]`, `[x.astype(np.float32) for
+    /// _ in range(5)]`): what a `for` over it or an index of it gives, never a kernel argument.
+    List(Type),
 }
 
 /// Per kernel (by its qualname: the def its name resolves to at the launch), the distinct argument-type lists of its launch
@@ -700,8 +709,11 @@ enum Bound<'a> {
     Element(TextSize, &'a Expr, usize),
     /// `x op= value`.
     Aug(&'a ast::StmtAugAssign),
-    /// `for x in range(...)`: a Python int.
+    /// `for x in range(...)`, or the count of `for i, x in enumerate(...)`: a Python int.
     RangeFor,
+    /// `for x in value`, or `for i, x in enumerate(value)`: an element of the value (at the
+    /// statement's start), a tuple's or a list's whose elements have one type.
+    Iterated(TextSize, &'a Expr),
     /// Any other binding: a value kernlint does not follow.
     Unknown,
 }
@@ -836,6 +848,19 @@ impl<'a> Assignments<'a> {
                 {
                     self.bindings.entry(b.name.to_string()).or_default().extend(elts.iter().map(|e| Bound::Value(e.start(), e)));
                     None
+                }
+                (BindingKind::For, Stmt::For(f), _) if matches!(&*f.target, Expr::Name(_)) => Some(Bound::Iterated(f.start(), &f.iter)),
+                // `for t, g in enumerate(grads, start=1):` (no other keyword).
+                (BindingKind::For, Stmt::For(f), _)
+                    if let Expr::Tuple(ast::ExprTuple { elts, .. }) = &*f.target
+                        && let [Expr::Name(count), Expr::Name(_)] = elts.as_slice()
+                        && let Expr::Call(c) = &*f.iter
+                        && matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "enumerate")
+                        && let [iterable, ..] = c.arguments.args.as_ref()
+                        && c.arguments.args.len() + c.arguments.keywords.len() <= 2
+                        && c.arguments.keywords.iter().all(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "start")) =>
+                {
+                    Some(if count.id.as_str() == b.name { Bound::RangeFor } else { Bound::Iterated(f.start(), iterable) })
                 }
                 _ => Some(Bound::Unknown),
             };
@@ -1264,6 +1289,13 @@ impl<'a> Evaluator<'_, 'a> {
             },
             Bound::Aug(aug) => at(aug.start()).binop(aug.op, &aug.target, &aug.value, depth + 1),
             Bound::RangeFor => Some(HostTy::Value(Type::Scalar(Scalar::I64))),
+            Bound::Iterated(start, iterable) => match at(start).eval(iterable, depth + 1)? {
+                HostTy::Shape(_) => Some(HostTy::Value(Type::Scalar(Scalar::I64))),
+                HostTy::Value(Type::UniTuple(elem, _)) => Some(HostTy::Value(*elem)),
+                HostTy::List(elem) => Some(HostTy::Value(elem)),
+                HostTy::Value(Type::Tuple(elems)) if elems.windows(2).all(|w| w[0] == w[1]) => elems.into_iter().next().map(HostTy::Value),
+                _ => None,
+            },
             Bound::Unknown => None,
         };
         let chosen = functions.chosen.borrow().iter().find(|(k, _)| *k == key).map(|&(_, i)| i);
@@ -1398,6 +1430,15 @@ impl<'a> Evaluator<'_, 'a> {
         }
     }
 
+    /// The type of a value held in a tuple or a list (a shape as a tuple of ints).
+    fn element(&self, expr: &Expr, depth: usize) -> Option<Type> {
+        match self.eval(expr, depth + 1)? {
+            HostTy::Value(v) => Some(v),
+            HostTy::Shape(n) => Some(Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), n)),
+            _ => None,
+        }
+    }
+
     fn eval(&self, expr: &Expr, depth: usize) -> Option<HostTy> {
         if depth > 24 {
             return None;
@@ -1429,6 +1470,21 @@ impl<'a> Evaluator<'_, 'a> {
                     Some(elems) => Some(HostTy::Value(Type::tuple(elems))),
                     None => Some(HostTy::Length(t.elts.len())),
                 }
+            }
+            Expr::List(l) if !l.elts.iter().any(Expr::is_starred_expr) => {
+                let mut elems = l.elts.iter().map(|e| self.element(e, depth));
+                let first = elems.next()??;
+                elems.all(|e| e.as_ref() == Some(&first)).then_some(HostTy::List(first))
+            }
+            // `[x.astype(np.float32) for _ in range(5)]`: an element that reads no target of
+            // the comprehension is typed where the comprehension is.
+            Expr::ListComp(c) => {
+                let mut targets = Vec::new();
+                for generator in &c.generators {
+                    super::bindings::names_in_target(&generator.target, &mut |n| targets.push(n));
+                }
+                let reads_target = ruff_python_ast::helpers::any_over_expr(&c.elt, |e| matches!(e, Expr::Name(n) if targets.contains(&n.id.as_str())));
+                if reads_target { None } else { self.element(&c.elt, depth).map(HostTy::List) }
             }
             Expr::BinOp(b) => self.binop(b.op, &b.left, &b.right, depth),
             // `a < 0.5` of an array: a bool array of the operands' broadcast shape.
@@ -1500,6 +1556,8 @@ impl<'a> Evaluator<'_, 'a> {
             Expr::Subscript(s) => match self.eval(&s.value, depth + 1)? {
                 // `a.shape[0]`
                 HostTy::Shape(_) => scalar(Scalar::I64),
+                HostTy::List(elem) if matches!(&*s.slice, Expr::Slice(_)) => Some(HostTy::List(elem)),
+                HostTy::List(elem) => Some(HostTy::Value(elem)),
                 // `a[1:]` of a 1-D array is contiguous, `a[::-1]` or `a[::2]` is not.
                 HostTy::Value(Type::Array { dtype, ndim: 1, layout, readonly }) if let Expr::Slice(slice) = &*s.slice => {
                     let unit = match slice.step.as_deref() {

@@ -73,6 +73,10 @@ pub struct JitSpec {
     pub kind: FunctionKind,
     pub signatures: Vec<Result<Signature, SignatureError>>,
     pub options: JitOptions,
+    /// A signature argument kernlint cannot evaluate (`'void(' + self.T + '[:])'`, a
+    /// parameter): the program builds it when it runs. Its source text where discovery
+    /// knows it (else empty), for messages.
+    pub computed_signature: Option<String>,
 }
 
 /// A kernel or device function defined in an item. Ranges are relative to the item.
@@ -473,11 +477,24 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
         _ => return None,
     };
     let mut signatures = Vec::new();
+    let mut computed_signature = None;
     // `func_or_sig` is the name of cuda.jit's first parameter: `cuda.jit(func_or_sig="void(...)")`.
     let first = call.and_then(|c| c.arguments.args.first()).or_else(|| keyword("func_or_sig"));
     if let Some(first) = first {
         // `cuda.jit(f)` passes the function itself: that is the call form, not a signature.
-        let is_function_ref = matches!(first, Expr::Name(n) if !matches!(scope.binding(n.id.as_str()), Some(Binding::Path(_))));
+        // A name kernlint cannot evaluate that is no function is a signature the program
+        // computes (`Discovery::wrap` drops the mark for `cuda.jit(f)`).
+        let is_function_ref = match first {
+            Expr::Name(n) => match scope.binding(n.id.as_str()) {
+                Some(Binding::Path(_) | Binding::Const(ConstValue::Str(_))) => false,
+                Some(Binding::Definition | Binding::Function(..)) => true,
+                _ => {
+                    computed_signature = Some(String::new());
+                    true
+                }
+            },
+            _ => false,
+        };
         if !is_function_ref {
             // A list holds several signatures; a tuple of types is one argument-only signature.
             let candidates: Vec<&Expr> = match first {
@@ -489,13 +506,15 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
                     Ok(sig) => signatures.push(Ok(sig)),
                     // Only a string is Numba's signature grammar; any other expression may
                     // be a Python object kernlint cannot evaluate (`from_dtype(...)`, a variable).
-                    Err(e) if matches!(candidate, Expr::StringLiteral(_)) => signatures.push(Err(e)),
-                    Err(_) => {}
+                    Err(e) if matches!(candidate, Expr::StringLiteral(_)) || matches!(const_eval(candidate, scope), Some(ConstValue::Str(_))) => {
+                        signatures.push(Err(e))
+                    }
+                    Err(_) => computed_signature = Some(String::new()),
                 }
             }
         }
     }
-    Some(JitSpec { kind, signatures, options: jit_options(call, scope) })
+    Some(JitSpec { kind, signatures, options: jit_options(call, scope), computed_signature })
 }
 
 /// `@numba.jit` / `@numba.njit` (any options but `forceobj=True`): a CPU dispatcher, which
@@ -514,7 +533,12 @@ pub fn cpu_jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
     if options.forceobj == Some(true) {
         return None;
     }
-    Some(JitSpec { kind: FunctionKind::DeviceFunction, signatures: Vec::new(), options: JitOptions { cpu_dispatcher: true, ..options } })
+    Some(JitSpec {
+        kind: FunctionKind::DeviceFunction,
+        signatures: Vec::new(),
+        options: JitOptions { cpu_dispatcher: true, ..options },
+        computed_signature: None,
+    })
 }
 
 /// The value of a call's keyword argument `name`.
@@ -563,7 +587,11 @@ fn signature_of(expr: &Expr, scope: &dyn NameLookup) -> Result<Signature, Signat
             let offset = s.range().start() + ruff_text_size::TextSize::from(1);
             parse_signature_str(s.value.to_str()).map_err(|e| SignatureError { range: e.range + offset, ..e })
         }
-        other => parse_signature_expr(other, &|e| numba_type_name(e, scope)),
+        // A constant string expression (`SIG`, `'void(' + T + '[:])'` of module constants).
+        other => match const_eval(other, scope) {
+            Some(ConstValue::Str(s)) => parse_signature_str(&s).map_err(|e| SignatureError { range: other.range(), ..e }),
+            _ => parse_signature_expr(other, &|e| numba_type_name(e, scope)),
+        },
     }
 }
 
@@ -580,6 +608,11 @@ pub fn numba_type_name(expr: &Expr, scope: &dyn NameLookup) -> Option<String> {
 
 struct Discovery<'a> {
     scope: &'a ItemScope<'a>,
+    /// The item's text, for the source of a computed signature.
+    source: &'a str,
+    /// The constant strings each enclosing function binds once (`sig = 'void(' + 'f4' +
+    /// '[:])'`), the innermost last: what a signature naming them reads.
+    strings: Vec<ModuleScope>,
     out: Declarations,
 }
 
@@ -593,14 +626,14 @@ impl Discovery<'_> {
                         self.out.plain.push(GpuFunction {
                             name: def.name.to_string(),
                             qualname: qualname.clone(),
-                            spec: JitSpec { kind: FunctionKind::Kernel, signatures: Vec::new(), options: JitOptions::default() },
+                            spec: JitSpec { kind: FunctionKind::Kernel, signatures: Vec::new(), options: JitOptions::default(), computed_signature: None },
                             def_range: def.range(),
                             name_range: def.name.range(),
                             declared_at: None,
                         });
                     }
                     for decorator in &def.decorator_list {
-                        let (spec, list) = match jit_spec(&decorator.expression, self.scope) {
+                        let (spec, list) = match self.spec(&decorator.expression) {
                             Some(spec) => (spec, &mut self.out.decorated),
                             None => match cpu_jit_spec(&decorator.expression, self.scope) {
                                 Some(spec) => (spec, &mut self.out.cpu_jit),
@@ -617,7 +650,9 @@ impl Discovery<'_> {
                         });
                         break;
                     }
+                    self.strings.push(self.local_strings(def));
                     self.walk(&def.body, &format!("{qualname}.<locals>."));
+                    self.strings.pop();
                 }
                 Stmt::ClassDef(class) => self.walk(&class.body, &format!("{prefix}{}.", class.name.as_str())),
                 // `if config.ENABLE_CUDASIM: <simulator-only defs> else: <GPU defs>`: the
@@ -675,6 +710,51 @@ impl Discovery<'_> {
         }
     }
 
+    /// The constant strings a function sees: those of the functions around it, less the
+    /// names it binds, plus the names its body binds once to one.
+    fn local_strings(&self, def: &ast::StmtFunctionDef) -> ModuleScope {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        super::bindings::for_each_binding(&def.body, &mut |b| *counts.entry(b.name).or_default() += 1);
+        let mut strings = self.strings.last().cloned().unwrap_or_default();
+        for p in def.parameters.iter() {
+            strings.bindings.remove(p.name().as_str());
+        }
+        super::bindings::for_each_binding(&def.body, &mut |b| {
+            let value = match b.value {
+                Some(value) if b.bare && counts.get(b.name) == Some(&1) => const_eval(value, &Layered { inner: &strings, outer: Some(self.scope) }),
+                _ => None,
+            };
+            match value {
+                Some(s @ ConstValue::Str(_)) => strings.bindings.insert(b.name.to_string(), Binding::Const(s)),
+                _ => strings.bindings.remove(b.name),
+            };
+        });
+        strings
+    }
+
+    /// The enclosing functions' constant strings over the item's scope.
+    fn lookup_outer(&self) -> Layered<'_> {
+        Layered { inner: self.strings.last().unwrap_or(&self.scope.local), outer: Some(self.scope) }
+    }
+
+    /// What a decorator or `cuda.jit(...)` expression declares, a computed signature with
+    /// its source.
+    fn spec(&self, expr: &Expr) -> Option<JitSpec> {
+        let mut spec = jit_spec(expr, &self.lookup_outer())?;
+        if let Some(text) = &mut spec.computed_signature
+            && let Expr::Call(call) = expr
+            && let Some(first) = call.arguments.args.first().or_else(|| keyword_value(Some(call), "func_or_sig"))
+            && let Some(source) = self.source.get(std::ops::Range::<usize>::from(first.range()))
+        {
+            let flat = source.split_whitespace().collect::<Vec<_>>().join(" ");
+            *text = match flat.char_indices().nth(60) {
+                Some((cut, _)) => format!("{}...", &flat[..cut]),
+                None => flat,
+            };
+        }
+        Some(spec)
+    }
+
     /// `cuda.jit(sig)(f)` inside a larger expression (a dict of kernels built in a method,
     /// a call's argument): `f` is compiled for the GPU under no name of its own.
     fn nested_wraps(&mut self, expr: &Expr, prefix: &str) {
@@ -706,10 +786,11 @@ impl Discovery<'_> {
         };
         // cuda.jit("sig")(f) / cuda.jit(device=True)(f) / vectorize([...], target="cuda")(f)
         if let (Expr::Call(_), [arg]) = (&*call.func, &*call.arguments.args) {
-            let spec = jit_spec(&call.func, self.scope)?;
+            let spec = self.spec(&call.func)?;
             return Some(JitWrap { alias: String::new(), scope: String::new(), target: target_name(arg)?, spec, range: value.range() });
         }
-        let spec = jit_spec(value, self.scope)?;
+        // The first argument is the function, not a signature.
+        let spec = JitSpec { computed_signature: None, ..jit_spec(value, self.scope)? };
         let target = target_name(call.arguments.args.first()?)?;
         Some(JitWrap { alias: String::new(), scope: String::new(), target, spec, range: value.range() })
     }
@@ -719,7 +800,7 @@ impl Discovery<'_> {
 fn item_declarations<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Declarations {
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
-    let mut discovery = Discovery { scope: &scope, out: Declarations::default() };
+    let mut discovery = Discovery { scope: &scope, source: item.text(db), strings: Vec::new(), out: Declarations::default() };
     discovery.walk(stmts, "");
     discovery.out
 }

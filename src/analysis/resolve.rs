@@ -177,7 +177,11 @@ fn fold(expr: &Expr, lookup: &dyn NameLookup) -> Option<ConstValue> {
                 _ => None,
             }
         }
-        Expr::BinOp(b) => binop(b.op, const_eval(&b.left, lookup)?, const_eval(&b.right, lookup)?),
+        Expr::BinOp(b) => match (const_eval(&b.left, lookup)?, const_eval(&b.right, lookup)?) {
+            // Host code builds strings (a signature `'void(' + T + '[:])'`); a kernel's are not folded.
+            (ConstValue::Str(l), ConstValue::Str(r)) if b.op == Operator::Add && lookup.host_code() => Some(ConstValue::Str(l + &r)),
+            (l, r) => binop(b.op, l, r),
+        },
         Expr::Subscript(s) if lookup.host_code() => subscript(s, lookup),
         // `len(A)` of a module array, a tuple, a string, bytes or a dict (host code only).
         Expr::Call(call)

@@ -2083,6 +2083,26 @@ impl<'c, 'a> Typer<'c, 'a> {
                 {
                     return self.closure_call(&def, call, env);
                 }
+                // A device function chosen when the factory runs (`make(cu_func)` calling
+                // `cu_func(x)` in its kernel): passing it as an argument would not help.
+                if let Expr::Name(n) = &*call.func
+                    && !env.contains_key(n.id.as_str())
+                    && !self.locals.contains(n.id.as_str())
+                    && let Some((enclosing, parameter)) = self.ctx.scope.unknown_closure_variable(n.id.as_str())
+                {
+                    let name = n.id.as_str();
+                    let chosen = format!("the function it calls is chosen when `{enclosing}` runs, and kernlint cannot see which one from this file");
+                    let message = if parameter {
+                        format!(
+                            "`{name}` is a parameter of the enclosing function `{enclosing}`: {chosen}; it types this call where a call `{enclosing}(my_device_fn)` in this file passes a device function defined in the file, the same at every call"
+                        )
+                    } else {
+                        format!(
+                            "`{name}` is a variable of the enclosing function `{enclosing}`: {chosen}; to have this call typed, call the device function by its name, or take it as a parameter of `{enclosing}` (not reassigned) that a call `{enclosing}(my_device_fn)` in this file passes"
+                        )
+                    };
+                    return err(message, n.range());
+                }
                 if let Expr::Name(n) = &*call.func
                     && n.id.as_str() == "isinstance"
                     && !env.contains_key("isinstance")
@@ -2339,13 +2359,21 @@ impl<'c, 'a> Typer<'c, 'a> {
                     ),
                 }
             }
+            // `pygamd.snapshots.box` may be a module (`import pygamd.snapshots.box as b`) or a
+            // global of `pygamd.snapshots`: both files are named.
             None => {
-                let module = path.rsplit_once('.').map_or(path.as_str(), |(m, _)| m);
-                let what = if module == path { "its globals".to_string() } else { format!("`{path}`") };
+                let file_of = |m: &str| format!("`{}.py`", m.trim_start_matches('.').replace('.', "/"));
+                let (what, files, frozen) = match path.rsplit_once('.') {
+                    Some((module, _)) if !module.trim_start_matches('.').is_empty() => (
+                        format!("the module that defines `{path}`"),
+                        format!("{} nor {}", file_of(&path), file_of(module)),
+                        format!("`{path}` (a device function, a constant or a module of them)"),
+                    ),
+                    _ => (format!("the module `{path}`"), file_of(&path), "its globals".to_string()),
+                };
                 err(
                     format!(
-                        "kernlint cannot see the module `{module}` (no `{}.py` beside this file or above it in the workspace): Numba freezes {what} as a compile-time constant when it compiles the kernel, and kernlint cannot know the value",
-                        module.trim_start_matches('.').replace('.', "/")
+                        "kernlint cannot see {what} (no {files} beside this file or above it in the workspace): Numba freezes {frozen} when it compiles the kernel, and kernlint cannot know it; if the module is part of your project, check this file from a folder that holds it"
                     ),
                     range,
                 )
