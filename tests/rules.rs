@@ -171,3 +171,24 @@ fn float64_promotion_reports_integers_unified_into_float64() {
     let fix = d.fix.as_ref().expect("a fix");
     assert_eq!(fix.edits.iter().map(|e| e.content.as_str()).collect::<Vec<_>>(), ["uint64(h * 1099511628211)"]);
 }
+
+/// A float64 made without float32 operands says what made it: integers alone (`i / n`), or
+/// the float64 literals among its operands (`i + 0.5`, `0.1 if c else 1.0`).
+#[test]
+fn float64_promotion_names_what_makes_a_value_float64() {
+    let text = std::fs::read_to_string("tests/fixtures/rules/KL401.py").unwrap();
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.clone());
+    let settings = Settings { select: vec!["KL401".to_string()], ignore: vec![] };
+    let found = check_file(&db, file, &settings);
+    let message = |at: &str| {
+        let d = found.iter().find(|d| &text[d.range] == at).unwrap_or_else(|| panic!("no finding at `{at}`"));
+        d.message.clone()
+    };
+    assert!(message("i / n").contains("(Numba computes it in float64 from integer operands)"), "{}", message("i / n"));
+    let centre = message("i + 0.5");
+    assert!(centre.contains("from the int64 `i` and the float64 literal `0.5`"), "{centre}");
+    let shade = message("0.1 if lit != 0 else 1.0");
+    assert!(shade.contains("from the float64 literal `0.1` and the float64 literal `1.0`"), "{shade}");
+    assert!(!shade.contains("integer operands"), "{shade}");
+}

@@ -36,7 +36,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::uniformity::{Access, Atom, CmpOp, FunctionFacts, Guard, Level, Poly};
+use super::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Guard, Level, Poly};
 
 /// The largest block along each axis over a kernel's known launches, where every launch
 /// gives one.
@@ -62,6 +62,18 @@ impl BlockShape {
             *slot = slot.or(tile);
         }
         shape
+    }
+
+    /// The shape with each axis no wider than `widths` gives (where it gives one).
+    pub fn at_most(self, widths: [Option<i64>; 3]) -> BlockShape {
+        let mut out = self.0;
+        for (slot, w) in out.iter_mut().zip(widths) {
+            *slot = match (*slot, w) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        BlockShape(out)
     }
 
     /// The block's exact width along x, where it is known: every known launch's, all equal,
@@ -107,6 +119,48 @@ pub fn tile_widths(facts: &FunctionFacts) -> [Option<i64>; 3] {
     out
 }
 
+/// Per axis, the widest block that keeps the kernel's own shared-memory accesses in bounds:
+/// every thread of the block runs `s[k * tx + c]` (constants `k >= 1` and `c`, `s` of
+/// constant extent `n` along that component), so threads past `(n - 1 - c) / k` would index
+/// past the array. "Every thread" is no thread-dependent condition and no guard on a thread
+/// index (`if tx >= 256: return` before it), or both arms of one `if`/`else` on a
+/// comparison, each with the same access. An upper bound only: a block may be narrower.
+pub fn in_bounds_widths(facts: &FunctionFacts) -> [Option<i64>; 3] {
+    let thread_guard = |g: &Guard| g.atoms().iter().any(Atom::is_thread);
+    let everywhere = |a: &Access| a.control != Level::Thread && !a.guards.iter().any(thread_guard);
+    // The other arm of an `if`/`else` on one comparison holds the same access.
+    let both_arms = |a: &Access| {
+        let [test] = a.thread_conditions[..] else { return false };
+        let arm = |x: &Access| -> Option<CmpOp> {
+            let mut on_test = x.guards.iter().filter(|g| g.range == test);
+            let (Some(g), None) = (on_test.next(), on_test.next()) else { return None };
+            x.guards.iter().all(|h| h.range == test || !thread_guard(h)).then_some(g.op?)
+        };
+        let Some(op) = arm(a) else { return false };
+        facts.accesses.iter().any(|b| {
+            b.array == a.array && b.index == a.index && b.thread_conditions == a.thread_conditions && arm(b).is_some_and(|o| Some(o) == super::uniformity::negate(op))
+        })
+    };
+    let mut out: [Option<i64>; 3] = [None; 3];
+    for a in facts.accesses.iter().filter(|a| matches!(a.kind, ArrayKind::Shared { dynamic: false })) {
+        if !(everywhere(a) || both_arms(a)) {
+            continue;
+        }
+        for (v, n) in a.index.iter().zip(&a.extent) {
+            let (Some(p), Some(n)) = (&v.poly, n) else { continue };
+            let Some((Atom::Tid(axis), k)) = single_atom(&p.without_const()) else { continue };
+            let last = n - 1 - p.konst();
+            if k < 1 || last < 0 {
+                continue;
+            }
+            let width = last / k + 1;
+            let slot = &mut out[axis as usize];
+            *slot = Some(slot.map_or(width, |w| w.min(width)));
+        }
+    }
+    out
+}
+
 /// One of the two accesses, with its index forms (the facts', or a rule's own).
 #[derive(Clone, Copy)]
 pub struct Side<'a> {
@@ -139,7 +193,7 @@ pub fn may_meet(
             bounds.insert(format!("{name}'"), b.clone());
         }
     }
-    let (Some(vw), Some(vo)) = (View::new(w, rw, &bounds), View::new(o, ro, &bounds)) else { return true };
+    let (Some(vw), Some(vo)) = (View::new(w, rw, &bounds, shape), View::new(o, ro, &bounds, shape)) else { return true };
     // Thread indices equal in both threads.
     let mut forced: BTreeSet<Atom> =
         threads.iter().filter(|a| matches!((vw.pins.get(*a), vo.pins.get(*a)), (Some(x), Some(y)) if x == y)).cloned().collect();
@@ -206,10 +260,12 @@ struct View {
     store: bool,
     /// Variables that only shrink, with their bounds (see `FunctionFacts::shrinking`).
     shrinking: BTreeMap<String, (i64, Poly)>,
+    /// The block's widest extent per axis, where known.
+    shape: BlockShape,
 }
 
 impl View {
-    fn new(side: Side, reassigned: &BTreeSet<String>, shrinking: &BTreeMap<String, (i64, Poly)>) -> Option<View> {
+    fn new(side: Side, reassigned: &BTreeSet<String>, shrinking: &BTreeMap<String, (i64, Poly)>, shape: BlockShape) -> Option<View> {
         let a = side.access;
         let pins: BTreeMap<Atom, Poly> = a.pins.iter().map(|(k, v)| (k.clone(), v.renamed(reassigned))).collect();
         let fix = |p: &Poly| -> Option<Poly> {
@@ -252,7 +308,7 @@ impl View {
             }
         }
         let shrinking = shrinking.clone();
-        Some(View { index, pins, lower, upper, modulo, conditional: a.control == Level::Thread, store: a.write && !a.rmw, shrinking })
+        Some(View { index, pins, lower, upper, modulo, conditional: a.control == Level::Thread, store: a.write && !a.rmw, shrinking, shape })
     }
 
     /// Values `p` (a thread part) stays below: `p < u`.
@@ -289,7 +345,8 @@ impl View {
     }
 
     /// `p >= 0`: [`nonneg`], or after bounding each `-a * v` of a shrinking `v` (`k * v <=
-    /// b`) by `-(a / k) * b`.
+    /// b`) by `-(a / k) * b` (by `-a * (b / k)` where the block's known width makes `b` a
+    /// number), then each `-a * blockDim` by `-a` times the block's known width.
     fn proves(&self, p: &Poly) -> bool {
         if nonneg(p) {
             return true;
@@ -298,15 +355,35 @@ impl View {
         for (m, c) in &p.0 {
             let [Atom::Sym(name)] = m.as_slice() else { continue };
             let Some((k, bound)) = self.shrinking.get(name) else { continue };
-            if *c >= 0 || c % k != 0 {
+            if *c >= 0 {
                 continue;
             }
-            let Some(next) = q.sub(&Poly(BTreeMap::from([(m.clone(), *c)]))).and_then(|x| x.add(&bound.mul(&Poly::constant(c / k))?)) else {
-                return false;
+            let replaced = if c % k == 0 {
+                bound.mul(&Poly::constant(c / k))
+            } else {
+                let Some(b) = self.at_widest(bound, true).as_const() else { continue };
+                c.checked_mul(b.div_euclid(*k)).map(Poly::constant)
+            };
+            let Some(next) = replaced.and_then(|r| q.sub(&Poly(BTreeMap::from([(m.clone(), *c)])))?.add(&r)) else { return false };
+            q = next;
+        }
+        nonneg(&self.at_widest(&q, false))
+    }
+
+    /// `p` with each `a * blockDim` term of the sign asked for (`a > 0` for `positive`)
+    /// replaced by `a` times the block's known width: its greatest value (`positive`) or its
+    /// least.
+    fn at_widest(&self, p: &Poly, positive: bool) -> Poly {
+        let mut q = p.clone();
+        for (m, c) in &p.0 {
+            let ([Atom::Bdim(axis)], true) = (m.as_slice(), (*c > 0) == positive) else { continue };
+            let Some(width) = self.shape.0[*axis as usize] else { continue };
+            let Some(next) = c.checked_mul(width).and_then(|least| q.sub(&Poly(BTreeMap::from([(m.clone(), *c)])))?.add(&Poly::constant(least))) else {
+                continue;
             };
             q = next;
         }
-        nonneg(&q)
+        q
     }
 
     /// Residues `p` is known to have: `(m, r)` for `p ≡ r (mod m)`.

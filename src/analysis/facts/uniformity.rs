@@ -329,6 +329,10 @@ pub struct Access {
     pub guards: Vec<Guard>,
     /// Index atoms fixed to one value by enclosing `==` tests (`if tid == 0`).
     pub pinned: BTreeSet<Atom>,
+    /// The operands of the innermost thread-dependent `if a or b:` whose body holds the
+    /// access, each with its operator where it is one comparison (`guards` keeps them as
+    /// comparisons that need not hold).
+    pub either: Vec<(TextRange, Option<CmpOp>)>,
     /// A static shared array's extent along each axis, where its shape is a constant.
     pub extent: Vec<Option<i64>>,
     /// The values of the pinned atoms, where the test gives one (`tid == 0`, `tx == n - 1`).
@@ -554,10 +558,10 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTr
     (w.facts, w.read)
 }
 
-/// How many times each name is assigned (loop targets included), and the ranges of the
-/// `for` and `while` loops.
+/// How many times each name is assigned (loop targets included), the ranges of the `for`
+/// and `while` loops, and how many `for` loops bind each name as their target.
 #[derive(Default)]
-struct Counts(BTreeMap<String, usize>, Vec<TextRange>);
+struct Counts(BTreeMap<String, usize>, Vec<TextRange>, BTreeMap<String, usize>);
 
 impl Counts {
     fn target(&mut self, e: &Expr) {
@@ -584,6 +588,9 @@ impl<'a> Visitor<'a> for Counts {
                 self.target(&f.target);
                 self.target(&f.target);
                 self.1.push(f.range());
+                if let Expr::Name(n) = &*f.target {
+                    *self.2.entry(n.id.to_string()).or_default() += 1;
+                }
             }
             Stmt::While(w) => self.1.push(w.range()),
             _ => {}
@@ -616,6 +623,8 @@ struct Ctl {
     guards: Vec<Guard>,
     pinned: BTreeSet<Atom>,
     pins: BTreeMap<Atom, Poly>,
+    /// See [`Access::either`].
+    either: Vec<(TextRange, Option<CmpOp>)>,
 }
 
 impl Ctl {
@@ -799,6 +808,23 @@ impl Walker<'_> {
                         let tv = if i == 0 { first.clone() } else { self.eval_ctl(test, &branch_ctl) };
                         c = branch_ctl.under(&tv, test.range());
                         self.guards(test, true, &mut c);
+                        if i == 0
+                            && tv.is_thread()
+                            && let Expr::BoolOp(b) = test
+                            && b.op == ast::BoolOp::Or
+                        {
+                            c.either = b
+                                .values
+                                .iter()
+                                .map(|v| {
+                                    let op = match v {
+                                        Expr::Compare(c) if c.ops.len() == 1 => Some(c.ops[0]),
+                                        _ => None,
+                                    };
+                                    (v.range(), op)
+                                })
+                                .collect();
+                        }
                         // The next clause runs when this test failed.
                         branch_ctl = branch_ctl.under(&tv, test.range());
                         self.guards(test, false, &mut branch_ctl);
@@ -1513,6 +1539,7 @@ impl Walker<'_> {
                     thread_conditions: self.cur.thread_conditions.clone(),
                     guards: self.cur.guards.clone(),
                     pinned: self.cur.pinned.clone(),
+                    either: self.cur.either.clone(),
                     extent,
                     pins: self.cur.pins.clone(),
                     preceding: BTreeSet::new(),
@@ -1685,7 +1712,9 @@ impl Walker<'_> {
                     poly,
                     data: value.data || (ctl.level == Level::Thread && level == Level::Thread && value.level < Level::Thread),
                     atoms: value.atoms.clone(),
-                    range_bounded: value.range_bounded && count <= 2,
+                    // Bound by `for` loops alone (a target counts twice), each binding is
+                    // its own loop's range.
+                    range_bounded: value.range_bounded && (count <= 2 || self.counts.2.get(&name).is_some_and(|l| 2 * l == count)),
                     unique: if count <= 1 { value.unique } else { None },
                     modulo: if count <= 1 { value.modulo.clone() } else { None },
                     quotient: if count <= 1 { value.quotient.clone() } else { None },
@@ -1951,7 +1980,7 @@ fn binop(op: Operator, l: &Value, r: &Value) -> Value {
     v
 }
 
-fn negate(op: CmpOp) -> Option<CmpOp> {
+pub fn negate(op: CmpOp) -> Option<CmpOp> {
     Some(match op {
         CmpOp::Lt => CmpOp::GtE,
         CmpOp::LtE => CmpOp::Gt,

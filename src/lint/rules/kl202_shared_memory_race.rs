@@ -40,7 +40,14 @@
 //! blocks `TILE` wide (wider ones would overlap their neighbours), so `threadIdx.x` runs
 //! over `[0, TILE - 1]` and a halo written by `if tx == TILE - 1: s[ty, tx + 2] = ...`
 //! never meets the tile's `s[ty, tx + 1]` (not inferred where a guard compares the thread
-//! index with `TILE` or more, as a block loading its halo with extra threads does).
+//! index with `TILE` or more, as a block loading its halo with extra threads does). Blocks
+//! are also taken to be no wider than the shared-memory accesses every thread runs keep in
+//! bounds (a wider block indexes past the array first): all threads storing `s[tx + 256]`
+//! into 512 slots means at most 256 threads, so a tree reduction over both halves of one
+//! array (`if tx < offs: s[tx] += s[tx + offs]; s[tx + 256] += s[tx + 256 + offs]`, `offs`
+//! halving from `cuda.blockDim.x // 2`) keeps them apart. Blocks a launch or that bound
+//! leaves wider than a half (halves at 256 of a 1024-slot array: up to 768 threads) are
+//! reported, the first step's `tx < offs` reaching into the second half.
 //! Under `if a or b:` each case is judged alone, and apart in each is apart: a halo stored
 //! `if tx == TILE - 1 or x == w - 1:` at `s[ty, tx + 2]` meets no tile slot `s[ty, tx + 1]`,
 //! the first case past the tile, the second one's owner `x + 1 == w` kept out by `if x < w:`.
@@ -79,12 +86,9 @@
 
 use std::collections::BTreeSet;
 
-use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::Ranged;
-
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
-use crate::analysis::facts::slots::{BlockShape, Side, may_meet};
-use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Guard, Level, Poly, Value, item_uniformity};
+use crate::analysis::facts::slots::{BlockShape, Side, in_bounds_widths, may_meet};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
 use crate::lint::{Diagnostic, ItemContext};
@@ -95,7 +99,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
     let all = item_uniformity(ctx.db, ctx.file, ctx.item);
     let launches = kernel_launches(ctx.db, ctx.file);
-    for (function, def) in ctx.gpu_functions() {
+    for (function, _) in ctx.gpu_functions() {
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
         let known = launches.get(&function.name);
         let active = active_atoms(facts, known);
@@ -104,6 +108,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             continue; // one thread per block
         }
         let shape = BlockShape::of_kernel(known, facts);
+        // No wider than the kernel's own accesses keep in bounds: a wider block's race is an
+        // out-of-bounds access first.
+        let widest = shape.at_most(in_bounds_widths(facts));
         // Blocks of one warp: exchanges within them are KL204's (warp-synchronous code).
         let one_warp = function.spec.kind == FunctionKind::Kernel
             && known.is_some_and(|l| !l.is_empty() && l.iter().all(|c| c.threads_per_block().is_some_and(|t| t <= 32)));
@@ -170,7 +177,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                     (_, _, Some(((fe, ie), (fa, ia)))) => ((fe, ie.as_slice()), (fa, ia.as_slice())),
                     _ => {
                         let (w, o) = if earlier.write { (earlier, access) } else { (access, earlier) };
-                        if (unknown_slot_meets(w, o, &threads, shape) || row_of_other_threads(w, o) || strided_slot_meets_loop(w, o, &threads))
+                        if (unknown_slot_meets(w, o, &threads, widest) || row_of_other_threads(w, o) || strided_slot_meets_loop(w, o, &threads))
                             && reported.insert(access.stmt)
                         {
                             out.push(race(ctx, access, earlier));
@@ -187,12 +194,12 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 let none = BTreeSet::new();
                 let reassigned = access.reassigned.get(&p).unwrap_or(&none);
                 let meets = |w: &Access, o: &Access| {
-                    may_meet(Side { access: w, index: writer.index }, Side { access: o, index: other.index }, reassigned, w_earlier, &threads, shape, &facts.shrinking)
+                    may_meet(Side { access: w, index: writer.index }, Side { access: o, index: other.index }, reassigned, w_earlier, &threads, widest, &facts.shrinking)
                 };
                 // Under `if a or b:`, apart in each case alone is apart.
                 if meets(writer.access, other.access)
-                    && !alternatives(ctx, def, writer.access).is_some_and(|cases| cases.iter().all(|w| !meets(w, other.access)))
-                    && !alternatives(ctx, def, other.access).is_some_and(|cases| cases.iter().all(|o| !meets(writer.access, o)))
+                    && !alternatives(writer.access).is_some_and(|cases| cases.iter().all(|w| !meets(w, other.access)))
+                    && !alternatives(other.access).is_some_and(|cases| cases.iter().all(|o| !meets(writer.access, o)))
                     && reported.insert(access.stmt)
                 {
                     out.push(race(ctx, access, earlier));
@@ -206,35 +213,20 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
 /// The access once for each operand of the thread-dependent `if a or b:` whose body holds it:
 /// with that operand's comparison known to hold (the facts keep the operands of an `or` as
 /// comparisons that need not hold) and the other operands' dropped. `None` outside such a body.
-fn alternatives(ctx: &ItemContext, def: &ast::StmtFunctionDef, access: &Access) -> Option<Vec<Access>> {
-    let mut test = None;
-    ctx.visit_body(
-        def,
-        &mut |stmt| {
-            if let Stmt::If(s) = stmt
-                && let Expr::BoolOp(b) = &*s.test
-                && b.op == ast::BoolOp::Or
-                && access.thread_conditions.contains(&s.test.range())
-                && s.body.first().zip(s.body.last()).is_some_and(|(f, l)| f.start() <= access.stmt.start() && access.stmt.end() <= l.end())
-            {
-                test = Some(b);
-            }
-        },
-        &mut |_| {},
-    );
-    let b = test?;
-    let inside = |g: &Guard, v: &Expr| v.range().contains_range(g.range);
+fn alternatives(access: &Access) -> Option<Vec<Access>> {
+    if access.either.is_empty() {
+        return None;
+    }
     Some(
-        b.values
+        access
+            .either
             .iter()
-            .map(|v| {
+            .map(|&(v, op)| {
                 let mut case = access.clone();
-                case.guards.retain(|g| !b.values.iter().any(|u| !std::ptr::eq(u, v) && inside(g, u)));
-                if let Expr::Compare(c) = v
-                    && let [op] = &*c.ops
-                {
-                    for g in case.guards.iter_mut().filter(|g| g.range == v.range() && g.op.is_none()) {
-                        g.op = Some(*op);
+                case.guards.retain(|g| !access.either.iter().any(|&(u, _)| u != v && u.contains_range(g.range)));
+                if let Some(op) = op {
+                    for g in case.guards.iter_mut().filter(|g| g.range == v && g.op.is_none()) {
+                        g.op = Some(op);
                     }
                 }
                 case

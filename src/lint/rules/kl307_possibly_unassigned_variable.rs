@@ -7,7 +7,12 @@
 //! statements, which counts as assigning: every branch of an `if`/`elif`/`else` chain, a
 //! branch that ends in `return`, `raise`, `break` or `continue`, a `while True:` loop (it
 //! leaves only by its `break`s), and a `for` loop over a constant range of at least one
-//! item (`for k in range(3)`). A condition of compile-time constants (`if DEBUG:`, module
+//! item (`for k in range(3)`). An `if`/`elif` chain with no `else` assigns when its tests
+//! leave no case out: every residue (`i % 2 == 0`, `i % 2 == 1`), or every thread index of
+//! the block (`t == 0`, `t == n - 1`, `t < n - 1` in blocks of at most `n` threads, a width
+//! known from every launch in the file or from a shared array of `n` slots that every thread
+//! indexes with `t`); with the block's width unknown, or wider, the chain leaves threads
+//! out and the read is reported. A condition of compile-time constants (`if DEBUG:`, module
 //! constants, which Numba folds) assigns when any branch does. It stays silent where the
 //! read is correlated with the assignment in ways it cannot prove: the read under the
 //! same condition as the assignment (`if t < n: v = a[t]` ... `if t < n: out[t] = v`) or
@@ -57,15 +62,22 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Number, Stmt, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
+use crate::analysis::facts::launch::kernel_launches;
+use crate::analysis::facts::slots::{BlockShape, in_bounds_widths};
+use crate::analysis::facts::uniformity::{Atom, FunctionFacts, Poly, item_uniformity};
 use crate::analysis::kernels::{FunctionKind, for_each_body};
 use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
+    let all = item_uniformity(ctx.db, ctx.file, ctx.item);
+    let launches = kernel_launches(ctx.db, ctx.file);
     for (function, def) in ctx.gpu_functions() {
         if !matches!(function.spec.kind, FunctionKind::Kernel | FunctionKind::DeviceFunction) {
             continue;
         }
-        for read in unassigned_reads(ctx.text, def) {
+        let known = launches.get(&function.name).filter(|_| function.spec.kind == FunctionKind::Kernel);
+        let block = FunctionFacts::of(all, function.def_range).map(|f| (f, BlockShape::of_kernel(known, f).at_most(in_bounds_widths(f))));
+        for read in unassigned_reads(ctx.text, def, block) {
             let x = &read.name;
             let mut d = Diagnostic::new(
                 "KL307",
@@ -134,6 +146,8 @@ struct Exits {
 
 struct Walker<'a> {
     text: &'a str,
+    /// The function's facts and the widest block it runs in.
+    block: Option<(&'a FunctionFacts, BlockShape)>,
     /// The function's own variables: its parameters and the names it assigns.
     locals: BTreeSet<String>,
     /// Per variable, where it is assigned (in code order).
@@ -149,7 +163,7 @@ struct Walker<'a> {
     found: Vec<UnassignedRead>,
 }
 
-fn unassigned_reads(text: &str, def: &StmtFunctionDef) -> Vec<UnassignedRead> {
+fn unassigned_reads<'a>(text: &'a str, def: &'a StmtFunctionDef, block: Option<(&'a FunctionFacts, BlockShape)>) -> Vec<UnassignedRead> {
     let params: Vec<String> = def.parameters.iter_non_variadic_params().map(|p| p.parameter.name.to_string()).collect();
     let mut assignments: BTreeMap<String, Vec<TextRange>> = BTreeMap::new();
     let mut beside: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -166,6 +180,7 @@ fn unassigned_reads(text: &str, def: &StmtFunctionDef) -> Vec<UnassignedRead> {
     });
     let mut walker = Walker {
         text,
+        block,
         locals,
         assignments,
         beside,
@@ -330,6 +345,69 @@ impl<'a> Walker<'a> {
         }
         // Python's `%` by a positive modulus is never negative.
         modulus.is_some_and(|m| m > 0 && residues.len() as u64 == m)
+    }
+
+    /// Whether an `if`/`elif` chain with no `else` tests one thread index against constants
+    /// whose cases together hold for every index the block has (`if t == 0: ... elif t == n -
+    /// 1: ... elif t < n - 1: ...` in blocks of at most `n` threads, known from the launches
+    /// or from the accesses that keep a shared array in bounds): one branch always runs.
+    fn covers_every_thread(&self, s: &ast::StmtIf) -> bool {
+        let Some((facts, shape)) = self.block else { return false };
+        let tests: Option<Vec<&Expr>> = std::iter::once(Some(s.test.as_ref())).chain(s.elif_else_clauses.iter().map(|c| c.test.as_ref())).collect();
+        let Some(tests) = tests else { return false };
+        let mut axis = None;
+        // Each case as the indices it holds for: `[lo, hi]`, `hi` open-ended where `None`.
+        let mut cases: Vec<(i64, Option<i64>)> = Vec::new();
+        for t in tests {
+            let Expr::Compare(c) = t else { return false };
+            let ([op], [right]) = (&*c.ops, &*c.comparators) else { return false };
+            let form = |e: &Expr| facts.value(e).and_then(|v| v.poly.clone());
+            let (Some(l), Some(r)) = (form(&c.left), form(right)) else { return false };
+            let thread = |p: &Poly| match p.0.iter().collect::<Vec<_>>().as_slice() {
+                [(m, 1)] => match m.as_slice() {
+                    [Atom::Tid(a)] => Some(*a),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let (a, k, op) = match (thread(&l), r.as_const(), thread(&r), l.as_const()) {
+                (Some(a), Some(k), _, _) => (a, k, *op),
+                (_, _, Some(a), Some(k)) => match op {
+                    ast::CmpOp::Lt => (a, k, ast::CmpOp::Gt),
+                    ast::CmpOp::LtE => (a, k, ast::CmpOp::GtE),
+                    ast::CmpOp::Gt => (a, k, ast::CmpOp::Lt),
+                    ast::CmpOp::GtE => (a, k, ast::CmpOp::LtE),
+                    other => (a, k, *other),
+                },
+                _ => return false,
+            };
+            if *axis.get_or_insert(a) != a {
+                return false;
+            }
+            match op {
+                ast::CmpOp::Eq => cases.push((k, Some(k))),
+                ast::CmpOp::Lt => cases.push((0, Some(k.saturating_sub(1)))),
+                ast::CmpOp::LtE => cases.push((0, Some(k))),
+                ast::CmpOp::Gt => cases.push((k.saturating_add(1), None)),
+                ast::CmpOp::GtE => cases.push((k, None)),
+                ast::CmpOp::NotEq => cases.extend([(0, Some(k.saturating_sub(1))), (k.saturating_add(1), None)]),
+                _ => return false,
+            }
+        }
+        let Some(width) = axis.and_then(|a| shape.0[a as usize]) else { return false };
+        // Every index from 0 to `width - 1` in some case.
+        cases.sort();
+        let mut next = 0;
+        for (lo, hi) in cases {
+            if lo > next {
+                break;
+            }
+            match hi {
+                None => return true,
+                Some(hi) => next = next.max(hi.saturating_add(1)),
+            }
+        }
+        next >= width
     }
 
     fn condition_key(&self, e: &Expr) -> String {
@@ -512,7 +590,7 @@ impl<'a> Walker<'a> {
                 self.expr(&a.target);
             }
             Stmt::If(s) => {
-                let exhaustive = self.covers_every_residue(s);
+                let exhaustive = self.covers_every_residue(s) || self.covers_every_thread(s);
                 self.if_chain(&s.test, &s.body, &s.elif_else_clauses, exhaustive)
             }
             Stmt::While(w) => {

@@ -225,8 +225,9 @@ enum Finding<'a> {
     Start { name: &'a str, literal: &'a Expr, accumulates: bool },
     /// An operand that makes a float32 computation float64.
     Operand { operand: &'a Expr, source: Option<Source>, op: &'a Expr },
-    /// A float64 made from integers (and constants) alone, later mixed with float32 at `mix`.
-    Integers { op: &'a Expr, wrap: Vec<&'a Expr>, mix: &'a Expr },
+    /// A float64 made from integers and float64 values alone, later mixed with float32 at
+    /// `mix`. Its operands, each with the float64 source it is (`None`: an integer).
+    Integers { op: &'a Expr, wrap: Vec<(&'a Expr, Option<Source>)>, mix: &'a Expr },
     Argument { name: &'a str, read: &'a Expr },
 }
 
@@ -412,7 +413,8 @@ impl<'a> Checker<'_, 'a> {
         let wrap = operands
             .iter()
             .filter_map(|o| match o {
-                Operand::Int(e) | Operand::F64(e, _) => Some(*e),
+                Operand::Int(e) => Some((*e, None)),
+                Operand::F64(e, source) => Some((*e, Some(*source))),
                 Operand::F32 => None,
             })
             .collect();
@@ -693,11 +695,34 @@ impl Finding<'_> {
                     Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "float") && c.arguments.args.len() == 1 => {
                         spelling.map(|f| vec![Edit { range: op.range(), content: format!("{f}({})", text(&c.arguments.args[0])) }])
                     }
-                    _ => operands.iter().map(|e| wrap(e)).collect(),
+                    _ => operands.iter().map(|(e, _)| wrap(e)).collect(),
+                };
+                // `i / n` is float64 by Numba's rule for integers; `x + 0.5` and `0.1 if s else
+                // 1.0` by the float64 operands, which the reason names.
+                let why = if operands.iter().all(|(_, source)| source.is_none()) {
+                    "Numba computes it in float64 from integer operands".to_string()
+                } else {
+                    let named: Vec<String> = operands
+                        .iter()
+                        .map(|(e, source)| {
+                            let kind = match source {
+                                Some(Source::Literal) => "the float64 literal".to_string(),
+                                Some(Source::Constant) => "the float64 constant".to_string(),
+                                Some(Source::ModuleArray) => "the element of a float64 module array".to_string(),
+                                Some(Source::Argument) => "the float64 argument".to_string(),
+                                None if is_literal(e) => "the int64 literal".to_string(),
+                                None => types.expressions.get(&key(e.range())).map_or("the integer".to_string(), |t| {
+                                    format!("the {}", crate::analysis::typing::promote::unliteral(t))
+                                }),
+                            };
+                            format!("{kind} `{}`", snippet(text(e)))
+                        })
+                        .collect();
+                    format!("Numba computes it in float64 from {}", named.join(" and "))
                 };
                 (
                     format!(
-                        "`{}` is float64 (Numba computes it in float64 from integer operands), and `{}` then mixes it with float32 values: that runs in double precision",
+                        "`{}` is float64 ({why}), and `{}` then mixes it with float32 values: that runs in double precision",
                         snippet(text(op)),
                         snippet(text(mix))
                     ),
