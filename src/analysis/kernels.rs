@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use super::bindings::names_in_target;
 use super::items::{Item, ItemText, item_statements, module_items};
@@ -53,6 +53,10 @@ impl FunctionKind {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct JitOptions {
     pub device: Option<bool>,
+    /// `device=` given a value kernlint cannot evaluate (`device=gridsync`, a factory's
+    /// parameter): a kernel or a device function, as the caller decides at run time.
+    #[serde(skip)]
+    pub device_unknown: bool,
     pub debug: Option<bool>,
     pub opt: Option<bool>,
     pub fastmath: Option<bool>,
@@ -560,6 +564,7 @@ fn jit_options(call: Option<&ast::ExprCall>, scope: &dyn NameLookup) -> JitOptio
     let bool_kw = |name: &str| bool_keyword(call, name, scope);
     JitOptions {
         device: bool_kw("device"),
+        device_unknown: keyword("device").is_some() && bool_kw("device").is_none(),
         debug: bool_kw("debug"),
         opt: bool_kw("opt"),
         fastmath: bool_kw("fastmath"),
@@ -900,12 +905,46 @@ pub fn item_gpu_functions<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText
 /// The functions of an item that CUDA decorators or wrapping calls make GPU functions.
 #[salsa::tracked(returns(ref))]
 fn item_cuda_functions<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Vec<GpuFunction> {
-    let mut functions = item_declarations(db, file, item).decorated.clone();
+    let decls = item_declarations(db, file, item);
+    let mut functions = decls.decorated.clone();
     let index = gpu_index(db, file);
     if !index.wrapped.is_empty() {
-        collect_wrapped(item_statements(db, item), "", index, &mut functions);
+        let stmts = item_statements(db, item);
+        let mut defs = BTreeMap::new();
+        scoped_defs(stmts, "", &mut defs);
+        let sees = |prefix: &str, def: &ast::StmtFunctionDef| sees_wrap(&decls.wraps, &defs, prefix, def);
+        collect_wrapped(stmts, "", index, &sees, &mut functions);
     }
     functions
+}
+
+/// Where each `def` of an item starts, by (scope prefix, name).
+fn scoped_defs(stmts: &[Stmt], prefix: &str, out: &mut BTreeMap<(String, String), Vec<TextSize>>) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::FunctionDef(def) => {
+                out.entry((prefix.to_string(), def.name.to_string())).or_default().push(def.range().start());
+                scoped_defs(&def.body, &format!("{prefix}{}.<locals>.", def.name.as_str()), out);
+            }
+            Stmt::ClassDef(class) => scoped_defs(&class.body, &format!("{prefix}{}.", class.name.as_str()), out),
+            _ => for_each_body(stmt, |body| scoped_defs(body, prefix, out)),
+        }
+    }
+}
+
+/// Whether a nested `def` is one a wrapping call of its scope reaches: the last `def` of the
+/// name before the call (`if gridsync: def kernel ... return cuda.jit(kernel)` then `else:
+/// def kernel ...`, a host function of the same name, wraps the first only). Calls that all
+/// come before every `def` of the name leave them all wrapped.
+fn sees_wrap(wraps: &[JitWrap], defs: &BTreeMap<(String, String), Vec<TextSize>>, prefix: &str, def: &ast::StmtFunctionDef) -> bool {
+    if prefix.is_empty() {
+        return true;
+    }
+    let name = def.name.as_str();
+    let starts = defs.get(&(prefix.to_string(), name.to_string())).map_or(&[][..], Vec::as_slice);
+    let reached = |site: TextSize| starts.iter().filter(|d| **d < site).max().copied();
+    let sites: Vec<TextSize> = wraps.iter().filter(|w| w.scope == prefix && w.target == name).map(|w| w.range.start()).collect();
+    sites.iter().all(|s| reached(*s).is_none()) || sites.iter().any(|s| reached(*s) == Some(def.range().start()))
 }
 
 /// Every `@numba.jit`/`@numba.njit` function of a file, called from GPU code or not: a GPU
@@ -953,7 +992,13 @@ pub fn cpu_jit_reached(db: &dyn Db, file: SourceFile) -> std::collections::BTree
     reached
 }
 
-fn collect_wrapped(stmts: &[Stmt], prefix: &str, index: &GpuIndex, out: &mut Vec<GpuFunction>) {
+fn collect_wrapped(
+    stmts: &[Stmt],
+    prefix: &str,
+    index: &GpuIndex,
+    sees: &dyn Fn(&str, &ast::StmtFunctionDef) -> bool,
+    out: &mut Vec<GpuFunction>,
+) {
     for stmt in stmts {
         match stmt {
             Stmt::FunctionDef(def) => {
@@ -963,6 +1008,7 @@ fn collect_wrapped(stmts: &[Stmt], prefix: &str, index: &GpuIndex, out: &mut Vec
                     prefix.is_empty().then(|| index.wrapped.iter().find(|((_, t), _)| t == def.name.as_str()).map(|(_, s)| s)).flatten()
                 });
                 if let Some(spec) = spec
+                    && sees(prefix, def)
                     && !out.iter().any(|f| f.def_range == def.range())
                 {
                     out.push(GpuFunction {
@@ -974,10 +1020,10 @@ fn collect_wrapped(stmts: &[Stmt], prefix: &str, index: &GpuIndex, out: &mut Vec
                         declared_at: None,
                     });
                 }
-                collect_wrapped(&def.body, &format!("{qualname}.<locals>."), index, out);
+                collect_wrapped(&def.body, &format!("{qualname}.<locals>."), index, sees, out);
             }
-            Stmt::ClassDef(class) => collect_wrapped(&class.body, &format!("{prefix}{}.", class.name.as_str()), index, out),
-            _ => for_each_body(stmt, |body| collect_wrapped(body, prefix, index, out)),
+            Stmt::ClassDef(class) => collect_wrapped(&class.body, &format!("{prefix}{}.", class.name.as_str()), index, sees, out),
+            _ => for_each_body(stmt, |body| collect_wrapped(body, prefix, index, sees, out)),
         }
     }
 }

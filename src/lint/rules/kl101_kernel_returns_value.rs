@@ -12,7 +12,9 @@
 //! may a signature-less `@cuda.jit` function that other GPU code calls (Numba compiles it
 //! as a device function there), or that the module hands on as a value (passed to a
 //! function, stored in a container or a variable: the receiver may call it from GPU code,
-//! as Numba's own `consumer(func, *args)` tests do); such functions are not reported.
+//! as Numba's own `consumer(func, *args)` tests do); such functions are not reported. Nor
+//! is one whose `device=` is a run-time value (`@cuda.jit(device=gridsync)` in a factory):
+//! the flag makes it a device function where its caller calls it.
 //!
 //! ## Example
 //! ```python
@@ -46,7 +48,7 @@ use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for (function, def) in ctx.gpu_functions() {
-        if function.spec.kind != FunctionKind::Kernel {
+        if function.spec.kind != FunctionKind::Kernel || function.spec.options.device_unknown {
             continue;
         }
         // A lazily compiled `@cuda.jit` function that other GPU code calls is compiled as a

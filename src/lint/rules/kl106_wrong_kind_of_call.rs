@@ -9,6 +9,10 @@
 //! - a kernel or device function launching a kernel, `kern[blocks, threads](x)`;
 //! - host code launching a CPU function, `@numba.jit` / `@numba.njit`, as a kernel.
 //!
+//! A function whose `device=` is a run-time value (`cuda.jit(device=gridsync)(step)` in a
+//! factory that builds a cooperative kernel or a chain of launches) is either kind, so a
+//! plain call of it is not reported.
+//!
 //! ## Why is this bad?
 //! Device functions (`device=True`) run only on the GPU, called from kernels: launching one
 //! raises `RuntimeError: Cannot compile a device function as a kernel`, and calling one from
@@ -181,6 +185,7 @@ fn check_host(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
 /// Calls and launches of kernels from GPU code.
 fn check_device(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     let functions: Vec<&GpuFunction> = ctx.gpu_functions().map(|(f, _)| f).collect();
+    let either_kind: HashSet<&str> = functions.iter().filter(|f| f.spec.options.device_unknown).map(|f| f.name.as_str()).collect();
     for (caller, def) in ctx.gpu_functions() {
         let locals = names_bound_in_function(def, true);
         let outer = enclosing_names(ctx, def, true);
@@ -241,7 +246,7 @@ fn check_device(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         }
         for call in statement_calls {
             let Some((callee, false)) = gpu_callee(call) else { continue };
-            if kind_of(callee) != Some(FunctionKind::Kernel) {
+            if kind_of(callee) != Some(FunctionKind::Kernel) || either_kind.contains(callee) {
                 continue;
             }
             out.push(

@@ -32,7 +32,9 @@
 //! one launch never both takes (`if axis == 0:` and `elif axis == 1:` on a parameter); the same slots written by every
 //! block (`a[tid]`, another rule's concern);
 //! and launches of a single block. Kernels that call `cuda.cg.this_grid()`, themselves or
-//! through a device function (a grid sync orders the blocks), and kernels that call
+//! through a device function (a grid sync orders the blocks), functions that sync a grid
+//! group they are given (`grid.sync()`, `grid` a parameter: in Numba's GPU code only a grid
+//! group has a `sync` method), and kernels that call
 //! `cuda.threadfence()` and an atomic (the "last block done" pattern, correct when the
 //! atomic ticket guards the reads), are skipped as a whole.
 //!
@@ -133,6 +135,14 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 && let Expr::Name(n) = &*c.func
             {
                 grid_sync |= grid_syncing.contains(n.id.as_str());
+            }
+            if let Expr::Call(c) = e
+                && let Expr::Attribute(a) = &*c.func
+                && a.attr.as_str() == "sync"
+                && let Expr::Name(group) = &*a.value
+                && def.parameters.includes(group.id.as_str())
+            {
+                grid_sync = true;
             }
             if let Expr::Call(c) = e
                 && let Some(path) = ctx.path(&c.func)

@@ -17,7 +17,8 @@
 //! return`): one guard written in one style, with one comparison slipped; not one with
 //! more inclusive bounds than exclusive ones (`if i < nx and j <= ny and k <= nz:`, a
 //! staggered grid's field with one more point on two axes, deliberately). A parameter
-//! used only inclusively (`if i <= last:`) is left alone: it may be a last index. So is a
+//! used only inclusively (`if i <= last:`) is left alone: it may be a last index, as is one
+//! closing a band whose start is another variable (`if h < nh and f >= f0 and f <= f1:`). So is a
 //! variable that never indexes anything as it is, only reduced by `%` (`bi % m`, `bi // m %
 //! k`): `if bi > a.shape[0]: return` before `a[bi % a.shape[0], ...]` bounds a loop, not an
 //! index, and `bi == a.shape[0]` reaches no element past the end. Nor is one whose every
@@ -58,6 +59,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use ruff_python_ast::comparable::ComparableExpr;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Stmt};
 use ruff_text_size::Ranged;
@@ -76,7 +78,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         // A power of an index is a distance (`x**2 + y**2 > r**2`), not a position to range-check.
         let thread_index =
             |e: &Expr| !has_power(e) && facts.value(e).is_some_and(|v| v.is_thread() && !v.data && v.atoms.iter().any(|a| a.is_index()));
-        let mut lengths = length_variables(def);
+        let shape_lengths = length_variables(def);
+        let mut lengths = shape_lengths.clone();
         let (bounds, stable) = exclusive_bound_parameters(ctx, def, &thread_index);
         lengths.extend(bounds.into_iter().map(|p| (p, None)));
         let length = |e: &Expr| is_length(e) || matches!(e, Expr::Name(n) if lengths.contains_key(n.id.as_str()));
@@ -104,7 +107,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 let exclusive = matches!(stmt, Stmt::If(_)) && bounds_a_parameter_exclusively(test, exits, &stable, &thread_index);
                 let mut compares = Vec::new();
                 collect_compares(test, &mut compares);
-                for c in compares {
+                for &c in &compares {
                     if let ([op], [right]) = (&*c.ops, &*c.comparators)
                         && thread_index(&c.left)
                         && (length(right) || exclusive && c.left.is_name_expr() && matches!(right, Expr::Name(n) if stable.contains(n.id.as_str())))
@@ -116,6 +119,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         };
                         if let Some(bad) = bad
                             && !matches!(&*c.left, Expr::Name(n) if only_wrapped(def, n.id.as_str()))
+                            && !(matches!(right, Expr::Name(n) if shape_lengths.get(n.id.as_str()).is_none_or(Option::is_none))
+                                && interval(&compares, &c.left, exits))
                             && !matches!((&*c.left, measured(right, &lengths)), (Expr::Name(n), Some(a)) if one_based(def, n.id.as_str(), a))
                         {
                             found.push((c.range(), bad.to_string()));
@@ -239,6 +244,19 @@ fn collect_compares<'a>(e: &'a Expr, out: &mut Vec<&'a ast::ExprCompare>) {
         Expr::UnaryOp(u) => collect_compares(&u.operand, out),
         _ => {}
     }
+}
+
+/// Whether the test also bounds `index` from below by a variable (`f >= lo and f <= hi`, or
+/// `f < lo or f > hi` in an early return): a band of indices from `lo` to `hi` inclusive,
+/// written so on purpose, whose `hi` is a last index rather than a length.
+fn interval(compares: &[&ast::ExprCompare], index: &Expr, exits: bool) -> bool {
+    compares.iter().any(|c| match (&*c.ops, &*c.comparators) {
+        ([op], [Expr::Name(_)]) => {
+            let below = if exits { matches!(op, CmpOp::Lt | CmpOp::LtE) } else { matches!(op, CmpOp::Gt | CmpOp::GtE) };
+            below && ComparableExpr::from(&*c.left) == ComparableExpr::from(index)
+        }
+        _ => false,
+    })
 }
 
 /// `idx >= bound` / `idx > bound` (or `bound <= idx`).
