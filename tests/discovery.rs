@@ -206,3 +206,41 @@ def register(f):
     let found: Vec<&str> = kernlint::lint::check_file(&db, file, &settings).iter().map(|d| &text[d.range]).collect();
     assert_eq!(found, ["np.zeros(4)"]);
 }
+
+#[test]
+fn a_launcher_returned_by_a_factory_and_a_method_wrapped_through_self_are_found() {
+    // `return cuda.jit(...)(f)[grid, block]` hands back a configured launcher; a class
+    // compiles its own static method through `self`.
+    let db = RootDatabase::default();
+    let text = "\
+import numpy as np
+from numba import cuda
+
+def make(blocks, threads):
+    def step(a):
+        i = cuda.grid(1)
+        a[i] += np.zeros(1)[0]
+    return cuda.jit(device=0)(step)[blocks, threads]
+
+def cuda_kernel(a):
+    return a
+
+class Sim:
+    @staticmethod
+    def cuda_kernel(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = 2.0
+
+    def __init__(self):
+        self._kernel = cuda.jit('void(float32[:])')(self.cuda_kernel)
+";
+    let file = SourceFile::new(&db, "k.py".into(), text.to_string());
+    let found = file_gpu_functions(&db, file);
+    let kinds: Vec<(&str, FunctionKind, usize)> = found.iter().map(|(_, f)| (f.qualname.as_str(), f.spec.kind, f.spec.signatures.len())).collect();
+    // The module-level `cuda_kernel` of the same name is host code, left alone.
+    assert_eq!(kinds, vec![("make.<locals>.step", FunctionKind::Kernel, 0), ("Sim.cuda_kernel", FunctionKind::Kernel, 1)]);
+    let settings = kernlint::lint::Settings { select: vec!["KL104".into()], ignore: vec![] };
+    let found: Vec<&str> = kernlint::lint::check_file(&db, file, &settings).iter().map(|d| &text[d.range]).collect();
+    assert_eq!(found, ["np.zeros(1)"]);
+}

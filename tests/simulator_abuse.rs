@@ -102,6 +102,18 @@ def recursive_forever(out):
     out[0] = forever(1)
 
 
+@cuda.jit(device=True)
+def climb(n):
+    if n == 0:
+        return 0
+    return climb(n + 1) + 1
+
+
+@cuda.jit("void(int64[::1])")
+def recursive_endless(out):
+    out[0] = climb(out[0] + 1)
+
+
 @cuda.jit("void(float32[::1])")
 def huge_local(out):
     a = cuda.local.array(1000000000, float32)
@@ -293,12 +305,19 @@ fn arrays_too_large_to_allocate_are_errors_before_allocation() {
 }
 
 #[test]
-fn recursion_in_device_functions_is_refused_when_built() {
-    for kernel in ["recursive", "recursive_forever"] {
+fn recursion_numba_refuses_is_refused_when_built_and_endless_recursion_stops() {
+    // `fact(5)` compiles a version for the literal 5 that calls the int64 one; `forever`
+    // has no base case: what Numba refuses (checked with numba-cuda's compile_ptx).
+    for (kernel, needle) in [("recursive", "insert_unresolved_ref"), ("recursive_forever", "cannot type infer runaway recursion")] {
         let r = run(kernel, [1, 1, 1], [1, 1, 1], 1_000, vec![zeros("int64", 1)]);
-        assert!(r.error().contains("recursion is not supported"), "{kernel}: {}", r.error());
+        assert!(r.error().contains(needle), "{kernel}: {}", r.error());
         bounded(&r, Duration::from_secs(5));
     }
+    // A recursion Numba compiles that never reaches its base case: stopped, not a crash.
+    let r = run("recursive_endless", [1, 1, 1], [2, 1, 1], 1_000_000, vec![zeros("int64", 1)]);
+    let findings = r.findings();
+    assert!(findings.iter().any(|f| f.1.contains("device-function calls: endless recursion?")), "{findings:?}");
+    bounded(&r, Duration::from_secs(5));
 }
 
 /// Peak resident memory of a child process, polled from /proc until it exits; its exit
@@ -344,7 +363,7 @@ fn the_cli_refuses_or_bounds_every_abuse() {
         (&["--grid", "1", "--block", "1", "k.py::copy", "zeros:float32[100000000000]", "zeros:float32[16]"], 2, "more than the 256 MiB"),
         (&["--grid", "64", "--block", "256", "--step-budget", "100000", "k.py::spin", "zeros:int32[1]"], 1, "endless loop"),
         (&["--grid", "1", "--block", "32", "k.py::shuffle_against_barrier", "zeros:float32[32]"], 1, "deadlock"),
-        (&["--grid", "1", "--block", "1", "k.py::recursive", "zeros:int64[1]"], 2, "recursion is not supported"),
+        (&["--grid", "1", "--block", "1", "k.py::recursive", "zeros:int64[1]"], 2, "insert_unresolved_ref"),
         (&["--grid", "1", "--block", "1", "k.py::uses_huge", "zeros:float32[1]"], 2, "more than 1048576 elements"),
     ];
     for (args, code, needle) in cases {

@@ -71,7 +71,8 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                             if text.is_empty() { String::new() } else { format!(" (`{text}`)") }
                         ),
                         None => format!(
-                            "`{name}` has no signature: add one to its decorator, or launch it with arguments of known types in this file or in a module that imports it"
+                            "`{name}` has no signature: add one to {}, or launch it with arguments of known types in this file or in a module that imports it",
+                            if function.declared_at.is_some() { "its decorator" } else { "the `cuda.jit(...)` call that makes it" }
                         ),
                     },
                 }

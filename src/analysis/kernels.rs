@@ -6,7 +6,7 @@
 //! `@numba.jit`/`@numba.njit` function is a device function once GPU code calls it (numba-cuda
 //! compiles a CPU dispatcher called from a kernel as a device function).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
@@ -105,6 +105,8 @@ pub struct JitWrap {
     /// `make.<locals>.` in a factory): the target is the `def` of that scope.
     pub scope: String,
     pub target: String,
+    /// The target is a method of the class `scope` names (`self.f`), not a name in scope.
+    pub method: bool,
     pub spec: JitSpec,
     /// The wrapping call (item-relative): where a factory's parameter `target` names a
     /// module-level function (`cuda.jit(func, device=True)` in `make_kernel(func)`).
@@ -618,6 +620,8 @@ struct Discovery<'a> {
     /// The constant strings each enclosing function binds once (`sig = 'void(' + 'f4' +
     /// '[:])'`), the innermost last: what a signature naming them reads.
     strings: Vec<ModuleScope>,
+    /// The enclosing classes (`Sim.`), the innermost last: where `self.f` of a method is.
+    classes: Vec<(String, String)>,
     out: Declarations,
 }
 
@@ -659,7 +663,12 @@ impl Discovery<'_> {
                     self.walk(&def.body, &format!("{qualname}.<locals>."));
                     self.strings.pop();
                 }
-                Stmt::ClassDef(class) => self.walk(&class.body, &format!("{prefix}{}.", class.name.as_str())),
+                Stmt::ClassDef(class) => {
+                    let inner = format!("{prefix}{}.", class.name.as_str());
+                    self.classes.push((class.name.to_string(), inner.clone()));
+                    self.walk(&class.body, &inner);
+                    self.classes.pop();
+                }
                 // `if config.ENABLE_CUDASIM: <simulator-only defs> else: <GPU defs>`: the
                 // simulator branch never runs where the kernels are compiled for a GPU.
                 Stmt::If(s) if let Some(simulator) = simulator_test(&s.test) => {
@@ -675,9 +684,8 @@ impl Discovery<'_> {
                         self.nested_wraps(&assign.value, prefix);
                         continue;
                     };
-                    if let Some(wrap) = self.wrap(&assign.value) {
-                        let scope = prefix.to_string();
-                        self.out.wraps.push(JitWrap { alias: target.id.to_string(), scope, ..wrap });
+                    if let Some(wrap) = self.wrap(&assign.value, prefix) {
+                        self.out.wraps.push(JitWrap { alias: target.id.to_string(), ..wrap });
                     } else if prefix.is_empty() {
                         match &*assign.value {
                             Expr::Name(source) => self.out.aliases.push((target.id.to_string(), source.id.to_string())),
@@ -694,10 +702,10 @@ impl Discovery<'_> {
                 // A factory: `return cuda.jit(kern)`, or `return kern` of a GPU function
                 // defined (or wrapped) in the same function.
                 Stmt::Return(ret) if let (Some(value), Some(factory)) = (&ret.value, prefix.strip_suffix(".<locals>.")) => {
-                    if let Some(wrap) = self.wrap(value) {
-                        let returned = format!("{prefix}{}", wrap.target);
+                    if let Some(wrap) = self.wrap(value, prefix) {
+                        let returned = format!("{}{}", wrap.scope, wrap.target);
                         self.out.factories.push((factory.to_string(), returned, wrap.spec.kind));
-                        self.out.wraps.push(JitWrap { scope: prefix.to_string(), ..wrap });
+                        self.out.wraps.push(wrap);
                     } else if let Expr::Name(n) = &**value {
                         let qualname = format!("{prefix}{}", n.id);
                         let decorated = self.out.decorated.iter().find(|f| f.qualname == qualname).map(|f| (qualname.clone(), f.spec.kind));
@@ -708,6 +716,9 @@ impl Discovery<'_> {
                         if let Some((returned, kind)) = decorated.or_else(wrapped) {
                             self.out.factories.push((factory.to_string(), returned, kind));
                         }
+                    } else {
+                        // `return cuda.jit(device=0)(step)[blocks, threads]`: a launcher.
+                        self.nested_wraps(value, prefix);
                     }
                 }
                 _ => for_each_body(stmt, |body| self.walk(body, prefix)),
@@ -764,40 +775,48 @@ impl Discovery<'_> {
     /// a call's argument): `f` is compiled for the GPU under no name of its own.
     fn nested_wraps(&mut self, expr: &Expr, prefix: &str) {
         use ruff_python_ast::visitor::{self, Visitor};
-        struct Calls<'d, 'a> {
+        struct Calls<'d, 'a, 'p> {
             discovery: &'d Discovery<'a>,
+            prefix: &'p str,
             found: Vec<JitWrap>,
         }
-        impl<'e> Visitor<'e> for Calls<'_, '_> {
+        impl<'e> Visitor<'e> for Calls<'_, '_, '_> {
             fn visit_expr(&mut self, expr: &'e Expr) {
-                match self.discovery.wrap(expr) {
+                match self.discovery.wrap(expr, self.prefix) {
                     Some(wrap) => self.found.push(wrap),
                     None => visitor::walk_expr(self, expr),
                 }
             }
         }
-        let mut calls = Calls { discovery: self, found: Vec::new() };
+        let mut calls = Calls { discovery: self, prefix, found: Vec::new() };
         calls.visit_expr(expr);
         let found = calls.found;
-        self.out.wraps.extend(found.into_iter().map(|w| JitWrap { scope: prefix.to_string(), ..w }));
+        self.out.wraps.extend(found);
     }
 
-    /// `cuda.jit(f, ...)` or `cuda.jit(...)(f)`: the wrapped function and the spec.
-    fn wrap(&self, value: &Expr) -> Option<JitWrap> {
+    /// `cuda.jit(f, ...)` or `cuda.jit(...)(f)` in the scope `prefix`: the wrapped function,
+    /// where it is defined, and the spec.
+    fn wrap(&self, value: &Expr, prefix: &str) -> Option<JitWrap> {
         let Expr::Call(call) = value else { return None };
-        let target_name = |e: &Expr| match e {
-            Expr::Name(n) if !matches!(self.scope.binding(n.id.as_str()), Some(Binding::Path(_))) => Some(n.id.to_string()),
+        // `f`, or in a class's method `self.f` / `cls.f` / `Sim.f`: a method of the class.
+        let target = |e: &Expr| match e {
+            Expr::Name(n) if !matches!(self.scope.binding(n.id.as_str()), Some(Binding::Path(_))) => Some((n.id.to_string(), prefix.to_string(), false)),
+            Expr::Attribute(a) if let (Expr::Name(owner), Some((class, class_prefix))) = (&*a.value, self.classes.last()) => {
+                let owner = owner.id.as_str();
+                (owner == "self" || owner == "cls" || owner == class).then(|| (a.attr.to_string(), class_prefix.clone(), true))
+            }
             _ => None,
         };
         // cuda.jit("sig")(f) / cuda.jit(device=True)(f) / vectorize([...], target="cuda")(f)
         if let (Expr::Call(_), [arg]) = (&*call.func, &*call.arguments.args) {
             let spec = self.spec(&call.func)?;
-            return Some(JitWrap { alias: String::new(), scope: String::new(), target: target_name(arg)?, spec, range: value.range() });
+            let (target, scope, method) = target(arg)?;
+            return Some(JitWrap { alias: String::new(), scope, target, method, spec, range: value.range() });
         }
         // The first argument is the function, not a signature.
         let spec = JitSpec { computed_signature: None, ..jit_spec(value, self.scope)? };
-        let target = target_name(call.arguments.args.first()?)?;
-        Some(JitWrap { alias: String::new(), scope: String::new(), target, spec, range: value.range() })
+        let (target, scope, method) = target(call.arguments.args.first()?)?;
+        Some(JitWrap { alias: String::new(), scope, target, method, spec, range: value.range() })
     }
 }
 
@@ -805,7 +824,7 @@ impl Discovery<'_> {
 fn item_declarations<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Declarations {
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
-    let mut discovery = Discovery { scope: &scope, source: item.text(db), strings: Vec::new(), out: Declarations::default() };
+    let mut discovery = Discovery { scope: &scope, source: item.text(db), strings: Vec::new(), classes: Vec::new(), out: Declarations::default() };
     discovery.walk(stmts, "");
     discovery.out
 }
@@ -817,6 +836,9 @@ pub struct GpuIndex {
     pub kinds: BTreeMap<String, FunctionKind>,
     /// Plain `def`s made GPU functions by a call in the same scope: (scope, name) -> spec.
     pub wrapped: BTreeMap<(String, String), JitSpec>,
+    /// The keys of `wrapped` that are methods of a class (`cuda.jit(sig)(self.f)`), which
+    /// a module-level `def` of the same name is not.
+    pub methods: BTreeSet<(String, String)>,
     /// Module-level aliases made by such calls (`k = cuda.jit(sig)(f)`) -> the function.
     pub aliases: BTreeMap<String, String>,
 }
@@ -854,9 +876,13 @@ pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
                 }
             }
             index.wrapped.entry((wrap.scope.clone(), wrap.target.clone())).or_insert_with(|| wrap.spec.clone());
+            if wrap.method {
+                index.methods.insert((wrap.scope.clone(), wrap.target.clone()));
+            }
             // `cuda.jit(func, device=True)` in a factory whose `func` is given a module-level
             // function (`make_kernel(user_field)`): that function is wrapped.
             if !wrap.scope.is_empty()
+                && !wrap.method
                 && let Some(Binding::Function(f, _)) = ItemScope::for_def(db, file, item_statements(db, item.text), wrap.range).binding(&wrap.target)
             {
                 index.wrapped.entry((String::new(), f.clone())).or_insert_with(|| wrap.spec.clone());
@@ -1005,7 +1031,8 @@ fn collect_wrapped(
                 let qualname = format!("{prefix}{}", def.name.as_str());
                 // A nested `def` is visible to calls in its own scope; a module-level one to all.
                 let spec = index.wrapped.get(&(prefix.to_string(), def.name.to_string())).or_else(|| {
-                    prefix.is_empty().then(|| index.wrapped.iter().find(|((_, t), _)| t == def.name.as_str()).map(|(_, s)| s)).flatten()
+                    let by_name = |(key, _): &(&(String, String), &JitSpec)| key.1 == def.name.as_str() && !index.methods.contains(*key);
+                    prefix.is_empty().then(|| index.wrapped.iter().find(by_name).map(|(_, s)| s)).flatten()
                 });
                 if let Some(spec) = spec
                     && sees(prefix, def)

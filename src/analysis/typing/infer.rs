@@ -562,6 +562,42 @@ fn type_def_in(
     })
 }
 
+/// Whether `def` has a `return` that does not call `name` (a base case), or ends without
+/// one: what Numba's partial typing of a self-recursive function can read a type from.
+fn returns_without_calling(def: &ast::StmtFunctionDef, name: &str) -> bool {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    struct Calls<'n>(&'n str, bool);
+    impl<'a> Visitor<'a> for Calls<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(c) = expr
+                && matches!(&*c.func, Expr::Name(n) if n.id.as_str() == self.0)
+            {
+                self.1 = true;
+            }
+            walk_expr(self, expr);
+        }
+    }
+    struct Returns<'n>(&'n str, bool);
+    impl<'a> Visitor<'a> for Returns<'_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                Stmt::Return(r) => {
+                    let mut calls = Calls(self.0, false);
+                    if let Some(v) = &r.value {
+                        calls.visit_expr(v);
+                    }
+                    self.1 |= !calls.1;
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut returns = Returns(name, false);
+    returns.visit_body(&def.body);
+    returns.1 || !matches!(def.body.last(), Some(Stmt::Return(_) | Stmt::Raise(_)))
+}
+
 /// Names bound anywhere in a function body (Python's local-variable rule): assignment
 /// targets, and the names nested functions and imports bind.
 /// The first store of each name in `body`, at the offset where its bytecode stores it (after
@@ -2888,17 +2924,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         // returning what its other returns return (`return_types_from_partial`); kernlint
         // knows those typed before the call, so the base case must come first.
         let calls_itself = home == self.ctx.file && def.name.as_str() == self.own_def.0;
-        if calls_itself && arg_types != self.own_def.1 {
-            let list = |ts: &[Ty]| ts.iter().map(|t| t.value().map_or_else(|| t.record_name(), Type::to_string)).collect::<Vec<_>>().join(", ");
-            let (own, these) = (list(&self.own_def.1), list(&arg_types));
-            // Numba's CUDA target links only a call of the very version being compiled
-            // (`insert_unresolved_ref` is missing); a literal argument makes a version of its
-            // own, which by Numba's source fails the same way (not seen run: kind Unmodeled).
-            let literal = |ts: &[Ty]| ts.iter().any(|t| matches!(t, Ty::Val(t) if promote::unliteral(t) != *t));
-            let kind = if literal(&self.own_def.1) || literal(&arg_types) { ErrorKind::Unmodeled } else { ErrorKind::Numba };
-            return reject(kind, format!("`{name}` calls itself with arguments of other types ({these}) than its own ({own}): Numba's CUDA target compiles only a self-recursive call with the same argument types (it fails with `AttributeError: 'JITCUDACodegen' object has no attribute 'insert_unresolved_ref'`); convert the arguments to the parameters' types"), range);
-        }
-        if calls_itself {
+        if calls_itself && arg_types == self.own_def.1 {
             let mut ret: Option<Type> = None;
             for r in &self.returns {
                 let Ty::Val(t) = &r.ty else { continue };
@@ -2913,6 +2939,11 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             return match ret {
                 Some(t) => Ok(Ty::Val(t)),
+                None if !returns_without_calling(def, name) => reject(
+                    ErrorKind::Numba,
+                    format!("`{name}` calls itself and no `return` of it gives a value without that call: Numba fails with `TypingError: cannot type infer runaway recursion`; add a base case that returns"),
+                    range,
+                ),
                 None => err(format!("kernlint cannot type the call of `{name}` in itself: no `return` typed before the call gives its return type (Numba types a self-recursive call from the function's other returns): put the base case first, or give `{name}` a signature"), range),
             };
         }
@@ -2936,6 +2967,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                 kind: f.kind,
                 why: None,
             })?;
+        if calls_itself {
+            // Numba types the other version, then cannot link the call of it: its CUDA
+            // target calls only the very version being compiled (a literal argument, as in
+            // `fact(5)`, makes a version of its own).
+            let list = |ts: &[Ty]| ts.iter().map(|t| t.value().map_or_else(|| t.record_name(), Type::to_string)).collect::<Vec<_>>().join(", ");
+            let (own, these) = (list(&self.own_def.1), list(&arg_types));
+            return reject(ErrorKind::Numba, format!("`{name}` calls itself with arguments of other types ({these}) than its own ({own}): Numba's CUDA target compiles only a self-recursive call with the same argument types (it fails with `AttributeError: 'JITCUDACodegen' object has no attribute 'insert_unresolved_ref'`); convert the arguments to the parameters' types"), range);
+        }
         Ok(Ty::Val(result.ret))
     }
 
