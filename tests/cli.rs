@@ -689,6 +689,35 @@ def volley(out):
 }
 
 #[test]
+fn a_kernel_defined_twice_is_the_last_definition_as_python_binds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(a):
+    a[0] = 1
+
+@cuda.jit
+def k(a):
+    a[0] = 2.5
+    a[1] = 3
+
+x = np.zeros(4, np.float32)
+k[1, 1](x)
+";
+    std::fs::write(dir.path().join("k.py"), src).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.py::k"]);
+    assert!(stdout(&out).contains("     9  a: array(float32, 1d, C)"), "the second `def k`, on line 9: {}", stdout(&out));
+    let out = kernlint(dir.path(), &["run", "k.py::k", "--device", "sim", "--out", "res"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let res = kernlint::launch::npy::NpyArray::read(&dir.path().join("res/a.npy")).unwrap();
+    let values: Vec<f32> = res.data.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(values, [2.5, 3.0, 0.0, 0.0]);
+}
+
+#[test]
 fn a_local_array_shaped_by_a_tuple_of_a_local_constant_compiles_and_runs() {
     let dir = tempfile::tempdir().unwrap();
     let src = "\

@@ -565,41 +565,27 @@ fn type_def_in(
 /// Whether `def` has a `return` that does not call `name` (a base case), or ends without
 /// one: what Numba's partial typing of a self-recursive function can read a type from.
 fn returns_without_calling(def: &ast::StmtFunctionDef, name: &str) -> bool {
-    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
-    struct Calls<'n>(&'n str, bool);
-    impl<'a> Visitor<'a> for Calls<'_> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Call(c) = expr
-                && matches!(&*c.func, Expr::Name(n) if n.id.as_str() == self.0)
-            {
-                self.1 = true;
-            }
-            walk_expr(self, expr);
-        }
-    }
-    struct Returns<'n>(&'n str, bool);
-    impl<'a> Visitor<'a> for Returns<'_> {
+    use ruff_python_ast::visitor::{Visitor, walk_stmt};
+    let calls = |value: &Expr| {
+        ruff_python_ast::helpers::any_over_expr(value, |e| {
+            matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == name))
+        })
+    };
+    struct Returns<F>(F, bool);
+    impl<'a, F: Fn(&Expr) -> bool> Visitor<'a> for Returns<F> {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
             match stmt {
                 Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
-                Stmt::Return(r) => {
-                    let mut calls = Calls(self.0, false);
-                    if let Some(v) = &r.value {
-                        calls.visit_expr(v);
-                    }
-                    self.1 |= !calls.1;
-                }
+                Stmt::Return(r) => self.1 |= !r.value.as_deref().is_some_and(|v| (self.0)(v)),
                 _ => walk_stmt(self, stmt),
             }
         }
     }
-    let mut returns = Returns(name, false);
+    let mut returns = Returns(calls, false);
     returns.visit_body(&def.body);
     returns.1 || !matches!(def.body.last(), Some(Stmt::Return(_) | Stmt::Raise(_)))
 }
 
-/// Names bound anywhere in a function body (Python's local-variable rule): assignment
-/// targets, and the names nested functions and imports bind.
 /// The first store of each name in `body`, at the offset where its bytecode stores it (after
 /// the value: `x = x + 1` reads `x` first): assignment, loop and walrus targets, `def`s and
 /// imports, not inside nested functions or classes.

@@ -109,13 +109,14 @@ pub fn find_gpu_function<'db>(
     name: &str,
 ) -> Option<(TextSize, &'db GpuFunction)> {
     let functions = file_gpu_functions(db, file);
-    // A module-level alias (`gp = gmt`, `k = make_kernel(2.5)`) names its function.
+    // A module-level alias (`gp = gmt`, `k = make_kernel(2.5)`) names its function. A name
+    // defined twice is the last definition, as Python binds it.
     let alias = || super::kernels::gpu_index(db, file).aliases.get(name);
     functions
         .iter()
-        .find(|(_, f)| f.qualname == name)
-        .or_else(|| functions.iter().find(|(_, f)| f.name == name))
-        .or_else(|| alias().and_then(|target| functions.iter().find(|(_, f)| &f.qualname == target)))
+        .rfind(|(_, f)| f.qualname == name)
+        .or_else(|| functions.iter().rfind(|(_, f)| f.name == name))
+        .or_else(|| alias().and_then(|target| functions.iter().rfind(|(_, f)| &f.qualname == target)))
         .copied()
         .or_else(|| cpu_jit_function(db, file, name))
         .or_else(|| plain_function(db, file, name))
@@ -131,7 +132,7 @@ fn cpu_jit_function<'db>(
     name: &str,
 ) -> Option<(crate::analysis::items::Item<'db>, &'db GpuFunction)> {
     let functions = super::kernels::file_cpu_jit_functions(db, file);
-    functions.iter().find(|(_, f)| f.qualname == name).or_else(|| functions.iter().find(|(_, f)| f.name == name)).copied()
+    functions.iter().rfind(|(_, f)| f.qualname == name).or_else(|| functions.iter().rfind(|(_, f)| f.name == name)).copied()
 }
 
 /// A module-level `def` with no decorator, by name, as the kernel `cuda.jit(f)` makes of it
@@ -141,7 +142,7 @@ fn plain_function<'db>(
     file: SourceFile,
     name: &str,
 ) -> Option<(crate::analysis::items::Item<'db>, &'db GpuFunction)> {
-    super::kernels::file_plain_functions(db, file).into_iter().find(|(_, f)| f.name == name)
+    super::kernels::file_plain_functions(db, file).into_iter().rfind(|(_, f)| f.name == name)
 }
 
 /// The statement at `range` (file-relative), at any depth of `stmts`.
