@@ -333,6 +333,14 @@ pub struct Typer<'c, 'a> {
     /// The name of the definition being typed (ranges are relative to a definition, so
     /// they do not tell two apart) and its argument types, to type a call of itself.
     own_def: (String, Vec<Ty>),
+    /// Typing only for what the returns that do not call the function itself give (the
+    /// type Numba's partial typing gives a self-recursive call): such returns are skipped.
+    partial: bool,
+    /// That type, once worked out for a call of the function in itself.
+    recursive_return: Option<Type>,
+    /// In the partial typing, a call of the function itself was reached before any return
+    /// gave its type: the statement fails and its path ends.
+    recursive_call_deferred: bool,
     casts: BTreeSet<(u32, u32)>,
     objects: BTreeSet<(u32, u32)>,
     /// The closures this function can call, and the calls of them typed so far.
@@ -379,7 +387,7 @@ pub fn type_def(
     kernel: bool,
     depth: usize,
 ) -> TResult<DefTypes> {
-    type_def_in(ctx, def, args, kernel, depth, None)
+    type_def_in(ctx, def, args, kernel, depth, None, false)
 }
 
 /// Types the closure `def` for its arguments `args` and the enclosing function's variables
@@ -393,7 +401,7 @@ pub fn type_closure(
     free: &[(String, Ty)],
     depth: usize,
 ) -> TResult<DefTypes> {
-    type_def_in(ctx, def, args, false, depth, Some((siblings, free)))
+    type_def_in(ctx, def, args, false, depth, Some((siblings, free)), false)
 }
 
 fn type_def_in(
@@ -403,6 +411,7 @@ fn type_def_in(
     kernel: bool,
     depth: usize,
     closure: Option<(&Closures, &[(String, Ty)])>,
+    partial: bool,
 ) -> TResult<DefTypes> {
     if depth > 8 {
         return err(
@@ -464,6 +473,9 @@ fn type_def_in(
         loops: Vec::new(),
         depth,
         own_def: (if closure.is_none() { def.name.to_string() } else { String::new() }, args.to_vec()),
+        partial,
+        recursive_return: None,
+        recursive_call_deferred: false,
         casts: BTreeSet::new(),
         objects: BTreeSet::new(),
         closures,
@@ -499,6 +511,9 @@ fn type_def_in(
         typer.define(&mut env, name, ty.clone(), def.name.range());
     }
     let end = typer.block(&def.body, Some(env))?;
+    if partial && typer.returns.is_empty() && end.is_none() {
+        return err("no return gives a type without the recursive call", def.name.range());
+    }
     if end.is_some() {
         typer.returns.push(Return { ty: Ty::Val(Type::None), range: def.name.range(), passes_argument: false });
     }
@@ -566,11 +581,7 @@ fn type_def_in(
 /// one: what Numba's partial typing of a self-recursive function can read a type from.
 fn returns_without_calling(def: &ast::StmtFunctionDef, name: &str) -> bool {
     use ruff_python_ast::visitor::{Visitor, walk_stmt};
-    let calls = |value: &Expr| {
-        ruff_python_ast::helpers::any_over_expr(value, |e| {
-            matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == name))
-        })
-    };
+    let calls = |value: &Expr| calls_function(value, name);
     struct Returns<F>(F, bool);
     impl<'a, F: Fn(&Expr) -> bool> Visitor<'a> for Returns<F> {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
@@ -584,6 +595,13 @@ fn returns_without_calling(def: &ast::StmtFunctionDef, name: &str) -> bool {
     let mut returns = Returns(calls, false);
     returns.visit_body(&def.body);
     returns.1 || !matches!(def.body.last(), Some(Stmt::Return(_) | Stmt::Raise(_)))
+}
+
+/// Whether `value` calls the function `name`.
+fn calls_function(value: &Expr, name: &str) -> bool {
+    ruff_python_ast::helpers::any_over_expr(value, |e| {
+        matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == name))
+    })
 }
 
 /// The first store of each name in `body`, at the offset where its bytecode stores it (after
@@ -1274,7 +1292,15 @@ impl<'c, 'a> Typer<'c, 'a> {
                 return Ok(None);
             };
             self.reached.insert(key(stmt));
-            env = self.stmt(stmt, e)?;
+            env = match self.stmt(stmt, e) {
+                // What depends on a call of the function itself is not typed in its
+                // partial typing: that path gives no return.
+                Err(_) if self.recursive_call_deferred => {
+                    self.recursive_call_deferred = false;
+                    None
+                }
+                other => other?,
+            };
         }
         Ok(env)
     }
@@ -1411,6 +1437,9 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             Stmt::Pass(_) => {}
             Stmt::Return(r) => {
+                if self.partial && r.value.as_deref().is_some_and(|v| calls_function(v, &self.own_def.0)) {
+                    return Ok(None);
+                }
                 let ty = match &r.value {
                     Some(v) => self.expr(v, &env)?,
                     None => Ty::Val(Type::None),
@@ -2907,30 +2936,44 @@ impl<'c, 'a> Typer<'c, 'a> {
             arg_types = sig.args.iter().cloned().map(Ty::Val).collect();
         }
         // Numba types a call of the function itself, for its own argument types, as
-        // returning what its other returns return (`return_types_from_partial`); kernlint
-        // knows those typed before the call, so the base case must come first.
+        // returning what its returns that do not depend on the call return
+        // (`return_types_from_partial`): kernlint types the function once more, skipping
+        // the returns that call it. A call outside a `return` in that typing reads the
+        // returns typed before it.
         let calls_itself = home == self.ctx.file && def.name.as_str() == self.own_def.0;
         if calls_itself && arg_types == self.own_def.1 {
-            let mut ret: Option<Type> = None;
-            for r in &self.returns {
-                let Ty::Val(t) = &r.ty else { continue };
-                let t = &promote::unliteral(t);
-                ret = match ret {
-                    None => Some(t.clone()),
-                    Some(prev) => promote::unify(&prev, t),
-                };
-                if ret.is_none() {
-                    break;
-                }
-            }
-            return match ret {
-                Some(t) => Ok(Ty::Val(t)),
-                None if !returns_without_calling(def, name) => reject(
+            if !returns_without_calling(def, name) {
+                return reject(
                     ErrorKind::Numba,
                     format!("`{name}` calls itself and no `return` of it gives a value without that call: Numba fails with `TypingError: cannot type infer runaway recursion`; add a base case that returns"),
                     range,
-                ),
-                None => err(format!("kernlint cannot type the call of `{name}` in itself: no `return` typed before the call gives its return type (Numba types a self-recursive call from the function's other returns): put the base case first, or give `{name}` a signature"), range),
+                );
+            }
+            if self.recursive_return.is_none() && !self.partial {
+                self.recursive_return = type_def_in(self.ctx, def, &arg_types, false, self.depth, None, true)
+                    .ok()
+                    .map(|partial| promote::unliteral(&partial.ret));
+            }
+            let mut ret = self.recursive_return.clone();
+            if ret.is_none() {
+                for r in &self.returns {
+                    let Ty::Val(t) = &r.ty else { continue };
+                    let t = &promote::unliteral(t);
+                    ret = match ret {
+                        None => Some(t.clone()),
+                        Some(prev) => promote::unify(&prev, t),
+                    };
+                    if ret.is_none() {
+                        break;
+                    }
+                }
+            }
+            if ret.is_none() && self.partial {
+                self.recursive_call_deferred = true;
+            }
+            return match ret {
+                Some(t) => Ok(Ty::Val(t)),
+                None => err(format!("kernlint cannot type the call of `{name}` in itself: its value is used before a `return` that does not call `{name}` gives its return type (Numba types a self-recursive call from the function's other returns): return the call's value directly (`return {name}(...) + 1`), put the base case first, or give `{name}` a signature"), range),
             };
         }
         // A function of another module is typed with that module's names.
