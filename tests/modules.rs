@@ -431,3 +431,84 @@ def missing(out, x):
     let e = types(d, "kern.py::missing").unwrap_err();
     assert!(e.contains("kern.py:20:14") && e.contains("Enum class `Color` has no member `blue`"), "{e}");
 }
+
+/// Decorators a project makes of `cuda.jit` in a module of its own and imports: a name bound
+/// to `cuda.jit` or to a configured one, a function that passes its argument to `cuda.jit`,
+/// and a class that compiles the function it holds when launched (fbpic's `compile_cupy`);
+/// `cuda` itself re-exported by that module (`from proj.gpu import cuda`) is Numba's.
+#[test]
+fn kernels_made_by_the_projects_own_decorators_are_found_typed_and_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |name: &str, text: &str| write_file(d, name, text);
+    write("proj/__init__.py", "");
+    write(
+        "proj/gpu.py",
+        "\
+from numba import cuda
+
+jit = cuda.jit
+device_jit = cuda.jit(device=True)
+
+if cuda.is_available():
+    class compile_cupy:
+        def __init__(self, func):
+            self.python_func = func
+
+        def __getitem__(self, bt):
+            def call_kernel(*args):
+                kernel = cuda.jit()(self.python_func).specialize(*args)
+                kernel[bt](*args)
+            return call_kernel
+
+def gpu(f):
+    return cuda.jit(f)
+",
+    );
+    write(
+        "proj/kernels.py",
+        "\
+from proj.gpu import cuda, jit, device_jit, compile_cupy, gpu
+from proj import gpu as g
+
+@device_jit
+def twice(v):
+    return v * 2
+
+@compile_cupy
+def k_cupy(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = twice(x[i]) + 1
+
+@gpu
+def k_fn(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] * 3
+
+@g.jit
+def k_attr(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] - 1
+
+@jit
+def k_unguarded(out, x):
+    i = cuda.grid(1)
+    out[i] = x[i]
+",
+    );
+    let k = types(d, "proj/kernels.py::k_cupy").unwrap();
+    assert_eq!(variables(&k), pairs(&[("i", "int64"), ("out", ARRAY), ("x", ARRAY)]));
+    assert_eq!(run(d, "proj/kernels.py::k_cupy"), [1.0, 3.0, 5.0, 7.0]);
+    assert_eq!(run(d, "proj/kernels.py::k_fn"), [0.0, 3.0, 6.0, 9.0]);
+    assert_eq!(run(d, "proj/kernels.py::k_attr"), [-1.0, 0.0, 1.0, 2.0]);
+    compiles(d, "proj/kernels.py::k_cupy");
+    // `cuda.grid(1)` through the re-exported `cuda` is the thread's index: the unguarded
+    // kernel is reported, the guarded ones are not.
+    let out = kernlint(d, &["check", "--select", "KL301", "--format", "json", "proj"]);
+    let found: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lines: Vec<i64> = found.as_array().unwrap().iter().map(|f| f["location"]["row"].as_i64().unwrap()).collect();
+    assert_eq!(lines, [29], "{found}");
+}

@@ -462,10 +462,14 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
         Expr::Call(call) => (&*call.func, Some(call)),
         other => (other, None),
     };
-    let path = qualified_path(callee, scope)?;
+    jit_spec_of(&qualified_path(callee, scope)?, call, scope)
+}
+
+/// [`jit_spec`] for the decorator the dotted `path` names, called with `call`'s arguments.
+fn jit_spec_of(path: &str, call: Option<&ast::ExprCall>, scope: &dyn NameLookup) -> Option<JitSpec> {
     let keyword = |name: &str| keyword_value(call, name);
     let bool_kw = |name: &str| bool_keyword(call, name, scope);
-    let kind = match path.as_str() {
+    let kind = match path {
         "numba.cuda.jit" | "numba.cuda.decorators.jit" => {
             if bool_kw("device") == Some(true) { FunctionKind::DeviceFunction } else { FunctionKind::Kernel }
         }
@@ -521,6 +525,121 @@ pub fn jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
         }
     }
     Some(JitSpec { kind, signatures, options: jit_options(call, scope), computed_signature })
+}
+
+/// The `cuda.jit` a decorator of the project stands for (`expr`, called or not): a name a
+/// workspace module binds to `cuda.jit` (`jit = cuda.jit`) or to a configured one
+/// (`device_jit = cuda.jit(device=True)`), imported here; or a function or class, of this
+/// module or imported, that compiles the function it is given with `cuda.jit` (fbpic's
+/// `compile_cupy`: `cuda.jit(sig)(self.python_func)` after `self.python_func = func`).
+/// Such a maker's kernels have no signature here: their launches type them.
+pub fn project_jit_spec(db: &dyn Db, file: SourceFile, expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
+    let (callee, call) = match expr {
+        Expr::Call(call) => (&*call.func, Some(call)),
+        other => (other, None),
+    };
+    if let Expr::Name(n) = callee
+        && let Some(Binding::Definition) = scope.binding(n.id.as_str())
+    {
+        return jit_maker_spec(db, file, n.id.as_str());
+    }
+    let mut at = (file, qualified_path(callee, scope)?);
+    for _ in 0..8 {
+        let super::scope::ModuleMember::Global(home, name) = super::scope::workspace_member(db, at.0, &at.1)? else { return None };
+        match module_scope(db, home).get(&name)? {
+            Binding::Decorator(spec) if call.is_none() => return Some(spec.clone()),
+            Binding::Path(path) => match jit_spec_of(path, call, scope) {
+                Some(spec) => return Some(spec),
+                None => at = (home, path.clone()),
+            },
+            Binding::Definition => return jit_maker_spec(db, home, &name),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// [`project_jit_spec`] for the module-level function or class `name` of `file`: whether it
+/// passes its function parameter (a class: its `__init__`'s, or the attribute of `self` that
+/// holds it) to `cuda.jit`, and with `device=True` in each such call or not.
+fn jit_maker_spec(db: &dyn Db, file: SourceFile, name: &str) -> Option<JitSpec> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    // The last module-level definition, also under `if`/`try` (`if cupy_installed:`).
+    fn definition<'s>(stmts: &'s [Stmt], name: &str) -> Option<Result<&'s ast::StmtFunctionDef, &'s ast::StmtClassDef>> {
+        stmts.iter().rev().find_map(|stmt| match stmt {
+            Stmt::FunctionDef(def) if def.name.as_str() == name => Some(Ok(def)),
+            Stmt::ClassDef(class) if class.name.as_str() == name => Some(Err(class)),
+            Stmt::If(s) => s.elif_else_clauses.iter().rev().find_map(|c| definition(&c.body, name)).or_else(|| definition(&s.body, name)),
+            Stmt::Try(t) => definition(&t.body, name),
+            _ => None,
+        })
+    }
+    let body = &super::syntax::parse_module(db, file).syntax().body;
+    let (params, methods): (&ast::Parameters, Vec<&[Stmt]>) = match definition(body, name)? {
+        Ok(def) => (&def.parameters, vec![&def.body[..]]),
+        Err(class) => {
+            let methods: Vec<&ast::StmtFunctionDef> = class.body.iter().filter_map(Stmt::as_function_def_stmt).collect();
+            let init = methods.iter().find(|m| m.name.as_str() == "__init__")?;
+            (&init.parameters, methods.iter().map(|m| &m.body[..]).collect())
+        }
+    };
+    let is_method = methods.len() > 1 || params.args.first().is_some_and(|p| p.parameter.name.as_str() == "self");
+    let function = params.posonlyargs.iter().chain(&params.args).nth(usize::from(is_method))?.parameter.name.as_str();
+    // `self.<attr> = func` anywhere in the class: the attribute holds the function.
+    let mut holders: BTreeSet<&str> = BTreeSet::new();
+    for stmt in methods.iter().flat_map(|b| b.iter()) {
+        if let Stmt::Assign(a) = stmt
+            && matches!(&*a.value, Expr::Name(v) if v.id.as_str() == function)
+        {
+            for target in &a.targets {
+                if let Expr::Attribute(attr) = target
+                    && matches!(&*attr.value, Expr::Name(s) if s.id.as_str() == "self")
+                {
+                    holders.insert(attr.attr.as_str());
+                }
+            }
+        }
+    }
+    struct Wraps<'a> {
+        scope: &'a ItemScope<'a>,
+        function: &'a str,
+        holders: &'a BTreeSet<&'a str>,
+        devices: Vec<bool>,
+    }
+    impl<'a> Visitor<'a> for Wraps<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr
+                && let Some(target) = call.arguments.args.first()
+                && match target {
+                    Expr::Name(n) => n.id.as_str() == self.function,
+                    Expr::Attribute(a) => self.holders.contains(a.attr.as_str()) && matches!(&*a.value, Expr::Name(s) if s.id.as_str() == "self"),
+                    _ => false,
+                }
+            {
+                // `cuda.jit(sig)(f)` or `cuda.jit(f, ...)`.
+                let spec = match &*call.func {
+                    jit @ Expr::Call(_) => jit_spec(jit, self.scope),
+                    _ => jit_spec(expr, self.scope),
+                };
+                if let Some(spec) = spec.filter(|s| matches!(s.kind, FunctionKind::Kernel | FunctionKind::DeviceFunction)) {
+                    self.devices.push(spec.kind == FunctionKind::DeviceFunction);
+                }
+            }
+            walk_expr(self, expr);
+        }
+    }
+    let statements: Vec<Stmt> = methods.iter().flat_map(|b| b.iter().cloned()).collect();
+    let scope = ItemScope::new(module_scope(db, file), &statements);
+    let mut wraps = Wraps { scope: &scope, function, holders: &holders, devices: Vec::new() };
+    for stmt in &statements {
+        wraps.visit_stmt(stmt);
+    }
+    let kind = match wraps.devices[..] {
+        [] => return None,
+        ref devices if devices.iter().all(|d| *d) => FunctionKind::DeviceFunction,
+        _ => FunctionKind::Kernel,
+    };
+    Some(JitSpec { kind, signatures: Vec::new(), options: JitOptions::default(), computed_signature: None })
 }
 
 /// `@numba.jit` / `@numba.njit` (any options but `forceobj=True`): a CPU dispatcher, which
@@ -615,6 +734,8 @@ pub fn numba_type_name(expr: &Expr, scope: &dyn NameLookup) -> Option<String> {
 
 struct Discovery<'a> {
     scope: &'a ItemScope<'a>,
+    /// Where decorators the project makes are looked up ([`project_jit_spec`]).
+    home: (&'a dyn Db, SourceFile),
     /// The item's text, for the source of a computed signature.
     source: &'a str,
     /// The constant strings each enclosing function binds once (`sig = 'void(' + 'f4' +
@@ -756,7 +877,8 @@ impl Discovery<'_> {
     /// What a decorator or `cuda.jit(...)` expression declares, a computed signature with
     /// its source.
     fn spec(&self, expr: &Expr) -> Option<JitSpec> {
-        let mut spec = jit_spec(expr, &self.lookup_outer())?;
+        let lookup = self.lookup_outer();
+        let mut spec = jit_spec(expr, &lookup).or_else(|| project_jit_spec(self.home.0, self.home.1, expr, &lookup))?;
         if let Some(text) = &mut spec.computed_signature
             && let Expr::Call(call) = expr
             && let Some(first) = call.arguments.args.first().or_else(|| keyword_value(Some(call), "func_or_sig"))
@@ -824,7 +946,7 @@ impl Discovery<'_> {
 fn item_declarations<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Declarations {
     let stmts = item_statements(db, item);
     let scope = ItemScope::new(module_scope(db, file), stmts);
-    let mut discovery = Discovery { scope: &scope, source: item.text(db), strings: Vec::new(), classes: Vec::new(), out: Declarations::default() };
+    let mut discovery = Discovery { scope: &scope, home: (db, file), source: item.text(db), strings: Vec::new(), classes: Vec::new(), out: Declarations::default() };
     discovery.walk(stmts, "");
     discovery.out
 }

@@ -561,6 +561,47 @@ fn is_array_constructor(path: &str) -> bool {
 /// statement reads what the ones before it made, so nothing loops.
 #[salsa::tracked(returns(ref))]
 pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
+    let mut scope = written_module_scope(db, file).clone();
+    for binding in scope.bindings.values_mut() {
+        if let Binding::Path(path) = binding
+            && let Some(modelled) = reexported_modelled_path(db, file, path)
+        {
+            *path = modelled;
+        }
+    }
+    scope
+}
+
+/// The path of a module kernlint models that a workspace module re-exports (`cuda` after
+/// `from fbpic.utils.cuda import cuda`, where that module does `from numba import cuda`):
+/// `numba.cuda`, so that `cuda.grid` there is the intrinsic. Read from the modules' names as
+/// written, so that modules importing each other do not make the query depend on itself.
+fn reexported_modelled_path(db: &dyn Db, file: SourceFile, path: &str) -> Option<String> {
+    if is_modelled_module(path) || path.starts_with('.') && path.trim_start_matches('.').is_empty() {
+        return None;
+    }
+    let mut at = (file, path.to_string());
+    for _ in 0..8 {
+        let (home, name, tail) = (1..at.1.len()).rev().filter(|&i| at.1.as_bytes()[i] == b'.').find_map(|i| {
+            let home = workspace_module(db, at.0, &at.1[..i])?;
+            let rest = &at.1[i + 1..];
+            let (name, tail) = rest.split_once('.').map_or((rest, ""), |(n, t)| (n, t));
+            Some((home, name.to_string(), tail.to_string()))
+        })?;
+        let Binding::Path(target) = written_module_scope(db, home).get(&name)? else { return None };
+        let target = if tail.is_empty() { target.clone() } else { format!("{target}.{tail}") };
+        if is_modelled_module(&target) {
+            return Some(target);
+        }
+        at = (home, target);
+    }
+    None
+}
+
+/// [`module_scope`] with imports as written (a re-exported `numba.cuda` is a path into the
+/// module that re-exports it).
+#[salsa::tracked(returns(ref))]
+fn written_module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
     let body = &parse_module(db, file).syntax().body;
     let mut scope = ModuleScope::default();
     let mut arrays = super::host_arrays::ModuleArrayShapes::new(body);
@@ -606,7 +647,9 @@ pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
 /// or math), with the dots of relative imports: `from helpers import f` -> `helpers` (and
 /// `helpers.f`, which may itself be a module), `from .util import *` -> `.util`.
 pub fn imported_modules(db: &dyn Db, file: SourceFile) -> Vec<String> {
-    let scope = module_scope(db, file);
+    // As written: the adapters ask before they register the workspace, which `module_scope`
+    // reads.
+    let scope = written_module_scope(db, file);
     let mut names: Vec<String> = scope
         .bindings
         .values()
