@@ -12,7 +12,10 @@
 //! the block (`t == 0`, `t == n - 1`, `t < n - 1` in blocks of at most `n` threads, a width
 //! known from every launch in the file or from a shared array of `n` slots that every thread
 //! indexes with `t`); with the block's width unknown, or wider, the chain leaves threads
-//! out and the read is reported. A condition of compile-time constants (`if DEBUG:`, module
+//! out and the read is reported. Two `if`s in a row that assign it under tests of one
+//! integer against constants count as assigning when together they leave no value out
+//! (`if i > 0:` then `if i == 0:` for a thread index, which is never negative; `n >= 0` then
+//! `n < 0` for any `n`). A condition of compile-time constants (`if DEBUG:`, module
 //! constants, which Numba folds) assigns when any branch does. It stays silent where the
 //! read is correlated with the assignment in ways it cannot prove: the read under the
 //! same condition as the assignment (`if t < n: v = a[t]` ... `if t < n: out[t] = v`) or
@@ -160,6 +163,8 @@ struct Walker<'a> {
     loop_assigned: Vec<BTreeSet<String>>,
     /// The conditions the current point is under.
     conditions: Vec<&'a Expr>,
+    /// The `if` tests walked so far, by [`Walker::condition_key`].
+    tests: BTreeMap<String, &'a Expr>,
     found: Vec<UnassignedRead>,
 }
 
@@ -188,6 +193,7 @@ fn unassigned_reads<'a>(text: &'a str, def: &'a StmtFunctionDef, block: Option<(
         loops: Vec::new(),
         loop_assigned: Vec::new(),
         conditions: Vec::new(),
+        tests: BTreeMap::new(),
         found: Vec::new(),
     };
     walker.body(&def.body);
@@ -410,6 +416,69 @@ impl<'a> Walker<'a> {
         next >= width
     }
 
+    /// Whether `earlier` having the value `truth`, or `test` holding, covers every value of
+    /// the integer both compare with a constant (`i > 0` and `i == 0` for an `i` that is
+    /// never negative, `n >= 4` false and `n < 4`).
+    fn complementary(&self, earlier: &Expr, truth: bool, test: &Expr) -> bool {
+        let Some((facts, _)) = self.block else { return false };
+        // The compared operand's text, its form, and the values the comparison holds for.
+        let cases = |e: &Expr, truth: bool| -> Option<(String, Poly, Vec<(i128, i128)>)> {
+            let Expr::Compare(c) = e else { return None };
+            let ([op], [right]) = (&*c.ops, &*c.comparators) else { return None };
+            let constant = |e: &Expr| facts.value(e)?.poly.as_ref()?.as_const();
+            let (operand, k, op) = match (constant(right), constant(&c.left)) {
+                (Some(k), None) => (&*c.left, k, *op),
+                (None, Some(k)) => (right, k, match op {
+                    ast::CmpOp::Lt => ast::CmpOp::Gt,
+                    ast::CmpOp::LtE => ast::CmpOp::GtE,
+                    ast::CmpOp::Gt => ast::CmpOp::Lt,
+                    ast::CmpOp::GtE => ast::CmpOp::LtE,
+                    other => *other,
+                }),
+                _ => return None,
+            };
+            let op = if truth { op } else {
+                match op {
+                    ast::CmpOp::Lt => ast::CmpOp::GtE,
+                    ast::CmpOp::LtE => ast::CmpOp::Gt,
+                    ast::CmpOp::Gt => ast::CmpOp::LtE,
+                    ast::CmpOp::GtE => ast::CmpOp::Lt,
+                    ast::CmpOp::Eq => ast::CmpOp::NotEq,
+                    ast::CmpOp::NotEq => ast::CmpOp::Eq,
+                    _ => return None,
+                }
+            };
+            let (k, max) = (i128::from(k), i128::MAX);
+            let values = match op {
+                ast::CmpOp::Eq => vec![(k, k)],
+                ast::CmpOp::NotEq => vec![(i128::MIN, k - 1), (k + 1, max)],
+                ast::CmpOp::Lt => vec![(i128::MIN, k - 1)],
+                ast::CmpOp::LtE => vec![(i128::MIN, k)],
+                ast::CmpOp::Gt => vec![(k + 1, max)],
+                ast::CmpOp::GtE => vec![(k, max)],
+                _ => return None,
+            };
+            Some((self.condition_key(operand), facts.value(operand)?.poly.clone()?, values))
+        };
+        let (Some((a, form, mut values)), Some((b, _, more))) = (cases(earlier, truth), cases(test, true)) else { return false };
+        if a != b {
+            return false;
+        }
+        values.extend(more);
+        values.sort();
+        let mut next = if crate::analysis::facts::slots::nonneg(&form) { 0 } else { i128::MIN };
+        for (lo, hi) in values {
+            if lo > next {
+                return false;
+            }
+            if hi == i128::MAX {
+                return true;
+            }
+            next = next.max(hi + 1);
+        }
+        false
+    }
+
     fn condition_key(&self, e: &Expr) -> String {
         self.text[e.range()].split_whitespace().collect::<Vec<_>>().join(" ")
     }
@@ -498,6 +567,7 @@ impl<'a> Walker<'a> {
         self.expr(test);
         let start = self.state.clone();
         let key = self.condition_key(test);
+        self.tests.insert(key.clone(), test);
         let then = self.branch(&start, Some((test, &key, true)), body);
         self.state = start.clone();
         self.conditions.push(test);
@@ -531,6 +601,16 @@ impl<'a> Walker<'a> {
             }
             for x in otherwise.assigned.difference(&then.assigned) {
                 joined.guarded.insert((x.clone(), key.clone(), false));
+            }
+            // `if i > 0: x = ...` then `if i == 0: x = ...`: with `i` never negative, one of
+            // the two assigned.
+            if rest.is_empty() {
+                for x in then.assigned.difference(&otherwise.assigned) {
+                    let earlier = start.guarded.iter().filter(|(y, ..)| y == x);
+                    if earlier.filter_map(|(_, k, v)| Some((*self.tests.get(k)?, *v))).any(|(e, v)| self.complementary(e, v, test)) {
+                        joined.assigned.insert(x.clone());
+                    }
+                }
             }
         }
         self.state = joined;
