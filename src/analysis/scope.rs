@@ -559,8 +559,10 @@ fn is_array_constructor(path: &str) -> bool {
 /// or by one of the module's host functions (`SCALE = compute_scale(64)`), is folded from
 /// the arrays evaluated so far, which in turn use only the names bound before them: each
 /// statement reads what the ones before it made, so nothing loops.
+///
+/// These are the file's own names; [`module_scope`] adds those its `from M import *` bring.
 #[salsa::tracked(returns(ref))]
-pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
+pub fn own_module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
     let body = &parse_module(db, file).syntax().body;
     let mut scope = ModuleScope::default();
     let mut arrays = super::host_arrays::ModuleArrayShapes::new(body);
@@ -602,11 +604,48 @@ pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
     scope
 }
 
+/// The module's names ([`own_module_scope`]), with those `from M import *` brings from the
+/// workspace modules kernlint reads (and their own star imports): the imports (`cuda`, `np`,
+/// `math` in a project's shared `from .common import *`), constants and `cuda.jit`
+/// decorators. A name the file binds itself keeps its binding; private names (`_x`) are not
+/// imported, as Python leaves them out. Functions are left to the device-call lookup, and a
+/// module array or a relative import's path would not mean the same here.
+#[salsa::tracked(returns(ref))]
+pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
+    let own = own_module_scope(db, file);
+    let mut scope = own.clone();
+    let mut seen = vec![file];
+    let mut pending: Vec<(SourceFile, String)> = own.star_imports.iter().rev().map(|m| (file, m.clone())).collect();
+    while let Some((importer, module)) = pending.pop() {
+        let Some(home) = workspace_module(db, importer, &module) else { continue };
+        if seen.contains(&home) || seen.len() > 16 {
+            continue;
+        }
+        seen.push(home);
+        let theirs = own_module_scope(db, home);
+        for (name, binding) in &theirs.bindings {
+            let portable = match binding {
+                Binding::Path(p) => !p.starts_with('.'),
+                Binding::Const(c) => !matches!(c, ConstValue::HostArray),
+                Binding::Decorator(_) | Binding::Bytes(_) | Binding::External(..) => true,
+                _ => false,
+            };
+            if portable && !name.starts_with('_') && !scope.bindings.contains_key(name) {
+                scope.bindings.insert(name.clone(), binding.clone());
+            }
+        }
+        pending.extend(theirs.star_imports.iter().rev().map(|m| (home, m.clone())));
+    }
+    scope
+}
+
 /// The modules `file` imports names from that may be workspace modules (not numba, numpy
 /// or math), with the dots of relative imports: `from helpers import f` -> `helpers` (and
 /// `helpers.f`, which may itself be a module), `from .util import *` -> `.util`.
 pub fn imported_modules(db: &dyn Db, file: SourceFile) -> Vec<String> {
-    let scope = module_scope(db, file);
+    // The file's own imports: the CLI asks before it registers the workspace, which the
+    // names star imports bring depend on.
+    let scope = own_module_scope(db, file);
     let mut names: Vec<String> = scope
         .bindings
         .values()
