@@ -199,6 +199,10 @@ scale[2, 128](out, x, np.float32(2.0))
     assert!(stderr(&out).contains("snippet.py: the file decorates functions with `@cuda.jit` but never imports `cuda`") && stderr(&out).contains("add `from numba import cuda`"), "{}", stderr(&out));
     let out = kernlint(dir.path(), &["types", "snippet.py::double"]);
     assert!(stderr(&out).contains("never imports `cuda`"), "{}", stderr(&out));
+    // `cuda` from a star import of a module kernlint cannot find: the message says so.
+    std::fs::write(dir.path().join("starred.py"), "from shared_setup import *\n\n@cuda.jit\ndef double(a):\n    a[0] *= 2\n").unwrap();
+    let out = kernlint(dir.path(), &["types", "starred.py"]);
+    assert!(stderr(&out).contains("binds `cuda` only through `from shared_setup import *`, a module kernlint cannot find from here"), "{}", stderr(&out));
     std::fs::write(dir.path().join("plain.py"), "import numpy as np\n\ndef f(a):\n    return a\n").unwrap();
     let out = kernlint(dir.path(), &["types", "plain.py"]);
     assert!(stderr(&out).contains("plain.py: the file has no `@cuda.jit` function"), "{}", stderr(&out));
@@ -246,6 +250,37 @@ def plain(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = math.sqr
     assert!(ptx(&["k.py::tuned", "--max-registers", "64"]).contains(".maxnreg 64"));
 }
 
+#[test]
+fn names_from_a_star_import_of_a_project_module_reach_its_kernels() {
+    // `from .common import *` is how many projects share `cuda`, `np` and their constants.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("layers")).unwrap();
+    std::fs::write(dir.path().join("layers/common.py"), "from numba import cuda\nimport numpy as np\n\nTILE = 16\n_PRIVATE = 3\n").unwrap();
+    let kernels = "from layers.common import *\n\n\
+@cuda.jit(\"void(float32[::1])\")\n\
+def tile_sum(a):\n    s = cuda.shared.array(TILE, np.float32)\n    s[cuda.threadIdx.x] = a[cuda.threadIdx.x]\n    cuda.syncthreads()\n    a[0] = s[0] + TILE\n\n\
+@cuda.jit(\"void(float32[::1])\")\n\
+def with_list(a):\n    w = [0.0] * 3\n    a[0] = w[0]\n";
+    std::fs::write(dir.path().join("layers/ops.py"), kernels).unwrap();
+    let out = kernlint(dir.path(), &["types", "layers/ops.py::tile_sum", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(rows["variables"]["s"], "array(float32, 1d, C)", "{rows}");
+    let out = kernlint(dir.path(), &["check", "--format", "json", "--select", "KL102", "layers"]);
+    let findings: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rows: Vec<u64> = findings.as_array().unwrap().iter().map(|f| f["location"]["row"].as_u64().unwrap()).collect();
+    assert_eq!(rows, vec![12], "{findings}");
+    // A private name is not imported, as in Python.
+    std::fs::write(dir.path().join("layers/private.py"), "from layers.common import *\n\n@cuda.jit(\"void(int64[::1])\")\ndef k(a):\n    a[0] = _PRIVATE\n").unwrap();
+    let out = kernlint(dir.path(), &["types", "layers/private.py::k"]);
+    assert!(stderr(&out).contains("layers/private.py:5:12: untyped global name `_PRIVATE`"), "{}{}", stdout(&out), stderr(&out));
+    // A star import kernlint reads that binds no `cuda` leaves it unbound, as in Python.
+    std::fs::write(dir.path().join("layers/plain.py"), "import math\n").unwrap();
+    std::fs::write(dir.path().join("layers/uses_plain.py"), "from layers.plain import *\n\n@cuda.jit\ndef k(a):\n    a[0] = 1\n").unwrap();
+    let out = kernlint(dir.path(), &["types", "layers/uses_plain.py"]);
+    assert!(stderr(&out).contains("but never imports `cuda`"), "{}", stderr(&out));
+}
+
 /// What users get wrong on the command line: each is one line on stderr that names the
 /// argument and the problem, exit status 2, and no Rust formatting (`(os error 2)`, `Some(`).
 #[test]
@@ -257,6 +292,8 @@ def saxpy(out, a, x, y):\n    i = cuda.grid(1)\n    if i < out.size:\n        ou
 @cuda.jit\ndef scale(out, x, f):\n    i = cuda.grid(1)\n    if i < x.shape[0]:\n        out[i] = x[i] * f\n";
     std::fs::write(dir.path().join("k.py"), source).unwrap();
     std::fs::write(dir.path().join("junk.npy"), "junk").unwrap();
+    let notebook = serde_json::json!({"cells": [{"cell_type": "code", "metadata": {}, "source": ["from numba import cuda\n", "@cuda.jit\n", "def k(a):\n", "    a[0] = 1\n"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5});
+    std::fs::write(dir.path().join("lesson.ipynb"), notebook.to_string()).unwrap();
     let run = ["run", "k.py::saxpy", "--device", "sim"];
     let args = ["zeros:float32[100]", "2.5", "rand:float32[100]", "ones:float32[100]"];
     let cases: Vec<(Vec<&str>, &str)> = vec![
@@ -283,6 +320,10 @@ def saxpy(out, a, x, y):\n    i = cuda.grid(1)\n    if i < out.size:\n        ou
         ([&run[..], &["--grid", "1", "--block", "32", "zeros:float32[100]", "2.5", "junk.npy", "y.npy"]].concat(), "argument `x`: junk.npy: not an .npy file"),
         ([&run[..], &["--grid", "1", "--block", "32", "--out", "k.py/sub"], &args[..]].concat(), "--out k.py/sub: "),
         (vec!["check", "--config", "nope.toml"], "kernlint: error: nope.toml: no such file or directory"),
+        // A notebook is not read as Python (its JSON holds `@cuda.jit` but no import).
+        (vec!["types", "lesson.ipynb"], "lesson.ipynb: a Jupyter notebook: this command reads Python files; `kernlint check`"),
+        (vec!["compile", "lesson.ipynb::k"], "lesson.ipynb: a Jupyter notebook: this command reads Python files"),
+        (vec!["compile", "lesson.ipynb"], "lesson.ipynb: a Jupyter notebook: this command reads Python files"),
     ];
     for (argv, expected) in cases {
         let out = kernlint(dir.path(), &argv);
@@ -419,6 +460,26 @@ fn fix_applies_safe_fixes_and_reports_what_is_left() {
     assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
     let fixed = std::fs::read_to_string(&file).unwrap();
     assert!(fixed.contains("math.sqrt(x[i]) * float32(2.0)") && fixed.contains("scale[(x.size + 32 - 1) // 32, 32]"), "{fixed}");
+}
+
+#[test]
+fn a_launch_timed_in_a_notebook_counts_and_shows_as_written() {
+    // Teaching notebooks often launch a kernel only under `%timeit`: IPython runs it.
+    let dir = tempfile::tempdir().unwrap();
+    let code = |source: &str| serde_json::json!({"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": source});
+    let notebook = serde_json::json!({
+        "cells": [
+            code("from numba import cuda\nimport numpy as np\n\n@cuda.jit\ndef fill(a):\n    i = cuda.grid(1)\n    a[i] = 1.0\n"),
+            code("a = np.zeros(256, dtype=np.float32)\n%timeit fill[2, 128](a); cuda.synchronize()\n%timeit -n 3 fill[3, 128](a)\n"),
+        ],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    });
+    std::fs::write(dir.path().join("lesson.ipynb"), notebook.to_string()).unwrap();
+    let out = kernlint(dir.path(), &["check", "--select", "KL301,KL403", "lesson.ipynb"]);
+    let text = stdout(&out);
+    // The exact launch (2 x 128 threads over 256 elements) needs no guard; the grid is small.
+    assert!(!text.contains("KL301") && text.contains("KL403"), "{text}");
+    assert!(text.contains("lesson.ipynb:cell 2:2:") && text.contains("%timeit  fill[2, 128](a); cuda.synchronize()"), "{text}");
 }
 
 /// [`FIXABLE`] as a notebook: imports (and a magic) in one cell, the kernel in the next,

@@ -32,7 +32,9 @@ struct CodeCell {
 
 /// Code cells' texts joined as one Python text, the way `kernlint check` reads a notebook
 /// and the language server an open one: each line of a cell on a line of its own, IPython
-/// magics (`%time`, `!pip`) behind a `#`, a blank line after each cell.
+/// magics (`%matplotlib inline`, `!pip`) behind a `#`, a blank line after each cell. A
+/// timed statement (`%timeit k[g, b](x)`, `%time y = f(x)`) runs the statement, so it stays
+/// code: its magic becomes `if 1:` padded to one column more than the magic it replaces.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JoinedCells {
     pub python: String,
@@ -51,6 +53,9 @@ pub struct CellSpan {
     pub range: TextRange,
     /// Offsets in `python` of the `#` put before IPython magics, each at its line's start.
     pub magics: Vec<TextSize>,
+    /// For each of `magics`, the magic a timed statement's `if 1:` replaces (`%timeit `), or
+    /// `None` for a `#`.
+    timed: Vec<Option<String>>,
     /// The cell's lines (cell-relative) that start with such a `#`.
     magic_lines: Vec<u32>,
 }
@@ -62,20 +67,31 @@ impl JoinedCells {
         let mut line = 0u32;
         for source in sources {
             let (first_line, start) = (line, TextSize::of(&python));
-            let (mut magics, mut magic_lines) = (Vec::new(), Vec::new());
+            let (mut magics, mut magic_lines, mut timed) = (Vec::new(), Vec::new(), Vec::new());
             for text in source.lines() {
                 let trimmed = text.trim_start();
+                let mut text = text;
                 if trimmed.starts_with('%') || trimmed.starts_with('!') {
                     magics.push(TextSize::of(&python));
                     magic_lines.push(line - first_line);
-                    python.push('#');
+                    match timed_statement(text) {
+                        Some(at) => {
+                            python.push_str(&format!("{:<width$}", "if 1:", width = at + 1));
+                            timed.push(Some(text[..at].to_string()));
+                            text = &text[at..];
+                        }
+                        None => {
+                            python.push('#');
+                            timed.push(None);
+                        }
+                    }
                 }
                 python.push_str(text);
                 python.push('\n');
                 line += 1;
             }
             let range = TextRange::new(start, TextSize::of(&python));
-            cells.push(CellSpan { first_line, lines: line - first_line, range, magics, magic_lines });
+            cells.push(CellSpan { first_line, lines: line - first_line, range, magics, magic_lines, timed });
             // A blank line between cells keeps one cell's unfinished block out of the next.
             python.push('\n');
             line += 1;
@@ -113,6 +129,18 @@ impl JoinedCells {
     }
 }
 
+/// Where the statement of `%timeit STMT` / `%time STMT` starts (a line magic at the line's
+/// start, without options such as `-n 10`): IPython runs it as Python.
+fn timed_statement(text: &str) -> Option<usize> {
+    let rest = text.strip_prefix("%timeit").or_else(|| text.strip_prefix("%time"))?;
+    let statement = rest.trim_start_matches([' ', '\t']);
+    let at = text.len() - statement.len();
+    // A compound statement (`%timeit for i in r: f(i)`) cannot follow `if 1:` on its line.
+    let first_word = statement.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    let compound = matches!(first_word, "for" | "while" | "if" | "with" | "def" | "class" | "try" | "async" | "match");
+    (statement.len() < rest.len() && !statement.is_empty() && !statement.starts_with('-') && !compound && at >= 4).then_some(at)
+}
+
 /// The cell holding a zero-based line of the joined text, cells being in order; the blank
 /// line after a cell is that cell's.
 fn index_of_line<T>(cells: &[T], line: u32, span: impl Fn(&T) -> &CellSpan) -> Option<usize> {
@@ -121,7 +149,12 @@ fn index_of_line<T>(cells: &[T], line: u32, span: impl Fn(&T) -> &CellSpan) -> O
 
 impl CellSpan {
     fn can_edit(&self, range: TextRange) -> bool {
-        self.range.contains_range(range) && !self.magics.iter().any(|&m| range.start() <= m && m < range.end())
+        self.range.contains_range(range)
+            && !self.magics.iter().zip(&self.timed).any(|(&m, timed)| {
+                // The `#`, or the `if 1:` standing for a timed statement's magic.
+                let end = m + TextSize::new(timed.as_ref().map_or(1, |magic| magic.len() as u32 + 1));
+                range.start() < end && (m < range.end() || m < range.start())
+            })
     }
 }
 
@@ -178,6 +211,23 @@ impl Notebook {
         }
     }
 
+    /// `python[range]` as the cells read, to show it: a timed statement's `if 1:` is its
+    /// magic again, padded to the same width (as other magics show behind their `#`), so
+    /// offsets into the text stay valid.
+    pub fn shown(&self, range: std::ops::Range<usize>) -> String {
+        let mut text = self.python[range.clone()].to_string();
+        for cell in &self.cells {
+            for (&m, timed) in cell.span.magics.iter().zip(&cell.span.timed) {
+                let (Some(magic), m) = (timed, usize::from(m)) else { continue };
+                let width = magic.len() + 1;
+                if range.start <= m && m + width <= range.end {
+                    text.replace_range(m - range.start..m - range.start + width, &format!("{magic:<width$}"));
+                }
+            }
+        }
+        text
+    }
+
     /// The bytes of `python` the code cell holding `offset` spans.
     pub fn cell_range(&self, offset: TextSize) -> Option<TextRange> {
         self.cells.iter().find(|c| c.span.range.start() <= offset && offset <= c.span.range.end()).map(|c| c.span.range)
@@ -226,9 +276,20 @@ impl Notebook {
             let end = shift(cell.span.range.end(), &|r| r.start() <= cell.span.range.end());
             let magics: Vec<usize> = cell.span.magics.iter().map(|&m| shift(m, &|r| r.end() <= m) - start).collect();
             let mut source = String::new();
+            let mut skip_to = 0;
             for (i, ch) in edited[start..end].char_indices() {
-                if !magics.contains(&i) {
-                    source.push(ch);
+                if i < skip_to {
+                    continue;
+                }
+                match magics.iter().position(|&m| m == i) {
+                    // A timed statement's `if 1:` is its magic again (edits never touch it).
+                    Some(k) => {
+                        if let Some(magic) = &cell.span.timed[k] {
+                            source.push_str(magic);
+                            skip_to = i + magic.len() + 1;
+                        }
+                    }
+                    None => source.push(ch),
                 }
             }
             if !cell.ends_with_newline && source.ends_with('\n') {
@@ -269,7 +330,7 @@ mod tests {
             {"cell_type": "code", "source": "@cuda.jit\ndef k(a):\n    return 1\n"}
         ]}"##;
         let notebook = Notebook::parse(nb).unwrap();
-        assert!(notebook.python.contains("#%timeit x"));
+        assert!(notebook.python.contains("if 1:    x\n"), "{}", notebook.python);
         assert_eq!(notebook.cell_line(0), CellLine { cell: 1, line: 0 });
         assert_eq!(notebook.cell_line(5), CellLine { cell: 2, line: 2 });
     }
@@ -297,7 +358,7 @@ mod tests {
         assert_eq!(doc["cells"][2]["source"], "!ls\nw = cuda.blockIdx.y\nv = 3\n");
         assert_eq!(json, WRITTEN.replace("threadIdx.X", "threadIdx.x  # fixed").replace("blockIdx.Y\\n", "blockIdx.y\\nv = 3\\n"));
         let again = Notebook::parse(&json).unwrap();
-        assert!(again.python.contains("#%time x = 1\ny = cuda.threadIdx.x  # fixed\nz = 2\n"), "{}", again.python);
+        assert!(again.python.contains("if 1:  x = 1\ny = cuda.threadIdx.x  # fixed\nz = 2\n"), "{}", again.python);
     }
 
     #[test]
@@ -305,16 +366,22 @@ mod tests {
         let nb = Notebook::parse(WRITTEN).unwrap();
         let across = TextRange::new(TextSize::new(nb.python.find("z = 2").unwrap() as u32), TextSize::new(nb.python.find("w =").unwrap() as u32));
         assert!(!nb.can_edit(across));
-        let magic = nb.python.find("#%time").unwrap() as u32;
+        // A timed statement's `if 1:` stands for its magic: only the statement is the cell's.
+        let magic = nb.python.find("if 1:  x = 1").unwrap() as u32;
         assert!(!nb.can_edit(TextRange::at(TextSize::new(magic), TextSize::new(2))));
-        assert!(nb.can_edit(TextRange::at(TextSize::new(magic + 1), TextSize::new(5))), "after the magic's `#` is the cell's own text");
+        assert!(!nb.can_edit(TextRange::at(TextSize::new(magic + 3), TextSize::new(0))));
+        assert!(!nb.can_edit(TextRange::at(TextSize::new(magic + 6), TextSize::new(3))));
+        assert!(nb.can_edit(TextRange::at(TextSize::new(magic + 7), TextSize::new(1))), "the statement is the cell's own text");
+        let bang = nb.python.find("#!ls").unwrap() as u32;
+        assert!(!nb.can_edit(TextRange::at(TextSize::new(bang), TextSize::new(2))));
+        assert!(nb.can_edit(TextRange::at(TextSize::new(bang + 1), TextSize::new(2))), "after the magic's `#` is the cell's own text");
         assert!(nb.with_edits(&[(across, "")]).is_err());
     }
 
     #[test]
     fn maps_cell_positions_to_the_joined_text_and_back() {
         let joined = JoinedCells::join(["import x\n%time y = 1\nz = 2", "", "  !ls\nw = 3\n"]);
-        assert_eq!(joined.python, "import x\n#%time y = 1\nz = 2\n\n\n#  !ls\nw = 3\n\n");
+        assert_eq!(joined.python, "import x\nif 1:  y = 1\nz = 2\n\n\n#  !ls\nw = 3\n\n");
         let lines: Vec<(u32, u32)> = joined.cells.iter().map(|c| (c.first_line, c.lines)).collect();
         assert_eq!(lines, [(0, 3), (4, 0), (5, 2)]);
         // A magic's line is one column longer in the joined text.
@@ -333,6 +400,23 @@ mod tests {
         let nb = Notebook::parse(WRITTEN).unwrap();
         assert_eq!(JoinedCells::join(["%time x = 1\ny = cuda.threadIdx.X\nz = 2", "!ls\nw = cuda.blockIdx.Y\n"]).python, nb.python);
         assert!(!joined.can_edit(TextRange::new(TextSize::new(18), TextSize::new(30))), "across cells");
+    }
+
+    #[test]
+    fn timed_statements_stay_code_and_are_written_back_as_typed() {
+        let joined = JoinedCells::join(["%timeit k[4, 32](x, y)\n%timeit -n 10 k[4, 32](x)\n%time\n%timeit\tf(x)\n    %time g(x)\n%timeit for i in r: f(i)\n"]);
+        assert_eq!(joined.python, "if 1:    k[4, 32](x, y)\n#%timeit -n 10 k[4, 32](x)\n#%time\nif 1:    f(x)\n#    %time g(x)\n#%timeit for i in r: f(i)\n\n");
+        // The statement keeps its columns, one more than in the cell, as after a `#`.
+        assert_eq!(joined.from_cell(0, 0, 8), Some((0, 9)));
+        assert_eq!(&joined.python[9..10], "k");
+        let nb = r##"{"cells": [{"cell_type": "code", "metadata": {}, "source": ["%timeit k[4, 32](x, y)\n", "%time z = k2[4, 32](x)"]}], "nbformat": 4}"##;
+        let notebook = Notebook::parse(nb).unwrap();
+        let at = notebook.python.find("(x, y)").unwrap() as u32;
+        let json = notebook.with_edits(&[(TextRange::at(TextSize::new(at), TextSize::new(6)), "(x, y, z)")]).unwrap();
+        let doc: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(doc["cells"][0]["source"], serde_json::json!(["%timeit k[4, 32](x, y, z)\n", "%time z = k2[4, 32](x)"]));
+        // Shown as the cell reads, one column wider, as a `#` widens other magics.
+        assert_eq!(notebook.shown(0..notebook.python.len()), "%timeit  k[4, 32](x, y)\n%time  z = k2[4, 32](x)\n\n");
     }
 
     #[test]

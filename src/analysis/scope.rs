@@ -559,47 +559,9 @@ fn is_array_constructor(path: &str) -> bool {
 /// or by one of the module's host functions (`SCALE = compute_scale(64)`), is folded from
 /// the arrays evaluated so far, which in turn use only the names bound before them: each
 /// statement reads what the ones before it made, so nothing loops.
-#[salsa::tracked(returns(ref))]
-pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
-    let mut scope = written_module_scope(db, file).clone();
-    for binding in scope.bindings.values_mut() {
-        if let Binding::Path(path) = binding
-            && let Some(modelled) = reexported_modelled_path(db, file, path)
-        {
-            *path = modelled;
-        }
-    }
-    scope
-}
-
-/// The path of a module kernlint models that a workspace module re-exports (`cuda` after
-/// `from fbpic.utils.cuda import cuda`, where that module does `from numba import cuda`):
-/// `numba.cuda`, so that `cuda.grid` there is the intrinsic. Read from the modules' names as
-/// written, so that modules importing each other do not make the query depend on itself.
-fn reexported_modelled_path(db: &dyn Db, file: SourceFile, path: &str) -> Option<String> {
-    if is_modelled_module(path) || path.starts_with('.') && path.trim_start_matches('.').is_empty() {
-        return None;
-    }
-    let mut at = (file, path.to_string());
-    for _ in 0..8 {
-        let (home, name, tail) = (1..at.1.len()).rev().filter(|&i| at.1.as_bytes()[i] == b'.').find_map(|i| {
-            let home = workspace_module(db, at.0, &at.1[..i])?;
-            let rest = &at.1[i + 1..];
-            let (name, tail) = rest.split_once('.').map_or((rest, ""), |(n, t)| (n, t));
-            Some((home, name.to_string(), tail.to_string()))
-        })?;
-        let Binding::Path(target) = written_module_scope(db, home).get(&name)? else { return None };
-        let target = if tail.is_empty() { target.clone() } else { format!("{target}.{tail}") };
-        if is_modelled_module(&target) {
-            return Some(target);
-        }
-        at = (home, target);
-    }
-    None
-}
-
-/// [`module_scope`] with imports as written (a re-exported `numba.cuda` is a path into the
-/// module that re-exports it).
+///
+/// These are the file's own names, with imports as written; [`module_scope`] adds those its
+/// `from M import *` bring and resolves the modules other modules re-export.
 #[salsa::tracked(returns(ref))]
 fn written_module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
     let body = &parse_module(db, file).syntax().body;
@@ -641,6 +603,76 @@ fn written_module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
         }
     }
     scope
+}
+
+/// The module's names ([`written_module_scope`]), with those `from M import *` brings from
+/// the workspace modules kernlint reads (and their own star imports): the imports (`cuda`,
+/// `np`, `math` in a project's shared `from .common import *`), constants and `cuda.jit`
+/// decorators. A name the file binds itself keeps its binding; private names (`_x`) are not
+/// imported, as Python leaves them out. Functions are left to the device-call lookup, and a
+/// module array or a relative import's path would not mean the same here. A module kernlint
+/// models that a workspace module re-exports is that module ([`reexported_modelled_path`]).
+/// Only the other modules' names as written are read, so that modules importing each other
+/// do not make the query depend on itself.
+#[salsa::tracked(returns(ref))]
+pub fn module_scope(db: &dyn Db, file: SourceFile) -> ModuleScope {
+    let own = written_module_scope(db, file);
+    let mut scope = own.clone();
+    let mut seen = vec![file];
+    let mut pending: Vec<(SourceFile, String)> = own.star_imports.iter().rev().map(|m| (file, m.clone())).collect();
+    while let Some((importer, module)) = pending.pop() {
+        let Some(home) = workspace_module(db, importer, &module) else { continue };
+        if seen.contains(&home) || seen.len() > 16 {
+            continue;
+        }
+        seen.push(home);
+        let theirs = written_module_scope(db, home);
+        for (name, binding) in &theirs.bindings {
+            let portable = match binding {
+                Binding::Path(p) => !p.starts_with('.'),
+                Binding::Const(c) => !matches!(c, ConstValue::HostArray),
+                Binding::Decorator(_) | Binding::Bytes(_) | Binding::External(..) => true,
+                _ => false,
+            };
+            if portable && !name.starts_with('_') && !scope.bindings.contains_key(name) {
+                scope.bindings.insert(name.clone(), binding.clone());
+            }
+        }
+        pending.extend(theirs.star_imports.iter().rev().map(|m| (home, m.clone())));
+    }
+    for binding in scope.bindings.values_mut() {
+        if let Binding::Path(path) = binding
+            && let Some(modelled) = reexported_modelled_path(db, file, path)
+        {
+            *path = modelled;
+        }
+    }
+    scope
+}
+
+/// The path of a module kernlint models that a workspace module re-exports (`cuda` after
+/// `from fbpic.utils.cuda import cuda`, where that module does `from numba import cuda`):
+/// `numba.cuda`, so that `cuda.grid` there is the intrinsic.
+fn reexported_modelled_path(db: &dyn Db, file: SourceFile, path: &str) -> Option<String> {
+    if is_modelled_module(path) || path.starts_with('.') && path.trim_start_matches('.').is_empty() {
+        return None;
+    }
+    let mut at = (file, path.to_string());
+    for _ in 0..8 {
+        let (home, name, tail) = (1..at.1.len()).rev().filter(|&i| at.1.as_bytes()[i] == b'.').find_map(|i| {
+            let home = workspace_module(db, at.0, &at.1[..i])?;
+            let rest = &at.1[i + 1..];
+            let (name, tail) = rest.split_once('.').map_or((rest, ""), |(n, t)| (n, t));
+            Some((home, name.to_string(), tail.to_string()))
+        })?;
+        let Binding::Path(target) = written_module_scope(db, home).get(&name)? else { return None };
+        let target = if tail.is_empty() { target.clone() } else { format!("{target}.{tail}") };
+        if is_modelled_module(&target) {
+            return Some(target);
+        }
+        at = (home, target);
+    }
+    None
 }
 
 /// The modules `file` imports names from that may be workspace modules (not numba, numpy

@@ -187,6 +187,9 @@ pub fn split_target(target: &str) -> Result<(PathBuf, String), String> {
         return Err(format!("expected FILE::KERNEL, got `{target}`: did you mean `{path}::{name}`?"));
     }
     let path = std::path::Path::new(target);
+    if is_notebook(path) {
+        return Err(read_python(path).err().unwrap_or_default());
+    }
     let hint = match std::fs::read_to_string(path) {
         Ok(text) => {
             let (db, file) = database_for(path, text);
@@ -216,7 +219,14 @@ fn gpu_function_names(db: &dyn crate::analysis::Db, file: crate::analysis::Sourc
 /// exercise) decorates with `@cuda.jit` but never imports `cuda`, so Python stops at a
 /// `NameError` and Numba compiles nothing.
 pub fn no_gpu_function(db: &dyn crate::analysis::Db, file: crate::analysis::SourceFile) -> String {
-    if file.text(db).contains("@cuda.jit") && crate::analysis::scope::module_scope(db, file).get("cuda").is_none() {
+    let scope = crate::analysis::scope::module_scope(db, file);
+    if file.text(db).contains("@cuda.jit") && scope.get("cuda").is_none() {
+        // `from .common import *` may bind `cuda` in a module kernlint did not find.
+        if let Some(module) = scope.star_imports.iter().find(|m| crate::analysis::scope::workspace_module(db, file, m).is_none()) {
+            return format!(
+                "decorates functions with `@cuda.jit` but binds `cuda` only through `from {module} import *`, a module kernlint cannot find from here: run kernlint from the project's root folder (imports are looked for up to the working directory), or import `cuda` by name"
+            );
+        }
         return "decorates functions with `@cuda.jit` but never imports `cuda`: Python stops with `NameError: name 'cuda' is not defined`; add `from numba import cuda`".into();
     }
     "has no `@cuda.jit` function".into()
@@ -252,8 +262,24 @@ pub fn missing_function(
 /// The file `FILE::NAME` names, read: its path, the function's name and the file's text.
 pub fn read_target(target: &str) -> Result<(PathBuf, String, String), String> {
     let (path, name) = split_target(target)?;
-    let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, &e))?;
+    let text = read_python(&path)?;
     Ok((path, name, text))
+}
+
+fn is_notebook(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ipynb"))
+}
+
+/// The text of the Python file `path`, for the commands that take one (`types`, `compile`,
+/// `run`): a notebook is refused, saying what reads it, rather than read as Python.
+pub fn read_python(path: &std::path::Path) -> Result<String, String> {
+    if is_notebook(path) {
+        return Err(format!(
+            "{}: a Jupyter notebook: this command reads Python files; `kernlint check` and the language server read notebooks, or export its code with `jupyter nbconvert --to script` and name the `.py` file",
+            path.display()
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| io_error(path, &e))
 }
 
 /// The GPU function `name` of `file` (its item's start, and the function), or why there is

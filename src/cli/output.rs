@@ -88,7 +88,7 @@ pub fn text(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
         }
         let mut files = SimpleFiles::new();
         let lines = Lines::new(&report.text);
-        let file_id = files.add(report.display_path(), report.text.as_str());
+        let file_id = files.add(report.display_path(), std::borrow::Cow::Borrowed(report.text.as_str()));
         // Notebooks: show each finding within its cell, numbered as the notebook shows it.
         let mut cell_files = BTreeMap::new();
         for d in &report.diagnostics {
@@ -98,7 +98,7 @@ pub fn text(out: &mut impl Write, reports: &[FileReport]) -> io::Result<()> {
                     let (cell_start, cell_end) = cell_bounds(nb, &report.text, d.range.start());
                     let id = *cell_files
                         .entry(cell)
-                        .or_insert_with(|| files.add(report.label(&start), &report.text[cell_start..cell_end]));
+                        .or_insert_with(|| files.add(report.label(&start), std::borrow::Cow::Owned(nb.shown(cell_start..cell_end))));
                     let s = usize::from(d.range.start()) - cell_start;
                     let e = (usize::from(d.range.end()) - cell_start).min(cell_end - cell_start);
                     (id, s..e.max(s))

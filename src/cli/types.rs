@@ -64,7 +64,7 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
         return Err(format!("--sig types one function: name it, as `{}::KERNEL`", args.target));
     }
     let path = PathBuf::from(&args.target);
-    let text = std::fs::read_to_string(&path).map_err(|e| super::io_error(&path, &e))?;
+    let text = super::read_python(&path)?;
     let (db, file) = super::database_for(&path, text.clone());
     let lines = Lines::new(&text);
     let mut seen = std::collections::HashSet::new();

@@ -97,8 +97,11 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             );
         }
         // A `@cuda.jit` function that returns a value is used as a device function (called
-        // from kernels, where `*args` and defaults work); KL101 reports the return.
-        if function.spec.kind == FunctionKind::Kernel && !returns_value(&def.body) {
+        // from kernels, where `*args` and defaults work); KL101 reports the return. Under a
+        // decorator applied first (`@cuda.jit` over `@expand_varargs`), Numba compiles the
+        // function that decorator returns, whose parameters this `def` does not show.
+        let wrapped_first = function.declared_at.is_some_and(|at| def.decorator_list.iter().any(|d| d.range().start() >= at.end()));
+        if function.spec.kind == FunctionKind::Kernel && !returns_value(&def.body) && !wrapped_first {
             check_kernel_parameters(function, def, called_gpu_functions(ctx.db, ctx.file).contains(&function.name), out);
         }
         scope_checks(&def.body, true, &what, &gpu_defs, out);
