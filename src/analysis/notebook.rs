@@ -32,7 +32,8 @@ struct CodeCell {
 
 /// Code cells' texts joined as one Python text, the way `kernlint check` reads a notebook
 /// and the language server an open one: each line of a cell on a line of its own, IPython
-/// magics (`%time`, `!pip`) behind a `#`, a blank line after each cell.
+/// magics (`%time`, `!pip`, with the lines a trailing `\` continues them onto) and help
+/// lines (`np.array?`) behind a `#`, a blank line after each cell.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JoinedCells {
     pub python: String,
@@ -63,9 +64,13 @@ impl JoinedCells {
         for source in sources {
             let (first_line, start) = (line, TextSize::of(&python));
             let (mut magics, mut magic_lines) = (Vec::new(), Vec::new());
+            // A magic's line ended by `\` goes on in the next line, as IPython reads it.
+            let mut continued = false;
             for text in source.lines() {
                 let trimmed = text.trim_start();
-                if trimmed.starts_with('%') || trimmed.starts_with('!') {
+                let magic = continued || trimmed.starts_with('%') || trimmed.starts_with('!') || is_help(trimmed);
+                continued = magic && text.trim_end().ends_with('\\');
+                if magic {
                     magics.push(TextSize::of(&python));
                     magic_lines.push(line - first_line);
                     python.push('#');
@@ -111,6 +116,18 @@ impl JoinedCells {
     pub fn can_edit(&self, range: TextRange) -> bool {
         self.cells.iter().any(|c| c.can_edit(range))
     }
+}
+
+/// IPython's help syntax, `np.array?`, `?np.array`, `f??`: a name (dotted) with question
+/// marks before or after it, which is no Python statement.
+fn is_help(line: &str) -> bool {
+    let line = line.trim_end();
+    let name = line.trim_start_matches('?').trim_end_matches('?');
+    name.len() < line.len()
+        && name.len() + 2 >= line.len()
+        && !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
 /// The cell holding a zero-based line of the joined text, cells being in order; the blank
