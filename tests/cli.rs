@@ -209,6 +209,58 @@ scale[2, 128](out, x, np.float32(2.0))
 }
 
 #[test]
+fn notebook_help_syntax_and_magics_continued_by_a_backslash_are_not_python() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = |source: &str| serde_json::json!({"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": source.split_inclusive('\n').collect::<Vec<_>>()});
+    std::fs::write(
+        dir.path().join("magics.ipynb"),
+        serde_json::json!({
+            "cells": [code("from numba import cuda\nnp.array?\n?cuda.grid\n"), code("%timeit scale[1, 64](out, \\\n    x, 2.0)\ny = 1\n")],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let out = kernlint(dir.path(), &["check", "magics.ipynb"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
+fn types_compile_and_run_read_a_notebook_as_check_does() {
+    // The code cells joined (a markdown cell between them), positions named by cell.
+    let dir = tempfile::tempdir().unwrap();
+    let code = |source: &str| serde_json::json!({"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": source.split_inclusive('\n').collect::<Vec<_>>()});
+    let notebook = serde_json::json!({
+        "cells": [
+            code("from numba import cuda\nimport numpy as np\n"),
+            {"cell_type": "markdown", "metadata": {}, "source": ["The kernels"]},
+            code("@cuda.jit\ndef scale(out, x, s):\n    i = cuda.grid(1)\n    if i < x.size:\n        out[i] = x[i] * s\n\n@cuda.jit(\"void(float32[:])\")\ndef bad(a):\n    a[0] = a.nope\n"),
+            code("x = np.ones(64, np.float32)\nout = np.zeros_like(x)\nscale[1, 64](out, x, np.float32(2))\n"),
+        ],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    });
+    std::fs::write(dir.path().join("k.ipynb"), notebook.to_string()).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.ipynb::scale"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listing = stdout(&out);
+    assert!(listing.starts_with("scale (array(float32, 1d, C), array(float32, 1d, C), float32) -> none\n  cell 2:\n"), "{listing}");
+    assert!(listing.contains("\n     3  i: int64\n"), "{listing}");
+    let out = kernlint(dir.path(), &["types", "k.ipynb"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stdout(&out).contains("bad: error: k.ipynb:cell 2:9:12: unknown attribute `nope`"), "{}", stdout(&out));
+    let out = kernlint(dir.path(), &["compile", "k.ipynb::scale"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains(".entry"), "{}", stdout(&out));
+    let out = kernlint(dir.path(), &["run", "k.ipynb::scale", "--device", "sim"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("from the launch at k.ipynb:cell 3:3:1"), "{}", stderr(&out));
+    std::fs::write(dir.path().join("broken.ipynb"), "{ not json").unwrap();
+    let out = kernlint(dir.path(), &["types", "broken.ipynb::scale"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("broken.ipynb: not a valid notebook"), "{}", stderr(&out));
+}
+
+#[test]
 fn a_reader_that_stops_reading_is_not_an_internal_error() {
     // `kernlint rule --all | head -1`: the pipe closes before kernlint has written.
     let mut child = Command::new(env!("CARGO_BIN_EXE_kernlint"))
@@ -320,10 +372,8 @@ def saxpy(out, a, x, y):\n    i = cuda.grid(1)\n    if i < out.size:\n        ou
         ([&run[..], &["--grid", "1", "--block", "32", "zeros:float32[100]", "2.5", "junk.npy", "y.npy"]].concat(), "argument `x`: junk.npy: not an .npy file"),
         ([&run[..], &["--grid", "1", "--block", "32", "--out", "k.py/sub"], &args[..]].concat(), "--out k.py/sub: "),
         (vec!["check", "--config", "nope.toml"], "kernlint: error: nope.toml: no such file or directory"),
-        // A notebook is not read as Python (its JSON holds `@cuda.jit` but no import).
-        (vec!["types", "lesson.ipynb"], "lesson.ipynb: a Jupyter notebook: this command reads Python files; `kernlint check`"),
-        (vec!["compile", "lesson.ipynb::k"], "lesson.ipynb: a Jupyter notebook: this command reads Python files"),
-        (vec!["compile", "lesson.ipynb"], "lesson.ipynb: a Jupyter notebook: this command reads Python files"),
+        // A notebook's functions are read from its code cells, not its JSON.
+        (vec!["compile", "lesson.ipynb"], "expected FILE::KERNEL, got `lesson.ipynb`: name a function of the file, e.g. `lesson.ipynb::k`"),
     ];
     for (argv, expected) in cases {
         let out = kernlint(dir.path(), &argv);

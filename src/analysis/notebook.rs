@@ -32,9 +32,10 @@ struct CodeCell {
 
 /// Code cells' texts joined as one Python text, the way `kernlint check` reads a notebook
 /// and the language server an open one: each line of a cell on a line of its own, IPython
-/// magics (`%matplotlib inline`, `!pip`) behind a `#`, a blank line after each cell. A
-/// timed statement (`%timeit k[g, b](x)`, `%time y = f(x)`) runs the statement, so it stays
-/// code: its magic becomes `if 1:` padded to one column more than the magic it replaces.
+/// magics (`%matplotlib inline`, `!pip`, with the lines a trailing `\` continues them onto)
+/// and help lines (`np.array?`) behind a `#`, a blank line after each cell. A timed statement
+/// (`%timeit k[g, b](x)`, `%time y = f(x)`) runs the statement, so it stays code: its magic
+/// becomes `if 1:` padded to one column more than the magic it replaces.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JoinedCells {
     pub python: String,
@@ -68,13 +69,19 @@ impl JoinedCells {
         for source in sources {
             let (first_line, start) = (line, TextSize::of(&python));
             let (mut magics, mut magic_lines, mut timed) = (Vec::new(), Vec::new(), Vec::new());
+            // A magic's line ended by `\` goes on in the next line, as IPython reads it.
+            let mut continued = false;
             for text in source.lines() {
                 let trimmed = text.trim_start();
                 let mut text = text;
-                if trimmed.starts_with('%') || trimmed.starts_with('!') {
+                let continuation = continued;
+                let magic = continued || trimmed.starts_with('%') || trimmed.starts_with('!') || is_help(trimmed);
+                continued = magic && text.trim_end().ends_with('\\');
+                if magic {
                     magics.push(TextSize::of(&python));
                     magic_lines.push(line - first_line);
-                    match timed_statement(text) {
+                    // A timed statement spread over `\` lines stays a comment.
+                    match timed_statement(text).filter(|_| !continuation && !continued) {
                         Some(at) => {
                             python.push_str(&format!("{:<width$}", "if 1:", width = at + 1));
                             timed.push(Some(text[..at].to_string()));
@@ -139,6 +146,18 @@ fn timed_statement(text: &str) -> Option<usize> {
     let first_word = statement.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
     let compound = matches!(first_word, "for" | "while" | "if" | "with" | "def" | "class" | "try" | "async" | "match");
     (statement.len() < rest.len() && !statement.is_empty() && !statement.starts_with('-') && !compound && at >= 4).then_some(at)
+}
+
+/// IPython's help syntax, `np.array?`, `?np.array`, `f??`: a name (dotted) with question
+/// marks before or after it, which is no Python statement.
+fn is_help(line: &str) -> bool {
+    let line = line.trim_end();
+    let name = line.trim_start_matches('?').trim_end_matches('?');
+    name.len() < line.len()
+        && name.len() + 2 >= line.len()
+        && !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
 /// The cell holding a zero-based line of the joined text, cells being in order; the blank

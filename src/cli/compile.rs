@@ -8,7 +8,6 @@ use clap::ValueEnum;
 use crate::analysis::ir::lower_function;
 use crate::analysis::kernels::FunctionKind;
 use crate::analysis::signature::parse_signature_str;
-use crate::analysis::syntax::Lines;
 
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -51,8 +50,8 @@ pub struct CompileArgs {
 }
 
 pub fn run(args: &CompileArgs) -> Result<u8, String> {
-    let (path, name, text) = super::read_target(&args.target)?;
-    let name = name.as_str();
+    let (source, name) = super::read_target(&args.target)?;
+    let (path, text, name) = (&source.path, &source.text, name.as_str());
     let arch = match &args.arch {
         Some(arch) => {
             crate::compile::ptx::check_arch(arch)?;
@@ -67,8 +66,8 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         warm_up(&arch);
     }
     let start = std::time::Instant::now();
-    let (db, file) = super::database_for(&path, text.clone());
-    let (item_start, function) = super::find_function(&db, file, &path, name)?;
+    let (db, file) = super::database_for(path, text.clone());
+    let (item_start, function) = super::find_function(&db, file, path, name)?;
     let signature = match super::signature_or_default(&db, file, function, args.sig.as_deref()) {
         // As `kernlint types` types it: for what its first typed caller passes.
         Err(_) if args.sig.is_none() && function.spec.signatures.is_empty() && function.spec.kind == FunctionKind::DeviceFunction => {
@@ -80,11 +79,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         found => found?,
     };
     let locate = |range: Option<ruff_text_size::TextRange>, message: &str| match range {
-        Some(r) => {
-            let lines = Lines::new(&text);
-            let p = lines.position(&text, r.start(), ruff_source_file::PositionEncoding::Utf32);
-            format!("{}:{}:{}: {}", path.display(), p.line + 1, p.column + 1, message)
-        }
+        Some(r) => format!("{}: {}", source.location(r.start()), message),
         None => format!("{}: {}", path.display(), message),
     };
     if args.emit == Emit::Ptx {
@@ -111,11 +106,8 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         return Ok(0);
     }
     let is_kernel = !function.spec.kind.returns_values();
-    let ir = lower_function(&db, file, function.def_range + item_start, &signature.args, is_kernel).map_err(|e| {
-        let lines = Lines::new(&text);
-        let p = lines.position(&text, e.range.start(), ruff_source_file::PositionEncoding::Utf32);
-        format!("{}:{}:{}: {}", path.display(), p.line + 1, p.column + 1, e.message)
-    })?;
+    let ir = lower_function(&db, file, function.def_range + item_start, &signature.args, is_kernel)
+        .map_err(|e| format!("{}: {}", source.location(e.range.start()), e.message))?;
     let out = ir.to_string();
     match &args.output {
         Some(o) => std::fs::write(o, out).map_err(|e| format!("-o {}", super::io_error(o, &e)))?,

@@ -187,12 +187,9 @@ pub fn split_target(target: &str) -> Result<(PathBuf, String), String> {
         return Err(format!("expected FILE::KERNEL, got `{target}`: did you mean `{path}::{name}`?"));
     }
     let path = std::path::Path::new(target);
-    if is_notebook(path) {
-        return Err(read_python(path).err().unwrap_or_default());
-    }
-    let hint = match std::fs::read_to_string(path) {
-        Ok(text) => {
-            let (db, file) = database_for(path, text);
+    let hint = match Source::read(path) {
+        Ok(source) => {
+            let (db, file) = database_for(path, source.text);
             let names = gpu_function_names(&db, file);
             match names.first() {
                 Some(first) => format!(": name a function of the file, e.g. `{target}::{first}` ({})", listing(&names)),
@@ -259,27 +256,53 @@ pub fn missing_function(
     format!("{}: no kernel or device function named `{name}`{closest} ({})", path.display(), listing(&names))
 }
 
-/// The file `FILE::NAME` names, read: its path, the function's name and the file's text.
-pub fn read_target(target: &str) -> Result<(PathBuf, String, String), String> {
+/// The file `FILE::NAME` names, read, and the function's name.
+pub fn read_target(target: &str) -> Result<(Source, String), String> {
     let (path, name) = split_target(target)?;
-    let text = read_python(&path)?;
-    Ok((path, name, text))
+    Ok((Source::read(&path)?, name))
 }
 
-fn is_notebook(path: &std::path::Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ipynb"))
+/// A file as kernlint analyses it: its Python text (a notebook's code cells joined, as `check`
+/// reads them) and, for a notebook, its cells, to name positions as `check` does.
+pub struct Source {
+    pub path: PathBuf,
+    pub text: String,
+    notebook: Option<crate::analysis::notebook::Notebook>,
+    lines: crate::analysis::syntax::Lines,
 }
 
-/// The text of the Python file `path`, for the commands that take one (`types`, `compile`,
-/// `run`): a notebook is refused, saying what reads it, rather than read as Python.
-pub fn read_python(path: &std::path::Path) -> Result<String, String> {
-    if is_notebook(path) {
-        return Err(format!(
-            "{}: a Jupyter notebook: this command reads Python files; `kernlint check` and the language server read notebooks, or export its code with `jupyter nbconvert --to script` and name the `.py` file",
-            path.display()
-        ));
+impl Source {
+    pub fn read(path: &std::path::Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| io_error(path, &e))?;
+        let notebook = match path.extension().is_some_and(|e| e == "ipynb") {
+            true => Some(crate::analysis::notebook::Notebook::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?),
+            false => None,
+        };
+        let text = notebook.as_ref().map_or(text, |nb| nb.python.clone());
+        let lines = crate::analysis::syntax::Lines::new(&text);
+        Ok(Self { path: path.to_path_buf(), text, notebook, lines })
     }
-    std::fs::read_to_string(path).map_err(|e| io_error(path, &e))
+
+    /// The code cell (1-based, `None` outside notebooks) and the 1-based line and column of
+    /// `offset`, the line counted within the cell.
+    pub fn position(&self, offset: ruff_text_size::TextSize) -> (Option<u32>, u32, u32) {
+        let p = self.lines.position(&self.text, offset, ruff_source_file::PositionEncoding::Utf32);
+        match &self.notebook {
+            Some(nb) => {
+                let at = nb.cell_line(p.line);
+                (Some(at.cell), at.line + 1, p.column + 1)
+            }
+            None => (None, p.line + 1, p.column + 1),
+        }
+    }
+
+    /// `path:line:column` of `offset`; `path:cell N:line:column` in a notebook.
+    pub fn location(&self, offset: ruff_text_size::TextSize) -> String {
+        match self.position(offset) {
+            (Some(cell), line, column) => format!("{}:cell {cell}:{line}:{column}", self.path.display()),
+            (None, line, column) => format!("{}:{line}:{column}", self.path.display()),
+        }
+    }
 }
 
 /// The GPU function `name` of `file` (its item's start, and the function), or why there is

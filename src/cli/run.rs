@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 
-use crate::analysis::syntax::Lines;
 
 use crate::compile::{CompileOptions, compile_ptx};
 use crate::launch::npy::NpyArray;
@@ -153,15 +152,11 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             }
         },
     };
-    let (path, name, text) = super::read_target(&args.target)?;
-    let name = name.as_str();
-    let (db, file) = super::database_for(&path, text.clone());
-    let lines = Lines::new(&text);
-    let locate = |range: ruff_text_size::TextRange| {
-        let p = lines.position(&text, range.start(), ruff_source_file::PositionEncoding::Utf32);
-        format!("{}:{}:{}", path.display(), p.line + 1, p.column + 1)
-    };
-    let (_, function) = super::find_function(&db, file, &path, name)?;
+    let (source, name) = super::read_target(&args.target)?;
+    let (path, text, name) = (&source.path, &source.text, name.as_str());
+    let (db, file) = super::database_for(path, text.clone());
+    let locate = |range: ruff_text_size::TextRange| source.location(range.start());
+    let (_, function) = super::find_function(&db, file, path, name)?;
     // With no signature in the file, a kernel is typed from the arguments given, as Numba
     // types a call.
     let signature = match super::signature_or_default(&db, file, function, args.sig.as_deref()) {

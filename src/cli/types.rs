@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::Format;
-use crate::analysis::syntax::Lines;
 use crate::analysis::typing::{FunctionTypes, TypingRequest, explained, function_types};
 
 #[derive(clap::Args)]
@@ -33,15 +32,14 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     if !args.target.contains("::") && std::path::Path::new(&args.target).is_file() {
         return run_file(args);
     }
-    let (path, name, text) = super::read_target(&args.target)?;
-    let name = name.as_str();
-    let (db, file) = super::database_for(&path, text.clone());
-    let (start, function) = super::find_function(&db, file, &path, name)?;
+    let (source, name) = super::read_target(&args.target)?;
+    let (path, name) = (&source.path, name.as_str());
+    let (db, file) = super::database_for(path, source.text.clone());
+    let (start, function) = super::find_function(&db, file, path, name)?;
     // A signature from the command line is the flag's error, not the file's.
     if let Some(sig) = &args.sig {
         crate::analysis::signature::parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message))?;
     }
-    let lines = Lines::new(&text);
     let request = match &args.sig {
         Some(sig) => TypingRequest::new(&db, name.to_string(), Some(sig.clone())),
         None => crate::analysis::host_types::default_typing_request(&db, file, function)
@@ -49,10 +47,10 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     };
     let types = function_types(&db, file, request)
         .as_ref()
-        .map_err(|e| format!("{}: {}", location(&path, &text, &lines, e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref())))?;
+        .map_err(|e| format!("{}: {}", source.location(e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref())))?;
     match args.format {
         Format::Json => println!("{}", json(types)),
-        _ => print_text(types, &text, &lines, start),
+        _ => print_text(types, &source, start),
     }
     Ok(0)
 }
@@ -63,10 +61,9 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
     if args.sig.is_some() {
         return Err(format!("--sig types one function: name it, as `{}::KERNEL`", args.target));
     }
-    let path = PathBuf::from(&args.target);
-    let text = super::read_python(&path)?;
-    let (db, file) = super::database_for(&path, text.clone());
-    let lines = Lines::new(&text);
+    let source = super::Source::read(std::path::Path::new(&args.target))?;
+    let path = &source.path;
+    let (db, file) = super::database_for(path, source.text.clone());
     let mut seen = std::collections::HashSet::new();
     let all_functions = crate::analysis::kernels::file_gpu_functions(&db, file);
     let functions: Vec<_> = all_functions
@@ -87,11 +84,11 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
         match outcome.as_ref().map(|r| r.as_ref()) {
             Ok(Ok(types)) => match args.format {
                 Format::Json => rows.push(json(types)),
-                _ => print_text(types, &text, &lines, item.start),
+                _ => print_text(types, &source, item.start),
             },
             Ok(Err(e)) => {
                 failed = true;
-                let message = format!("{}: {}", location(&path, &text, &lines, e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref()));
+                let message = format!("{}: {}", source.location(e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref()));
                 match args.format {
                     Format::Json => rows.push(serde_json::json!({"kernel": function.qualname, "error": message})),
                     _ => println!("{}: error: {message}", function.qualname),
@@ -109,27 +106,28 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
     Ok(u8::from(failed))
 }
 
-/// `path:line:column` of `offset` in `text`, 1-based.
-fn location(path: &std::path::Path, text: &str, lines: &Lines, offset: ruff_text_size::TextSize) -> String {
-    let p = lines.position(text, offset, ruff_source_file::PositionEncoding::Utf32);
-    format!("{}:{}:{}", path.display(), p.line as usize + 1, p.column as usize + 1)
-}
-
-/// The text listing: the signature, then each variable at the line it is first bound.
-fn print_text(types: &FunctionTypes, text: &str, lines: &Lines, start: ruff_text_size::TextSize) {
+/// The text listing: the signature, then each variable at the line it is first bound (in a
+/// notebook, under the code cell that holds the line, numbered within it).
+fn print_text(types: &FunctionTypes, source: &super::Source, start: ruff_text_size::TextSize) {
     println!("{} {}", types.name, types.signature);
-    let mut rows: Vec<(usize, &String, String)> = types
+    let mut rows: Vec<((Option<u32>, u32), &String, String)> = types
         .typemap
         .iter()
         .map(|(var, tys)| {
-            let line = types.first_binding.get(var).map_or(0, |r| {
-                lines.position(text, r.start() + start, ruff_source_file::PositionEncoding::Utf32).line as usize + 1
+            let at = types.first_binding.get(var).map_or((None, 0), |r| {
+                let (cell, line, _) = source.position(r.start() + start);
+                (cell, line)
             });
-            (line, var, tys.iter().cloned().collect::<Vec<_>>().join(" | "))
+            (at, var, tys.iter().cloned().collect::<Vec<_>>().join(" | "))
         })
         .collect();
     rows.sort();
-    for (line, var, tys) in rows {
+    let mut shown_cell = None;
+    for ((cell, line), var, tys) in rows {
+        if let Some(cell) = cell.filter(|&c| shown_cell != Some(c)) {
+            println!("  cell {cell}:");
+            shown_cell = Some(cell);
+        }
         println!("  {line:>4}  {var}: {tys}");
     }
     println!("  return: {}", types.ret);

@@ -4,7 +4,9 @@
 //! Finds host code that calls a `@cuda.jit` kernel like an ordinary function, `kern(x)`,
 //! instead of launching it with a grid and block size. CUDA ufuncs (`@vectorize`),
 //! generalized ufuncs (`@guvectorize`) and `@cuda.reduce` reductions are meant to be called
-//! plainly and are not reported.
+//! plainly and are not reported, nor is a module-level call made before the kernel's `def`
+//! where an earlier plain `def` of the same name is in effect (a notebook's CPU version, run
+//! before the cell that redefines it as a kernel).
 //!
 //! ## Why is this bad?
 //! A kernel needs to know how many threads to start. Called without a configuration, Numba
@@ -48,13 +50,16 @@
 //! double.forall(x.size)(out, x)
 //! ```
 
-use crate::analysis::kernels::FunctionKind;
-use crate::analysis::launches::CallForm;
+use ruff_python_ast::Stmt;
+
+use crate::analysis::items::{item_statements, module_items};
+use crate::analysis::kernels::{FunctionKind, item_gpu_functions};
+use crate::analysis::launches::{CallForm, HostCall};
 use crate::lint::{Diagnostic, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     for call in ctx.host_calls {
-        if call.kind != FunctionKind::Kernel || call.form != CallForm::Plain {
+        if call.kind != FunctionKind::Kernel || call.form != CallForm::Plain || reaches_host_def(ctx, call) {
             continue;
         }
         let args = args_text(ctx.text, call);
@@ -72,6 +77,26 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             )),
         );
     }
+}
+
+/// A module-level call made where the module's last `def` of the name is a plain Python
+/// function: a notebook or script that runs a CPU version, then defines the kernel under the
+/// same name (`create_fractal(...)` timed on the host before `@cuda.jit def create_fractal`).
+/// The call runs the function defined at that point, not the later kernel.
+fn reaches_host_def(ctx: &ItemContext, call: &HostCall) -> bool {
+    if call.scope.is_some() {
+        return false; // a function body runs later, when the module's defs are all made
+    }
+    // `Some(true)` for a module-level `def` of the name that is a GPU function.
+    let def_of_name = |item: &crate::analysis::items::Item| -> Option<bool> {
+        let [Stmt::FunctionDef(def)] = item_statements(ctx.db, item.text) else { return None };
+        (def.name.as_str() == call.callee)
+            .then(|| item_gpu_functions(ctx.db, ctx.file, item.text).iter().any(|f| f.qualname == call.callee))
+    };
+    let items = module_items(ctx.db, ctx.file);
+    let mut places = items.iter().enumerate().filter(|(_, item)| item.text == ctx.item).peekable();
+    places.peek().is_some()
+        && places.all(|(at, _)| items[..at].iter().rev().find_map(def_of_name) == Some(false))
 }
 
 /// The source text between the call's parentheses, shortened for a note.

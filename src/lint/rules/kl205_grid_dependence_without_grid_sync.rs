@@ -19,7 +19,9 @@
 //! `tid % (2 * s) == 0` adds in an interleaved tree reduction); gathers through data whose
 //! index depends on the thread's own block (`a[idx[i]]`); a thread's own row of a flattened
 //! matrix (`a[i * (d + 1) + j]` for `j in range(d)` and `a[i * (d + 1) + d]`, `i` the global
-//! index: offsets proven in `[0, d + 1)` from constants and loop ranges); monotone relaxations (`if v <
+//! index: offsets proven in `[0, d + 1)` from constants and loop ranges); a thread's slots of
+//! a grid-strided scratch array (`buf[k * cuda.gridsize(1) + cuda.grid(1)]` for any `k`, which
+//! are the thread's global index modulo the grid's thread count); monotone relaxations (`if v <
 //! d[i, j]: d[i, j] = v`, as in Floyd-Warshall or Bellman-Ford, which tolerate stale reads
 //! by design); another plane of a flattened array (`f[nx * sx + j * sy + k * sz]` written
 //! from `f[0 * sx + j * sy + k * sz]`, `j` and `k` from the thread's indices and the strides
@@ -347,7 +349,7 @@ fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, facts: &Function
     if w.index.len() != r.index.len() || w.index.is_empty() {
         return false;
     }
-    if rows_of_threads(w, r, blocks, facts) {
+    if rows_of_threads(w, r, blocks, facts) || grid_strided_slots(w, r, blocks) {
         return false;
     }
     let (w_pinned, r_pinned) = (block_pinned(w, blocks), block_pinned(r, blocks));
@@ -483,6 +485,23 @@ fn rows_of_threads(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, facts: &Func
         let (Some((ws, wo)), Some((rs, ro))) = (wv.poly.as_ref().and_then(split), rv.poly.as_ref().and_then(split)) else { return false };
         ws == rs && within(&wo, &ws) && within(&ro, &rs)
     })
+}
+
+/// A component of both indices is `g + T * m`, with `g` the thread's global index and `T` the
+/// grid's thread count (`cuda.gridsize(1)`, `cuda.gridDim.x * cuda.blockDim.x`): a thread's
+/// slots of a grid-strided scratch array (`buf[k * stride + offset]` for each `k`, `offset`
+/// its global index). Such a slot is `g` modulo `T`, so no other thread touches it.
+fn grid_strided_slots(w: &Access, r: &Access, blocks: &BTreeSet<Atom>) -> bool {
+    let [Atom::Bid(axis)] = blocks.iter().collect::<Vec<_>>()[..] else { return false };
+    let Some(global) = Poly::atom(Atom::Bid(*axis)).mul(&Poly::atom(Atom::Bdim(*axis))).and_then(|b| b.add(&Poly::atom(Atom::Tid(*axis)))) else {
+        return false;
+    };
+    let strided = |p: &Poly| {
+        p.sub(&global).is_some_and(|rest| {
+            rest.0.keys().all(|m| m.contains(&Atom::Gdim(*axis)) && m.contains(&Atom::Bdim(*axis)))
+        })
+    };
+    w.index.iter().zip(&r.index).any(|(wv, rv)| wv.poly.as_ref().is_some_and(strided) && rv.poly.as_ref().is_some_and(strided))
 }
 
 /// A flattened index `Nj * j + Nk * k + base` (every thread-varying term a multiple of a

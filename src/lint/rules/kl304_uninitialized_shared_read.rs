@@ -573,8 +573,10 @@ impl<'c, 'x> Walk<'c, 'x> {
             Expr::Subscript(s) => {
                 if let Some(name) = self.array_name(&s.value) {
                     self.expr(&s.slice);
-                    if matches!(&*s.slice, Expr::Slice(_)) {
-                        // A view: whatever it is used for, treat it as a possible write.
+                    let is_view = |e: &Expr| matches!(e, Expr::Slice(_));
+                    if is_view(&s.slice) || matches!(&*s.slice, Expr::Tuple(t) if t.elts.iter().any(is_view)) {
+                        // A view (`s[2:]`, a row `s[i, :]`): whatever it is used for, treat
+                        // it as a possible write.
                         self.write(name);
                     } else {
                         self.read(name, s.range(), Some(&s.slice));
