@@ -1095,3 +1095,16 @@ def make_rendered(f):
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("a: array(float64, 1d, C)"), "{}", stdout(&out));
 }
+
+/// A global kernlint cannot see in a module with a star import it could not follow: the
+/// message names the import and says how to have the name found.
+#[test]
+fn an_unknown_global_after_an_unfollowed_star_import_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "from numba import cuda\nfrom mypkg.consts import *\n\n@cuda.jit\ndef k(out):\n    out[0] = SCALE\n";
+    std::fs::write(dir.path().join("k.py"), source).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.py::k", "--sig", "void(float64[:])"]);
+    let err = stderr(&out);
+    assert!(err.contains("k.py:6:14: untyped global name `SCALE`: it may come from `from mypkg.consts import *`"), "{err}");
+    assert!(err.contains("(`from mypkg.consts import SCALE`)"), "{err}");
+}

@@ -609,14 +609,17 @@ fn what_numba_compiles_is_no_rejection() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// A `match` statement, which Numba compiles and kernlint does not model yet: not a Numba
-/// error, and the message names the statement and says how to write it instead.
+/// A `match` statement on a number types as the `if`/`elif` chain it runs as; a sequence
+/// pattern is Numba's `UnsupportedBytecodeError` (MATCH_SEQUENCE), reported at the pattern.
 #[test]
-fn match_statement_is_named_as_unmodeled() {
+fn match_statement_types_and_a_sequence_pattern_is_numbas_error() {
     let body = "@cuda.jit\ndef k(o):\n    match o[0]:\n        case 1:\n            o[1] = 10\n";
     let db = RootDatabase::default();
     let file = SourceFile::new(&db, "k.py".into(), format!("{HEADER}{body}"));
-    let e = type_function(&db, file, "k", Some("void(int64[::1])")).expect_err("kernlint does not model `match`");
-    assert_eq!(e.kind, ErrorKind::Unmodeled, "{}", e.message);
-    assert!(e.message.contains("`match`") && e.message.contains("`if`/`elif`"), "{}", e.message);
+    type_function(&db, file, "k", Some("void(int64[::1])")).unwrap_or_else(|e| panic!("{}", e.message));
+    let body = "@cuda.jit\ndef k(o):\n    match o[0]:\n        case (1, 2):\n            o[1] = 10\n";
+    let file = SourceFile::new(&db, "k2.py".into(), format!("{HEADER}{body}"));
+    let e = type_function(&db, file, "k", Some("void(int64[::1])")).expect_err("Numba rejects a sequence pattern");
+    assert_eq!(e.kind, ErrorKind::Numba, "{}", e.message);
+    assert!(e.message.contains("MATCH_SEQUENCE"), "{}", e.message);
 }

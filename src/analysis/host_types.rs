@@ -568,7 +568,7 @@ fn kernel_argument(value: HostTy) -> Option<Type> {
         match t {
             Type::Array { .. } | Type::Scalar(_) | Type::Enum { .. } | Type::Record(_) => true,
             Type::UniTuple(elem, n) => *n > 0 && passable(elem),
-            Type::Tuple(elems) => !elems.is_empty() && elems.iter().all(passable),
+            Type::Tuple(elems) | Type::NamedTuple { items: elems, .. } => !elems.is_empty() && elems.iter().all(passable),
             _ => false,
         }
     }
@@ -1789,6 +1789,30 @@ impl<'a> Evaluator<'_, 'a> {
         };
         // The argument at `pos`, or the keyword `name`.
         let arg = |pos: usize, name: &str| args.get(pos).or_else(|| kw(name));
+        // `Params(1.0, 2.0)`: `typeof` types a named tuple by its members.
+        if let Expr::Name(n) = &*call.func
+            && !self.local.is_some_and(|l| l.names.contains_key(n.id.as_str()))
+            && let Some(super::scope::Binding::NamedTupleClass(class)) = super::resolve::NameLookup::binding(self.scope, n.id.as_str())
+        {
+            let keywords: Vec<&str> = call.arguments.keywords.iter().filter_map(|k| k.arg.as_ref().map(|a| a.as_str())).collect();
+            let items = class
+                .bind_arguments(args.len(), &keywords)
+                .ok()?
+                .into_iter()
+                .map(|b| {
+                    let e = match b {
+                        super::scope::FieldArgument::Positional(i) => &args[i],
+                        super::scope::FieldArgument::Keyword(k) => kw(k)?,
+                    };
+                    match self.eval(e, depth + 1)? {
+                        HostTy::Value(v) => Some(v),
+                        HostTy::Shape(n) => Some(Type::UniTuple(Box::new(Type::Scalar(Scalar::I64)), n)),
+                        _ => None,
+                    }
+                })
+                .collect::<Option<Vec<_>>>()?;
+            return Some(HostTy::Value(class.instance_type(items)));
+        }
         let order = |pos: usize| -> Option<Layout> {
             match arg(pos, "order") {
                 None => Some(Layout::C),

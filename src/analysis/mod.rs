@@ -19,6 +19,7 @@ pub mod host_eval;
 pub mod launch_extents;
 pub mod launches;
 pub mod libdevice;
+pub mod match_stmt;
 pub mod notebook;
 pub mod resolve;
 pub mod scope;

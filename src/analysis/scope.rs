@@ -60,6 +60,11 @@ pub enum Binding {
     Definition,
     /// A class deriving from `Enum` or `IntEnum` (`enum.Enum`, ...).
     Enum(EnumClass),
+    /// A `collections.namedtuple(...)` or `typing.NamedTuple` class.
+    NamedTupleClass(NamedTupleClass),
+    /// An instance of a named tuple class made at import from constants
+    /// (`P = Params(1.0, 2.0)`): the class and the members in field order.
+    NamedTupleValue(NamedTupleClass, Vec<ConstValue>),
     /// `cuda.declare_device("name", "int32(int32)")`: a device function linked in from
     /// CUDA C/C++ or PTX, known by its declared signature.
     External(String, Signature),
@@ -115,6 +120,89 @@ impl EnumClass {
     pub fn member_type(&self) -> super::types::Type {
         super::types::Type::Enum { class: self.name.clone(), int: self.int, value: self.value_type() }
     }
+}
+
+/// A named tuple class: its own name, which Numba prints in its types (`Params(float64 x
+/// 2)`), and its fields in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedTupleClass {
+    pub name: String,
+    pub fields: Vec<String>,
+}
+
+impl NamedTupleClass {
+    /// The type of an instance with members of these types.
+    pub fn instance_type(&self, items: Vec<super::types::Type>) -> super::types::Type {
+        super::types::Type::NamedTuple { class: self.name.clone(), fields: self.fields.clone(), items }
+    }
+
+    /// The arguments of a call of the class bound to its fields: for each field, the index
+    /// of the positional argument or the name of the keyword that gives it. An error says
+    /// what is wrong as Python's `TypeError` does.
+    pub fn bind_arguments<'a>(&self, positional: usize, keywords: &[&'a str]) -> Result<Vec<FieldArgument<'a>>, String> {
+        let name = &self.name;
+        if positional > self.fields.len() {
+            return Err(format!("`{name}` takes {} arguments, {positional} given", self.fields.len()));
+        }
+        if let Some(k) = keywords.iter().find(|k| !self.fields.iter().any(|f| f == *k)) {
+            return Err(format!("`{name}` has no field `{k}`"));
+        }
+        self.fields
+            .iter()
+            .enumerate()
+            .map(|(i, field)| {
+                let keyword = keywords.iter().find(|k| **k == field).copied();
+                match (i < positional, keyword) {
+                    (true, Some(_)) => Err(format!("`{name}` got two values for the field `{field}`")),
+                    (true, None) => Ok(FieldArgument::Positional(i)),
+                    (false, Some(k)) => Ok(FieldArgument::Keyword(k)),
+                    (false, None) => Err(format!("`{name}` is missing the field `{field}`")),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Where the value of a named tuple's field comes from in a call of its class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldArgument<'a> {
+    Positional(usize),
+    Keyword(&'a str),
+}
+
+/// `namedtuple("Params", ["x", "y"])` (also `"x y"`, `"x, y"`, a tuple of names): the class
+/// it makes. `None` for any other call, or fields kernlint cannot read (a `rename=` or
+/// `defaults=` keyword, names that are not constants).
+fn namedtuple_call(value: &Expr, lookup: &dyn NameLookup) -> Option<NamedTupleClass> {
+    let Expr::Call(call) = value else { return None };
+    if qualified_path(&call.func, lookup)? != "collections.namedtuple" || !call.arguments.keywords.is_empty() {
+        return None;
+    }
+    let [name, fields] = call.arguments.args.as_ref() else { return None };
+    let ConstValue::Str(name) = const_eval(name, lookup)? else { return None };
+    let fields = match fields {
+        Expr::List(list) => list.elts.iter().map(|e| const_eval(e, lookup)).collect::<Option<Vec<_>>>().map(ConstValue::Tuple),
+        other => const_eval(other, lookup),
+    };
+    let fields: Vec<String> = match fields? {
+        ConstValue::Str(s) => s.replace(',', " ").split_whitespace().map(str::to_string).collect(),
+        ConstValue::Tuple(items) => items.into_iter().map(|i| if let ConstValue::Str(s) = i { Some(s) } else { None }).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    Some(NamedTupleClass { name, fields })
+}
+
+/// The fields of a `class C(NamedTuple)` body: its annotated names, in order.
+fn named_tuple_fields(body: &[Stmt]) -> Vec<String> {
+    body.iter()
+        .filter_map(|s| match s {
+            Stmt::AnnAssign(a) => match &*a.target {
+                Expr::Name(n) => Some(n.id.to_string()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -249,7 +337,11 @@ impl ModuleScope {
                     Expr::Attribute(a) => Some(a.attr.as_str()),
                     _ => None,
                 }.filter(|n| matches!(*n, "Enum" | "IntEnum" | "IntFlag" | "Flag")));
+                let named_tuple = def.bases().iter().any(|b| {
+                    qualified_path(b, &Layered { inner: self, outer: None }).is_some_and(|p| p == "typing.NamedTuple")
+                });
                 let binding = match base {
+                    _ if named_tuple => Binding::NamedTupleClass(NamedTupleClass { name: def.name.to_string(), fields: named_tuple_fields(&def.body) }),
                     Some(base) => {
                         let members = matches!(base, "Enum" | "IntEnum").then(|| enum_members(&def.body, base == "IntEnum", self)).flatten();
                         Binding::Enum(EnumClass { name: def.name.to_string(), int: base == "IntEnum", members })
@@ -284,6 +376,29 @@ impl ModuleScope {
         }
         if let Some(path) = qualified_path(value, &lookup) {
             return Binding::Path(path);
+        }
+        if let Some(class) = namedtuple_call(value, &lookup) {
+            return Binding::NamedTupleClass(class);
+        }
+        // `P = Params(1.0, 2.0)` with constant members.
+        if let Expr::Call(call) = value
+            && let Expr::Name(n) = &*call.func
+            && let Some(Binding::NamedTupleClass(class)) = lookup.binding(n.id.as_str())
+        {
+            let keywords: Vec<&str> = call.arguments.keywords.iter().filter_map(|k| k.arg.as_ref().map(|a| a.as_str())).collect();
+            let class = class.clone();
+            if keywords.len() == call.arguments.keywords.len()
+                && let Ok(bound) = class.bind_arguments(call.arguments.args.len(), &keywords)
+                && let Some(items) = bound
+                    .iter()
+                    .map(|b| match b {
+                        FieldArgument::Positional(i) => const_eval(&call.arguments.args[*i], &lookup),
+                        FieldArgument::Keyword(k) => call.arguments.keywords.iter().find(|kw| kw.arg.as_ref().is_some_and(|a| a.as_str() == *k)).and_then(|kw| const_eval(&kw.value, &lookup)),
+                    })
+                    .collect::<Option<Vec<_>>>()
+            {
+                return Binding::NamedTupleValue(class, items);
+            }
         }
         if let Some((name, sig)) = declared_device(value, &lookup) {
             return Binding::External(name, sig);

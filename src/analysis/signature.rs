@@ -100,6 +100,10 @@ pub fn type_text(ty: &Type) -> Option<String> {
         Type::Record(r) => r.to_string(),
         // As Numba prints it, which kernlint reads back (see `replace_records`).
         Type::Enum { .. } => ty.to_string(),
+        // kernlint's own spelling (see `replace_records`): Numba's signatures have none.
+        Type::NamedTuple { class, fields, items } => {
+            format!("NamedTuple({class};{};{})", fields.join(","), items.iter().map(type_text).collect::<Option<Vec<_>>>()?.join(", "))
+        }
         Type::IntLiteral(_)
         | Type::BoolLiteral(_)
         | Type::StrLiteral(_)
@@ -141,6 +145,34 @@ const RECORD_PLACEHOLDER: &str = "Record_";
 fn replace_records(src: &str) -> Result<(String, Vec<Type>), SignatureError> {
     let mut text = src.to_string();
     let mut records = Vec::new();
+    // A named tuple, as kernlint writes a launch's signature (Numba's signatures have no
+    // spelling for one): `NamedTuple(Params;x,y;float64, float64)`. First, as its members
+    // may hold records.
+    let mut from = 0;
+    while let Some(found) = text[from..].find("NamedTuple(") {
+        let start = from + found;
+        from = start + 1;
+        if text[..start].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let open = start + "NamedTuple".len();
+        let Some(end) = closing_paren(&text, open) else {
+            return Err(text_error(start, text.len(), "`NamedTuple(` is never closed"));
+        };
+        let parts = text[open + 1..end].splitn(3, ';').collect::<Vec<_>>();
+        let [class, fields, items] = parts[..] else {
+            return Err(text_error(start, end + 1, "expected `NamedTuple(Class;field,...;type, ...)`"));
+        };
+        let items = parse_signature_str(&format!("({items},)")).map_err(|e| text_error(start, end + 1, e.message))?.args;
+        let fields: Vec<String> = fields.split(',').map(|f| f.trim().to_string()).filter(|f| !f.is_empty()).collect();
+        if fields.len() != items.len() {
+            return Err(text_error(start, end + 1, "a named tuple needs one type per field"));
+        }
+        records.push(Type::NamedTuple { class: class.trim().to_string(), fields, items });
+        let placeholder = format!("{RECORD_PLACEHOLDER}{}", records.len() - 1);
+        text.replace_range(start..=end, &format!("{placeholder:_<width$}", width = end + 1 - start));
+        from = end + 1;
+    }
     let mut from = 0;
     while let Some(found) = text[from..].find("Record(") {
         let start = from + found;

@@ -426,6 +426,11 @@ pub enum Type {
     UniTuple(Box<Type>, usize),
     /// A tuple of differing element types.
     Tuple(Vec<Type>),
+    /// An instance of a `collections.namedtuple` or `typing.NamedTuple` class: the class's
+    /// name, its fields and the members' types. Numba prints it as the class over the
+    /// members (`Params(float64 x 2)`, `Params(int64, float64)`); the IR computes it as the
+    /// plain tuple ([`Type::unnamed`]).
+    NamedTuple { class: String, fields: Vec<String>, items: Vec<Type> },
     Record(Record),
     /// A member of an `Enum` (`int` false) or `IntEnum` class of integer values (`value`
     /// int64), or of an `Enum` of floats (float64), by the class's name: Numba's
@@ -475,6 +480,15 @@ impl Type {
         match elems.first() {
             Some(first) if elems.iter().all(|t| t == first) => Type::UniTuple(Box::new(first.clone()), elems.len()),
             _ => Type::Tuple(elems),
+        }
+    }
+
+    /// A named tuple as the plain tuple of its members (what indexing, unpacking and the IR
+    /// see); any other type as it is.
+    pub fn unnamed(&self) -> Type {
+        match self {
+            Type::NamedTuple { items, .. } => Type::tuple(items.clone()),
+            other => other.clone(),
         }
     }
 
@@ -590,6 +604,19 @@ impl fmt::Display for Type {
                 }
                 f.write_str(")")
             }
+            Type::NamedTuple { class, items, .. } => match Type::tuple(items.clone()) {
+                Type::UniTuple(item, count) => write!(f, "{class}({item} x {count})"),
+                _ => {
+                    write!(f, "{class}(")?;
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{item}")?;
+                    }
+                    f.write_str(")")
+                }
+            },
             Type::Record(r) => write!(f, "{r}"),
             Type::Enum { class, int, value } => write!(f, "{}Enum<{value}>({class})", if *int { "Int" } else { "" }),
             Type::None => f.write_str("none"),

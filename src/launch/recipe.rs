@@ -269,6 +269,27 @@ impl<'a> Evaluator<'a> {
 
     fn scalar(&self, e: &'a Expr) -> Option<String> {
         let resolved = self.host.resolve(e);
+        // A named tuple of constants (`Params(1.0, 2.0)`) is passed as the tuple of its
+        // members in field order.
+        if let Expr::Call(call) = resolved
+            && let Expr::Name(n) = &*call.func
+            && let Some(crate::analysis::scope::Binding::NamedTupleClass(class)) = crate::analysis::resolve::NameLookup::binding(self.scope, n.id.as_str())
+        {
+            let keywords: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
+            let members = class
+                .bind_arguments(call.arguments.args.len(), &keywords)
+                .ok()?
+                .into_iter()
+                .map(|b| match b {
+                    crate::analysis::scope::FieldArgument::Positional(i) => self.scalar(&call.arguments.args[i]),
+                    crate::analysis::scope::FieldArgument::Keyword(k) => {
+                        self.scalar(&call.arguments.keywords.iter().find(|kw| kw.arg.as_ref().is_some_and(|a| a.as_str() == k))?.value)
+                    }
+                })
+                .collect::<Option<Vec<_>>>()?;
+            let comma = if members.len() == 1 { "," } else { "" };
+            return Some(format!("({}{comma})", members.join(", ")));
+        }
         let value = match resolved {
             // An Enum member (`Mode.ADD`) is passed as its value.
             Expr::Attribute(a) => self.scope.enum_class(&a.value).and_then(|class| class.member(a.attr.as_str()).cloned()),

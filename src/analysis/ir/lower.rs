@@ -15,7 +15,7 @@ use super::{
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::libdevice::{self, Plan};
 use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
-use crate::analysis::scope::{Binding, ConstValue};
+use crate::analysis::scope::{Binding, ConstValue, FieldArgument, NamedTupleClass};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Object, Scalar, Type};
 use crate::analysis::typing::closures::ClosureCall;
@@ -212,7 +212,7 @@ impl SlotTypes<'_> {
 fn tuple_element(t: &Type, i: usize) -> Option<Type> {
     match t {
         Type::UniTuple(e, n) if i < *n => Some((**e).clone()),
-        Type::Tuple(items) => items.get(i).cloned(),
+        Type::Tuple(items) | Type::NamedTuple { items, .. } => items.get(i).cloned(),
         // A complex number is the pair (real, imaginary).
         Type::Scalar(s) if i < 2 && s.is_complex() => Some(Type::Scalar(complex::component(*s))),
         // An optional is the pair (valid, value).
@@ -587,7 +587,8 @@ impl Lower<'_> {
             }
         }
         crate::analysis::bindings::for_each_binding(&def.body, &mut |b| {
-            if b.kind.is_assignment() {
+            // A `match` capture is an assignment in the `if` chain the statement lowers to.
+            if b.kind.is_assignment() || b.kind == crate::analysis::bindings::BindingKind::Capture {
                 self.locals.insert(b.name.to_string());
             }
         });
@@ -735,6 +736,10 @@ impl Lower<'_> {
             // A closure computes nothing where it is defined: its calls call it (typing
             // accepted only closures).
             Stmt::FunctionDef(d) if d.decorator_list.is_empty() => {}
+            Stmt::Match(m) => {
+                let chain = crate::analysis::match_stmt::match_as_if(m).map_err(|r| LowerError { message: r.message, range: r.range })?;
+                self.stmt(&chain)?;
+            }
             other => return unsupported(statement_name(other), span),
         }
         Ok(())
@@ -2042,6 +2047,7 @@ impl Lower<'_> {
                 Ok(v)
             }
             Some(Binding::Const(c)) => self.const_value(c, &self.expr_type(expr)?, span),
+            Some(Binding::NamedTupleValue(_, items)) => self.const_value(&ConstValue::Tuple(items.clone()), &self.expr_type(expr)?, span),
             // `from cfg import X`: a workspace module's global, frozen as Numba freezes it.
             Some(Binding::Path(p)) => {
                 let p = p.clone();
@@ -2241,6 +2247,13 @@ impl Lower<'_> {
         if let Some(v) = self.record_load(&a.value, FieldKey::Name(a.attr.as_str()), span)? {
             return Ok(v);
         }
+        // `p.x` of a named tuple: the member at the field's position.
+        if let Some(Type::NamedTuple { fields, .. }) = self.literal_type(&a.value)
+            && let Some(i) = fields.iter().position(|f| f == a.attr.as_str())
+        {
+            let base = self.expr(&a.value)?;
+            return self.extract(base, i, span);
+        }
         let base = self.expr(&a.value)?;
         let base_ty = self.ty(base).clone();
         let i64t = Some(Type::Scalar(Scalar::I64));
@@ -2285,6 +2298,29 @@ impl Lower<'_> {
             (Type::Vector(_, count), attr) => self.vector_member(base, *count, attr, span),
             (_, attr) => unsupported(&format!("`.{attr}` on {base_ty}"), span),
         }
+    }
+
+    /// `Params(a, b)`, `Params(y=b, x=a)`: the tuple of the members in field order, each
+    /// computed in the order written, as Python evaluates the arguments.
+    fn named_tuple(&mut self, call: &ast::ExprCall, class: &NamedTupleClass, expr: &Expr) -> LResult<ValueId> {
+        let span = call.range();
+        let result = self.expr_type(expr)?;
+        let args = self.bound_arguments(call, |n, names| {
+            let bound = class.bind_arguments(n, names)?;
+            Ok(bound
+                .into_iter()
+                .map(|b| match b {
+                    FieldArgument::Positional(i) => BoundArg::Positional(i),
+                    FieldArgument::Keyword(k) => BoundArg::Keyword(names.iter().position(|n| *n == k).expect("bound keyword is given")),
+                })
+                .collect())
+        })?;
+        let mut items = Vec::new();
+        for (i, v) in args.into_iter().enumerate() {
+            let member = tuple_element(&result, i).unwrap_or(Type::Unknown);
+            items.push(if *self.ty(v) == member { v } else { self.cast_to_type(v, &member, span)? });
+        }
+        Ok(self.emit(Op::MakeTuple(items), Some(result), span))
     }
 
     /// The GPU function `func` names, by the name its module calls it: of this module or
@@ -2332,6 +2368,12 @@ impl Lower<'_> {
             && let Some(v) = self.array_call(call, expr)?
         {
             return Ok(v);
+        }
+        if let Expr::Name(n) = &*call.func
+            && !self.locals.contains(n.id.as_str())
+            && let Some(Binding::NamedTupleClass(class)) = self.scope.binding(n.id.as_str())
+        {
+            return self.named_tuple(call, &class.clone(), expr);
         }
         let angle = qualified_path(&call.func, self.scope).is_some_and(|p| p == "numpy.angle");
         if !call.arguments.keywords.is_empty() && !is_alloc_call(call, self.scope) && device_function.is_none() && !angle {
@@ -3027,7 +3069,7 @@ fn numpy_as_math(ufunc: &str) -> Option<&'static str> {
 fn tuple_length(t: &Type) -> Option<usize> {
     match t {
         Type::UniTuple(_, n) => Some(*n),
-        Type::Tuple(items) => Some(items.len()),
+        Type::Tuple(items) | Type::NamedTuple { items, .. } => Some(items.len()),
         _ => None,
     }
 }
@@ -3102,7 +3144,6 @@ fn statement_name(stmt: &Stmt) -> &'static str {
         Stmt::ClassDef(_) => "a class",
         Stmt::With(_) => "`with`",
         Stmt::Try(_) => "`try`",
-        Stmt::Match(_) => "`match`",
         Stmt::Delete(_) => "`del`",
         Stmt::Import(_) | Stmt::ImportFrom(_) => "an import",
         Stmt::Global(_) | Stmt::Nonlocal(_) => "`global`/`nonlocal`",
@@ -3126,6 +3167,8 @@ fn unliteral(ty: &Type) -> Type {
         Type::Enum { value, .. } => Type::Scalar(value),
         Type::UniTuple(t, n) => Type::UniTuple(Box::new(unliteral(&t)), n),
         Type::Tuple(ts) => Type::tuple(ts.iter().map(unliteral).collect()),
+        // A named tuple is its members; only typing and attribute access know the names.
+        Type::NamedTuple { items, .. } => Type::tuple(items.iter().map(unliteral).collect()),
         other => other,
     }
 }

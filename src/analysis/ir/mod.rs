@@ -413,6 +413,7 @@ pub fn flat_type(t: &Type) -> Type {
         Type::IntLiteral(_) => Type::Scalar(super::typing::promote::base_scalar(t).unwrap_or(Scalar::I64)),
         Type::Tuple(items) if items.iter().any(|i| matches!(i, Type::IntLiteral(_))) => Type::tuple(items.iter().map(flat_type).collect()),
         Type::Tuple(items) => Type::Tuple(items.iter().map(flat_type).collect()),
+        Type::NamedTuple { .. } => flat_type(&t.unnamed()),
         // An optional is the pair (valid, value).
         Type::Optional(t) => Type::Tuple(vec![Type::Scalar(Scalar::Bool), flat_type(t)]),
         // A range value (`r = range(n)`) is (start, stop, step).

@@ -9,6 +9,7 @@ use super::infer::{
 };
 use super::overload;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
+use crate::analysis::scope::FieldArgument;
 use crate::analysis::resolve::scalar_type_of_path;
 use crate::analysis::types::{Layout, Scalar, Type};
 
@@ -110,6 +111,29 @@ pub fn call(
             Ok(Ty::Val(sig.ret.clone().unwrap_or(Type::None)))
         }
         Ty::Method(recv, name) => method(recv, name, args, kwargs, range),
+        // `Params(a, b)`, `Params(x=a, y=b)`: an instance whose members take the arguments'
+        // types (without literals).
+        Ty::NamedTupleClass(class) => {
+            let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| k.as_str()).collect();
+            let bound = class.bind_arguments(args.len(), &keywords).map_err(|m| Fail {
+                message: format!("{m} (Python's `TypeError` when Numba types the call)"),
+                range,
+                kind: ErrorKind::Numba,
+                why: None,
+            })?;
+            let mut items = Vec::new();
+            for b in bound {
+                let arg = match b {
+                    FieldArgument::Positional(i) => &args[i],
+                    FieldArgument::Keyword(k) => &kwargs.iter().find(|(name, _)| name == k).expect("bound keyword is given").1,
+                };
+                match arg.value() {
+                    Some(t) => items.push(unliteral(t)),
+                    None => return err(format!("kernlint cannot make a member of `{}` from {}", class.name, describe(arg)), range),
+                }
+            }
+            Ok(Ty::Val(class.instance_type(items)))
+        }
         // A number, array, tuple or string: Numba has nothing to call either.
         Ty::Val(t) if scalar_of(func).is_some() || matches!(t, Type::Array { .. }) || inert(t) => {
             reject(ErrorKind::Numba, format!("{} is not callable", describe(func)), range)
@@ -966,7 +990,7 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         "len" => {
             arity(args, 1, 1, name, range)?;
             match args[0].value() {
-                Some(Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_) | Type::Range(_) | Type::StrLiteral(_)) => {
+                Some(Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_) | Type::NamedTuple { .. } | Type::Range(_) | Type::StrLiteral(_)) => {
                     Ok(Ty::scalar(Scalar::I64))
                 }
                 Some(t) if base_scalar(t).is_some() || matches!(t, Type::None | Type::Vector(..)) => Err(Fail {

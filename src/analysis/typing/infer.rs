@@ -15,7 +15,7 @@ use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::bindings::{for_each_binding, names_in_target};
 use crate::analysis::kernels::{ItemScope, for_each_body};
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
-use crate::analysis::scope::{Binding, ConstValue, EnumClass, ModuleScope};
+use crate::analysis::scope::{Binding, ConstValue, EnumClass, ModuleScope, NamedTupleClass};
 use crate::analysis::signature::Signature;
 use crate::analysis::types::{Layout, Object, Record, RecordField, Scalar, Type};
 use crate::analysis::{Db, SourceFile};
@@ -43,6 +43,9 @@ pub enum Ty {
     Iter(Type),
     /// A function declared with `cuda.declare_device`, by its name and signature.
     External(String, Signature),
+    /// A named tuple class (`Params = namedtuple("Params", "x y")`), which a call makes an
+    /// instance of.
+    NamedTupleClass(NamedTupleClass),
 }
 
 impl Ty {
@@ -79,6 +82,7 @@ impl Ty {
             Ty::Flat(t) => format!("array.flat({t})"),
             Ty::Iter(t) => format!("iter({t})"),
             Ty::External(n, _) => format!("ExternFunction({n})"),
+            Ty::NamedTupleClass(c) => format!("class({})", c.name),
         }
     }
 }
@@ -1524,9 +1528,13 @@ impl<'c, 'a> Typer<'c, 'a> {
                 );
             }
             Stmt::Global(_) | Stmt::Nonlocal(_) => {}
-            Stmt::Match(m) => {
-                return err("kernlint does not support `match` statements yet (Numba compiles them): write the cases as `if`/`elif`", m.range);
-            }
+            Stmt::Match(m) => match crate::analysis::match_stmt::match_as_if(m) {
+                Ok(chain) => return self.stmt(&chain, env),
+                Err(refusal) => {
+                    let kind = if refusal.numba { ErrorKind::Numba } else { ErrorKind::Unmodeled };
+                    return reject(kind, refusal.message, refusal.range);
+                }
+            },
             other => {
                 let what = match other {
                     Stmt::Try(_) => "`try`",
@@ -2321,6 +2329,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                 }
             }
             Some(Binding::Enum(class)) => Err(enum_class_as_value(name, class, range)),
+            Some(Binding::NamedTupleClass(class)) => Ok(Ty::NamedTupleClass(class.clone())),
+            // Numba types the global by `typeof`: the members without literals.
+            Some(Binding::NamedTupleValue(class, items)) => match items.iter().map(typeof_const).collect::<Option<Vec<_>>>() {
+                Some(types) => Ok(Ty::Val(class.instance_type(types))),
+                None => err(format!("kernlint cannot type a member of the named tuple `{name}` (a string or an array)"), range),
+            },
             Some(Binding::Decorator(_)) => err(format!("`{name}` holds a `cuda.jit` decorator, which a kernel cannot use as a value"), range),
             Some(Binding::Other) => match self.ctx.scope.unknown_closure_variable(name) {
                 Some((factory, true)) => err(
@@ -2354,6 +2368,14 @@ impl<'c, 'a> Typer<'c, 'a> {
                     Ok(Ty::Path(format!("builtins.{name}")))
                 } else if self.ctx.function(name).is_some() {
                     Ok(Ty::Device(name.to_string()))
+                } else if let Some(module) = self.ctx.scope.module.star_imports.first() {
+                    // kernlint reads a star import only from a workspace module it can find.
+                    err(
+                        format!(
+                            "untyped global name `{name}`: it may come from `from {module} import *`, which kernlint could not follow from here; check from the package's root folder so that kernlint finds `{module}`, or import the name explicitly (`from {module} import {name}`)"
+                        ),
+                        range,
+                    )
                 } else {
                     err(format!("untyped global name `{name}`"), range)
                 }
@@ -2551,6 +2573,18 @@ impl<'c, 'a> Typer<'c, 'a> {
                 format!("unknown attribute `{attr}` of {} (Numba has only `.value` of an Enum member)", base.record_name()),
                 range,
             ),
+            Ty::Val(Type::NamedTuple { fields, items, .. }) => match fields.iter().position(|f| f == attr) {
+                Some(i) => Ok(Ty::Val(items[i].clone())),
+                None => reject(
+                    ErrorKind::Numba,
+                    format!(
+                        "the named tuple {} has no field `{attr}` (Numba: `Unknown attribute '{attr}'`); its fields are {}",
+                        base.record_name(),
+                        fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                    range,
+                ),
+            },
             Ty::Opaque(_) => Ok(Ty::Method(Box::new(base.clone()), attr.to_string())),
             Ty::Dtype(s) if attr == "type" => Ok(Ty::Path(format!("numpy.{}", s.name()))),
             // Of a tuple's methods Numba has `index` (not modelled); `count` and any other
@@ -2642,6 +2676,14 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     fn subscript(&mut self, base: Ty, slice: &Expr, env: &Env, range: TextRange) -> TResult<Ty> {
+        // A named tuple indexes as its plain tuple (a slice of it is a plain tuple too).
+        if let Ty::Val(t @ Type::NamedTuple { .. }) = &base {
+            let named = t.to_string();
+            return self.subscript(Ty::Val(t.unnamed()), slice, env, range).map_err(|mut e| {
+                e.message = e.message.replace(&t.unnamed().to_string(), &named);
+                e
+            });
+        }
         match &base {
             Ty::Val(Type::Array {
                 dtype,
@@ -3708,6 +3750,7 @@ pub(super) fn iter_elem(iter: &Ty, range: TextRange) -> TResult<Type> {
         } else {
             Type::Array { dtype: dtype.clone(), ndim: ndim - 1, layout: Layout::A, readonly: *readonly }
         }),
+        Ty::Val(t @ Type::NamedTuple { .. }) => iter_elem(&Ty::Val(t.unnamed()), range),
         Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) => match unliteral(t) {
             // `(16, 8, 4)`: a tuple of literals is homogeneous once they are unliteraled.
             Type::UniTuple(t, _) => Ok(*t),

@@ -29,6 +29,9 @@ pub fn unliteral(ty: &Type) -> Type {
         Type::StrLiteral(_) => Type::StrLiteral(String::new()),
         Type::UniTuple(t, n) => Type::UniTuple(Box::new(unliteral(t)), *n),
         Type::Tuple(ts) => Type::tuple(ts.iter().map(unliteral).collect()),
+        Type::NamedTuple { class, fields, items } => {
+            Type::NamedTuple { class: class.clone(), fields: fields.clone(), items: items.iter().map(unliteral).collect() }
+        }
         other => other.clone(),
     }
 }
@@ -359,6 +362,7 @@ pub fn tuple_elems(ty: &Type) -> Option<Vec<Type>> {
     match ty {
         Type::UniTuple(t, n) => Some(vec![(**t).clone(); *n]),
         Type::Tuple(ts) => Some(ts.clone()),
+        Type::NamedTuple { items, .. } => Some(items.clone()),
         _ => None,
     }
 }
