@@ -110,7 +110,8 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
 /// notebook, under the code cell that holds the line, numbered within it).
 fn print_text(types: &FunctionTypes, source: &super::Source, start: ruff_text_size::TextSize) {
     println!("{} {}", types.name, types.signature);
-    let mut rows: Vec<((Option<u32>, u32), &String, String)> = types
+    // ((cell, line), variable, its types)
+    let mut rows: Vec<(_, &String, String)> = types
         .typemap
         .iter()
         .map(|(var, tys)| {

@@ -107,6 +107,10 @@ struct UnassignedRead {
     assignment: Option<TextRange>,
 }
 
+/// A comparison of an integer with a constant: the operand's text, its form, and the
+/// closed intervals of its values for which the comparison has the value asked for.
+type Comparison = (String, Poly, Vec<(i128, i128)>);
+
 /// What is assigned at a point of the function.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct State {
@@ -422,7 +426,7 @@ impl<'a> Walker<'a> {
     fn complementary(&self, earlier: &Expr, truth: bool, test: &Expr) -> bool {
         let Some((facts, _)) = self.block else { return false };
         // The compared operand's text, its form, and the values the comparison holds for.
-        let cases = |e: &Expr, truth: bool| -> Option<(String, Poly, Vec<(i128, i128)>)> {
+        let cases = |e: &Expr, truth: bool| -> Option<Comparison> {
             let Expr::Compare(c) = e else { return None };
             let ([op], [right]) = (&*c.ops, &*c.comparators) else { return None };
             let constant = |e: &Expr| facts.value(e)?.poly.as_ref()?.as_const();
