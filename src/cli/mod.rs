@@ -365,11 +365,26 @@ fn importers_of(path: &std::path::Path, cwd: Option<&std::path::Path>) -> Vec<(s
         cache.lock().unwrap().insert(folder.to_path_buf(), files.clone());
         files
     };
+    // The module's name as a word in an import statement (`import k`, `from k import f`,
+    // `from pkg import k`, a parenthesised list over several lines), not in a comment or a
+    // docstring, which would cost a parse of that file for nothing.
     let names_module = |text: &str| {
-        text.match_indices(name).any(|(at, _)| {
-            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            !word(text[..at].chars().next_back()) && !word(text[at + name.len()..].chars().next())
-        }) && text.contains("import")
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let mentions = |line: &str| {
+            line.match_indices(name).any(|(at, _)| !word(line[..at].chars().next_back()) && !word(line[at + name.len()..].chars().next()))
+        };
+        let mut in_list = false;
+        text.lines().any(|line| {
+            let line = line.trim_start();
+            let import = line.starts_with("import ") || line.starts_with("from ");
+            let found = (import || in_list) && mentions(line.split('#').next().unwrap_or(line));
+            if import {
+                in_list = line.contains('(') && !line.contains(')');
+            } else if in_list && line.contains(')') {
+                in_list = false;
+            }
+            found
+        })
     };
     folders
         .into_iter()
