@@ -19,16 +19,23 @@ use crate::analysis::bindings::{BindingKind, for_each_binding, names_in_target};
 use crate::analysis::resolve::{NameLookup, binop, const_eval, py_equal, py_less, qualified_path, truthiness};
 use crate::analysis::scope::{Binding, ConstValue, ModuleScope, is_array_made_of, is_host_array_expr};
 
-/// The work one module statement may spend in host functions: statements run, loop
-/// iterations, and elements of the arrays made.
-const MAX_STEPS: u64 = 4_000_000;
+/// The work one module statement may spend in host functions: elements of the arrays made,
+/// and (much slower to interpret) statements run and loop iterations.
+const MAX_ELEMENTS: u64 = 4_000_000;
+const MAX_STEPS: u64 = 200_000;
+/// Statements and loop iterations over the whole module, so that a host function that never
+/// returns (`while True:`), called by many statements, costs a module one budget, not one
+/// per statement.
+const MAX_MODULE_STEPS: u64 = 500_000;
 const MAX_DEPTH: u32 = 16;
 
 /// The module's plain functions (module-level `def`s without decorators), and the budget of
 /// the statement being evaluated.
 pub struct HostFunctions<'a> {
     defs: BTreeMap<&'a str, &'a ast::StmtFunctionDef>,
+    elements: Cell<u64>,
     steps: Cell<u64>,
+    module_steps: Cell<u64>,
     depth: Cell<u32>,
 }
 
@@ -44,19 +51,36 @@ impl<'a> HostFunctions<'a> {
                 }
             }
         }
-        Self { defs, steps: Cell::new(0), depth: Cell::new(0) }
+        Self { defs, elements: Cell::new(0), steps: Cell::new(0), module_steps: Cell::new(0), depth: Cell::new(0) }
     }
 
-    /// A fresh budget, for the next module statement.
+    /// A fresh budget, for the next module statement (the module's own is not renewed).
     pub fn reset(&self) {
+        self.elements.set(0);
         self.steps.set(0);
     }
 
-    fn charge(&self, n: u64) -> Eval<()> {
-        let steps = self.steps.get().saturating_add(n);
+    /// One statement run or loop iteration.
+    fn step(&self) -> Eval<()> {
+        let steps = self.steps.get() + 1;
+        let module_steps = self.module_steps.get() + 1;
         self.steps.set(steps);
+        self.module_steps.set(module_steps);
         if steps > MAX_STEPS {
-            return Err(format!("the host code takes more than {MAX_STEPS} steps (statements, loop iterations and array elements), more than kernlint evaluates"));
+            return Err(format!("the host code takes more than {MAX_STEPS} steps (statements and loop iterations), more than kernlint evaluates"));
+        }
+        if module_steps > MAX_MODULE_STEPS {
+            return Err(format!("the module's host code takes more than {MAX_MODULE_STEPS} steps (statements and loop iterations) in all, more than kernlint evaluates"));
+        }
+        Ok(())
+    }
+
+    /// `n` elements of an array made.
+    fn charge_elements(&self, n: u64) -> Eval<()> {
+        let elements = self.elements.get().saturating_add(n);
+        self.elements.set(elements);
+        if elements > MAX_ELEMENTS {
+            return Err(format!("the host code makes arrays of more than {MAX_ELEMENTS} elements in all, more than kernlint evaluates"));
         }
         Ok(())
     }
@@ -408,7 +432,7 @@ fn value_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<Ho
         }
     };
     if let HostValue::Array(a) = &out {
-        ctx.host.charge(a.len() as u64)?;
+        ctx.host.charge_elements(a.len() as u64)?;
     }
     Ok(out)
 }
@@ -574,7 +598,7 @@ impl<'c> Frame<'c> {
 
     fn exec(&mut self, body: &[Stmt]) -> Eval<Flow> {
         for stmt in body {
-            self.ctx.host.charge(1)?;
+            self.ctx.host.step()?;
             match stmt {
                 Stmt::Pass(_) => {}
                 Stmt::Expr(e) if matches!(&*e.value, Expr::StringLiteral(_)) => {}
@@ -641,7 +665,7 @@ impl<'c> Frame<'c> {
                 Stmt::For(f) if !f.is_async => {
                     let mut broke = false;
                     for item in self.iterate(&f.iter)? {
-                        self.ctx.host.charge(1)?;
+                        self.ctx.host.step()?;
                         self.assign(&f.target, item)?;
                         match self.exec(&f.body)? {
                             Flow::Break => {
@@ -660,7 +684,7 @@ impl<'c> Frame<'c> {
                     }
                 }
                 Stmt::While(w) => loop {
-                    self.ctx.host.charge(1)?;
+                    self.ctx.host.step()?;
                     if !self.truth(&w.test)? {
                         match self.exec(&w.orelse)? {
                             Flow::Next => break,
@@ -816,7 +840,7 @@ impl<'c> Frame<'c> {
             return super::unknown("an async comprehension");
         }
         for item in self.iterate(&g.iter)? {
-            self.ctx.host.charge(1)?;
+            self.ctx.host.step()?;
             self.assign(&g.target, item)?;
             let mut keep = true;
             for cond in &g.ifs {
@@ -1144,6 +1168,10 @@ BW = blackman_window(9)
         assert!(why.contains("returns a float, not an array"), "{why}");
         let why = error(&format!("{HEADER}\ndef spin():\n    i = 0\n    while True:\n        i += 1\n    return np.zeros(i)\n\nC = spin()\n"), "C");
         assert!(why.contains("steps"), "{why}");
+        // Each statement calling it spends its own budget until the module's is spent.
+        let spins = format!("{HEADER}\ndef spin():\n    i = 0\n    while True:\n        i += 1\n    return np.zeros(i)\n\nC1 = spin()\nC2 = spin()\nC3 = spin()\n");
+        assert!(!error(&spins, "C2").contains("in all"));
+        assert!(error(&spins, "C3").contains("in all"), "{}", error(&spins, "C3"));
         let why = error(&format!("{HEADER}\ndef r(n):\n    return r(n + 1)\n\nD = r(0)\n"), "D");
         assert!(why.contains("recurses deeper"), "{why}");
         let why = error(&format!("{HEADER}\nT = np.zeros(4)\ndef w():\n    T[0] = 1.0\n    return T\n\nE = w()\n"), "E");
