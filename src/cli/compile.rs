@@ -44,7 +44,7 @@ pub struct CompileArgs {
     pub output: Option<PathBuf>,
     /// Print on stderr how long compiling took (parse, typing, lowering, code generation;
     /// not reading the file or writing the output), measured after a warm-up compile of
-    /// an unrelated kernel, as `oracle.py` measures Numba's `compile_ptx`.
+    /// an unrelated kernel and in its database, as `oracle.py` measures Numba's `compile_ptx`.
     #[arg(long)]
     pub time: bool,
 }
@@ -62,11 +62,14 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         }
         None => String::new(),
     };
-    if args.time {
-        warm_up(&arch);
-    }
+    // With `--time`, the warmed-up database compiles the kernel, as Numba's warmed-up
+    // compiler does (its typing context and libraries loaded), and as the server does.
+    let warm = args.time.then(|| warm_up(&arch));
     let start = std::time::Instant::now();
-    let (db, file) = super::database_for(path, text.clone());
+    let (db, file) = match warm {
+        Some(db) => super::database_with(db, path, text.clone()),
+        None => super::database_for(path, text.clone()),
+    };
     let (item_start, function) = super::find_function(&db, file, path, name)?;
     let signature = match super::signature_or_default(&db, file, function, args.sig.as_deref()) {
         // As `kernlint types` types it: for what its first typed caller passes.
@@ -118,14 +121,17 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
 
 /// Compile an unrelated kernel first, as the anchor (Numba's `compile_ptx` time measured by
 /// `oracle.py`) is measured after a warm-up compile: what `--time` reports is then the cost
-/// of compiling this kernel, not of the process's first page faults. The docstring matters:
-/// the lexer's first string literal runs `memchr`'s CPU feature detection (`cpuid`, slow in
-/// virtual machines), a once-per-process cost that was a sixth of a small kernel's time.
-fn warm_up(arch: &str) {
+/// of compiling this kernel, not of the process's first page faults or of setting up the
+/// database (its tables, the prelude). The docstring matters: the lexer's first string
+/// literal runs `memchr`'s CPU feature detection (`cpuid`, slow in virtual machines), a
+/// once-per-process cost that was a sixth of a small kernel's time.
+fn warm_up(arch: &str) -> crate::analysis::RootDatabase {
     const WARM_UP: &str = "\"\"\"Warm-up.\"\"\"\nfrom numba import cuda\n\n@cuda.jit\ndef warm_up(a):\n    a[cuda.grid(1)] += 1.0\n";
     let (db, file) = super::database_for(std::path::Path::new("warm_up.py"), WARM_UP.to_string());
-    let Ok(signature) = parse_signature_str("void(float32[::1])") else { return };
-    if let Ok(program) = crate::launch::build_program(&db, file, "warm_up", &signature) {
+    if let Ok(signature) = parse_signature_str("void(float32[::1])")
+        && let Ok(program) = crate::launch::build_program(&db, file, "warm_up", &signature)
+    {
         let _ = crate::compile::compile_ptx(&program, arch, &crate::compile::CompileOptions::default());
     }
+    db
 }

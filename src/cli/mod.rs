@@ -373,6 +373,10 @@ fn importers_of(path: &std::path::Path, cwd: Option<&std::path::Path>) -> Vec<(s
         let mentions = |line: &str| {
             line.match_indices(name).any(|(at, _)| !word(line[..at].chars().next_back()) && !word(line[at + name.len()..].chars().next()))
         };
+        // Most files never name the module: a substring search skips them.
+        if !text.contains(name) {
+            return false;
+        }
         let mut in_list = false;
         text.lines().any(|line| {
             let line = line.trim_start();
@@ -396,9 +400,13 @@ fn importers_of(path: &std::path::Path, cwd: Option<&std::path::Path>) -> Vec<(s
 /// A database holding `path` with `text`, and the workspace modules it imports from beside it
 /// (`from helpers import dev_fn` -> `helpers.py` or `helpers/__init__.py` next to the file).
 pub fn database_for(path: &std::path::Path, text: String) -> (crate::analysis::RootDatabase, crate::analysis::SourceFile) {
-    use crate::analysis::{RootDatabase, SourceFile};
+    database_with(crate::analysis::RootDatabase::default(), path, text)
+}
+
+/// [`database_for`] in a database that already holds other files (not in its workspace).
+pub fn database_with(mut db: crate::analysis::RootDatabase, path: &std::path::Path, text: String) -> (crate::analysis::RootDatabase, crate::analysis::SourceFile) {
+    use crate::analysis::SourceFile;
     use salsa::Setter;
-    let mut db = RootDatabase::default();
     let file = SourceFile::new(&db, path.to_path_buf(), text);
     let names = crate::analysis::scope::imported_modules(&db, file);
     // Imports are looked for beside the file and in the folders above it, but not above the
