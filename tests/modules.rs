@@ -505,6 +505,11 @@ def k_unguarded(out, x):
     assert_eq!(run(d, "proj/kernels.py::k_fn"), [0.0, 3.0, 6.0, 9.0]);
     assert_eq!(run(d, "proj/kernels.py::k_attr"), [-1.0, 0.0, 1.0, 2.0]);
     compiles(d, "proj/kernels.py::k_cupy");
+    // No launch in the project and a decorator that takes no signature: the advice is the
+    // command line's `--sig`, not a signature in the decorator.
+    let out = kernlint(d, &["types", "proj/kernels.py::k_fn"]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("`gpu` makes it with `cuda.jit` and takes none; pass one with `--sig`"), "{e}");
     // `cuda.grid(1)` through the re-exported `cuda` is the thread's index: the unguarded
     // kernel is reported, the guarded ones are not.
     let out = kernlint(d, &["check", "--select", "KL301", "--format", "json", "proj"]);

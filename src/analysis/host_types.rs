@@ -53,7 +53,7 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                 let name = &function.name;
                 match first_untyped_argument(db, file, &function.qualname) {
                     Some((line, arg)) => format!(
-                        "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file{}; add a signature to its decorator",
+                        "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file{}; {}",
                         module_dtypes(db, file)
                             .unmodelled
                             .iter()
@@ -63,17 +63,26 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                                 &file.text(db)[*field],
                                 super::syntax::line_index(db, file).line_of(field.start()) + 1
                             ))
-                            .unwrap_or_default()
+                            .unwrap_or_default(),
+                        match &function.spec.made_by {
+                            Some(maker) => format!("`{maker}` makes it with `cuda.jit` and takes no signature: pass one with `--sig`"),
+                            None => "add a signature to its decorator".to_string(),
+                        }
                     ),
                     None => match &function.spec.computed_signature {
                         Some(text) => format!(
                             "the signature of `{name}` is computed when the program runs{}, so kernlint cannot read it: write it as a string literal (or a module-level constant string), or launch `{name}` with arguments of known types in this file",
                             if text.is_empty() { String::new() } else { format!(" (`{text}`)") }
                         ),
-                        None => format!(
-                            "`{name}` has no signature: add one to {}, or launch it with arguments of known types in this file or in a module that imports it",
-                            if function.declared_at.is_some() { "its decorator" } else { "the `cuda.jit(...)` call that makes it" }
-                        ),
+                        None => match &function.spec.made_by {
+                            Some(maker) => format!(
+                                "`{name}` has no signature: `{maker}` makes it with `cuda.jit` and takes none; pass one with `--sig`, or launch `{name}` with arguments of known types in this file or in a module that imports it"
+                            ),
+                            None => format!(
+                                "`{name}` has no signature: add one to {}, or launch it with arguments of known types in this file or in a module that imports it",
+                                if function.declared_at.is_some() { "its decorator" } else { "the `cuda.jit(...)` call that makes it" }
+                            ),
+                        },
                     },
                 }
             }),

@@ -81,6 +81,9 @@ pub struct JitSpec {
     /// parameter): the program builds it when it runs. Its source text where discovery
     /// knows it (else empty), for messages.
     pub computed_signature: Option<String>,
+    /// The project's function or class that made it by passing it to `cuda.jit`
+    /// (`@compile_cupy`): a decorator with no signature to give.
+    pub made_by: Option<String>,
 }
 
 /// A kernel or device function defined in an item. Ranges are relative to the item.
@@ -524,7 +527,7 @@ fn jit_spec_of(path: &str, call: Option<&ast::ExprCall>, scope: &dyn NameLookup)
             }
         }
     }
-    Some(JitSpec { kind, signatures, options: jit_options(call, scope), computed_signature })
+    Some(JitSpec { kind, signatures, options: jit_options(call, scope), computed_signature, made_by: None })
 }
 
 /// The `cuda.jit` a decorator of the project stands for (`expr`, called or not): a name a
@@ -639,7 +642,7 @@ fn jit_maker_spec(db: &dyn Db, file: SourceFile, name: &str) -> Option<JitSpec> 
         ref devices if devices.iter().all(|d| *d) => FunctionKind::DeviceFunction,
         _ => FunctionKind::Kernel,
     };
-    Some(JitSpec { kind, signatures: Vec::new(), options: JitOptions::default(), computed_signature: None })
+    Some(JitSpec { kind, signatures: Vec::new(), options: JitOptions::default(), computed_signature: None, made_by: Some(name.to_string()) })
 }
 
 /// `@numba.jit` / `@numba.njit` (any options but `forceobj=True`): a CPU dispatcher, which
@@ -663,6 +666,7 @@ pub fn cpu_jit_spec(expr: &Expr, scope: &dyn NameLookup) -> Option<JitSpec> {
         signatures: Vec::new(),
         options: JitOptions { cpu_dispatcher: true, ..options },
         computed_signature: None,
+        made_by: None,
     })
 }
 
@@ -756,7 +760,7 @@ impl Discovery<'_> {
                         self.out.plain.push(GpuFunction {
                             name: def.name.to_string(),
                             qualname: qualname.clone(),
-                            spec: JitSpec { kind: FunctionKind::Kernel, signatures: Vec::new(), options: JitOptions::default(), computed_signature: None },
+                            spec: JitSpec { kind: FunctionKind::Kernel, signatures: Vec::new(), options: JitOptions::default(), computed_signature: None, made_by: None },
                             def_range: def.range(),
                             name_range: def.name.range(),
                             declared_at: None,
