@@ -11,6 +11,16 @@ use crate::analysis::ir::math::{MathFn, MathOps, Table, build};
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Freg(u32);
+/// A register's name in the PTX text: its prefix and number.
+#[derive(Clone, Copy)]
+struct Reg(&'static str, u32);
+
+impl std::fmt::Display for Reg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.0, self.1)
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ireg(u32);
 #[derive(Clone, Copy, Debug)]
@@ -139,10 +149,10 @@ impl Emitter {
         }
     }
 
-    fn e(&mut self, s: impl AsRef<str>) {
-        self.out.push('\t');
-        self.out.push_str(s.as_ref());
-        self.out.push_str(";\n");
+    /// One instruction, written in place (no string per instruction: a math function is
+    /// hundreds of them, a large part of a math kernel's compile time).
+    fn e(&mut self, s: impl std::fmt::Display) {
+        let _ = writeln!(self.out, "\t{s};");
     }
 
     fn wide(&self) -> bool {
@@ -181,91 +191,76 @@ impl Emitter {
         Preg(self.np)
     }
 
-    fn f(&self, r: Freg) -> String {
-        if self.wide() {
-            format!("%fd{}", r.0)
-        } else {
-            format!("%f{}", r.0)
-        }
+    fn f(&self, r: Freg) -> Reg {
+        Reg(if self.wide() { "%fd" } else { "%f" }, r.0)
     }
 
-    fn i(&self, r: Ireg) -> String {
-        if self.wide() {
-            format!("%rd{}", r.0)
-        } else {
-            format!("%r{}", r.0)
-        }
+    fn i(&self, r: Ireg) -> Reg {
+        Reg(if self.wide() { "%rd" } else { "%r" }, r.0)
     }
 
-    fn p(&self, r: Preg) -> String {
-        format!("%p{}", r.0)
+    fn p(&self, r: Preg) -> Reg {
+        Reg("%p", r.0)
     }
 
     /// `op.ty d, a, b, ...` on floats.
     fn fop(&mut self, op: &str, srcs: &[Freg]) -> Freg {
         let d = self.freg();
-        let mut s = format!("{op} {}", self.f(d));
+        let _ = write!(self.out, "\t{op} {}", self.f(d));
         for r in srcs {
-            s.push_str(", ");
-            s.push_str(&self.f(*r));
+            let _ = write!(self.out, ", {}", self.f(*r));
         }
-        self.e(s);
+        self.out.push_str(";\n");
         d
     }
 
     fn iop(&mut self, op: &str, a: Ireg, b: Ireg) -> Ireg {
         let d = self.ireg();
-        let s = format!("{op} {}, {}, {}", self.i(d), self.i(a), self.i(b));
-        self.e(s);
+        self.e(format_args!("{op} {}, {}, {}", self.i(d), self.i(a), self.i(b)));
         d
     }
 
     fn fcmp(&mut self, cmp: &str, a: Freg, b: Freg) -> Preg {
         let d = self.preg();
-        let s = format!(
+        self.e(format_args!(
             "setp.{cmp}.{} {}, {}, {}",
             self.ft(),
             self.p(d),
             self.f(a),
             self.f(b)
-        );
-        self.e(s);
+        ));
         d
     }
 
     fn icmp(&mut self, ty: &str, cmp: &str, a: Ireg, b: Ireg) -> Preg {
         let d = self.preg();
-        let s = format!(
+        self.e(format_args!(
             "setp.{cmp}.{ty} {}, {}, {}",
             self.p(d),
             self.i(a),
             self.i(b)
-        );
-        self.e(s);
+        ));
         d
     }
 
     fn pop(&mut self, op: &str, a: Preg, b: Preg) -> Preg {
         let d = self.preg();
-        let s = format!("{op}.pred {}, {}, {}", self.p(d), self.p(a), self.p(b));
-        self.e(s);
+        self.e(format_args!("{op}.pred {}, {}, {}", self.p(d), self.p(a), self.p(b)));
         d
     }
 
     fn shift_const(&mut self, op: &str, a: Ireg, n: u32) -> Ireg {
         let d = self.ireg();
-        let s = format!("{op} {}, {}, {n}", self.i(d), self.i(a));
-        self.e(s);
+        self.e(format_args!("{op} {}, {}, {n}", self.i(d), self.i(a)));
         d
     }
 
     /// The shift amount as the `.u32` operand PTX takes.
-    fn amount(&mut self, n: Ireg) -> String {
+    fn amount(&mut self, n: Ireg) -> Reg {
         if self.wide() {
             self.ns += 1;
-            let t = format!("%rs{}", self.ns);
-            let s = format!("cvt.u32.u64 {t}, {}", self.i(n));
-            self.e(s);
+            let t = Reg("%rs", self.ns);
+            self.e(format_args!("cvt.u32.u64 {t}, {}", self.i(n)));
             t
         } else {
             self.i(n)
@@ -297,8 +292,7 @@ impl MathOps for Emitter {
         } else {
             format!("0f{key:08X}")
         };
-        let s = format!("mov.{} {}, {imm}", self.ft(), self.f(d));
-        self.e(s);
+        self.e(format_args!("mov.{} {}, {imm}", self.ft(), self.f(d)));
         self.fconsts.insert(key, d);
         d
     }
@@ -314,8 +308,7 @@ impl MathOps for Emitter {
         } else {
             format!("0x{:08X}", x as u32)
         };
-        let s = format!("mov.{} {}, {imm}", self.bt(), self.i(d));
-        self.e(s);
+        self.e(format_args!("mov.{} {}, {imm}", self.bt(), self.i(d)));
         self.iconsts.insert(x, d);
         d
     }
@@ -383,28 +376,26 @@ impl MathOps for Emitter {
 
     fn fsel(&mut self, c: Preg, a: Freg, b: Freg) -> Freg {
         let d = self.freg();
-        let s = format!(
+        self.e(format_args!(
             "selp.{} {}, {}, {}, {}",
             self.ft(),
             self.f(d),
             self.f(a),
             self.f(b),
             self.p(c)
-        );
-        self.e(s);
+        ));
         d
     }
     fn isel(&mut self, c: Preg, a: Ireg, b: Ireg) -> Ireg {
         let d = self.ireg();
-        let s = format!(
+        self.e(format_args!(
             "selp.{} {}, {}, {}, {}",
             self.bt(),
             self.i(d),
             self.i(a),
             self.i(b),
             self.p(c)
-        );
-        self.e(s);
+        ));
         d
     }
     fn band(&mut self, a: Preg, b: Preg) -> Preg {
@@ -418,21 +409,18 @@ impl MathOps for Emitter {
     }
     fn bnot(&mut self, a: Preg) -> Preg {
         let d = self.preg();
-        let s = format!("not.pred {}, {}", self.p(d), self.p(a));
-        self.e(s);
+        self.e(format_args!("not.pred {}, {}", self.p(d), self.p(a)));
         d
     }
 
     fn to_bits(&mut self, a: Freg) -> Ireg {
         let d = self.ireg();
-        let s = format!("mov.{} {}, {}", self.bt(), self.i(d), self.f(a));
-        self.e(s);
+        self.e(format_args!("mov.{} {}, {}", self.bt(), self.i(d), self.f(a)));
         d
     }
     fn from_bits(&mut self, a: Ireg) -> Freg {
         let d = self.freg();
-        let s = format!("mov.{} {}, {}", self.bt(), self.f(d), self.i(a));
-        self.e(s);
+        self.e(format_args!("mov.{} {}, {}", self.bt(), self.f(d), self.i(a)));
         d
     }
 
@@ -479,15 +467,13 @@ impl MathOps for Emitter {
     fn shlv(&mut self, a: Ireg, n: Ireg) -> Ireg {
         let amt = self.amount(n);
         let d = self.ireg();
-        let s = format!("shl.{} {}, {}, {amt}", self.bt(), self.i(d), self.i(a));
-        self.e(s);
+        self.e(format_args!("shl.{} {}, {}, {amt}", self.bt(), self.i(d), self.i(a)));
         d
     }
     fn srlv(&mut self, a: Ireg, n: Ireg) -> Ireg {
         let amt = self.amount(n);
         let d = self.ireg();
-        let s = format!("shr.{} {}, {}, {amt}", self.ut(), self.i(d), self.i(a));
-        self.e(s);
+        self.e(format_args!("shr.{} {}, {}, {amt}", self.ut(), self.i(d), self.i(a)));
         d
     }
     fn ilt(&mut self, a: Ireg, b: Ireg) -> Preg {
@@ -505,38 +491,35 @@ impl MathOps for Emitter {
 
     fn f2i_rn(&mut self, a: Freg) -> Ireg {
         let d = self.ireg();
-        let s = format!(
+        self.e(format_args!(
             "cvt.rni.{}.{} {}, {}",
             self.st(),
             self.ft(),
             self.i(d),
             self.f(a)
-        );
-        self.e(s);
+        ));
         d
     }
     fn f2i_rz(&mut self, a: Freg) -> Ireg {
         let d = self.ireg();
-        let s = format!(
+        self.e(format_args!(
             "cvt.rzi.{}.{} {}, {}",
             self.st(),
             self.ft(),
             self.i(d),
             self.f(a)
-        );
-        self.e(s);
+        ));
         d
     }
     fn i2f(&mut self, a: Ireg) -> Freg {
         let d = self.freg();
-        let s = format!(
+        self.e(format_args!(
             "cvt.rn.{}.{} {}, {}",
             self.ft(),
             self.st(),
             self.f(d),
             self.i(a)
-        );
-        self.e(s);
+        ));
         d
     }
 
@@ -545,17 +528,16 @@ impl MathOps for Emitter {
         let name = table_name(t, self.bits);
         let (base, off, addr) = (self.na + 1, self.na + 2, self.na + 3);
         self.na += 3;
-        self.e(format!("mov.u64 %ad{base}, {name}"));
+        self.e(format_args!("mov.u64 %ad{base}, {name}"));
         let i = self.i(idx);
         if self.wide() {
-            self.e(format!("shl.b64 %ad{off}, {i}, 3"));
+            self.e(format_args!("shl.b64 %ad{off}, {i}, 3"));
         } else {
-            self.e(format!("mul.wide.s32 %ad{off}, {i}, 4"));
+            self.e(format_args!("mul.wide.s32 %ad{off}, {i}, 4"));
         }
-        self.e(format!("add.s64 %ad{addr}, %ad{base}, %ad{off}"));
+        self.e(format_args!("add.s64 %ad{addr}, %ad{base}, %ad{off}"));
         let d = self.ireg();
-        let s = format!("ld.const.{} {}, [%ad{addr}]", self.ut(), self.i(d));
-        self.e(s);
+        self.e(format_args!("ld.const.{} {}, [%ad{addr}]", self.ut(), self.i(d)));
         d
     }
 }
