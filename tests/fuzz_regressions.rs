@@ -4,6 +4,7 @@
 
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::types::Scalar;
+use kernlint::analysis::typing::type_function;
 use kernlint::analysis::{RootDatabase, SourceFile};
 use kernlint::compile::{CompileOptions, compile_ptx};
 use kernlint::launch::npy::NpyArray;
@@ -356,4 +357,48 @@ def float_shift(a, x):
             .all(|d| d.range.end().to_usize() <= source.len()),
         "{diagnostics:?}"
     );
+}
+
+/// Device functions that each call the next three times in a loop, 8 deep (as deep as calls
+/// nest): each is typed once per argument types, not once per call and loop pass, which grew
+/// as 6^7 (a file of 1.5 kB like it took over 12 s in the fuzz build). The calls with an
+/// integer and with a float argument are typed apart.
+#[test]
+fn device_calls_are_typed_once_per_argument_types() {
+    let mut source = String::from("from numba import cuda\n\n@cuda.jit(device=True)\ndef g7(x):\n    return x + 1\n\n");
+    for i in (0..7).rev() {
+        let next = i + 1;
+        source += &format!(
+            "@cuda.jit(device=True)\ndef g{i}(x):\n    s = 0\n    for j in range(3):\n        s += g{next}(j) + g{next}(x) + g{next}(x * 0.5)\n    return s\n\n"
+        );
+    }
+    source += "@cuda.jit('void(float64[::1], int64)')\ndef k(out, n):\n    v = g0(n)\n    w = g6(n)\n    out[0] = v + w\n";
+    let (db, file) = database(&source);
+    let types = type_function(&db, file, "k", None).unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(types.variables["v"].iter().collect::<Vec<_>>(), ["float64"]);
+    assert_eq!(types.variables["w"].iter().collect::<Vec<_>>(), ["float64"]);
+}
+
+/// Loops nested deeper than 8 are not typed (each loop is typed to a fixpoint, so the passes
+/// multiply: 12 nested loops took 7 s in the fuzz build); 8 are, and the message says what
+/// to do.
+#[test]
+fn loops_nest_at_most_eight_deep_in_the_typing() {
+    let nested = |depth: usize| {
+        let mut source = String::from("from numba import cuda\n\n@cuda.jit('void(float32[::1], int64)')\ndef k(a, n):\n    x = 0\n");
+        for d in 0..depth {
+            let indent = "    ".repeat(d + 1);
+            source += &format!("{indent}for i{d} in range(n):\n{indent}    x = x + 0.5\n");
+        }
+        source + "    a[0] = x\n"
+    };
+    let (db, file) = database(&nested(8));
+    let types = type_function(&db, file, "k", None).unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(types.variables["x"].iter().collect::<Vec<_>>(), ["float64", "int64"]);
+    let source = nested(9);
+    let (db, file) = database(&source);
+    let err = type_function(&db, file, "k", None).unwrap_err();
+    assert!(err.message.contains("loops nested at most 8 deep"), "{}", err.message);
+    assert!(err.message.contains("device function"), "{}", err.message);
+    assert_eq!(&source[err.file_range()], "i8");
 }

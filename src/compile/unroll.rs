@@ -60,6 +60,11 @@ const PARTIAL_SIZE: usize = 256;
 pub fn unroll_loops(program: &mut Program, fastmath: bool) {
     for fi in 0..program.functions.len() {
         let mut failed = HashSet::new();
+        // The constants of the function as it is, kept while no loop changes it: a loop
+        // left alone leaves them as they were, and working them out again for each of many
+        // loops (device functions inlined at every call) cost the size of the function
+        // times the number of loops.
+        let mut known: Option<Flow> = None;
         while let Some(lp) = next_loop(&program.functions[fi], &failed) {
             // The size that counts is what is left once the copies' counters are constants
             // (as LLVM's unroller estimates it): unroll, simplify, and undo if too large.
@@ -68,12 +73,13 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
             // copy of the program, so only loops of a known trip count are tried, and of
             // those that index no such array only the short ones.
             let f = &program.functions[fi];
-            let (local, stores_local) = indexes_local_or_module_array(f, &program.globals, &lp);
+            let flow = known.take().unwrap_or_else(|| Flow::of(f, &program.globals));
+            let (local, stores_local) = indexes_local_or_module_array(f, &flow, &lp);
             let max_trips = if stores_local { MAX_LOCAL_TRIPS } else { MAX_TRIPS };
-            let trips = trip_count(f, &Flow::of(f, &program.globals), &lp, max_trips).map(|t| t.0);
+            let trips = trip_count(f, &flow, &lp, max_trips).map(|t| t.0);
             if trips.is_none_or(|n| !local && n > MAX_PLAIN_TRIPS) {
-                if trips.is_none() {
-                    unroll_partly(program, fi, &lp);
+                if !(trips.is_none() && unroll_partly(program, fi, &lp, &flow)) {
+                    known = Some(flow);
                 }
                 failed.insert(lp.header);
                 continue;
@@ -87,9 +93,10 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
                 size(program) <= (size(&before) + budget).min(FUNCTION_SIZE)
             };
             if !kept {
+                // Back to the function the constants were worked out for.
                 *program = before;
-                if trips.is_some_and(|n| n > MAX_TRIPS) {
-                    unroll_partly(program, fi, &lp);
+                if !(trips.is_some_and(|n| n > MAX_TRIPS) && unroll_partly(program, fi, &lp, &flow)) {
+                    known = Some(flow);
                 }
                 failed.insert(lp.header);
             }
@@ -103,8 +110,7 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
 /// Whether the loop indexes a local array or reads a module array: unrolled, its indices
 /// become constants, and the local array can leave memory, the module array's elements
 /// become constants; and whether it stores to a local array.
-fn indexes_local_or_module_array(f: &Function, globals: &Globals, lp: &Loop) -> (bool, bool) {
-    let flow = Flow::of(f, globals);
+fn indexes_local_or_module_array(f: &Function, flow: &Flow, lp: &Loop) -> (bool, bool) {
     let defined_by = |v: &ValueId, is: &dyn Fn(&Op) -> bool| match flow.values[v.0 as usize] {
         Lat::Known(K::Array(a)) => f.instructions().any(|(_, i)| i.result == Some(a) && is(&i.op)),
         _ => false,
@@ -402,10 +408,10 @@ fn unroll(program: &mut Program, fi: usize, lp: &Loop, max_trips: usize) -> bool
 /// Unroll a loop of a constant trip count by 8, 4 or 2 (the most that divides the trip count
 /// and keeps the copies under [`PARTIAL_SIZE`]), when it leaves only from its header: the
 /// copies' header tests are then decided (each group of iterations runs whole), and only
-/// the original header tests. Whether it did.
-fn unroll_partly(program: &mut Program, fi: usize, lp: &Loop) -> bool {
+/// the original header tests. Whether it did. `flow`: the function's constants.
+fn unroll_partly(program: &mut Program, fi: usize, lp: &Loop, flow: &Flow) -> bool {
     let f = &program.functions[fi];
-    let Some((trips, stay, _)) = trip_count(f, &Flow::of(f, &program.globals), lp, MAX_PARTIAL_TRIPS) else { return false };
+    let Some((trips, stay, _)) = trip_count(f, flow, lp, MAX_PARTIAL_TRIPS) else { return false };
     let leaves_only_from_header = lp.blocks.iter().filter(|&&b| b != lp.header).all(|&b| {
         let term = &f.blocks[b].term;
         !matches!(term, Terminator::Return(_) | Terminator::Exit) && term.successors().iter().all(|t| lp.blocks.contains(t))

@@ -20,14 +20,19 @@ use crate::analysis::resolve::{NameLookup, binop, const_eval, py_equal, py_less,
 use crate::analysis::scope::{Binding, ConstValue, ModuleScope, is_array_made_of, is_host_array_expr};
 
 /// The work one module statement may spend in host functions: elements of the arrays made,
-/// and (much slower to interpret) statements run and loop iterations.
+/// and (much slower to interpret) statements run and loop iterations. Real host code takes
+/// a few thousand steps (a CRC table: 5k); a module is evaluated up to three times (its
+/// constants, its arrays' shapes, their elements), each with these budgets.
 const MAX_ELEMENTS: u64 = 4_000_000;
-const MAX_STEPS: u64 = 200_000;
+const MAX_STEPS: u64 = 40_000;
 /// Statements and loop iterations over the whole module, so that a host function that never
 /// returns (`while True:`), called by many statements, costs a module one budget, not one
 /// per statement.
-const MAX_MODULE_STEPS: u64 = 500_000;
-const MAX_DEPTH: u32 = 16;
+const MAX_MODULE_STEPS: u64 = 100_000;
+/// Host calls nested deeper than this are refused. A call that fails is tried again as a
+/// value (after the array evaluator), so the steps of a runaway recursion double with each
+/// level: at 12 levels it stops with its own message, well within [`MAX_STEPS`].
+const MAX_DEPTH: u32 = 12;
 
 /// The module's plain functions (module-level `def`s without decorators), and the budget of
 /// the statement being evaluated.
@@ -1168,6 +1173,9 @@ BW = blackman_window(9)
         assert!(why.contains("returns a float, not an array"), "{why}");
         let why = error(&format!("{HEADER}\ndef spin():\n    i = 0\n    while True:\n        i += 1\n    return np.zeros(i)\n\nC = spin()\n"), "C");
         assert!(why.contains("steps"), "{why}");
+        // A 4096-entry table, three statements an entry (12k steps), is well within it.
+        let table = array(&format!("{HEADER}\ndef table():\n    t = np.zeros(4096, dtype=np.uint32)\n    for i in range(4096):\n        c = i\n        c = (c >> 1) ^ (c & 1) * 0xEDB88320\n        t[i] = c\n    return t\n\nTABLE = table()\n"), "TABLE");
+        assert_eq!(table.len(), 4096);
         // Each statement calling it spends its own budget until the module's is spent.
         let spins = format!("{HEADER}\ndef spin():\n    i = 0\n    while True:\n        i += 1\n    return np.zeros(i)\n\nC1 = spin()\nC2 = spin()\nC3 = spin()\n");
         assert!(!error(&spins, "C2").contains("in all"));

@@ -1,6 +1,7 @@
 //! The statement and expression typer: Numba's SSA versions, lazy phi nodes and loop
 //! fixpoints over the Python AST.
 
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -181,11 +182,45 @@ pub struct ModuleCtx<'a> {
     pub db: &'a dyn Db,
     pub file: SourceFile,
     pub host_arrays: &'a BTreeMap<String, Result<Type, String>>,
+    /// The return types of the device functions typed so far, by the name they are called
+    /// by here, argument types and call depth: a call typed again (in a loop typed to its
+    /// fixpoint, or from each of the functions that call it) is not typed anew, which would
+    /// grow exponentially with the depth of the calls.
+    device_returns: RefCell<Vec<DeviceReturn>>,
+    /// Statements typed so far, every pass of every loop and every device function counted.
+    typed_statements: Cell<u64>,
+}
+
+/// The statements one typing may type, every pass of every loop counted: real kernels type
+/// a few thousand.
+const MAX_TYPED_STATEMENTS: u64 = 50_000;
+/// Each loop is typed to a fixpoint, in two passes or more, each copying what was typed
+/// before it, so the work multiplies with the depth loops nest to (3 passes of 12 nested
+/// loops: 500k passes of the innermost body). Real kernels nest loops 4 deep at most.
+const MAX_LOOP_DEPTH: usize = 8;
+
+struct DeviceReturn {
+    name: String,
+    args: Vec<Ty>,
+    depth: usize,
+    ret: TResult<Type>,
 }
 
 impl<'a> ModuleCtx<'a> {
     pub fn new(db: &'a dyn Db, file: SourceFile, scope: &'a ItemScope<'a>) -> Self {
-        Self { scope, db, file, host_arrays: super::module_host_arrays(db, file) }
+        Self { scope, db, file, host_arrays: super::module_host_arrays(db, file), device_returns: RefCell::new(Vec::new()), typed_statements: Cell::new(0) }
+    }
+
+    /// The return type of `def`, the device function `name` calls here, for `args`, typed
+    /// once per request (see `device_returns`).
+    fn device_return(&self, name: &str, def: &ast::StmtFunctionDef, args: &[Ty], depth: usize) -> TResult<Type> {
+        let known = self.device_returns.borrow().iter().find(|r| r.name == name && r.args == args && r.depth == depth).map(|r| r.ret.clone());
+        if let Some(ret) = known {
+            return ret;
+        }
+        let ret = type_def(self, def, args, false, depth).map(|types| types.ret);
+        self.device_returns.borrow_mut().push(DeviceReturn { name: name.to_string(), args: args.to_vec(), depth, ret: ret.clone() });
+        ret
     }
 
     /// A GPU function callable by `name` here: a module-level one of this file, one defined
@@ -1296,6 +1331,11 @@ impl<'c, 'a> Typer<'c, 'a> {
                 return Ok(None);
             };
             self.reached.insert(key(stmt));
+            let typed = self.ctx.typed_statements.get() + 1;
+            self.ctx.typed_statements.set(typed);
+            if typed > MAX_TYPED_STATEMENTS {
+                return err(format!("kernlint stops typing here: the function and the device functions it calls take more than {MAX_TYPED_STATEMENTS} statements to type (each loop is typed to a fixpoint, in two passes or more); Numba may well compile it, but kernlint does not check it"), stmt.range());
+            }
             env = match self.stmt(stmt, e) {
                 // What depends on a call of the function itself is not typed in its
                 // partial typing: that path gives no return.
@@ -1886,7 +1926,16 @@ impl<'c, 'a> Typer<'c, 'a> {
         }
     }
 
+    /// The error for a loop nested deeper than kernlint types (see [`MAX_LOOP_DEPTH`]).
+    fn check_loop_depth(&self, range: TextRange) -> TResult<()> {
+        if self.loops.len() >= MAX_LOOP_DEPTH {
+            return err(format!("kernlint types loops nested at most {MAX_LOOP_DEPTH} deep (each is typed to a fixpoint, so the passes multiply with the depth): Numba may well compile this one, but kernlint does not check it; move the inner loops into a device function"), range);
+        }
+        Ok(())
+    }
+
     fn for_loop(&mut self, f: &ast::StmtFor, env: Env) -> TResult<Option<Env>> {
+        self.check_loop_depth(f.target.range())?;
         let iter = self.expr(&f.iter, &env)?;
         let elem = iter_elem(&iter, f.iter.range())?;
         let mut assigned = HashSet::new();
@@ -1921,6 +1970,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             let exit = self.block(&w.orelse, Some(env))?;
             return Ok(exit.map(|e| if after_ssa { self.no_constants(e, &assigned) } else { e }));
         }
+        self.check_loop_depth(w.test.range())?;
         let body = &w.body;
         let (_header, back, frame) =
             self.fixpoint(&env, &assigned, |this, h| this.block(body, Some(h)))?;
@@ -3018,20 +3068,18 @@ impl<'c, 'a> Typer<'c, 'a> {
                 None => err(format!("kernlint cannot type the call of `{name}` in itself: its value is used before a `return` that does not call `{name}` gives its return type (Numba types a self-recursive call from the function's other returns): return the call's value directly (`return {name}(...) + 1`), put the base case first, or give `{name}` a signature"), range),
             };
         }
-        // A function of another module is typed with that module's names.
-        let other_scope;
-        let other_ctx;
-        let ctx = if home == self.ctx.file {
-            self.ctx
+        // A function of another module is typed with that module's names (and calls there
+        // resolve to that module's functions, so the calls it makes share only its memo).
+        let typed = if home == self.ctx.file {
+            self.ctx.device_return(name, def, &arg_types, self.depth + 1)
         } else {
-            other_scope = ItemScope::new(
+            let other_scope = ItemScope::new(
                 crate::analysis::scope::module_scope(self.ctx.db, home),
                 &crate::analysis::syntax::parse_module(self.ctx.db, home).syntax().body,
             );
-            other_ctx = ModuleCtx::new(self.ctx.db, home, &other_scope);
-            &other_ctx
+            type_def(&ModuleCtx::new(self.ctx.db, home, &other_scope), def, &arg_types, false, self.depth + 1).map(|types| types.ret)
         };
-        let result = type_def(ctx, def, &arg_types, false, self.depth + 1)
+        let ret = typed
             .map_err(|f| Fail {
                 message: format!("in device function `{name}`: {}", f.message),
                 range,
@@ -3046,7 +3094,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             let (own, these) = (list(&self.own_def.1), list(&arg_types));
             return reject(ErrorKind::Numba, format!("`{name}` calls itself with arguments of other types ({these}) than its own ({own}): Numba's CUDA target compiles only a self-recursive call with the same argument types (it fails with `AttributeError: 'JITCUDACodegen' object has no attribute 'insert_unresolved_ref'`); convert the arguments to the parameters' types"), range);
         }
-        Ok(Ty::Val(result.ret))
+        Ok(Ty::Val(ret))
     }
 
     /// A closure's `def`: what Numba refuses of it. Its body is typed at each call.
