@@ -1,15 +1,16 @@
 //! The `kernlint` binary end to end: output formats (snapshots), exit codes, configuration,
 //! suppressions, notebooks and bad input.
 
+#[path = "support/binary.rs"]
+mod binary;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use binary::kernlint;
+
 fn project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/project")
-}
-
-fn kernlint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kernlint")).current_dir(dir).args(args).env("NO_COLOR", "1").output().unwrap()
 }
 
 fn stdout(o: &Output) -> String {
@@ -741,6 +742,14 @@ def mixed(n):
         return 1.5
     return mixed(n - 1) + mixed(n - 2)
 
+@cuda.jit(device=True)
+def broken_base(n):
+    if n > 1:
+        return broken_base(n - 1) + 1
+    if n > 0:
+        return broken_base(n - 2) * 2
+    return undefined_name
+
 @cuda.jit
 def lates(out):
     i = cuda.grid(1)
@@ -805,6 +814,14 @@ def volley(out):
     assert!(stdout(&out).contains("  r: int64\n  return: int64\n"), "{}{}", stdout(&out), stderr(&out));
     let out = kernlint(dir.path(), &["types", "k.py::mixed", "--sig", "(int64,)"]);
     assert!(stdout(&out).ends_with("  return: float64\n"), "{}{}", stdout(&out), stderr(&out));
+    // Two recursive calls whose partial typing fails (an unknown name in the base case): the
+    // first call is reported, and its failed typing is kept for the second.
+    let out = kernlint(dir.path(), &["types", "k.py::broken_base", "--sig", "(int64,)"]);
+    assert!(
+        stderr(&out).contains("k.py:34:16: kernlint cannot type the call of `broken_base` in itself: its value is used before a `return` that does not call `broken_base` gives its return type"),
+        "{}",
+        stderr(&out)
+    );
     let out = kernlint(dir.path(), &["run", "k.py::lates", "--device", "sim", "--grid", "1", "--block", "4", "zeros:float64[4]", "--out", "res"]);
     assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
     let res = kernlint::launch::npy::NpyArray::read(&dir.path().join("res/out.npy")).unwrap();

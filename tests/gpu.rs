@@ -3,8 +3,10 @@
 //! matches the `.param` list of the PTX the compiler emits (this keeps the two in sync where
 //! no GPU can check them). Where a GPU is present, the launches are checked on it too.
 
+#[path = "support/binary.rs"]
+mod binary;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::{RootDatabase, SourceFile};
@@ -12,6 +14,8 @@ use kernlint::compile::{CompileOptions, compile_ptx};
 use kernlint::launch::gpu::{ParamSlot, gpu_available, marshal, param_layout};
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::{HostArg, Launch, Program, build_program, run_on_gpu, simulate};
+
+use binary::kernlint_with_env;
 
 const SAXPY: &str = r#"from numba import cuda
 
@@ -39,15 +43,6 @@ def mix(a, flag, s8, u16, i32, i64, u64, f32, f64, b, c):
         c[1] = u64
 "#;
 const MIX_SIG: &str = "void(float32[:, ::1], boolean, int8, uint16, int32, int64, uint64, float32, float64, float64[::1, :, :], int64[:])";
-
-fn kernlint(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kernlint"));
-    cmd.current_dir(dir).args(args).env("NO_COLOR", "1");
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    cmd.output().unwrap()
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -233,7 +228,7 @@ fn device_gpu_without_a_gpu_is_a_clear_error() {
         .chain(["zeros:float32[10]", "2", "arange:float32[10]", "ones:float32[10]"])
         .collect();
     // Forced off: the same on every machine.
-    let out = kernlint(&dir, &args, &[("KERNLINT_NO_GPU", "1")]);
+    let out = kernlint_with_env(&dir, &args, &[("KERNLINT_NO_GPU", "1")]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
@@ -242,7 +237,7 @@ fn device_gpu_without_a_gpu_is_a_clear_error() {
     );
     assert!(!err.contains("panicked") && !err.contains("internal error"), "{err}");
     // As this machine is.
-    let out = kernlint(&dir, &args, &[]);
+    let out = kernlint_with_env(&dir, &args, &[]);
     match gpu_available() {
         Ok(_) => assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr)),
         Err(why) => {
@@ -276,7 +271,7 @@ fn device_auto_falls_back_to_the_simulator() {
             "arange:float32[50]",
             "ones:float32[50]",
         ];
-        let out = kernlint(&dir, &args, envs);
+        let out = kernlint_with_env(&dir, &args, envs);
         let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
         assert_eq!(out.status.code(), Some(0), "{stderr}");
         let on_gpu = tag == "native" && gpu_available().is_ok();

@@ -4,11 +4,12 @@
 //! --device sim` and `compile` (assembled with ptxas); the expected types are Numba's typemap
 //! (numba-cuda 0.30, `compile_cuda`), the values Numba's CUDA simulator's for the same codes.
 
+#[path = "support/binary.rs"]
+mod binary;
 #[path = "support/ptxas.rs"]
 mod ptxas;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use binary::{folder_with, kernlint, pairs, variables};
 
 const SOURCE: &str = r#"import numpy as np
 from numba import cuda
@@ -65,13 +66,8 @@ seq[1, 1](codes, out)
 subj[1, 1](codes, out)
 "#;
 
-fn kernlint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kernlint")).current_dir(dir).args(args).env("NO_COLOR", "1").output().unwrap()
-}
-
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("k.py"), SOURCE).unwrap();
+    let dir = folder_with(&[("k.py", SOURCE)]);
     let codes: Vec<i64> = vec![0, 1, 2, -1, 5, 5, 7, 8, 9, 4, 3];
     let data = codes.iter().flat_map(|c| c.to_le_bytes()).collect();
     let npy = kernlint::launch::npy::NpyArray { descr: "<i8".into(), itemsize: 8, shape: vec![codes.len()], fortran_order: false, data };
@@ -85,7 +81,7 @@ fn value_patterns_alternatives_guards_and_captures() {
     let out = kernlint(dir.path(), &["types", "k.py::classify", "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let vars: Vec<(String, String)> = v["variables"].as_object().unwrap().iter().map(|(k, t)| (k.clone(), t.as_str().unwrap().to_string())).collect();
+    let vars = variables(&v);
     let expected = [
         ("c", "int64"),
         ("codes", "array(int64, 1d, C)"),
@@ -95,7 +91,7 @@ fn value_patterns_alternatives_guards_and_captures() {
         ("r", "float64"),
         ("y", "int64"),
     ];
-    assert_eq!(vars, expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>());
+    assert_eq!(vars, pairs(&expected));
 
     for (kernel, expected) in [
         ("classify", vec![1.5, 2.5, 2.5, -1.0, 500.0, 50.0, 70.0, 80.0, 9.0, 400.0, 300.0]),

@@ -7,6 +7,8 @@
 //! and `compile` (with ptxas) see them; the expected values are Numba's typemap and Numba's
 //! CUDA simulator's outputs for the same files (x = [0, 1, 2, 3]).
 
+#[path = "support/binary.rs"]
+mod binary;
 #[path = "support/ptxas.rs"]
 mod ptxas;
 #[path = "support/workspace_runs.rs"]
@@ -258,11 +260,7 @@ fn chain() -> String {
 }
 
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in [("cfg.py", CFG), ("lens.py", LENS), ("dicts.py", DICTS), ("factory.py", FACTORY), ("loops.py", LOOPS), ("chain.py", &chain()), ("npscalars.py", NPSCALARS)] {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    dir
+    binary::folder_with(&[("cfg.py", CFG), ("lens.py", LENS), ("dicts.py", DICTS), ("factory.py", FACTORY), ("loops.py", LOOPS), ("chain.py", &chain()), ("npscalars.py", NPSCALARS)])
 }
 
 #[test]

@@ -7,11 +7,14 @@
 //! and `compile` (with ptxas) see them; the expected values are Numba's typemap and Numba's
 //! CUDA simulator's outputs for the same files.
 
+#[path = "support/binary.rs"]
+mod binary;
 #[path = "support/ptxas.rs"]
 mod ptxas;
 #[path = "support/workspace_runs.rs"]
 mod workspace_runs;
 
+use binary::{folder_with, write_file};
 use workspace_runs::{ARRAY, compiles, kernlint, pairs, run, types, variables};
 
 const BASE: &str = "SCALE = 3\n";
@@ -98,22 +101,8 @@ scale_kernel = make_kernel(2.5)
 add_kernel = make_decorated(-1)
 ";
 
-/// Writes `text` to `name` under `dir`, making its folders.
-fn write_file(dir: &std::path::Path, name: &str, text: &str) {
-    let path = dir.join(name);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| write_file(dir.path(), name, text);
-    write("base.py", BASE);
-    write("cfg.py", CFG);
-    write("pkg/__init__.py", "");
-    write("pkg/dev.py", DEV);
-    write("kern.py", KERN);
-    dir
+    folder_with(&[("base.py", BASE), ("cfg.py", CFG), ("pkg/__init__.py", ""), ("pkg/dev.py", DEV), ("kern.py", KERN)])
 }
 
 #[test]

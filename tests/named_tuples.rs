@@ -5,11 +5,14 @@
 //! the file) and `compile` (assembled with ptxas). The expected types are Numba's typemap
 //! (numba-cuda 0.30, `compile_cuda`), the values what Numba computes for the same file.
 
+#[path = "support/binary.rs"]
+mod binary;
 #[path = "support/ptxas.rs"]
 mod ptxas;
 
 use std::path::Path;
-use std::process::{Command, Output};
+
+use binary::{folder_with, kernlint, pairs, variables};
 
 const SOURCE: &str = r#"import collections
 from collections import namedtuple
@@ -73,14 +76,8 @@ mixed_argument[1, 1](Mixed(3, f=0.5), out)
 unknown_field[1, 1](P, out)
 "#;
 
-fn kernlint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kernlint")).current_dir(dir).args(args).env("NO_COLOR", "1").output().unwrap()
-}
-
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("k.py"), SOURCE).unwrap();
-    dir
+    folder_with(&[("k.py", SOURCE)])
 }
 
 /// `kernlint types --format json` of `kernel`: its signature and each variable's type.
@@ -88,8 +85,7 @@ fn types(dir: &Path, kernel: &str) -> (String, Vec<(String, String)>) {
     let out = kernlint(dir, &["types", &format!("k.py::{kernel}"), "--format", "json"]);
     assert!(out.status.success(), "{kernel}: {}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let vars = v["variables"].as_object().unwrap().iter().map(|(k, t)| (k.clone(), t.as_str().unwrap().to_string())).collect();
-    (v["signature"].as_str().unwrap().to_string(), vars)
+    (v["signature"].as_str().unwrap().to_string(), variables(&v))
 }
 
 /// `out[0]` after `kernlint run --device sim` with the launch the file makes.
@@ -108,10 +104,6 @@ fn compiles(dir: &Path, kernel: &str) {
         let ptx = String::from_utf8(out.stdout).unwrap();
         ptxas::assemble(&ptxas, &dir.join("ptx"), &ptx, kernel).unwrap();
     }
-}
-
-fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
-    items.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
 }
 
 #[test]
@@ -172,4 +164,60 @@ fn an_unknown_field_is_numbas_typing_error() {
     assert_eq!(messages.len(), 1, "{messages:?}");
     assert_eq!(messages[0].0, 52);
     assert!(messages[0].1.contains("the named tuple Params(float64 x 2) has no field `z`"), "{messages:?}");
+}
+
+/// Numba's errors for a call of a named tuple class that does not bind its fields (Python's
+/// `TypeError`) and for a run-time index into one whose members differ in type (checked with
+/// numba-cuda's compile_ptx), the class named as Numba prints it.
+#[test]
+fn a_bad_call_of_the_class_or_a_run_time_index_is_numbas_typing_error() {
+    let source = r#"from collections import namedtuple
+import numpy as np
+from numba import cuda
+
+Params = namedtuple("Params", ["x", "y"])
+Mixed = namedtuple("Mixed", "n, f")
+
+
+@cuda.jit
+def too_many(out):
+    out[0] = Params(1.0, 2.0, 3.0).x
+
+
+@cuda.jit
+def twice(out):
+    out[0] = Params(1.0, x=2.0).x
+
+
+@cuda.jit
+def missing(out):
+    out[0] = Params(1.0).x
+
+
+@cuda.jit
+def by_run_time_index(m, i, out):
+    out[0] = m[i]
+
+
+out = np.zeros(1)
+too_many[1, 1](out)
+twice[1, 1](out)
+missing[1, 1](out)
+by_run_time_index[1, 1](Mixed(3, 0.5), 1, out)
+"#;
+    let dir = folder_with(&[("k.py", source)]);
+    let out = kernlint(dir.path(), &["check", "k.py", "--select", "KL110", "--format", "json"]);
+    let findings: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let messages: Vec<(u64, &str)> = findings.iter().map(|f| (f["location"]["row"].as_u64().unwrap(), f["message"].as_str().unwrap())).collect();
+    let expected = [
+        (11, "`Params` takes 2 positional arguments but 3 were given"),
+        (16, "`Params` got multiple values for argument `x`"),
+        (21, "`Params` is missing the argument `y`"),
+        (26, "cannot index Mixed(int64, float64) with a non-constant index"),
+    ];
+    assert_eq!(messages.len(), expected.len(), "{messages:?}");
+    for ((row, message), (expected_row, expected_message)) in messages.iter().zip(expected) {
+        assert_eq!(*row, expected_row, "{messages:?}");
+        assert!(message.contains(expected_message), "{messages:?}");
+    }
 }

@@ -546,20 +546,13 @@ pub fn project_jit_spec(db: &dyn Db, file: SourceFile, expr: &Expr, scope: &dyn 
     {
         return jit_maker_spec(db, file, n.id.as_str());
     }
-    let mut at = (file, qualified_path(callee, scope)?);
-    for _ in 0..8 {
-        let super::scope::ModuleMember::Global(home, name) = super::scope::workspace_member(db, at.0, &at.1)? else { return None };
-        match module_scope(db, home).get(&name)? {
-            Binding::Decorator(spec) if call.is_none() => return Some(spec.clone()),
-            Binding::Path(path) => match jit_spec_of(path, call, scope) {
-                Some(spec) => return Some(spec),
-                None => at = (home, path.clone()),
-            },
-            Binding::Definition => return jit_maker_spec(db, home, &name),
-            _ => return None,
-        }
-    }
-    None
+    let path = qualified_path(callee, scope)?;
+    super::scope::import_chain(db, file, &path, module_scope).find_map(|link| match link.binding? {
+        Binding::Decorator(spec) if call.is_none() => Some(spec.clone()),
+        Binding::Path(path) => jit_spec_of(path, call, scope),
+        Binding::Definition => jit_maker_spec(db, link.module, &link.name),
+        _ => None,
+    })
 }
 
 /// [`project_jit_spec`] for the module-level function or class `name` of `file`: whether it

@@ -140,24 +140,15 @@ impl NamedTupleClass {
     /// of the positional argument or the name of the keyword that gives it. An error says
     /// what is wrong as Python's `TypeError` does.
     pub fn bind_arguments<'a>(&self, positional: usize, keywords: &[&'a str]) -> Result<Vec<FieldArgument<'a>>, String> {
-        let name = &self.name;
-        if positional > self.fields.len() {
-            return Err(format!("`{name}` takes {} arguments, {positional} given", self.fields.len()));
-        }
-        if let Some(k) = keywords.iter().find(|k| !self.fields.iter().any(|f| f == *k)) {
-            return Err(format!("`{name}` has no field `{k}`"));
-        }
-        self.fields
+        let fields: Vec<&str> = self.fields.iter().map(String::as_str).collect();
+        let bound = bind_call_arguments(&self.name, &fields, 0, fields.len(), positional, keywords)?;
+        fields
             .iter()
-            .enumerate()
-            .map(|(i, field)| {
-                let keyword = keywords.iter().find(|k| **k == field).copied();
-                match (i < positional, keyword) {
-                    (true, Some(_)) => Err(format!("`{name}` got two values for the field `{field}`")),
-                    (true, None) => Ok(FieldArgument::Positional(i)),
-                    (false, Some(k)) => Ok(FieldArgument::Keyword(k)),
-                    (false, None) => Err(format!("`{name}` is missing the field `{field}`")),
-                }
+            .zip(bound)
+            .map(|(field, given)| match given {
+                Some(CallArgument::Positional(i)) => Ok(FieldArgument::Positional(i)),
+                Some(CallArgument::Keyword(j)) => Ok(FieldArgument::Keyword(keywords[j])),
+                None => Err(format!("`{}` is missing the argument `{field}`", self.name)),
             })
             .collect()
     }
@@ -168,6 +159,44 @@ impl NamedTupleClass {
 pub enum FieldArgument<'a> {
     Positional(usize),
     Keyword(&'a str),
+}
+
+/// The argument of a call that gives a parameter its value: the positional argument or the
+/// keyword argument of this index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallArgument {
+    Positional(usize),
+    Keyword(usize),
+}
+
+/// Binds a call's `positional` arguments and `keywords` to the parameters `params` as
+/// Python does: in order, then by name. Only the first `by_position` parameters take a
+/// positional argument, and the first `positional_only` of them no keyword. For each
+/// parameter, the argument that gives it, or `None` (its default, or missing). An error says
+/// what is wrong with the call of `callee` as Python's `TypeError` does.
+pub fn bind_call_arguments(
+    callee: &str,
+    params: &[&str],
+    positional_only: usize,
+    by_position: usize,
+    positional: usize,
+    keywords: &[&str],
+) -> Result<Vec<Option<CallArgument>>, String> {
+    if positional > by_position {
+        return Err(format!("`{callee}` takes {by_position} positional arguments but {positional} were given"));
+    }
+    let mut bound: Vec<Option<CallArgument>> = (0..params.len()).map(|i| (i < positional).then_some(CallArgument::Positional(i))).collect();
+    for (j, keyword) in keywords.iter().enumerate() {
+        let Some(at) = params.iter().skip(positional_only).position(|p| p == keyword) else {
+            return Err(format!("`{callee}` got an unexpected keyword argument `{keyword}`"));
+        };
+        let at = at + positional_only;
+        if bound[at].is_some() {
+            return Err(format!("`{callee}` got multiple values for argument `{keyword}`"));
+        }
+        bound[at] = Some(CallArgument::Keyword(j));
+    }
+    Ok(bound)
 }
 
 /// `namedtuple("Params", ["x", "y"])` (also `"x y"`, `"x, y"`, a tuple of names): the class
@@ -772,22 +801,12 @@ fn reexported_modelled_path(db: &dyn Db, file: SourceFile, path: &str) -> Option
     if is_modelled_module(path) || path.starts_with('.') && path.trim_start_matches('.').is_empty() {
         return None;
     }
-    let mut at = (file, path.to_string());
-    for _ in 0..8 {
-        let (home, name, tail) = (1..at.1.len()).rev().filter(|&i| at.1.as_bytes()[i] == b'.').find_map(|i| {
-            let home = workspace_module(db, at.0, &at.1[..i])?;
-            let rest = &at.1[i + 1..];
-            let (name, tail) = rest.split_once('.').map_or((rest, ""), |(n, t)| (n, t));
-            Some((home, name.to_string(), tail.to_string()))
-        })?;
-        let Binding::Path(target) = written_module_scope(db, home).get(&name)? else { return None };
-        let target = if tail.is_empty() { target.clone() } else { format!("{target}.{tail}") };
-        if is_modelled_module(&target) {
-            return Some(target);
-        }
-        at = (home, target);
-    }
-    None
+    // As written: `module_scope` of this file calls this, and the other module's may read
+    // this file's in turn.
+    import_chain(db, file, path, written_module_scope).find_map(|link| match link.binding {
+        Some(Binding::Path(target)) if is_modelled_module(target) => Some(target.clone()),
+        _ => None,
+    })
 }
 
 /// The modules `file` imports names from that may be workspace modules (not numba, numpy
@@ -847,10 +866,13 @@ pub fn workspace_module(db: &dyn Db, file: SourceFile, module: &str) -> Option<S
 /// then the name after it; a further attribute follows that name's import in the module
 /// (`cfg.sub.X` with `from . import sub` in `cfg`).
 pub fn workspace_member(db: &dyn Db, file: SourceFile, path: &str) -> Option<ModuleMember> {
-    member_at(db, file, path, 0)
+    member_at(db, file, path, 0, module_scope)
 }
 
-fn member_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<ModuleMember> {
+/// A module's names, as [`module_scope`] or [`written_module_scope`] gives them.
+type ScopeQuery = for<'db> fn(&'db dyn Db, SourceFile) -> &'db ModuleScope;
+
+fn member_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize, scope: ScopeQuery) -> Option<ModuleMember> {
     db.workspace()?;
     // A leading dot is a relative import, whose path `from . import m` spells `..m`: only its
     // prefixes are modules.
@@ -866,8 +888,8 @@ fn member_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<
         let rest = &path[i + 1..];
         return match rest.split_once('.') {
             None => Some(ModuleMember::Global(home, rest.to_string())),
-            Some((name, tail)) if depth < 8 => match module_scope(db, home).get(name)? {
-                Binding::Path(p) => member_at(db, home, &format!("{p}.{tail}"), depth + 1),
+            Some((name, tail)) if depth < 8 => match scope(db, home).get(name)? {
+                Binding::Path(p) => member_at(db, home, &format!("{p}.{tail}"), depth + 1, scope),
                 _ => None,
             },
             Some(_) => None,
@@ -876,35 +898,58 @@ fn member_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<
     None
 }
 
+/// A module-level name of a workspace module along an [`import_chain`], with what the
+/// module binds it to (`None`: nothing).
+pub struct ImportLink<'db> {
+    pub module: SourceFile,
+    pub name: String,
+    pub binding: Option<&'db Binding>,
+}
+
+/// Follows a path into a workspace module (`cfg.X`, `.util.f`, an import's path in `file`)
+/// from module to module while each imports the name from the next (`from other import X`
+/// in `cfg`), at most 8: the module and name at each, the last being where the name is
+/// bound to something else (or to a path out of the workspace). `scope` reads the modules'
+/// names: [`module_scope`], or [`written_module_scope`] for a caller that `module_scope`
+/// itself calls, which must not depend on itself.
+pub fn import_chain<'db>(db: &'db dyn Db, file: SourceFile, path: &str, scope: ScopeQuery) -> impl Iterator<Item = ImportLink<'db>> {
+    let mut next = Some((file, path.to_string()));
+    let mut links = 0;
+    std::iter::from_fn(move || {
+        let (from, path) = next.take()?;
+        links += 1;
+        if links > 8 {
+            return None;
+        }
+        let ModuleMember::Global(module, name) = member_at(db, from, &path, 0, scope)? else { return None };
+        let binding = scope(db, module).get(&name);
+        if let Some(Binding::Path(p)) = binding {
+            next = Some((module, p.clone()));
+        }
+        Some(ImportLink { module, name, binding })
+    })
+}
+
 /// The constant a path into a workspace module holds, as Numba freezes a module global
 /// when it compiles: `cfg.X`, a name re-exported by `from other import X` in `cfg`, or a
 /// constant of a module kernlint models (`from math import pi`).
 pub fn imported_constant(db: &dyn Db, file: SourceFile, path: &str) -> Option<ConstValue> {
-    super::resolve::path_constant(path).or_else(|| constant_at(db, file, path, 0))
-}
-
-fn constant_at(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<ConstValue> {
-    let ModuleMember::Global(home, name) = workspace_member(db, file, path)? else { return None };
-    match module_scope(db, home).get(&name)? {
-        Binding::Const(c) => Some(c.clone()),
-        Binding::Path(p) if depth < 8 => super::resolve::path_constant(p).or_else(|| constant_at(db, home, p, depth + 1)),
-        _ => None,
-    }
+    super::resolve::path_constant(path).or_else(|| {
+        import_chain(db, file, path, module_scope).find_map(|link| match link.binding? {
+            Binding::Const(c) => Some(c.clone()),
+            Binding::Path(p) => super::resolve::path_constant(p),
+            _ => None,
+        })
+    })
 }
 
 /// The Enum or IntEnum class a path into a workspace module names (`modes.Mode`, `from modes
 /// import Mode`, `from .modes import Mode as M`, or re-exported there).
 pub fn imported_enum(db: &dyn Db, file: SourceFile, path: &str) -> Option<EnumClass> {
-    let mut at = (file, path.to_string());
-    for _ in 0..8 {
-        let ModuleMember::Global(home, name) = workspace_member(db, at.0, &at.1)? else { return None };
-        match module_scope(db, home).get(&name)? {
-            Binding::Enum(class) => return Some(class.clone()),
-            Binding::Path(p) => at = (home, p.clone()),
-            _ => return None,
-        }
-    }
-    None
+    import_chain(db, file, path, module_scope).find_map(|link| match link.binding? {
+        Binding::Enum(class) => Some(class.clone()),
+        _ => None,
+    })
 }
 
 /// Whether a path's root module is one kernlint models itself (Numba, NumPy, `math`,

@@ -1,24 +1,21 @@
 //! Running the kernlint binary on a folder of files (a workspace of modules), as
 //! `types`, `run --device sim` and `compile` (assembled with ptxas) see them, for kernels
 //! typed `void(float64[:], float64[:])`: shared by tests/modules.rs and tests/module_values.rs.
-//! Include it next to `support/ptxas.rs`, as `mod workspace_runs;` with `#[path]`.
+//! Include it next to `support/ptxas.rs` and `support/binary.rs`, as `mod workspace_runs;`
+//! with `#[path]`.
 
 // Each test crate that includes this uses only some of it.
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+pub use super::binary::{kernlint, pairs, variables};
 use super::ptxas;
 
 pub const SIG: &str = "void(float64[:], float64[:])";
 
 /// How `types` spells a 1-D float64 parameter.
 pub const ARRAY: &str = "array(float64, 1d, A)";
-
-pub fn kernlint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kernlint")).current_dir(dir).args(args).env("NO_COLOR", "1").output().unwrap()
-}
 
 pub fn types(dir: &Path, target: &str) -> Result<serde_json::Value, String> {
     let out = kernlint(dir, &["types", target, "--sig", SIG, "--format", "json"]);
@@ -45,13 +42,5 @@ pub fn compiles(dir: &Path, target: &str) {
         let ptx = String::from_utf8(out.stdout).unwrap();
         ptxas::assemble(&ptxas, &dir.join("ptx"), &ptx, "workspace").unwrap();
     }
-}
-
-pub fn variables(v: &serde_json::Value) -> Vec<(String, String)> {
-    v["variables"].as_object().unwrap().iter().map(|(k, t)| (k.clone(), t.as_str().unwrap().to_string())).collect()
-}
-
-pub fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
-    items.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
 }
 

@@ -65,7 +65,7 @@ pub fn path_value(path: &str) -> Option<Ty> {
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
-    Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled, why: None })
+    Err(Fail::new(ErrorKind::Unmodeled, message, range))
 }
 
 fn scalar_of(ty: &Ty) -> Option<Scalar> {
@@ -106,7 +106,7 @@ pub fn call(
         Ty::External(name, sig) => {
             if args.len() != sig.args.len() {
                 let msg = format!("`{name}` is declared with {} arguments, called with {}", sig.args.len(), args.len());
-                return Err(Fail { message: msg, range, kind: ErrorKind::Numba, why: None });
+                return Err(Fail::new(ErrorKind::Numba, msg, range));
             }
             Ok(Ty::Val(sig.ret.clone().unwrap_or(Type::None)))
         }
@@ -115,12 +115,9 @@ pub fn call(
         // types (without literals).
         Ty::NamedTupleClass(class) => {
             let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| k.as_str()).collect();
-            let bound = class.bind_arguments(args.len(), &keywords).map_err(|m| Fail {
-                message: format!("{m} (Python's `TypeError` when Numba types the call)"),
-                range,
-                kind: ErrorKind::Numba,
-                why: None,
-            })?;
+            let bound = class
+                .bind_arguments(args.len(), &keywords)
+                .map_err(|m| Fail::new(ErrorKind::Numba, format!("{m} (Python's `TypeError` when Numba types the call)"), range))?;
             let mut items = Vec::new();
             for b in bound {
                 let arg = match b {
@@ -256,7 +253,7 @@ fn print(args: &[Ty], call: &ast::ExprCall) -> TResult<Ty> {
     let packed = call.arguments.args.len() > 30;
     for (ty, expr) in args.iter().zip(&call.arguments.args) {
         if let Some((kind, message)) = unprintable(ty, packed) {
-            return Err(Fail { message, range: expr.range(), kind, why: None });
+            return Err(Fail::new(kind, message, expr.range()));
         }
     }
     Ok(Ty::Val(Type::None))
@@ -314,7 +311,7 @@ fn unprintable_type(t: &Type, in_tuple: bool, packed: bool) -> Option<(ErrorKind
 /// types from its prelude.
 fn cmath(typer: &mut Typer<'_, '_>, name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> TResult<Ty> {
     let path = format!("cmath.{name}");
-    let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba, why: None };
+    let numba = |message: String| Fail::new(ErrorKind::Numba, message, range);
     if !kwargs.is_empty() {
         return Err(numba(format!("`{path}` takes no keyword arguments")));
     }
@@ -612,7 +609,7 @@ fn arity(args: &[Ty], min: usize, max: usize, name: &str, range: TextRange) -> T
 /// states, then numbers (the state index; the seed of `init_xoroshiro128p_state`). The
 /// simulator reads the 16-byte state at the index, so only the real state dtype is taken.
 fn rng_arguments(name: &str, args: &[Ty], params: usize, range: TextRange) -> TResult<()> {
-    let numba = |message: String| Err(Fail { message, range, kind: ErrorKind::Numba, why: None });
+    let numba = |message: String| Err(Fail::new(ErrorKind::Numba, message, range));
     if args.len() != params {
         return numba(format!("`{name}` takes {params} arguments, not {}", args.len()));
     }
@@ -975,7 +972,7 @@ fn template_args(args: &[Ty], name: &str, range: TextRange) -> TResult<Vec<Scala
 fn concrete<R: Copy>(name: &str, cases: &cases::Cases<R>, args: &[Scalar], range: TextRange) -> TResult<R> {
     overload::resolve(cases, args).map(|i| cases[i].1).ok_or_else(|| {
         let args = args.iter().map(Scalar::to_string).collect::<Vec<_>>().join(", ");
-        Fail { message: format!("no implementation of `{name}` for ({args})"), range, kind: ErrorKind::Numba, why: None }
+        Fail::new(ErrorKind::Numba, format!("no implementation of `{name}` for ({args})"), range)
     })
 }
 
@@ -993,15 +990,14 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
                 Some(Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_) | Type::NamedTuple { .. } | Type::Range(_) | Type::StrLiteral(_)) => {
                     Ok(Ty::scalar(Scalar::I64))
                 }
-                Some(t) if base_scalar(t).is_some() || matches!(t, Type::None | Type::Vector(..)) => Err(Fail {
-                    message: format!(
+                Some(t) if base_scalar(t).is_some() || matches!(t, Type::None | Type::Vector(..)) => reject(
+                    ErrorKind::Numba,
+                    format!(
                         "len() of {} (`No implementation of function len`): len() takes an array, a tuple, a range or a string",
                         describe(&args[0])
                     ),
                     range,
-                    kind: ErrorKind::Numba,
-                    why: None,
-                }),
+                ),
                 _ => err(format!("len() of {}", describe(&args[0])), range),
             }
         }
@@ -1052,7 +1048,7 @@ fn builtin(name: &str, args: &[Ty], range: TextRange) -> TResult<Ty> {
         // two-argument call is typed but fails to lower (no complex -> float cast); no
         // argument fails too.
         "complex" => {
-            let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba, why: None };
+            let numba = |message: String| Fail::new(ErrorKind::Numba, message, range);
             if args.is_empty() || args.len() > 2 {
                 return Err(numba(format!("complex() takes one or two numbers, not {}", args.len())));
             }
@@ -1315,7 +1311,7 @@ fn numpy(name: &str, args: &[Ty], kwargs: &[(String, Ty)], range: TextRange) -> 
     for a in args {
         scalars.push(need_scalar(a, &format!("np.{name}"), range)?);
     }
-    let numba = |message: String| Fail { message, range, kind: ErrorKind::Numba, why: None };
+    let numba = |message: String| Fail::new(ErrorKind::Numba, message, range);
     match name {
         // The `conjugate` ufunc: its loops keep integers and floats (bool as int8); no
         // float16 loop.

@@ -16,7 +16,7 @@ use super::promote::{self, base_scalar, tuple_elems, unliteral};
 use crate::analysis::bindings::{for_each_binding, names_in_target};
 use crate::analysis::kernels::{ItemScope, for_each_body};
 use crate::analysis::resolve::{NameLookup, const_eval, scalar_type_of_path};
-use crate::analysis::scope::{Binding, ConstValue, EnumClass, ModuleScope, NamedTupleClass};
+use crate::analysis::scope::{Binding, CallArgument, ConstValue, EnumClass, ModuleScope, NamedTupleClass};
 use crate::analysis::signature::Signature;
 use crate::analysis::types::{Layout, Object, Record, RecordField, Scalar, Type};
 use crate::analysis::{Db, SourceFile};
@@ -161,9 +161,16 @@ pub struct Fail {
     pub why: Option<Box<Unified>>,
 }
 
+impl Fail {
+    /// A failure of this kind, with no unification to explain.
+    pub fn new(kind: ErrorKind, message: impl Into<String>, range: TextRange) -> Fail {
+        Fail { message: message.into(), range, kind, why: None }
+    }
+}
+
 impl From<(String, TextRange)> for Fail {
     fn from((message, range): (String, TextRange)) -> Self {
-        Fail { message, range, kind: ErrorKind::Unmodeled, why: None }
+        Fail::new(ErrorKind::Unmodeled, message, range)
     }
 }
 
@@ -171,7 +178,7 @@ pub type TResult<T> = Result<T, Fail>;
 
 /// A failure Numba itself reports (a `TypingError`), of the given kind.
 pub fn reject<T>(kind: ErrorKind, message: impl Into<String>, range: TextRange) -> TResult<T> {
-    Err(Fail { message: message.into(), range, kind, why: None })
+    Err(Fail::new(kind, message, range))
 }
 
 /// Module-level facts the typer needs: names, GPU functions and host arrays. GPU
@@ -375,8 +382,9 @@ pub struct Typer<'c, 'a> {
     /// Typing only for what the returns that do not call the function itself give (the
     /// type Numba's partial typing gives a self-recursive call): such returns are skipped.
     partial: bool,
-    /// That type, once worked out for a call of the function in itself.
-    recursive_return: Option<Type>,
+    /// That type, once worked out for a call of the function in itself: `Some(None)` where
+    /// the partial typing failed, so that it runs once however many calls there are.
+    recursive_return: Option<Option<Type>>,
     /// In the partial typing, a call of the function itself was reached before any return
     /// gave its type: the statement fails and its path ends.
     recursive_call_deferred: bool,
@@ -790,7 +798,7 @@ fn field_view(f: &RecordField, ndim: u8, readonly: bool) -> Ty {
 }
 
 fn err<T>(message: impl Into<String>, range: TextRange) -> TResult<T> {
-    Err(Fail { message: message.into(), range, kind: ErrorKind::Unmodeled, why: None })
+    Err(Fail::new(ErrorKind::Unmodeled, message, range))
 }
 
 /// A subscript index, as Numba's array typing distinguishes them.
@@ -1768,7 +1776,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         if let Ty::Val(Type::Array { dtype, ndim, layout, readonly }) = &base {
             zero_d_view(*ndim, &idx, s.range())?;
             let target = array_index(dtype, *ndim, *layout, *readonly, &idx)
-                .map_err(|m| Fail { message: m, range: s.range(), kind: ErrorKind::Numba, why: None })?;
+                .map_err(|m| Fail::new(ErrorKind::Numba, m, s.range()))?;
             // An element takes a number only (an array or a tuple is Numba's error).
             if base_scalar(&target).is_some()
                 && let Some(v @ (Type::Array { .. } | Type::UniTuple(..) | Type::Tuple(_))) = value.value().map(promote::unliteral)
@@ -2726,14 +2734,6 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     fn subscript(&mut self, base: Ty, slice: &Expr, env: &Env, range: TextRange) -> TResult<Ty> {
-        // A named tuple indexes as its plain tuple (a slice of it is a plain tuple too).
-        if let Ty::Val(t @ Type::NamedTuple { .. }) = &base {
-            let named = t.to_string();
-            return self.subscript(Ty::Val(t.unnamed()), slice, env, range).map_err(|mut e| {
-                e.message = e.message.replace(&t.unnamed().to_string(), &named);
-                e
-            });
-        }
         match &base {
             Ty::Val(Type::Array {
                 dtype,
@@ -2761,21 +2761,22 @@ impl<'c, 'a> Typer<'c, 'a> {
                 zero_d_view(*ndim, &idx, range)?;
                 array_index(dtype, *ndim, *layout, *readonly, &idx)
                     .map(Ty::Val)
-                    .map_err(|m| Fail { message: m, range, kind: ErrorKind::Numba, why: None })
+                    .map_err(|m| Fail::new(ErrorKind::Numba, m, range))
             }
             Ty::Flat(array) => {
                 self.flat_index(array, slice, env, range)?;
                 Ok(Ty::Val(array.dtype().cloned().unwrap_or(Type::Unknown)))
             }
-            // `shape[:2]`, `t[::-1]`: a constant slice of a tuple is the tuple of those items.
-            Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) if let Expr::Slice(sl) = slice => {
+            // `shape[:2]`, `t[::-1]`: a constant slice of a tuple is the tuple of those items (a
+            // plain tuple, also of a named tuple, which indexes as its plain tuple).
+            Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_) | Type::NamedTuple { .. })) if let Expr::Slice(sl) = slice => {
                 let elems = tuple_elems(t).unwrap_or_default();
                 let lookup: &dyn NameLookup = self.ctx.scope;
                 let picked = crate::analysis::resolve::slice_positions(elems.len(), sl, lookup)
-                    .ok_or_else(|| Fail { message: "a tuple slice needs constant bounds".into(), range, kind: ErrorKind::Numba, why: None })?;
+                    .ok_or_else(|| Fail::new(ErrorKind::Numba, "a tuple slice needs constant bounds", range))?;
                 Ok(Ty::Val(Type::tuple(picked.into_iter().map(|i| elems[i].clone()).collect())))
             }
-            Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_))) => {
+            Ty::Val(t @ (Type::UniTuple(..) | Type::Tuple(_) | Type::NamedTuple { .. })) => {
                 let elems = tuple_elems(t).unwrap_or_default();
                 let ity = self.expr(slice, env)?;
                 let lookup: &dyn NameLookup = self.ctx.scope;
@@ -2794,9 +2795,9 @@ impl<'c, 'a> Typer<'c, 'a> {
                     }
                     // A run-time index takes the tuple unliteral (`GI = (1, 2, 3)` is
                     // indexed as UniTuple(int64 x 3)); its items must then be of one type.
-                    (None, _) => match unliteral(t) {
+                    (None, _) => match unliteral(&t.unnamed()) {
                         Type::UniTuple(e, _) => Ok(Ty::Val(*e)),
-                        u => reject(ErrorKind::Numba, format!("cannot index {u} with a non-constant index"), range),
+                        _ => reject(ErrorKind::Numba, format!("cannot index {} with a non-constant index", unliteral(t)), range),
                     },
                 }
             }
@@ -2892,16 +2893,9 @@ impl<'c, 'a> Typer<'c, 'a> {
         };
         // Every scalar pair is checked against Numba (tests/typing.rs): no result is a
         // genuine Numba rejection.
-        promote::binary(kind, a, b).map(Ty::scalar).ok_or_else(|| Fail {
-            message: format!(
-                "no implementation of `{}` for ({}, {})",
-                op.as_str(),
-                unliteral(l.value().unwrap_or(&Type::Unknown)),
-                unliteral(r.value().unwrap_or(&Type::Unknown))
-            ),
-            range,
-            kind: ErrorKind::Numba,
-            why: None,
+        promote::binary(kind, a, b).map(Ty::scalar).ok_or_else(|| {
+            let (l, r) = (unliteral(l.value().unwrap_or(&Type::Unknown)), unliteral(r.value().unwrap_or(&Type::Unknown)));
+            Fail::new(ErrorKind::Numba, format!("no implementation of `{}` for ({l}, {r})", op.as_str()), range)
         })
     }
 
@@ -2994,7 +2988,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         // literal), as Numba types an omitted argument.
         let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| k.as_str()).collect();
         let bound = bind_device_arguments(self.ctx.db, home, def, args.len(), &keywords)
-            .map_err(|message| Fail { message, range, kind: ErrorKind::Numba, why: None })?;
+            .map_err(|message| Fail::new(ErrorKind::Numba, message, range))?;
         let bound: Vec<Ty> = bound
             .into_iter()
             .map(|b| match b {
@@ -3003,7 +2997,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 BoundArg::Default(c) => const_type(&c),
             })
             .collect::<Option<_>>()
-            .ok_or_else(|| Fail { message: format!("a default of `{name}` is not a constant kernlint can type"), range, kind: ErrorKind::Unmodeled, why: None })?;
+            .ok_or_else(|| Fail::new(ErrorKind::Unmodeled, format!("a default of `{name}` is not a constant kernlint can type"), range))?;
         let args = bound.as_slice();
         // Numba specializes a device function on what it is given: literal values stay
         // literal (a shape parameter works), and types, intrinsics, device functions of this
@@ -3042,11 +3036,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                 );
             }
             if self.recursive_return.is_none() && !self.partial {
-                self.recursive_return = type_def_in(self.ctx, def, &arg_types, false, self.depth, None, true)
-                    .ok()
-                    .map(|partial| promote::unliteral(&partial.ret));
+                let partial = type_def_in(self.ctx, def, &arg_types, false, self.depth, None, true);
+                self.recursive_return = Some(partial.ok().map(|partial| promote::unliteral(&partial.ret)));
             }
-            let mut ret = self.recursive_return.clone();
+            let mut ret = self.recursive_return.clone().flatten();
             if ret.is_none() {
                 for r in &self.returns {
                     let Ty::Val(t) = &r.ty else { continue };
@@ -3079,13 +3072,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             );
             type_def(&ModuleCtx::new(self.ctx.db, home, &other_scope), def, &arg_types, false, self.depth + 1).map(|types| types.ret)
         };
-        let ret = typed
-            .map_err(|f| Fail {
-                message: format!("in device function `{name}`: {}", f.message),
-                range,
-                kind: f.kind,
-                why: None,
-            })?;
+        let ret = typed.map_err(|f| Fail::new(f.kind, format!("in device function `{name}`: {}", f.message), range))?;
         if calls_itself {
             // Numba types the other version, then cannot link the call of it: its CUDA
             // target calls only the very version being compiled (a literal argument, as in
@@ -3158,7 +3145,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         let (args, kwargs) = self.call_arguments(call, env)?;
         let keywords: Vec<&str> = kwargs.iter().map(|(k, _)| k.as_str()).collect();
         let bound = bind_device_arguments(self.ctx.db, self.ctx.file, def, args.len(), &keywords)
-            .map_err(|message| Fail { message, range, kind: ErrorKind::Numba, why: None })?;
+            .map_err(|message| Fail::new(ErrorKind::Numba, message, range))?;
         let bound: Vec<Ty> = bound
             .into_iter()
             .map(|b| match b {
@@ -3176,12 +3163,8 @@ impl<'c, 'a> Typer<'c, 'a> {
             free.push((var, ty));
         }
         let siblings = self.closures.clone();
-        let result = type_closure(self.ctx, def, &bound, &siblings, &free, self.depth + 1).map_err(|f| Fail {
-            message: format!("in inner function `{name}`: {}", f.message),
-            range,
-            kind: f.kind,
-            why: None,
-        })?;
+        let result = type_closure(self.ctx, def, &bound, &siblings, &free, self.depth + 1)
+            .map_err(|f| Fail::new(f.kind, format!("in inner function `{name}`: {}", f.message), range))?;
         // Hover and inlay hints read the closure's expressions from the enclosing function.
         self.expressions.extend(result.expressions);
         let free = free.into_iter().map(|(n, t)| (n, unliteral(t.value().expect("checked above")))).collect();
@@ -3195,7 +3178,7 @@ impl<'c, 'a> Typer<'c, 'a> {
     pub fn prelude_call(&mut self, name: &str, args: &[Type], range: TextRange) -> TResult<Type> {
         let db = self.ctx.db;
         let prelude = db.prelude();
-        let unmodeled = |message: String| Fail { message, range, kind: ErrorKind::Unmodeled, why: None };
+        let unmodeled = |message: String| Fail::new(ErrorKind::Unmodeled, message, range);
         let Some((def, _, _)) = self.ctx.function_in(prelude, name) else {
             return Err(unmodeled(format!("kernlint's prelude has no `{name}`")));
         };
@@ -3599,28 +3582,17 @@ pub fn bind_device_arguments(
         };
     }
     let params: Vec<&ast::ParameterWithDefault> = p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs).collect();
-    let takes_positionally = p.posonlyargs.len() + p.args.len();
-    if positional > takes_positionally {
-        return Err(format!("`{}` takes {takes_positionally} positional arguments but {positional} were given", def.name));
-    }
-    let mut bound: Vec<Option<BoundArg>> = (0..params.len()).map(|i| (i < positional).then_some(BoundArg::Positional(i))).collect();
-    for (j, keyword) in keywords.iter().enumerate() {
-        let Some(at) = params.iter().skip(p.posonlyargs.len()).position(|q| q.parameter.name.as_str() == *keyword) else {
-            return Err(format!("`{}` got an unexpected keyword argument `{keyword}`", def.name));
-        };
-        let at = at + p.posonlyargs.len();
-        if bound[at].is_some() {
-            return Err(format!("`{}` got multiple values for argument `{keyword}`", def.name));
-        }
-        bound[at] = Some(BoundArg::Keyword(j));
-    }
+    let names: Vec<&str> = params.iter().map(|q| q.parameter.name.as_str()).collect();
+    let by_position = p.posonlyargs.len() + p.args.len();
+    let bound = crate::analysis::scope::bind_call_arguments(&def.name, &names, p.posonlyargs.len(), by_position, positional, keywords)?;
     let module = crate::analysis::syntax::parse_module(db, home);
     let scope = ItemScope::new(crate::analysis::scope::module_scope(db, home), &module.syntax().body);
     params
         .iter()
         .zip(bound)
         .map(|(q, b)| match (b, &q.default) {
-            (Some(b), _) => Ok(b),
+            (Some(CallArgument::Positional(i)), _) => Ok(BoundArg::Positional(i)),
+            (Some(CallArgument::Keyword(j)), _) => Ok(BoundArg::Keyword(j)),
             (None, Some(default)) => const_eval(default, &scope)
                 .map(BoundArg::Default)
                 .ok_or_else(|| format!("the default of `{}` is not a constant", q.parameter.name)),
@@ -3840,12 +3812,11 @@ fn enum_class_as_value(name: &str, class: &EnumClass, range: TextRange) -> Fail 
     match class.members {
         // Numba types `E.MEMBER` as an enum member (`.value`, comparisons, IntEnum
         // arithmetic); kernlint has no type for the class itself.
-        Some(_) => Fail {
-            message: format!("Numba cannot use the Enum class `{name}` itself as a value in a kernel (only its members: `{name}.MEMBER`)"),
+        Some(_) => Fail::new(
+            ErrorKind::Numba,
+            format!("Numba cannot use the Enum class `{name}` itself as a value in a kernel (only its members: `{name}.MEMBER`)"),
             range,
-            kind: ErrorKind::Numba,
-            why: None,
-        },
+        ),
         None => Fail::from((
             format!("kernlint does not support the Enum class `{name}` in kernels yet (only Enum and IntEnum classes whose members are integer constants, and Enum classes of float constants): use module-level integer constants (`RED = 1`) instead"),
             range,
@@ -3857,20 +3828,14 @@ fn enum_class_as_value(name: &str, class: &EnumClass, range: TextRange) -> Fail 
 /// TABLE`, or re-exported there): the file it is defined in, its name there and its type
 /// (or why kernlint cannot evaluate it).
 pub fn imported_array(db: &dyn Db, file: SourceFile, path: &str) -> Option<(SourceFile, String, Result<Type, String>)> {
-    use crate::analysis::scope::{ModuleMember, module_scope, workspace_member};
-    let mut at = (file, path.to_string());
-    for _ in 0..8 {
-        let ModuleMember::Global(home, name) = workspace_member(db, at.0, &at.1)? else { return None };
-        match module_scope(db, home).get(&name)? {
-            Binding::Const(ConstValue::HostArray) => {
-                let ty = super::module_host_arrays(db, home).get(&name)?.clone();
-                return Some((home, name, ty));
-            }
-            Binding::Path(p) => at = (home, p.clone()),
-            _ => return None,
+    use crate::analysis::scope::{import_chain, module_scope};
+    import_chain(db, file, path, module_scope).find_map(|link| match link.binding? {
+        Binding::Const(ConstValue::HostArray) => {
+            let ty = super::module_host_arrays(db, link.module).get(&link.name)?.clone();
+            Some((link.module, link.name, ty))
         }
-    }
-    None
+        _ => None,
+    })
 }
 
 /// A string, tuple, None, range or CUDA vector: Numba has no arithmetic on it.

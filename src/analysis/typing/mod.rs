@@ -520,21 +520,15 @@ pub fn resolve_device_function(
         }
         _ => return None,
     };
-    imported_device_function(db, file, &path, 0)
+    imported_device_function(db, file, &path)
 }
 
 /// The GPU function a dotted path into a workspace module names (`helpers.dev_fn`, `.util.f`):
 /// a function of that module, an alias of one there, or one it imports in turn.
-fn imported_device_function(db: &dyn Db, file: SourceFile, path: &str, depth: usize) -> Option<(SourceFile, String)> {
-    use crate::analysis::scope::{Binding, ModuleMember, workspace_member};
-    let ModuleMember::Global(home, name) = workspace_member(db, file, path)? else { return None };
-    let target = crate::analysis::kernels::gpu_index(db, home).target(&name).to_string();
-    let found = gpu_function_entry(db, home, FunctionName::new(db, target.clone())).as_ref().is_some_and(|e| e.function.qualname == target);
-    if found {
-        return Some((home, target));
-    }
-    match module_scope(db, home).get(&name)? {
-        Binding::Path(p) if depth < 8 => imported_device_function(db, home, p, depth + 1),
-        _ => None,
-    }
+fn imported_device_function(db: &dyn Db, file: SourceFile, path: &str) -> Option<(SourceFile, String)> {
+    crate::analysis::scope::import_chain(db, file, path, module_scope).find_map(|link| {
+        let target = crate::analysis::kernels::gpu_index(db, link.module).target(&link.name).to_string();
+        let found = gpu_function_entry(db, link.module, FunctionName::new(db, target.clone())).as_ref().is_some_and(|e| e.function.qualname == target);
+        found.then_some((link.module, target))
+    })
 }
