@@ -1125,3 +1125,58 @@ fn an_unknown_global_after_an_unfollowed_star_import_names_it() {
     assert!(err.contains("k.py:6:14: untyped global name `SCALE`: it may come from `from mypkg.consts import *`"), "{err}");
     assert!(err.contains("(`from mypkg.consts import SCALE`)"), "{err}");
 }
+
+/// A kernel a factory makes around the device function it is given is typed from a launch of
+/// what the factory returns: launched directly (`make(force_lj)[1, 32](x)`), through a local
+/// name (`k2 = make(force_lj)`, then `k2[1, 32](x)`) or through a module-level one.
+#[test]
+fn a_factory_kernel_is_typed_from_a_launch_through_the_name_it_is_bound_to() {
+    let header = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit(device=True)
+def force_lj(x):
+    return x * 2.0
+
+def make(cu_func):
+    @cuda.jit
+    def k(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = cu_func(a[i])
+    return k
+";
+    for launch in [
+        "def run():\n    x = np.ones(32)\n    make(force_lj)[1, 32](x)\n",
+        "def run():\n    x = np.ones(32)\n    k2 = make(force_lj)\n    k2[1, 32](x)\n",
+        "K = make(force_lj)\n\ndef run():\n    x = np.ones(32)\n    K[1, 32](x)\n",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("k.py"), format!("{header}\n{launch}")).unwrap();
+        let out = kernlint(dir.path(), &["types", "k.py::make.<locals>.k"]);
+        assert_eq!(out.status.code(), Some(0), "{launch}\n{}", stderr(&out));
+        assert!(stdout(&out).contains("a: array(float64, 1d, C)"), "{launch}\n{}", stdout(&out));
+    }
+}
+
+/// In a notebook, a message that names a line (a launch's, a field's) counts it in its cell,
+/// as positions are named, not in the code cells joined.
+#[test]
+fn a_line_named_in_a_notebook_message_is_counted_in_its_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = |source: &str| serde_json::json!({"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": source.split_inclusive('\n').collect::<Vec<_>>()});
+    let notebook = serde_json::json!({
+        "cells": [
+            code("from numba import cuda\nimport numpy as np\n\n@cuda.jit\ndef scale(out, x):\n    i = cuda.grid(1)\n    if i < x.size:\n        out[i] = x[i] * 2\n"),
+            code("x = np.ones(64, np.float32)\n\nscale[1, 64](mystery(), x)\n"),
+        ],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    });
+    std::fs::write(dir.path().join("k.ipynb"), notebook.to_string()).unwrap();
+    let out = kernlint(dir.path(), &["types", "k.ipynb::scale"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("its launch on line 3 of cell 2 passes `mystery()`"), "{}", stderr(&out));
+    let out = kernlint(dir.path(), &["types", "k.ipynb"]);
+    assert!(stdout(&out).contains("its launch on line 3 of cell 2 passes `mystery()`"), "{}", stdout(&out));
+}

@@ -192,3 +192,47 @@ fn float64_promotion_names_what_makes_a_value_float64() {
     assert!(shade.contains("from the float64 literal `0.1` and the float64 literal `1.0`"), "{shade}");
     assert!(!shade.contains("integer operands"), "{shade}");
 }
+
+/// A grid rounded down (dpbench's `ceil(n // nthreads)`) is reported at the launch, naming
+/// the elements it leaves out, with the rounded-up count as an unsafe fix of the assignment;
+/// the kernel's unguarded accesses are KL301's, which does not blame a rounded-up block the
+/// launch does not have.
+#[test]
+fn a_grid_rounded_down_names_the_elements_it_leaves_out_and_rounds_up() {
+    let text = "\
+from math import ceil
+from numba import cuda
+
+
+@cuda.jit
+def l2_norm_kernel(a, d):
+    i = cuda.grid(1)
+    d[i] = a[i] * a[i]
+
+
+def l2_norm(a, d):
+    nthreads = 256
+    nblocks = ceil(a.shape[0] // nthreads)
+    l2_norm_kernel[nblocks, nthreads](a, d)
+";
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
+    let settings = Settings { select: vec!["KL301".to_string(), "KL308".to_string()], ignore: vec![] };
+    let found = check_file(&db, file, &settings);
+    let rounded: Vec<_> = found.iter().filter(|d| d.code == "KL308").collect();
+    assert_eq!(rounded.len(), 1, "{found:?}");
+    assert_eq!(&text[rounded[0].range], "nblocks");
+    assert_eq!(
+        rounded[0].message,
+        "the grid counts only whole blocks: `ceil(a.shape[0] // nthreads)` rounds down (`//` is floor division, so `ceil` has nothing left to round), so the last `a.shape[0] % nthreads` elements get no thread and kernel `l2_norm_kernel` never computes them (it takes one element per thread, with no grid-stride loop)"
+    );
+    let fix = rounded[0].fix.as_ref().expect("a fix");
+    assert_eq!(&text[fix.edits[0].range], "ceil(a.shape[0] // nthreads)");
+    assert_eq!(fix.edits[0].content, "(a.shape[0] + nthreads - 1) // nthreads");
+    let unguarded: Vec<_> = found.iter().filter(|d| d.code == "KL301").collect();
+    assert!(!unguarded.is_empty(), "{found:?}");
+    for d in unguarded {
+        assert!(!d.message.contains("rounded-up block"), "{}", d.message);
+        assert!(d.message.contains("every launch rounds its grid down to whole blocks"), "{}", d.message);
+    }
+}

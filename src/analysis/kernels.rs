@@ -960,6 +960,9 @@ pub struct GpuIndex {
     pub methods: BTreeSet<(String, String)>,
     /// Module-level aliases made by such calls (`k = cuda.jit(sig)(f)`) -> the function.
     pub aliases: BTreeMap<String, String>,
+    /// Module-level functions that return a GPU function they define (`def make(f): ...
+    /// return kern`) -> the returned function's qualname and kind: `make(f)` is that function.
+    pub factories: BTreeMap<String, (String, FunctionKind)>,
 }
 
 impl GpuIndex {
@@ -1031,6 +1034,7 @@ pub fn gpu_index(db: &dyn Db, file: SourceFile) -> GpuIndex {
             }
         }
     }
+    index.factories = factories.into_iter().map(|(f, (returned, kind))| (f.to_string(), (returned.to_string(), kind))).collect();
     index
 }
 

@@ -6,6 +6,7 @@
 
 use ruff_python_ast::comparable::ComparableExpr;
 use ruff_python_ast::{self as ast, Expr, Operator, Stmt};
+use ruff_text_size::{Ranged, TextRange};
 
 use super::host_eval::HostEval;
 use super::launches::{HostCall, function_constants};
@@ -22,6 +23,9 @@ pub struct LaunchExtents {
     /// `(argument, m)`: a 1-D launch whose grid is the argument's extent floor-divided by `m`
     /// times the block size, so that grid * block * m <= extent.
     pub rounded_down: Option<(usize, i128)>,
+    /// A grid axis rounds some count down to whole blocks (`n // tpb`): its threads number
+    /// at most the count, whatever array that counts.
+    pub grid_rounded_down: bool,
 }
 
 /// `m` where `divisor` is `m` times `block` (`2 * tpb`, `512` for a block of 256).
@@ -89,7 +93,8 @@ pub fn launch_extents(stmts: &[Stmt], module: &[Stmt], call: &HostCall, outer: &
     let host = HostEval::new(def, module, constants);
     let args: Vec<&Expr> = launch.arguments.args.iter().take_while(|a| !a.is_starred_expr()).collect();
     let shapes = args.iter().map(|a| host.array(a).map(|array| array.shape)).collect();
-    LaunchExtents { shapes, rounded_down: rounded_down(&host, launch, &args) }
+    let grid_rounded_down = rounded_down_axis(&host, def.map_or(stmts, |d| &d.body[..]), def, launch).is_some();
+    LaunchExtents { shapes, rounded_down: rounded_down(&host, launch, &args), grid_rounded_down }
 }
 
 fn rounded_down<'a>(host: &HostEval<'a>, launch: &'a ast::ExprCall, args: &[&'a Expr]) -> Option<(usize, i128)> {
@@ -133,4 +138,210 @@ fn floor_division<'a>(host: &HostEval<'a>, expr: &'a Expr) -> Option<&'a ast::Ex
         }
         _ => None,
     }
+}
+
+/// One axis of a launch's grid that rounds a count down to whole blocks (`n // tpb`,
+/// `int(n / tpb)`, `ceil(n // tpb)`, with `tpb` the block's size along that axis, or a
+/// multiple of it): the last `n % tpb` elements get no thread. Ranges are relative to the
+/// launch's item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundedDownGrid {
+    pub axis: usize,
+    /// The count divided and the divisor.
+    pub count: TextRange,
+    pub divisor: TextRange,
+    /// The expression that rounds down (the grid itself, or the value of a name it is
+    /// assigned in the launch's function), to be rewritten to round up.
+    pub expr: TextRange,
+    /// `ceil(n // tpb)`: a ceiling of a quotient already rounded down.
+    pub ceil_of_floor: bool,
+    /// `n % tpb`, where both are constants.
+    pub remainder: Option<i128>,
+    /// The elements each thread takes (the divisor is this times the block's size).
+    pub per_thread: i128,
+    /// The host shows the count is a multiple of the divisor (constants, `n = blocks * tpb`)
+    /// or handles the remainder (`n % tpb` computed, an `assert` on the count).
+    pub accounted_for: bool,
+}
+
+/// The grid axis of `call`, a launch in `stmts` (an item's statements), that rounds a count
+/// down to whole blocks.
+pub fn rounded_down_grid(stmts: &[Stmt], module: &[Stmt], call: &HostCall, outer: &dyn NameLookup) -> Option<RoundedDownGrid> {
+    let def = call.scope.and_then(|scope| find_def(stmts, scope));
+    let launch = call_at(def.map_or(stmts, |d| &d.body[..]), call.range)?;
+    let own = def.map(|d| function_constants(d, outer));
+    let layered;
+    let constants: &dyn NameLookup = match &own {
+        Some(own) => {
+            layered = Layered { inner: own, outer: Some(outer) };
+            &layered
+        }
+        None => outer,
+    };
+    let host = HostEval::new(def, module, constants);
+    rounded_down_axis(&host, def.map_or(stmts, |d| &d.body[..]), def, launch)
+}
+
+
+/// The first grid axis of `launch` that rounds a count down to whole blocks; `body` is the
+/// launch's function's (`def`) or the item's statements.
+fn rounded_down_axis<'a>(
+    host: &HostEval<'a>,
+    body: &'a [Stmt],
+    def: Option<&'a ast::StmtFunctionDef>,
+    launch: &'a ast::ExprCall,
+) -> Option<RoundedDownGrid> {
+    let local = def.is_some();
+    let Expr::Subscript(sub) = &*launch.func else { return None };
+    let Expr::Tuple(dims) = &*sub.slice else { return None };
+    let (grid, block) = (dims.elts.first()?, dims.elts.get(1)?);
+    // Names are followed only through the launch's own function, whose ranges are the item's.
+    let resolve_local = |mut expr: &'a Expr| {
+        for _ in 0..16 {
+            let Expr::Name(n) = expr else { break };
+            match host.assignment(n.id.as_str()) {
+                Some((assigned_in, value)) if local && std::ptr::eq(assigned_in, body) => expr = value,
+                _ => break,
+            }
+        }
+        expr
+    };
+    let (grids, blocks): (Vec<&Expr>, Vec<&Expr>) = match (resolve_local(grid), host.resolve(block)) {
+        (Expr::Tuple(g), Expr::Tuple(b)) if g.elts.len() == b.elts.len() => (g.elts.iter().collect(), b.elts.iter().collect()),
+        (Expr::Tuple(_), _) | (_, Expr::Tuple(_)) => return None,
+        _ => (vec![grid], vec![block]),
+    };
+    grids.iter().zip(&blocks).enumerate().find_map(|(axis, (g, b))| {
+        let expr = resolve_local(g);
+        // `int(math.ceil(n // tpb))` as `math.ceil(n // tpb)`.
+        let unwrapped = match expr {
+            Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if f.id.as_str() == "int") && c.arguments.args.len() == 1 => {
+                match resolve_local(&c.arguments.args[0]) {
+                    inner @ Expr::Call(_) => inner,
+                    _ => expr,
+                }
+            }
+            other => other,
+        };
+        let (div, ceil_of_floor) = match unwrapped {
+            Expr::Call(c) if c.arguments.keywords.is_empty() && c.arguments.args.len() == 1 && is_ceil(host, &c.func) => {
+                match resolve_local(&c.arguments.args[0]) {
+                    Expr::BinOp(b) if b.op == Operator::FloorDiv => (b, true),
+                    _ => return None,
+                }
+            }
+            other => (floor_division(host, other)?, false),
+        };
+        // `(n + tpb - 1) // tpb` and the like round up: a sum divided is not judged.
+        if matches!(resolve_local(&div.left), Expr::BinOp(b) if matches!(b.op, Operator::Add | Operator::Sub)) {
+            return None;
+        }
+        let per_thread = block_multiple(host, &div.right, b)?;
+        let remainder = match (host.int(&div.left), host.int(&div.right)) {
+            (Some(n), Some(d)) if d > 0 => Some(n % d),
+            _ => None,
+        };
+        // `def simulate(n=4096)` launching `k[n // 256, 256]`: a count whose default is a multiple.
+        let default_multiple = match (&*div.left, def, host.int(&div.right)) {
+            (Expr::Name(n), Some(d), Some(divisor)) if divisor > 0 => {
+                let params = &d.parameters;
+                params.posonlyargs.iter().chain(&params.args).chain(&params.kwonlyargs).any(|p| {
+                    p.parameter.name.as_str() == n.id.as_str() && p.default.as_deref().and_then(|v| host.int(v)).is_some_and(|v| v % divisor == 0)
+                })
+            }
+            _ => false,
+        };
+        let accounted_for = remainder == Some(0)
+            || default_multiple
+            || is_multiple_of(host, &div.left, &div.right)
+            || remainder_handled(host, body, &div.left);
+        Some(RoundedDownGrid {
+            axis,
+            count: div.left.range(),
+            divisor: div.right.range(),
+            expr: expr.range(),
+            ceil_of_floor,
+            remainder,
+            per_thread,
+            accounted_for,
+        })
+    })
+}
+
+/// `math.ceil` or `numpy.ceil`.
+fn is_ceil(host: &HostEval, func: &Expr) -> bool {
+    matches!(qualified_path(func, host.constants()).as_deref(), Some("math.ceil" | "numpy.ceil"))
+}
+
+/// Whether `count` is a product with `divisor` among its factors (`n = blocks * tpb`), or
+/// with constant factors whose product the constant divisor divides.
+fn is_multiple_of<'a>(host: &HostEval<'a>, count: &'a Expr, divisor: &'a Expr) -> bool {
+    fn factors<'a>(host: &HostEval<'a>, expr: &'a Expr, depth: usize, out: &mut Vec<&'a Expr>) {
+        match host.resolve(expr) {
+            Expr::BinOp(b) if b.op == Operator::Mult && depth < 16 => {
+                factors(host, &b.left, depth + 1, out);
+                factors(host, &b.right, depth + 1, out);
+            }
+            other => out.push(other),
+        }
+    }
+    let mut found = Vec::new();
+    factors(host, count, 0, &mut found);
+    if found.len() < 2 {
+        return false;
+    }
+    let divisor_expr = ComparableExpr::from(host.resolve(divisor));
+    if found.iter().any(|f| ComparableExpr::from(*f) == divisor_expr) {
+        return true;
+    }
+    let constant: i128 = found.iter().filter_map(|f| host.int(f)).fold(1, |p, v| p.saturating_mul(v));
+    host.int(divisor).is_some_and(|d| d > 0 && constant % d == 0)
+}
+
+/// Whether `body` computes the remainder of `count` (`n % epb`, `divmod(n, epb)`) or asserts
+/// something of it (`assert n % 256 == 0`, `assert n & (n - 1) == 0`): the host then knows
+/// what the rounded-down grid leaves out.
+fn remainder_handled<'a>(host: &HostEval<'a>, body: &'a [Stmt], count: &'a Expr) -> bool {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Finder<'h, 'a> {
+        host: &'h HostEval<'a>,
+        count: [ComparableExpr<'a>; 2],
+        in_assert: bool,
+        found: bool,
+    }
+    impl<'a> Finder<'_, 'a> {
+        fn is_count(&self, e: &'a Expr) -> bool {
+            let e = [ComparableExpr::from(e), ComparableExpr::from(self.host.resolve(e))];
+            e.iter().any(|c| self.count.contains(c))
+        }
+    }
+    impl<'a> Visitor<'a> for Finder<'_, 'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if let Stmt::Assert(_) = stmt {
+                self.in_assert = true;
+                visitor::walk_stmt(self, stmt);
+                self.in_assert = false;
+            } else {
+                visitor::walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            self.found |= match expr {
+                Expr::BinOp(b) if b.op == Operator::Mod => self.is_count(&b.left),
+                Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if f.id.as_str() == "divmod") => {
+                    c.arguments.args.first().is_some_and(|a| self.is_count(a))
+                }
+                _ => self.in_assert && self.is_count(expr),
+            };
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder {
+        host,
+        count: [ComparableExpr::from(count), ComparableExpr::from(host.resolve(count))],
+        in_assert: false,
+        found: false,
+    };
+    finder.visit_body(body);
+    finder.found
 }

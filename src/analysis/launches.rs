@@ -150,6 +150,11 @@ impl HostWalker<'_> {
         }
         match self.scope.module.get(name) {
             Some(Binding::Definition | Binding::Other) | None => Some((self.index.kind(name)?, self.index.target(name).to_string())),
+            // `K = make(force_lj)`: the module scope takes a call of a module-level function
+            // for a host value; the index knows it returns a kernel.
+            Some(Binding::Const(ConstValue::HostArray)) if self.index.factories.values().any(|(r, _)| Some(r.as_str()) == self.index.aliases.get(name).map(String::as_str)) => {
+                Some((self.index.kind(name)?, self.index.target(name).to_string()))
+            }
             _ => None,
         }
     }
@@ -190,6 +195,17 @@ impl HostWalker<'_> {
         Layered { inner, outer: Some(scope) }
     }
 
+    /// The GPU function a call of a module-level factory returns (`make(force_lj)`), with its
+    /// kind, where no enclosing function rebinds the factory's name.
+    fn factory_call(&self, value: &Expr) -> Option<(FunctionKind, String)> {
+        let Expr::Call(call) = value else { return None };
+        let Expr::Name(f) = &*call.func else { return None };
+        if self.envs.iter().any(|env| env.contains_key(f.id.as_str())) {
+            return None;
+        }
+        self.index.factories.get(f.id.as_str()).map(|(returned, kind)| (*kind, returned.clone()))
+    }
+
     fn is_gpu_def(&self, def: &ast::StmtFunctionDef) -> bool {
         def.decorator_list.iter().any(|d| jit_spec(&d.expression, self.scope).is_some())
     }
@@ -218,6 +234,12 @@ impl HostWalker<'_> {
                 Stmt::FunctionDef(def) => {
                     let kind = def.decorator_list.iter().find_map(|d| jit_spec(&d.expression, self.scope)).map(|s| s.kind);
                     env.insert(def.name.to_string(), kind.map(|k| (k, def.name.to_string())));
+                }
+                // `k2 = make(force_lj)` of a module-level factory: the kernel it returns.
+                Stmt::Assign(assign) if let Some((kind, returned)) = self.factory_call(&assign.value) => {
+                    for target in &assign.targets {
+                        bind_target(target, Some((kind, returned.clone())), env);
+                    }
                 }
                 Stmt::Assign(assign) => {
                     let wrapped = wrapped_kind(&assign.value, self.scope).map(|(kind, target)| {
@@ -325,6 +347,30 @@ impl<'a> Visitor<'a> for HostWalker<'a> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        // `make(force_lj)[grid, block](x)`: a launch of the kernel the factory returns.
+        if let Expr::Call(call) = expr
+            && let Expr::Subscript(sub) = &*call.func
+            && let Expr::Call(made) = &*sub.value
+            && let Some((kind, target)) = self.factory_call(&sub.value)
+        {
+            let form = match launch_form(sub, self.scope) {
+                Some(form) if !self.defs.is_empty() => launch_form(sub, &self.constants()).unwrap_or(form),
+                form => form.unwrap_or(CallForm::Plain),
+            };
+            self.out.push(HostCall {
+                callee: target.rsplit('.').next().unwrap_or(&target).to_string(),
+                qualname: target.clone(),
+                target,
+                kind,
+                form,
+                range: call.range(),
+                callee_range: made.range(),
+                arg_count: call.arguments.args.len(),
+                args: call.arguments.args.iter().map(|a| (!a.is_starred_expr()).then(|| a.range())).collect(),
+                has_keywords: !call.arguments.keywords.is_empty(),
+                scope: self.scopes.last().copied(),
+            });
+        }
         if let Expr::Call(call) = expr
             && let Some((callee, form)) = call_form(&call.func, self.scope)
             && let Some((kind, target)) = self.kind_of(callee.id.as_str())
@@ -370,15 +416,7 @@ fn call_form<'e>(func: &'e Expr, scope: &dyn NameLookup) -> Option<(&'e ast::Exp
         Expr::Name(name) => Some((name, CallForm::Plain)),
         Expr::Subscript(sub) => {
             let Expr::Name(name) = &*sub.value else { return None };
-            let parts: Vec<&Expr> = match &*sub.slice {
-                Expr::Tuple(t) => t.elts.iter().collect(),
-                single => vec![single],
-            };
-            let dim = |e: &Expr| LaunchDim { range: e.range(), value: const_eval(e, scope) };
-            let grid = dim(parts.first()?);
-            let block = parts.get(1).map(|e| dim(e));
-            let shared_mem = parts.get(3).map(|e| dim(e));
-            Some((name, CallForm::Launch { grid, block, shared_mem }))
+            Some((name, launch_form(sub, scope)?))
         }
         Expr::Call(inner) => match &*inner.func {
             Expr::Attribute(attr) if attr.attr.as_str() == "forall" => match &*attr.value {
@@ -389,6 +427,19 @@ fn call_form<'e>(func: &'e Expr, scope: &dyn NameLookup) -> Option<(&'e ast::Exp
         },
         _ => None,
     }
+}
+
+/// The launch configuration `[grid, block, ...]` of a launch.
+fn launch_form(sub: &ast::ExprSubscript, scope: &dyn NameLookup) -> Option<CallForm> {
+    let parts: Vec<&Expr> = match &*sub.slice {
+        Expr::Tuple(t) => t.elts.iter().collect(),
+        single => vec![single],
+    };
+    let dim = |e: &Expr| LaunchDim { range: e.range(), value: const_eval(e, scope) };
+    let grid = dim(parts.first()?);
+    let block = parts.get(1).map(|e| dim(e));
+    let shared_mem = parts.get(3).map(|e| dim(e));
+    Some(CallForm::Launch { grid, block, shared_mem })
 }
 
 /// The GPU functions the module's host code calls in any form (launch, `forall`, plain

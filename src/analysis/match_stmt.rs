@@ -1,8 +1,10 @@
 //! A `match` statement as the `if`/`elif`/`else` chain Numba's bytecode amounts to, for the
 //! patterns Numba compiles (checked with numba-cuda 0.30's `compile_ptx`): literal and dotted
-//! value patterns (`case 1:`, `case -1:`, `case 1.5:`), alternatives (`case 1 | 2:`), the
-//! wildcard (`case _:`), captures (`case x:`, `case (1 | 2) as y:`) and guards (`case 1 if
-//! c:`). Sequence, mapping and class patterns are Numba's `UnsupportedBytecodeError`.
+//! value patterns (`case 1:`, `case -1:`, `case 1.5:`), singletons (`case None:`, `case
+//! True:`, tested with `is`), alternatives (`case 1 | 2:`), the wildcard (`case _:`), captures
+//! (`case x:`, `case (1 | 2) as y:`) and guards (`case 1 if c:`, `case x if x > 3:`), on any
+//! subject (a computed one, `match n + 1:`, is evaluated once). Sequence, mapping and class
+//! patterns are Numba's `UnsupportedBytecodeError`.
 //!
 //! The chain reuses the statement's own nodes (the subject, each value, guard and body), so
 //! typing and lowering find every expression at its place in the source; each test it adds
@@ -19,29 +21,35 @@ pub struct MatchRefusal {
     pub numba: bool,
 }
 
-/// The `if` chain `m` runs as.
-pub fn match_as_if(m: &ast::StmtMatch) -> Result<Stmt, MatchRefusal> {
-    if !repeatable(&m.subject) {
-        return Err(MatchRefusal {
-            message: "kernlint supports `match` on a variable, a constant or an element (`match v:`, `match a[i]:`) but not on an expression it would compute once per case: assign the subject to a variable first (`v = ...` then `match v:`)".into(),
+/// The statements `m` runs as: an `if` chain, after the subject's assignment to a variable
+/// of the compiler's (`$match_subject`) where the subject is computed (`match n + 1:`,
+/// evaluated once as in Python).
+pub fn match_as_if(m: &ast::StmtMatch) -> Result<Vec<Stmt>, MatchRefusal> {
+    let mut out = Vec::new();
+    let computed;
+    let subject: &Expr = if repeatable(&m.subject) {
+        &m.subject
+    } else {
+        // Ranges no expression of the source has: `match ` for the store, the empty range
+        // before the subject for every read.
+        let temp = |range: TextRange, ctx: ast::ExprContext| {
+            Expr::Name(ast::ExprName { node_index: Default::default(), range, id: SUBJECT.into(), ctx })
+        };
+        out.push(Stmt::Assign(ast::StmtAssign {
+            node_index: Default::default(),
             range: m.subject.range(),
-            numba: false,
-        });
-    }
-    // (test, body) per case; `None` tests an irrefutable case, after which no case runs.
-    let mut arms: Vec<(Option<Expr>, Vec<Stmt>)> = Vec::new();
+            targets: vec![temp(TextRange::new(m.range.start(), m.subject.start()), ast::ExprContext::Store)],
+            value: m.subject.clone(),
+        }));
+        computed = temp(TextRange::empty(m.subject.start()), ast::ExprContext::Load);
+        &computed
+    };
+    // (bindings made before the test, test, body) per case; a `None` test is an irrefutable
+    // case, after which no case runs.
+    let mut arms: Vec<(Vec<Stmt>, Option<Expr>, Vec<Stmt>)> = Vec::new();
     for case in &m.cases {
-        // The guard reads the name before the body's binding would make it.
-        if case.guard.is_some() && captures(&case.pattern) {
-            return Err(MatchRefusal {
-                message: "kernlint does not support a guard on a pattern that captures a name (`case x if x > 0:`) yet: compare the subject itself in the guard (`case _ if v > 0:`)".into(),
-                range: case.pattern.range(),
-                numba: false,
-            });
-        }
-        let mut body = Vec::new();
-        let test = pattern_test(&m.subject, &case.pattern, &mut body)?;
-        body.extend(case.body.iter().cloned());
+        let mut bindings = Vec::new();
+        let test = pattern_test(subject, &case.pattern, &mut bindings)?;
         let test = match (test, &case.guard) {
             (test, None) => test,
             (None, Some(guard)) => Some((**guard).clone()),
@@ -52,33 +60,51 @@ pub fn match_as_if(m: &ast::StmtMatch) -> Result<Stmt, MatchRefusal> {
                 values: vec![test, (**guard).clone()],
             })),
         };
+        // A guard reads the names its pattern captures: they are bound before it runs (when
+        // a value pattern under `as` fails, Python leaves the name unbound and kernlint bound
+        // to the subject; the case is skipped either way).
+        let (before, mut body) = if case.guard.is_some() { (bindings, Vec::new()) } else { (Vec::new(), bindings) };
+        body.extend(case.body.iter().cloned());
         let irrefutable = test.is_none();
-        arms.push((test, body));
+        arms.push((before, test, body));
         if irrefutable {
             break;
         }
     }
-    let mut arms = arms.into_iter();
-    let Some((first_test, first_body)) = arms.next() else {
-        return Ok(Stmt::Pass(ast::StmtPass { node_index: Default::default(), range: m.range }));
-    };
-    // `match v` itself: the range of no expression.
-    let always = Expr::BooleanLiteral(ast::ExprBooleanLiteral {
-        node_index: Default::default(),
-        range: TextRange::new(m.range.start(), m.subject.end()),
-        value: true,
-    });
-    let clauses = arms
-        .map(|(test, body)| ast::ElifElseClause { range: m.range, node_index: Default::default(), test, body: body.into_iter().collect() })
-        .collect();
-    Ok(Stmt::If(ast::StmtIf {
-        node_index: Default::default(),
-        range: m.range,
-        test: Box::new(first_test.unwrap_or(always)),
-        body: first_body.into_iter().collect(),
-        elif_else_clauses: clauses,
-    }))
+    // Built from the last case up: each case's `if` takes the cases after it as `elif`s, or
+    // as an `else` where they bind names before their test.
+    let mut rest: Vec<Stmt> = Vec::new();
+    let mut rest_is_chain = false;
+    for (before, test, body) in arms.into_iter().rev() {
+        let mut block = before;
+        let Some(test) = test else {
+            block.extend(body);
+            (rest, rest_is_chain) = (block, false);
+            continue;
+        };
+        let clauses = match rest.pop() {
+            None => Vec::new(),
+            Some(Stmt::If(next)) if rest_is_chain && rest.is_empty() => {
+                std::iter::once(ast::ElifElseClause { range: m.range, node_index: Default::default(), test: Some(*next.test), body: next.body })
+                    .chain(next.elif_else_clauses)
+                    .collect()
+            }
+            Some(last) => {
+                rest.push(last);
+                vec![ast::ElifElseClause { range: m.range, node_index: Default::default(), test: None, body: std::mem::take(&mut rest).into_iter().collect() }]
+            }
+        };
+        block.push(Stmt::If(ast::StmtIf { node_index: Default::default(), range: m.range, test: Box::new(test), body: body.into_iter().collect(), elif_else_clauses: clauses }));
+        rest_is_chain = block.len() == 1;
+        rest = block;
+    }
+    out.extend(rest);
+    Ok(out)
 }
+
+/// The variable a computed subject is held in: a name no Python source can spell, as
+/// Numba's own temporaries are.
+pub const SUBJECT: &str = "$match_subject";
 
 /// Whether evaluating `e` again for each case is what evaluating it once computes: a name,
 /// a constant, or attributes and constant-free subscripts of them.
@@ -159,11 +185,25 @@ fn pattern_test(subject: &Expr, pattern: &Pattern, body: &mut Vec<Stmt>) -> Resu
             }
             Ok(Some(Expr::BoolOp(ast::ExprBoolOp { node_index: Default::default(), range: o.range, op: ast::BoolOp::Or, values })))
         }
-        Pattern::MatchSingleton(_) => Err(MatchRefusal {
-            message: "kernlint does not support `case None:`, `case True:` or `case False:` in a `match` yet: write the test as `if`/`elif`".into(),
-            range: pattern.range(),
-            numba: false,
-        }),
+        // `subject is None` (`is True`, `is False`), as Python compares singletons; the
+        // pattern's range is no expression's.
+        Pattern::MatchSingleton(p) => {
+            let value = match p.value {
+                ast::Singleton::None => Expr::NoneLiteral(ast::ExprNoneLiteral { node_index: Default::default(), range: p.range }),
+                ast::Singleton::True | ast::Singleton::False => Expr::BooleanLiteral(ast::ExprBooleanLiteral {
+                    node_index: Default::default(),
+                    range: p.range,
+                    value: matches!(p.value, ast::Singleton::True),
+                }),
+            };
+            Ok(Some(Expr::Compare(ast::ExprCompare {
+                node_index: Default::default(),
+                range: TextRange::new(subject.start(), p.range.end()),
+                left: Box::new(subject.clone()),
+                ops: Box::new([ast::CmpOp::Is]),
+                comparators: Box::new([value]),
+            })))
+        }
         Pattern::MatchSequence(_) | Pattern::MatchStar(_) => Err(refuse("sequence", "MATCH_SEQUENCE")),
         Pattern::MatchMapping(_) => Err(refuse("mapping", "MATCH_MAPPING")),
         Pattern::MatchClass(_) => Err(refuse("class", "MATCH_CLASS")),

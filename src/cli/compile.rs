@@ -79,7 +79,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
             eprintln!("kernlint: `{name}` has no signature of its own: compiling it for the types its caller `{caller}` passes it, `{text}` (pass --sig to compile it for others)");
             signature
         }
-        found => found?,
+        found => found.map_err(|e| source.cell_lines(&e))?,
     };
     let locate = |range: Option<ruff_text_size::TextRange>, message: &str| match range {
         Some(r) => format!("{}: {}", source.location(r.start()), message),

@@ -296,6 +296,31 @@ impl Source {
         }
     }
 
+    /// `message` (from the analysis, which counts lines of the joined code cells) with each
+    /// line it names (`on line 49`, `at line 12`) counted in its cell where the file is a
+    /// notebook (`on line 4 of cell 3`), as positions are.
+    pub fn cell_lines(&self, message: &str) -> String {
+        let Some(nb) = &self.notebook else { return message.to_string() };
+        let mut out = String::new();
+        let mut rest = message;
+        while let Some(at) = rest.find("line ") {
+            let (before, after) = rest.split_at(at + "line ".len());
+            out.push_str(before);
+            let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+            let named = rest[..at].ends_with("on ") || rest[..at].ends_with("at ");
+            match digits.parse::<u32>() {
+                Ok(line) if named && line >= 1 => {
+                    let at = nb.cell_line(line - 1);
+                    out.push_str(&format!("{} of cell {}", at.line + 1, at.cell));
+                }
+                _ => out.push_str(&digits),
+            }
+            rest = &after[digits.len()..];
+        }
+        out.push_str(rest);
+        out
+    }
+
     /// `path:line:column` of `offset`; `path:cell N:line:column` in a notebook.
     pub fn location(&self, offset: ruff_text_size::TextSize) -> String {
         match self.position(offset) {

@@ -164,7 +164,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
             let types = args.args.iter().map(|a| crate::launch::argument_type(a)).collect::<Result<Vec<_>, _>>().map_err(|e| format!("{why}; typing it from its arguments: {e}"))?;
             crate::analysis::signature::Signature { ret: None, args: types }
         }
-        found => found?,
+        found => found.map_err(|e| source.cell_lines(&e))?,
     };
     // Arguments from the file itself (a launch recipe) are never file paths: kernlint reads
     // only the files named on its command line.

@@ -104,6 +104,15 @@ impl Diagnostic {
 /// Source text quoted in a message: its first line, cut to 60 characters (57 and `...`
 /// when cut, or when more lines follow).
 pub fn snippet(text: &str) -> String {
+    // The test a `case` makes of a `match` subject spans the subject to the pattern (see
+    // `match_stmt`): shown on one line.
+    let lines: Vec<&str> = text.lines().collect();
+    if let [subject, .., last] = lines.as_slice()
+        && let Some(subject) = subject.trim_end().strip_suffix(':')
+        && let Some(pattern) = last.trim_start().strip_prefix("case ")
+    {
+        return snippet(&format!("match {}: case {}", subject.trim(), pattern.trim()));
+    }
     let line = text.lines().next().unwrap_or("");
     if line.len() == text.len() && line.chars().count() <= 60 {
         return line.to_string();

@@ -84,6 +84,7 @@ pub static RULES: &[Rule] = &[
     rule!("KL305", kl305_aliased_dynamic_shared, "aliased-dynamic-shared"),
     rule!("KL306", kl306_uninitialized_local_read, "uninitialized-local-read"),
     rule!("KL307", kl307_possibly_unassigned_variable, "possibly-unassigned-variable"),
+    rule!("KL308", kl308_grid_rounded_down, "grid-rounded-down"),
     rule!("KL401", kl401_float64_promotion, "float64-promotion"),
     rule!("KL402", kl402_host_arrays_in_launch_loop, "host-arrays-in-launch-loop"),
     rule!("KL403", kl403_launch_configuration_performance, "launch-configuration-performance"),

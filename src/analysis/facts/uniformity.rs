@@ -598,6 +598,14 @@ impl<'a> Visitor<'a> for Counts {
         visitor::walk_stmt(self, stmt);
     }
 
+    // A `case` capture binds its name.
+    fn visit_pattern(&mut self, pattern: &'a ruff_python_ast::Pattern) {
+        if let ruff_python_ast::Pattern::MatchAs(ruff_python_ast::PatternMatchAs { name: Some(name), .. }) = pattern {
+            *self.0.entry(name.id.to_string()).or_default() += 1;
+        }
+        visitor::walk_pattern(self, pattern);
+    }
+
     fn visit_expr(&mut self, expr: &'a Expr) {
         if let Expr::Named(n) = expr {
             self.target(&n.target);
@@ -907,6 +915,12 @@ impl Walker<'_> {
             Stmt::Try(t) => {
                 flow = self.block(&t.body, ctl);
                 self.forget_assigned(stmt);
+            }
+            // As the `if` chain it runs as: a `case` on `cuda.threadIdx.x` is a thread-dependent branch.
+            Stmt::Match(m) => {
+                if let Ok(chain) = crate::analysis::match_stmt::match_as_if(m) {
+                    flow = self.block(&chain, ctl);
+                }
             }
             Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
             _ => {}

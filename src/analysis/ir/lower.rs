@@ -586,6 +586,8 @@ impl Lower<'_> {
                 _ => {}
             }
         }
+        // A computed `match` subject's variable (assigned only in the chain the statement lowers to).
+        self.locals.insert(crate::analysis::match_stmt::SUBJECT.to_string());
         crate::analysis::bindings::for_each_binding(&def.body, &mut |b| {
             // A `match` capture is an assignment in the `if` chain the statement lowers to.
             if b.kind.is_assignment() || b.kind == crate::analysis::bindings::BindingKind::Capture {
@@ -738,7 +740,7 @@ impl Lower<'_> {
             Stmt::FunctionDef(d) if d.decorator_list.is_empty() => {}
             Stmt::Match(m) => {
                 let chain = crate::analysis::match_stmt::match_as_if(m).map_err(|r| LowerError { message: r.message, range: r.range })?;
-                self.stmt(&chain)?;
+                self.block(&chain)?;
             }
             other => return unsupported(statement_name(other), span),
         }

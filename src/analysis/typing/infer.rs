@@ -842,6 +842,10 @@ impl<'c, 'a> Typer<'c, 'a> {
     }
 
     fn record_spelled(&mut self, var: &str, name: String, spelled: String) {
+        // The compiler's own temporaries (a computed `match` subject) are not the function's variables.
+        if var.starts_with('$') {
+            return;
+        }
         self.variables.entry(var.to_string()).or_default().insert(spelled.clone());
         self.typemap.entry(name).or_default().insert(spelled);
     }
@@ -1577,7 +1581,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             Stmt::Global(_) | Stmt::Nonlocal(_) => {}
             Stmt::Match(m) => match crate::analysis::match_stmt::match_as_if(m) {
-                Ok(chain) => return self.stmt(&chain, env),
+                Ok(chain) => return self.block(&chain, Some(env)),
                 Err(refusal) => {
                     let kind = if refusal.numba { ErrorKind::Numba } else { ErrorKind::Unmodeled };
                     return reject(kind, refusal.message, refusal.range);

@@ -115,12 +115,19 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             if let Some((axis, (_, range))) = unguarded {
                 let (index, array) = (&ctx.text[*range], &access.array);
                 reported.insert(access.stmt);
+                // A grid rounded down to whole blocks of some count has no partial last block:
+                // its threads go past the end only where the count exceeds the array's extent.
+                let why = if !list.is_empty() && list.iter().all(|l| l.extents.grid_rounded_down) {
+                    format!("every launch rounds its grid down to whole blocks of a count that nothing ties to `{array}`'s extent, so threads go out of bounds wherever that count exceeds it")
+                } else {
+                    "threads of the last, rounded-up block go out of bounds".to_string()
+                };
                 out.push(
                     Diagnostic::new(
                         "KL301",
                         access.range,
                         format!(
-                            "`{}` indexes `{}` with the thread-derived `{}` and nothing checks it against the array's extent: threads of the last, rounded-up block go out of bounds",
+                            "`{}` indexes `{}` with the thread-derived `{}` and nothing checks it against the array's extent: {why}",
                             &ctx.text[access.range],
                             array,
                             index

@@ -467,6 +467,12 @@ impl<'c, 'x> Walk<'c, 'x> {
                 self.block(&s.body);
             }
             Stmt::Try(s) => self.block(&s.body),
+            // As the `if` chain it runs as.
+            Stmt::Match(m) => {
+                if let Ok(chain) = crate::analysis::match_stmt::match_as_if(m) {
+                    self.block(&chain);
+                }
+            }
             Stmt::Expr(e) => self.expr(&e.value),
             Stmt::Return(r) => {
                 if let Some(v) = &r.value {

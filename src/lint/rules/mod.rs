@@ -26,6 +26,7 @@ pub mod kl304_uninitialized_shared_read;
 pub mod kl305_aliased_dynamic_shared;
 pub mod kl306_uninitialized_local_read;
 pub mod kl307_possibly_unassigned_variable;
+pub mod kl308_grid_rounded_down;
 pub mod kl401_float64_promotion;
 pub mod kl402_host_arrays_in_launch_loop;
 pub mod kl403_launch_configuration_performance;
