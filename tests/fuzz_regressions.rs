@@ -402,3 +402,14 @@ fn loops_nest_at_most_eight_deep_in_the_typing() {
     assert!(err.message.contains("device function"), "{}", err.message);
     assert_eq!(&source[err.file_range()], "i8");
 }
+
+/// A `def` the parser recovers with no name is no GPU function: a nameless kernel was taken,
+/// by its empty name, for a nameless device function defined after it, whose PTX has no
+/// `.entry` (found by the compile_ptx target).
+#[test]
+fn a_def_with_no_name_is_no_gpu_function() {
+    let (db, file) = database("from numba import cuda\n\n@cuda.jit\ndef (a):\n    a[0] = 1\n\n@cuda.jit(device=True)\ndef (x):\n    return x\n\n@cuda.jit\ndef k(a):\n    a[0] = 2\n");
+    let names: Vec<String> = kernlint::analysis::kernels::file_gpu_functions(&db, file).iter().map(|(_, f)| f.qualname.clone()).collect();
+    assert_eq!(names, ["k"]);
+    assert_eq!(codes(&check("from numba import cuda\n\n@cuda.jit\ndef (a):\n    a[0] = 1\n")), ["KL001"]);
+}

@@ -747,6 +747,10 @@ impl Discovery<'_> {
     fn walk(&mut self, stmts: &[Stmt], prefix: &str) {
         for stmt in stmts {
             match stmt {
+                // A `def` the parser recovered with no name (`def (a):`, reported as a syntax
+                // error): nothing can launch, call or name it, and by name it would be taken
+                // for another nameless one.
+                Stmt::FunctionDef(def) if def.name.is_empty() => {}
                 Stmt::FunctionDef(def) => {
                     let qualname = format!("{prefix}{}", def.name.as_str());
                     if prefix.is_empty() && def.decorator_list.is_empty() {
