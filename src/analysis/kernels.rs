@@ -430,7 +430,7 @@ pub fn for_each_body<'a>(stmt: &'a Stmt, mut f: impl FnMut(&'a [Stmt])) {
 /// Whether an `if` test is true exactly under the CUDA simulator (`config.ENABLE_CUDASIM`,
 /// `USE_CUDASIM`, `os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"`: `Some(true)`; their `not`:
 /// `Some(false)`); `None` for any other test.
-fn simulator_test(test: &Expr) -> Option<bool> {
+pub(crate) fn simulator_test(test: &Expr) -> Option<bool> {
     match test {
         Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => simulator_test(&u.operand).map(|t| !t),
         Expr::Name(n) => n.id.as_str().to_ascii_uppercase().contains("CUDASIM").then_some(true),

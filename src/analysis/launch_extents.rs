@@ -253,6 +253,7 @@ fn rounded_down_axis<'a>(
         };
         let accounted_for = remainder == Some(0)
             || default_multiple
+            || host.int(&div.right).is_some_and(|d| always_a_multiple(host, body, &div.left, d))
             || is_multiple_of(host, &div.left, &div.right)
             || remainder_handled(host, body, &div.left);
         Some(RoundedDownGrid {
@@ -266,6 +267,44 @@ fn rounded_down_axis<'a>(
             accounted_for,
         })
     })
+}
+
+/// `NN, NM = 256, 256` on a GPU and `4, 4` under `if config.ENABLE_CUDASIM:`: a name whose
+/// every assignment in `body` that runs on a GPU is a constant multiple of `divisor`.
+fn always_a_multiple(host: &HostEval, body: &[Stmt], count: &Expr, divisor: i128) -> bool {
+    fn simulator_only(stmts: &[Stmt], out: &mut Vec<TextRange>) {
+        for stmt in stmts {
+            if let Stmt::If(s) = stmt
+                && let Some(simulator) = super::kernels::simulator_test(&s.test)
+            {
+                // As discovery reads it: the branch taken under the simulator never runs on a GPU.
+                if simulator {
+                    out.extend(s.body.iter().map(Ranged::range));
+                } else {
+                    out.extend(s.elif_else_clauses.iter().filter(|c| c.test.is_none()).flat_map(|c| c.body.iter().map(Ranged::range)));
+                }
+            }
+            super::kernels::for_each_body(stmt, |inner| simulator_only(inner, out));
+        }
+    }
+    let Expr::Name(name) = count else { return false };
+    if divisor <= 0 {
+        return false;
+    }
+    let mut skipped = Vec::new();
+    simulator_only(body, &mut skipped);
+    let mut values = Vec::new();
+    let mut unknown = false;
+    super::bindings::for_each_binding(body, &mut |b| {
+        if b.name != name.id.as_str() || skipped.iter().any(|r| r.contains_range(b.stmt.range())) {
+            return;
+        }
+        match (b.kind, b.value.and_then(|v| host.int(v))) {
+            (super::bindings::BindingKind::Assign | super::bindings::BindingKind::AnnAssign, Some(v)) => values.push(v),
+            _ => unknown = true,
+        }
+    });
+    !unknown && !values.is_empty() && values.iter().all(|v| v % divisor == 0)
 }
 
 /// `math.ceil` or `numpy.ceil`.
