@@ -390,36 +390,45 @@ fn importers_of(path: &std::path::Path, cwd: Option<&std::path::Path>) -> Vec<(s
         cache.lock().unwrap().insert(folder.to_path_buf(), files.clone());
         files
     };
-    // The module's name as a word in an import statement (`import k`, `from k import f`,
-    // `from pkg import k`, a parenthesised list over several lines), not in a comment or a
-    // docstring, which would cost a parse of that file for nothing.
-    let names_module = |text: &str| {
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        let mentions = |line: &str| {
-            line.match_indices(name).any(|(at, _)| !word(line[..at].chars().next_back()) && !word(line[at + name.len()..].chars().next()))
-        };
-        // Most files never name the module: a substring search skips them.
-        if !text.contains(name) {
-            return false;
-        }
-        let mut in_list = false;
-        text.lines().any(|line| {
-            let line = line.trim_start();
-            let import = line.starts_with("import ") || line.starts_with("from ");
-            let found = (import || in_list) && mentions(line.split('#').next().unwrap_or(line));
-            if import {
-                in_list = line.contains('(') && !line.contains(')');
-            } else if in_list && line.contains(')') {
-                in_list = false;
-            }
-            found
-        })
-    };
     folders
         .into_iter()
-        .flat_map(|folder| listing(folder).iter().filter(|(p, text)| p != path && names_module(text)).cloned().collect::<Vec<_>>())
+        .flat_map(|folder| listing(folder).iter().filter(|(p, text)| p != path && imports_name(text, name)).cloned().collect::<Vec<_>>())
         .take(MAX_IMPORTERS)
         .collect()
+}
+
+/// Whether `text` names `name` as a word in an import statement (`import k`, `from k import
+/// f`, `from pkg import k`, a parenthesised list over several lines), not in a comment or a
+/// docstring, which would cost a parse of that file for nothing. Only the lines that name it
+/// are looked at: most files never do, and a large one that does (a test driver listing its
+/// modules) would otherwise cost a scan of every line.
+fn imports_name(text: &str, name: &str) -> bool {
+    let is_import = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with("import ") || line.starts_with("from ")
+    };
+    // Whether the line after `before` continues an import's parenthesised list: the nearest
+    // import line above opened one and no line since closed it.
+    let in_import_list = |before: &str| {
+        for line in before.lines().rev().take(1000) {
+            if is_import(line) {
+                return line.contains('(') && !line.contains(')');
+            }
+            if line.contains(')') {
+                return false;
+            }
+        }
+        false
+    };
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(name).any(|(at, _)| {
+        if word(text[..at].chars().next_back()) || word(text[at + name.len()..].chars().next()) {
+            return false;
+        }
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[line_start..].lines().next().unwrap_or("");
+        !text[line_start..at].contains('#') && (is_import(line) || in_import_list(&text[..line_start]))
+    })
 }
 
 /// A database holding `path` with `text`, and the workspace modules it imports from beside it
@@ -479,4 +488,30 @@ pub fn database_with(mut db: crate::analysis::RootDatabase, path: &std::path::Pa
         ws.set_modules(&mut db).to(modules);
     }
     (db, file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::imports_name;
+
+    #[test]
+    fn an_import_names_the_module() {
+        assert!(imports_name("import numpy as np\nimport kernels\n", "kernels"));
+        assert!(imports_name("from kernels import saxpy\n", "kernels"));
+        assert!(imports_name("    from pkg import kernels  # the GPU code\n", "kernels"));
+        assert!(imports_name("from pkg import (\n    helpers,\n    kernels,\n)\n", "kernels"));
+        assert!(imports_name("from pkg import (\n    helpers,\n    kernels)\n", "kernels"));
+        // A later mention that is no import does not hide an import.
+        assert!(imports_name("x = 'kernels'\nfrom kernels import k\n", "kernels"));
+    }
+
+    #[test]
+    fn a_mention_outside_an_import_does_not() {
+        assert!(!imports_name("\"\"\"Runs the kernels module.\"\"\"\n", "kernels"));
+        assert!(!imports_name("import os  # kernels\n", "kernels"));
+        assert!(!imports_name("import my_kernels\nfrom kernels_old import k\n", "kernels"));
+        assert!(!imports_name("from pkg import (a,\n    b)\nrun(\n    kernels)\n", "kernels"));
+        assert!(!imports_name("from pkg import (a, b)\nx = [\n    kernels]\n", "kernels"));
+        assert!(!imports_name("", "kernels"));
+    }
 }
