@@ -15,7 +15,7 @@
 //! The simulator runs the program as lowered (its findings name the device function a
 //! thread was in); inlining changes no value, so both compute the same.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::ir::{Block, BlockId, Function, Inst, MemorySpace, Op, Slot, SlotId, Terminator, ValueId};
 use crate::analysis::types::Type;
@@ -53,7 +53,7 @@ pub fn inline_calls(program: &Program) -> Program {
 
     // Keep the functions still called, renumbered from the kernel.
     let mut order = vec![0usize];
-    let mut index = HashMap::from([(0usize, 0usize)]);
+    let mut index = HashMap::from_iter([(0usize, 0usize)]);
     let mut next = 0;
     while next < order.len() {
         let f = order[next];
@@ -70,7 +70,7 @@ pub fn inline_calls(program: &Program) -> Program {
         next += 1;
     }
     let mut functions = Vec::new();
-    let mut calls = HashMap::new();
+    let mut calls = HashMap::default();
     for (new_fi, &f) in order.iter().enumerate() {
         let a = done[f].take().expect("each function is kept once");
         let mut blocks = Vec::new();

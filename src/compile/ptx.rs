@@ -56,7 +56,8 @@
 //! the libdevice routines kernlint does not compute) are reported as a
 //! [`CompileError`] at the instruction's span; no PTX is produced then.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write;
 
 use ruff_text_size::TextRange;
@@ -497,8 +498,8 @@ pub fn compile_ptx(
         needs_dyn_smem: false,
         needs_grid_barrier: false,
         needs_vprintf: false,
-        strings: HashMap::new(),
-        symbols: HashSet::new(),
+        strings: HashMap::default(),
+        symbols: HashSet::default(),
     };
     let line_starts: Vec<usize> = match &options.source {
         Some((_, text)) if options.lineinfo => std::iter::once(0)
@@ -620,7 +621,7 @@ impl<'a> FnCx<'a> {
             vals: vec![None; f.values.len()],
             slots: Vec::new(),
             slot_spaces: vec![None; f.slots.len()],
-            aligns: HashMap::new(),
+            aligns: HashMap::default(),
             labels: 0,
             span: TextRange::default(),
             last_line: 0,
@@ -635,10 +636,10 @@ impl<'a> FnCx<'a> {
                     block.insts.iter().enumerate().filter_map(move |(i, inst)| inst.result.map(|r| (r, (b, i))))
                 })
                 .collect(),
-            shared_bases: HashSet::new(),
-            divmods: HashMap::new(),
+            shared_bases: HashSet::default(),
+            divmods: HashMap::default(),
         };
-        let mut indices: HashMap<ValueId, HashSet<ValueId>> = HashMap::new();
+        let mut indices: HashMap<ValueId, HashSet<ValueId>> = HashMap::default();
         for (_, inst) in f.instructions() {
             if let Op::Load { indices: idx, .. } | Op::Store { indices: idx, .. } = &inst.op {
                 for v in idx {
@@ -866,7 +867,7 @@ impl<'a> FnCx<'a> {
     /// Memory spaces of array values and slots, to a fixpoint.
     fn infer_spaces(&mut self) {
         let f = self.f;
-        let mut spaces: HashMap<ValueId, Space> = HashMap::new();
+        let mut spaces: HashMap<ValueId, Space> = HashMap::default();
         let param_space = if f.is_kernel {
             Space::Global
         } else {
@@ -931,7 +932,7 @@ impl<'a> FnCx<'a> {
     /// outside (parameters, calls' results) have their type's [`assumed_alignment`].
     fn infer_alignment(&mut self) {
         let f = self.f;
-        let mut aligns: HashMap<ValueId, u32> = HashMap::new();
+        let mut aligns: HashMap<ValueId, u32> = HashMap::default();
         let mut slots: Vec<Option<u32>> = vec![None; f.slots.len()];
         for p in &f.params {
             aligns.insert(p.value, assumed_alignment(&p.ty));

@@ -4,7 +4,8 @@
 //! (`__kl_math_sin_f64`), straight-line code on fresh virtual registers, and its tables
 //! `.const` arrays.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write;
 
 use crate::analysis::ir::math::{MathFn, MathOps, Table, build};
@@ -143,8 +144,8 @@ impl Emitter {
             np: 0,
             ns: 0,
             na: 0,
-            fconsts: HashMap::new(),
-            iconsts: HashMap::new(),
+            fconsts: HashMap::default(),
+            iconsts: HashMap::default(),
             tables: BTreeSet::new(),
         }
     }

@@ -23,7 +23,9 @@
 //! Nothing here changes a value, so the simulator, which runs the program as lowered,
 //! computes what the PTX computes.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+// The keys are our own IR's small values: SipHash's defence against chosen keys is not needed.
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::ir::{BinaryOp, BlockId, Constant, Function, Inst, MemorySpace, Op, SlotId, Terminator, UnaryOp, ValueId};
 use crate::analysis::types::{Scalar, Type};
@@ -145,7 +147,7 @@ fn may_alias(a: Root, b: Root) -> bool {
 
 fn roots(f: &Function) -> Vec<Root> {
     let mut roots: Vec<Option<Root>> = vec![None; f.values.len()];
-    let mut slots: HashMap<SlotId, Option<Root>> = HashMap::new();
+    let mut slots: HashMap<SlotId, Option<Root>> = HashMap::default();
     for p in &f.params {
         roots[p.value.0 as usize] = Some(Root::Other);
     }

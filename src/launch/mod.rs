@@ -52,7 +52,7 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
     // The file each function comes from: its calls and globals resolve there.
     let mut homes = vec![file];
     let mut index: HashMap<(String, Vec<Type>), usize> = HashMap::new();
-    let mut calls = HashMap::new();
+    let mut calls = rustc_hash::FxHashMap::default();
     let mut globals = HashMap::new();
     let mut next = 0;
     while next < functions.len() {

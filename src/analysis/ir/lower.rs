@@ -2,7 +2,8 @@
 
 mod complex;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Number, Operator, Stmt};
@@ -102,12 +103,12 @@ fn lower_typed(
         },
         current: Function::ENTRY,
         slots: BTreeMap::new(),
-        spaces: HashMap::new(),
-        slot_spaces: HashMap::new(),
+        spaces: HashMap::default(),
+        slot_spaces: HashMap::default(),
         loops: Vec::new(),
         locals: BTreeSet::new(),
-        object_paths: HashMap::new(),
-        device_params: HashMap::new(),
+        object_paths: HashMap::default(),
+        device_params: HashMap::default(),
     };
     lower.function(&def, args, free)?;
     super::wraps::drop_needless_wraps(&mut lower.func);

@@ -17,7 +17,7 @@ mod exec;
 mod libdevice;
 pub mod printf;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use ruff_text_size::TextRange;
@@ -362,7 +362,7 @@ pub struct Program {
     /// Resolved device-function calls: (function, block, instruction) -> callee.
     pub calls: HashMap<(usize, u32, usize), usize>,
     /// Module arrays captured into constant memory, by name.
-    pub globals: HashMap<String, crate::analysis::host_arrays::ModuleArray>,
+    pub globals: std::collections::HashMap<String, crate::analysis::host_arrays::ModuleArray>,
     /// The functions are as lowered: the simulator checks the reads of variables a path
     /// leaves unassigned ([`crate::analysis::ir::unassigned`]). The optimizer's rewrites
     /// (inlined callees' slots, local arrays made slots, slot values forwarded) keep every
@@ -584,9 +584,9 @@ pub fn run(
         buffers,
         launch,
         findings: Vec::new(),
-        allocs: HashMap::new(),
-        dynamic_shared: HashMap::new(),
-        globals: HashMap::new(),
+        allocs: HashMap::default(),
+        dynamic_shared: HashMap::default(),
+        globals: HashMap::default(),
         reported: Default::default(),
         epoch: 0,
         grid_sync: 0,
@@ -1093,7 +1093,7 @@ impl Machine<'_> {
                 continue;
             }
             // Everyone live is waiting: a barrier (per block) or a grid sync.
-            let mut by_block: HashMap<[u32; 3], Vec<usize>> = HashMap::new();
+            let mut by_block: HashMap<[u32; 3], Vec<usize>> = HashMap::default();
             for &i in &live {
                 by_block.entry(threads[i].who.bid).or_default().push(i);
             }
@@ -1273,7 +1273,7 @@ impl Machine<'_> {
         }
         // Per warp: its live lanes, and the lanes waiting at each meeting.
         type Meets = HashMap<Meet, Vec<usize>>;
-        let mut warps: HashMap<([u32; 3], usize), (u32, Meets)> = HashMap::new();
+        let mut warps: HashMap<([u32; 3], usize), (u32, Meets)> = HashMap::default();
         for (i, t) in threads.iter().enumerate() {
             if t.done {
                 continue;
@@ -1313,7 +1313,7 @@ impl Machine<'_> {
     /// is undefined on the GPU: a shuffle gets its own value.
     fn release_warp(&mut self, threads: &mut [Thread], lanes: &[usize], members: u32) {
         let mut name = "activemask";
-        let mut by_lane: HashMap<usize, Vec<V>> = HashMap::new();
+        let mut by_lane: HashMap<usize, Vec<V>> = HashMap::default();
         for &i in lanes {
             if let Some(Wait::Warp { name: n, args, .. }) = &threads[i].wait {
                 name = n;
