@@ -1284,9 +1284,13 @@ pub fn module_arrays(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Eval<Hos
 pub fn module_array_shapes(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Eval<HostArray>> {
     let mut arrays = evaluate_module_arrays(db, file, 0);
     // Only the arrays code can reach need their elements computed: a test script's
-    // `np.dot` of large arrays that no kernel or launch reads is left an error.
-    let used = used_names(&parse_module(db, file).syntax().body);
-    if arrays.iter().any(|(name, array)| array.is_err() && used.contains(name)) {
+    // `np.dot` of large arrays that no kernel or launch reads is left an error. Most modules
+    // have no such array, and need no walk for the names code reads.
+    let used_unevaluated = arrays.values().any(|array| array.is_err()) && {
+        let used = used_names(&parse_module(db, file).syntax().body);
+        arrays.iter().any(|(name, array)| array.is_err() && used.contains(name))
+    };
+    if used_unevaluated {
         let full = module_arrays(db, file);
         for (name, array) in &mut arrays {
             if array.is_err()
@@ -1663,7 +1667,7 @@ fn used_names(body: &[Stmt]) -> BTreeSet<String> {
         }
         fn visit_expr(&mut self, expr: &'a Expr) {
             match expr {
-                Expr::Name(n) if self.depth > 0 => {
+                Expr::Name(n) if self.depth > 0 && !self.names.contains(n.id.as_str()) => {
                     self.names.insert(n.id.to_string());
                 }
                 Expr::Call(call) if self.depth == 0 && matches!(&*call.func, Expr::Subscript(_)) => {
