@@ -21,7 +21,7 @@
 //! Values are unchanged: the simulator, which runs the program as lowered, computes what the
 //! PTX computes.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::analysis::host_arrays::ModuleArray;
 use crate::analysis::ir::{Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Slot, SlotId, Terminator, UnaryOp, ValueId};
@@ -60,10 +60,10 @@ const PARTIAL_SIZE: usize = 256;
 pub fn unroll_loops(program: &mut Program, fastmath: bool) {
     for fi in 0..program.functions.len() {
         let mut failed = HashSet::new();
-        // The constants of the function as it is, kept while no loop changes it: a loop
-        // left alone leaves them as they were, and working them out again for each of many
-        // loops (device functions inlined at every call) cost the size of the function
-        // times the number of loops.
+        // The constants of the function as it is: a loop left alone leaves them as they
+        // were, and an unrolled one's simplification works them out for what it leaves;
+        // working them out again for each of many loops (device functions inlined at every
+        // call) cost the size of the function times the number of loops.
         let mut known: Option<Flow> = None;
         while let Some(lp) = next_loop(&program.functions[fi], &failed) {
             // The size that counts is what is left once the copies' counters are constants
@@ -88,11 +88,14 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
             let budget = if local { UNROLLED_SIZE } else { own.min(UNROLLED_SIZE) };
             let before = program.clone();
             let size = |p: &Program| p.functions[fi].blocks.iter().map(|b| b.insts.len()).sum::<usize>();
-            let kept = unroll(program, fi, &lp, max_trips) && {
-                simplify(program, fi, fastmath);
+            let mut simplified = None;
+            let kept = unroll(program, fi, &lp, &flow, max_trips) && {
+                simplified = Some(simplify(program, fi, fastmath));
                 size(program) <= (size(&before) + budget).min(FUNCTION_SIZE)
             };
-            if !kept {
+            if kept {
+                known = simplified;
+            } else {
                 // Back to the function the constants were worked out for.
                 *program = before;
                 if !(trips.is_some_and(|n| n > MAX_TRIPS) && unroll_partly(program, fi, &lp, &flow)) {
@@ -219,36 +222,130 @@ fn eval(f: &Function, shapes: &HashMap<ValueId, Vec<i64>>, op: &Op, r: ValueId, 
     }
 }
 
+/// What is known of the slots at a program point: `Bottom` (unknown) for every slot not
+/// listed. Only the slots that are known and live are listed, so that a block's state costs
+/// what is known there, not the function's slot count (device functions inlined at every
+/// call bring their own slots, each live over its call only).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Slots(BTreeMap<u32, Lat>);
+
+impl Slots {
+    fn get(&self, s: SlotId) -> Lat {
+        self.0.get(&s.0).copied().unwrap_or(Lat::Bottom)
+    }
+
+    fn set(&mut self, s: SlotId, lat: Lat) {
+        if lat == Lat::Bottom {
+            self.0.remove(&s.0);
+        } else {
+            self.0.insert(s.0, lat);
+        }
+    }
+
+    /// The meet with another path's state: a slot unlisted on either is unknown.
+    fn meet(&self, other: &Slots) -> Slots {
+        Slots(
+            self.0
+                .iter()
+                .filter_map(|(s, a)| Some((*s, meet(*a, *other.0.get(s)?))))
+                .filter(|(_, lat)| *lat != Lat::Bottom)
+                .collect(),
+        )
+    }
+}
+
+/// The slots live on entry to each block (a path from there reads them before writing them),
+/// as bit sets: what a dead slot holds is never read, so the states leave it unknown.
+fn live_slots(f: &Function) -> Vec<Vec<u64>> {
+    let words = f.slots.len().div_ceil(64);
+    let bit = |set: &mut [u64], s: SlotId| set[s.0 as usize / 64] |= 1 << (s.0 % 64);
+    let mut used = vec![vec![0u64; words]; f.blocks.len()];
+    let mut defined = vec![vec![0u64; words]; f.blocks.len()];
+    for (b, block) in f.blocks.iter().enumerate() {
+        for inst in &block.insts {
+            match inst.op {
+                Op::ReadSlot(s) if defined[b][s.0 as usize / 64] & (1 << (s.0 % 64)) == 0 => bit(&mut used[b], s),
+                Op::WriteSlot(s, _) => bit(&mut defined[b], s),
+                _ => {}
+            }
+        }
+    }
+    let mut live = used.clone();
+    let mut out = vec![0u64; words];
+    loop {
+        let mut changed = false;
+        for b in (0..f.blocks.len()).rev() {
+            out.fill(0);
+            for t in f.blocks[b].term.successors() {
+                for (o, l) in out.iter_mut().zip(&live[t]) {
+                    *o |= l;
+                }
+            }
+            for w in 0..words {
+                let new = used[b][w] | (out[w] & !defined[b][w]);
+                if new != live[b][w] {
+                    live[b][w] = new;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return live;
+        }
+    }
+}
+
 /// Constant propagation over values and slots, following only the branches that can be
 /// taken. Slots are unknown at entry (a read of a variable some path does not write is not
 /// a constant).
 struct Flow {
     shapes: HashMap<ValueId, Vec<i64>>,
     values: Vec<Lat>,
-    /// The slots at each block's end, for the blocks reached.
-    outs: Vec<Option<Vec<Lat>>>,
+    /// The slots at each block's end, for the blocks reached: those live on entry to the
+    /// block or written in it.
+    outs: Vec<Option<Slots>>,
 }
 
 impl Flow {
     fn of(f: &Function, globals: &Globals) -> Flow {
         let shapes = shapes(f, globals);
         let n = f.blocks.len();
+        let live = live_slots(f);
+        // The blocks that use each value: a value known less on a later pass is known less
+        // where it is used, whether or not the slots there changed (value numbering shares
+        // a header's read of the counter with the latch's increment).
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); f.values.len()];
+        for (b, block) in f.blocks.iter().enumerate() {
+            let cond = match block.term {
+                Terminator::Branch { cond, .. } => Some(cond),
+                _ => None,
+            };
+            for v in block.insts.iter().flat_map(|i| i.op.operands()).chain(cond) {
+                if users[v.0 as usize].last() != Some(&b) {
+                    users[v.0 as usize].push(b);
+                }
+            }
+        }
         let mut values = vec![Lat::Top; f.values.len()];
         for p in &f.params {
             values[p.value.0 as usize] = Lat::Bottom;
         }
-        let mut ins: Vec<Option<Vec<Lat>>> = vec![None; n];
-        let mut outs: Vec<Option<Vec<Lat>>> = vec![None; n];
-        ins[0] = Some(vec![Lat::Bottom; f.slots.len()]);
+        let mut ins: Vec<Option<Slots>> = vec![None; n];
+        let mut outs: Vec<Option<Slots>> = vec![None; n];
+        ins[0] = Some(Slots::default());
         let mut work = BTreeSet::from([0usize]);
         while let Some(b) = work.pop_first() {
             let mut state = ins[b].clone().expect("queued blocks are reached");
             for inst in &f.blocks[b].insts {
                 if let Op::WriteSlot(s, v) = inst.op {
-                    state[s.0 as usize] = values[v.0 as usize];
+                    state.set(s, values[v.0 as usize]);
                 } else if let Some(r) = inst.result {
-                    let new = eval(f, &shapes, &inst.op, r, &|v| values[v.0 as usize], &|s| state[s.0 as usize]);
-                    values[r.0 as usize] = meet(values[r.0 as usize], new);
+                    let new = eval(f, &shapes, &inst.op, r, &|v| values[v.0 as usize], &|s| state.get(s));
+                    let old = values[r.0 as usize];
+                    values[r.0 as usize] = meet(old, new);
+                    if old != Lat::Top && values[r.0 as usize] != old {
+                        work.extend(users[r.0 as usize].iter().filter(|&&u| u != b && ins[u].is_some()));
+                    }
                 }
             }
             let next = match f.blocks[b].term {
@@ -261,8 +358,12 @@ impl Flow {
             };
             for t in next {
                 let merged = match &ins[t] {
-                    None => state.clone(),
-                    Some(old) => old.iter().zip(&state).map(|(a, b)| meet(*a, *b)).collect(),
+                    None => {
+                        let mut entry = state.clone();
+                        entry.0.retain(|&s, _| live[t][s as usize / 64] & (1 << (s % 64)) != 0);
+                        entry
+                    }
+                    Some(old) => old.meet(&state),
                 };
                 if ins[t].as_ref() != Some(&merged) {
                     ins[t] = Some(merged);
@@ -306,7 +407,7 @@ fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
     }
     loops.sort_by_key(|l| l.0);
     loops.iter().find_map(|(header, ls, blocks)| {
-        let innermost = !loops.iter().any(|(h, _, _)| h != header && blocks.contains(h));
+        let innermost = !blocks.iter().any(|b| b != header && latches.contains_key(b));
         (innermost && ls.len() == 1 && !failed.contains(header)).then(|| Loop { header: *header, latch: ls[0], blocks: blocks.clone() })
     })
 }
@@ -326,7 +427,7 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
         return None;
     }
     // The slots on entry, from the blocks before the loop.
-    let mut state: Option<Vec<Lat>> = None;
+    let mut state: Option<Slots> = None;
     for (b, block) in f.blocks.iter().enumerate() {
         if !lp.blocks.contains(&b)
             && block.term.successors().contains(&lp.header)
@@ -334,24 +435,24 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
         {
             state = Some(match state {
                 None => out.clone(),
-                Some(s) => s.iter().zip(out).map(|(a, b)| meet(*a, *b)).collect(),
+                Some(s) => s.meet(out),
             });
         }
     }
     let mut state = state?;
     // Only the header and the latch may write the slots the iterations are followed by.
-    let body_writes: Vec<usize> = lp
+    let body_writes: Vec<SlotId> = lp
         .blocks
         .iter()
         .filter(|&&b| b != lp.header && b != lp.latch)
         .flat_map(|&b| &f.blocks[b].insts)
         .filter_map(|inst| match inst.op {
-            Op::WriteSlot(s, _) => Some(s.0 as usize),
+            Op::WriteSlot(s, _) => Some(s),
             _ => None,
         })
         .collect();
     for &s in &body_writes {
-        state[s] = Lat::Bottom;
+        state.set(s, Lat::Bottom);
     }
     // The latch may use what the body computed (value numbering gives the counter's `i + 1`
     // and a body's `i + 1` one value): the body blocks every iteration runs before the latch
@@ -360,15 +461,15 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
     let dom = Dominance::of(f);
     let body: Vec<usize> = dom.order.iter().copied().filter(|&b| b != lp.header && b != lp.latch && lp.blocks.contains(&b) && dom.dominates(b, lp.latch)).collect();
     let mut local: HashMap<ValueId, Lat> = HashMap::new();
-    let run = |b: usize, state: &mut Vec<Lat>, local: &mut HashMap<ValueId, Lat>| {
+    let run = |b: usize, state: &mut Slots, local: &mut HashMap<ValueId, Lat>| {
         for inst in &f.blocks[b].insts {
             let value = |v: ValueId| local.get(&v).copied().unwrap_or(flow.values[v.0 as usize]);
             if let Op::WriteSlot(s, v) = inst.op {
                 if b == lp.header || b == lp.latch {
-                    state[s.0 as usize] = value(v);
+                    state.set(s, value(v));
                 }
             } else if let Some(r) = inst.result {
-                let k = eval(f, &flow.shapes, &inst.op, r, &value, &|s| state[s.0 as usize]);
+                let k = eval(f, &flow.shapes, &inst.op, r, &value, &|s| state.get(s));
                 local.insert(r, k);
             }
         }
@@ -381,7 +482,7 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
             return Some((trips, stay, leave));
         }
         for &s in &body_writes {
-            state[s] = Lat::Bottom;
+            state.set(s, Lat::Bottom);
         }
         for &b in &body {
             run(b, &mut state, &mut local);
@@ -392,10 +493,10 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
 }
 
 /// Unroll the loop completely, if its trip count is known and small; whether it did.
-fn unroll(program: &mut Program, fi: usize, lp: &Loop, max_trips: usize) -> bool {
+/// `flow`: the function's constants.
+fn unroll(program: &mut Program, fi: usize, lp: &Loop, flow: &Flow, max_trips: usize) -> bool {
     let f = &program.functions[fi];
-    let flow = Flow::of(f, &program.globals);
-    let Some((trips, stay, leave)) = trip_count(f, &flow, lp, max_trips) else { return false };
+    let Some((trips, stay, leave)) = trip_count(f, flow, lp, max_trips) else { return false };
     let size: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len() + 1).sum();
     let total: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
     if trips * size > COPIED_SIZE || total + trips * size > FUNCTION_SIZE + COPIED_SIZE || used_outside(f, lp) || allocates(f, lp) {

@@ -17,6 +17,10 @@ pub struct Dominance {
     rank: Vec<usize>,
     /// Per block, its immediate dominator (the entry's is itself; `usize::MAX`: not reached).
     idom: Vec<usize>,
+    /// Per block, when a depth-first walk of the dominator tree enters and leaves it: `a`
+    /// dominates `b` when `b`'s span lies within `a`'s, a test that takes no walk up the tree
+    /// (a long straight-line kernel's tree is as deep as it has blocks).
+    span: Vec<(u32, u32)>,
 }
 
 impl Dominance {
@@ -79,7 +83,8 @@ impl Dominance {
                 break;
             }
         }
-        Self { order, preds, reentered, rank, idom }
+        let span = tree_spans(&order, &idom);
+        Self { order, preds, reentered, rank, idom, span }
     }
 
     pub fn reached(&self, b: usize) -> bool {
@@ -92,17 +97,45 @@ impl Dominance {
     }
 
     /// Whether block `a` dominates block `b` (every block dominates itself).
-    pub fn dominates(&self, a: usize, mut b: usize) -> bool {
-        loop {
-            if b == a {
-                return true;
-            }
-            if b == 0 || self.idom[b] == usize::MAX {
-                return false;
-            }
-            b = self.idom[b];
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        if a == b {
+            return true;
+        }
+        if !self.reached(a) || !self.reached(b) {
+            return false;
+        }
+        let (a_in, a_out) = self.span[a];
+        let (b_in, b_out) = self.span[b];
+        a_in <= b_in && b_out <= a_out
+    }
+}
+
+/// The spans of [`Dominance::span`] (unreached blocks: empty), from the reached blocks in
+/// reverse postorder and their immediate dominators.
+fn tree_spans(order: &[usize], idom: &[usize]) -> Vec<(u32, u32)> {
+    let n = idom.len();
+    let mut children = vec![Vec::new(); n];
+    for &b in order.iter().skip(1) {
+        children[idom[b]].push(b);
+    }
+    let mut span = vec![(0u32, 0u32); n];
+    let mut clock = 0u32;
+    let Some(&entry) = order.first() else { return span };
+    let mut stack = vec![(entry, 0usize)];
+    span[entry].0 = clock;
+    while let Some((b, next)) = stack.last_mut() {
+        if let Some(&c) = children[*b].get(*next) {
+            *next += 1;
+            clock += 1;
+            span[c].0 = clock;
+            stack.push((c, 0));
+        } else {
+            clock += 1;
+            span[*b].1 = clock;
+            stack.pop();
         }
     }
+    span
 }
 
 fn intersect(idom: &[usize], rank: &[usize], mut a: usize, mut b: usize) -> usize {
