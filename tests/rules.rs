@@ -236,3 +236,37 @@ def l2_norm(a, d):
         assert!(d.message.contains("every launch rounds its grid down to whole blocks"), "{}", d.message);
     }
 }
+
+/// A grid counted at module level (`NBLOCKS = N // 256`) is reported at the launch that uses
+/// it, with the module-level assignment named and no edit of it: other code may read it.
+#[test]
+fn a_grid_rounded_down_at_module_level_is_reported_without_a_fix() {
+    let text = "\
+from numba import cuda
+
+N = 1000
+NBLOCKS = N // 256
+
+
+@cuda.jit
+def scale(out, x):
+    i = cuda.grid(1)
+    out[i] = 2 * x[i]
+
+
+def run(out, x):
+    scale[NBLOCKS, 256](out, x)
+";
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
+    let settings = Settings { select: vec!["KL308".to_string()], ignore: vec![] };
+    let found = check_file(&db, file, &settings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(&text[found[0].range], "NBLOCKS");
+    assert_eq!(
+        found[0].message,
+        "the grid counts only whole blocks: `N // 256` rounds down, so the last 232 elements (N % 256) get no thread and kernel `scale` never computes them (it takes one element per thread, with no grid-stride loop)"
+    );
+    assert!(found[0].notes.iter().any(|n| n == "`NBLOCKS` is assigned `N // 256` at module level: round it up there."), "{:?}", found[0].notes);
+    assert!(found[0].fix.is_none(), "{:?}", found[0].fix);
+}

@@ -43,6 +43,7 @@ pub struct MadeArray {
 /// One scope's names bound exactly once to a value the code states (`n = 1024`,
 /// `nx, ny = 256, 128`), and the names it binds otherwise (parameters, names bound more than
 /// once or by a loop, an import, ...): those stand for unknown values.
+#[derive(Clone)]
 struct Names<'a> {
     body: &'a [Stmt],
     single: HashMap<&'a str, &'a Expr>,
@@ -71,6 +72,9 @@ const MAX_DEPTH: usize = 16;
 pub struct HostEval<'a> {
     scopes: Vec<Names<'a>>,
     constants: &'a dyn NameLookup,
+    /// Names given one of the values they may take (see [`Self::choosing`]), with the body
+    /// that assigns it.
+    chosen: Vec<(&'a str, &'a [Stmt], &'a Expr)>,
 }
 
 impl<'a> HostEval<'a> {
@@ -82,16 +86,26 @@ impl<'a> HostEval<'a> {
             scopes.push(Names::of(&d.body, d.parameters.iter().map(|p| p.name().to_string()).collect()));
         }
         scopes.push(Names::of(module, Vec::new()));
-        HostEval { scopes, constants }
+        HostEval { scopes, constants, chosen: Vec::new() }
+    }
+
+    /// This host code with each name of `chosen` (one assigned more than once, in branches)
+    /// taken to be the value given with it: to evaluate each case.
+    pub fn choosing(&self, chosen: Vec<(&'a str, &'a [Stmt], &'a Expr)>) -> Self {
+        HostEval { scopes: self.scopes.clone(), constants: self.constants, chosen }
     }
 
     pub fn constants(&self) -> &'a dyn NameLookup {
         self.constants
     }
 
-    /// The value `name` is assigned, once, with the body that assigns it; `None` for a
-    /// parameter, a name assigned more than once, or one not assigned here.
+    /// The value `name` is assigned, once (or the one chosen for it), with the body that
+    /// assigns it; `None` for a parameter, a name assigned more than once, or one not
+    /// assigned here.
     pub fn assignment(&self, name: &str) -> Option<(&'a [Stmt], &'a Expr)> {
+        if let Some((_, body, value)) = self.chosen.iter().find(|(n, _, _)| *n == name) {
+            return Some((body, value));
+        }
         for names in &self.scopes {
             if let Some(value) = names.single.get(name) {
                 return Some((names.body, value));

@@ -152,8 +152,17 @@ fn caller_signature_text(db: &dyn Db, file: SourceFile, function: &GpuFunction, 
         if caller.qualname == function.qualname || !matches!(caller.spec.kind, FunctionKind::Kernel | FunctionKind::DeviceFunction) {
             continue;
         }
-        let Some(def) = super::typing::find_def(super::items::item_statements(db, item.text), caller.def_range) else { continue };
-        let calls = calls_by_name(&def.body, &function.name);
+        let stmts = super::items::item_statements(db, item.text);
+        let Some(def) = super::typing::find_def(stmts, caller.def_range) else { continue };
+        // A kernel a factory makes may call the function through the factory's parameter
+        // that the factory's calls bind to it (`make(dev)`, the kernel calling `f(x)`).
+        let scope = caller.qualname.contains(".<locals>.").then(|| ItemScope::for_def(db, file, stmts, caller.def_range));
+        let calls = calls_by_name(&def.body, |name| {
+            name == function.name
+                || scope.as_ref().is_some_and(|scope| {
+                    matches!(scope.binding(name), Some(super::scope::Binding::Function(f, _)) if *f == function.qualname)
+                })
+        });
         if calls.is_empty() {
             continue;
         }
@@ -185,13 +194,14 @@ fn caller_signature_text(db: &dyn Db, file: SourceFile, function: &GpuFunction, 
     Err(untyped())
 }
 
-/// The calls `name(...)` in a function body, nested functions left out.
-fn calls_by_name<'a>(body: &'a [Stmt], name: &str) -> Vec<&'a ast::ExprCall> {
-    struct Calls<'a, 'n> {
-        name: &'n str,
+/// The calls `name(...)` in a function body whose `name` `calls` accepts, nested functions
+/// left out.
+fn calls_by_name<'a>(body: &'a [Stmt], calls: impl Fn(&str) -> bool) -> Vec<&'a ast::ExprCall> {
+    struct Calls<'a, F> {
+        calls: F,
         found: Vec<&'a ast::ExprCall>,
     }
-    impl<'a> Visitor<'a> for Calls<'a, '_> {
+    impl<'a, F: Fn(&str) -> bool> Visitor<'a> for Calls<'a, F> {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
             if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
                 visitor::walk_stmt(self, stmt);
@@ -199,14 +209,14 @@ fn calls_by_name<'a>(body: &'a [Stmt], name: &str) -> Vec<&'a ast::ExprCall> {
         }
         fn visit_expr(&mut self, expr: &'a Expr) {
             if let Expr::Call(call) = expr
-                && matches!(&*call.func, Expr::Name(n) if n.id.as_str() == self.name)
+                && matches!(&*call.func, Expr::Name(n) if (self.calls)(n.id.as_str()))
             {
                 self.found.push(call);
             }
             visitor::walk_expr(self, expr);
         }
     }
-    let mut calls = Calls { name, found: Vec::new() };
+    let mut calls = Calls { calls, found: Vec::new() };
     for stmt in body {
         calls.visit_stmt(stmt);
     }

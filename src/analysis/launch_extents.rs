@@ -76,11 +76,20 @@ fn extent_of<'a>(host: &HostEval<'a>, expr: &'a Expr) -> Option<&'a str> {
     }
 }
 
-/// The facts of `call`, a launch in `stmts` (an item's statements) whose `module` body
-/// holds the module's names.
-pub fn launch_extents(stmts: &[Stmt], module: &[Stmt], call: &HostCall, outer: &dyn NameLookup) -> LaunchExtents {
+/// The host code around `call`, a launch in `stmts` (an item's statements) whose `module`
+/// body holds the module's names: `f` is given the evaluator over the launch's function's
+/// names (its constants layered over `outer`) then the module's, the body the launch is in
+/// (the function's, or the item's), the module's body, the function, and the launch.
+fn with_launch_host<R>(
+    stmts: &[Stmt],
+    module: &[Stmt],
+    call: &HostCall,
+    outer: &dyn NameLookup,
+    f: impl for<'h> FnOnce(&HostEval<'h>, &'h [Stmt], &'h [Stmt], Option<&'h ast::StmtFunctionDef>, &'h ast::ExprCall) -> R,
+) -> Option<R> {
     let def = call.scope.and_then(|scope| find_def(stmts, scope));
-    let Some(launch) = call_at(def.map_or(stmts, |d| &d.body[..]), call.range) else { return LaunchExtents::default() };
+    let body = def.map_or(stmts, |d| &d.body[..]);
+    let launch = call_at(body, call.range)?;
     let own = def.map(|d| function_constants(d, outer));
     let layered;
     let constants: &dyn NameLookup = match &own {
@@ -91,10 +100,19 @@ pub fn launch_extents(stmts: &[Stmt], module: &[Stmt], call: &HostCall, outer: &
         None => outer,
     };
     let host = HostEval::new(def, module, constants);
-    let args: Vec<&Expr> = launch.arguments.args.iter().take_while(|a| !a.is_starred_expr()).collect();
-    let shapes = args.iter().map(|a| host.array(a).map(|array| array.shape)).collect();
-    let grid_rounded_down = rounded_down_axis(&host, def.map_or(stmts, |d| &d.body[..]), def, launch).is_some();
-    LaunchExtents { shapes, rounded_down: rounded_down(&host, launch, &args), grid_rounded_down }
+    Some(f(&host, body, module, def, launch))
+}
+
+/// The facts of `call`, a launch in `stmts` (an item's statements) whose `module` body
+/// holds the module's names.
+pub fn launch_extents(stmts: &[Stmt], module: &[Stmt], call: &HostCall, outer: &dyn NameLookup) -> LaunchExtents {
+    with_launch_host(stmts, module, call, outer, |host, body, module, def, launch| {
+        let args: Vec<&Expr> = launch.arguments.args.iter().take_while(|a| !a.is_starred_expr()).collect();
+        let shapes = args.iter().map(|a| host.array(a).map(|array| array.shape)).collect();
+        let grid_rounded_down = rounded_down_axis(host, body, module, def, launch).is_some();
+        LaunchExtents { shapes, rounded_down: rounded_down(host, launch, &args), grid_rounded_down }
+    })
+    .unwrap_or_default()
 }
 
 fn rounded_down<'a>(host: &HostEval<'a>, launch: &'a ast::ExprCall, args: &[&'a Expr]) -> Option<(usize, i128)> {
@@ -143,16 +161,22 @@ fn floor_division<'a>(host: &HostEval<'a>, expr: &'a Expr) -> Option<&'a ast::Ex
 /// One axis of a launch's grid that rounds a count down to whole blocks (`n // tpb`,
 /// `int(n / tpb)`, `ceil(n // tpb)`, with `tpb` the block's size along that axis, or a
 /// multiple of it): the last `n % tpb` elements get no thread. Ranges are relative to the
-/// launch's item.
+/// launch's item, or to the file where marked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundedDownGrid {
     pub axis: usize,
     /// The count divided and the divisor.
     pub count: TextRange,
     pub divisor: TextRange,
+    /// The count and divisor are a module-level assignment's (`nblocks = n // 256`): their
+    /// ranges are the file's, not the item's.
+    pub count_in_module: bool,
     /// The expression that rounds down (the grid itself, or the value of a name it is
-    /// assigned in the launch's function), to be rewritten to round up.
+    /// assigned in the launch's function or at module level), to be rewritten to round up.
     pub expr: TextRange,
+    /// The expression is a module-level assignment's: its range is the file's, and it is
+    /// not rewritten (other code may read the name).
+    pub expr_in_module: bool,
     /// `ceil(n // tpb)`: a ceiling of a quotient already rounded down.
     pub ceil_of_floor: bool,
     /// `n % tpb`, where both are constants.
@@ -167,27 +191,15 @@ pub struct RoundedDownGrid {
 /// The grid axis of `call`, a launch in `stmts` (an item's statements), that rounds a count
 /// down to whole blocks.
 pub fn rounded_down_grid(stmts: &[Stmt], module: &[Stmt], call: &HostCall, outer: &dyn NameLookup) -> Option<RoundedDownGrid> {
-    let def = call.scope.and_then(|scope| find_def(stmts, scope));
-    let launch = call_at(def.map_or(stmts, |d| &d.body[..]), call.range)?;
-    let own = def.map(|d| function_constants(d, outer));
-    let layered;
-    let constants: &dyn NameLookup = match &own {
-        Some(own) => {
-            layered = Layered { inner: own, outer: Some(outer) };
-            &layered
-        }
-        None => outer,
-    };
-    let host = HostEval::new(def, module, constants);
-    rounded_down_axis(&host, def.map_or(stmts, |d| &d.body[..]), def, launch)
+    with_launch_host(stmts, module, call, outer, rounded_down_axis).flatten()
 }
 
-
 /// The first grid axis of `launch` that rounds a count down to whole blocks; `body` is the
-/// launch's function's (`def`) or the item's statements.
+/// launch's function's (`def`) or the item's statements, `module` the module's.
 fn rounded_down_axis<'a>(
     host: &HostEval<'a>,
     body: &'a [Stmt],
+    module: &'a [Stmt],
     def: Option<&'a ast::StmtFunctionDef>,
     launch: &'a ast::ExprCall,
 ) -> Option<RoundedDownGrid> {
@@ -195,45 +207,55 @@ fn rounded_down_axis<'a>(
     let Expr::Subscript(sub) = &*launch.func else { return None };
     let Expr::Tuple(dims) = &*sub.slice else { return None };
     let (grid, block) = (dims.elts.first()?, dims.elts.get(1)?);
-    // Names are followed only through the launch's own function, whose ranges are the item's.
-    let resolve_local = |mut expr: &'a Expr| {
+    // Names are followed through the launch's own function (whose ranges are the item's),
+    // then the module (`nblocks = n // 256` at module level, whose ranges are the file's):
+    // `true` once the expression is the module's.
+    let follow = |mut expr: &'a Expr, mut in_module: bool| {
         for _ in 0..16 {
             let Expr::Name(n) = expr else { break };
             match host.assignment(n.id.as_str()) {
-                Some((assigned_in, value)) if local && std::ptr::eq(assigned_in, body) => expr = value,
+                Some((assigned_in, value)) if local && !in_module && std::ptr::eq(assigned_in, body) => expr = value,
+                Some((assigned_in, value)) if std::ptr::eq(assigned_in, module) => {
+                    expr = value;
+                    in_module = true;
+                }
                 _ => break,
             }
         }
-        expr
+        (expr, in_module)
     };
-    let (grids, blocks): (Vec<&Expr>, Vec<&Expr>) = match (resolve_local(grid), host.resolve(block)) {
-        (Expr::Tuple(g), Expr::Tuple(b)) if g.elts.len() == b.elts.len() => (g.elts.iter().collect(), b.elts.iter().collect()),
+    // A module-level tuple of block counts is not judged: its elements' ranges are the file's.
+    let (grid_value, grid_in_module) = follow(grid, false);
+    let (grids, blocks): (Vec<&Expr>, Vec<&Expr>) = match (grid_value, host.resolve(block)) {
+        (Expr::Tuple(g), Expr::Tuple(b)) if g.elts.len() == b.elts.len() && !grid_in_module => {
+            (g.elts.iter().collect(), b.elts.iter().collect())
+        }
         (Expr::Tuple(_), _) | (_, Expr::Tuple(_)) => return None,
         _ => (vec![grid], vec![block]),
     };
     grids.iter().zip(&blocks).enumerate().find_map(|(axis, (g, b))| {
-        let expr = resolve_local(g);
+        let (expr, expr_in_module) = follow(g, false);
         // `int(math.ceil(n // tpb))` as `math.ceil(n // tpb)`.
-        let unwrapped = match expr {
+        let (unwrapped, in_module) = match expr {
             Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if f.id.as_str() == "int") && c.arguments.args.len() == 1 => {
-                match resolve_local(&c.arguments.args[0]) {
-                    inner @ Expr::Call(_) => inner,
-                    _ => expr,
+                match follow(&c.arguments.args[0], expr_in_module) {
+                    (inner @ Expr::Call(_), in_module) => (inner, in_module),
+                    _ => (expr, expr_in_module),
                 }
             }
-            other => other,
+            other => (other, expr_in_module),
         };
-        let (div, ceil_of_floor) = match unwrapped {
+        let (div, ceil_of_floor, count_in_module) = match unwrapped {
             Expr::Call(c) if c.arguments.keywords.is_empty() && c.arguments.args.len() == 1 && is_ceil(host, &c.func) => {
-                match resolve_local(&c.arguments.args[0]) {
-                    Expr::BinOp(b) if b.op == Operator::FloorDiv => (b, true),
+                match follow(&c.arguments.args[0], in_module) {
+                    (Expr::BinOp(b), in_module) if b.op == Operator::FloorDiv => (b, true, in_module),
                     _ => return None,
                 }
             }
-            other => (floor_division(host, other)?, false),
+            other => (floor_division(host, other)?, false, in_module),
         };
         // `(n + tpb - 1) // tpb` and the like round up: a sum divided is not judged.
-        if matches!(resolve_local(&div.left), Expr::BinOp(b) if matches!(b.op, Operator::Add | Operator::Sub)) {
+        if matches!(follow(&div.left, count_in_module).0, Expr::BinOp(b) if matches!(b.op, Operator::Add | Operator::Sub)) {
             return None;
         }
         let per_thread = block_multiple(host, &div.right, b)?;
@@ -243,7 +265,7 @@ fn rounded_down_axis<'a>(
         };
         // `def simulate(n=4096)` launching `k[n // 256, 256]`: a count whose default is a multiple.
         let default_multiple = match (&*div.left, def, host.int(&div.right)) {
-            (Expr::Name(n), Some(d), Some(divisor)) if divisor > 0 => {
+            (Expr::Name(n), Some(d), Some(divisor)) if divisor > 0 && !count_in_module => {
                 let params = &d.parameters;
                 params.posonlyargs.iter().chain(&params.args).chain(&params.kwonlyargs).any(|p| {
                     p.parameter.name.as_str() == n.id.as_str() && p.default.as_deref().and_then(|v| host.int(v)).is_some_and(|v| v % divisor == 0)
@@ -253,14 +275,17 @@ fn rounded_down_axis<'a>(
         };
         let accounted_for = remainder == Some(0)
             || default_multiple
-            || host.int(&div.right).is_some_and(|d| always_a_multiple(host, body, &div.left, d))
+            || always_a_multiple(host, body, &div.left, &div.right)
             || is_multiple_of(host, &div.left, &div.right)
-            || remainder_handled(host, body, &div.left);
+            || remainder_handled(host, body, &div.left)
+            || (count_in_module && remainder_handled(host, module, &div.left));
         Some(RoundedDownGrid {
             axis,
             count: div.left.range(),
             divisor: div.right.range(),
+            count_in_module,
             expr: expr.range(),
+            expr_in_module,
             ceil_of_floor,
             remainder,
             per_thread,
@@ -269,9 +294,12 @@ fn rounded_down_axis<'a>(
     })
 }
 
-/// `NN, NM = 256, 256` on a GPU and `4, 4` under `if config.ENABLE_CUDASIM:`: a name whose
-/// every assignment in `body` that runs on a GPU is a constant multiple of `divisor`.
-fn always_a_multiple(host: &HostEval, body: &[Stmt], count: &Expr, divisor: i128) -> bool {
+/// Whether `count` is a multiple of `divisor` for every value the names it reads may take in
+/// `body` on a GPU: a name assigned there more than once, each time a value the host knows,
+/// is tried with each (`NN, NM = 256, 256` on a GPU and `4, 4` under `if
+/// config.ENABLE_CUDASIM:`; `shape = (1024, 1024)` in one branch and `(32, 32)` in the other,
+/// then `A = np.zeros(shape)` launched `k[A.shape[1] // 32, 32]`).
+fn always_a_multiple<'a>(host: &HostEval<'a>, body: &'a [Stmt], count: &'a Expr, divisor: &'a Expr) -> bool {
     fn simulator_only(stmts: &[Stmt], out: &mut Vec<TextRange>) {
         for stmt in stmts {
             if let Stmt::If(s) = stmt
@@ -287,24 +315,60 @@ fn always_a_multiple(host: &HostEval, body: &[Stmt], count: &Expr, divisor: i128
             super::kernels::for_each_body(stmt, |inner| simulator_only(inner, out));
         }
     }
-    let Expr::Name(name) = count else { return false };
-    if divisor <= 0 {
-        return false;
+    /// The names `expr` reads, through the names assigned once.
+    fn read_names<'a>(host: &HostEval<'a>, expr: &'a Expr, out: &mut Vec<&'a str>) {
+        use ruff_python_ast::visitor::{self, Visitor};
+        struct Reads<'h, 'a> {
+            host: &'h HostEval<'a>,
+            out: &'h mut Vec<&'a str>,
+        }
+        impl<'a> Visitor<'a> for Reads<'_, 'a> {
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                if let Expr::Name(n) = expr {
+                    if !self.out.contains(&n.id.as_str()) && self.out.len() < 64 {
+                        self.out.push(n.id.as_str());
+                        if let Some((_, value)) = self.host.assignment(n.id.as_str()) {
+                            self.visit_expr(value);
+                        }
+                    }
+                } else {
+                    visitor::walk_expr(self, expr);
+                }
+            }
+        }
+        Reads { host, out }.visit_expr(expr);
     }
+    const MAX_CHOICES: usize = 64;
     let mut skipped = Vec::new();
     simulator_only(body, &mut skipped);
-    let mut values = Vec::new();
-    let mut unknown = false;
+    let mut read = Vec::new();
+    read_names(host, count, &mut read);
+    read_names(host, divisor, &mut read);
+    // Each name read that is not assigned once: its values, where each is known.
+    let mut choices: Vec<(&'a str, Vec<&'a Expr>)> = read.iter().filter(|n| host.assignment(n).is_none()).map(|n| (*n, Vec::new())).collect();
+    let mut unknown: Vec<&str> = Vec::new();
     super::bindings::for_each_binding(body, &mut |b| {
-        if b.name != name.id.as_str() || skipped.iter().any(|r| r.contains_range(b.stmt.range())) {
+        if skipped.iter().any(|r| r.contains_range(b.stmt.range())) {
             return;
         }
-        match (b.kind, b.value.and_then(|v| host.int(v))) {
-            (super::bindings::BindingKind::Assign | super::bindings::BindingKind::AnnAssign, Some(v)) => values.push(v),
-            _ => unknown = true,
+        let Some((_, values)) = choices.iter_mut().find(|(n, _)| *n == b.name) else { return };
+        match (b.kind, b.value) {
+            (super::bindings::BindingKind::Assign | super::bindings::BindingKind::AnnAssign, Some(v)) if host.value(v).is_some() => values.push(v),
+            _ => unknown.push(b.name),
         }
     });
-    !unknown && !values.is_empty() && values.iter().all(|v| v % divisor == 0)
+    choices.retain(|(n, values)| !values.is_empty() && !unknown.contains(n));
+    let combinations = choices.iter().try_fold(1usize, |p, (_, values)| p.checked_mul(values.len()).filter(|p| *p <= MAX_CHOICES));
+    let Some(combinations) = combinations.filter(|_| !choices.is_empty()) else { return false };
+    (0..combinations).all(|mut k| {
+        let mut chosen = Vec::new();
+        for (name, values) in &choices {
+            chosen.push((*name, body, values[k % values.len()]));
+            k /= values.len();
+        }
+        let host = host.choosing(chosen);
+        matches!((host.int(count), host.int(divisor)), (Some(n), Some(d)) if d > 0 && n % d == 0)
+    })
 }
 
 /// `math.ceil` or `numpy.ceil`.

@@ -382,9 +382,9 @@ pub struct Typer<'c, 'a> {
     /// Typing only for what the returns that do not call the function itself give (the
     /// type Numba's partial typing gives a self-recursive call): such returns are skipped.
     partial: bool,
-    /// That type, once worked out for a call of the function in itself: `Some(None)` where
-    /// the partial typing failed, so that it runs once however many calls there are.
-    recursive_return: Option<Option<Type>>,
+    /// That type, once worked out for a call of the function in itself, or why the partial
+    /// typing failed: it runs once however many calls there are.
+    recursive_return: Option<TResult<Type>>,
     /// In the partial typing, a call of the function itself was reached before any return
     /// gave its type: the statement fails and its path ends.
     recursive_call_deferred: bool,
@@ -3041,9 +3041,15 @@ impl<'c, 'a> Typer<'c, 'a> {
             }
             if self.recursive_return.is_none() && !self.partial {
                 let partial = type_def_in(self.ctx, def, &arg_types, false, self.depth, None, true);
-                self.recursive_return = Some(partial.ok().map(|partial| promote::unliteral(&partial.ret)));
+                self.recursive_return = Some(partial.map(|partial| promote::unliteral(&partial.ret)));
             }
-            let mut ret = self.recursive_return.clone().flatten();
+            let mut ret = match self.recursive_return.clone() {
+                // Numba's partial typing fails as the function would (an unknown name in the
+                // base case: its NameError), and that failure is what it reports.
+                Some(Err(fail)) => return Err(fail),
+                Some(Ok(t)) => Some(t),
+                None => None,
+            };
             if ret.is_none() {
                 for r in &self.returns {
                     let Ty::Val(t) = &r.ty else { continue };

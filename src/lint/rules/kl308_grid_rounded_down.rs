@@ -5,8 +5,12 @@
 //! (`k[n // 256, 256]`, `int(n / 256)`, or `math.ceil(n // 256)`, where `//` has already
 //! rounded down so `ceil` changes nothing) of a kernel that computes one element per thread
 //! (`i = cuda.grid(1)`, then `out[i] = ...`) with no grid-stride loop. When the count is not a
-//! multiple of the block size, the last `n % 256` elements get no thread. Not reported where
-//! the host shows the count is a multiple (constants, `n = blocks * 256`), computes the
+//! multiple of the block size, the last `n % 256` elements get no thread. The grid and the
+//! count are followed through the names the launch's function and the module assign
+//! (`NBLOCKS = N // 256` at module level is reported without a fix, as other code may read
+//! it). Not reported where the host shows the count is a multiple (constants, `n = blocks *
+//! 256`, a size or an array's shape set in each branch to a multiple: `A.shape[1]` of
+//! `A = np.zeros(shape)` with `shape = (1024, 1024)` or `(32, 32)`), computes the
 //! remainder (`n % 256`, a scan launching its last partial block apart) or asserts something
 //! of the count (`assert n & (n - 1) == 0`); nor for kernels that loop over their elements
 //! (`for i in range(cuda.grid(1), n, cuda.gridsize(1))`) or take them in a loop per thread.
@@ -63,8 +67,10 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         if rounded.accounted_for || !one_element_per_thread(ctx, call, rounded.axis) {
             continue;
         }
-        let text = |r: TextRange| &ctx.text[r];
-        let (count, divisor) = (operand(text(rounded.count)), operand(text(rounded.divisor)));
+        let file_text = ctx.file.text(ctx.db);
+        let text = |r: TextRange, in_module: bool| if in_module { &file_text[r] } else { &ctx.text[r] };
+        let (count, divisor) = (operand(text(rounded.count, rounded.count_in_module)), operand(text(rounded.divisor, rounded.count_in_module)));
+        let rounding = text(rounded.expr, rounded.expr_in_module);
         let (axis, elements) = match rounded.axis {
             0 => (String::new(), "elements".to_string()),
             a => (format!(" along axis {a}"), format!("indices along axis {a}")),
@@ -83,8 +89,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             "KL308",
             grid.range,
             format!(
-                "the grid{axis} counts only whole blocks: `{}` rounds down{how}, so {missed} get no thread and kernel `{}` never computes them (it takes {per_thread}, with no grid-stride loop)",
-                text(rounded.expr),
+                "the grid{axis} counts only whole blocks: `{rounding}` rounds down{how}, so {missed} get no thread and kernel `{}` never computes them (it takes {per_thread}, with no grid-stride loop)",
                 call.callee
             ),
         )
@@ -92,12 +97,13 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         .note(format!(
             "Round the block count up, `{rounded_up}` (or `math.ceil({count} / {divisor})`), and guard the kernel's accesses (`if i < n:`), since the last block then has threads past the end."
         ));
+        if rounded.expr_in_module {
+            // Other code may read a module-level name: no edit of it is offered.
+            out.push(d.note(format!("`{}` is assigned `{rounding}` at module level: round it up there.", text(grid.range, false))));
+            continue;
+        }
         if !grid.range.contains_range(rounded.expr) {
-            d = d.note(format!(
-                "`{}` is assigned `{}` before the launch; the fix rewrites that assignment.",
-                text(grid.range),
-                text(rounded.expr)
-            ));
+            d = d.note(format!("`{}` is assigned `{rounding}` before the launch; the fix rewrites that assignment.", text(grid.range, false)));
         }
         out.push(d.unsafe_fix(
             format!("Round the block count up: `{rounded_up}`"),
