@@ -21,7 +21,9 @@
 //! Values are unchanged: the simulator, which runs the program as lowered, computes what the
 //! PTX computes.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::analysis::host_arrays::ModuleArray;
 use crate::analysis::ir::{Block, BlockId, CompareOp, Constant, Function, Inst, MemorySpace, Op, Slot, SlotId, Terminator, UnaryOp, ValueId};
@@ -32,7 +34,7 @@ use crate::launch::sim::{V, compare, int_binary, norm, read_value};
 use crate::analysis::ir::cfg::Dominance;
 
 /// The module arrays a program reads, by name.
-type Globals = HashMap<String, ModuleArray>;
+type Globals = std::collections::HashMap<String, ModuleArray>;
 
 /// Loops of more iterations stay loops.
 const MAX_TRIPS: usize = 64;
@@ -59,7 +61,7 @@ const PARTIAL_SIZE: usize = 256;
 /// Unroll, fold constants and replace local arrays by scalars in every function.
 pub fn unroll_loops(program: &mut Program, fastmath: bool) {
     for fi in 0..program.functions.len() {
-        let mut failed = HashSet::new();
+        let mut failed = HashSet::default();
         // The constants of the function as it is: a loop left alone leaves them as they
         // were, and an unrolled one's simplification works them out for what it leaves;
         // working them out again for each of many loops (device functions inlined at every
@@ -386,7 +388,7 @@ struct Loop {
 /// An innermost loop not tried yet, if any.
 fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
     let dom = Dominance::of(f);
-    let mut latches: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut latches: HashMap<usize, Vec<usize>> = HashMap::default();
     for &b in &dom.order {
         for t in f.blocks[b].term.successors() {
             if dom.dominates(t, b) {
@@ -460,7 +462,7 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
     // others hold what the header left.
     let dom = Dominance::of(f);
     let body: Vec<usize> = dom.order.iter().copied().filter(|&b| b != lp.header && b != lp.latch && lp.blocks.contains(&b) && dom.dominates(b, lp.latch)).collect();
-    let mut local: HashMap<ValueId, Lat> = HashMap::new();
+    let mut local: HashMap<ValueId, Lat> = HashMap::default();
     let run = |b: usize, state: &mut Slots, local: &mut HashMap<ValueId, Lat>| {
         for inst in &f.blocks[b].insts {
             let value = |v: ValueId| local.get(&v).copied().unwrap_or(flow.values[v.0 as usize]);
@@ -581,7 +583,7 @@ fn copy_iterations(program: &mut Program, fi: usize, lp: &Loop, stay: BlockId, c
     let last = if final_header { trips } else { trips - 1 };
     for k in 1..=last {
         let copied: &[usize] = if k == trips { std::slice::from_ref(&lp.header) } else { &members };
-        let mut values: HashMap<ValueId, ValueId> = HashMap::new();
+        let mut values: HashMap<ValueId, ValueId> = HashMap::default();
         for &b in copied {
             for inst in &f.blocks[b].insts {
                 if let Some(r) = inst.result {
@@ -748,10 +750,10 @@ fn scalar_replace(program: &mut Program, fi: usize, flow: &Flow) {
         return;
     }
     let f = &mut program.functions[fi];
-    let mut doomed = HashSet::new();
+    let mut doomed = HashSet::default();
     for (a, shape, dtype, Uses { values, slots }) in replaced {
         let name = f.slots.iter().enumerate().find(|(s, _)| slots.contains(&SlotId(*s as u32))).map_or("local".to_string(), |(_, s)| s.name.clone());
-        let mut elements: HashMap<i64, SlotId> = HashMap::new();
+        let mut elements: HashMap<i64, SlotId> = HashMap::default();
         for (b, block) in f.blocks.iter_mut().enumerate() {
             for (i, inst) in block.insts.iter_mut().enumerate() {
                 let element = |indices: &[ValueId]| {
@@ -787,8 +789,8 @@ fn scalar_replace(program: &mut Program, fi: usize, flow: &Flow) {
 /// of the array is a load or store at constant indices in its bounds or a write to such a
 /// slot, and every read of such a slot is the array.
 fn replaceable(f: &Function, flow: &Flow, a: ValueId, shape: &[i64], dtype: Scalar) -> Option<Uses> {
-    let mut values = HashSet::from([a]);
-    let mut slots = HashSet::new();
+    let mut values = HashSet::from_iter([a]);
+    let mut slots = HashSet::default();
     loop {
         let before = (values.len(), slots.len());
         for (_, inst) in f.instructions() {
@@ -861,7 +863,7 @@ fn drop_unread_writes(program: &mut Program, fi: usize) {
 /// Remove the instructions `doomed` picks, keeping the program's calls at their instructions.
 fn remove(program: &mut Program, fi: usize, doomed: impl Fn(usize, usize, &Inst) -> bool) {
     let f = &mut program.functions[fi];
-    let mut moved: HashMap<(u32, usize), usize> = HashMap::new();
+    let mut moved: HashMap<(u32, usize), usize> = HashMap::default();
     for (b, block) in f.blocks.iter_mut().enumerate() {
         let mut kept = Vec::with_capacity(block.insts.len());
         for (i, inst) in std::mem::take(&mut block.insts).into_iter().enumerate() {
