@@ -313,7 +313,7 @@ fn what_is_not_modelled_is_an_error_at_the_construct() {
     let file = SourceFile::new(&db, "t.py".into(), UNMODELLED.to_string());
     let functions = kernlint::analysis::kernels::file_gpu_functions(&db, file);
     let centre = functions.iter().map(|(_, f)| *f).find(|f| f.name == "centre").unwrap();
-    let message = kernlint::analysis::host_types::default_signature(&db, file, centre).unwrap_err();
+    let message = kernlint::analysis::host_types::default_signature(&db, file, centre).unwrap_err().to_string();
     assert!(message.contains("the structured dtype `body` has the field `(\"pos\", np.float32, N)` on line 5"), "{message}");
     let e = type_function(&db, file, "local_bodies", Some("void(float32[::1])")).unwrap_err();
     assert!(e.message.starts_with("kernlint does not model the structured dtype `body` yet"), "{}", e.message);

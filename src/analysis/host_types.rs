@@ -26,6 +26,7 @@ use super::bindings::{BindingKind, for_each_binding, for_each_target};
 use super::items::module_items;
 use super::kernels::file_gpu_functions;
 use super::kernels::{FunctionKind, GpuFunction, ItemScope};
+use super::message::Message;
 use super::typing::TypingRequest;
 use super::launches::{HostCall, item_host_calls};
 use super::resolve::{NameLookup, qualified_path, scalar_type_of_path};
@@ -37,10 +38,10 @@ use super::{Db, SourceFile};
 /// The signature a GPU function is compiled for when none is asked for: its decorator's
 /// first, else the argument types of its first launch in the module whose arguments could
 /// all be typed.
-pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) -> Result<super::signature::Signature, String> {
+pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) -> Result<super::signature::Signature, Message> {
     match function.spec.signatures.first() {
         Some(Ok(sig)) => Ok(sig.clone()),
-        Some(Err(e)) => Err(format!("the decorator's signature is invalid: {}", e.message)),
+        Some(Err(e)) => Err(format!("the decorator's signature is invalid: {}", e.message).into()),
         None => launch_arg_types(db, file)
             .get(&function.qualname)
             .and_then(|sites| sites.first())
@@ -49,44 +50,45 @@ pub fn default_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) 
                 imported?.first().map(|(_, args)| args)
             })
             .map(|args| super::signature::Signature { ret: None, args: args.clone() })
-            .ok_or_else(|| {
-                let name = &function.name;
-                match first_untyped_argument(db, file, &function.qualname) {
-                    Some((line, arg)) => format!(
-                        "`{name}` has no signature: its launch on line {line} passes `{arg}`, whose type kernlint cannot infer from this file{}; {}",
-                        module_dtypes(db, file)
-                            .unmodelled
-                            .iter()
-                            .next()
-                            .map(|(dtype, field)| format!(
-                                " (the structured dtype `{dtype}` has the field `{}` on line {}: kernlint does not model array fields of a shape that is not constant, nor of a record given inline as a list, yet)",
-                                &file.text(db)[*field],
-                                super::syntax::line_index(db, file).line_of(field.start()) + 1
-                            ))
-                            .unwrap_or_default(),
-                        match &function.spec.made_by {
-                            Some(maker) => format!("`{maker}` makes it with `cuda.jit` and takes no signature: pass one with `--sig`"),
-                            None => "add a signature to its decorator".to_string(),
-                        }
-                    ),
-                    None => match &function.spec.computed_signature {
-                        Some(text) => format!(
-                            "the signature of `{name}` is computed when the program runs{}, so kernlint cannot read it: write it as a string literal (or a module-level constant string), or launch `{name}` with arguments of known types in this file",
-                            if text.is_empty() { String::new() } else { format!(" (`{text}`)") }
-                        ),
-                        None => match &function.spec.made_by {
-                            Some(maker) => format!(
-                                "`{name}` has no signature: `{maker}` makes it with `cuda.jit` and takes none; pass one with `--sig`, or launch `{name}` with arguments of known types in this file or in a module that imports it"
-                            ),
-                            None => format!(
-                                "`{name}` has no signature: add one to {}, or launch it with arguments of known types in this file or in a module that imports it",
-                                if function.declared_at.is_some() { "its decorator" } else { "the `cuda.jit(...)` call that makes it" }
-                            ),
-                        },
-                    },
-                }
-            }),
+            .ok_or_else(|| no_signature(db, file, function)),
     }
+}
+
+/// Why a GPU function without a signature in its decorator has none from its launches either.
+fn no_signature(db: &dyn Db, file: SourceFile, function: &GpuFunction) -> Message {
+    let name = &function.name;
+    let Some((launch_arg, arg)) = first_untyped_argument(db, file, &function.qualname) else {
+        return match &function.spec.computed_signature {
+            Some(text) => format!(
+                "the signature of `{name}` is computed when the program runs{}, so kernlint cannot read it: write it as a string literal (or a module-level constant string), or launch `{name}` with arguments of known types in this file",
+                if text.is_empty() { String::new() } else { format!(" (`{text}`)") }
+            ),
+            None => match &function.spec.made_by {
+                Some(maker) => format!(
+                    "`{name}` has no signature: `{maker}` makes it with `cuda.jit` and takes none; pass one with `--sig`, or launch `{name}` with arguments of known types in this file or in a module that imports it"
+                ),
+                None => format!(
+                    "`{name}` has no signature: add one to {}, or launch it with arguments of known types in this file or in a module that imports it",
+                    if function.declared_at.is_some() { "its decorator" } else { "the `cuda.jit(...)` call that makes it" }
+                ),
+            },
+        }
+        .into();
+    };
+    let lines = super::syntax::line_index(db, file);
+    let mut message = Message::from(format!("`{name}` has no signature: its launch on "));
+    message.push_line(lines, launch_arg);
+    message.push(&format!(" passes `{arg}`, whose type kernlint cannot infer from this file"));
+    if let Some((dtype, field)) = module_dtypes(db, file).unmodelled.iter().next() {
+        message.push(&format!(" (the structured dtype `{dtype}` has the field `{}` on ", &file.text(db)[*field]));
+        message.push_line(lines, field.start());
+        message.push(": kernlint does not model array fields of a shape that is not constant, nor of a record given inline as a list, yet)");
+    }
+    message.push(&match &function.spec.made_by {
+        Some(maker) => format!("; `{maker}` makes it with `cuda.jit` and takes no signature: pass one with `--sig`"),
+        None => "; add a signature to its decorator".to_string(),
+    });
+    message
 }
 
 /// The typing request for what [`default_signature`] finds: the one hovers, inlay hints,
@@ -95,15 +97,16 @@ pub fn default_typing_request<'db>(
     db: &'db dyn Db,
     file: SourceFile,
     function: &GpuFunction,
-) -> Result<TypingRequest<'db>, String> {
+) -> Result<TypingRequest<'db>, Message> {
     if function.spec.signatures.is_empty() && function.spec.kind == FunctionKind::DeviceFunction {
-        return caller_typing_request(db, file, function, 0);
+        return caller_typing_request(db, file, function, 0).map_err(Message::from);
     }
     if function.spec.signatures.is_empty() && function.spec.kind != FunctionKind::Kernel {
         return Err(format!(
             "`{}` has no signature in its decorator: it is typed for the arguments each kernel passes it",
             function.name
-        ));
+        )
+        .into());
     }
     let sig = default_signature(db, file, function)?;
     if function.spec.signatures.is_empty() {
@@ -167,10 +170,10 @@ fn caller_signature_text(db: &dyn Db, file: SourceFile, function: &GpuFunction, 
             continue;
         }
         let request = match caller.spec.kind {
-            FunctionKind::DeviceFunction if caller.spec.signatures.is_empty() => caller_typing_request(db, file, caller, depth + 1),
-            _ => default_typing_request(db, file, caller),
+            FunctionKind::DeviceFunction if caller.spec.signatures.is_empty() => caller_typing_request(db, file, caller, depth + 1).ok(),
+            _ => default_typing_request(db, file, caller).ok(),
         };
-        let Ok(request) = request else { continue };
+        let Some(request) = request else { continue };
         let Ok(types) = super::typing::function_types(db, file, request) else { continue };
         for call in calls {
             if !call.arguments.keywords.is_empty() {
@@ -563,9 +566,9 @@ pub fn importer_launch_arg_types(db: &dyn Db, file: SourceFile) -> BTreeMap<Stri
     out
 }
 
-/// The first launch of `kernel` in the module and the source of its first argument of
-/// unknown type, for saying why the launch gives no signature.
-fn first_untyped_argument(db: &dyn Db, file: SourceFile, kernel: &str) -> Option<(usize, String)> {
+/// The first argument of unknown type of the first launch of `kernel` in the module (where it
+/// starts, and its source), for saying why the launch gives no signature.
+fn first_untyped_argument(db: &dyn Db, file: SourceFile, kernel: &str) -> Option<(TextSize, String)> {
     let text = file.text(db);
     let mut found = None;
     for_each_kernel_call(db, file, |call, site, types| {
@@ -574,8 +577,7 @@ fn first_untyped_argument(db: &dyn Db, file: SourceFile, kernel: &str) -> Option
         }
         let unknown = site.arguments.args.iter().zip(types.iter().chain(std::iter::repeat(&None))).find(|(_, t)| t.is_none());
         if let Some((arg, _)) = unknown {
-            let line = super::syntax::line_index(db, file).line_of(arg.start()) + 1;
-            found = Some((line, text[arg.range()].to_string()));
+            found = Some((arg.start(), text[arg.range()].to_string()));
         }
     });
     found
@@ -1820,8 +1822,8 @@ impl<'a> Evaluator<'_, 'a> {
                 .into_iter()
                 .map(|b| {
                     let e = match b {
-                        super::scope::FieldArgument::Positional(i) => &args[i],
-                        super::scope::FieldArgument::Keyword(k) => kw(k)?,
+                        super::scope::CallArgument::Positional(i) => &args[i],
+                        super::scope::CallArgument::Keyword(j) => &call.arguments.keywords[j].value,
                     };
                     match self.eval(e, depth + 1)? {
                         HostTy::Value(v) => Some(v),
@@ -2880,7 +2882,7 @@ run(load())
         let function = file_gpu_functions(&db, file).into_iter().map(|(_, f)| f.clone()).find(|f| f.name == "k").unwrap();
         // The launch passes an argument of unknown type: the error names it.
         let error = default_signature(&db, file, &function).err();
-        assert_eq!(error.as_deref(), Some("`k` has no signature: its launch on line 11 passes `d_x`, whose type kernlint cannot infer from this file; add a signature to its decorator"));
+        assert_eq!(error.map(|e| e.to_string()).as_deref(), Some("`k` has no signature: its launch on line 11 passes `d_x`, whose type kernlint cannot infer from this file; add a signature to its decorator"));
     }
 
     #[test]
@@ -2980,7 +2982,7 @@ k[1, 32](a, np.empty_like(a))
         // literal arguments count as int64.
         assert_eq!(signature("scaled"), Ok(Some("(float32, float32)".to_string())));
         assert_eq!(signature("clamp"), Ok(Some("(float32, int64, int64)".to_string())));
-        assert!(signature("unused").unwrap_err().contains("no kernel of this file with known argument types calls it"));
+        assert!(signature("unused").unwrap_err().to_string().contains("no kernel of this file with known argument types calls it"));
     }
 
     #[test]

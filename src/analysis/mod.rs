@@ -20,6 +20,7 @@ pub mod launch_extents;
 pub mod launches;
 pub mod libdevice;
 pub mod match_stmt;
+pub mod message;
 pub mod notebook;
 pub mod resolve;
 pub mod scope;

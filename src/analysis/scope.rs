@@ -124,7 +124,7 @@ impl EnumClass {
 
 /// A named tuple class: its own name, which Numba prints in its types (`Params(float64 x
 /// 2)`), and its fields in order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NamedTupleClass {
     pub name: String,
     pub fields: Vec<String>,
@@ -136,29 +136,18 @@ impl NamedTupleClass {
         super::types::Type::NamedTuple { class: self.name.clone(), fields: self.fields.clone(), items }
     }
 
-    /// The arguments of a call of the class bound to its fields: for each field, the index
-    /// of the positional argument or the name of the keyword that gives it. An error says
-    /// what is wrong as Python's `TypeError` does.
-    pub fn bind_arguments<'a>(&self, positional: usize, keywords: &[&'a str]) -> Result<Vec<FieldArgument<'a>>, String> {
+    /// The arguments of a call of the class bound to its fields: for each field, the
+    /// argument that gives it (`keywords` are the names of the call's keyword arguments, in
+    /// order). An error says what is wrong as Python's `TypeError` does.
+    pub fn bind_arguments(&self, positional: usize, keywords: &[&str]) -> Result<Vec<CallArgument>, String> {
         let fields: Vec<&str> = self.fields.iter().map(String::as_str).collect();
         let bound = bind_call_arguments(&self.name, &fields, 0, fields.len(), positional, keywords)?;
         fields
             .iter()
             .zip(bound)
-            .map(|(field, given)| match given {
-                Some(CallArgument::Positional(i)) => Ok(FieldArgument::Positional(i)),
-                Some(CallArgument::Keyword(j)) => Ok(FieldArgument::Keyword(keywords[j])),
-                None => Err(format!("`{}` is missing the argument `{field}`", self.name)),
-            })
+            .map(|(field, given)| given.ok_or_else(|| format!("`{}` is missing the argument `{field}`", self.name)))
             .collect()
     }
-}
-
-/// Where the value of a named tuple's field comes from in a call of its class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldArgument<'a> {
-    Positional(usize),
-    Keyword(&'a str),
 }
 
 /// The argument of a call that gives a parameter its value: the positional argument or the
@@ -421,8 +410,8 @@ impl ModuleScope {
                 && let Some(items) = bound
                     .iter()
                     .map(|b| match b {
-                        FieldArgument::Positional(i) => const_eval(&call.arguments.args[*i], &lookup),
-                        FieldArgument::Keyword(k) => call.arguments.keywords.iter().find(|kw| kw.arg.as_ref().is_some_and(|a| a.as_str() == *k)).and_then(|kw| const_eval(&kw.value, &lookup)),
+                        CallArgument::Positional(i) => const_eval(&call.arguments.args[*i], &lookup),
+                        CallArgument::Keyword(j) => const_eval(&call.arguments.keywords[*j].value, &lookup),
                     })
                     .collect::<Option<Vec<_>>>()
             {

@@ -74,7 +74,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
     };
     let (item_start, function) = super::find_function(&db, file, path, name)?;
     let loaded = start.elapsed();
-    let signature = match super::signature_or_default(&db, file, function, args.sig.as_deref()) {
+    let signature = match super::signature_or_default(&db, &source, file, function, args.sig.as_deref()) {
         // As `kernlint types` types it: for what its first typed caller passes.
         Err(_) if args.sig.is_none() && function.spec.signatures.is_empty() && function.spec.kind == FunctionKind::DeviceFunction => {
             let (signature, caller) = crate::analysis::host_types::caller_signature(&db, file, function).map_err(|e| format!("{e} (or pass --sig)"))?;
@@ -82,7 +82,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
             eprintln!("kernlint: `{name}` has no signature of its own: compiling it for the types its caller `{caller}` passes it, `{text}` (pass --sig to compile it for others)");
             signature
         }
-        found => found.map_err(|e| source.cell_lines(&e))?,
+        found => found?,
     };
     let locate = |range: Option<ruff_text_size::TextRange>, message: &str| match range {
         Some(r) => format!("{}: {}", source.location(r.start()), message),

@@ -296,29 +296,17 @@ impl Source {
         }
     }
 
-    /// `message` (from the analysis, which counts lines of the joined code cells) with each
-    /// line it names (`on line 49`, `at line 12`) counted in its cell where the file is a
-    /// notebook (`on line 4 of cell 3`), as positions are.
-    pub fn cell_lines(&self, message: &str) -> String {
-        let Some(nb) = &self.notebook else { return message.to_string() };
-        let mut out = String::new();
-        let mut rest = message;
-        while let Some(at) = rest.find("line ") {
-            let (before, after) = rest.split_at(at + "line ".len());
-            out.push_str(before);
-            let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
-            let named = rest[..at].ends_with("on ") || rest[..at].ends_with("at ");
-            match digits.parse::<u32>() {
-                Ok(line) if named && line >= 1 => {
-                    let at = nb.cell_line(line - 1);
-                    out.push_str(&format!("{} of cell {}", at.line + 1, at.cell));
-                }
-                _ => out.push_str(&digits),
-            }
-            rest = &after[digits.len()..];
+    /// The line of `offset` as positions name it: `line 12`, `line 4 of cell 3` in a notebook.
+    pub fn line_name(&self, offset: ruff_text_size::TextSize) -> String {
+        match self.position(offset) {
+            (Some(cell), line, _) => format!("line {line} of cell {cell}"),
+            (None, line, _) => format!("line {line}"),
         }
-        out.push_str(rest);
-        out
+    }
+
+    /// `message` (from the analysis) with the lines it names named as positions are.
+    pub fn render(&self, message: &crate::analysis::message::Message) -> String {
+        message.render(|offset| self.line_name(offset))
     }
 
     /// `path:line:column` of `offset`; `path:cell N:line:column` in a notebook.
@@ -345,13 +333,14 @@ pub fn find_function<'db>(
 /// its first launch's in the file).
 pub fn signature_or_default(
     db: &dyn crate::analysis::Db,
+    source: &Source,
     file: crate::analysis::SourceFile,
     function: &crate::analysis::kernels::GpuFunction,
     sig: Option<&str>,
 ) -> Result<crate::analysis::signature::Signature, String> {
     match sig {
         Some(sig) => crate::analysis::signature::parse_signature_str(sig).map_err(|e| format!("--sig `{sig}`: {}", e.message)),
-        None => crate::analysis::host_types::default_signature(db, file, function).map_err(|e| format!("{e} (or pass --sig)")),
+        None => crate::analysis::host_types::default_signature(db, file, function).map_err(|e| format!("{} (or pass --sig)", source.render(&e))),
     }
 }
 

@@ -159,12 +159,12 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let (_, function) = super::find_function(&db, file, path, name)?;
     // With no signature in the file, a kernel is typed from the arguments given, as Numba
     // types a call.
-    let signature = match super::signature_or_default(&db, file, function, args.sig.as_deref()) {
+    let signature = match super::signature_or_default(&db, &source, file, function, args.sig.as_deref()) {
         Err(why) if args.sig.is_none() && function.spec.signatures.is_empty() && !args.args.is_empty() => {
             let types = args.args.iter().map(|a| crate::launch::argument_type(a)).collect::<Result<Vec<_>, _>>().map_err(|e| format!("{why}; typing it from its arguments: {e}"))?;
             crate::analysis::signature::Signature { ret: None, args: types }
         }
-        found => found.map_err(|e| source.cell_lines(&e))?,
+        found => found?,
     };
     // Arguments from the file itself (a launch recipe) are never file paths: kernlint reads
     // only the files named on its command line.

@@ -43,11 +43,11 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     let request = match &args.sig {
         Some(sig) => TypingRequest::new(&db, name.to_string(), Some(sig.clone())),
         None => crate::analysis::host_types::default_typing_request(&db, file, function)
-            .map_err(|e| format!("{}: {} (or pass --sig)", path.display(), source.cell_lines(&e)))?,
+            .map_err(|e| format!("{}: {} (or pass --sig)", path.display(), source.render(&e)))?,
     };
     let types = function_types(&db, file, request)
         .as_ref()
-        .map_err(|e| format!("{}: {}", source.location(e.file_range().start()), source.cell_lines(&explained(&db, file, &e.message, e.file_why().as_ref()))))?;
+        .map_err(|e| format!("{}: {}", source.location(e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref(), |offset| source.line_name(offset))))?;
     match args.format {
         Format::Json => println!("{}", json(types)),
         _ => print_text(types, &source, start),
@@ -88,14 +88,14 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
             },
             Ok(Err(e)) => {
                 failed = true;
-                let message = format!("{}: {}", source.location(e.file_range().start()), source.cell_lines(&explained(&db, file, &e.message, e.file_why().as_ref())));
+                let message = format!("{}: {}", source.location(e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref(), |offset| source.line_name(offset)));
                 match args.format {
                     Format::Json => rows.push(serde_json::json!({"kernel": function.qualname, "error": message})),
                     _ => println!("{}: error: {message}", function.qualname),
                 }
             }
             Err(why) => {
-                let why = source.cell_lines(why);
+                let why = source.render(why);
                 match args.format {
                     Format::Json => rows.push(serde_json::json!({"kernel": function.qualname, "untyped": why})),
                     _ => println!("{}: not typed: {why} (or `kernlint types {}::{} --sig SIG`)", function.qualname, args.target, function.qualname),

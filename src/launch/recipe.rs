@@ -281,10 +281,8 @@ impl<'a> Evaluator<'a> {
                 .ok()?
                 .into_iter()
                 .map(|b| match b {
-                    crate::analysis::scope::FieldArgument::Positional(i) => self.scalar(&call.arguments.args[i]),
-                    crate::analysis::scope::FieldArgument::Keyword(k) => {
-                        self.scalar(&call.arguments.keywords.iter().find(|kw| kw.arg.as_ref().is_some_and(|a| a.as_str() == k))?.value)
-                    }
+                    crate::analysis::scope::CallArgument::Positional(i) => self.scalar(&call.arguments.args[i]),
+                    crate::analysis::scope::CallArgument::Keyword(j) => self.scalar(&call.arguments.keywords[j].value),
                 })
                 .collect::<Option<Vec<_>>>()?;
             let comma = if members.len() == 1 { "," } else { "" };

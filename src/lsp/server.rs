@@ -240,7 +240,7 @@ impl Snapshot {
     fn signature(&self, f: &crate::analysis::kernels::GpuFunction, requested: Option<&str>) -> std::result::Result<crate::analysis::signature::Signature, String> {
         match requested {
             Some(text) => parse_signature_str(text).map_err(|e| e.message),
-            None => default_signature(&self.db, self.file, f),
+            None => default_signature(&self.db, self.file, f).map_err(|e| e.to_string()),
         }
     }
 }

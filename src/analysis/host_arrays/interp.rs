@@ -29,9 +29,10 @@ const MAX_STEPS: u64 = 40_000;
 /// returns (`while True:`), called by many statements, costs a module one budget, not one
 /// per statement.
 const MAX_MODULE_STEPS: u64 = 100_000;
-/// Host calls nested deeper than this are refused. A call that fails is tried again as a
-/// value (after the array evaluator), so the steps of a runaway recursion double with each
-/// level: at 12 levels it stops with its own message, well within [`MAX_STEPS`].
+/// Host calls nested deeper than this are refused. A call that fails within an array
+/// expression (`np.ones(3) + f(n)`) is tried again as a constant, so the steps of such a
+/// runaway recursion double with each level: at 12 levels it stops with its own message,
+/// well within [`MAX_STEPS`].
 const MAX_DEPTH: u32 = 12;
 
 /// The module's plain functions (module-level `def`s without decorators), and the budget of
@@ -357,7 +358,14 @@ fn comprehension(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Ev
 fn value_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>, e: &Expr) -> Eval<HostValue> {
     let ev = Evaluator { lookup, arrays };
     let constant = |e: &Expr| const_eval(e, lookup).filter(|c| !matches!(c, ConstValue::HostArray));
-    let out = if is_host_array_expr(e, lookup) || is_array_of_known(e, arrays) {
+    let out = if let Expr::Call(call) = e
+        && let Some(def) = ctx.host.callee(call, lookup)
+    {
+        // A host function's result, an array or a number, from one run: folding the call as
+        // a constant runs it (and its arguments) too, and gives nothing for an array or a
+        // failure.
+        run(ctx, def, call, lookup, arrays)?
+    } else if is_host_array_expr(e, lookup) || is_array_of_known(e, arrays) {
         match ev.eval(e) {
             Ok(a) => HostValue::Array(a),
             Err(why) => match host_value(ctx, lookup, arrays, e) {
@@ -1181,6 +1189,9 @@ BW = blackman_window(9)
         assert!(!error(&spins, "C2").contains("in all"));
         assert!(error(&spins, "C3").contains("in all"), "{}", error(&spins, "C3"));
         let why = error(&format!("{HEADER}\ndef r(n):\n    return r(n + 1)\n\nD = r(0)\n"), "D");
+        assert!(why.contains("recurses deeper"), "{why}");
+        // Each level runs once (1k steps), not twice per level below it, so the depth stops it.
+        let why = error(&format!("{HEADER}\ndef r(n):\n    for i in range(1000):\n        pass\n    return r(n + 1)\n\nD = r(0)\n"), "D");
         assert!(why.contains("recurses deeper"), "{why}");
         let why = error(&format!("{HEADER}\nT = np.zeros(4)\ndef w():\n    T[0] = 1.0\n    return T\n\nE = w()\n"), "E");
         assert!(why.contains("another name or view shares"), "{why}");

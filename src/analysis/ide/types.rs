@@ -38,7 +38,7 @@ fn function_types_or_reason<'db>(db: &'db dyn Db, file: SourceFile, f: &GpuFunct
     if !crate::analysis::typing::is_found_by_name(db, file, f) {
         return Err(format!("another definition of `{}` takes its name", f.qualname));
     }
-    let request = default_typing_request(db, file, f)?;
+    let request = default_typing_request(db, file, f).map_err(|e| e.to_string())?;
     function_types(db, file, request).as_ref().map_err(|e| e.message.clone())
 }
 

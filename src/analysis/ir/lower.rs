@@ -16,7 +16,7 @@ use super::{
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::libdevice::{self, Plan};
 use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
-use crate::analysis::scope::{Binding, ConstValue, FieldArgument, NamedTupleClass};
+use crate::analysis::scope::{Binding, CallArgument, ConstValue, NamedTupleClass};
 use crate::analysis::syntax::parse_module;
 use crate::analysis::types::{Layout, Object, Scalar, Type};
 use crate::analysis::typing::closures::ClosureCall;
@@ -2313,8 +2313,8 @@ impl Lower<'_> {
             Ok(bound
                 .into_iter()
                 .map(|b| match b {
-                    FieldArgument::Positional(i) => BoundArg::Positional(i),
-                    FieldArgument::Keyword(k) => BoundArg::Keyword(names.iter().position(|n| *n == k).expect("bound keyword is given")),
+                    CallArgument::Positional(i) => BoundArg::Positional(i),
+                    CallArgument::Keyword(j) => BoundArg::Keyword(j),
                 })
                 .collect())
         })?;

@@ -9,7 +9,7 @@ use super::infer::{
 };
 use super::overload;
 use super::promote::{self, base_scalar, tuple_elems, unliteral};
-use crate::analysis::scope::FieldArgument;
+use crate::analysis::scope::CallArgument;
 use crate::analysis::resolve::scalar_type_of_path;
 use crate::analysis::types::{Layout, Scalar, Type};
 
@@ -121,8 +121,8 @@ pub fn call(
             let mut items = Vec::new();
             for b in bound {
                 let arg = match b {
-                    FieldArgument::Positional(i) => &args[i],
-                    FieldArgument::Keyword(k) => &kwargs.iter().find(|(name, _)| name == k).expect("bound keyword is given").1,
+                    CallArgument::Positional(i) => &args[i],
+                    CallArgument::Keyword(j) => &kwargs[j].1,
                 };
                 match arg.value() {
                     Some(t) => items.push(unliteral(t)),

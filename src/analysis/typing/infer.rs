@@ -23,7 +23,7 @@ use crate::analysis::{Db, SourceFile};
 
 /// What an expression denotes while typing: a Numba value type, or one of the
 /// compile-time things Numba types specially (modules, functions, bound methods).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Val(Type),
     /// A value of a Numba type kernlint does not model, printed as Numba does (`GridGroup`).
@@ -193,7 +193,7 @@ pub struct ModuleCtx<'a> {
     /// by here, argument types and call depth: a call typed again (in a loop typed to its
     /// fixpoint, or from each of the functions that call it) is not typed anew, which would
     /// grow exponentially with the depth of the calls.
-    device_returns: RefCell<Vec<DeviceReturn>>,
+    device_returns: RefCell<HashMap<DeviceCall, TResult<Type>>>,
     /// Statements typed so far, every pass of every loop and every device function counted.
     typed_statements: Cell<u64>,
 }
@@ -206,27 +206,24 @@ const MAX_TYPED_STATEMENTS: u64 = 50_000;
 /// loops: 500k passes of the innermost body). Real kernels nest loops 4 deep at most.
 const MAX_LOOP_DEPTH: usize = 8;
 
-struct DeviceReturn {
-    name: String,
-    args: Vec<Ty>,
-    depth: usize,
-    ret: TResult<Type>,
-}
+/// A device function's name as called, the argument types and the depth of the call.
+type DeviceCall = (String, Vec<Ty>, usize);
 
 impl<'a> ModuleCtx<'a> {
     pub fn new(db: &'a dyn Db, file: SourceFile, scope: &'a ItemScope<'a>) -> Self {
-        Self { scope, db, file, host_arrays: super::module_host_arrays(db, file), device_returns: RefCell::new(Vec::new()), typed_statements: Cell::new(0) }
+        Self { scope, db, file, host_arrays: super::module_host_arrays(db, file), device_returns: RefCell::new(HashMap::new()), typed_statements: Cell::new(0) }
     }
 
     /// The return type of `def`, the device function `name` calls here, for `args`, typed
     /// once per request (see `device_returns`).
     fn device_return(&self, name: &str, def: &ast::StmtFunctionDef, args: &[Ty], depth: usize) -> TResult<Type> {
-        let known = self.device_returns.borrow().iter().find(|r| r.name == name && r.args == args && r.depth == depth).map(|r| r.ret.clone());
+        let call = (name.to_string(), args.to_vec(), depth);
+        let known = self.device_returns.borrow().get(&call).cloned();
         if let Some(ret) = known {
             return ret;
         }
         let ret = type_def(self, def, args, false, depth).map(|types| types.ret);
-        self.device_returns.borrow_mut().push(DeviceReturn { name: name.to_string(), args: args.to_vec(), depth, ret: ret.clone() });
+        self.device_returns.borrow_mut().insert(call, ret.clone());
         ret
     }
 

@@ -382,16 +382,19 @@ pub fn type_def_for_args(
     let scope = ItemScope::for_def(db, file, &module.syntax().body, def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
     let args: Vec<Ty> = args.iter().cloned().map(Ty::of_argument).collect();
-    infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| (explained(db, file, &f.message, f.why.as_deref()), f.range))
+    infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| {
+        let lines = super::syntax::line_index(db, file);
+        (explained(db, file, &f.message, f.why.as_deref(), |offset| format!("line {}", lines.line_of(offset) + 1)), f.range)
+    })
 }
 
 /// A typing error's message with why its operand has its type, by line, for the commands
-/// that print one line (`kernlint compile`, `run`, `types`); `why` is file-relative.
-pub fn explained(db: &dyn Db, file: SourceFile, message: &str, why: Option<&Unified>) -> String {
+/// that print one line (`kernlint compile`, `run`, `types`); `why` is file-relative, and
+/// `line_name` writes the line of an offset as the command names it (`line 4 of cell 3`).
+pub fn explained(db: &dyn Db, file: SourceFile, message: &str, why: Option<&Unified>, line_name: impl Fn(TextSize) -> String) -> String {
     let Some(why) = why else { return message.to_string() };
-    let text = file.text(db);
-    let line = |a: &unified::Assignment| format!("at line {}", text[..usize::from(a.range.start()).min(text.len())].matches('\n').count() + 1);
-    format!("{message}\n  note: {}\n  help: {}", why.note(line), why.fix(text))
+    let site = |a: &unified::Assignment| format!("at {}", line_name(a.range.start()));
+    format!("{message}\n  note: {}\n  help: {}", why.note(site), why.fix(file.text(db)))
 }
 
 /// Types the closure whose `def` is at `def_range` (file-relative) for `args`: its own
