@@ -3,7 +3,7 @@
 //! function's variables, so it reads their values at the call. kernlint types and compiles
 //! such a function as a device function that takes those variables as extra arguments.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 
 use ruff_python_ast::visitor::{self, Visitor};
@@ -36,7 +36,7 @@ impl Closures {
     pub fn of(def: &ast::StmtFunctionDef) -> Self {
         let mut defs = Vec::new();
         collect_inner_defs(&def.body, &mut defs);
-        let mut outer = HashSet::new();
+        let mut outer = HashSet::default();
         if !defs.is_empty() {
             outer = parameter_names(def).map(str::to_string).collect();
             outer.extend(bound_names(&def.body));
@@ -62,7 +62,7 @@ impl Closures {
     /// free variables and those of the other closures it calls.
     pub fn free_variables(&self, closure: &ast::StmtFunctionDef) -> Vec<String> {
         let mut out = Vec::new();
-        let mut visited = HashSet::new();
+        let mut visited = HashSet::default();
         self.collect_free(closure, &mut visited, &mut out);
         out
     }
@@ -105,7 +105,7 @@ fn parameter_names(def: &ast::StmtFunctionDef) -> impl Iterator<Item = &str> {
 /// The names a body binds itself (not `global`/`nonlocal` ones): assignments, loop targets,
 /// inner `def`s, imports.
 fn bound_names(body: &[Stmt]) -> HashSet<String> {
-    let mut names = HashSet::new();
+    let mut names = HashSet::default();
     for_each_binding(body, &mut |b| {
         if b.kind != BindingKind::Declared {
             names.insert(b.name.to_string());

@@ -2,7 +2,8 @@
 //! fixpoints over the Python AST.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Number, Operator, Stmt};
@@ -211,7 +212,7 @@ type DeviceCall = (String, Vec<Ty>, usize);
 
 impl<'a> ModuleCtx<'a> {
     pub fn new(db: &'a dyn Db, file: SourceFile, scope: &'a ItemScope<'a>) -> Self {
-        Self { scope, db, file, host_arrays: super::module_host_arrays(db, file), device_returns: RefCell::new(HashMap::new()), typed_statements: Cell::new(0) }
+        Self { scope, db, file, host_arrays: super::module_host_arrays(db, file), device_returns: RefCell::new(HashMap::default()), typed_statements: Cell::new(0) }
     }
 
     /// The return type of `def`, the device function `name` calls here, for `args`, typed
@@ -463,7 +464,7 @@ fn type_def_in(
             def.name.range(),
         );
     }
-    let mut locals = HashSet::new();
+    let mut locals = HashSet::default();
     let params: Vec<&ast::Parameter> = def
         .parameters
         .posonlyargs
@@ -505,15 +506,15 @@ fn type_def_in(
         variables: BTreeMap::new(),
         typemap: BTreeMap::new(),
         redefinitions: versions::redefinitions(&names, &def.body),
-        versions: HashMap::new(),
+        versions: HashMap::default(),
         first_binding: BTreeMap::new(),
         expressions: BTreeMap::new(),
         returns: Vec::new(),
-        arguments: HashSet::new(),
+        arguments: HashSet::default(),
         pruned: BTreeMap::new(),
-        reached: HashSet::new(),
-        skipped: HashSet::new(),
-        definitions: HashMap::new(),
+        reached: HashSet::default(),
+        skipped: HashSet::default(),
+        definitions: HashMap::default(),
         loops: Vec::new(),
         depth,
         own_def: (if closure.is_none() { def.name.to_string() } else { String::new() }, args.to_vec()),
@@ -525,9 +526,9 @@ fn type_def_in(
         closures,
         closure_calls: BTreeMap::new(),
         first_stores: first_stores(&def.body),
-        latest_definition: HashMap::new(),
-        nested_arrays: HashMap::new(),
-        origins: HashMap::new(),
+        latest_definition: HashMap::default(),
+        nested_arrays: HashMap::default(),
+        origins: HashMap::default(),
         int_to_float: BTreeMap::new(),
     };
     for_each_binding(&def.body, &mut |b| {
@@ -713,7 +714,7 @@ fn first_stores(body: &[Stmt]) -> HashMap<String, TextSize> {
             }
         }
     }
-    let mut stores = Stores(HashMap::new());
+    let mut stores = Stores(HashMap::default());
     stores.visit_body(body);
     stores.0
 }
@@ -947,7 +948,7 @@ impl<'c, 'a> Typer<'c, 'a> {
     /// unify), where that comes from unifying assignments of different types.
     fn unification(&self, var: &str, id: usize, ty: Option<&Type>) -> Option<Box<Unified>> {
         let mut assignments = Vec::new();
-        self.assignments(id, &mut HashSet::new(), &mut assignments);
+        self.assignments(id, &mut HashSet::default(), &mut assignments);
         assignments.sort_by_key(|a| (a.range.start(), a.range.end()));
         assignments.dedup_by_key(|a| a.range);
         let first = &assignments.first()?.ty;
@@ -1508,7 +1509,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 let mut falls_through = true;
                 // Variables assigned in clauses pruned only after SSA still meet in a phi
                 // after the `if`: no constants there, for the pruning of later branches.
-                let mut dead_after_ssa = HashSet::new();
+                let mut dead_after_ssa = HashSet::default();
                 // Once a clause is always taken: the rest is dead (pruned after SSA?).
                 let mut rest_dead: Option<bool> = None;
                 for (test, body) in clauses {
@@ -1902,7 +1903,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                         };
                         new_types.insert(var.clone(), merged);
                         let origins = back_origins.entry(var.clone()).or_default();
-                        let mut seen = HashSet::new();
+                        let mut seen = HashSet::default();
                         let mut found = Vec::new();
                         self.assignments(id, &mut seen, &mut found);
                         for a in found {
@@ -1947,7 +1948,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         self.check_loop_depth(f.target.range())?;
         let iter = self.expr(&f.iter, &env)?;
         let elem = iter_elem(&iter, f.iter.range())?;
-        let mut assigned = HashSet::new();
+        let mut assigned = HashSet::default();
         collect_assigned(&f.body, &mut assigned);
         names_in_target(&f.target, &mut |n| {
             assigned.insert(n.to_string());
@@ -1971,7 +1972,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         self.condition(&w.test, &env)?;
         let entry = self.const_truth(&w.test, &env);
         let mut after_ssa = entry.is_some() && self.truth_at(&w.test, &env, Stage::BeforeSsa).is_none();
-        let mut assigned = HashSet::new();
+        let mut assigned = HashSet::default();
         collect_assigned(&w.body, &mut assigned);
         if entry == Some(false) {
             // The body never runs, and is not typed.

@@ -19,7 +19,7 @@
 //! false; after a `while True:` no `break` leaves) stores nothing; code Numba prunes later
 //! (`if DEBUG:` on a global) still defines the names it stores to.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
@@ -34,9 +34,9 @@ pub type Redefinitions = HashMap<(u32, u32), usize>;
 pub fn redefinitions(params: &[&str], body: &[Stmt]) -> Redefinitions {
     let mut walk = Walk {
         defined: params.iter().map(|p| p.to_string()).collect(),
-        versions: HashMap::new(),
+        versions: HashMap::default(),
         exited: false,
-        out: Redefinitions::new(),
+        out: Redefinitions::default(),
     };
     walk.block(body, true);
     walk.out
