@@ -199,7 +199,7 @@ fn caller_signature_text(db: &dyn Db, file: SourceFile, function: &GpuFunction, 
 
 /// The calls `name(...)` in a function body whose `name` `calls` accepts, nested functions
 /// left out.
-fn calls_by_name<'a>(body: &'a [Stmt], calls: impl Fn(&str) -> bool) -> Vec<&'a ast::ExprCall> {
+fn calls_by_name(body: &[Stmt], calls: impl Fn(&str) -> bool) -> Vec<&ast::ExprCall> {
     struct Calls<'a, F> {
         calls: F,
         found: Vec<&'a ast::ExprCall>,
