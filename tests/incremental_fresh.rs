@@ -330,7 +330,9 @@ fn facts(db: &RootDatabase, file: SourceFile, offsets: &[usize]) -> Facts {
             (name, function_types(db, file, request).clone())
         })
         .collect();
-    let hovers = offsets.iter().map(|&at| (at, kernlint::analysis::hover::hover(db, file, TextSize::try_from(at).unwrap()))).collect();
+    let lines = kernlint::analysis::syntax::Lines::new(file.text(db));
+    let line_name = |offset: TextSize| format!("line {}", lines.line_of(offset) + 1);
+    let hovers = offsets.iter().map(|&at| (at, kernlint::analysis::hover::hover(db, file, TextSize::try_from(at).unwrap(), &line_name))).collect();
     let len = TextSize::of(file.text(db).as_str());
     let hints = kernlint::analysis::ide::inlay_hints(db, file, TextRange::new(TextSize::default(), len));
     Facts { diagnostics, types, hovers, hints }

@@ -799,9 +799,18 @@ async fn notebooks_are_served_cell_by_cell() {
     assert_eq!(e.cell_findings("c0", 3).await, []);
     assert_eq!(e.cell_findings("c3", 3).await, [("KL403".to_string(), 2, 6)]);
     assert!(e.hover_text(&cell("c2"), 1, 15).await.contains("(variable) x: array(float32, 1d, C)"));
+    // A launch kernlint cannot type is named by its cell and the line within it, as
+    // `kernlint check` names it, not by its line in the joined code.
+    let launch = json!({"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 20}});
+    e.notebook_change(
+        4,
+        json!({"textContent": [{"document": {"uri": cell("c3"), "version": 2}, "changes": [{"range": launch, "text": "scale[2, 32](out, load())"}]}]}),
+    );
+    let summary = e.hover_until(&cell("c2"), 1, 5, "No types").await;
+    assert!(summary.contains("its launch on line 3 of cell 4 passes `load()`"), "{summary}");
     // Deleting the launch's cell clears its diagnostics; the kernel has no launch left.
-    e.notebook_change(4, json!({"structure": {"array": {"start": 4, "deleteCount": 1}, "didClose": [{"uri": cell("c3")}]}}));
-    assert_eq!(e.cell_findings("c3", 4).await, []);
+    e.notebook_change(5, json!({"structure": {"array": {"start": 4, "deleteCount": 1}, "didClose": [{"uri": cell("c3")}]}}));
+    assert_eq!(e.cell_findings("c3", 5).await, []);
     let x = e.hover_text(&cell("c2"), 1, 15).await;
     assert!(!x.contains("array(float32"), "{x}");
     assert!(e.at("textDocument/hover", &cell("c3"), 2, 1).await.is_null());

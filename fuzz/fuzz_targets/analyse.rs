@@ -45,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
         let boundaries: Vec<usize> = (0..=len).filter(|&i| text.is_char_boundary(i)).collect();
         for _ in 0..4 {
             let offset = TextSize::new(*rng.pick(&boundaries) as u32);
-            let _ = hover(&db, file, offset);
+            let _ = hover(&db, file, offset, &|at| format!("line at {at:?}"));
             let _ = completions(&db, file, offset);
             let _ = definition(&db, file, offset);
             let _ = references(&db, file, offset, true);

@@ -19,16 +19,17 @@ pub struct Hover {
 
 /// The hover at `offset`: the Numba type of the variable or expression there (for
 /// functions with an explicit signature), then the intrinsic's documentation or the
-/// kernel's summary.
-pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover> {
+/// kernel's summary. `line_name` names a line a message refers to, given the offset on it
+/// (`line 12`; in a notebook, the editor's adapter names it by cell).
+pub fn hover(db: &dyn Db, file: SourceFile, offset: TextSize, line_name: &dyn Fn(TextSize) -> String) -> Option<Hover> {
     let typed = super::ide::type_at(db, file, offset);
-    let docs = symbol_hover(db, file, offset);
+    let docs = symbol_hover(db, file, offset, line_name);
     let Some(t) = typed else {
         if docs.is_some() {
             return docs;
         }
         let (range, reason) = super::ide::untyped_reason(db, file, offset)?;
-        return Some(Hover { range, markdown: format!("*No types:* {}", one_line(&reason)) });
+        return Some(Hover { range, markdown: format!("*No types:* {}", one_line(&reason.render(line_name))) });
     };
     let prefix = if t.is_variable { "(variable) " } else { "" };
     let mut markdown = format!("```python\n{prefix}{}: {}\n```\n", t.subject, t.ty);
@@ -46,7 +47,7 @@ fn one_line(message: &str) -> &str {
     message.lines().next().unwrap_or_default()
 }
 
-fn symbol_hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover> {
+fn symbol_hover(db: &dyn Db, file: SourceFile, offset: TextSize, line_name: &dyn Fn(TextSize) -> String) -> Option<Hover> {
     let item = module_items(db, file)
         .iter()
         .rev()
@@ -57,7 +58,7 @@ fn symbol_hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover
 
     // On the name of a GPU function's `def`.
     if let Some((_, f)) = functions.iter().find(|(i, f)| i.start == item.start && f.name_range.contains_inclusive(rel)) {
-        return Some(Hover { range: item.to_file(f.name_range), markdown: function_summary(db, file, f) });
+        return Some(Hover { range: item.to_file(f.name_range), markdown: function_summary(db, file, f, line_name) });
     }
     let (range, expr) = super::ide::expr_at(stmts, rel)?;
     let scope = ItemScope::new(module_scope(db, file), stmts);
@@ -70,7 +71,7 @@ fn symbol_hover(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<Hover
     if let Expr::Name(name) = &expr
         && let Some((_, f)) = functions.iter().find(|(_, f)| f.name == name.id.as_str())
     {
-        return Some(Hover { range: item.to_file(range), markdown: function_summary(db, file, f) });
+        return Some(Hover { range: item.to_file(range), markdown: function_summary(db, file, f, line_name) });
     }
     None
 }
@@ -89,7 +90,7 @@ fn intrinsic_doc(member: &str) -> Option<String> {
     Some(format!("```python\n{signature}\n```\n*CUDA {kind}* — {}", found.doc))
 }
 
-fn function_summary(db: &dyn Db, file: SourceFile, f: &GpuFunction) -> String {
+fn function_summary(db: &dyn Db, file: SourceFile, f: &GpuFunction, line_name: &dyn Fn(TextSize) -> String) -> String {
     let mut out = format!("```python\n{}  # {}\n```\n", f.qualname, f.spec.kind.describe());
     if f.spec.options.cpu_dispatcher {
         out.push_str("\nA `@numba.jit` function: GPU code calls it, so numba-cuda compiles it as a device function too.\n");
@@ -108,7 +109,7 @@ fn function_summary(db: &dyn Db, file: SourceFile, f: &GpuFunction) -> String {
         if f.spec.kind == super::kernels::FunctionKind::Kernel {
             match super::host_types::default_signature(db, file, f) {
                 Ok(sig) => out.push_str(&format!("\nTyped here for its first launch in this file: `{sig}`\n")),
-                Err(e) => out.push_str(&format!("\nNo types: {e}.\n")),
+                Err(e) => out.push_str(&format!("\nNo types: {}.\n", e.render(line_name))),
             }
         }
     } else {

@@ -224,6 +224,16 @@ impl Snapshot {
         }
     }
 
+    /// A line an analysis message names (`its launch on line 3`): `line 3`, or in a notebook
+    /// `line 3 of cell 2`, as `kernlint check` names it.
+    fn line_name(&self, offset: TextSize) -> String {
+        let line = self.rope.byte_to_line(usize::from(offset).min(self.rope.len_bytes())) as u32;
+        match self.cells.as_ref().and_then(|c| c.joined.to_cell(line, 0)) {
+            Some((cell, line, _)) => format!("line {} of cell {}", line + 1, cell + 1),
+            None => format!("line {}", line + 1),
+        }
+    }
+
     /// The path analysis knows the document by (a notebook's for its cells).
     fn path(&self) -> PathBuf {
         self.file.path(&self.db).clone()
@@ -240,7 +250,7 @@ impl Snapshot {
     fn signature(&self, f: &crate::analysis::kernels::GpuFunction, requested: Option<&str>) -> std::result::Result<crate::analysis::signature::Signature, String> {
         match requested {
             Some(text) => parse_signature_str(text).map_err(|e| e.message),
-            None => default_signature(&self.db, self.file, f).map_err(|e| e.to_string()),
+            None => default_signature(&self.db, self.file, f).map_err(|e| e.render(|offset| self.line_name(offset))),
         }
     }
 }
@@ -491,7 +501,7 @@ impl Backend {
         let found = self
             .compute(move || {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &name)?;
-                let first = default_signature(&snap.db, snap.file, f).map(|s| (s.to_string(), s.args.len()));
+                let first = default_signature(&snap.db, snap.file, f).map(|s| (s.to_string(), s.args.len())).map_err(|e| e.render(|offset| snap.line_name(offset)));
                 Some((f.qualname.clone(), f.spec.kind, first))
             })
             .await?;
@@ -1133,7 +1143,7 @@ impl LanguageServer for Backend {
         let encoding = self.encoding();
         let pos = params.text_document_position_params.position;
         self.compute(move || {
-            hover(&snap.db, snap.file, snap.offset(pos, encoding)?).map(|h| tower_lsp_server::ls_types::Hover {
+            hover(&snap.db, snap.file, snap.offset(pos, encoding)?, &|offset| snap.line_name(offset)).map(|h| tower_lsp_server::ls_types::Hover {
                 contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown }),
                 range: snap.range_here(h.range, encoding),
             })

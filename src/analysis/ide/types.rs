@@ -10,6 +10,7 @@ use super::{enclosing_function, expr_at};
 use crate::analysis::items::{Item, item_statements};
 use crate::analysis::kernels::{GpuFunction, file_gpu_functions};
 use crate::analysis::host_types::default_typing_request;
+use crate::analysis::message::Message;
 use crate::analysis::typing::{FunctionTypes, find_def, function_types, normalized_name};
 use crate::analysis::{Db, SourceFile};
 
@@ -34,12 +35,12 @@ pub struct InlayHint {
 
 /// The types of a GPU function for its default signature (the decorator's first, else its
 /// first launch's argument types), or why there are none.
-fn function_types_or_reason<'db>(db: &'db dyn Db, file: SourceFile, f: &GpuFunction) -> Result<&'db FunctionTypes, String> {
+fn function_types_or_reason<'db>(db: &'db dyn Db, file: SourceFile, f: &GpuFunction) -> Result<&'db FunctionTypes, Message> {
     if !crate::analysis::typing::is_found_by_name(db, file, f) {
-        return Err(format!("another definition of `{}` takes its name", f.qualname));
+        return Err(format!("another definition of `{}` takes its name", f.qualname).into());
     }
-    let request = default_typing_request(db, file, f).map_err(|e| e.to_string())?;
-    function_types(db, file, request).as_ref().map_err(|e| e.message.clone())
+    let request = default_typing_request(db, file, f)?;
+    function_types(db, file, request).as_ref().map_err(|e| e.message.clone().into())
 }
 
 fn default_types<'db>(db: &'db dyn Db, file: SourceFile, f: &GpuFunction) -> Option<&'db FunctionTypes> {
@@ -131,7 +132,7 @@ pub fn type_at(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<TypeAt
 
 /// Why the variable or expression at `offset` has no type: its function could not be typed
 /// (no signature to type it for, or a typing error). Gives the identifier's range.
-pub fn untyped_reason(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<(TextRange, String)> {
+pub fn untyped_reason(db: &dyn Db, file: SourceFile, offset: TextSize) -> Option<(TextRange, Message)> {
     let (item, f) = enclosing_function(db, file, offset)?;
     let def = def_of(db, item, f)?;
     let rel = offset - item.start;
