@@ -28,21 +28,22 @@ pub struct LaunchExtents {
     pub grid_rounded_down: bool,
 }
 
+/// The factors of a product (`blocks * tpb`), names followed.
+fn product_factors<'a>(host: &HostEval<'a>, expr: &'a Expr, depth: usize, out: &mut Vec<&'a Expr>) {
+    match host.resolve(expr) {
+        Expr::BinOp(b) if b.op == Operator::Mult && depth < 16 => {
+            product_factors(host, &b.left, depth + 1, out);
+            product_factors(host, &b.right, depth + 1, out);
+        }
+        other => out.push(other),
+    }
+}
+
 /// `m` where `divisor` is `m` times `block` (`2 * tpb`, `512` for a block of 256).
 fn block_multiple<'a>(host: &HostEval<'a>, divisor: &'a Expr, block: &'a Expr) -> Option<i128> {
-    /// The factors of a product, names followed.
-    fn factors<'a>(host: &HostEval<'a>, expr: &'a Expr, depth: usize, out: &mut Vec<&'a Expr>) {
-        match host.resolve(expr) {
-            Expr::BinOp(b) if b.op == Operator::Mult && depth < 16 => {
-                factors(host, &b.left, depth + 1, out);
-                factors(host, &b.right, depth + 1, out);
-            }
-            other => out.push(other),
-        }
-    }
     let block = host.resolve(block);
     let mut found = Vec::new();
-    factors(host, divisor, 0, &mut found);
+    product_factors(host, divisor, 0, &mut found);
     let block_factor = found.iter().position(|f| ComparableExpr::from(*f) == ComparableExpr::from(block));
     let mut m: i128 = 1;
     for (k, f) in found.iter().enumerate() {
@@ -379,17 +380,8 @@ fn is_ceil(host: &HostEval, func: &Expr) -> bool {
 /// Whether `count` is a product with `divisor` among its factors (`n = blocks * tpb`), or
 /// with constant factors whose product the constant divisor divides.
 fn is_multiple_of<'a>(host: &HostEval<'a>, count: &'a Expr, divisor: &'a Expr) -> bool {
-    fn factors<'a>(host: &HostEval<'a>, expr: &'a Expr, depth: usize, out: &mut Vec<&'a Expr>) {
-        match host.resolve(expr) {
-            Expr::BinOp(b) if b.op == Operator::Mult && depth < 16 => {
-                factors(host, &b.left, depth + 1, out);
-                factors(host, &b.right, depth + 1, out);
-            }
-            other => out.push(other),
-        }
-    }
     let mut found = Vec::new();
-    factors(host, count, 0, &mut found);
+    product_factors(host, count, 0, &mut found);
     if found.len() < 2 {
         return false;
     }

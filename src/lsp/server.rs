@@ -215,22 +215,30 @@ impl Snapshot {
         self.location(range, encoding).filter(|l| l.uri == self.uri).map(|l| l.range)
     }
 
-    /// `line 3`, or in a notebook `cell 2, line 3` (code cells counted as `kernlint check` does).
-    fn line_label(&self, offset: TextSize) -> String {
+    /// The 1-based line of `offset`, and in a notebook the 1-based code cell holding it (code
+    /// cells counted as `kernlint check` does) with the line counted in that cell.
+    fn cell_and_line(&self, offset: TextSize) -> (Option<usize>, u32) {
         let line = self.rope.byte_to_line(usize::from(offset).min(self.rope.len_bytes())) as u32;
         match self.cells.as_ref().and_then(|c| c.joined.to_cell(line, 0)) {
-            Some((cell, line, _)) => format!("cell {}, line {}", cell + 1, line + 1),
-            None => format!("line {}", line + 1),
+            Some((cell, line, _)) => (Some(cell + 1), line + 1),
+            None => (None, line + 1),
+        }
+    }
+
+    /// `line 3`, or in a notebook `cell 2, line 3`.
+    fn line_label(&self, offset: TextSize) -> String {
+        match self.cell_and_line(offset) {
+            (Some(cell), line) => format!("cell {cell}, line {line}"),
+            (None, line) => format!("line {line}"),
         }
     }
 
     /// A line an analysis message names (`its launch on line 3`): `line 3`, or in a notebook
     /// `line 3 of cell 2`, as `kernlint check` names it.
     fn line_name(&self, offset: TextSize) -> String {
-        let line = self.rope.byte_to_line(usize::from(offset).min(self.rope.len_bytes())) as u32;
-        match self.cells.as_ref().and_then(|c| c.joined.to_cell(line, 0)) {
-            Some((cell, line, _)) => format!("line {} of cell {}", line + 1, cell + 1),
-            None => format!("line {}", line + 1),
+        match self.cell_and_line(offset) {
+            (Some(cell), line) => format!("line {line} of cell {cell}"),
+            (None, line) => format!("line {line}"),
         }
     }
 
