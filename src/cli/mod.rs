@@ -346,10 +346,10 @@ pub fn signature_or_default(
 
 /// The Python files that may import the module at `path` (absolute): files beside it and in
 /// the folders above it up to the working directory (where `module_paths` looks from them)
-/// whose text names the module. A cheap textual filter: the analysis decides which really
+/// whose import statements name the module. A cheap textual filter: the analysis decides which really
 /// import it. Folders are read once per process (`check` asks for every file).
 fn importers_of(path: &std::path::Path, cwd: Option<&std::path::Path>) -> Vec<(std::path::PathBuf, std::sync::Arc<str>)> {
-    type Listing = std::sync::Arc<Vec<(std::path::PathBuf, std::sync::Arc<str>)>>;
+    type Listing = std::sync::Arc<Vec<ListedFile>>;
     static LISTINGS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, Listing>>> = std::sync::OnceLock::new();
     const MAX_IMPORTERS: usize = 32;
     let name = match path.file_stem().and_then(|s| s.to_str()) {
@@ -366,58 +366,63 @@ fn importers_of(path: &std::path::Path, cwd: Option<&std::path::Path>) -> Vec<(s
         if let Some(found) = cache.lock().unwrap().get(folder) {
             return found.clone();
         }
-        let mut files: Vec<(std::path::PathBuf, std::sync::Arc<str>)> = std::fs::read_dir(folder)
+        let mut files: Vec<ListedFile> = std::fs::read_dir(folder)
             .into_iter()
             .flatten()
             .flatten()
             .map(|entry| entry.path())
             .filter(|p| p.extension().is_some_and(|e| e == "py") && p.is_file())
-            .filter_map(|p| Some((p.clone(), std::sync::Arc::from(std::fs::read_to_string(&p).ok()?))))
+            .filter_map(|path| {
+                let text: std::sync::Arc<str> = std::sync::Arc::from(std::fs::read_to_string(&path).ok()?);
+                Some(ListedFile { import_words: import_words(&text), path, text })
+            })
             .collect();
-        files.sort();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
         let files = std::sync::Arc::new(files);
         cache.lock().unwrap().insert(folder.to_path_buf(), files.clone());
         files
     };
     folders
         .into_iter()
-        .flat_map(|folder| listing(folder).iter().filter(|(p, text)| p != path && imports_name(text, name)).cloned().collect::<Vec<_>>())
+        .flat_map(|folder| {
+            listing(folder)
+                .iter()
+                .filter(|file| file.path != path && file.import_words.contains(name))
+                .map(|file| (file.path.clone(), file.text.clone()))
+                .collect::<Vec<_>>()
+        })
         .take(MAX_IMPORTERS)
         .collect()
 }
 
-/// Whether `text` names `name` as a word in an import statement (`import k`, `from k import
-/// f`, `from pkg import k`, a parenthesised list over several lines), not in a comment or a
-/// docstring, which would cost a parse of that file for nothing. Only the lines that name it
-/// are looked at: most files never do, and a large one that does (a test driver listing its
-/// modules) would otherwise cost a scan of every line.
-fn imports_name(text: &str, name: &str) -> bool {
-    let is_import = |line: &str| {
-        let line = line.trim_start();
-        line.starts_with("import ") || line.starts_with("from ")
-    };
-    // Whether the line after `before` continues an import's parenthesised list: the nearest
-    // import line above opened one and no line since closed it.
-    let in_import_list = |before: &str| {
-        for line in before.lines().rev().take(1000) {
-            if is_import(line) {
-                return line.contains('(') && !line.contains(')');
-            }
-            if line.contains(')') {
-                return false;
-            }
+/// A Python file of a folder that may import the module being analysed, read once per process.
+struct ListedFile {
+    path: std::path::PathBuf,
+    text: std::sync::Arc<str>,
+    /// The words of its import statements ([`import_words`]), so that finding a module's
+    /// importers is a lookup per file, not a search of every file's text for the name.
+    import_words: rustc_hash::FxHashSet<Box<str>>,
+}
+
+/// The words of the import statements of `text` (`import k`, `from k import f`, `from pkg
+/// import k`, the lines of a parenthesised list), outside comments: the names of the modules
+/// it may import. A cheap textual filter, which a mention in a docstring can fool, but never
+/// a mention in code or in a comment, which would cost a parse of that file for nothing.
+fn import_words(text: &str) -> rustc_hash::FxHashSet<Box<str>> {
+    let mut words = rustc_hash::FxHashSet::default();
+    // Whether the line continues an import's parenthesised list.
+    let mut in_import_list = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let is_import = trimmed.starts_with("import ") || trimmed.starts_with("from ");
+        if !is_import && !in_import_list {
+            continue;
         }
-        false
-    };
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    text.match_indices(name).any(|(at, _)| {
-        if word(text[..at].chars().next_back()) || word(text[at + name.len()..].chars().next()) {
-            return false;
-        }
-        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-        let line = text[line_start..].lines().next().unwrap_or("");
-        !text[line_start..at].contains('#') && (is_import(line) || in_import_list(&text[..line_start]))
-    })
+        let code = line.split('#').next().unwrap_or("");
+        words.extend(code.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).map(Box::from));
+        in_import_list = if is_import { line.contains('(') && !line.contains(')') } else { !line.contains(')') };
+    }
+    words
 }
 
 /// A database holding `path` with `text`, and the workspace modules it imports from beside it
@@ -481,7 +486,11 @@ pub fn database_with(mut db: crate::analysis::RootDatabase, path: &std::path::Pa
 
 #[cfg(test)]
 mod tests {
-    use super::imports_name;
+    use super::import_words;
+
+    fn imports_name(text: &str, name: &str) -> bool {
+        import_words(text).contains(name)
+    }
 
     #[test]
     fn an_import_names_the_module() {
