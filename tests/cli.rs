@@ -262,6 +262,42 @@ fn types_compile_and_run_read_a_notebook_as_check_does() {
 }
 
 #[test]
+fn compile_and_run_name_a_notebooks_lines_by_cell_in_typing_notes() {
+    // The assignments a typing error's note names are in cell 2: named there, not by their
+    // line in the code cells joined (7 and 9), as `types` names them.
+    let dir = tempfile::tempdir().unwrap();
+    let code = |source: &str| serde_json::json!({"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": source.split_inclusive('\n').collect::<Vec<_>>()});
+    let notebook = serde_json::json!({
+        "cells": [
+            code("from numba import cuda\nimport numpy as np\n"),
+            {"cell_type": "markdown", "metadata": {}, "source": ["The kernel"]},
+            code("@cuda.jit\ndef unified_index(out, a):\n    i = cuda.grid(1)\n    k = 0\n    if i > 3:\n        k = i * 0.5\n    if i < out.size:\n        out[i] = a[k]\n"),
+            code("a = np.ones(64, np.float32)\nout = np.zeros_like(a)\nunified_index[1, 64](out, a)\n"),
+        ],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    });
+    std::fs::write(dir.path().join("k.ipynb"), notebook.to_string()).unwrap();
+    let note = "unifying those of its assignments: int64 at line 4 of cell 2, float64 at line 6 of cell 2";
+    for args in [
+        &["compile", "k.ipynb::unified_index"][..],
+        &["compile", "--emit", "ir", "k.ipynb::unified_index"],
+        &["run", "k.ipynb::unified_index", "--device", "sim"],
+        &["types", "k.ipynb::unified_index"],
+    ] {
+        let out = kernlint(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("k.ipynb:cell 2:8:20: cannot index with float64") && err.contains(note), "{args:?}: {err}");
+    }
+    // A .py names the lines of the file.
+    let kernel = notebook["cells"][2]["source"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect::<String>();
+    std::fs::write(dir.path().join("k.py"), format!("from numba import cuda\n\n{kernel}")).unwrap();
+    let out = kernlint(dir.path(), &["compile", "--sig", "void(float32[::1], float32[::1])", "k.py::unified_index"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("int64 at line 6, float64 at line 8"), "{}", stderr(&out));
+}
+
+#[test]
 fn a_reader_that_stops_reading_is_not_an_internal_error() {
     // `kernlint rule --all | head -1`: the pipe closes before kernlint has written.
     let mut child = Command::new(env!("CARGO_BIN_EXE_kernlint"))

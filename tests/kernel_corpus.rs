@@ -128,7 +128,7 @@ fn check_case(dir: &Path) -> Result<(), String> {
 
     let built = parse_signature_str(&case.sig)
         .map_err(|e| e.message)
-        .and_then(|sig| build_program(&db, file, &case.kernel, &sig).map_err(|e| e.message));
+        .and_then(|sig| build_program(&db, file, &case.kernel, &sig).map_err(|e| e.message.to_string()));
     let program = match built {
         Ok(program) => program,
         Err(e) => {

@@ -869,7 +869,7 @@ def k(a):
     // Refused before either backend sees it: the simulator and the PTX backend share it.
     let e = build_program(&db, file, "k", &sig).err().expect("external functions are refused");
     assert_eq!(
-        e.message,
+        e.message.to_string(),
         "kernlint cannot compile a call of `ext`, declared with cuda.declare_device (linking external code) yet"
     );
     let span = e.range.expect("a location");

@@ -320,7 +320,7 @@ fn what_is_not_modelled_is_an_error_at_the_construct() {
     assert_eq!(&UNMODELLED[e.file_range()], "body");
     let sig = parse_signature_str("void(Record(x[type=float32;offset=0],id[type=int32;offset=4];8;False)[::1])").unwrap();
     let e = build_program(&db, file, "dynamic", &sig).err().unwrap();
-    assert!(e.message.contains("a dynamic shared array of records"), "{}", e.message);
+    assert!(e.message.to_string().contains("a dynamic shared array of records"), "{}", e.message);
     let span = e.range.unwrap();
     assert_eq!(&UNMODELLED[span.start().to_usize()..span.end().to_usize()], "cuda.shared.array(0, particle)");
 }

@@ -1035,7 +1035,7 @@ fn a_factory_parameter_without_a_known_value_is_named_in_the_error() {
     let file = SourceFile::new(&db, "k.py".into(), src);
     let sig = parse_signature_str("void(int64[::1])").unwrap();
     let Err(e) = build_program(&db, file, "k", &sig) else { panic!("a kernel with an unknown closure value compiled") };
-    assert!(e.message.contains("`n` is a parameter of the enclosing function `make`"), "{}", e.message);
+    assert!(e.message.to_string().contains("`n` is a parameter of the enclosing function `make`"), "{}", e.message);
 }
 
 /// `math.*` and float `**` run the shared implementations (`analysis::ir::math`, which the
@@ -1331,5 +1331,5 @@ fn atomic_on_a_matrix_with_one_index_is_numbas_error() {
     let file = SourceFile::new(&db, "k.py".into(), src);
     let sig = parse_signature_str("void(int64[:, :])").unwrap();
     let e = build_program(&db, file, "k", &sig).err().expect("Numba rejects it");
-    assert!(e.message.contains("indexing 2-D array with 1-D index"), "{}", e.message);
+    assert!(e.message.to_string().contains("indexing 2-D array with 1-D index"), "{}", e.message);
 }

@@ -184,7 +184,7 @@ fn run(kernel: &str, grid: [u32; 3], block: [u32; 3], step_budget: u64, args: Ve
     let (_, f) = kernlint::analysis::typing::find_gpu_function(&db, file, kernel).expect("kernel");
     let sig = f.spec.signatures[0].clone().expect("signature");
     let start = Instant::now();
-    let outcome = build_program(&db, file, kernel, &sig).map_err(|e| e.message).and_then(|program| {
+    let outcome = build_program(&db, file, kernel, &sig).map_err(|e| e.message.to_string()).and_then(|program| {
         let launch = Launch { grid, block, shared_mem: 0, step_budget };
         simulate(&program, &launch, &args).map(|(_, outcome)| outcome)
     });

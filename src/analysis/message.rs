@@ -27,6 +27,16 @@ impl Message {
         }
     }
 
+    /// `other`'s text and lines after this message's.
+    pub fn append(&mut self, other: Message) {
+        for piece in other.pieces {
+            match piece {
+                Piece::Text(text) => self.push(&text),
+                line => self.pieces.push(line),
+            }
+        }
+    }
+
     /// Names the line that holds `offset` (`line 12`); `lines` are the file's.
     pub fn push_line(&mut self, lines: &Lines, offset: TextSize) {
         self.pieces.push(Piece::Line { offset, number: lines.line_of(offset) + 1 });
@@ -60,5 +70,11 @@ impl std::fmt::Display for Message {
 impl From<String> for Message {
     fn from(text: String) -> Self {
         Self { pieces: vec![Piece::Text(text)] }
+    }
+}
+
+impl From<&str> for Message {
+    fn from(text: &str) -> Self {
+        text.to_string().into()
     }
 }

@@ -89,7 +89,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         None => format!("{}: {}", path.display(), message),
     };
     if args.emit == Emit::Ptx {
-        let program = crate::launch::build_program(&db, file, name, &signature).map_err(|e| locate(e.range, &e.message))?;
+        let program = crate::launch::build_program(&db, file, name, &signature).map_err(|e| locate(e.range, &source.render(&e.message)))?;
         // The flags add to what the decorator asks for.
         let jit = crate::compile::CompileOptions::from_jit(&function.spec.options);
         let options = crate::compile::CompileOptions {
@@ -119,7 +119,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
     }
     let is_kernel = !function.spec.kind.returns_values();
     let ir = lower_function(&db, file, function.def_range + item_start, &signature.args, is_kernel)
-        .map_err(|e| format!("{}: {}", source.location(e.range.start()), e.message))?;
+        .map_err(|e| format!("{}: {}", source.location(e.range.start()), source.render(&e.message)))?;
     let out = ir.to_string();
     match &args.output {
         Some(o) => std::fs::write(o, out).map_err(|e| format!("-o {}", super::io_error(o, &e)))?,

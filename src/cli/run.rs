@@ -210,8 +210,8 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         return Err(format!("--shared-mem {}: more than the 48 KiB a block may have by default", args.shared_mem));
     }
     let program = build_program(&db, file, name, &signature).map_err(|e| match e.range {
-        Some(r) => format!("{}: {}", locate(r), e.message),
-        None => e.message,
+        Some(r) => format!("{}: {}", locate(r), source.render(&e.message)),
+        None => source.render(&e.message),
     })?;
     let params = program.functions[0].params.clone();
     if arg_specs.len() != params.len() {

@@ -47,7 +47,7 @@ pub fn run(args: &TypesArgs) -> Result<u8, String> {
     };
     let types = function_types(&db, file, request)
         .as_ref()
-        .map_err(|e| format!("{}: {}", source.location(e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref(), |offset| source.line_name(offset))))?;
+        .map_err(|e| format!("{}: {}", source.location(e.file_range().start()), source.render(&explained(&db, file, &e.message, e.file_why().as_ref()))))?;
     match args.format {
         Format::Json => println!("{}", json(types)),
         _ => print_text(types, &source, start),
@@ -88,7 +88,7 @@ fn run_file(args: &TypesArgs) -> Result<u8, String> {
             },
             Ok(Err(e)) => {
                 failed = true;
-                let message = format!("{}: {}", source.location(e.file_range().start()), explained(&db, file, &e.message, e.file_why().as_ref(), |offset| source.line_name(offset)));
+                let message = format!("{}: {}", source.location(e.file_range().start()), source.render(&explained(&db, file, &e.message, e.file_why().as_ref())));
                 match args.format {
                     Format::Json => rows.push(serde_json::json!({"kernel": function.qualname, "error": message})),
                     _ => println!("{}: error: {message}", function.qualname),

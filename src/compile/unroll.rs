@@ -532,7 +532,11 @@ fn unroll_partly(program: &mut Program, fi: usize, lp: &Loop, flow: &Flow) -> bo
 /// Whether a value the loop defines is used outside it: the copies define new values, and a
 /// use after the loop would need the last copy's.
 fn used_outside(f: &Function, lp: &Loop) -> bool {
-    let defined: HashSet<ValueId> = lp.blocks.iter().flat_map(|&b| f.blocks[b].insts.iter().filter_map(|i| i.result)).collect();
+    // A constant of the header does not count: value numbering gives a later use of the same
+    // constant (`n + 4` after a `range(4)` loop) the header's, and the header's first run,
+    // which the copies follow, still computes it before anything after the loop.
+    let varying = |b: usize, i: &Inst| b != lp.header || !matches!(i.op, Op::Const(_));
+    let defined: HashSet<ValueId> = lp.blocks.iter().flat_map(|&b| f.blocks[b].insts.iter().filter(move |i| varying(b, i)).filter_map(|i| i.result)).collect();
     f.blocks.iter().enumerate().filter(|(b, _)| !lp.blocks.contains(b)).any(|(_, block)| {
         let term = match block.term {
             Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) => Some(v),

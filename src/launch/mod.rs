@@ -11,13 +11,14 @@ use std::collections::HashMap;
 
 use ruff_text_size::TextRange;
 
-use crate::analysis::ir::{CLOSURE, Op, PRELUDE, flatten_complex, lower_closure, lower_function};
+use crate::analysis::ir::{CLOSURE, LowerError, Op, PRELUDE, flatten_complex, lower_closure, lower_function};
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::scope::module_scope;
 use crate::analysis::signature::Signature;
 use std::sync::Arc;
 
 use crate::analysis::ir::MemorySpace;
+use crate::analysis::message::Message;
 use crate::analysis::types::{Layout, Scalar, Type};
 use crate::analysis::host_arrays::ModuleArray;
 use crate::analysis::typing::{find_gpu_function, resolve_device_function};
@@ -26,15 +27,16 @@ use crate::analysis::{Db, SourceFile};
 pub use gpu::{GpuTiming, gpu_available, run_on_gpu};
 pub use sim::{Finding, FindingKind, Launch, Program};
 
-/// Why a kernel cannot be prepared for a launch, with a file-relative location when known.
+/// Why a kernel cannot be prepared for a launch, with a file-relative location when known;
+/// the lines `message` names are the file's too.
 #[derive(Clone, Debug)]
 pub struct PrepareError {
-    pub message: String,
+    pub message: Message,
     pub range: Option<TextRange>,
 }
 
 impl PrepareError {
-    fn at(message: impl Into<String>, range: TextRange) -> Self {
+    fn at(message: impl Into<Message>, range: TextRange) -> Self {
         Self { message: message.into(), range: Some(range) }
     }
 }
@@ -43,7 +45,7 @@ impl PrepareError {
 /// the module arrays it captures.
 pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Signature) -> Result<Program, PrepareError> {
     let (item_start, function) = find_gpu_function(db, file, name)
-        .ok_or_else(|| PrepareError { message: format!("no kernel or device function `{name}`"), range: None })?;
+        .ok_or_else(|| PrepareError { message: format!("no kernel or device function `{name}`").into(), range: None })?;
     let is_kernel = !function.spec.kind.returns_values();
     let lower = |range: TextRange, args: &[Type], kernel: bool| {
         lower_function(db, file, range, args, kernel).map_err(|e| PrepareError::at(e.message, e.range))
@@ -96,7 +98,7 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                             .split_once(':')
                             .and_then(|(a, b)| Some(TextRange::new(a.parse::<u32>().ok()?.into(), b.parse::<u32>().ok()?.into())))
                             .ok_or_else(|| PrepareError::at(format!("bad closure callee `{callee}`"), span))?;
-                        let lowered = lower_closure(db, here, range, &types).map_err(|e| PrepareError::at(e.message, e.range))?;
+                        let lowered = lower_closure(db, here, range, &types).map_err(|e| lowering_error(db, file, here, e, span))?;
                         functions.push(lowered);
                         homes.push(here);
                         index.insert(key, functions.len() - 1);
@@ -112,7 +114,7 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                     };
                     let (start, f) = find_gpu_function(db, home, &name).ok_or_else(not_found)?;
                     let mut lowered = lower_function(db, home, f.def_range + start, &types, false)
-                        .map_err(|e| PrepareError::at(e.message, if home == file { e.range } else { span }))?;
+                        .map_err(|e| lowering_error(db, file, home, e, span))?;
                     // The prelude's code is the call's, as if inlined: its findings and `.loc`
                     // lines point at the call in the user's file.
                     if home == db.prelude() {
@@ -136,6 +138,18 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
         flatten_complex(f);
     }
     Ok(Program { functions, calls, globals, as_lowered: true })
+}
+
+/// Why a function of `home` called at `call` (in `file`) could not be lowered: where it
+/// failed when `home` is `file`, else at the call, the lines it names then named with the
+/// module they are in.
+fn lowering_error(db: &dyn Db, file: SourceFile, home: SourceFile, e: LowerError, call: TextRange) -> PrepareError {
+    if home == file {
+        return PrepareError::at(e.message, e.range);
+    }
+    let lines = crate::analysis::syntax::line_index(db, home);
+    let path = home.path(db).display().to_string();
+    PrepareError::at(e.message.render(|at| format!("line {} of {path}", lines.line_of(at) + 1)), call)
 }
 
 pub use crate::analysis::host_arrays::MAX_MODULE_ARRAY_ELEMENTS;

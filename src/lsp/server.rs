@@ -417,7 +417,7 @@ impl Backend {
                     return Err(format!("{}syntax error: {}", at(e.range), e.message));
                 }
                 let program = build_program(&snap.db, snap.file, &kernel, &sig)
-                    .map_err(|e| format!("{}{}", e.range.map(at).unwrap_or_default(), e.message))?;
+                    .map_err(|e| format!("{}{}", e.range.map(at).unwrap_or_default(), e.message.render(|offset| snap.line_name(offset))))?;
                 // Line info on, so the preview can link PTX lines back to Python lines.
                 let options = crate::compile::CompileOptions {
                     lineinfo: true,
@@ -466,7 +466,7 @@ impl Backend {
             .compute(move || -> std::result::Result<RunResult, String> {
                 let (_, f) = find_gpu_function(&snap.db, snap.file, &kernel).ok_or("kernel not found")?;
                 let sig = snap.signature(f, signature.as_deref())?;
-                let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
+                let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message.render(|offset| snap.line_name(offset)))?;
                 simulate_for_client(&snap, kernel, &program, &launch, &host_args)
             })
             .await?;
@@ -488,7 +488,7 @@ impl Backend {
                 let recipe = recipe_for(&snap.db, snap.file, &kernel, &sig.args).ok_or(format!(
                     "`{kernel}` needs its arguments: no launch with constant sizes in the file or in a module that imports it, and no `# kernlint: run grid=... block=... args=...` comment"
                 ))?;
-                let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message)?;
+                let program = build_program(&snap.db, snap.file, &kernel, &sig).map_err(|e| e.message.render(|offset| snap.line_name(offset)))?;
                 let is_array: Vec<bool> = program.functions[0].params.iter().map(|p| p.ty.is_array()).collect();
                 let host_args = recipe.host_args(&is_array)?;
                 let launch = Launch { grid: recipe.grid, block: recipe.block, shared_mem: recipe.shared_mem, step_budget: 10_000_000 };

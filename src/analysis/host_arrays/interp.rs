@@ -8,11 +8,12 @@
 //! refused with the reason, and a step budget bounds the work, so no function can hang the
 //! analysis.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, Stmt, UnaryOp};
+use ruff_text_size::{Ranged, TextRange};
 
 use super::{Eval, Evaluator, HostArray, HostValue, MAX_MODULE_ARRAY_ELEMENTS, cast, is_array_of_known, source, store};
 use crate::analysis::bindings::{BindingKind, for_each_binding, names_in_target};
@@ -29,10 +30,8 @@ const MAX_STEPS: u64 = 40_000;
 /// returns (`while True:`), called by many statements, costs a module one budget, not one
 /// per statement.
 const MAX_MODULE_STEPS: u64 = 100_000;
-/// Host calls nested deeper than this are refused. A call that fails within an array
-/// expression (`np.ones(3) + f(n)`) is tried again as a constant, so the steps of such a
-/// runaway recursion double with each level: at 12 levels it stops with its own message,
-/// well within [`MAX_STEPS`].
+/// Host calls nested deeper than this are refused: a runaway recursion stops with its own
+/// message, well within [`MAX_STEPS`].
 const MAX_DEPTH: u32 = 12;
 
 /// The module's plain functions (module-level `def`s without decorators), and the budget of
@@ -354,21 +353,77 @@ fn comprehension(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Ev
     Ok(HostValue::Const(ConstValue::Tuple(out)))
 }
 
+/// A lookup that remembers what each call, subscript or comprehension of one expression
+/// computed in host code (see [`NameLookup::host_value`]). The ways [`value_of`] tries in
+/// turn (the array evaluator, constant folding, the operands one by one) ask for the same
+/// parts, and a host function's run, or its failure, is paid once.
+struct Remembered<'l> {
+    lookup: &'l dyn NameLookup,
+    values: RefCell<Vec<(TextRange, Eval<HostValue>)>>,
+}
+
+impl Remembered<'_> {
+    fn recalled(&self, e: &Expr) -> Option<Eval<HostValue>> {
+        self.values.borrow().iter().find(|(r, _)| *r == e.range()).map(|(_, v)| v.clone())
+    }
+
+    fn kept(&self, e: &Expr, v: Eval<HostValue>) -> Eval<HostValue> {
+        self.values.borrow_mut().push((e.range(), v.clone()));
+        v
+    }
+
+    /// What `e` computed the first time `compute` computed it (it may not compute `e`).
+    fn value(&self, e: &Expr, compute: impl FnOnce() -> Option<Eval<HostValue>>) -> Option<Eval<HostValue>> {
+        self.recalled(e).or_else(|| compute().map(|v| self.kept(e, v)))
+    }
+}
+
+impl NameLookup for Remembered<'_> {
+    fn binding(&self, name: &str) -> Option<&Binding> {
+        self.lookup.binding(name)
+    }
+
+    fn nested_function(&self, name: &str) -> Option<&str> {
+        self.lookup.nested_function(name)
+    }
+
+    fn imported_constant(&self, path: &str) -> Option<ConstValue> {
+        self.lookup.imported_constant(path)
+    }
+
+    fn host_code(&self) -> bool {
+        self.lookup.host_code()
+    }
+
+    fn array_shape(&self, expr: &Expr) -> Option<Vec<i64>> {
+        self.lookup.array_shape(expr)
+    }
+
+    fn host_value(&self, expr: &Expr) -> Option<Eval<HostValue>> {
+        self.value(expr, || self.lookup.host_value(expr))
+    }
+}
+
 /// The value of an expression in host code: an array, or a number (tuple, string, ...).
 fn value_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>, e: &Expr) -> Eval<HostValue> {
+    value_of(ctx, &Remembered { lookup, values: RefCell::new(Vec::new()) }, arrays, e)
+}
+
+fn value_of(ctx: Ctx, lookup: &Remembered, arrays: &BTreeMap<String, Eval<HostArray>>, e: &Expr) -> Eval<HostValue> {
     let ev = Evaluator { lookup, arrays };
     let constant = |e: &Expr| const_eval(e, lookup).filter(|c| !matches!(c, ConstValue::HostArray));
+    // What `host_value` computes for `e`, once.
+    let computed = |e: &Expr| lookup.value(e, || host_value(ctx, lookup, arrays, e));
     let out = if let Expr::Call(call) = e
         && let Some(def) = ctx.host.callee(call, lookup)
     {
-        // A host function's result, an array or a number, from one run: folding the call as
-        // a constant runs it (and its arguments) too, and gives nothing for an array or a
-        // failure.
-        run(ctx, def, call, lookup, arrays)?
+        // A host function's result, an array or a number: folding the call as a constant
+        // gives nothing for an array or a failure.
+        lookup.recalled(e).unwrap_or_else(|| lookup.kept(e, run(ctx, def, call, lookup, arrays)))?
     } else if is_host_array_expr(e, lookup) || is_array_of_known(e, arrays) {
         match ev.eval(e) {
             Ok(a) => HostValue::Array(a),
-            Err(why) => match host_value(ctx, lookup, arrays, e) {
+            Err(why) => match computed(e) {
                 Some(r) => r?,
                 None => HostValue::Const(constant(e).ok_or(why)?),
             },
@@ -378,7 +433,7 @@ fn value_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<Ho
     } else {
         match e {
             Expr::List(l) => {
-                let items = l.elts.iter().map(|x| match value_in(ctx, lookup, arrays, x)? {
+                let items = l.elts.iter().map(|x| match value_of(ctx, lookup, arrays, x)? {
                     HostValue::Const(c) => Ok(c),
                     HostValue::Array(_) => super::unknown("a list of arrays"),
                 });
@@ -427,7 +482,7 @@ fn value_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<Ho
                 HostValue::Const(ConstValue::Bool(!truthiness(&v).ok_or("a condition kernlint cannot decide")?))
             }
             // `p ^ (0x1B if p & 0x80 else 0)`: operands the folding above cannot compute.
-            Expr::BinOp(b) => match (value_in(ctx, lookup, arrays, &b.left)?, value_in(ctx, lookup, arrays, &b.right)?) {
+            Expr::BinOp(b) => match (value_of(ctx, lookup, arrays, &b.left)?, value_of(ctx, lookup, arrays, &b.right)?) {
                 (HostValue::Const(l), HostValue::Const(r)) => {
                     HostValue::Const(binop(b.op, l, r).ok_or_else(|| format!("kernlint cannot evaluate `{}`", source(e)))?)
                 }
@@ -436,9 +491,9 @@ fn value_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<Ho
             Expr::If(i) => {
                 let test = scalar_in(ctx, lookup, arrays, &i.test)?;
                 let branch = if truthiness(&test).ok_or("a condition kernlint cannot decide")? { &i.body } else { &i.orelse };
-                value_in(ctx, lookup, arrays, branch)?
+                value_of(ctx, lookup, arrays, branch)?
             }
-            _ => match host_value(ctx, lookup, arrays, e) {
+            _ => match computed(e) {
                 Some(r) => r?,
                 None => HostValue::Array(ev.eval(e)?),
             },
@@ -450,8 +505,8 @@ fn value_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<Ho
     Ok(out)
 }
 
-fn scalar_in(ctx: Ctx, lookup: &dyn NameLookup, arrays: &BTreeMap<String, Eval<HostArray>>, e: &Expr) -> Eval<ConstValue> {
-    match value_in(ctx, lookup, arrays, e)? {
+fn scalar_in(ctx: Ctx, lookup: &Remembered, arrays: &BTreeMap<String, Eval<HostArray>>, e: &Expr) -> Eval<ConstValue> {
+    match value_of(ctx, lookup, arrays, e)? {
         HostValue::Const(c) => Ok(c),
         HostValue::Array(_) => super::unknown(format_args!("`{}` as a condition or number (it is an array)", source(e))),
     }
@@ -1195,5 +1250,35 @@ BW = blackman_window(9)
         assert!(why.contains("recurses deeper"), "{why}");
         let why = error(&format!("{HEADER}\nT = np.zeros(4)\ndef w():\n    T[0] = 1.0\n    return T\n\nE = w()\n"), "E");
         assert!(why.contains("another name or view shares"), "{why}");
+    }
+
+    /// A host call that fails within an expression evaluated several ways in turn (as an
+    /// array, then as a constant; its operands one by one) runs once: the expression takes
+    /// the steps of one run of the call alone.
+    #[test]
+    fn a_failing_host_call_runs_once_within_an_expression() {
+        let src = "import numpy as np\n\ndef f():\n    for i in range(10):\n        pass\n    return undefined_name\n\n\
+A = f()\nB = np.zeros(f())\nC = f() + 1\nD = f() * np.ones(3)\nE = np.ones(3) * f()\n";
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+        let module = crate::analysis::syntax::parse_module(&db, file);
+        let body = &module.syntax().body;
+        let scope = crate::analysis::scope::module_scope(&db, file);
+        let host = super::HostFunctions::new(body);
+        let arrays = BTreeMap::new();
+        let lookup = super::super::ArrayLookup { names: scope, arrays: &arrays, host: &host };
+        let ctx = super::Ctx { module: &lookup, module_arrays: &arrays, host: &host };
+        let steps: Vec<(u64, String)> = body
+            .iter()
+            .filter_map(|stmt| if let ruff_python_ast::Stmt::Assign(a) = stmt { Some(&a.value) } else { None })
+            .map(|value| {
+                host.reset();
+                let why = super::value_in(ctx, &lookup, &arrays, value).err().unwrap_or_default();
+                (host.steps.get(), why)
+            })
+            .collect();
+        let (once, why) = &steps[0];
+        assert!(*once >= 10 && why.contains("in the host function `f`"), "{once} {why}");
+        assert_eq!(steps.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [*once; 5], "{steps:?}");
     }
 }

@@ -15,6 +15,7 @@ use super::{
 };
 use crate::analysis::kernels::ItemScope;
 use crate::analysis::libdevice::{self, Plan};
+use crate::analysis::message::Message;
 use crate::analysis::resolve::{NameLookup, const_eval, qualified_path};
 use crate::analysis::scope::{Binding, CallArgument, ConstValue, NamedTupleClass};
 use crate::analysis::syntax::parse_module;
@@ -34,10 +35,10 @@ mod vectors;
 use records::{FieldKey, FieldUpdate};
 
 /// Why a function could not be lowered: a typing error, or a construct the IR does not
-/// cover yet. `range` is file-relative.
+/// cover yet. `range` is file-relative; so are the lines `message` names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LowerError {
-    pub message: String,
+    pub message: Message,
     pub range: TextRange,
 }
 
@@ -47,7 +48,7 @@ type LResult<T> = Result<T, LowerError>;
 const VOID: ValueId = ValueId(u32::MAX);
 
 fn unsupported<T>(what: &str, range: TextRange) -> LResult<T> {
-    Err(LowerError { message: format!("kernlint cannot compile {what} yet"), range })
+    Err(LowerError { message: format!("kernlint cannot compile {what} yet").into(), range })
 }
 
 /// Lower the GPU function whose `def` is at `def_range` (file-relative) for argument types.
@@ -68,7 +69,7 @@ pub fn lower_function(
 /// the enclosing variables it reads, which it takes as parameters after its own.
 pub fn lower_closure(db: &dyn Db, file: SourceFile, def_range: TextRange, args: &[Type]) -> LResult<Function> {
     let (types, free) =
-        type_closure_for_args(db, file, def_range, args).map_err(|(message, range)| LowerError { message, range })?;
+        type_closure_for_args(db, file, def_range, args).map_err(|(message, range)| LowerError { message: message.into(), range })?;
     lower_typed(db, file, def_range, args, &free, false, &types)
 }
 
@@ -362,10 +363,10 @@ impl Lower<'_> {
             Some(from) if from == to => Ok(v),
             Some(from) if to.is_complex() => self.convert_to_complex(v, from, to, span),
             Some(from) if from.is_complex() => {
-                Err(LowerError { message: format!("cannot convert {from} to {to} (Numba has no such cast)"), range: span })
+                Err(LowerError { message: format!("cannot convert {from} to {to} (Numba has no such cast)").into(), range: span })
             }
             Some(_) => Ok(self.emit(Op::Cast(v, to), Some(Type::Scalar(to)), span)),
-            None => Err(LowerError { message: format!("cannot convert {} to {to}", self.ty(v)), range: span }),
+            None => Err(LowerError { message: format!("cannot convert {} to {to}", self.ty(v)).into(), range: span }),
         }
     }
 
@@ -469,7 +470,7 @@ impl Lower<'_> {
 
     fn extract(&mut self, t: ValueId, i: usize, span: TextRange) -> LResult<ValueId> {
         let Some(et) = tuple_element(self.ty(t), i) else {
-            return Err(LowerError { message: format!("cannot take item {i} of {}", self.ty(t)), range: span });
+            return Err(LowerError { message: format!("cannot take item {i} of {}", self.ty(t)).into(), range: span });
         };
         Ok(self.emit(Op::Extract(t, i as u32), Some(et), span))
     }
@@ -500,7 +501,7 @@ impl Lower<'_> {
             }
             Type::UniTuple(_, n) => Ok(self.constant(Constant::Bool(n > 0), span)),
             Type::Tuple(items) => Ok(self.constant(Constant::Bool(!items.is_empty()), span)),
-            other => Err(LowerError { message: format!("cannot test the truth of {other}"), range: span }),
+            other => Err(LowerError { message: format!("cannot test the truth of {other}").into(), range: span }),
         }
     }
 
@@ -740,7 +741,7 @@ impl Lower<'_> {
             // accepted only closures).
             Stmt::FunctionDef(d) if d.decorator_list.is_empty() => {}
             Stmt::Match(m) => {
-                let chain = crate::analysis::match_stmt::match_as_if(m).map_err(|r| LowerError { message: r.message, range: r.range })?;
+                let chain = crate::analysis::match_stmt::match_as_if(m).map_err(|r| LowerError { message: r.message.into(), range: r.range })?;
                 self.block(&chain)?;
             }
             other => return unsupported(statement_name(other), span),
@@ -801,7 +802,7 @@ impl Lower<'_> {
                 // have other types elsewhere in the function), else its first slot.
                 let candidates: Vec<Type> = self.slots.get(name).map(|v| v.iter().map(|(t, _)| t.clone()).collect()).unwrap_or_default();
                 let current = self.expr_type(&a.target).ok().or_else(|| candidates.first().cloned());
-                let current = current.ok_or_else(|| LowerError { message: format!("`{name}` is used before it is assigned"), range: span })?;
+                let current = current.ok_or_else(|| LowerError { message: format!("`{name}` is used before it is assigned").into(), range: span })?;
                 let lhs = self.read(name, &current, span)?;
                 let v = self.arith(a.op, lhs, rhs, None, span)?;
                 self.write(name, v, span)
@@ -1280,7 +1281,7 @@ impl Lower<'_> {
                             return unsupported(&format!("an index of type {}", self.ty(item)), part.range());
                         };
                         if s.is_float() {
-                            return Err(LowerError { message: format!("an array index must be an integer, not {s}"), range: part.range() });
+                            return Err(LowerError { message: format!("an array index must be an integer, not {s}").into(), range: part.range() });
                         }
                         let index = self.cast(item, Scalar::I64, part.range())?;
                         let wrapped = if s.is_unsigned_int() || is_nonnegative_literal(part) { index } else { self.wrap_index(array, axis, index, span) };
@@ -1292,9 +1293,9 @@ impl Lower<'_> {
             }
         }
         if axis > ndim as usize {
-            return Err(LowerError { message: format!("too many indices for a {ndim}-d array"), range: slice.range() });
+            return Err(LowerError { message: format!("too many indices for a {ndim}-d array").into(), range: slice.range() });
         }
-        let view = array_index(&dtype, ndim, layout, readonly, &kinds).map_err(|message| LowerError { message, range: span })?;
+        let view = array_index(&dtype, ndim, layout, readonly, &kinds).map_err(|message| LowerError { message: message.into(), range: span })?;
         let space = self.space(array);
         let indices: Option<Vec<ValueId>> = parts.iter().map(|p| if let SlicePart::Index(i) = p { Some(*i) } else { None }).collect();
         let v = match indices {
@@ -1409,7 +1410,7 @@ impl Lower<'_> {
         let v = self.expr(e)?;
         match scalar(self.ty(v)) {
             Some(s) if s.is_int() => Ok(Some(self.cast(v, Scalar::I64, e.range())?)),
-            _ => Err(LowerError { message: format!("a slice bound must be an integer, not {}", self.ty(v)), range: e.range() }),
+            _ => Err(LowerError { message: format!("a slice bound must be an integer, not {}", self.ty(v)).into(), range: e.range() }),
         }
     }
 
@@ -1713,7 +1714,7 @@ impl Lower<'_> {
         };
         let result = match result.or_else(|| binary_result(op, a, b)) {
             Some(s) => s,
-            None => return Err(LowerError { message: format!("no implementation of `{}` for ({a}, {b})", op.as_str()), range: span }),
+            None => return Err(LowerError { message: format!("no implementation of `{}` for ({a}, {b})", op.as_str()).into(), range: span }),
         };
         if result.is_complex() {
             return self.complex_arith(op, l, r, result, span);
@@ -2087,7 +2088,7 @@ impl Lower<'_> {
         let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.argument(a)).collect::<LResult<_>>()?;
         let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.argument(&k.value)).collect::<LResult<_>>()?;
         let names: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
-        let bound = bind(positional.len(), &names).map_err(|message| LowerError { message, range: span })?;
+        let bound = bind(positional.len(), &names).map_err(|message| LowerError { message: message.into(), range: span })?;
         let mut args = Vec::new();
         for b in bound {
             args.push(match b {
@@ -2496,7 +2497,7 @@ impl Lower<'_> {
             && let [arg] = call.arguments.args.as_ref()
             && let Some(Type::StrLiteral(text)) = self.literal_type(arg)
         {
-            let value = python_float(text).ok_or_else(|| LowerError { message: format!("could not convert string to float: '{text}'"), range: span })?;
+            let value = python_float(text).ok_or_else(|| LowerError { message: format!("could not convert string to float: '{text}'").into(), range: span })?;
             return Ok(self.constant(Constant::Float(value, Scalar::F64), span));
         }
         // `len("abc")`, `len(s)` of a literal string: its code points.

@@ -21,6 +21,7 @@ use ruff_python_ast::{self as ast, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use super::kernels::{GpuFunction, ItemScope, file_gpu_functions};
+use super::message::Message;
 use super::scope::module_scope;
 use super::signature::{Signature, parse_signature_str};
 use super::syntax::parse_module;
@@ -375,26 +376,30 @@ pub fn type_def_for_args(
     def_range: TextRange,
     args: &[Type],
     kernel: bool,
-) -> Result<DefTypes, (String, TextRange)> {
+) -> Result<DefTypes, (Message, TextRange)> {
     let module = parse_module(db, file);
     let def = find_def(&module.syntax().body, def_range)
-        .ok_or_else(|| ("cannot find the function's definition".to_string(), def_range))?;
+        .ok_or_else(|| ("cannot find the function's definition".into(), def_range))?;
     let scope = ItemScope::for_def(db, file, &module.syntax().body, def_range);
     let ctx = infer::ModuleCtx::new(db, file, &scope);
     let args: Vec<Ty> = args.iter().cloned().map(Ty::of_argument).collect();
-    infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| {
-        let lines = super::syntax::line_index(db, file);
-        (explained(db, file, &f.message, f.why.as_deref(), |offset| format!("line {}", lines.line_of(offset) + 1)), f.range)
-    })
+    infer::type_def(&ctx, def, &args, kernel, 0).map_err(|f| (explained(db, file, &f.message, f.why.as_deref()), f.range))
 }
 
 /// A typing error's message with why its operand has its type, by line, for the commands
-/// that print one line (`kernlint compile`, `run`, `types`); `why` is file-relative, and
-/// `line_name` writes the line of an offset as the command names it (`line 4 of cell 3`).
-pub fn explained(db: &dyn Db, file: SourceFile, message: &str, why: Option<&Unified>, line_name: impl Fn(TextSize) -> String) -> String {
-    let Some(why) = why else { return message.to_string() };
-    let site = |a: &unified::Assignment| format!("at {}", line_name(a.range.start()));
-    format!("{message}\n  note: {}\n  help: {}", why.note(site), why.fix(file.text(db)))
+/// that print one line (`kernlint compile`, `run`, `types`); `why` is file-relative.
+pub fn explained(db: &dyn Db, file: SourceFile, message: &str, why: Option<&Unified>) -> Message {
+    let Some(why) = why else { return message.into() };
+    let lines = super::syntax::line_index(db, file);
+    let site = |a: &unified::Assignment| {
+        let mut site = Message::from("at ");
+        site.push_line(lines, a.range.start());
+        site
+    };
+    let mut explained = Message::from(format!("{message}\n  note: "));
+    explained.append(why.note(site));
+    explained.push(&format!("\n  help: {}", why.fix(file.text(db))));
+    explained
 }
 
 /// Types the closure whose `def` is at `def_range` (file-relative) for `args`: its own

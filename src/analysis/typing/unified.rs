@@ -8,6 +8,7 @@
 
 use ruff_text_size::{TextRange, TextSize};
 
+use crate::analysis::message::Message;
 use crate::analysis::types::Type;
 
 /// A variable whose type came from unifying those of its assignments.
@@ -64,19 +65,23 @@ impl Unified {
 
     /// Why the variable has its type; `site` spells where an assignment is (`at line 5`, or the
     /// statement's source).
-    pub fn note(&self, site: impl Fn(&Assignment) -> String) -> String {
-        let parts: Vec<String> = self
-            .assignments
-            .iter()
-            .map(|a| {
-                let how = a.op.as_ref().map(|(op, l, r)| format!(" ({l} {op} {r} is {})", a.ty)).unwrap_or_default();
-                format!("{} {}{how}", a.ty, site(a))
-            })
-            .collect();
-        match &self.ty {
-            Some(t) => format!("`{}` is {t} because Numba gives a variable one type, unifying those of its assignments: {}.", self.var, parts.join(", ")),
-            None => format!("`{}` takes types Numba cannot unify: {}.", self.var, parts.join(", ")),
+    pub fn note(&self, site: impl Fn(&Assignment) -> Message) -> Message {
+        let mut note = Message::from(match &self.ty {
+            Some(t) => format!("`{}` is {t} because Numba gives a variable one type, unifying those of its assignments: ", self.var),
+            None => format!("`{}` takes types Numba cannot unify: ", self.var),
+        });
+        for (i, a) in self.assignments.iter().enumerate() {
+            if i > 0 {
+                note.push(", ");
+            }
+            note.push(&format!("{} ", a.ty));
+            note.append(site(a));
+            if let Some((op, l, r)) = &a.op {
+                note.push(&format!(" ({l} {op} {r} is {})", a.ty));
+            }
         }
+        note.push(".");
+        note
     }
 
     /// What to write instead, quoting the source (`text` is what the ranges index).

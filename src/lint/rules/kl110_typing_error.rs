@@ -65,8 +65,8 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             // A type Numba unified from the variable's assignments: say which, and convert there.
             d = match why {
                 Some(why) => {
-                    let site = |a: &Assignment| format!("in `{}`", snippet(&ctx.text[a.range]));
-                    why.labels().into_iter().fold(d, |d, (r, label)| d.related(r, label)).note(why.note(site)).note(why.fix(ctx.text))
+                    let site = |a: &Assignment| format!("in `{}`", snippet(&ctx.text[a.range])).into();
+                    why.labels().into_iter().fold(d, |d, (r, label)| d.related(r, label)).note(why.note(site).to_string()).note(why.fix(ctx.text))
                 }
                 None => d.note(advice(message)),
             };

@@ -131,12 +131,12 @@ fn integers_made_float(ctx: &ItemContext, types: &FunctionTypes, locals: &HashSe
             why.var,
             kinds.join(", ")
         );
-        let site = |a: &Assignment| format!("in `{}`", snippet(&ctx.text[a.range]));
+        let site = |a: &Assignment| format!("in `{}`", snippet(&ctx.text[a.range])).into();
         let mut d = Diagnostic::new("KL401", first.range, message).warning();
         for (range, label) in why.labels().into_iter().filter(|(r, _)| *r != first.range) {
             d = d.related(range, label);
         }
-        d = d.note(why.note(site)).note(why.fix(ctx.text));
+        d = d.note(why.note(site).to_string()).note(why.fix(ctx.text));
         let edits: Option<Vec<Edit>> = type_spelling(ctx, locals, &intended.to_string()).and_then(|name| {
             changes.iter().map(|a| a.value.map(|v| Edit { range: v, content: format!("{name}({})", &ctx.text[v]) })).collect()
         });

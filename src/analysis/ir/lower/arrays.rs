@@ -460,7 +460,7 @@ impl Lower<'_> {
             _ => return unsupported(&format!("`{name}` of an array of {dtype}"), span),
         };
         let Some(r) = scalar(result) else {
-            return Err(LowerError { message: format!("no result type for `{name}`"), range: span });
+            return Err(LowerError { message: format!("no result type for `{name}`").into(), range: span });
         };
         let fortran = layout == Layout::F && ndim >= 2;
         match name {
@@ -726,7 +726,7 @@ impl Lower<'_> {
     /// the value) and `sum(a[, start])` (`acc = start; acc = acc + x`, in the result's type).
     pub(super) fn builtin_reduction(&mut self, name: &str, array: ValueId, start: Option<ValueId>, result: &Type, span: TextRange) -> LResult<ValueId> {
         let Some(r) = scalar(result) else {
-            return Err(LowerError { message: format!("no result type for `{name}`"), range: span });
+            return Err(LowerError { message: format!("no result type for `{name}`").into(), range: span });
         };
         match self.ty(array).dtype().and_then(scalar) {
             Some(s) if !s.is_complex() && s != Scalar::BF16 => {}

@@ -130,7 +130,7 @@ impl Lower<'_> {
                 let name = if s == Scalar::C64 { "pow_c64" } else { "pow_c128" };
                 self.prelude_call(name, vec![l, r], s, span)
             }
-            _ => Err(LowerError { message: format!("no implementation of `{}` for {s}", op.as_str()), range: span }),
+            _ => Err(LowerError { message: format!("no implementation of `{}` for {s}", op.as_str()).into(), range: span }),
         }
     }
 
@@ -196,7 +196,7 @@ impl Lower<'_> {
     /// A call of the prelude's function `name`, of the type the function returns.
     fn prelude_value(&mut self, name: &str, args: Vec<ValueId>, span: TextRange) -> LResult<ValueId> {
         let types: Vec<Type> = args.iter().map(|a| self.ty(*a).clone()).collect();
-        let (_, ret) = prelude_function(self.db, name, &types).map_err(|message| LowerError { message, range: span })?;
+        let (_, ret) = prelude_function(self.db, name, &types).map_err(|message| LowerError { message: message.into(), range: span })?;
         Ok(self.emit(Op::Call { callee: format!("{PRELUDE}{name}"), args }, Some(ret), span))
     }
 

@@ -112,7 +112,7 @@ impl Lower<'_> {
             return unsupported(&format!("storing {} into a record array", self.ty(source)), span);
         };
         if to != from {
-            return Err(super::LowerError { message: format!("cannot store a {from} into an array of {to}"), range: span });
+            return Err(super::LowerError { message: format!("cannot store a {from} into an array of {to}").into(), range: span });
         }
         self.copy_bytes(target, source, to.size, span);
         Ok(())
