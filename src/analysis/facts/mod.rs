@@ -7,6 +7,7 @@
 //! the analyses can move onto the CFG IR without changing what rules read.
 
 pub mod barriers;
+pub mod chain;
 pub mod const_arrays;
 pub mod launch;
 pub mod slots;

@@ -130,7 +130,7 @@ pub fn in_bounds_widths(facts: &FunctionFacts) -> [Option<i64>; 3] {
     let everywhere = |a: &Access| a.control != Level::Thread && !a.guards.iter().any(thread_guard);
     // The other arm of an `if`/`else` on one comparison holds the same access.
     let both_arms = |a: &Access| {
-        let [test] = a.thread_conditions[..] else { return false };
+        let (1, Some(&test)) = (a.thread_conditions.len(), a.thread_conditions.last()) else { return false };
         let arm = |x: &Access| -> Option<CmpOp> {
             let mut on_test = x.guards.iter().filter(|g| g.range == test);
             let (Some(g), None) = (on_test.next(), on_test.next()) else { return None };

@@ -23,6 +23,7 @@ pub use ruff_python_ast::CmpOp;
 use ruff_python_ast::{self as ast, Expr, Operator, Stmt, UnaryOp};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
+use super::chain::Chain;
 use crate::analysis::items::{ItemText, item_statements};
 use crate::analysis::kernels::{ItemScope, item_gpu_functions};
 use crate::analysis::resolve::{NameLookup, qualified_path};
@@ -325,8 +326,10 @@ pub struct Access {
     /// The control level: `Thread` under a thread-dependent condition.
     pub control: Level,
     /// Enclosing thread-dependent conditions, outermost first.
-    pub thread_conditions: Vec<TextRange>,
-    pub guards: Vec<Guard>,
+    pub thread_conditions: Chain<TextRange>,
+    /// The comparisons known to hold (or, without an operator, tested) where it runs,
+    /// outermost first.
+    pub guards: Chain<Guard>,
     /// Index atoms fixed to one value by enclosing `==` tests (`if tid == 0`).
     pub pinned: BTreeSet<Atom>,
     /// The operands of the innermost thread-dependent `if a or b:` whose body holds the
@@ -622,13 +625,13 @@ struct Ctl {
     /// The outermost thread-dependent condition: the one that makes the threads part ways
     /// (a variable set under it is thread-dependent too, so the conditions inside it are).
     condition: Option<TextRange>,
-    thread_conditions: Vec<TextRange>,
+    thread_conditions: Chain<TextRange>,
     /// The arms of thread-dependent branches and loops it is in (each by its first
     /// statement's or test's range): an `if` and its `else` are different arms.
     arms: Vec<TextRange>,
     /// A thread-dependent exit ran before (for barriers).
     exited: Option<TextRange>,
-    guards: Vec<Guard>,
+    guards: Chain<Guard>,
     pinned: BTreeSet<Atom>,
     pins: BTreeMap<Atom, Poly>,
     /// See [`Access::either`].
@@ -1140,7 +1143,8 @@ impl Walker<'_> {
                     } else {
                         let mut weak = ctl.clone();
                         self.guards(v, positive, &mut weak);
-                        for mut g in weak.guards.into_iter().skip(ctl.guards.len()) {
+                        let added: Vec<Guard> = weak.guards.iter().skip(ctl.guards.len()).cloned().collect();
+                        for mut g in added {
                             g.op = None;
                             ctl.guards.push(g);
                         }

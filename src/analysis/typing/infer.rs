@@ -1882,7 +1882,10 @@ impl<'c, 'a> Typer<'c, 'a> {
         let mut iteration = 0;
         loop {
             iteration += 1;
-            self.restore(snapshot.clone());
+            // The first pass starts from the state the snapshot copies.
+            if iteration > 1 {
+                self.restore(snapshot.clone());
+            }
             let (header, phis) = self.loop_header(entry, assigned, &back_types, &back_origins);
             self.loops.push(LoopFrame::default());
             let end = body(self, header.clone());

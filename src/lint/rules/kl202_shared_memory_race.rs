@@ -223,12 +223,21 @@ fn alternatives(access: &Access) -> Option<Vec<Access>> {
             .iter()
             .map(|&(v, op)| {
                 let mut case = access.clone();
-                case.guards.retain(|g| !access.either.iter().any(|&(u, _)| u != v && u.contains_range(g.range)));
-                if let Some(op) = op {
-                    for g in case.guards.iter_mut().filter(|g| g.range == v && g.op.is_none()) {
-                        g.op = Some(op);
-                    }
-                }
+                case.guards = access
+                    .guards
+                    .iter()
+                    .filter(|g| !access.either.iter().any(|&(u, _)| u != v && u.contains_range(g.range)))
+                    .map(|g| {
+                        let mut g = g.clone();
+                        if let Some(op) = op
+                            && g.range == v
+                            && g.op.is_none()
+                        {
+                            g.op = Some(op);
+                        }
+                        g
+                    })
+                    .collect();
                 case
             })
             .collect(),
