@@ -161,6 +161,41 @@ pub fn in_bounds_widths(facts: &FunctionFacts) -> [Option<i64>; 3] {
     out
 }
 
+/// What a rule knows of a kernel's blocks beyond their widest extent.
+#[derive(Clone, Debug, Default)]
+pub struct BlockFacts {
+    /// The values a halving variable takes where its start is a number: `s = 512` then `s //=
+    /// 2` is 512, 256, ..., 1, 0 (see [`halving_values`]).
+    pub halving_values: BTreeMap<String, Vec<i64>>,
+    /// `threadIdx.x` and `cuda.laneid` agree modulo 32: the block is one-dimensional, or a
+    /// multiple of 32 threads wide, so a thread's lane is `threadIdx.x % 32`.
+    pub lanes_follow_x: bool,
+}
+
+/// The values each halving variable takes ([`FunctionFacts::halving`]), where its start is a
+/// number: a constant, or `cuda.blockDim.x` (divided) with the block's exact width `width`.
+pub fn halving_values(facts: &FunctionFacts, width: Option<i64>) -> BTreeMap<String, Vec<i64>> {
+    let mut out = BTreeMap::new();
+    for (name, (k, bound)) in facts.shrinking.iter().filter(|(name, _)| facts.halving.contains(*name)) {
+        let top = match bound.as_const() {
+            Some(c) => c,
+            None if *bound == Poly::atom(Atom::Bdim(0)) => match width {
+                Some(w) => w,
+                None => continue,
+            },
+            None => continue,
+        };
+        let mut v = top.div_euclid(*k);
+        let mut values = vec![v];
+        while v > 0 {
+            v /= 2;
+            values.push(v);
+        }
+        out.insert(name.clone(), values);
+    }
+    out
+}
+
 /// One of the two accesses, with its index forms (the facts', or a rule's own).
 #[derive(Clone, Copy)]
 pub struct Side<'a> {
@@ -171,7 +206,11 @@ pub struct Side<'a> {
 /// Whether the write `w` and the access `o` may touch one slot from two different threads of
 /// a block. `reassigned`: the variables assigned between the two (from the earlier's point of
 /// view), `w_earlier`: whether the write is the earlier of the two. `threads`: the thread
-/// indices that differ between threads of a block.
+/// indices that differ between threads of a block. A halving variable whose values `block`
+/// knows is tried at each of them (and, assigned again between the two, at each pair).
+/// `across_warps`: the two are ordered within a warp (a `cuda.syncwarp()` between them), so
+/// two threads shown to be in one warp do not count.
+#[allow(clippy::too_many_arguments)]
 pub fn may_meet(
     w: Side,
     o: Side,
@@ -180,10 +219,62 @@ pub fn may_meet(
     threads: &BTreeSet<Atom>,
     shape: BlockShape,
     shrinking: &BTreeMap<String, (i64, Poly)>,
+    block: &BlockFacts,
+    across_warps: bool,
 ) -> bool {
     if w.index.len() != o.index.len() {
         return false;
     }
+    // The halving variables the two accesses mention, each with its values.
+    let mut split: Vec<(Atom, &Vec<i64>)> = Vec::new();
+    for (name, values) in &block.halving_values {
+        let primed = reassigned.contains(name).then(|| format!("{name}'"));
+        for renamed in [Some(name.clone()), primed].into_iter().flatten() {
+            let atom = Atom::Sym(renamed);
+            if [&w, &o].iter().any(|side| mentions(side, &atom)) {
+                split.push((atom, values));
+            }
+        }
+    }
+    let cases = split.iter().try_fold(1usize, |n, (_, values)| n.checked_mul(values.len())).filter(|n| *n <= 256);
+    let Some(cases) = cases.filter(|_| !split.is_empty()) else {
+        return meet_at(w, o, reassigned, w_earlier, threads, shape, shrinking, block, across_warps, &BTreeMap::new());
+    };
+    (0..cases).any(|mut case| {
+        let mut at = BTreeMap::new();
+        for (atom, values) in &split {
+            at.insert(atom.clone(), Poly::constant(values[case % values.len()]));
+            case /= values.len();
+        }
+        meet_at(w, o, reassigned, w_earlier, threads, shape, shrinking, block, across_warps, &at)
+    })
+}
+
+/// Whether a form of the access's index or guards names `atom` (after renaming, which only
+/// adds a `'` to names of variables assigned again: either spelling is looked for).
+fn mentions(side: &Side, atom: &Atom) -> bool {
+    let Atom::Sym(name) = atom else { return false };
+    let bare = name.trim_end_matches('\'');
+    let names = |p: &Poly| p.0.keys().flatten().any(|a| matches!(a, Atom::Sym(n) if n == bare));
+    side.index.iter().any(names)
+        || side.access.guards.iter().any(|g| g.left.poly.iter().chain(&g.right.poly).any(names))
+        || side.access.pins.values().any(names)
+}
+
+/// [`may_meet`] with the symbols in `at` fixed to the values given.
+#[allow(clippy::too_many_arguments)]
+fn meet_at(
+    w: Side,
+    o: Side,
+    reassigned: &BTreeSet<String>,
+    w_earlier: bool,
+    threads: &BTreeSet<Atom>,
+    shape: BlockShape,
+    shrinking: &BTreeMap<String, (i64, Poly)>,
+    block: &BlockFacts,
+    across_warps: bool,
+    at: &BTreeMap<Atom, Poly>,
+) -> bool {
     let none = BTreeSet::new();
     let (rw, ro) = if w_earlier { (reassigned, &none) } else { (&none, reassigned) };
     // A shrinking variable's bound holds at every point, before and after it is assigned again.
@@ -193,7 +284,7 @@ pub fn may_meet(
             bounds.insert(format!("{name}'"), b.clone());
         }
     }
-    let (Some(vw), Some(vo)) = (View::new(w, rw, &bounds, shape), View::new(o, ro, &bounds, shape)) else { return true };
+    let (Some(vw), Some(vo)) = (View::new(w, rw, &bounds, shape, block, at), View::new(o, ro, &bounds, shape, block, at)) else { return true };
     // Thread indices equal in both threads.
     let mut forced: BTreeSet<Atom> =
         threads.iter().filter(|a| matches!((vw.pins.get(*a), vo.pins.get(*a)), (Some(x), Some(y)) if x == y)).cloned().collect();
@@ -242,7 +333,42 @@ pub fn may_meet(
     if same_slot && !vw.conditional && !w.access.atomic {
         return false;
     }
-    true
+    !(across_warps && one_warp(&vw, &vo, block))
+}
+
+/// The two threads that meet are in one warp: the slots differ only along `threadIdx.x` (every
+/// other component the same form, free of it), by a shift `d` that keeps the lane of one
+/// side's thread plus (or minus) `d` within `[0, 32)`, with lanes `threadIdx.x % 32`.
+fn one_warp(vw: &View, vo: &View, block: &BlockFacts) -> bool {
+    let x = Poly::atom(Atom::Tid(0));
+    if !block.lanes_follow_x {
+        return false;
+    }
+    let mut shift = None;
+    for (pw, po) in vw.index.iter().zip(&vo.index) {
+        let (tw, to) = (pw.thread_part(), po.thread_part());
+        if tw == x && to == x && shift.is_none() {
+            let (Some(cw), Some(co)) = (pw.sub(&tw), po.sub(&to)) else { return false };
+            shift = co.sub(&cw);
+            if shift.is_none() {
+                return false;
+            }
+        } else if pw != po || tw.0.keys().flatten().any(|a| *a == Atom::Tid(0)) {
+            return false;
+        }
+    }
+    // The writer's thread is the other's plus `d`.
+    let Some(d) = shift else { return false };
+    let warp = Poly::constant(32);
+    let within = |v: &View, sign: i64| {
+        let ranges = v.residue_ranges(&x).into_iter().filter(|(m, _, _)| *m == 32).chain([(32, Poly::default(), warp.clone())]);
+        let Some(moved) = d.mul(&Poly::constant(sign)) else { return false };
+        ranges.into_iter().any(|(_, low, high)| {
+            // low + moved >= 0 and 32 - high - moved >= 0: lane + moved stays in [0, 32).
+            low.add(&moved).is_some_and(|a| v.proves(&a)) && warp.sub(&high).and_then(|b| b.sub(&moved)).is_some_and(|b| v.proves(&b))
+        })
+    };
+    within(vo, 1) || within(vw, -1)
 }
 
 /// What the test needs of one access, its symbols renamed where assigned since.
@@ -255,6 +381,10 @@ struct View {
     upper: Vec<(Poly, Poly)>,
     /// `x ≡ r (mod m)`: `(x, m, r)`.
     modulo: Vec<(Poly, Poly, Poly)>,
+    /// `x % m >= l` (`lane >= l` as `threadIdx.x % 32 >= l`): `(x, m, l)`.
+    residue_lower: Vec<(Poly, i64, Poly)>,
+    /// `x % m < u`: `(x, m, u)`.
+    residue_upper: Vec<(Poly, i64, Poly)>,
     conditional: bool,
     /// A plain store (not a read, not `+=`).
     store: bool,
@@ -265,11 +395,25 @@ struct View {
 }
 
 impl View {
-    fn new(side: Side, reassigned: &BTreeSet<String>, shrinking: &BTreeMap<String, (i64, Poly)>, shape: BlockShape) -> Option<View> {
+    fn new(
+        side: Side,
+        reassigned: &BTreeSet<String>,
+        shrinking: &BTreeMap<String, (i64, Poly)>,
+        shape: BlockShape,
+        block: &BlockFacts,
+        at: &BTreeMap<Atom, Poly>,
+    ) -> Option<View> {
         let a = side.access;
-        let pins: BTreeMap<Atom, Poly> = a.pins.iter().map(|(k, v)| (k.clone(), v.renamed(reassigned))).collect();
-        let fix = |p: &Poly| -> Option<Poly> {
+        let fixed = |p: &Poly| -> Option<Poly> {
             let mut p = p.renamed(reassigned);
+            for (atom, value) in at {
+                p = p.substitute(atom, value)?;
+            }
+            Some(p)
+        };
+        let pins: BTreeMap<Atom, Poly> = a.pins.iter().map(|(k, v)| Some((k.clone(), fixed(v)?))).collect::<Option<_>>()?;
+        let fix = |p: &Poly| -> Option<Poly> {
+            let mut p = fixed(p)?;
             for (atom, value) in &pins {
                 p = p.substitute(atom, value)?;
             }
@@ -277,12 +421,41 @@ impl View {
         };
         let index = side.index.iter().map(fix).collect::<Option<Vec<Poly>>>()?;
         let (mut lower, mut upper, mut modulo) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut residue_lower, mut residue_upper) = (Vec::new(), Vec::new());
+        // `x % m` of thread indices, or the lane where it is `threadIdx.x % 32`.
+        let residue = |v: &super::uniformity::Value| -> Option<(Poly, i64)> {
+            match (&v.poly, &v.modulo) {
+                (None, Some((x, m))) => fix(x).filter(|x| x.has_thread() && x.index_atoms().iter().all(Atom::is_thread)).map(|x| (x, *m)),
+                (Some(p), _) if block.lanes_follow_x && *p == Poly::atom(Atom::Lane) => Some((Poly::atom(Atom::Tid(0)), 32)),
+                _ => None,
+            }
+        };
+        let same_in_block = |v: &super::uniformity::Value| v.poly.as_ref().filter(|p| v.level != Level::Thread && !p.has_thread()).and_then(fix);
         for g in &a.guards {
             if let Some((x, m, r)) = &g.modulo
                 && let (Some(x), Some(m), Some(r)) = (fix(x), fix(m), fix(r))
                 && x.has_thread()
             {
                 modulo.push((x, m, r));
+            }
+            let oriented = match (residue(&g.left), same_in_block(&g.right), residue(&g.right), same_in_block(&g.left)) {
+                (Some(x), Some(y), _, _) => g.op.map(|op| (x, op, y)),
+                (_, _, Some(x), Some(y)) => g.op.and_then(flip).map(|op| (x, op, y)),
+                _ => None,
+            };
+            if let Some(((x, m), op, y)) = oriented {
+                let one = Poly::constant(1);
+                match op {
+                    CmpOp::Lt => residue_upper.push((x, m, y)),
+                    CmpOp::LtE => residue_upper.extend(y.add(&one).map(|u| (x, m, u))),
+                    CmpOp::Gt => residue_lower.extend(y.add(&one).map(|l| (x, m, l))),
+                    CmpOp::GtE => residue_lower.push((x, m, y)),
+                    CmpOp::Eq => {
+                        residue_upper.extend(y.add(&one).map(|u| (x.clone(), m, u)));
+                        residue_lower.push((x, m, y));
+                    }
+                    _ => {}
+                }
             }
             let (Some(op), Some(l), Some(r)) = (g.op, &g.left.poly, &g.right.poly) else { continue };
             let (Some(l), Some(r)) = (fix(l), fix(r)) else { continue };
@@ -308,7 +481,36 @@ impl View {
             }
         }
         let shrinking = shrinking.clone();
-        Some(View { index, pins, lower, upper, modulo, conditional: a.control == Level::Thread, store: a.write && !a.rmw, shrinking, shape })
+        Some(View {
+            index,
+            pins,
+            lower,
+            upper,
+            modulo,
+            residue_lower,
+            residue_upper,
+            conditional: a.control == Level::Thread,
+            store: a.write && !a.rmw,
+            shrinking,
+            shape,
+        })
+    }
+
+    /// The range `[l, u)` the guards leave `p % m` (`p` a thread part), for each modulus `m`
+    /// a guard names.
+    fn residue_ranges(&self, p: &Poly) -> Vec<(i64, Poly, Poly)> {
+        let moduli: BTreeSet<i64> = self.residue_lower.iter().chain(&self.residue_upper).filter(|(x, _, _)| x == p).map(|(_, m, _)| *m).collect();
+        let mut out = Vec::new();
+        for m in moduli {
+            let lows = self.residue_lower.iter().filter(|(x, n, _)| x == p && *n == m).map(|(_, _, l)| l.clone()).chain([Poly::default()]);
+            for l in lows.collect::<Vec<_>>() {
+                let highs = self.residue_upper.iter().filter(|(x, n, _)| x == p && *n == m).map(|(_, _, u)| u.clone()).chain([Poly::constant(m)]);
+                for u in highs {
+                    out.push((m, l.clone(), u));
+                }
+            }
+        }
+        out
     }
 
     /// Values `p` (a thread part) stays below: `p < u`.
@@ -541,6 +743,27 @@ fn shift_apart(part: &Poly, cw: &Poly, co: &Poly, vw: &View, vo: &View, shape: B
     for (m, rw) in vw.residues(part) {
         for (m2, ro) in vo.residues(part) {
             if m == m2 && rw.add(cw).zip(ro.add(co)).and_then(|(a, b)| a.sub(&b)).is_some_and(|x| never_multiple(&x, &m)) {
+                return true;
+            }
+        }
+    }
+    // part(T) - part(T') = d makes their residues modulo m differ by d (mod m): with the
+    // residues in [lw, uw) and [lo, uo), `d - (rT - rT')` lies in [d - uw + 1 + lo, d - lw +
+    // uo - 1]; strictly between two multiples of m, it is never one (lanes below `off <= 16`
+    // reading `s[t + off]`).
+    for (m, lw, uw) in vw.residue_ranges(part) {
+        for (_, lo, uo) in vo.residue_ranges(part).into_iter().filter(|(n, _, _)| *n == m) {
+            let m = Poly::constant(m);
+            let holds = |terms: &[&Poly], minus: &[&Poly]| {
+                let sum = terms.iter().try_fold(Poly::default(), |acc, t| acc.add(t));
+                let total = minus.iter().fold(sum, |acc, t| acc.and_then(|a| a.sub(t)));
+                total.is_some_and(|x| vw.proves(&x))
+            };
+            // Within (0, m): d - uw + lo >= 0 and m - d + lw - uo >= 0.
+            let above = holds(&[&d, &lo], &[&uw]) && holds(&[&m, &lw], &[&d, &uo]);
+            // Within (-m, 0): lw - uo - d >= 0 and d - uw + lo + m >= 0.
+            let below = holds(&[&lw], &[&uo, &d]) && holds(&[&d, &lo, &m], &[&uw]);
+            if above || below {
                 return true;
             }
         }

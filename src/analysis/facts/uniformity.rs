@@ -345,9 +345,15 @@ pub struct Access {
     pub preceding: BTreeSet<usize>,
     /// For a preceding access, the variables that may be assigned again between it and this
     /// one (a double buffer's `src = 1 - src`, a loop's next iteration): their symbols do not
-    /// stand for the same value at both accesses.
+    /// stand for the same value at both accesses. [`WARP_UNORDERED`] among them: on some path
+    /// no `cuda.syncwarp()` runs between the two.
     pub reassigned: BTreeMap<usize, BTreeSet<String>>,
 }
+
+/// Not a variable's name: marks, in [`Access::reassigned`], a preceding access that some path
+/// reaches with no `cuda.syncwarp()` in between. Without it, the warp's lanes are ordered
+/// between the two (a syncwarp on every path), two threads of different warps are not.
+pub const WARP_UNORDERED: &str = "<no syncwarp>";
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SharedArray {
@@ -379,6 +385,9 @@ pub struct FunctionFacts {
     /// start `v = b // k` (or `b >> log2 k`) and updates `v //= 2`, `v >>= 1`, `v = v // 2`
     /// (a reduction's stride `s = cuda.blockDim.x // 2`).
     pub shrinking: BTreeMap<String, (i64, Poly)>,
+    /// The shrinking variables halved at every step (`v //= 2`, `v >>= 1`, `v = v // 2`): from
+    /// a start `v0` they take the values `v0 >> j` only.
+    pub halving: BTreeSet<String>,
     /// Loop variables bound only by `for v in range(lo, hi[, step])` loops (a positive
     /// constant step) with the same bounds, which name nothing the function assigns:
     /// `lo <= v < hi` wherever `v` holds a value.
@@ -555,7 +564,7 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTr
     w.aliases.clear();
     w.block(&def.body, &Ctl::default());
     w.facts.variables = w.env.clone();
-    w.facts.shrinking = shrinking(def, &mut w);
+    (w.facts.shrinking, w.facts.halving) = shrinking(def, &mut w);
     w.facts.assigned = w.counts.0.keys().cloned().collect();
     w.facts.loop_ranges = loop_ranges(def, &w.facts, w.scope, &w.counts);
     (w.facts, w.read)
@@ -1380,7 +1389,10 @@ impl Walker<'_> {
             }
             match member {
                 "syncwarp" => {
-                    self.pending.clear();
+                    // Orders the lanes of each warp only: the accesses stay pending for other warps.
+                    for names in self.pending.values_mut() {
+                        names.remove(WARP_UNORDERED);
+                    }
                     return Value::uniform();
                 }
                 "grid" => {
@@ -1576,7 +1588,7 @@ impl Walker<'_> {
             }
         }
         self.pending = pending;
-        self.pending.insert(id, BTreeSet::new());
+        self.pending.insert(id, BTreeSet::from([WARP_UNORDERED.to_string()]));
         Some(id)
     }
 
@@ -1829,8 +1841,8 @@ fn loop_ranges(def: &ast::StmtFunctionDef, facts: &FunctionFacts, scope: &dyn Na
 }
 
 /// The variables assigned once from outside themselves and otherwise only divided down, with
-/// the bound their start gives.
-fn shrinking(def: &ast::StmtFunctionDef, w: &mut Walker) -> BTreeMap<String, (i64, Poly)> {
+/// the bound their start gives, and those of them divided by exactly 2 at every step.
+fn shrinking(def: &ast::StmtFunctionDef, w: &mut Walker) -> (BTreeMap<String, (i64, Poly)>, BTreeSet<String>) {
     #[derive(Default)]
     struct Assigns<'a>(BTreeMap<String, Vec<(Option<Operator>, &'a Expr)>>);
     impl<'a> Visitor<'a> for Assigns<'a> {
@@ -1902,18 +1914,22 @@ fn shrinking(def: &ast::StmtFunctionDef, w: &mut Walker) -> BTreeMap<String, (i6
         }
     }
     let mut out = BTreeMap::new();
+    let mut halving = BTreeSet::new();
     for (name, assigns) in all.0 {
         let is_self = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == name);
         let mut start = None;
         let mut ok = assigns.len() >= 2;
+        let mut by_two = true;
         for (op, value) in &assigns {
-            let shrinks = match op {
-                Some(Operator::FloorDiv) => constant(value).is_some_and(|k| k >= 2),
-                Some(Operator::RShift) => constant(value).is_some_and(|k| k >= 1),
-                None => divided(value).is_some_and(|(_, x)| is_self(x)),
-                _ => false,
+            // A step that shrinks the variable: whether it halves it.
+            let halves = match op {
+                Some(Operator::FloorDiv) => constant(value).filter(|k| *k >= 2).map(|k| k == 2),
+                Some(Operator::RShift) => constant(value).filter(|k| *k >= 1).map(|k| k == 1),
+                None => divided(value).filter(|(_, x)| is_self(x)).map(|(k, _)| k == 2),
+                _ => None,
             };
-            if shrinks {
+            if let Some(halves) = halves {
+                by_two &= halves;
                 continue;
             }
             if op.is_some() || start.is_some() {
@@ -1926,10 +1942,13 @@ fn shrinking(def: &ast::StmtFunctionDef, w: &mut Walker) -> BTreeMap<String, (i6
         let (k, top) = divided(start).unwrap_or((1, start));
         // From a start at or above 0, dividing only moves down towards 0.
         if let Some(bound) = w.eval_quiet(top).poly.filter(|p| !p.has_thread() && super::slots::nonneg(p)) {
+            if by_two {
+                halving.insert(name.clone());
+            }
             out.insert(name, (k, bound));
         }
     }
-    out
+    (out, halving)
 }
 
 /// `cuda.grid` along one axis: `threadIdx + blockIdx * blockDim`.

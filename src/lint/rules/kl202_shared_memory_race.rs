@@ -51,6 +51,19 @@
 //! Under `if a or b:` each case is judged alone, and apart in each is apart: a halo stored
 //! `if tx == TILE - 1 or x == w - 1:` at `s[ty, tx + 2]` meets no tile slot `s[ty, tx + 1]`,
 //! the first case past the tile, the second one's owner `x + 1 == w` kept out by `if x < w:`.
+//! A stride halved at every step (`s //= 2`, `s >>= 1`) from a number (a constant, or
+//! `cuda.blockDim.x` where every launch gives the same width) takes only the values `s0 >> j`,
+//! and each is judged alone: two sums in halves 256 apart of a 1024-slot array in blocks of
+//! 512 (`offs` from 256) never meet, though a stride between 128 and 256 would.
+//! A lane (`cuda.laneid`, `tid % 32`, `tid & 31`) is `threadIdx.x` modulo 32 (with `laneid`,
+//! where blocks are one-dimensional or a multiple of 32 wide), so a warp-synchronous tree
+//! reduction `if lane < off: s[t] += s[t + off]` with `off` halving from 16 keeps its writers
+//! apart from the slots read: `t + off` is a lane in `[off, 2 * off)` of the same warp. A
+//! `cuda.syncwarp()` orders the lanes of one warp only: across it, two accesses are reported
+//! where the threads may be in different warps (`s[t] = v; cuda.syncwarp(); s[127 - t]`), not
+//! where a shift along `threadIdx.x` keeps them in one (`if lane < off: ... s[t + off]` after
+//! the previous step's `s[t]`, `off <= 16`). Starting at `off = 32`, the first step reads the
+//! next warp's slot.
 //! Exchanges confined to one warp (`if tid < 32:`, blocks of at most 32 threads) are
 //! reported by KL204, which explains what they assume of the warp.
 //!
@@ -87,8 +100,8 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
-use crate::analysis::facts::slots::{BlockShape, Side, in_bounds_widths, may_meet};
-use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, item_uniformity};
+use crate::analysis::facts::slots::{BlockFacts, BlockShape, Side, halving_values, in_bounds_widths, may_meet};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, WARP_UNORDERED, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
 use crate::lint::{Diagnostic, ItemContext};
@@ -111,6 +124,11 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         // No wider than the kernel's own accesses keep in bounds: a wider block's race is an
         // out-of-bounds access first.
         let widest = shape.at_most(in_bounds_widths(facts));
+        let exact_width = BlockShape::exact_width(known, facts);
+        let block = BlockFacts {
+            halving_values: halving_values(facts, exact_width),
+            lanes_follow_x: !threads.iter().any(|t| matches!(t, Atom::Tid(1) | Atom::Tid(2))) || exact_width.is_some_and(|w| w % 32 == 0),
+        };
         // Blocks of one warp: exchanges within them are KL204's (warp-synchronous code).
         let one_warp = function.spec.kind == FunctionKind::Kernel
             && known.is_some_and(|l| !l.is_empty() && l.iter().all(|c| c.threads_per_block().is_some_and(|t| t <= 32)));
@@ -168,6 +186,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 if one_warp || (warp_rules && within_one_warp(earlier) && within_one_warp(access)) {
                     continue;
                 }
+                // A `cuda.syncwarp()` between the two on every path: only threads of different
+                // warps may still race.
+                let warp_ordered = !access.reassigned.get(&p).is_some_and(|names| names.contains(WARP_UNORDERED));
                 let flat = match (&polys[p], &polys[id]) {
                     (Some(_), Some(_)) => None,
                     _ => flattened(earlier).zip(flattened(access)),
@@ -175,6 +196,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 let (earlier_side, access_side) = match (&polys[p], &polys[id], &flat) {
                     (Some(pe), Some(pa), _) => ((earlier, pe.as_slice()), (access, pa.as_slice())),
                     (_, _, Some(((fe, ie), (fa, ia)))) => ((fe, ie.as_slice()), (fa, ia.as_slice())),
+                    _ if warp_ordered => continue,
                     _ => {
                         let (w, o) = if earlier.write { (earlier, access) } else { (access, earlier) };
                         if (unknown_slot_meets(w, o, &threads, widest) || row_of_other_threads(w, o) || strided_slot_meets_loop(w, o, &threads))
@@ -194,7 +216,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 let none = BTreeSet::new();
                 let reassigned = access.reassigned.get(&p).unwrap_or(&none);
                 let meets = |w: &Access, o: &Access| {
-                    may_meet(Side { access: w, index: writer.index }, Side { access: o, index: other.index }, reassigned, w_earlier, &threads, widest, &facts.shrinking)
+                    may_meet(Side { access: w, index: writer.index }, Side { access: o, index: other.index }, reassigned, w_earlier, &threads, widest, &facts.shrinking, &block, warp_ordered)
                 };
                 // Under `if a or b:`, apart in each case alone is apart.
                 if meets(writer.access, other.access)
@@ -202,7 +224,12 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                     && !alternatives(other.access).is_some_and(|cases| cases.iter().all(|o| !meets(writer.access, o)))
                     && reported.insert(access.stmt)
                 {
-                    out.push(race(ctx, access, earlier));
+                    let finding = race(ctx, access, earlier);
+                    out.push(if warp_ordered {
+                        finding.note("The `cuda.syncwarp()` between them orders the lanes of one warp only: the two threads may be in different warps.")
+                    } else {
+                        finding
+                    });
                     break;
                 }
             }

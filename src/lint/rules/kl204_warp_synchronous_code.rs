@@ -106,9 +106,9 @@ use ruff_python_ast::{self as ast, CmpOp, Expr, Operator, Stmt, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::analysis::facts::launch::{LaunchConfig, active_atoms, kernel_launches};
-use crate::analysis::facts::slots::{BlockShape, Side, may_meet};
+use crate::analysis::facts::slots::{BlockFacts, BlockShape, Side, may_meet};
 use crate::analysis::facts::uniformity::{
-    Access, ArrayKind, Atom, FunctionFacts, Guard, Poly, item_uniformity,
+    Access, ArrayKind, Atom, FunctionFacts, Guard, Poly, WARP_UNORDERED, item_uniformity,
 };
 use crate::analysis::bindings::{BindingKind, for_each_binding};
 use crate::analysis::kernels::FunctionKind;
@@ -205,7 +205,9 @@ fn lockstep_shared(
         }
         for &p in &access.preceding {
             let earlier = &facts.accesses[p];
-            if earlier.array != access.array || p == id {
+            // A `cuda.syncwarp()` between the two on every path orders the warp's lanes.
+            let unordered = access.reassigned.get(&p).is_some_and(|names| names.contains(WARP_UNORDERED));
+            if earlier.array != access.array || p == id || !unordered {
                 continue;
             }
             let (writer, other) = if earlier.write {
@@ -229,7 +231,7 @@ fn lockstep_shared(
             let none = BTreeSet::new();
             let reassigned = access.reassigned.get(&p).unwrap_or(&none);
             let (w, o) = (Side { access: writer, index: pw }, Side { access: other, index: po });
-            if may_meet(w, o, reassigned, earlier.write, &threads, shape, &facts.shrinking) && reported.insert(access.stmt) {
+            if may_meet(w, o, reassigned, earlier.write, &threads, shape, &facts.shrinking, &BlockFacts::default(), false) && reported.insert(access.stmt) {
                 out.push(exchange(ctx, access, earlier, writer));
                 break;
             }
