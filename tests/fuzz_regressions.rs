@@ -467,6 +467,22 @@ fn an_elif_chain_guards_each_clause_with_the_tests_before_it() {
     assert_eq!(unguarded, expected);
 }
 
+/// KL307 walks an `elif` chain as the `if` in an `else` it is, and once walked a clause at a
+/// time, not with a call per clause: thousands of clauses overflowed the stack.
+#[test]
+fn a_long_elif_chain_assigning_in_every_clause_leaves_nothing_unassigned() {
+    let mut source = String::from("from numba import cuda\n\n@cuda.jit\ndef k(a, out):\n    i = cuda.grid(1)\n    v = a[i]\n    if v == 0:\n        x = 0\n");
+    for clause in 1..5000 {
+        source += &format!("    elif v == {clause}:\n        x = {clause}\n");
+    }
+    source += "    else:\n        x = -1\n    out[i] = x\n";
+    let codes: Vec<String> = check(&source).iter().map(|d| d.code.to_string()).collect();
+    assert!(!codes.iter().any(|c| c == "KL307"), "{codes:?}");
+    // Without the `else`, `x` may be unassigned.
+    let open = source.replace("    else:\n        x = -1\n", "");
+    assert!(check(&open).iter().any(|d| d.code == "KL307"));
+}
+
 /// Each loop is typed to a fixpoint, every pass after the first from a copy of the state at
 /// the loop's entry (the first starts from that state itself rather than a copy of it:
 /// copying the whole state for every pass of every loop was 16% of the typing of a kernel

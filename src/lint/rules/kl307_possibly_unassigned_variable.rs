@@ -568,26 +568,46 @@ impl<'a> Walker<'a> {
     /// `if test: body` else `rest` (an `elif`/`else` chain); `exhaustive`: one of its tests
     /// always holds, as if its last `elif` were an `else`.
     fn if_chain(&mut self, test: &'a Expr, body: &'a [Stmt], rest: &'a [ast::ElifElseClause], exhaustive: bool) {
-        self.expr(test);
-        let start = self.state.clone();
-        let key = self.condition_key(test);
-        self.tests.insert(key.clone(), test);
-        let then = self.branch(&start, Some((test, &key, true)), body);
-        self.state = start.clone();
-        self.conditions.push(test);
-        match rest.split_first() {
-            Some((clause, more)) => match &clause.test {
-                Some(t) => self.if_chain(t, &clause.body, more, exhaustive),
-                None => self.body(&clause.body),
-            },
-            None if exhaustive => self.state = State::dead(),
-            None => {}
+        // An `elif` is an `if` in the `else`: each clause's branch is walked in order, then the
+        // states are joined innermost first. A loop, not a call per clause: a chain of
+        // thousands of clauses must not overflow the stack.
+        let mut clauses = Vec::new();
+        let (mut test, mut body, mut rest) = (test, body, rest);
+        loop {
+            self.expr(test);
+            let start = self.state.clone();
+            let key = self.condition_key(test);
+            self.tests.insert(key.clone(), test);
+            let then = self.branch(&start, Some((test, &key, true)), body);
+            self.state = start.clone();
+            self.conditions.push(test);
+            clauses.push((test, start, key, then, rest.is_empty()));
+            match rest.split_first() {
+                Some((clause, more)) => match &clause.test {
+                    Some(t) => {
+                        (test, body, rest) = (t, &clause.body, more);
+                        continue;
+                    }
+                    None => self.body(&clause.body),
+                },
+                None if exhaustive => self.state = State::dead(),
+                None => {}
+            }
+            break;
         }
-        self.conditions.pop();
-        let otherwise = std::mem::take(&mut self.state);
+        while let Some((test, start, key, then, last)) = clauses.pop() {
+            self.conditions.pop();
+            let otherwise = std::mem::take(&mut self.state);
+            self.state = self.joined(test, &start, key, then, otherwise, last);
+        }
+    }
+
+    /// The state after `if test:` (its branch ended in `then`, the rest of its chain in
+    /// `otherwise`; `last`: no `elif` or `else` follows), from `start`.
+    fn joined(&self, test: &'a Expr, start: &State, key: String, then: State, otherwise: State, last: bool) -> State {
         if self.compile_time(test) {
             // Only one branch is compiled: what either assigns counts.
-            self.state = match (then.dead, otherwise.dead) {
+            return match (then.dead, otherwise.dead) {
                 (true, _) => otherwise,
                 (_, true) => then,
                 _ => {
@@ -596,7 +616,6 @@ impl<'a> Walker<'a> {
                     s
                 }
             };
-            return;
         }
         let mut joined = then.clone().join(otherwise.clone());
         if !then.dead && !otherwise.dead {
@@ -608,7 +627,7 @@ impl<'a> Walker<'a> {
             }
             // `if i > 0: x = ...` then `if i == 0: x = ...`: with `i` never negative, one of
             // the two assigned.
-            if rest.is_empty() {
+            if last {
                 for x in then.assigned.difference(&otherwise.assigned) {
                     let earlier = start.guarded.iter().filter(|(y, ..)| y == x);
                     if earlier.filter_map(|(_, k, v)| Some((*self.tests.get(k)?, *v))).any(|(e, v)| self.complementary(e, v, test)) {
@@ -617,7 +636,7 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        self.state = joined;
+        joined
     }
 
     /// A loop's body from the current state; gives the state at its end joined with its
