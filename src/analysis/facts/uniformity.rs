@@ -345,15 +345,13 @@ pub struct Access {
     pub preceding: BTreeSet<usize>,
     /// For a preceding access, the variables that may be assigned again between it and this
     /// one (a double buffer's `src = 1 - src`, a loop's next iteration): their symbols do not
-    /// stand for the same value at both accesses. [`WARP_UNORDERED`] among them: on some path
-    /// no `cuda.syncwarp()` runs between the two.
+    /// stand for the same value at both accesses.
     pub reassigned: BTreeMap<usize, BTreeSet<String>>,
+    /// The preceding accesses some path reaches with no `cuda.syncwarp()` in between. For the
+    /// others, a syncwarp on every path orders the lanes of each warp between the two, but not
+    /// two threads of different warps.
+    pub warp_unordered: BTreeSet<usize>,
 }
-
-/// Not a variable's name: marks, in [`Access::reassigned`], a preceding access that some path
-/// reaches with no `cuda.syncwarp()` in between. Without it, the warp's lanes are ordered
-/// between the two (a syncwarp on every path), two threads of different warps are not.
-pub const WARP_UNORDERED: &str = "<no syncwarp>";
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SharedArray {
@@ -714,13 +712,24 @@ struct Walker<'s> {
     read: [bool; 3],
 }
 
-/// Accesses since the last barrier, each with the variables assigned since it ran.
-type Pending = BTreeMap<usize, BTreeSet<String>>;
+/// Accesses since the last barrier, by index.
+type Pending = BTreeMap<usize, PendingAccess>;
+
+/// An access since the last barrier.
+#[derive(Clone, Debug, Default)]
+struct PendingAccess {
+    /// The variables assigned since it ran.
+    reassigned: BTreeSet<String>,
+    /// No `cuda.syncwarp()` since it ran, on some path.
+    warp_unordered: bool,
+}
 
 /// Join the pending accesses of another path into `into`.
 fn merge_pending(into: &mut Pending, from: &Pending) {
-    for (id, names) in from {
-        into.entry(*id).or_default().extend(names.iter().cloned());
+    for (id, access) in from {
+        let into = into.entry(*id).or_default();
+        into.reassigned.extend(access.reassigned.iter().cloned());
+        into.warp_unordered |= access.warp_unordered;
     }
 }
 
@@ -990,7 +999,7 @@ impl Walker<'_> {
     /// stand for the current value.
     fn reassigned(&mut self, names: &[String]) {
         for pending in self.pending.values_mut() {
-            pending.extend(names.iter().cloned());
+            pending.reassigned.extend(names.iter().cloned());
         }
     }
 
@@ -1390,8 +1399,8 @@ impl Walker<'_> {
             match member {
                 "syncwarp" => {
                     // Orders the lanes of each warp only: the accesses stay pending for other warps.
-                    for names in self.pending.values_mut() {
-                        names.remove(WARP_UNORDERED);
+                    for pending in self.pending.values_mut() {
+                        pending.warp_unordered = false;
                     }
                     return Value::uniform();
                 }
@@ -1574,6 +1583,7 @@ impl Walker<'_> {
                     pins: self.cur.pins.clone(),
                     preceding: BTreeSet::new(),
                     reassigned: BTreeMap::new(),
+                    warp_unordered: BTreeSet::new(),
                 });
                 self.access_ids.insert(key, id);
                 id
@@ -1582,13 +1592,16 @@ impl Walker<'_> {
         let pending = std::mem::take(&mut self.pending);
         let access = &mut self.facts.accesses[id];
         access.preceding.extend(pending.keys().copied());
-        for (p, names) in &pending {
-            if !names.is_empty() {
-                access.reassigned.entry(*p).or_default().extend(names.iter().cloned());
+        for (p, pending) in &pending {
+            if !pending.reassigned.is_empty() {
+                access.reassigned.entry(*p).or_default().extend(pending.reassigned.iter().cloned());
+            }
+            if pending.warp_unordered {
+                access.warp_unordered.insert(*p);
             }
         }
         self.pending = pending;
-        self.pending.insert(id, BTreeSet::from([WARP_UNORDERED.to_string()]));
+        self.pending.insert(id, PendingAccess { reassigned: BTreeSet::new(), warp_unordered: true });
         Some(id)
     }
 

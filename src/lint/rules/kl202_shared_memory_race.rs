@@ -101,7 +101,7 @@ use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::slots::{BlockFacts, BlockShape, Side, halving_values, in_bounds_widths, may_meet};
-use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, WARP_UNORDERED, item_uniformity};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
 use crate::lint::{Diagnostic, ItemContext};
@@ -188,7 +188,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 }
                 // A `cuda.syncwarp()` between the two on every path: only threads of different
                 // warps may still race.
-                let warp_ordered = !access.reassigned.get(&p).is_some_and(|names| names.contains(WARP_UNORDERED));
+                let warp_ordered = !access.warp_unordered.contains(&p);
                 let flat = match (&polys[p], &polys[id]) {
                     (Some(_), Some(_)) => None,
                     _ => flattened(earlier).zip(flattened(access)),

@@ -108,7 +108,7 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::analysis::facts::launch::{LaunchConfig, active_atoms, kernel_launches};
 use crate::analysis::facts::slots::{BlockFacts, BlockShape, Side, may_meet};
 use crate::analysis::facts::uniformity::{
-    Access, ArrayKind, Atom, FunctionFacts, Guard, Poly, WARP_UNORDERED, item_uniformity,
+    Access, ArrayKind, Atom, FunctionFacts, Guard, Poly, item_uniformity,
 };
 use crate::analysis::bindings::{BindingKind, for_each_binding};
 use crate::analysis::kernels::FunctionKind;
@@ -206,7 +206,7 @@ fn lockstep_shared(
         for &p in &access.preceding {
             let earlier = &facts.accesses[p];
             // A `cuda.syncwarp()` between the two on every path orders the warp's lanes.
-            let unordered = access.reassigned.get(&p).is_some_and(|names| names.contains(WARP_UNORDERED));
+            let unordered = access.warp_unordered.contains(&p);
             if earlier.array != access.array || p == id || !unordered {
                 continue;
             }
