@@ -506,3 +506,23 @@ def k_unguarded(out, x):
     let lines: Vec<i64> = found.as_array().unwrap().iter().map(|f| f["location"]["row"].as_i64().unwrap()).collect();
     assert_eq!(lines, [29], "{found}");
 }
+
+#[test]
+fn findings_and_line_info_in_another_modules_device_function_point_at_the_call() {
+    // Spans are offsets into the kernel's file: those of `put` (in helpers.py) must not be
+    // read as offsets of kern.py. Here `a[i + 1]` lies at the offset of kern.py's line 8,
+    // column 9, where the old code placed the finding.
+    let helpers = "from numba import cuda\n\n# padding\n# padding\n# padding\n\n\n@cuda.jit(device=True)\ndef put(a, i, v):\n    a[i + 1] = v\n";
+    let kern = "from numba import cuda\nfrom helpers import put\n\n\n@cuda.jit\ndef kern(a):\n    i = cuda.grid(1)\n    put(a, i, 1.0)\n";
+    let dir = folder_with(&[("helpers.py", helpers), ("kern.py", kern)]);
+    let d = dir.path();
+    let out = kernlint(d, &["run", "kern.py::kern", "--device", "sim", "--grid", "1", "--block", "32", "zeros:float32[32]"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("kern.py:8:5: sanitizer[out-of-bounds]: out-of-bounds access to a: index 32"), "{stdout}");
+    let out = kernlint(d, &["compile", "kern.py::kern", "--sig", "void(float32[::1])", "--arch", "sm_90", "--lineinfo"]);
+    let ptx = String::from_utf8_lossy(&out.stdout);
+    // `.loc 1 LINE COLUMN`: kern.py's lines only, `put`'s code at its call.
+    let lines: Vec<&str> = ptx.lines().filter_map(|l| l.trim().strip_prefix(".loc 1 ")).map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(lines, ["7", "8"], "{ptx}");
+    assert!(ptx.contains(".loc 1 8 5\n"), "{ptx}");
+}

@@ -98,7 +98,10 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                             .split_once(':')
                             .and_then(|(a, b)| Some(TextRange::new(a.parse::<u32>().ok()?.into(), b.parse::<u32>().ok()?.into())))
                             .ok_or_else(|| PrepareError::at(format!("bad closure callee `{callee}`"), span))?;
-                        let lowered = lower_closure(db, here, range, &types).map_err(|e| lowering_error(db, file, here, e, span))?;
+                        let mut lowered = lower_closure(db, here, range, &types).map_err(|e| lowering_error(db, file, here, e, span))?;
+                        if here != file {
+                            place_at_call(&mut lowered, span);
+                        }
                         functions.push(lowered);
                         homes.push(here);
                         index.insert(key, functions.len() - 1);
@@ -115,12 +118,8 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                     let (start, f) = find_gpu_function(db, home, &name).ok_or_else(not_found)?;
                     let mut lowered = lower_function(db, home, f.def_range + start, &types, false)
                         .map_err(|e| lowering_error(db, file, home, e, span))?;
-                    // The prelude's code is the call's, as if inlined: its findings and `.loc`
-                    // lines point at the call in the user's file.
-                    if home == db.prelude() {
-                        for inst in lowered.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
-                            inst.span = span;
-                        }
+                    if home != file {
+                        place_at_call(&mut lowered, span);
                     }
                     functions.push(lowered);
                     homes.push(home);
@@ -138,6 +137,17 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
         flatten_complex(f);
     }
     Ok(Program { functions, calls, globals, as_lowered: true })
+}
+
+/// Give every instruction of a function from another file (a workspace module, or the
+/// prelude's complex division and `cmath`) the span of its call in the kernel's file, as if
+/// inlined: spans are offsets into the kernel's file, so the simulator's findings and the
+/// `.loc` lines would otherwise name whatever lies at the same offsets there. Its callees
+/// are called from these spans, so theirs become the same call's.
+fn place_at_call(function: &mut crate::analysis::ir::Function, call: TextRange) {
+    for inst in function.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
+        inst.span = call;
+    }
 }
 
 /// Why a function of `home` called at `call` (in `file`) could not be lowered: where it
