@@ -252,6 +252,12 @@ fn types_compile_and_run_read_a_notebook_as_check_does() {
     let out = kernlint(dir.path(), &["compile", "k.ipynb::scale"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains(".entry"), "{}", stdout(&out));
+    // Line info names each code cell as a file, with the lines the cell shows.
+    let out = kernlint(dir.path(), &["compile", "k.ipynb::scale", "--lineinfo"]);
+    let ptx = stdout(&out);
+    assert!(ptx.contains(".file 1 \"k.ipynb:cell 1\"\n.file 2 \"k.ipynb:cell 2\"\n.file 3 \"k.ipynb:cell 3\"\n"), "{ptx}");
+    let locs: Vec<&str> = ptx.lines().filter_map(|l| l.trim().strip_prefix(".loc ")).map(|l| l.rsplit_once(' ').unwrap().0).collect();
+    assert_eq!(locs, ["2 3", "2 4", "2 5"], "{ptx}");
     let out = kernlint(dir.path(), &["run", "k.ipynb::scale", "--device", "sim"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("from the launch at k.ipynb:cell 3:3:1"), "{}", stderr(&out));

@@ -28,7 +28,7 @@ mod kernel_runs;
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::types::{Scalar, Type};
 use kernlint::analysis::typing::{ErrorKind, prelude_function, type_function};
-use kernlint::compile::{CompileOptions, compile_ptx};
+use kernlint::compile::{CompileOptions, LineSource, compile_ptx};
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::{HostArg, Launch, build_program, parse_complex, simulate};
 use kernel_runs::{database, launch, run, run_launch, zeros};
@@ -641,7 +641,7 @@ def k(out, a):
 ";
     let (db, file) = database(src);
     let program = build_program(&db, file, "k", &parse_signature_str("void(complex64[::1], complex64[::1])").unwrap()).unwrap();
-    let options = CompileOptions { lineinfo: true, source: Some(("k.py".into(), src.into())), ..CompileOptions::default() };
+    let options = CompileOptions { lineinfo: true, source: Some(LineSource::file("k.py".into(), src.into())), ..CompileOptions::default() };
     let ptx = compile_ptx(&program, "sm_90", &options).unwrap();
     let lines: Vec<usize> = ptx.lines().filter_map(|l| l.trim().strip_prefix(".loc 1 ")).map(|l| l.split(' ').next().unwrap().parse().unwrap()).collect();
     assert!(lines.contains(&8) && lines.iter().all(|&l| (5..=8).contains(&l)), "{lines:?}");

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::typing::{TypingRequest, find_gpu_function, function_types};
 use kernlint::analysis::types::Scalar;
-use kernlint::compile::{CompileOptions, compile_ptx, optimize};
+use kernlint::compile::{CompileOptions, LineSource, compile_ptx, optimize};
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::{HostArg, Launch, build_program, simulate};
 use serde::Deserialize;
@@ -152,7 +152,7 @@ fn check_case(dir: &Path) -> Result<(), String> {
         .collect();
     let (_, function) = find_gpu_function(&db, file, &case.kernel).expect("the program was built");
     let options =
-        CompileOptions { source: Some((path.display().to_string(), text)), ..CompileOptions::from_jit(&function.spec.options) };
+        CompileOptions { source: Some(LineSource::file(path.display().to_string(), text)), ..CompileOptions::from_jit(&function.spec.options) };
     // The program as lowered (what `kernlint run` simulates) and as the PTX backend optimizes
     // it (inlined, unrolled, wraps and redundant values removed: what the PTX computes).
     let optimized = optimize(&program, options.fastmath);

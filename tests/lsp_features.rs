@@ -786,7 +786,11 @@ async fn notebooks_are_served_cell_by_cell() {
     assert_eq!(refs, [(cell("c2"), 1), (cell("c3"), 2)]);
 
     let ptx = e.call("kernlint/ptx", json!({"uri": cell("c2"), "kernel": "scale"})).await;
-    assert!(ptx["result"]["ptx"].as_str().unwrap_or_default().contains(".entry"), "{ptx}");
+    let text = ptx["result"]["ptx"].as_str().unwrap_or_default();
+    assert!(text.contains(".entry"), "{ptx}");
+    // Each code cell is a `.file` named by its document, the lines counted as it shows them.
+    assert!(text.contains(&format!(".file 2 \"{}\"", cell("c2"))), "{text}");
+    assert!(text.lines().any(|l| l.trim().starts_with(".loc 2 ")) && !text.contains(".loc 1 "), "{text}");
     let run = e.call("kernlint/run", json!({"uri": cell("c2"), "kernel": "scale", "grid": 1, "block": 32})).await;
     assert!(run["result"]["arrays"].is_array(), "{run}");
 

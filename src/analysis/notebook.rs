@@ -222,6 +222,11 @@ impl Notebook {
         Some((index, &self.cells[index]))
     }
 
+    /// The zero-based line of `python` where each code cell begins, in order.
+    pub fn cell_first_lines(&self) -> impl Iterator<Item = u32> + '_ {
+        self.cells.iter().map(|c| c.span.first_line)
+    }
+
     /// The cell and cell-relative line of a zero-based line of `python`.
     pub fn cell_line(&self, line: u32) -> CellLine {
         match self.cell_at(line) {

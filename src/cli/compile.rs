@@ -95,7 +95,7 @@ pub fn run(args: &CompileArgs) -> Result<u8, String> {
         let options = crate::compile::CompileOptions {
             fastmath: args.fastmath || jit.fastmath,
             lineinfo: args.lineinfo || jit.lineinfo,
-            source: Some((path.display().to_string(), text.clone())),
+            source: Some(source.line_source()),
             max_registers: args.max_registers.or(jit.max_registers),
         };
         let ptx = crate::compile::compile_ptx(&program, &arch, &options).map_err(|e| locate(e.span, &e.message))?;

@@ -296,6 +296,19 @@ impl Source {
         }
     }
 
+    /// The files `.loc` lines name: the file, or each code cell of a notebook (named
+    /// `path:cell N`, as locations name it), its lines counted from the cell's first.
+    pub fn line_source(&self) -> crate::compile::LineSource {
+        let path = self.path.display().to_string();
+        match &self.notebook {
+            Some(nb) => crate::compile::LineSource {
+                text: self.text.clone(),
+                files: nb.cell_first_lines().enumerate().map(|(i, first)| (format!("{path}:cell {}", i + 1), first)).collect(),
+            },
+            None => crate::compile::LineSource::file(path, self.text.clone()),
+        }
+    }
+
     /// The line of `offset` as positions name it: `line 12`, `line 4 of cell 3` in a notebook.
     pub fn line_name(&self, offset: ruff_text_size::TextSize) -> String {
         match self.position(offset) {

@@ -245,7 +245,7 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
         });
     }
     let options =
-        CompileOptions { source: Some((path.display().to_string(), text.clone())), ..CompileOptions::from_jit(&function.spec.options) };
+        CompileOptions { source: Some(source.line_source()), ..CompileOptions::from_jit(&function.spec.options) };
     let at = |span: Option<ruff_text_size::TextRange>| span.map_or_else(|| path.display().to_string(), locate);
     if let Some(info) = &gpu
         && let Some(code) = run_gpu(args, info, &program, &options, &launch, &host_args, &at)?

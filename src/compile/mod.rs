@@ -7,7 +7,7 @@ mod unroll;
 mod value_numbering;
 mod ptx_math;
 
-pub use ptx::{CompileError, CompileOptions, compile_ptx};
+pub use ptx::{CompileError, CompileOptions, LineSource, compile_ptx};
 
 use crate::launch;
 

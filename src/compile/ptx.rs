@@ -80,10 +80,33 @@ pub struct CompileOptions {
     pub fastmath: bool,
     /// Emit `.loc` lines (needs `source`).
     pub lineinfo: bool,
-    /// The source path and text the spans refer to (for `.loc`).
-    pub source: Option<(String, String)>,
+    /// The text the spans refer to and the files its lines are (for `.loc`).
+    pub source: Option<LineSource>,
     /// `.maxnreg` on the kernel: ptxas keeps it within this many registers per thread.
     pub max_registers: Option<u32>,
+}
+
+/// What `.loc` lines point into: the analysed text, and the files its lines come from: one
+/// file, or a notebook's code cells (joined as analysis reads them), each a `.file` of its
+/// own with lines counted from the cell's first, as the notebook shows them.
+#[derive(Clone, Debug, Default)]
+pub struct LineSource {
+    pub text: String,
+    /// Each `.file`'s name and the zero-based line of `text` where it begins, in order.
+    pub files: Vec<(String, u32)>,
+}
+
+impl LineSource {
+    pub fn file(path: String, text: String) -> Self {
+        LineSource { text, files: vec![(path, 0)] }
+    }
+
+    /// The `.file` number (1-based) and the line in that file (1-based) of the 1-based
+    /// `line` of the text.
+    fn file_line(&self, line: usize) -> (usize, usize) {
+        let file = self.files.partition_point(|&(_, first)| first as usize <= line - 1).max(1);
+        (file, line - self.files[file - 1].1 as usize)
+    }
 }
 
 impl CompileOptions {
@@ -502,7 +525,7 @@ pub fn compile_ptx(
         symbols: HashSet::default(),
     };
     let line_starts: Vec<usize> = match &options.source {
-        Some((_, text)) if options.lineinfo => std::iter::once(0)
+        Some(LineSource { text, .. }) if options.lineinfo => std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect(),
         _ => Vec::new(),
@@ -539,13 +562,12 @@ pub fn compile_ptx(
     );
     let _ = writeln!(out, ".version 8.0\n.target {arch}\n.address_size 64\n");
     if options.lineinfo
-        && let Some((path, _)) = &options.source
+        && let Some(source) = &options.source
     {
-        let _ = writeln!(
-            out,
-            ".file 1 \"{}\"\n",
-            path.replace('\\', "\\\\").replace('"', "\\\"")
-        );
+        for (number, (name, _)) in source.files.iter().enumerate() {
+            let _ = writeln!(out, ".file {} \"{}\"", number + 1, name.replace('\\', "\\\\").replace('"', "\\\""));
+        }
+        out.push('\n');
     }
     if module.needs_dyn_smem {
         let _ = writeln!(out, ".extern .shared .align 16 .b8 __kl_dynsmem[];");
@@ -1276,7 +1298,9 @@ impl<'a> FnCx<'a> {
         let col = at - self.line_starts[line - 1] + 1;
         if line != self.last_line {
             self.last_line = line;
-            let _ = writeln!(self.out, "\t.loc 1 {line} {col}");
+            let Some(source) = &self.opts.source else { return };
+            let (file, line) = source.file_line(line);
+            let _ = writeln!(self.out, "\t.loc {file} {line} {col}");
         }
     }
 

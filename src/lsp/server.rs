@@ -418,10 +418,15 @@ impl Backend {
                 }
                 let program = build_program(&snap.db, snap.file, &kernel, &sig)
                     .map_err(|e| format!("{}{}", e.range.map(at).unwrap_or_default(), e.message.render(|offset| snap.line_name(offset))))?;
-                // Line info on, so the preview can link PTX lines back to Python lines.
+                // Line info on, so the preview can link PTX lines back to Python lines: in a
+                // notebook, each code cell is a `.file` named by its document's URI.
+                let files = match &snap.cells {
+                    Some(cells) => cells.uris.iter().zip(&cells.joined.cells).map(|(uri, cell)| (uri.to_string(), cell.first_line)).collect(),
+                    None => vec![(path, 0)],
+                };
                 let options = crate::compile::CompileOptions {
                     lineinfo: true,
-                    source: Some((path, text.clone())),
+                    source: Some(crate::compile::LineSource { text, files }),
                     ..crate::compile::CompileOptions::from_jit(&f.spec.options)
                 };
                 let ptx = crate::compile::compile_ptx(&program, "sm_80", &options)

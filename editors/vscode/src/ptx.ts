@@ -84,6 +84,11 @@ export class PtxPreview implements vscode.TextDocumentContentProvider, vscode.Do
       const file = /^\s*\.file\s+(\d+)\s+"([^"]+)"/.exec(text);
       if (file) {
         const name = file[2];
+        // The server names a notebook's code cells by their documents' URIs.
+        if (/^[a-zA-Z][\w+.-]+:/.test(name)) {
+          files.set(file[1], vscode.Uri.parse(name));
+          continue;
+        }
         const sameFile = path.basename(name) === path.posix.basename(source.path);
         files.set(file[1], !sameFile && path.isAbsolute(name) ? vscode.Uri.file(name) : source);
         continue;
@@ -93,7 +98,9 @@ export class PtxPreview implements vscode.TextDocumentContentProvider, vscode.Do
       const line = Number(loc[4]);
       if (!line) continue;
       const col = Number(loc[5] ?? 0) || 1;
-      const target = (files.get(loc[3]) ?? source).with({ fragment: `L${line},${col}` });
+      const into = files.get(loc[3]) ?? source;
+      // A notebook cell's URI names the cell in its fragment: the link opens that cell.
+      const target = into.scheme === 'vscode-notebook-cell' ? into : into.with({ fragment: `L${line},${col}` });
       const start = loc[1].length;
       const link = new vscode.DocumentLink(new vscode.Range(i, start, i, start + loc[2].length), target);
       link.tooltip = `Go to the Python source, line ${line}`;
