@@ -203,32 +203,35 @@ pub struct Side<'a> {
     pub index: &'a [Poly],
 }
 
+/// What is known of two accesses besides their forms: what lies between them and who runs them.
+#[derive(Clone, Copy)]
+pub struct Between<'a> {
+    /// The variables assigned between the two (from the earlier's point of view).
+    pub reassigned: &'a BTreeSet<String>,
+    /// Whether the write is the earlier of the two.
+    pub w_earlier: bool,
+    /// The thread indices that differ between threads of a block.
+    pub threads: &'a BTreeSet<Atom>,
+    pub shape: BlockShape,
+    pub shrinking: &'a BTreeMap<String, (i64, Poly)>,
+    /// A halving variable whose values this knows is tried at each of them (and, assigned
+    /// again between the two, at each pair).
+    pub block: &'a BlockFacts,
+    /// The two are ordered within a warp (a `cuda.syncwarp()` between them), so two threads
+    /// shown to be in one warp do not count.
+    pub across_warps: bool,
+}
+
 /// Whether the write `w` and the access `o` may touch one slot from two different threads of
-/// a block. `reassigned`: the variables assigned between the two (from the earlier's point of
-/// view), `w_earlier`: whether the write is the earlier of the two. `threads`: the thread
-/// indices that differ between threads of a block. A halving variable whose values `block`
-/// knows is tried at each of them (and, assigned again between the two, at each pair).
-/// `across_warps`: the two are ordered within a warp (a `cuda.syncwarp()` between them), so
-/// two threads shown to be in one warp do not count.
-#[allow(clippy::too_many_arguments)]
-pub fn may_meet(
-    w: Side,
-    o: Side,
-    reassigned: &BTreeSet<String>,
-    w_earlier: bool,
-    threads: &BTreeSet<Atom>,
-    shape: BlockShape,
-    shrinking: &BTreeMap<String, (i64, Poly)>,
-    block: &BlockFacts,
-    across_warps: bool,
-) -> bool {
+/// a block.
+pub fn may_meet(w: Side, o: Side, between: &Between) -> bool {
     if w.index.len() != o.index.len() {
         return false;
     }
     // The halving variables the two accesses mention, each with its values.
     let mut split: Vec<(Atom, &Vec<i64>)> = Vec::new();
-    for (name, values) in &block.halving_values {
-        let primed = reassigned.contains(name).then(|| format!("{name}'"));
+    for (name, values) in &between.block.halving_values {
+        let primed = between.reassigned.contains(name).then(|| format!("{name}'"));
         for renamed in [Some(name.clone()), primed].into_iter().flatten() {
             let atom = Atom::Sym(renamed);
             if [&w, &o].iter().any(|side| mentions(side, &atom)) {
@@ -238,7 +241,7 @@ pub fn may_meet(
     }
     let cases = split.iter().try_fold(1usize, |n, (_, values)| n.checked_mul(values.len())).filter(|n| *n <= 256);
     let Some(cases) = cases.filter(|_| !split.is_empty()) else {
-        return meet_at(w, o, reassigned, w_earlier, threads, shape, shrinking, block, across_warps, &BTreeMap::new());
+        return meet_at(w, o, between, &BTreeMap::new());
     };
     (0..cases).any(|mut case| {
         let mut at = BTreeMap::new();
@@ -246,7 +249,7 @@ pub fn may_meet(
             at.insert(atom.clone(), Poly::constant(values[case % values.len()]));
             case /= values.len();
         }
-        meet_at(w, o, reassigned, w_earlier, threads, shape, shrinking, block, across_warps, &at)
+        meet_at(w, o, between, &at)
     })
 }
 
@@ -262,19 +265,8 @@ fn mentions(side: &Side, atom: &Atom) -> bool {
 }
 
 /// [`may_meet`] with the symbols in `at` fixed to the values given.
-#[allow(clippy::too_many_arguments)]
-fn meet_at(
-    w: Side,
-    o: Side,
-    reassigned: &BTreeSet<String>,
-    w_earlier: bool,
-    threads: &BTreeSet<Atom>,
-    shape: BlockShape,
-    shrinking: &BTreeMap<String, (i64, Poly)>,
-    block: &BlockFacts,
-    across_warps: bool,
-    at: &BTreeMap<Atom, Poly>,
-) -> bool {
+fn meet_at(w: Side, o: Side, between: &Between, at: &BTreeMap<Atom, Poly>) -> bool {
+    let Between { reassigned, w_earlier, threads, shape, shrinking, block, across_warps } = *between;
     let none = BTreeSet::new();
     let (rw, ro) = if w_earlier { (reassigned, &none) } else { (&none, reassigned) };
     // A shrinking variable's bound holds at every point, before and after it is assigned again.

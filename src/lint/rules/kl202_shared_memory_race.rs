@@ -100,7 +100,7 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
-use crate::analysis::facts::slots::{BlockFacts, BlockShape, Side, halving_values, in_bounds_widths, may_meet};
+use crate::analysis::facts::slots::{Between, BlockFacts, BlockShape, Side, halving_values, in_bounds_widths, may_meet};
 use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
@@ -215,9 +215,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 };
                 let none = BTreeSet::new();
                 let reassigned = access.reassigned.get(&p).unwrap_or(&none);
-                let meets = |w: &Access, o: &Access| {
-                    may_meet(Side { access: w, index: writer.index }, Side { access: o, index: other.index }, reassigned, w_earlier, &threads, widest, &facts.shrinking, &block, warp_ordered)
-                };
+                let between =
+                    Between { reassigned, w_earlier, threads: &threads, shape: widest, shrinking: &facts.shrinking, block: &block, across_warps: warp_ordered };
+                let meets = |w: &Access, o: &Access| may_meet(Side { access: w, index: writer.index }, Side { access: o, index: other.index }, &between);
                 // Under `if a or b:`, apart in each case alone is apart.
                 if meets(writer.access, other.access)
                     && !alternatives(writer.access).is_some_and(|cases| cases.iter().all(|w| !meets(w, other.access)))

@@ -106,7 +106,7 @@ use ruff_python_ast::{self as ast, CmpOp, Expr, Operator, Stmt, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::analysis::facts::launch::{LaunchConfig, active_atoms, kernel_launches};
-use crate::analysis::facts::slots::{BlockFacts, BlockShape, Side, may_meet};
+use crate::analysis::facts::slots::{Between, BlockFacts, BlockShape, Side, may_meet};
 use crate::analysis::facts::uniformity::{
     Access, ArrayKind, Atom, FunctionFacts, Guard, Poly, item_uniformity,
 };
@@ -231,7 +231,9 @@ fn lockstep_shared(
             let none = BTreeSet::new();
             let reassigned = access.reassigned.get(&p).unwrap_or(&none);
             let (w, o) = (Side { access: writer, index: pw }, Side { access: other, index: po });
-            if may_meet(w, o, reassigned, earlier.write, &threads, shape, &facts.shrinking, &BlockFacts::default(), false) && reported.insert(access.stmt) {
+            let block = BlockFacts::default();
+            let between = Between { reassigned, w_earlier: earlier.write, threads: &threads, shape, shrinking: &facts.shrinking, block: &block, across_warps: false };
+            if may_meet(w, o, &between) && reported.insert(access.stmt) {
                 out.push(exchange(ctx, access, earlier, writer));
                 break;
             }
