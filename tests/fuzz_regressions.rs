@@ -498,3 +498,17 @@ fn loop_passes_start_from_the_state_at_the_loop() {
     // The outer loop's phi of `y` unifies its int and float values.
     assert_eq!(types.variables["z"].iter().collect::<Vec<_>>(), ["float64"]);
 }
+
+/// After a bad unindent in a kernel, the parser's recovery kept the kernel's block open, so
+/// the host code after it was taken for kernel code: `np.zeros` reported as an allocation in
+/// the kernel (KL104), the host's launch as a launch inside the kernel (KL106). Blocks are
+/// read by indentation, as Python reads them: only the syntax errors are reported, and the
+/// host function is found (its launch types the kernel).
+#[test]
+fn code_after_a_bad_unindent_is_not_the_kernels() {
+    let source = "from numba import cuda\nimport numpy as np\n\n\n@cuda.jit\ndef k(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = 1\n      a[i] += 2\n\n\ndef host():\n    x = np.zeros(10)\n    k[1, 32](x)\n";
+    assert_eq!(codes(&check(source)), ["KL001", "KL001"]);
+    let (db, file) = database(source);
+    let items = kernlint::analysis::items::module_items(&db, file);
+    assert_eq!(items.len(), 4, "two imports, the kernel, the host function");
+}

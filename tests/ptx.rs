@@ -11,7 +11,7 @@ mod optimized_runs;
 
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::{RootDatabase, SourceFile};
-use kernlint::compile::{CompileError, CompileOptions, compile_ptx};
+use kernlint::compile::{CompileError, CompileOptions, LineSource, compile_ptx};
 use kernlint::launch::build_program;
 
 fn compile_with(
@@ -441,7 +441,7 @@ def k(out, x):
 fn lineinfo_emits_loc() {
     let options = CompileOptions {
         lineinfo: true,
-        source: Some(("k.py".into(), SAXPY.into())),
+        source: Some(LineSource::file("k.py".into(), SAXPY.into())),
         ..Default::default()
     };
     let ptx = compile_with(

@@ -26,7 +26,7 @@ use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::types::Scalar;
 use kernlint::analysis::typing::type_function;
 use kernlint::analysis::{RootDatabase, SourceFile};
-use kernlint::compile::{CompileOptions, compile_ptx, optimize};
+use kernlint::compile::{CompileOptions, LineSource, compile_ptx, optimize};
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::sim::{V, write_value};
 use kernlint::launch::{HostArg, Launch, build_program, simulate};
@@ -184,7 +184,7 @@ fn check_one(
         },
         2 => CompileOptions {
             lineinfo: true,
-            source: Some(("k.py".into(), k.source.clone())),
+            source: Some(LineSource::file("k.py".into(), k.source.clone())),
             ..Default::default()
         },
         _ => CompileOptions::default(),

@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use kernlint::compile::{CompileOptions, compile_ptx};
+use kernlint::compile::{CompileOptions, LineSource, compile_ptx};
 use kernlint::launch::build_program;
 use kernlint_fuzz::{Rng, database, on_worker_stack, seed, signatures, source_text, targets};
 use libfuzzer_sys::fuzz_target;
@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
                 let options = CompileOptions {
                     fastmath: rng.below(2) == 0,
                     lineinfo: rng.below(2) == 0,
-                    source: Some(("fuzz.py".into(), text.clone())),
+                    source: Some(LineSource::file("fuzz.py".into(), text.clone())),
                     max_registers: (rng.below(2) == 0).then(|| 16 + rng.below(240) as u32),
                 };
                 let arch = *rng.pick(&["sm_70", "sm_80", "sm_90"]);

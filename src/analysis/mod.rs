@@ -21,6 +21,7 @@ pub mod launches;
 pub mod libdevice;
 pub mod match_stmt;
 pub mod message;
+mod misindented;
 pub mod notebook;
 pub mod resolve;
 pub mod scope;

@@ -22,6 +22,9 @@ struct Inner {
     too_deep: Vec<SyntaxError>,
     /// The text that was parsed when statements were blanked out, else `None`.
     masked: Option<String>,
+    /// The tree with the statements the parser's recovery left in blocks they are not
+    /// indented under moved out ([`super::misindented`]), when there were any.
+    renested: Option<ModModule>,
 }
 
 /// Deeper nesting of statements, expressions and patterns (counted together) is not
@@ -40,7 +43,8 @@ impl ParsedModule {
         let parsed = parse_text(text);
         let deep = too_deep(parsed.syntax());
         if deep.is_empty() {
-            return Self(Arc::new(Inner { parsed, too_deep: Vec::new(), masked: None }));
+            let renested = renested(&parsed, text);
+            return Self(Arc::new(Inner { parsed, too_deep: Vec::new(), masked: None, renested }));
         }
         drop_deep(parsed);
         let mut bytes = text.as_bytes().to_vec();
@@ -67,7 +71,8 @@ impl ParsedModule {
                 ),
             })
             .collect();
-        Self(Arc::new(Inner { parsed, too_deep, masked: Some(masked) }))
+        let renested = renested(&parsed, &masked);
+        Self(Arc::new(Inner { parsed, too_deep, masked: Some(masked), renested }))
     }
 
     /// Parse text cut from a module's parse (an item): statements nested too deeply were
@@ -75,11 +80,13 @@ impl ParsedModule {
     /// that is itself past the limit stays as `pass`, as in the module, and blanking it again
     /// would change nothing.
     pub fn parse_masked(text: &str) -> Self {
-        Self(Arc::new(Inner { parsed: parse_text(text), too_deep: Vec::new(), masked: None }))
+        let parsed = parse_text(text);
+        let renested = renested(&parsed, text);
+        Self(Arc::new(Inner { parsed, too_deep: Vec::new(), masked: None, renested }))
     }
 
     pub fn syntax(&self) -> &ModModule {
-        self.0.parsed.syntax()
+        self.0.renested.as_ref().unwrap_or_else(|| self.0.parsed.syntax())
     }
 
     /// Parsed without errors and without blanked statements: each top-level statement is
@@ -97,6 +104,16 @@ impl ParsedModule {
     pub fn masked_text(&self) -> Option<&str> {
         self.0.masked.as_deref()
     }
+}
+
+/// The tree with misplaced statements moved out ([`super::misindented`]), if the parse had
+/// errors and any were misplaced.
+fn renested(parsed: &Parsed<ModModule>, text: &str) -> Option<ModModule> {
+    if parsed.errors().is_empty() {
+        return None;
+    }
+    let mut module = parsed.syntax().clone();
+    super::misindented::renest(&mut module, text).then_some(module)
 }
 
 fn parse_text(text: &str) -> Parsed<ModModule> {

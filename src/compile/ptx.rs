@@ -104,8 +104,10 @@ impl LineSource {
     /// The `.file` number (1-based) and the line in that file (1-based) of the 1-based
     /// `line` of the text.
     fn file_line(&self, line: usize) -> (usize, usize) {
-        let file = self.files.partition_point(|&(_, first)| first as usize <= line - 1).max(1);
-        (file, line - self.files[file - 1].1 as usize)
+        match self.files.partition_point(|&(_, first)| (first as usize) < line) {
+            0 => (1, line),
+            file => (file, line - self.files[file - 1].1 as usize),
+        }
     }
 }
 
