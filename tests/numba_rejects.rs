@@ -30,6 +30,34 @@ def k(o):
 @cuda.jit
 def k(o):
     o[0] = o[0] & 1"#),
+    ("dev_kwargs_param", "void(float64[::1])", 7, Numba, "`**kwargs` parameter", r#"
+@cuda.jit(device=True)
+def d(a, **extra):
+    return a
+
+@cuda.jit
+def k(o):
+    o[0] = d(o[0])"#),
+    // numba-cuda's fold_arguments takes keyword-only values from the positional arguments.
+    ("dev_kwonly_param", "void(float64[::1])", 7, Numba, "keyword-only parameter `scale`", r#"
+@cuda.jit(device=True)
+def d(a, *rest, scale=2):
+    return a * scale + len(rest)
+
+@cuda.jit
+def k(o):
+    o[0] = d(o[0], 1.0, scale=3.0)"#),
+    ("dev_star_args_mixed_loop", "void(float64[::1])", 10, Numba, "heterogeneous", r#"
+@cuda.jit(device=True)
+def d(*vals):
+    s = 0
+    for v in vals:
+        s += v
+    return s
+
+@cuda.jit
+def k(o):
+    o[0] = d(o[0], 1)"#),
     ("dev_kwarg_unknown", "void(float64[::1])", 7, Numba, "unexpected keyword argument `c`", r#"
 @cuda.jit(device=True)
 def d(a, b=1):

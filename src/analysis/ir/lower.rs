@@ -24,7 +24,7 @@ use crate::analysis::typing::closures::ClosureCall;
 use crate::analysis::typing::promote::{self, base_scalar, unify, unify_scalar};
 use crate::analysis::typing::{
     BoundArg, DefTypes, Index, OperatorCall, array_index, bind_device_arguments, bind_device_call, find_closure_def, imported_array, python_float,
-    folded_float, folded_tuple, operator_call, resolve_device_function, selected_params, type_closure_for_args, type_def_for_args,
+    folded_float, folded_tuple, operator_call, resolve_device_function, selected_params, signature_parameters, type_closure_for_args, type_def_for_args,
 };
 use crate::analysis::{Db, SourceFile};
 
@@ -567,7 +567,7 @@ impl Lower<'_> {
                 collector.add(name, t.clone());
             }
         }
-        let params = def.parameters.posonlyargs.iter().chain(&def.parameters.args).map(|p| p.parameter.name.as_str());
+        let params = signature_parameters(def).into_iter().map(|p| p.name.as_str());
         for (name, ty) in params.chain(free.iter().map(String::as_str)).zip(args) {
             let ty = unliteral(ty);
             self.func.values.push(ty.clone());
@@ -2085,7 +2085,17 @@ impl Lower<'_> {
         bind: impl FnOnce(usize, &[&str]) -> Result<Vec<BoundArg>, String>,
     ) -> LResult<Vec<ValueId>> {
         let span = call.range();
-        let positional: Vec<ValueId> = call.arguments.args.iter().map(|a| self.argument(a)).collect::<LResult<_>>()?;
+        let mut positional = Vec::new();
+        for a in &call.arguments.args {
+            match a {
+                // `*t`: the tuple's items, as typing expands it.
+                Expr::Starred(starred) => {
+                    let t = self.expr(&starred.value)?;
+                    positional.extend(self.tuple_items(t, a.range())?);
+                }
+                _ => positional.push(self.argument(a)?),
+            }
+        }
         let keywords: Vec<ValueId> = call.arguments.keywords.iter().map(|k| self.argument(&k.value)).collect::<LResult<_>>()?;
         let names: Vec<&str> = call.arguments.keywords.iter().map(|k| k.arg.as_ref().map_or("**", |a| a.as_str())).collect();
         let bound = bind(positional.len(), &names).map_err(|message| LowerError { message: message.into(), range: span })?;
@@ -2096,6 +2106,11 @@ impl Lower<'_> {
                 BoundArg::Keyword(j) => keywords[j],
                 // Typed as its value: an int is int64, a float float64.
                 BoundArg::Default(c) => self.const_value(&c, &Type::Unknown, span)?,
+                BoundArg::Rest(items) => {
+                    let items: Vec<ValueId> = items.into_iter().map(|i| positional[i]).collect();
+                    let ty = Type::tuple(items.iter().map(|&v| self.ty(v).clone()).collect());
+                    self.emit(Op::MakeTuple(items), Some(ty), span)
+                }
             });
         }
         Ok(args)

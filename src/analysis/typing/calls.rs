@@ -81,6 +81,11 @@ pub fn call(
     call: &ast::ExprCall,
 ) -> TResult<Ty> {
     let range = call.range();
+    if let Some(starred) = call.arguments.args.iter().find(|a| a.is_starred_expr())
+        && !matches!(func, Ty::Device(_))
+    {
+        return err("kernlint unpacks `*` arguments only in calls of device functions; pass the items one by one", starred.range());
+    }
     match func {
         Ty::Path(p) if p == "builtins.print" => print(args, call),
         Ty::Path(p) if let Some(name) = p.strip_prefix("cmath.") => {

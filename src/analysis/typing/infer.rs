@@ -465,17 +465,8 @@ fn type_def_in(
         );
     }
     let mut locals = HashSet::default();
-    let params: Vec<&ast::Parameter> = def
-        .parameters
-        .posonlyargs
-        .iter()
-        .chain(&def.parameters.args)
-        .map(|p| &p.parameter)
-        .collect();
-    if params.len() != args.len()
-        || def.parameters.vararg.is_some()
-        || !def.parameters.kwonlyargs.is_empty()
-    {
+    let params = signature_parameters(def);
+    if def.parameters.kwarg.is_some() || !def.parameters.kwonlyargs.is_empty() || params.len() != args.len() {
         return err(
             format!(
                 "`{}` takes {} arguments but the signature has {}",
@@ -2997,12 +2988,15 @@ impl<'c, 'a> Typer<'c, 'a> {
         let bound: Vec<Ty> = bound
             .into_iter()
             .map(|b| match b {
-                BoundArg::Positional(i) => Some(args[i].clone()),
-                BoundArg::Keyword(j) => Some(kwargs[j].1.clone()),
-                BoundArg::Default(c) => const_type(&c),
+                BoundArg::Positional(i) => Ok(args[i].clone()),
+                BoundArg::Keyword(j) => Ok(kwargs[j].1.clone()),
+                BoundArg::Default(c) => const_type(&c)
+                    .ok_or_else(|| Fail::new(ErrorKind::Unmodeled, format!("a default of `{name}` is not a constant kernlint can type"), range)),
+                BoundArg::Rest(items) => rest_type(&items, args).ok_or_else(|| {
+                    Fail::new(ErrorKind::Unmodeled, format!("kernlint can pass only values through `*args` of `{name}`, not a module, function or type"), range)
+                }),
             })
-            .collect::<Option<_>>()
-            .ok_or_else(|| Fail::new(ErrorKind::Unmodeled, format!("a default of `{name}` is not a constant kernlint can type"), range))?;
+            .collect::<TResult<_>>()?;
         let args = bound.as_slice();
         // Numba specializes a device function on what it is given: literal values stay
         // literal (a shape parameter works), and types, intrinsics, device functions of this
@@ -3128,15 +3122,24 @@ impl<'c, 'a> Typer<'c, 'a> {
         Ok(())
     }
 
-    /// The types of a call's positional and keyword arguments (`*args` and `**kwargs` are
-    /// errors).
+    /// The types of a call's positional and keyword arguments; `*t` of a tuple `t` gives
+    /// one per item (`**kwargs` is an error).
     fn call_arguments(&mut self, call: &ast::ExprCall, env: &Env) -> TResult<CallArguments> {
         let mut args = Vec::new();
         for a in &call.arguments.args {
-            if let Expr::Starred(_) = a {
-                return err("`*args` calls are not supported", a.range());
-            }
-            args.push(self.expr(a, env)?);
+            let Expr::Starred(starred) = a else {
+                args.push(self.expr(a, env)?);
+                continue;
+            };
+            let items = match self.expr(&starred.value, env)?.value() {
+                Some(Type::UniTuple(item, n)) => vec![(**item).clone(); *n],
+                Some(Type::Tuple(items) | Type::NamedTuple { items, .. }) => items.clone(),
+                other => {
+                    let what = other.map_or("this".to_string(), |t| t.to_string());
+                    return err(format!("kernlint unpacks only a tuple with `*` in a call, not {what}"), a.range());
+                }
+            };
+            args.extend(items.into_iter().map(Ty::Val));
         }
         let mut kwargs = Vec::new();
         for k in &call.arguments.keywords {
@@ -3163,6 +3166,7 @@ impl<'c, 'a> Typer<'c, 'a> {
                 BoundArg::Positional(i) => args[i].clone(),
                 BoundArg::Keyword(j) => kwargs[j].1.clone(),
                 BoundArg::Default(c) => const_type(&c).unwrap_or(Ty::Val(Type::Unknown)),
+                BoundArg::Rest(items) => rest_type(&items, &args).unwrap_or(Ty::Val(Type::Unknown)),
             })
             .collect();
         let mut free = Vec::new();
@@ -3573,6 +3577,16 @@ pub enum BoundArg {
     Keyword(usize),
     /// The parameter's default, evaluated where the function is defined.
     Default(ConstValue),
+    /// The `*args` parameter: the tuple of the call's positional arguments of these indices
+    /// (those after the named parameters').
+    Rest(Vec<usize>),
+}
+
+/// A device function's parameters in the order its typed signature lists them: the named
+/// ones, then `*args` (one tuple).
+pub fn signature_parameters(def: &ast::StmtFunctionDef) -> Vec<&ast::Parameter> {
+    let p = &def.parameters;
+    p.posonlyargs.iter().chain(&p.args).map(|q| &q.parameter).chain(p.vararg.as_deref()).collect()
 }
 
 /// Bind a call's `positional` arguments and `keywords` to `def`'s parameters as Python does:
@@ -3585,20 +3599,29 @@ pub fn bind_device_arguments(
     keywords: &[&str],
 ) -> Result<Vec<BoundArg>, String> {
     let p = &def.parameters;
-    if p.vararg.is_some() || p.kwarg.is_some() {
-        return if keywords.is_empty() {
-            Ok((0..positional).map(BoundArg::Positional).collect())
-        } else {
-            Err(format!("keyword arguments to `{}`, which takes *args or **kwargs", def.name))
-        };
+    if let Some(kwarg) = &p.kwarg {
+        return Err(format!(
+            "`{}` takes `**{}`: Numba cannot compile a device function with a `**kwargs` parameter (`AssertionError`); name the parameters instead",
+            def.name, kwarg.name
+        ));
     }
-    let params: Vec<&ast::ParameterWithDefault> = p.posonlyargs.iter().chain(&p.args).chain(&p.kwonlyargs).collect();
+    if let Some(kwonly) = p.kwonlyargs.first() {
+        // numba-cuda's `fold_arguments` takes keyword-only values from the end of the
+        // positional arguments: a call binds them wrongly or fails (`IndexError`, `TypingError`).
+        return Err(format!(
+            "`{}` has the keyword-only parameter `{}`: Numba's CUDA target cannot bind a call of it (it takes keyword-only values from the positional arguments); make it an ordinary parameter",
+            def.name, kwonly.parameter.name
+        ));
+    }
+    let params: Vec<&ast::ParameterWithDefault> = p.posonlyargs.iter().chain(&p.args).collect();
     let names: Vec<&str> = params.iter().map(|q| q.parameter.name.as_str()).collect();
-    let by_position = p.posonlyargs.len() + p.args.len();
-    let bound = crate::analysis::scope::bind_call_arguments(&def.name, &names, p.posonlyargs.len(), by_position, positional, keywords)?;
+    let by_position = params.len();
+    // Positional arguments past the named parameters are `*args`'s.
+    let named_positional = if p.vararg.is_some() { positional.min(by_position) } else { positional };
+    let bound = crate::analysis::scope::bind_call_arguments(&def.name, &names, p.posonlyargs.len(), by_position, named_positional, keywords)?;
     let module = crate::analysis::syntax::parse_module(db, home);
     let scope = ItemScope::new(crate::analysis::scope::module_scope(db, home), &module.syntax().body);
-    params
+    let mut bound = params
         .iter()
         .zip(bound)
         .map(|(q, b)| match (b, &q.default) {
@@ -3609,7 +3632,18 @@ pub fn bind_device_arguments(
                 .ok_or_else(|| format!("the default of `{}` is not a constant", q.parameter.name)),
             (None, None) => Err(format!("`{}` is missing the argument `{}`", def.name, q.parameter.name)),
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    if p.vararg.is_some() {
+        bound.insert(by_position, BoundArg::Rest((named_positional..positional).collect()));
+    }
+    Ok(bound)
+}
+
+/// The type of a call's `*args` tuple, of its positional arguments `items`: `None` when one
+/// is no value (a module, a function).
+fn rest_type(items: &[usize], args: &[Ty]) -> Option<Ty> {
+    let items = items.iter().map(|&i| args[i].value().cloned()).collect::<Option<Vec<_>>>()?;
+    Some(Ty::Val(Type::tuple(items)))
 }
 
 /// The type of a global (or frozen closure) constant, as Numba's `typeof_global` gives it:

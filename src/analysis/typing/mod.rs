@@ -30,7 +30,7 @@ use super::{Db, SourceFile};
 
 pub use calls::{OperatorCall, operator_call, python_float, selected_params};
 pub use unified::Unified;
-pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, bind_device_arguments, imported_array, folded_float, folded_tuple};
+pub use infer::{BoundArg, DefTypes, ErrorKind, Index, Ty, array_index, bind_device_arguments, imported_array, folded_float, folded_tuple, signature_parameters};
 
 /// What typing one function produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
