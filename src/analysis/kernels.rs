@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
+use salsa::plumbing::AsId;
 
 use super::bindings::names_in_target;
 use super::items::{Item, ItemText, item_statements, module_items};
@@ -134,6 +135,36 @@ struct Declarations {
     plain: Vec<GpuFunction>,
 }
 
+impl Declarations {
+    /// Ranges found in a module's statement, made relative to the item, which starts at
+    /// `origin` there. A range before it is none the walk found (an empty default): kept.
+    fn make_relative(&mut self, origin: TextSize) {
+        if origin == TextSize::default() {
+            return;
+        }
+        let shift = |range: &mut TextRange| {
+            if range.start() >= origin {
+                *range -= origin;
+            }
+        };
+        let shift_spec = |spec: &mut JitSpec| {
+            for error in spec.signatures.iter_mut().filter_map(|s| s.as_mut().err()) {
+                shift(&mut error.range);
+            }
+        };
+        for f in self.decorated.iter_mut().chain(&mut self.cpu_jit).chain(&mut self.plain) {
+            shift(&mut f.def_range);
+            shift(&mut f.name_range);
+            f.declared_at.iter_mut().for_each(|range| shift(range));
+            shift_spec(&mut f.spec);
+        }
+        for wrap in &mut self.wraps {
+            shift(&mut wrap.range);
+            shift_spec(&mut wrap.spec);
+        }
+    }
+}
+
 /// Names bound inside an item (imports in function bodies) layered over the module scope,
 /// and for a function nested in others, the names of the enclosing functions it closes over.
 pub struct ItemScope<'a> {
@@ -215,11 +246,11 @@ impl<'a> ItemScope<'a> {
     /// call sites in the module agree on (or its default), else unknown.
     pub fn for_def(db: &'a dyn Db, file: SourceFile, stmts: &[Stmt], def_range: TextRange) -> Self {
         let mut scope = Self::with_imports(db, file, stmts);
-        scope.enclose(stmts, def_range, "", factory_arguments(db, file));
+        scope.enclose(stmts, def_range, "");
         scope
     }
 
-    fn enclose(&mut self, stmts: &[Stmt], def_range: TextRange, prefix: &str, factories: &FactoryArguments) {
+    fn enclose(&mut self, stmts: &[Stmt], def_range: TextRange, prefix: &str) {
         for stmt in stmts {
             if !stmt.range().contains_range(def_range) || stmt.range() == def_range {
                 continue;
@@ -227,7 +258,8 @@ impl<'a> ItemScope<'a> {
             match stmt {
                 Stmt::FunctionDef(def) => {
                     let qualname = format!("{prefix}{}", def.name.as_str());
-                    let known = factories.get(&qualname);
+                    // Read only here: a module-level function's scope needs no factory's calls.
+                    let known = self.home.and_then(|(db, file)| factory_arguments(db, file).get(&qualname));
                     let params = &def.parameters;
                     for p in params.posonlyargs.iter().chain(&params.args).chain(&params.kwonlyargs) {
                         let name = p.parameter.name.as_str();
@@ -250,11 +282,11 @@ impl<'a> ItemScope<'a> {
                             self.unknown_closure.insert(b.name.to_string(), (qualname.clone(), false));
                         }
                     });
-                    self.enclose(&def.body, def_range, &inner, factories);
+                    self.enclose(&def.body, def_range, &inner);
                 }
                 // Class bodies are not enclosing scopes for their methods.
-                Stmt::ClassDef(class) => self.enclose(&class.body, def_range, &format!("{prefix}{}.", class.name.as_str()), factories),
-                _ => for_each_body(stmt, |body| self.enclose(body, def_range, prefix, factories)),
+                Stmt::ClassDef(class) => self.enclose(&class.body, def_range, &format!("{prefix}{}.", class.name.as_str())),
+                _ => for_each_body(stmt, |body| self.enclose(body, def_range, prefix)),
             }
         }
     }
@@ -735,6 +767,8 @@ struct Discovery<'a> {
     home: (&'a dyn Db, SourceFile),
     /// The item's text, for the source of a computed signature.
     source: &'a str,
+    /// Where the item starts in the statements walked (zero when they are the item's own).
+    origin: TextSize,
     /// The constant strings each enclosing function binds once (`sig = 'void(' + 'f4' +
     /// '[:])'`), the innermost last: what a signature naming them reads.
     strings: Vec<ModuleScope>,
@@ -781,7 +815,10 @@ impl Discovery<'_> {
                         });
                         break;
                     }
-                    self.strings.push(self.local_strings(def));
+                    // Only a decorator or a `cuda.jit(...)(f)` inside reads them (see `spec`):
+                    // most kernels have neither, and skip evaluating their bindings.
+                    let strings = if reads_strings(&def.body) { self.local_strings(def) } else { ModuleScope::default() };
+                    self.strings.push(strings);
                     self.walk(&def.body, &format!("{qualname}.<locals>."));
                     self.strings.pop();
                 }
@@ -883,7 +920,7 @@ impl Discovery<'_> {
         if let Some(text) = &mut spec.computed_signature
             && let Expr::Call(call) = expr
             && let Some(first) = call.arguments.args.first().or_else(|| keyword_value(Some(call), "func_or_sig"))
-            && let Some(source) = self.source.get(std::ops::Range::<usize>::from(first.range()))
+            && let Some(source) = self.source.get(std::ops::Range::<usize>::from(first.range() - self.origin))
         {
             let flat = source.split_whitespace().collect::<Vec<_>>().join(" ");
             *text = match flat.char_indices().nth(60) {
@@ -943,13 +980,49 @@ impl Discovery<'_> {
     }
 }
 
+/// Whether `body` holds a decorated `def` or a call of a call (`cuda.jit(sig)(f)`), at any
+/// depth: what reads the constant strings of the functions around it ([`Discovery::spec`]).
+fn reads_strings(body: &[Stmt]) -> bool {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Finder(bool);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                _ if self.0 => {}
+                Stmt::FunctionDef(def) if !def.decorator_list.is_empty() => self.0 = true,
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                _ if self.0 => {}
+                Expr::Call(call) if matches!(&*call.func, Expr::Call(_)) => self.0 = true,
+                _ => visitor::walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finder = Finder(false);
+    finder.visit_body(body);
+    finder.0
+}
+
 #[salsa::tracked(returns(ref))]
 fn item_declarations<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'db>) -> Declarations {
-    let stmts = item_statements(db, item);
+    // Discovery reads every item of a file, most of which nothing reads again: it walks the
+    // statement where the module parse holds it, not a moved copy (copying every statement
+    // of a file was a tenth of compiling a small kernel), and moves the ranges it keeps.
+    let in_module = db.statement_cache().module_statement(item.as_id());
+    let (stmts, origin) = match &in_module {
+        Some(found) => (std::slice::from_ref(found.statement()), found.start),
+        None => (item_statements(db, item), TextSize::default()),
+    };
     let scope = ItemScope::new(module_scope(db, file), stmts);
-    let mut discovery = Discovery { scope: &scope, home: (db, file), source: item.text(db), strings: Vec::new(), classes: Vec::new(), out: Declarations::default() };
+    let mut discovery =
+        Discovery { scope: &scope, home: (db, file), source: item.text(db), origin, strings: Vec::new(), classes: Vec::new(), out: Declarations::default() };
     discovery.walk(stmts, "");
-    discovery.out
+    let mut out = discovery.out;
+    out.make_relative(origin);
+    out
 }
 
 /// The module-level names that denote GPU functions, with their kind (decorated functions

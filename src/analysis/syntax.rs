@@ -223,11 +223,34 @@ impl StatementCache {
     /// The statement of `item`, with ranges relative to its start, if its module parse is
     /// still alive.
     pub fn statement(&self, item: salsa::Id) -> Option<ast::Stmt> {
-        let (weak, index, start) = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(&item)?.clone();
-        let module = weak.upgrade()?;
-        let mut stmt = module.parsed.syntax().body.get(index)?.clone();
-        super::shift::shift_stmt(&mut stmt, start);
+        let found = self.module_statement(item)?;
+        let mut stmt = found.statement().clone();
+        super::shift::shift_stmt(&mut stmt, found.start);
         Some(stmt)
+    }
+
+    /// The statement of `item` where its module parse holds it (ranges of the module), if
+    /// that parse is still alive: for a pass that reads it once, without a moved copy.
+    pub fn module_statement(&self, item: salsa::Id) -> Option<ModuleStatement> {
+        let (weak, index, start) = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(&item)?.clone();
+        let module = ParsedModule(weak.upgrade()?);
+        module.syntax().body.get(index)?;
+        Some(ModuleStatement { module, index, start })
+    }
+}
+
+/// A top-level statement in its module's parse, which it keeps alive.
+pub struct ModuleStatement {
+    module: ParsedModule,
+    index: usize,
+    /// Where the statement starts in the module: subtracted from its ranges, they are the
+    /// item's.
+    pub start: TextSize,
+}
+
+impl ModuleStatement {
+    pub fn statement(&self) -> &ast::Stmt {
+        &self.module.syntax().body[self.index]
     }
 }
 

@@ -454,7 +454,13 @@ pub fn database_with(mut db: crate::analysis::RootDatabase, path: &std::path::Pa
     // working directory (the project being run). Lexical paths: no system call per candidate.
     static CWD: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
     let cwd = CWD.get_or_init(|| std::env::current_dir().ok());
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    // Joined to the working directory read once per process: `absolute` of a relative path
+    // asks the system for it each time.
+    let absolute = match cwd {
+        Some(cwd) if path.is_relative() => std::path::absolute(cwd.join(path)),
+        _ => std::path::absolute(path),
+    }
+    .unwrap_or_else(|_| path.to_path_buf());
     let own = absolute.parent();
     let allowed = |p: &std::path::Path| p.parent() == own || cwd.as_ref().is_some_and(|c| p.starts_with(c));
     let mut modules = std::collections::BTreeMap::new();
