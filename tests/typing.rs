@@ -393,3 +393,18 @@ fn record_fields_type_as_numba() {
     assert!(err.message.contains("has no such field"), "{}", err.message);
     assert_eq!(&src[err.file_range()], "p[0][\"z\"]");
 }
+
+/// Each pass of a loop's fixpoint starts from the state the first started from (an undo log
+/// takes back what a pass recorded, where the whole state was copied per pass): what a pass
+/// typed at a header's first guess (`x = acc` at int64, in the inner loop of two) is not left
+/// among the types.
+#[test]
+fn a_fixpoint_pass_leaves_no_types_of_an_earlier_pass() {
+    let db = RootDatabase::default();
+    let src = "from numba import cuda\n\n@cuda.jit\ndef k(out, n):\n    acc = 0\n    x = 0.0\n    for i in range(n):\n        for j in range(n):\n            x = acc\n            acc = acc + 0.5\n        out[i] = x\n";
+    let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+    let k = type_function(&db, file, "k", Some("void(float64[:], int64)")).unwrap();
+    for (var, types) in [("x", &["float64"][..]), ("acc", &["float64", "int64"][..]), ("i", &["int64"][..]), ("j", &["int64"][..])] {
+        assert_eq!(k.variables[var].iter().collect::<Vec<_>>(), types, "{var}");
+    }
+}

@@ -209,3 +209,42 @@ def k(out, x):
     let text = same_outputs(src, SIG, &inputs(64));
     assert!(!text.contains("ld.const"), "{text}");
 }
+
+/// Loops are unrolled in rounds (every innermost loop of a round judged on the same
+/// constants and simplified once, not once per loop: a device function's loop inlined at
+/// each of hundreds of calls made that quadratic). A loop whose trip count follows from a
+/// loop before it waits for the round after that loop's, and is unrolled then, as when loops
+/// were tried one at a time; and the loop of a device function inlined at each of many calls
+/// is unrolled at every call.
+#[test]
+fn loops_unrolled_in_rounds_are_decided_as_one_at_a_time() {
+    let conditional = |ptx: &str| ptx.lines().filter(|l| l.trim_start().starts_with("@%p") && l.contains(" bra ")).count();
+    let chained = "\
+from numba import cuda
+
+@cuda.jit
+def k(out, x):
+    i = cuda.grid(1)
+    s = 0.0
+    for j in range(3):
+        s += x[j]
+    # `j` is 2 once the loop above is unrolled: 4 iterations.
+    for m in range(j + 2):
+        s += x[m + 8]
+    out[i] = s
+";
+    let text = same_outputs(chained, SIG, &inputs(64));
+    assert_eq!(conditional(&text), 0, "{text}");
+    assert_eq!(text.matches("ld.global.f64").count(), 7, "{text}");
+
+    let mut calls = String::from(
+        "from numba import cuda\n\n@cuda.jit(device=True)\ndef d(a, n):\n    s = 0.0\n    for k in range(4):\n        s += a[k + n]\n    return s\n\n@cuda.jit\ndef k(out, x):\n    i = cuda.grid(1)\n    t = 0.0\n",
+    );
+    for call in 0..40 {
+        calls += &format!("    t += d(x, i + {call})\n");
+    }
+    calls += "    out[i] = t\n";
+    let text = same_outputs(&calls, SIG, &inputs(128));
+    assert_eq!(conditional(&text), 0, "{text}");
+    assert_eq!(text.matches("ld.global.f64").count(), 160, "{text}");
+}

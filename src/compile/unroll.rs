@@ -22,6 +22,7 @@
 //! PTX computes.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -59,52 +60,67 @@ const MAX_PARTIAL_TRIPS: usize = 1 << 12;
 const PARTIAL_SIZE: usize = 256;
 
 /// Unroll, fold constants and replace local arrays by scalars in every function.
+///
+/// Loops are tried in rounds: every innermost loop of a round is judged on the constants of
+/// the function as the round found it, the chosen ones are unrolled together and the function
+/// simplified once, and a loop whose simplified copies came out too large is undone (the
+/// round is then redone without it). Trying the loops one at a time cost a simplification of
+/// the whole function per loop (a device function inlined at each of hundreds of calls:
+/// quadratic). A loop the round cannot unroll waits for the next round when a loop before it
+/// is unrolled in this one: that loop's constants may decide it (a counter read after the
+/// loop, a trip count that follows from it), as they did when loops were tried one by one.
 pub fn unroll_loops(program: &mut Program, fastmath: bool) {
     for fi in 0..program.functions.len() {
         let mut failed = HashSet::default();
-        // The constants of the function as it is: a loop left alone leaves them as they
-        // were, and an unrolled one's simplification works them out for what it leaves;
-        // working them out again for each of many loops (device functions inlined at every
-        // call) cost the size of the function times the number of loops.
+        // The constants of the function as it is: a round that unrolls nothing leaves them
+        // as they were, and one that does works them out in its simplification.
         let mut known: Option<Flow> = None;
-        while let Some(lp) = next_loop(&program.functions[fi], &failed) {
-            // The size that counts is what is left once the copies' counters are constants
-            // (as LLVM's unroller estimates it): unroll, simplify, and undo if too large.
-            // A loop that indexes no local or module array stays a loop unless its copies
-            // fold to about its own size: unrolled, it is only larger code. Trying costs a
-            // copy of the program, so only loops of a known trip count are tried, and of
-            // those that index no such array only the short ones.
+        loop {
             let f = &program.functions[fi];
+            let dom = Dominance::of(f);
+            let loops = innermost_loops(f, &dom, &failed);
+            if loops.is_empty() {
+                break;
+            }
             let flow = known.take().unwrap_or_else(|| Flow::of(f, &program.globals));
-            let (local, stores_local) = indexes_local_or_module_array(f, &flow, &lp);
-            let max_trips = if stores_local { MAX_LOCAL_TRIPS } else { MAX_TRIPS };
-            let trips = trip_count(f, &flow, &lp, max_trips).map(|t| t.0);
-            if trips.is_none_or(|n| !local && n > MAX_PLAIN_TRIPS) {
-                if !(trips.is_none() && unroll_partly(program, fi, &lp, &flow)) {
-                    known = Some(flow);
+            let facts = Facts::of(f, dom);
+            // Loops whose simplified copies came out too large in this round, with their trip
+            // counts: they stay loops (partly unrolled, when long).
+            let mut too_large: HashMap<usize, usize> = HashMap::default();
+            let (simplified, round) = loop {
+                let round = plan_round(&program.functions[fi], &flow, &facts, &loops, &too_large);
+                let before = (program.functions[fi].clone(), program.calls.clone());
+                let copies: Vec<Range<usize>> = round
+                    .plans
+                    .iter()
+                    .map(|plan| match plan {
+                        Plan::Full { lp, trips, stay, leave, .. } => copy_iterations(program, fi, lp, *stay, Copies::All { trips: *trips, leave: *leave }),
+                        Plan::Partly { lp, stay, factor } => copy_iterations(program, fi, lp, *stay, Copies::Group { factor: *factor }),
+                    })
+                    .collect();
+                if !round.plans.iter().any(|p| matches!(p, Plan::Full { .. })) {
+                    break (None, round);
                 }
-                failed.insert(lp.header);
-                continue;
-            }
-            let own: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len()).sum();
-            let budget = if local { UNROLLED_SIZE } else { own.min(UNROLLED_SIZE) };
-            let before = program.clone();
-            let size = |p: &Program| p.functions[fi].blocks.iter().map(|b| b.insts.len()).sum::<usize>();
-            let mut simplified = None;
-            let kept = unroll(program, fi, &lp, &flow, max_trips) && {
-                simplified = Some(simplify(program, fi, fastmath));
-                size(program) <= (size(&before) + budget).min(FUNCTION_SIZE)
-            };
-            if kept {
-                known = simplified;
-            } else {
+                let simplified = simplify(program, fi, fastmath);
+                let rejected = oversized(&program.functions[fi], &before.0, &round.plans, &copies);
+                if rejected.is_empty() {
+                    break (Some(simplified), round);
+                }
                 // Back to the function the constants were worked out for.
-                *program = before;
-                if !(trips.is_some_and(|n| n > MAX_TRIPS) && unroll_partly(program, fi, &lp, &flow)) {
-                    known = Some(flow);
-                }
-                failed.insert(lp.header);
-            }
+                (program.functions[fi], program.calls) = before;
+                too_large.extend(rejected);
+            };
+            failed.extend(round.failed);
+            failed.extend(round.plans.iter().filter_map(|p| match p {
+                Plan::Partly { lp, .. } => Some(lp.header),
+                Plan::Full { .. } => None,
+            }));
+            known = match simplified {
+                Some(simplified) => Some(simplified),
+                // Partly unrolled loops changed the function; otherwise it is as it was.
+                None if !round.plans.is_empty() => None,
+                None => Some(flow),
+            };
         }
         let flow = simplify(program, fi, fastmath);
         scalar_replace(program, fi, &flow);
@@ -112,19 +128,180 @@ pub fn unroll_loops(program: &mut Program, fastmath: bool) {
     }
 }
 
+/// What a round does to a loop.
+enum Plan {
+    /// Unroll it completely: `own` is its size, `budget` the most its simplified copies may
+    /// add.
+    Full { lp: Loop, trips: usize, stay: BlockId, leave: BlockId, own: usize, budget: usize },
+    /// Unroll it by `factor`.
+    Partly { lp: Loop, stay: BlockId, factor: usize },
+}
+
+/// A round's plans, in the order of the loops' headers, and the loops it gives up on.
+struct Round {
+    plans: Vec<Plan>,
+    failed: Vec<usize>,
+}
+
+/// What a function's loops are judged on, worked out once per round.
+struct Facts {
+    dom: Dominance,
+    /// Per block, its place in reverse postorder (`usize::MAX`: not reached).
+    rank: Vec<usize>,
+    /// Per value, the blocks that use it (an instruction's operand, a branch's condition or
+    /// a returned value).
+    users: Vec<Vec<usize>>,
+    /// The local arrays (`true`) and module arrays (`false`) allocated or read, by the value
+    /// that names them.
+    arrays: HashMap<ValueId, bool>,
+}
+
+impl Facts {
+    fn of(f: &Function, dom: Dominance) -> Facts {
+        let mut rank = vec![usize::MAX; f.blocks.len()];
+        for (i, &b) in dom.order.iter().enumerate() {
+            rank[b] = i;
+        }
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); f.values.len()];
+        let mut arrays = HashMap::default();
+        for (b, block) in f.blocks.iter().enumerate() {
+            let term = match block.term {
+                Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) => Some(v),
+                _ => None,
+            };
+            for v in block.insts.iter().flat_map(|i| i.op.operands()).chain(term) {
+                if users[v.0 as usize].last() != Some(&b) {
+                    users[v.0 as usize].push(b);
+                }
+            }
+            for inst in &block.insts {
+                match (&inst.op, inst.result) {
+                    (Op::AllocArray { space: MemorySpace::Local, .. }, Some(r)) => {
+                        arrays.insert(r, true);
+                    }
+                    (Op::GlobalArray(_), Some(r)) => {
+                        arrays.insert(r, false);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Facts { dom, rank, users, arrays }
+    }
+}
+
+/// Judge every loop of a round on the constants `flow` of the function as the round found
+/// it, in the order of their headers (as they were tried one at a time). The size that
+/// counts is what is left once the copies' counters are constants (as LLVM's unroller
+/// estimates it), so a loop is unrolled, simplified and judged by [`oversized`]. A loop that
+/// indexes no local or module array stays a loop unless its copies fold to about its own
+/// size: unrolled, it is only larger code. Only loops of a known trip count are tried, and
+/// of those that index no such array only the short ones.
+fn plan_round(f: &Function, flow: &Flow, facts: &Facts, loops: &[Loop], too_large: &HashMap<usize, usize>) -> Round {
+    let mut round = Round { plans: Vec::new(), failed: Vec::new() };
+    // The function's size with the copies planned so far, before they are simplified.
+    let mut total: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
+    let mut unrolls_before = false;
+    for lp in loops {
+        let partly = |round: &mut Round, total: &mut usize| {
+            if let Some((stay, factor, added)) = partial_unrolling(f, flow, facts, lp, *total) {
+                *total += added;
+                round.plans.push(Plan::Partly { lp: lp.clone(), stay, factor });
+            }
+        };
+        if let Some(&trips) = too_large.get(&lp.header) {
+            round.failed.push(lp.header);
+            if trips > MAX_TRIPS {
+                partly(&mut round, &mut total);
+            }
+            continue;
+        }
+        let (local, stores_local) = indexes_local_or_module_array(f, flow, facts, lp);
+        let max_trips = if stores_local { MAX_LOCAL_TRIPS } else { MAX_TRIPS };
+        let counted = trip_count(f, flow, facts, lp, max_trips);
+        let full = counted.filter(|&(n, ..)| local || n <= MAX_PLAIN_TRIPS).and_then(|(trips, stay, leave)| {
+            let size: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len() + 1).sum();
+            let fits = trips * size <= COPIED_SIZE && total + trips * size <= FUNCTION_SIZE + COPIED_SIZE;
+            (fits && !used_outside(f, facts, lp) && !allocates(f, lp)).then_some((trips, stay, leave, trips * size))
+        });
+        if let Some((trips, stay, leave, added)) = full {
+            total += added;
+            unrolls_before = true;
+            let own: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len()).sum();
+            let budget = if local { UNROLLED_SIZE } else { own.min(UNROLLED_SIZE) };
+            round.plans.push(Plan::Full { lp: lp.clone(), trips, stay, leave, own, budget });
+        } else if !unrolls_before {
+            round.failed.push(lp.header);
+            // A loop of a trip count too long to unroll completely is unrolled partly.
+            if counted.is_none_or(|(n, ..)| n > MAX_TRIPS) {
+                partly(&mut round, &mut total);
+            }
+        }
+    }
+    round
+}
+
+/// The headers and trip counts of the completely unrolled loops whose simplified copies add
+/// more than their budget, or take the function past [`FUNCTION_SIZE`] (judged in the order
+/// of their headers, as when loops were unrolled one at a time). `before`: the function as
+/// the round found it; `copies`: the blocks each plan's copies were appended as. A loop's
+/// growth is that of its blocks and copies, and that of the blocks outside every planned loop
+/// before its header and after the loop before it, or after it for the last (the code that
+/// computes its bounds or reads its variables, which its simplification may shrink: that
+/// counted when the whole function's size was compared for each loop).
+fn oversized(f: &Function, before: &Function, plans: &[Plan], copies: &[Range<usize>]) -> Vec<(usize, usize)> {
+    let size = |f: &Function, b: usize| f.blocks[b].insts.len() as isize;
+    // The function's size before the round, with the partly unrolled loops' copies.
+    let mut running: isize = (0..before.blocks.len()).map(|b| size(before, b)).sum();
+    let mut grown = Vec::new();
+    for (plan, range) in plans.iter().zip(copies) {
+        match plan {
+            Plan::Full { lp, trips, own, budget, .. } => {
+                let now: isize = lp.blocks.iter().copied().chain(range.clone()).map(|b| size(f, b)).sum();
+                grown.push((lp.header, *trips, now - *own as isize, *budget));
+            }
+            Plan::Partly { lp, .. } => running += lp.blocks.iter().map(|&b| size(f, b) - size(before, b)).chain(range.clone().map(|b| size(f, b))).sum::<isize>(),
+        }
+    }
+    if grown.is_empty() {
+        return Vec::new();
+    }
+    let planned: HashSet<usize> = plans
+        .iter()
+        .flat_map(|p| match p {
+            Plan::Full { lp, .. } | Plan::Partly { lp, .. } => &lp.blocks,
+        })
+        .copied()
+        .collect();
+    for b in (0..before.blocks.len()).filter(|b| !planned.contains(b)) {
+        let change = size(f, b) - size(before, b);
+        if change != 0 {
+            let next = grown.partition_point(|g| g.0 < b).min(grown.len() - 1);
+            grown[next].2 += change;
+        }
+    }
+    let mut rejected = Vec::new();
+    for (header, trips, growth, budget) in grown {
+        if growth <= budget as isize && running + growth <= FUNCTION_SIZE as isize {
+            running += growth;
+        } else {
+            rejected.push((header, trips));
+        }
+    }
+    rejected
+}
+
 /// Whether the loop indexes a local array or reads a module array: unrolled, its indices
 /// become constants, and the local array can leave memory, the module array's elements
 /// become constants; and whether it stores to a local array.
-fn indexes_local_or_module_array(f: &Function, flow: &Flow, lp: &Loop) -> (bool, bool) {
-    let defined_by = |v: &ValueId, is: &dyn Fn(&Op) -> bool| match flow.values[v.0 as usize] {
-        Lat::Known(K::Array(a)) => f.instructions().any(|(_, i)| i.result == Some(a) && is(&i.op)),
-        _ => false,
+fn indexes_local_or_module_array(f: &Function, flow: &Flow, facts: &Facts, lp: &Loop) -> (bool, bool) {
+    let array = |v: &ValueId| match flow.values[v.0 as usize] {
+        Lat::Known(K::Array(a)) => facts.arrays.get(&a).copied(),
+        _ => None,
     };
-    let local = |op: &Op| matches!(op, Op::AllocArray { space: MemorySpace::Local, .. });
-    let module = |op: &Op| matches!(op, Op::GlobalArray(_));
     let insts = || lp.blocks.iter().flat_map(|&b| &f.blocks[b].insts);
-    let stores = insts().any(|inst| matches!(&inst.op, Op::Store { array, .. } if defined_by(array, &local)));
-    let indexes = stores || insts().any(|inst| matches!(&inst.op, Op::Load { array, .. } if defined_by(array, &|op| local(op) || module(op))));
+    let stores = insts().any(|inst| matches!(&inst.op, Op::Store { array: a, .. } if array(a) == Some(true)));
+    let indexes = stores || insts().any(|inst| matches!(&inst.op, Op::Load { array: a, .. } if array(a).is_some()));
     (indexes, stores)
 }
 
@@ -379,15 +556,15 @@ impl Flow {
 }
 
 /// A natural loop with one latch.
+#[derive(Clone)]
 struct Loop {
     header: usize,
     latch: usize,
     blocks: BTreeSet<usize>,
 }
 
-/// An innermost loop not tried yet, if any.
-fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
-    let dom = Dominance::of(f);
+/// The innermost loops not tried yet, in the order of their headers.
+fn innermost_loops(f: &Function, dom: &Dominance, failed: &HashSet<usize>) -> Vec<Loop> {
     let mut latches: HashMap<usize, Vec<usize>> = HashMap::default();
     for &b in &dom.order {
         for t in f.blocks[b].term.successors() {
@@ -408,16 +585,20 @@ fn next_loop(f: &Function, failed: &HashSet<usize>) -> Option<Loop> {
         loops.push((header, ls.clone(), blocks));
     }
     loops.sort_by_key(|l| l.0);
-    loops.iter().find_map(|(header, ls, blocks)| {
-        let innermost = !blocks.iter().any(|b| b != header && latches.contains_key(b));
-        (innermost && ls.len() == 1 && !failed.contains(header)).then(|| Loop { header: *header, latch: ls[0], blocks: blocks.clone() })
-    })
+    loops
+        .into_iter()
+        .filter(|(header, ls, blocks)| {
+            let innermost = !blocks.iter().any(|b| b != header && latches.contains_key(b));
+            innermost && ls.len() == 1 && !failed.contains(header)
+        })
+        .map(|(header, ls, blocks)| Loop { header, latch: ls[0], blocks })
+        .collect()
 }
 
 /// The number of times the loop's header sends control into the loop, when it is decided
 /// by constants alone and at most `max_trips`, with the blocks it jumps to to stay and to
 /// leave.
-fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<(usize, BlockId, BlockId)> {
+fn trip_count(f: &Function, flow: &Flow, facts: &Facts, lp: &Loop, max_trips: usize) -> Option<(usize, BlockId, BlockId)> {
     let Terminator::Branch { cond, then, otherwise } = f.blocks[lp.header].term else { return None };
     let inside = |b: BlockId| lp.blocks.contains(&(b.0 as usize));
     let (stay, leave) = match (inside(then), inside(otherwise)) {
@@ -430,9 +611,8 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
     }
     // The slots on entry, from the blocks before the loop.
     let mut state: Option<Slots> = None;
-    for (b, block) in f.blocks.iter().enumerate() {
+    for &b in &facts.dom.preds[lp.header] {
         if !lp.blocks.contains(&b)
-            && block.term.successors().contains(&lp.header)
             && let Some(out) = &flow.outs[b]
         {
             state = Some(match state {
@@ -460,8 +640,8 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
     // and a body's `i + 1` one value): the body blocks every iteration runs before the latch
     // are followed too, in order. The slots the body writes are unknown there and after; the
     // others hold what the header left.
-    let dom = Dominance::of(f);
-    let body: Vec<usize> = dom.order.iter().copied().filter(|&b| b != lp.header && b != lp.latch && lp.blocks.contains(&b) && dom.dominates(b, lp.latch)).collect();
+    let mut body: Vec<usize> = lp.blocks.iter().copied().filter(|&b| b != lp.header && b != lp.latch && facts.dom.dominates(b, lp.latch)).collect();
+    body.sort_by_key(|&b| facts.rank[b]);
     let mut local: HashMap<ValueId, Lat> = HashMap::default();
     let run = |b: usize, state: &mut Slots, local: &mut HashMap<ValueId, Lat>| {
         for inst in &f.blocks[b].insts {
@@ -494,56 +674,34 @@ fn trip_count(f: &Function, flow: &Flow, lp: &Loop, max_trips: usize) -> Option<
     None
 }
 
-/// Unroll the loop completely, if its trip count is known and small; whether it did.
-/// `flow`: the function's constants.
-fn unroll(program: &mut Program, fi: usize, lp: &Loop, flow: &Flow, max_trips: usize) -> bool {
-    let f = &program.functions[fi];
-    let Some((trips, stay, leave)) = trip_count(f, flow, lp, max_trips) else { return false };
-    let size: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len() + 1).sum();
-    let total: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
-    if trips * size > COPIED_SIZE || total + trips * size > FUNCTION_SIZE + COPIED_SIZE || used_outside(f, lp) || allocates(f, lp) {
-        return false;
-    }
-    copy_iterations(program, fi, lp, stay, Copies::All { trips, leave });
-    true
-}
-
-/// Unroll a loop of a constant trip count by 8, 4 or 2 (the most that divides the trip count
-/// and keeps the copies under [`PARTIAL_SIZE`]), when it leaves only from its header: the
-/// copies' header tests are then decided (each group of iterations runs whole), and only
-/// the original header tests. Whether it did. `flow`: the function's constants.
-fn unroll_partly(program: &mut Program, fi: usize, lp: &Loop, flow: &Flow) -> bool {
-    let f = &program.functions[fi];
-    let Some((trips, stay, _)) = trip_count(f, flow, lp, MAX_PARTIAL_TRIPS) else { return false };
+/// How to unroll a loop of a constant trip count by 8, 4 or 2 (the most that divides the
+/// trip count and keeps the copies under [`PARTIAL_SIZE`]), when it leaves only from its
+/// header: the copies' header tests are then decided (each group of iterations runs whole),
+/// and only the original header tests. The block to stay in, the factor and the size the
+/// copies add. `flow`: the function's constants; `total`: its size.
+fn partial_unrolling(f: &Function, flow: &Flow, facts: &Facts, lp: &Loop, total: usize) -> Option<(BlockId, usize, usize)> {
+    let (trips, stay, _) = trip_count(f, flow, facts, lp, MAX_PARTIAL_TRIPS)?;
     let leaves_only_from_header = lp.blocks.iter().filter(|&&b| b != lp.header).all(|&b| {
         let term = &f.blocks[b].term;
         !matches!(term, Terminator::Return(_) | Terminator::Exit) && term.successors().iter().all(|t| lp.blocks.contains(t))
     });
     let size: usize = lp.blocks.iter().map(|&b| f.blocks[b].insts.len() + 1).sum();
-    let total: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
-    let Some(factor) = [8, 4, 2].into_iter().find(|&k| trips % k == 0 && k * size <= PARTIAL_SIZE) else { return false };
-    if trips <= MAX_TRIPS || !leaves_only_from_header || total + factor * size > FUNCTION_SIZE || used_outside(f, lp) || allocates(f, lp) {
-        return false;
+    let factor = [8, 4, 2].into_iter().find(|&k| trips % k == 0 && k * size <= PARTIAL_SIZE)?;
+    if trips <= MAX_TRIPS || !leaves_only_from_header || total + factor * size > FUNCTION_SIZE || used_outside(f, facts, lp) || allocates(f, lp) {
+        return None;
     }
-    copy_iterations(program, fi, lp, stay, Copies::Group { factor });
-    true
+    Some((stay, factor, (factor - 1) * size))
 }
 
 /// Whether a value the loop defines is used outside it: the copies define new values, and a
 /// use after the loop would need the last copy's.
-fn used_outside(f: &Function, lp: &Loop) -> bool {
+fn used_outside(f: &Function, facts: &Facts, lp: &Loop) -> bool {
     // A constant of the header does not count: value numbering gives a later use of the same
     // constant (`n + 4` after a `range(4)` loop) the header's, and the header's first run,
     // which the copies follow, still computes it before anything after the loop.
     let varying = |b: usize, i: &Inst| b != lp.header || !matches!(i.op, Op::Const(_));
-    let defined: HashSet<ValueId> = lp.blocks.iter().flat_map(|&b| f.blocks[b].insts.iter().filter(move |i| varying(b, i)).filter_map(|i| i.result)).collect();
-    f.blocks.iter().enumerate().filter(|(b, _)| !lp.blocks.contains(b)).any(|(_, block)| {
-        let term = match block.term {
-            Terminator::Branch { cond: v, .. } | Terminator::Return(Some(v)) => Some(v),
-            _ => None,
-        };
-        block.insts.iter().flat_map(|i| i.op.operands()).chain(term).any(|v| defined.contains(&v))
-    })
+    let mut defined = lp.blocks.iter().flat_map(|&b| f.blocks[b].insts.iter().filter(move |i| varying(b, i)).filter_map(|i| i.result));
+    defined.any(|v| facts.users[v.0 as usize].iter().any(|b| !lp.blocks.contains(b)))
 }
 
 /// Whether the loop declares a local or shared array: every iteration uses the same one (an
@@ -560,8 +718,9 @@ enum Copies {
     Group { factor: usize },
 }
 
-/// Copy the loop's blocks once per iteration, each copy's header jumping into its body.
-fn copy_iterations(program: &mut Program, fi: usize, lp: &Loop, stay: BlockId, copies: Copies) {
+/// Copy the loop's blocks once per iteration, each copy's header jumping into its body; the
+/// blocks the copies were appended as.
+fn copy_iterations(program: &mut Program, fi: usize, lp: &Loop, stay: BlockId, copies: Copies) -> Range<usize> {
     let f = &mut program.functions[fi];
     let members: Vec<usize> = lp.blocks.iter().copied().collect();
     let base = f.blocks.len();
@@ -666,7 +825,9 @@ fn copy_iterations(program: &mut Program, fi: usize, lp: &Loop, stay: BlockId, c
         }
     }
     f.blocks.extend(new_blocks);
+    let copied = base..f.blocks.len();
     program.calls.extend(new_calls);
+    copied
 }
 
 /// Known integers and bools become constants, branches on them jumps, and loads of a module

@@ -328,16 +328,42 @@ struct LoopFrame {
     continues: Vec<Env>,
 }
 
-#[derive(Clone)]
-struct Snapshot {
-    vals: Vec<Val>,
-    variables: BTreeMap<String, BTreeSet<String>>,
-    typemap: BTreeMap<String, BTreeSet<String>>,
-    first_binding: BTreeMap<String, TextRange>,
-    expressions: BTreeMap<(u32, u32), Type>,
-    returns: Vec<Return>,
-    pruned: BTreeMap<(u32, u32), Option<bool>>,
-    int_to_float: BTreeMap<String, Unified>,
+/// A change to the state a loop's fixpoint pass starts from (see [`Typer::fixpoint`]), with
+/// what undoes it. Values and returns are only appended (besides [`Undo::Val`]), so a [`Mark`]
+/// undoes those by their lengths.
+enum Undo {
+    /// The value was this.
+    Val(usize, Val),
+    /// The spelling was added to the variable's types.
+    Variable(String, String),
+    /// The spelling was added to the types under Numba's name.
+    Typemap(String, String),
+    /// The name's first binding was recorded.
+    FirstBinding(String),
+    /// The expression's type was this (`None`: it had none).
+    Expression((u32, u32), Option<Type>),
+    /// The condition's noted truth was this (`None`: none was noted).
+    Pruned((u32, u32), Option<Option<bool>>),
+    /// The variable's int-to-float unification was recorded.
+    IntToFloat(String),
+}
+
+/// Undo [`Undo::Variable`] or [`Undo::Typemap`]: a name's set of spellings is never empty.
+fn remove_spelling(types: &mut BTreeMap<String, BTreeSet<String>>, name: &str, spelled: &str) {
+    if let Some(set) = types.get_mut(name) {
+        set.remove(spelled);
+        if set.is_empty() {
+            types.remove(name);
+        }
+    }
+}
+
+/// The state a fixpoint pass starts from: where the undo log, the values and the returns
+/// stood.
+struct Mark {
+    undo: usize,
+    vals: usize,
+    returns: usize,
 }
 
 /// A `return` (or the end of the function): what it returns, where, and whether that is an
@@ -401,6 +427,10 @@ pub struct Typer<'c, 'a> {
     /// Where each definition (by value) comes from, to explain a unified type.
     origins: HashMap<usize, Assignment>,
     int_to_float: BTreeMap<String, Unified>,
+    /// How to go back to where each open loop fixpoint started its passes, innermost last;
+    /// kept only while one is open.
+    undo: Vec<Undo>,
+    open_fixpoints: usize,
 }
 
 /// The error for an expression kernlint does not type: Numba's, for what needs an
@@ -521,6 +551,8 @@ fn type_def_in(
         nested_arrays: HashMap::default(),
         origins: HashMap::default(),
         int_to_float: BTreeMap::new(),
+        undo: Vec::new(),
+        open_fixpoints: 0,
     };
     for_each_binding(&def.body, &mut |b| {
         if b.kind.is_assignment() {
@@ -801,28 +833,80 @@ pub enum Index {
 }
 
 impl<'c, 'a> Typer<'c, 'a> {
-    fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            vals: self.vals.clone(),
-            variables: self.variables.clone(),
-            typemap: self.typemap.clone(),
-            first_binding: self.first_binding.clone(),
-            expressions: self.expressions.clone(),
-            returns: self.returns.clone(),
-            pruned: self.pruned.clone(),
-            int_to_float: self.int_to_float.clone(),
+    /// Open a fixpoint: from here on, changes are logged until it closes.
+    fn mark(&mut self) -> Mark {
+        self.open_fixpoints += 1;
+        Mark { undo: self.undo.len(), vals: self.vals.len(), returns: self.returns.len() }
+    }
+
+    /// Back to the state at `mark`.
+    fn restore(&mut self, mark: &Mark) {
+        while self.undo.len() > mark.undo {
+            match self.undo.pop().expect("longer than the mark") {
+                Undo::Val(id, val) => self.vals[id] = val,
+                Undo::Variable(var, spelled) => remove_spelling(&mut self.variables, &var, &spelled),
+                Undo::Typemap(name, spelled) => remove_spelling(&mut self.typemap, &name, &spelled),
+                Undo::FirstBinding(name) => {
+                    self.first_binding.remove(&name);
+                }
+                Undo::Expression(key, old) => match old {
+                    Some(t) => {
+                        self.expressions.insert(key, t);
+                    }
+                    None => {
+                        self.expressions.remove(&key);
+                    }
+                },
+                Undo::Pruned(key, old) => match old {
+                    Some(truth) => {
+                        self.pruned.insert(key, truth);
+                    }
+                    None => {
+                        self.pruned.remove(&key);
+                    }
+                },
+                Undo::IntToFloat(var) => {
+                    self.int_to_float.remove(&var);
+                }
+            }
+        }
+        self.vals.truncate(mark.vals);
+        self.returns.truncate(mark.returns);
+    }
+
+    /// Close the innermost open fixpoint; its changes stay undoable by those around it.
+    fn close_fixpoint(&mut self) {
+        self.open_fixpoints -= 1;
+        if self.open_fixpoints == 0 {
+            self.undo.clear();
         }
     }
 
-    fn restore(&mut self, s: Snapshot) {
-        self.vals = s.vals;
-        self.variables = s.variables;
-        self.typemap = s.typemap;
-        self.first_binding = s.first_binding;
-        self.expressions = s.expressions;
-        self.returns = s.returns;
-        self.pruned = s.pruned;
-        self.int_to_float = s.int_to_float;
+    fn log(&mut self, undo: impl FnOnce() -> Undo) {
+        if self.open_fixpoints > 0 {
+            self.undo.push(undo());
+        }
+    }
+
+    /// Change value `id` where a fixpoint can undo it.
+    fn val_mut(&mut self, id: usize) -> &mut Val {
+        if self.open_fixpoints > 0 {
+            self.undo.push(Undo::Val(id, self.vals[id].clone()));
+        }
+        &mut self.vals[id]
+    }
+
+    fn set_expression(&mut self, key: (u32, u32), t: Type) {
+        let old = self.expressions.insert(key, t);
+        self.log(|| Undo::Expression(key, old));
+    }
+
+    fn set_first_binding(&mut self, name: String, range: TextRange) {
+        if let std::collections::btree_map::Entry::Vacant(e) = self.first_binding.entry(name) {
+            let name = e.key().clone();
+            e.insert(range);
+            self.log(|| Undo::FirstBinding(name));
+        }
     }
 
     /// Records a type of `var`, under `name` too: Numba's name for it, folded.
@@ -835,8 +919,12 @@ impl<'c, 'a> Typer<'c, 'a> {
         if var.starts_with('$') {
             return;
         }
-        self.variables.entry(var.to_string()).or_default().insert(spelled.clone());
-        self.typemap.entry(name).or_default().insert(spelled);
+        if self.variables.entry(var.to_string()).or_default().insert(spelled.clone()) {
+            self.log(|| Undo::Variable(var.to_string(), spelled.clone()));
+        }
+        if self.typemap.entry(name.clone()).or_default().insert(spelled.clone()) {
+            self.log(|| Undo::Typemap(name, spelled));
+        }
     }
 
     /// Numba's name (`nestedarray(float32, (3,))`) for `value` when it is an array field of a
@@ -878,14 +966,14 @@ impl<'c, 'a> Typer<'c, 'a> {
         let name = match self.redefinitions.get(&(range.start().into(), range.end().into())) {
             Some(&k) => {
                 self.versions.insert(var.to_string(), k);
-                self.first_binding.entry(versions::folded_name(var, k)).or_insert(range);
+                self.set_first_binding(versions::folded_name(var, k), range);
                 var.to_string()
             }
             None => versions::folded_name(var, self.version(var)),
         };
         let spelled = nested.clone().unwrap_or_else(|| ty.record_name());
         self.record_spelled(var, name, spelled);
-        self.first_binding.entry(var.to_string()).or_insert(range);
+        self.set_first_binding(var.to_string(), range);
         let origin_ty = ty.value().map(promote::unliteral);
         self.vals.push(Val::Def(ty, None));
         // A value index a discarded pass used may hold a stale name: set or clear it.
@@ -966,7 +1054,7 @@ impl<'c, 'a> Typer<'c, 'a> {
     /// What Numba's branch pruning knows of the variable's current definition.
     fn mark_known(&mut self, env: &Env, var: &str, known: Known) {
         if let Some(&id) = env.get(var)
-            && let Val::Def(_, k) = &mut self.vals[id]
+            && let Val::Def(_, k) = self.val_mut(id)
         {
             *k = Some(known);
         }
@@ -1154,7 +1242,8 @@ impl<'c, 'a> Typer<'c, 'a> {
             Some(prev) if *prev != truth => None,
             _ => truth,
         };
-        self.pruned.insert(key, merged);
+        let old = self.pruned.insert(key, merged);
+        self.log(|| Undo::Pruned(key, old));
     }
 
     /// The operand values an `and`/`or` can produce, as (when truthy, when falsy), in the
@@ -1263,9 +1352,12 @@ impl<'c, 'a> Typer<'c, 'a> {
                     && let Some(why) = self.unification(&var, id, ty.value())
                     && why.assignments.iter().all(|a| matches!(a.ty, Type::Scalar(i) if i.is_int()))
                 {
-                    self.int_to_float.entry(var.clone()).or_insert(*why);
+                    if let std::collections::btree_map::Entry::Vacant(e) = self.int_to_float.entry(var.clone()) {
+                        e.insert(*why);
+                        self.log(|| Undo::IntToFloat(var.clone()));
+                    }
                 }
-                if let Val::Phi { resolved, .. } = &mut self.vals[id] {
+                if let Val::Phi { resolved, .. } = self.val_mut(id) {
                     *resolved = Some(ty.clone());
                 }
                 Ok(ty)
@@ -1865,17 +1957,30 @@ impl<'c, 'a> Typer<'c, 'a> {
         &mut self,
         entry: &Env,
         assigned: &HashSet<String>,
+        body: impl FnMut(&mut Self, Env) -> TResult<Option<Env>>,
+    ) -> TResult<(Env, Option<Env>, LoopFrame)> {
+        let mark = self.mark();
+        let passes = self.fixpoint_passes(&mark, entry, assigned, body);
+        self.close_fixpoint();
+        passes
+    }
+
+    /// The passes of [`Self::fixpoint`], each after the first from the state at `mark`.
+    fn fixpoint_passes(
+        &mut self,
+        mark: &Mark,
+        entry: &Env,
+        assigned: &HashSet<String>,
         mut body: impl FnMut(&mut Self, Env) -> TResult<Option<Env>>,
     ) -> TResult<(Env, Option<Env>, LoopFrame)> {
-        let snapshot = self.snapshot();
         let mut back_types: BTreeMap<String, Ty> = BTreeMap::new();
         let mut back_origins: BTreeMap<String, Vec<Assignment>> = BTreeMap::new();
         let mut iteration = 0;
         loop {
             iteration += 1;
-            // The first pass starts from the state the snapshot copies.
+            // Every pass starts from the state the first started from.
             if iteration > 1 {
-                self.restore(snapshot.clone());
+                self.restore(mark);
             }
             let (header, phis) = self.loop_header(entry, assigned, &back_types, &back_origins);
             self.loops.push(LoopFrame::default());
@@ -1999,7 +2104,7 @@ impl<'c, 'a> Typer<'c, 'a> {
             self.condition(&w.test, back)?;
             for (key, t) in at_entry {
                 if let Some(u) = self.expressions.get(&key).and_then(|b| promote::unify(&t, b)) {
-                    self.expressions.insert(key, u);
+                    self.set_expression(key, u);
                 }
             }
             bottom = self.const_truth(&w.test, back);
@@ -2047,7 +2152,7 @@ impl<'c, 'a> Typer<'c, 'a> {
         let key = (expr.range().start().into(), expr.range().end().into());
         match ty {
             Ty::Val(t) => {
-                self.expressions.insert(key, t.clone());
+                self.set_expression(key, t.clone());
             }
             Ty::Dtype(_) | Ty::RecordDtype(_) | Ty::Path(_) | Ty::Flat(_) => {
                 self.objects.insert(key);
@@ -3181,7 +3286,9 @@ impl<'c, 'a> Typer<'c, 'a> {
         let result = type_closure(self.ctx, def, &bound, &siblings, &free, self.depth + 1)
             .map_err(|f| Fail::new(f.kind, format!("in inner function `{name}`: {}", f.message), range))?;
         // Hover and inlay hints read the closure's expressions from the enclosing function.
-        self.expressions.extend(result.expressions);
+        for (key, t) in result.expressions {
+            self.set_expression(key, t);
+        }
         let free = free.into_iter().map(|(n, t)| (n, unliteral(t.value().expect("checked above")))).collect();
         self.closure_calls.insert((range.start().into(), range.end().into()), ClosureCall { def: def.range(), free });
         Ok(Ty::Val(result.ret))
