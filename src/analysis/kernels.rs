@@ -155,7 +155,7 @@ impl Declarations {
         for f in self.decorated.iter_mut().chain(&mut self.cpu_jit).chain(&mut self.plain) {
             shift(&mut f.def_range);
             shift(&mut f.name_range);
-            f.declared_at.iter_mut().for_each(|range| shift(range));
+            f.declared_at.iter_mut().for_each(&shift);
             shift_spec(&mut f.spec);
         }
         for wrap in &mut self.wraps {

@@ -1351,11 +1351,10 @@ impl<'c, 'a> Typer<'c, 'a> {
                     && s.is_float()
                     && let Some(why) = self.unification(&var, id, ty.value())
                     && why.assignments.iter().all(|a| matches!(a.ty, Type::Scalar(i) if i.is_int()))
+                    && let std::collections::btree_map::Entry::Vacant(e) = self.int_to_float.entry(var.clone())
                 {
-                    if let std::collections::btree_map::Entry::Vacant(e) = self.int_to_float.entry(var.clone()) {
-                        e.insert(*why);
-                        self.log(|| Undo::IntToFloat(var.clone()));
-                    }
+                    e.insert(*why);
+                    self.log(|| Undo::IntToFloat(var.clone()));
                 }
                 if let Val::Phi { resolved, .. } = self.val_mut(id) {
                     *resolved = Some(ty.clone());
