@@ -3,27 +3,11 @@
 # uint64 compared with signed values, bool arithmetic. Compiled Numba computes in at least
 # 64 bits where its simulator (NumPy scalars) wraps at the narrow width, so the references
 # are the kernels themselves compiled by numba.njit, one call per thread (`twin`).
-import inspect
 
 import numpy as np
-from numba import cuda, njit
+from numba import cuda
 
-
-def twin(kernel):
-    """`kernel`'s body as a numba.njit function of (thread index, arguments...), for kernels
-    whose only CUDA construct is `cuda.grid(1)`: compiled Numba's integer semantics on the CPU."""
-    src = inspect.getsource(kernel.py_func).replace("@cuda.jit\n", "")
-    src = src.replace("def " + kernel.__name__ + "(", "def " + kernel.__name__ + "_twin(tid_, ")
-    src = src.replace("cuda.grid(1)", "tid_")
-    scope = dict(globals())
-    exec(src, scope)
-    return njit(scope[kernel.__name__ + "_twin"])
-
-
-def run_twin(kernel, args, block, grid):
-    f = twin(kernel)
-    for t in range(block[0] * grid[0]):
-        f(t, *args)
+from njit_twin import run_twin
 
 
 @cuda.jit

@@ -3,11 +3,12 @@
 # round with and without digits, int()/float()/bool()/complex() casts of every kind, and mixed
 # ternaries. The references run the kernels through numba.njit (`twin`): compiled Numba's
 # typing (float32 stays float32, ints widen to int64), which its simulator does not follow.
-import inspect
 import math
 
 import numpy as np
 from numba import cuda, njit
+
+import njit_twin
 
 
 @njit
@@ -31,26 +32,14 @@ def remainder_(x, y):
     return math.copysign(0.0, x) if r == 0 else r
 
 
-def twin(kernel):
-    """`kernel`'s body as a numba.njit function of (thread index, arguments...), for kernels
-    whose only CUDA construct is `cuda.grid(1)`: compiled Numba's semantics on the CPU. The CPU
-    target lacks math.fmod and math.remainder, and its math.floor/ceil/trunc return int64 where
-    the CUDA target's return a float: those are replaced by equivalents."""
-    src = inspect.getsource(kernel.py_func).replace("@cuda.jit\n", "")
-    src = src.replace("def " + kernel.__name__ + "(", "def " + kernel.__name__ + "_twin(tid_, ")
-    src = src.replace("cuda.grid(1)", "tid_")
-    for cuda_name, cpu_name in [("math.fmod(", "fmod_("), ("math.remainder(", "remainder_("),
-                                ("math.floor(", "np.floor("), ("math.ceil(", "np.ceil("), ("math.trunc(", "np.trunc(")]:
-        src = src.replace(cuda_name, cpu_name)
-    scope = dict(globals())
-    exec(src, scope)
-    return njit(scope[kernel.__name__ + "_twin"])
+# The CPU target lacks math.fmod and math.remainder, and its math.floor/ceil/trunc return
+# int64 where the CUDA target's return a float: the twins use equivalents.
+CPU_SPELLINGS = [("math.fmod(", "fmod_("), ("math.remainder(", "remainder_("),
+                 ("math.floor(", "np.floor("), ("math.ceil(", "np.ceil("), ("math.trunc(", "np.trunc(")]
 
 
 def run_twin(kernel, args, block, grid):
-    f = twin(kernel)
-    for t in range(block[0] * grid[0]):
-        f(t, *args)
+    njit_twin.run_twin(kernel, args, block, grid, CPU_SPELLINGS)
 
 
 @cuda.jit

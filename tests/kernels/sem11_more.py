@@ -2,28 +2,12 @@
 # augmented assignment to array items of narrow and float32 dtypes, slice assignment,
 # 3-D shared arrays, float32 powers, chained comparisons
 # with NaN and mixed signedness.
-import inspect
 import math
 
 import numpy as np
-from numba import cuda, njit, int32, float32
+from numba import cuda, int32, float32
 
-
-def twin(kernel):
-    """`kernel`'s body as a numba.njit function of (thread index, arguments...), for kernels
-    whose only CUDA construct is `cuda.grid(1)`: compiled Numba's integer semantics on the CPU."""
-    src = inspect.getsource(kernel.py_func).replace("@cuda.jit\n", "")
-    src = src.replace("def " + kernel.__name__ + "(", "def " + kernel.__name__ + "_twin(tid_, ")
-    src = src.replace("cuda.grid(1)", "tid_")
-    scope = dict(globals())
-    exec(src, scope)
-    return njit(scope[kernel.__name__ + "_twin"])
-
-
-def run_twin(kernel, args, block, grid):
-    f = twin(kernel)
-    for t in range(block[0] * grid[0]):
-        f(t, *args)
+from njit_twin import run_twin
 
 
 @cuda.jit
