@@ -63,58 +63,46 @@ fn fix_suite(suite: &mut Suite, header: Option<usize>, text: &str, moved: &mut b
 /// ends where what stays ends. Earlier blocks end where the next clause begins, so only
 /// the last can hold what follows the statement.
 fn fix_blocks(stmt: &mut Stmt, own: usize, text: &str, moved: &mut bool) -> Suite {
-    let mut blocks = blocks(stmt);
+    let Some((range, mut blocks)) = compound(stmt) else { return Suite::new() };
     let Some(last) = blocks.iter().rposition(|(block, _)| !block.is_empty()) else { return Suite::new() };
     for (block, _) in &mut blocks[..last] {
         fix_suite(block, None, text, moved);
     }
     let (block, clause) = &mut blocks[last];
     let strays = fix_suite(block, Some(own), text, moved);
-    if strays.is_empty() {
-        return strays;
-    }
-    let end = block.last().map_or(TextSize::default(), Ranged::end);
-    if let Some(range) = clause {
-        **range = TextRange::new(range.start(), end);
-    }
-    drop(blocks);
-    if let Some(range) = compound_range(stmt) {
-        *range = TextRange::new(range.start(), end);
+    if !strays.is_empty() {
+        let end = block.last().map_or(TextSize::default(), Ranged::end);
+        for range in clause.iter_mut().map(|r| &mut **r).chain([range]) {
+            *range = TextRange::new(range.start(), end);
+        }
     }
     strays
 }
 
-/// The blocks of a compound statement in order, each with the range of the clause it is
-/// the body of (`elif`/`else`, `except`, `case`), if it has one of its own.
-fn blocks(stmt: &mut Stmt) -> Vec<(&mut Suite, Option<&mut TextRange>)> {
-    match stmt {
-        Stmt::FunctionDef(s) => vec![(&mut s.body, None)],
-        Stmt::ClassDef(s) => vec![(&mut s.body, None)],
-        Stmt::With(s) => vec![(&mut s.body, None)],
-        Stmt::For(s) => vec![(&mut s.body, None), (&mut s.orelse, None)],
-        Stmt::While(s) => vec![(&mut s.body, None), (&mut s.orelse, None)],
-        Stmt::If(s) => std::iter::once((&mut s.body, None))
-            .chain(s.elif_else_clauses.iter_mut().map(|c| (&mut c.body, Some(&mut c.range))))
-            .collect(),
-        Stmt::Try(s) => std::iter::once((&mut s.body, None))
-            .chain(s.handlers.iter_mut().map(|ExceptHandler::ExceptHandler(h)| (&mut h.body, Some(&mut h.range))))
-            .chain([(&mut s.orelse, None), (&mut s.finalbody, None)])
-            .collect(),
-        Stmt::Match(s) => s.cases.iter_mut().map(|c| (&mut c.body, Some(&mut c.range))).collect(),
-        _ => Vec::new(),
-    }
-}
+/// A compound statement's range and its blocks in order, each with the range of the clause
+/// it is the body of (`elif`/`else`, `except`, `case`), if it has one of its own; `None`
+/// for a simple statement.
+type Compound<'s> = (&'s mut TextRange, Vec<(&'s mut Suite, Option<&'s mut TextRange>)>);
 
-fn compound_range(stmt: &mut Stmt) -> Option<&mut TextRange> {
+fn compound(stmt: &mut Stmt) -> Option<Compound<'_>> {
     Some(match stmt {
-        Stmt::FunctionDef(s) => &mut s.range,
-        Stmt::ClassDef(s) => &mut s.range,
-        Stmt::With(s) => &mut s.range,
-        Stmt::For(s) => &mut s.range,
-        Stmt::While(s) => &mut s.range,
-        Stmt::If(s) => &mut s.range,
-        Stmt::Try(s) => &mut s.range,
-        Stmt::Match(s) => &mut s.range,
+        Stmt::FunctionDef(s) => (&mut s.range, vec![(&mut s.body, None)]),
+        Stmt::ClassDef(s) => (&mut s.range, vec![(&mut s.body, None)]),
+        Stmt::With(s) => (&mut s.range, vec![(&mut s.body, None)]),
+        Stmt::For(s) => (&mut s.range, vec![(&mut s.body, None), (&mut s.orelse, None)]),
+        Stmt::While(s) => (&mut s.range, vec![(&mut s.body, None), (&mut s.orelse, None)]),
+        Stmt::If(s) => (
+            &mut s.range,
+            std::iter::once((&mut s.body, None)).chain(s.elif_else_clauses.iter_mut().map(|c| (&mut c.body, Some(&mut c.range)))).collect(),
+        ),
+        Stmt::Try(s) => (
+            &mut s.range,
+            std::iter::once((&mut s.body, None))
+                .chain(s.handlers.iter_mut().map(|ExceptHandler::ExceptHandler(h)| (&mut h.body, Some(&mut h.range))))
+                .chain([(&mut s.orelse, None), (&mut s.finalbody, None)])
+                .collect(),
+        ),
+        Stmt::Match(s) => (&mut s.range, s.cases.iter_mut().map(|c| (&mut c.body, Some(&mut c.range))).collect()),
         _ => return None,
     })
 }
