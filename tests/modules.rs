@@ -526,3 +526,24 @@ fn findings_and_line_info_in_another_modules_device_function_point_at_the_call()
     assert_eq!(lines, ["7", "8"], "{ptx}");
     assert!(ptx.contains(".loc 1 8 5\n"), "{ptx}");
 }
+
+#[test]
+fn a_finding_in_another_modules_device_function_names_the_call_that_made_it() {
+    // `put` is lowered once for both calls: its code is located at whichever call a thread
+    // entered it from (the old code placed every finding at the first call, line 8).
+    let helpers = "from numba import cuda\n\n\n@cuda.jit(device=True)\ndef put(a, i, v):\n    a[i + 1] = v\n\n\n@cuda.jit(device=True)\ndef get(a, i):\n    return a[i]\n\n\n@cuda.jit(device=True)\ndef relay(a, i):\n    return get(a, i)\n";
+    let kern = "from numba import cuda\nfrom helpers import put, relay\n\n\n@cuda.jit\ndef kern(a, o):\n    i = cuda.grid(1)\n    put(a, i - 1, 1.0)\n    cuda.syncthreads()\n    put(a, i, 2.0)\n    o[i] = relay(a, i)\n    o[i] += relay(a, i + 1)\n";
+    let dir = folder_with(&[("helpers.py", helpers), ("kern.py", kern)]);
+    let d = dir.path();
+    let out = kernlint(d, &["run", "kern.py::kern", "--device", "sim", "--grid", "1", "--block", "32", "zeros:float32[32]", "zeros:float32[32]"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let findings: Vec<&str> = stdout.lines().filter(|l| l.contains("sanitizer[")).collect();
+    // The write past the end comes from the second call; the read past it from the second
+    // `relay`, through `get` (a call inside the other module).
+    assert!(findings.iter().any(|l| l.starts_with("kern.py:10:5: sanitizer[out-of-bounds]: out-of-bounds access to a: index 32")), "{stdout}");
+    assert!(findings.iter().any(|l| l.starts_with("kern.py:12:13: sanitizer[out-of-bounds]: out-of-bounds access to a: index 32")), "{stdout}");
+    // A race's two accesses are both located at their calls: `get` (through `relay`) reads
+    // what the second `put` wrote for the thread before.
+    assert!(findings.iter().any(|l| l.starts_with("kern.py:11:12: sanitizer[global-race]") && l.ends_with("(the other access: kern.py:10:5)")), "{stdout}");
+    assert!(!findings.iter().any(|l| l.starts_with("kern.py:8:")), "{stdout}");
+}

@@ -86,7 +86,8 @@ pub fn inline_calls(program: &Program) -> Program {
         }
         functions.push(Function { blocks, ..a.function });
     }
-    Program { functions, calls, globals: program.globals.clone(), as_lowered: false }
+    let placed_at = vec![None; functions.len()];
+    Program { functions, calls, globals: program.globals.clone(), as_lowered: false, placed_at }
 }
 
 /// A function whose instructions carry the callee of each call (the program's `calls`).

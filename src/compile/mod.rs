@@ -19,6 +19,7 @@ use crate::launch;
 /// on constants is left to run time (its approximations are not Rust's).
 pub fn optimize(program: &launch::Program, fastmath: bool) -> launch::Program {
     let mut numbered = program.clone();
+    numbered.place_at_calls();
     value_numbering::number_values(&mut numbered, fastmath);
     let mut optimized = inline::inline_calls(&numbered);
     value_numbering::number_values(&mut optimized, fastmath);

@@ -53,19 +53,22 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
     let mut functions = vec![lower(function.def_range + item_start, &signature.args, is_kernel)?];
     // The file each function comes from: its calls and globals resolve there.
     let mut homes = vec![file];
+    let mut placed_at = vec![None];
     let mut index: HashMap<(String, Vec<Type>), usize> = HashMap::new();
     let mut calls = rustc_hash::FxHashMap::default();
     let mut globals = HashMap::new();
     let mut next = 0;
     while next < functions.len() {
         let here = homes[next];
+        // Where this function's code is in the kernel's file.
+        let located = |span: TextRange| placed_at[next].unwrap_or(span);
         let mut pending = Vec::new();
         for (b, block) in functions[next].blocks.iter().enumerate() {
             for (i, inst) in block.insts.iter().enumerate() {
                 match &inst.op {
                     Op::Call { callee, args } => {
                         let types: Vec<Type> = args.iter().map(|a| functions[next].value_type(*a).clone()).collect();
-                        pending.push(((next, b as u32, i), callee.clone(), types, inst.span));
+                        pending.push(((next, b as u32, i), callee.clone(), types, located(inst.span)));
                     }
                     Op::GlobalArray(g) if !globals.contains_key(g) => {
                         // An imported module's array is named by its path there (`cfg.TABLE`).
@@ -76,7 +79,7 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                         let value = module_array(db, home, &name)
                             .ok_or_else(|| format!("kernlint cannot evaluate the module array `{g}`"))
                             .and_then(|r| r)
-                            .map_err(|message| PrepareError::at(message, inst.span))?;
+                            .map_err(|message| PrepareError::at(message, located(inst.span)))?;
                         globals.insert(g.clone(), value);
                     }
                     _ => {}
@@ -98,12 +101,10 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                             .split_once(':')
                             .and_then(|(a, b)| Some(TextRange::new(a.parse::<u32>().ok()?.into(), b.parse::<u32>().ok()?.into())))
                             .ok_or_else(|| PrepareError::at(format!("bad closure callee `{callee}`"), span))?;
-                        let mut lowered = lower_closure(db, here, range, &types).map_err(|e| lowering_error(db, file, here, e, span))?;
-                        if here != file {
-                            place_at_call(&mut lowered, span);
-                        }
+                        let lowered = lower_closure(db, here, range, &types).map_err(|e| lowering_error(db, file, here, e, span))?;
                         functions.push(lowered);
                         homes.push(here);
+                        placed_at.push((here != file).then_some(span));
                         index.insert(key, functions.len() - 1);
                         calls.insert(site, functions.len() - 1);
                         continue;
@@ -116,13 +117,11 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
                         None => resolve_device_function(db, here, &scope, &callee).ok_or_else(not_found)?,
                     };
                     let (start, f) = find_gpu_function(db, home, &name).ok_or_else(not_found)?;
-                    let mut lowered = lower_function(db, home, f.def_range + start, &types, false)
+                    let lowered = lower_function(db, home, f.def_range + start, &types, false)
                         .map_err(|e| lowering_error(db, file, home, e, span))?;
-                    if home != file {
-                        place_at_call(&mut lowered, span);
-                    }
                     functions.push(lowered);
                     homes.push(home);
+                    placed_at.push((home != file).then_some(span));
                     index.insert(key, functions.len() - 1);
                     functions.len() - 1
                 }
@@ -136,18 +135,7 @@ pub fn build_program(db: &dyn Db, file: SourceFile, name: &str, signature: &Sign
     for f in &mut functions {
         flatten_complex(f);
     }
-    Ok(Program { functions, calls, globals, as_lowered: true })
-}
-
-/// Give every instruction of a function from another file (a workspace module, or the
-/// prelude's complex division and `cmath`) the span of its call in the kernel's file, as if
-/// inlined: spans are offsets into the kernel's file, so the simulator's findings and the
-/// `.loc` lines would otherwise name whatever lies at the same offsets there. Its callees
-/// are called from these spans, so theirs become the same call's.
-fn place_at_call(function: &mut crate::analysis::ir::Function, call: TextRange) {
-    for inst in function.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
-        inst.span = call;
-    }
+    Ok(Program { functions, calls, globals, as_lowered: true, placed_at })
 }
 
 /// Why a function of `home` called at `call` (in `file`) could not be lowered: where it

@@ -73,6 +73,9 @@ impl Machine<'_> {
             };
             let code = &codes[frame.func];
             let func = frame.func;
+            // Another file's function is reported at the call that entered it.
+            let placed = frame.at;
+            let span = |pc: usize| placed.unwrap_or(code.spans[pc]);
             let mut pc = frame.pc;
             // The registers as slices: their lengths and addresses stay in registers.
             let regs = &mut frame.bits[..];
@@ -80,7 +83,7 @@ impl Machine<'_> {
             loop {
                 steps += 1;
                 if steps > budget {
-                    break 'frames Stop::Budget(code.spans[pc]);
+                    break 'frames Stop::Budget(span(pc));
                 }
                 match code.ops[pc] {
                     Op::Move { dst, src } => regs[dst as usize] = regs[src as usize],
@@ -241,7 +244,7 @@ impl Machine<'_> {
                         let (idx, n) =
                             gather(regs, &code.indices[indices as usize..][..rank as usize]);
                         regs[dst as usize] =
-                            self.load_op(who, &aggs[arr as usize], &idx[..n], code.spans[pc], s);
+                            self.load_op(who, &aggs[arr as usize], &idx[..n], span(pc), s);
                     }
                     Op::Store {
                         s,
@@ -258,7 +261,7 @@ impl Machine<'_> {
                             &idx[..n],
                             regs[value as usize],
                             s,
-                            code.spans[pc],
+                            span(pc),
                         );
                     }
                     Op::ThreadIdx { dst, axis } => {
@@ -354,11 +357,12 @@ impl Machine<'_> {
                         break 'frames Stop::Done;
                     }
                     Op::Call { site } => {
-                        let called = enter(codes, &code.calls[site as usize], regs, aggs);
+                        let mut called = enter(codes, &code.calls[site as usize], regs, aggs);
+                        called.at = placed.or_else(|| self.program.placed_at[called.func].map(|_| code.spans[pc]));
                         frame.pc = pc;
                         t.frames.push(called);
                         if t.frames.len() > MAX_CALL_DEPTH {
-                            break 'frames Stop::Recursion(code.spans[pc]);
+                            break 'frames Stop::Recursion(span(pc));
                         }
                         continue 'frames;
                     }
@@ -366,7 +370,7 @@ impl Machine<'_> {
                         if let Err(wait) = self.run_intrinsic(
                             who,
                             &code.intrinsics[site as usize],
-                            code.spans[pc],
+                            span(pc),
                             regs,
                             aggs,
                         ) {
@@ -376,7 +380,7 @@ impl Machine<'_> {
                     }
                     Op::Generic { site } => {
                         let inst = &code.generics[site as usize];
-                        let v = self.generic(who, code, func, pc, inst, regs, aggs);
+                        let v = self.generic(who, code, func, pc, inst, span(pc), regs, aggs);
                         if let Some(r) = inst.result {
                             set(
                                 regs,
@@ -389,7 +393,9 @@ impl Machine<'_> {
                     Op::Assigned { flag } => regs[flag as usize] = 1,
                     Op::CheckAssigned { flag, site } => {
                         if regs[flag as usize] == 0 {
-                            self.unassigned_read(who, &code.unassigned[site as usize], code.spans[pc]);
+                            // The assignment it names is in the other file: not a line here.
+                            let site = &code.unassigned[site as usize];
+                            self.unassigned_read(who, &site.variable, site.assignment.filter(|_| placed.is_none()), span(pc));
                         }
                     }
                 }
@@ -450,11 +456,11 @@ impl Machine<'_> {
         fi: usize,
         pc: usize,
         inst: &Inst,
+        span: TextRange,
         regs: &[u64],
         aggs: &[V],
     ) -> V {
         let func = &self.program.functions[fi];
-        let span = inst.span;
         let val = |v: &ValueId| {
             get(
                 regs,

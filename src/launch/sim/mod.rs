@@ -368,6 +368,27 @@ pub struct Program {
     /// (inlined callees' slots, local arrays made slots, slot values forwarded) keep every
     /// value but not which slot writes a thread made.
     pub as_lowered: bool,
+    /// Per function: `Some(call)` for a function of another file (a workspace module, the
+    /// prelude). Its spans are offsets into that file, so what it does is reported at the
+    /// call in the kernel's file that entered it: the simulator takes the call from the
+    /// thread's frames, the PTX's `.loc` from `call` (the first call found; see
+    /// [`Program::place_at_calls`]).
+    pub placed_at: Vec<Option<TextRange>>,
+}
+
+impl Program {
+    /// Give every instruction of a function from another file the span of its call in the
+    /// kernel's file, as if inlined there (for `.loc` lines and compile errors, which read
+    /// spans as offsets into the kernel's file). Its callees are called from these spans.
+    pub fn place_at_calls(&mut self) {
+        for (function, call) in self.functions.iter_mut().zip(&self.placed_at) {
+            if let Some(call) = *call {
+                for inst in function.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
+                    inst.span = call;
+                }
+            }
+        }
+    }
 }
 
 pub struct Launch {
@@ -402,6 +423,9 @@ struct Frame {
     aggs: Vec<V>,
     /// Where the caller wants the result.
     ret_to: Option<Loc>,
+    /// The call in the kernel's file this frame's code is reported at, when the function
+    /// is another file's ([`Program::placed_at`]).
+    at: Option<TextRange>,
 }
 
 impl Frame {
@@ -412,6 +436,7 @@ impl Frame {
             bits: code.bits.clone(),
             aggs: code.aggs.clone(),
             ret_to: None,
+            at: None,
         }
     }
 
@@ -1691,16 +1716,15 @@ impl Machine<'_> {
     /// A read of a variable this thread never assigned (see
     /// [`crate::analysis::ir::unassigned`]): Numba zero-fills it.
     #[cold]
-    fn unassigned_read(&mut self, t: Who, site: &decode::UnassignedSite, span: TextRange) {
+    fn unassigned_read(&mut self, t: Who, x: &str, assignment: Option<TextRange>, span: TextRange) {
         if self.reported.contains(&(FindingKind::UninitializedRead, span)) {
             return;
         }
-        let x = &site.variable;
         let message = format!(
             "read of `{x}`, which this thread never assigned (thread {:?}, block {:?}): `{x}` is assigned only on paths this thread did not take, so it reads the zero Numba fills variables with (on a GPU too; Python raises UnboundLocalError); assign `{x}` on every path to this read (a value before the `if`, or an `else` branch)",
             t.tid, t.bid
         );
-        self.report_race(FindingKind::UninitializedRead, span, t, message, site.assignment.map(|a| a.start().into()));
+        self.report_race(FindingKind::UninitializedRead, span, t, message, assignment.map(|a| a.start().into()));
     }
 
     /// The accesses unordered before one another after `t`'s joins the set `(id, readers)`
