@@ -546,4 +546,11 @@ fn a_finding_in_another_modules_device_function_names_the_call_that_made_it() {
     // what the second `put` wrote for the thread before.
     assert!(findings.iter().any(|l| l.starts_with("kern.py:11:12: sanitizer[global-race]") && l.ends_with("(the other access: kern.py:10:5)")), "{stdout}");
     assert!(!findings.iter().any(|l| l.starts_with("kern.py:8:")), "{stdout}");
+    // In the PTX, each inlined copy has the line of its own call (the second `put` had
+    // the first's, line 8).
+    let out = kernlint(d, &["compile", "kern.py::kern", "--sig", "void(float32[::1], float32[::1])", "--arch", "sm_90", "--lineinfo"]);
+    let ptx = String::from_utf8_lossy(&out.stdout);
+    let mut lines: Vec<&str> = ptx.lines().filter_map(|l| l.trim().strip_prefix(".loc 1 ")).map(|l| l.split(' ').next().unwrap()).collect();
+    lines.dedup();
+    assert_eq!(lines, ["7", "8", "9", "10", "11", "12"], "{ptx}");
 }

@@ -15,6 +15,7 @@
 //! The simulator runs the program as lowered (its findings name the device function a
 //! thread was in); inlining changes no value, so both compute the same.
 
+use ruff_text_size::TextRange;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::ir::{Block, BlockId, Function, Inst, MemorySpace, Op, Slot, SlotId, Terminator, ValueId};
@@ -48,7 +49,7 @@ pub fn inline_calls(program: &Program) -> Program {
     let mut done: Vec<Option<Annotated>> = vec![None; n];
     for f in post_order(&callees) {
         let annotated = annotate(program, f);
-        done[f] = Some(inline_into(annotated, &done, &inlinable));
+        done[f] = Some(inline_into(annotated, &done, &inlinable, &program.placed_at));
     }
 
     // Keep the functions still called, renumbered from the kernel.
@@ -119,8 +120,9 @@ fn annotate(program: &Program, fi: usize) -> Annotated {
 /// `f` with every call of an inlinable function replaced by a copy of its (already
 /// inlined) body. Blocks stay in an order in which every value is defined before a block
 /// that uses it (what the backend compiles in): the body follows the part of the block
-/// before the call, and the rest of the block follows the body.
-fn inline_into(mut f: Annotated, done: &[Option<Annotated>], inlinable: &[bool]) -> Annotated {
+/// before the call, and the rest of the block follows the body. The body of a function of
+/// another file (`placed_at`) takes the span of the call it is copied to.
+fn inline_into(mut f: Annotated, done: &[Option<Annotated>], inlinable: &[bool], placed_at: &[Option<TextRange>]) -> Annotated {
     let original = std::mem::take(&mut f.blocks);
     let mut blocks: Vec<AnnotatedBlock> = Vec::new();
     // Where each original block starts now, and the blocks whose terminator still names
@@ -144,7 +146,8 @@ fn inline_into(mut f: Annotated, done: &[Option<Annotated>], inlinable: &[bool])
                 f.function.slots.push(Slot { name: format!("{}.return", g.function.name), ty: g.function.ret.clone() });
                 SlotId(f.function.slots.len() as u32 - 1)
             });
-            let copy = copy_body(&mut f.function, g, args, body as u32, BlockId(after as u32), ret_slot);
+            let at = placed_at[c].map(|_| inst.span);
+            let copy = copy_body(&mut f.function, g, args, body as u32, BlockId(after as u32), ret_slot, at);
             blocks.extend(copy);
             if let (Some(result), Some(slot)) = (inst.result, ret_slot) {
                 insts.push((Inst { result: Some(result), op: Op::ReadSlot(slot), span: inst.span }, None));
@@ -169,8 +172,8 @@ fn inline_into(mut f: Annotated, done: &[Option<Annotated>], inlinable: &[bool])
 
 /// `g`'s blocks renumbered into `f` from block `base`: its values and slots appended to
 /// `f`'s, its parameters replaced by the call's arguments, and each return a jump to
-/// `after` (storing the result in `ret_slot`).
-fn copy_body(f: &mut Function, g: &Annotated, args: &[ValueId], base: u32, after: BlockId, ret_slot: Option<SlotId>) -> Vec<AnnotatedBlock> {
+/// `after` (storing the result in `ret_slot`); every instruction at `at` when given.
+fn copy_body(f: &mut Function, g: &Annotated, args: &[ValueId], base: u32, after: BlockId, ret_slot: Option<SlotId>, at: Option<TextRange>) -> Vec<AnnotatedBlock> {
     let value_base = f.values.len() as u32;
     let slot_base = f.slots.len() as u32;
     f.values.extend(g.function.values.iter().cloned());
@@ -186,6 +189,7 @@ fn copy_body(f: &mut Function, g: &Annotated, args: &[ValueId], base: u32, after
                 .iter()
                 .map(|(inst, callee)| {
                     let mut inst = inst.clone();
+                    inst.span = at.unwrap_or(inst.span);
                     inst.result = inst.result.map(value);
                     for v in inst.op.operands_mut() {
                         *v = value(*v);
@@ -201,7 +205,7 @@ fn copy_body(f: &mut Function, g: &Annotated, args: &[ValueId], base: u32, after
                 Terminator::Branch { cond, then, otherwise } => Terminator::Branch { cond: value(*cond), then: block(*then), otherwise: block(*otherwise) },
                 Terminator::Return(v) => {
                     if let (Some(v), Some(slot)) = (v, ret_slot) {
-                        let span = gb.insts.last().map(|(i, _)| i.span).unwrap_or_default();
+                        let span = at.or(gb.insts.last().map(|(i, _)| i.span)).unwrap_or_default();
                         insts.push((Inst { result: None, op: Op::WriteSlot(slot, value(*v)), span }, None));
                     }
                     Terminator::Jump(after)
