@@ -1149,6 +1149,24 @@ impl Walker<'_> {
                             }
                         }
                     }
+                    // `p <= k`, `p < k + 1` with `p` a sum of thread and block indices (never
+                    // negative) and `k` its own constant: every index in it is 0, as `p == k`
+                    // says (`if tid > 0: return` leaves thread 0 alone).
+                    let at_most = match guard.op {
+                        Some(CmpOp::LtE) => Some((&lv, &rv, 0)),
+                        Some(CmpOp::Lt) => Some((&lv, &rv, 1)),
+                        Some(CmpOp::GtE) => Some((&rv, &lv, 0)),
+                        Some(CmpOp::Gt) => Some((&rv, &lv, 1)),
+                        _ => None,
+                    };
+                    if let Some((a, b, strict)) = at_most
+                        && let (Some(p), Some(k)) = (&a.poly, b.poly.as_ref().and_then(Poly::as_const))
+                        && k - strict == p.konst()
+                        && p.0.iter().any(|(m, _)| !m.is_empty())
+                        && p.0.iter().all(|(m, c)| m.is_empty() || (*c > 0 && m.iter().all(|x| !matches!(x, Atom::Sym(_)))))
+                    {
+                        pin(p, &Poly::constant(p.konst()), &mut ctl.pinned, &mut ctl.pins);
+                    }
                     ctl.guards.push(guard);
                     left = right;
                 }
@@ -1490,6 +1508,14 @@ impl Walker<'_> {
         {
             return Value { level: Level::Thread, data: true, atoms: joined.atoms, ..Value::default() };
         }
+        // A device function may fill a local array it is given from its other arguments
+        // (`to_index(cuda.blockIdx.x, shape, idx)`).
+        let filled: Vec<String> =
+            c.arguments.args.iter().filter_map(|a| self.array_kind(a)).filter(|(_, kind)| *kind == ArrayKind::Local).map(|(name, _)| name).collect();
+        let level = self.cur.level;
+        for name in filled {
+            self.local_holds(&name, &joined, level);
+        }
         joined
     }
 
@@ -1672,18 +1698,25 @@ impl Walker<'_> {
                 if let Some((name, kind)) = base {
                     if kind == ArrayKind::Local {
                         let joined = Value::join(index.iter().chain([value]));
-                        let level = joined.level.max(ctl.level);
-                        if let Some(v) = self.env.get_mut(&name)
-                            && v.level < level
-                        {
-                            v.level = level;
-                            self.changed = true;
-                        }
+                        self.local_holds(&name, &joined, ctl.level);
                     }
                     self.access(name, kind, s.range(), index, ranges, true, rmw, Some(value.clone()));
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A local array now holds `value` (stored under control `level`): its elements vary as
+    /// much, and with the same thread and block indices.
+    fn local_holds(&mut self, name: &str, value: &Value, level: Level) {
+        let level = value.level.max(level);
+        if let Some(v) = self.env.get_mut(name)
+            && (v.level < level || !value.atoms.is_subset(&v.atoms))
+        {
+            v.level = v.level.max(level);
+            v.atoms.extend(value.atoms.iter().cloned());
+            self.changed = true;
         }
     }
 

@@ -3,11 +3,11 @@
 //! ## What it does
 //! Finds two accesses to the same `cuda.shared.array` slot by different threads of one
 //! block with no `cuda.syncthreads()` between them, where at least one writes: a thread
-//! reading its neighbour's slot (`s[tid + 1]`, `s[tid + step]`, `tile[tx, ty]` after
-//! `tile[ty, tx] = ...`, every slot in a loop `s[j]`) that the neighbour writes in the same
-//! barrier interval, a slot one thread writes (`if tid == 0: s[0] = v`) and others read
-//! before a barrier, every thread writing its own different value into one block-uniform
-//! slot, every thread storing into `s[tid % m]` (unconditionally) in blocks known to be
+//! reading its neighbour's slot (`s[tid + 1]`, `s[tid + step]`, a ring's `s[(tid + 1) % 128]`,
+//! `tile[tx, ty]` after `tile[ty, tx] = ...`, every slot in a loop `s[j]`) that the neighbour
+//! writes in the same barrier interval, a slot one thread writes (`if tid == 0: s[0] = v`)
+//! and others read before a barrier, every thread writing its own different value into one
+//! block-uniform slot, every thread storing into `s[tid % m]` (unconditionally) in blocks known to be
 //! wider than `m` (threads `m` apart share the slot), and the next iteration of a loop
 //! overwriting slots other threads may still be reading (a tiled loop without the barrier
 //! at the end of its body; also a block-strided fill `for m in range(tid, n, nt): s[m] = ...`
@@ -101,7 +101,7 @@ use std::collections::BTreeSet;
 
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::slots::{Between, BlockFacts, BlockShape, Side, halving_values, in_bounds_widths, may_meet};
-use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Level, Poly, Value, item_uniformity};
+use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Guard, Level, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
 use crate::lint::{Diagnostic, ItemContext};
@@ -133,7 +133,11 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
         let one_warp = function.spec.kind == FunctionKind::Kernel
             && known.is_some_and(|l| !l.is_empty() && l.iter().all(|c| c.threads_per_block().is_some_and(|t| t <= 32)));
         let warp_rules = matches!(function.spec.kind, FunctionKind::Kernel | FunctionKind::DeviceFunction);
-        let polys: Vec<Option<Vec<Poly>>> = facts.accesses.iter().map(|a| a.index.iter().map(|v| v.poly.clone()).collect()).collect();
+        // A ring neighbour's slot `s[(t + c) % m]` is `s[t + c]` for the threads that do not
+        // wrap around: judged as that, it meets what it meets there.
+        let unwrapped: Vec<Option<Access>> = facts.accesses.iter().map(unwrapped_ring).collect();
+        let accesses: Vec<&Access> = facts.accesses.iter().zip(&unwrapped).map(|(a, u)| u.as_ref().unwrap_or(a)).collect();
+        let polys: Vec<Option<Vec<Poly>>> = accesses.iter().map(|a| a.index.iter().map(|v| v.poly.clone()).collect()).collect();
         let mut reported = std::collections::HashSet::new();
         for (id, access) in facts.accesses.iter().enumerate() {
             if !matches!(access.kind, ArrayKind::Shared { .. }) {
@@ -174,8 +178,9 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 );
                 continue;
             }
+            let access = accesses[id];
             for &p in &access.preceding {
-                let earlier = &facts.accesses[p];
+                let earlier = accesses[p];
                 if earlier.array != access.array || p == id {
                     continue;
                 }
@@ -304,6 +309,38 @@ fn race(ctx: &ItemContext, access: &Access, earlier: &Access) -> Diagnostic {
     };
     let label = if earlier.write { "the other thread's write" } else { "the other thread's read" };
     Diagnostic::new("KL202", access.range, message).related(earlier.range, label).note(note)
+}
+
+/// The access with its one ring-neighbour component `(x + c) % m` (`x` of thread indices, `m`
+/// a constant, `0 < |c| < m`) read as `x + c` under the guards `0 <= x + c < m` that make the
+/// two equal: the threads that do not wrap around (`s[(t + 1) % 32]` is `s[t + 1]` for
+/// `t < 31`). `None` for any other access.
+fn unwrapped_ring(access: &Access) -> Option<Access> {
+    let rings: Vec<usize> = (0..access.index.len()).filter(|&k| access.index[k].poly.is_none() && access.index[k].modulo.is_some()).collect();
+    let [k] = rings[..] else { return None };
+    if access.index.iter().enumerate().any(|(j, v)| j != k && v.poly.is_none()) {
+        return None;
+    }
+    let (x, m) = access.index[k].modulo.clone()?;
+    let c = x.konst();
+    let moving = x.without_const();
+    if c == 0 || c.abs() >= m || moving.0.is_empty() || !moving.0.keys().flatten().all(|a| a.is_thread()) {
+        return None;
+    }
+    let mut unwrapped = access.clone();
+    let value = Value { level: Level::Thread, atoms: x.index_atoms(), poly: Some(x.clone()), ..Value::default() };
+    for (op, bound) in [(CmpOp::GtE, 0), (CmpOp::Lt, m)] {
+        unwrapped.guards.push(Guard {
+            left: value.clone(),
+            op: Some(op),
+            right: Value { poly: Some(Poly::constant(bound)), ..Value::default() },
+            range: access.index_ranges[k],
+            modulo: None,
+            written_offsets: [None; 2],
+        });
+    }
+    unwrapped.index[k] = value;
+    Some(unwrapped)
 }
 
 /// `s[t % m]` (other components the same in every thread) in blocks known to be wider

@@ -352,6 +352,12 @@ fn cross_block(w: &Access, r: &Access, blocks: &BTreeSet<Atom>, facts: &Function
     if rows_of_threads(w, r, blocks, facts) || grid_strided_slots(w, r, blocks) {
         return false;
     }
+    // A component the two give as different constants of one sign (`X[i, 1]` against
+    // `X[blockIdx.x, 0]`): no element in common.
+    let constant = |v: &Value| v.poly.as_ref().and_then(Poly::as_const);
+    if w.index.iter().zip(&r.index).any(|(a, b)| matches!((constant(a), constant(b)), (Some(x), Some(y)) if x != y && (x < 0) == (y < 0))) {
+        return false;
+    }
     let (w_pinned, r_pinned) = (block_pinned(w, blocks), block_pinned(r, blocks));
     if w_pinned && r_pinned {
         return false; // both in the one block the tests select

@@ -21,7 +21,9 @@
 //! A shared array of constant shape read at `threadIdx.x + c` is reported where the last
 //! thread of the block reaches past its extent: the block's size comes from the kernel's
 //! launches in the file, or else from its stores (`tile[tx + 1] = ...` into 34 slots: a halo
-//! of 1 on each side of 32 threads, so `tile[tx + 3]` is out of bounds).
+//! of 1 on each side of 32 threads, so `tile[tx + 3]` is out of bounds). A test `tx % m ==
+//! r` around the read leaves every m-th thread (`if tx % 4 == 0: s[tx] += s[tx + 2]` in a
+//! block of 32 reads at most slot 30).
 //!
 //! ## Why is this bad?
 //! The thread at the edge reads one element past the end (garbage, or a fault), or at
@@ -192,7 +194,16 @@ fn past_shared_extent(facts: &FunctionFacts, access: &Access, blocks: Option<&[[
         // A guard on the thread index (`if tx < TILE - 1:`) narrows the threads that read.
         let guarded = bounds(access, &key, false).0.iter().filter(|(_, b)| b.0.is_empty()).map(|(o, _)| *o).min();
         let Some(threads) = threads.map(|t| guarded.map_or(t, |g| t.min(g))) else { continue };
-        if threads >= 1 && threads - 1 + c >= extent {
+        // A test `tx % m == r` (a tree reduction's `if tx % (2 * s) == 0:`) leaves every m-th
+        // thread: the last that reads is the last below `threads` with that remainder.
+        let last = access
+            .guards
+            .iter()
+            .filter_map(|g| g.modulo.as_ref().filter(|(x, ..)| *x == key))
+            .filter_map(|(_, m, r)| Some((m.as_const()?, r.as_const()?)))
+            .filter(|(m, r)| *m > 0 && (0..*m).contains(r))
+            .fold(threads - 1, |last, (m, r)| if last < r { -1 } else { r + (last - r) / m * m });
+        if last >= 0 && last + c >= extent {
             return Some((*range, c, extent));
         }
     }

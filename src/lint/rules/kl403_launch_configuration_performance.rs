@@ -3,7 +3,9 @@
 //! ## What it does
 //! Checks host launches whose grid and block sizes are constants:
 //! - a block whose thread count is not a multiple of 32 (the warp size): the last warp of
-//!   every block runs partly empty;
+//!   every block runs partly empty; reported where the empty lanes are at least a tenth of
+//!   the block's (`k[g, 100]`, 28 of 128), not where they are a sliver of it (`k[g, 127]`,
+//!   one of 128: a block sized by the data, which rounding up would gain nothing);
 //! - a grid of fewer than 128 blocks: Numba itself warns at run time
 //!   (`NumbaPerformanceWarning: Grid size N will likely result in GPU under-utilization`),
 //!   since a GPU has tens to over a hundred multiprocessors to fill.
@@ -68,17 +70,19 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
             && t > 1
             && t <= 1024
             && t % 32 != 0
+            && (32 - t % 32) * 10 >= t + 32 - t % 32
         {
             let warps = (t + 31) / 32;
+            let slots = warps * 32;
+            let runs = if warps == 1 { "1 warp runs".to_string() } else { format!("{warps} warps run") };
             out.push(
                 Diagnostic::new(
                     "KL403",
                     b.range,
                     format!(
-                        "a block of {t} threads is not a multiple of the warp size 32: {warps} warps run {} thread slots, {} of them idle ({}% of the block's lanes)",
-                        warps * 32,
-                        warps * 32 - t,
-                        (warps * 32 - t) * 100 / (warps * 32)
+                        "a block of {t} threads is not a multiple of the warp size 32: {runs} {slots} thread slots, {} of them idle ({}% of the block's lanes)",
+                        slots - t,
+                        (slots - t) * 100 / slots
                     ),
                 )
                 .warning()
