@@ -476,15 +476,47 @@ pub fn item_uniformity<'db>(db: &'db dyn Db, file: SourceFile, item: ItemText<'d
                     *slot = known.iter().all(|b| b[axis] == 1);
                 }
             }
-            let (facts, read) = analyze(def, &scope, syncing, flat);
+            let bounds = launch_bounds(def, list);
+            let (facts, read) = analyze(def, &scope, syncing, flat, &bounds);
             // A launch's block shape, where one is known, outweighs what the tiles suggest.
             if !known.is_empty() {
                 return Some(facts);
             }
             let tiled = tile_flat_axes(&facts, read, flat);
-            Some(if tiled == flat { facts } else { analyze(def, &scope, syncing, tiled).0 })
+            Some(if tiled == flat { facts } else { analyze(def, &scope, syncing, tiled, &bounds).0 })
         })
         .collect()
+}
+
+/// A launch whose grid, block and argument shapes the host code gives as constants.
+#[derive(Debug)]
+pub struct LaunchBound {
+    pub grid: [i128; 3],
+    pub block: [i128; 3],
+    /// The extents of the arrays passed, as the kernel names them: `len(a)`, `a.shape[k]`,
+    /// `a.size`.
+    pub extents: BTreeMap<String, i64>,
+}
+
+/// The kernel's launches as [`LaunchBound`]s: empty unless every launch of it is known and
+/// constant, so that what holds for all of them holds for the kernel.
+fn launch_bounds(def: &ast::StmtFunctionDef, launches: &[super::launch::LaunchConfig]) -> Vec<LaunchBound> {
+    let params: Vec<String> = def.parameters.iter().map(|p| p.name().to_string()).collect();
+    let mut out = Vec::new();
+    for launch in launches {
+        let (Some(grid), Some(block)) = (launch.grid, launch.block) else { return Vec::new() };
+        let mut extents = BTreeMap::new();
+        for (name, shape) in params.iter().zip(&launch.extents.shapes) {
+            let Some(shape) = shape.as_ref().filter(|s| !s.is_empty()) else { continue };
+            extents.insert(format!("len({name})"), shape[0]);
+            extents.insert(format!("{name}.size"), shape.iter().product());
+            for (k, n) in shape.iter().enumerate() {
+                extents.insert(format!("{name}.shape[{k}]"), *n);
+            }
+        }
+        out.push(LaunchBound { grid, block, extents });
+    }
+    out
 }
 
 /// The axes a kernel's shared tiles show to be of block size 1: a tile written at a slot of
@@ -514,7 +546,13 @@ fn tile_flat_axes(facts: &FunctionFacts, read: [bool; 3], mut flat: [bool; 3]) -
 /// Analyse one function definition. `syncing`: the device functions whose calls are
 /// barriers. `flat`: the thread axes known to have block size 1, where `threadIdx` is 0 and
 /// `blockDim` is 1. Also returns the axes whose `threadIdx` or `blockDim` the function names.
-pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTreeSet<String>, flat: [bool; 3]) -> (FunctionFacts, [bool; 3]) {
+pub fn analyze(
+    def: &ast::StmtFunctionDef,
+    scope: &dyn NameLookup,
+    syncing: &BTreeSet<String>,
+    flat: [bool; 3],
+    bounds: &[LaunchBound],
+) -> (FunctionFacts, [bool; 3]) {
     let params: Vec<String> = def.parameters.iter().map(|p| p.name().to_string()).collect();
     let mut counts = Counts::default();
     for stmt in &def.body {
@@ -542,6 +580,7 @@ pub fn analyze(def: &ast::StmtFunctionDef, scope: &dyn NameLookup, syncing: &BTr
         sites: BTreeMap::new(),
         flat,
         read: [false; 3],
+        bounds,
     };
     for p in &params {
         w.env.insert(p.clone(), Value::of_poly(Level::Uniform, Poly::atom(Atom::Sym(p.clone()))));
@@ -710,6 +749,8 @@ struct Walker<'s> {
     flat: [bool; 3],
     /// Axes whose `threadIdx` or `blockDim` the function names.
     read: [bool; 3],
+    /// Every launch of the kernel, where all are known and constant.
+    bounds: &'s [LaunchBound],
 }
 
 /// Accesses since the last barrier, by index.
@@ -722,6 +763,30 @@ struct PendingAccess {
     reassigned: BTreeSet<String>,
     /// No `cuda.syncwarp()` since it ran, on some path.
     warp_unordered: bool,
+}
+
+/// The largest value the form `p` of thread and block indices takes in `launch`; `None`
+/// where a term is negative or not an index, block size or grid size.
+fn thread_max(p: &Poly, launch: &LaunchBound) -> Option<i128> {
+    let mut total = 0i128;
+    for (monomial, coefficient) in &p.0 {
+        if *coefficient < 0 && !monomial.is_empty() {
+            return None;
+        }
+        let mut value = i128::from(*coefficient);
+        for atom in monomial {
+            let factor = match atom {
+                Atom::Tid(a) => launch.block[*a as usize] - 1,
+                Atom::Bid(a) => launch.grid[*a as usize] - 1,
+                Atom::Bdim(a) => launch.block[*a as usize],
+                Atom::Gdim(a) => launch.grid[*a as usize],
+                Atom::Lane | Atom::Sym(_) => return None,
+            };
+            value = value.checked_mul(factor)?;
+        }
+        total = total.checked_add(value)?;
+    }
+    Some(total)
 }
 
 /// Join the pending accesses of another path into `into`.
@@ -1242,6 +1307,47 @@ impl Walker<'_> {
         v
     }
 
+    /// Whether `small < big` (or `<=`, `>`, `>=`) holds in every thread of every launch: the
+    /// thread side a form over thread and block indices with no negative term, the other an
+    /// array extent of each launch (`len(a)`, `a.shape[0]`) plus a constant, or a constant.
+    fn holds_in_every_launch(&self, c: &ast::ExprCompare, values: &[Value]) -> bool {
+        let ([op], [left, right]) = (&*c.ops, values) else { return false };
+        let (small, big, strict) = match op {
+            CmpOp::Lt => (left, right, true),
+            CmpOp::LtE => (left, right, false),
+            CmpOp::Gt => (right, left, true),
+            CmpOp::GtE => (right, left, false),
+            _ => return false,
+        };
+        let (Some(small), Some(big)) = (&small.poly, &big.poly) else { return false };
+        !self.bounds.is_empty()
+            && self.bounds.iter().all(|launch| {
+                let (Some(most), Some(least)) = (thread_max(small, launch), self.extent_value(big, launch)) else { return false };
+                if strict { most < least } else { most <= least }
+            })
+    }
+
+    /// `p`'s value in `launch` where it is a constant plus multiples of array extents the
+    /// launch gives (of parameters the kernel never reassigns).
+    fn extent_value(&self, p: &Poly, launch: &LaunchBound) -> Option<i128> {
+        let mut total = 0i128;
+        for (monomial, coefficient) in &p.0 {
+            let value = match monomial.as_slice() {
+                [] => 1,
+                [Atom::Sym(text)] => {
+                    let base = text.split(['(', ')', '.']).find(|t| !t.is_empty() && *t != "len")?;
+                    if self.counts.0.contains_key(base) {
+                        return None;
+                    }
+                    i128::from(*launch.extents.get(text)?)
+                }
+                _ => return None,
+            };
+            total = total.checked_add(i128::from(*coefficient).checked_mul(value)?)?;
+        }
+        Some(total)
+    }
+
     /// `cuda.grid` along one axis: `blockIdx` alone where the block is flat on that axis.
     fn grid_axis(&self, axis: u8) -> Value {
         if self.flat[axis as usize] {
@@ -1366,7 +1472,12 @@ impl Walker<'_> {
             Expr::Compare(c) => {
                 let mut vs = vec![self.eval(&c.left)];
                 vs.extend(c.comparators.iter().map(|v| self.eval(v)));
-                Value::join(&vs)
+                let joined = Value::join(&vs);
+                if joined.is_thread() && self.holds_in_every_launch(c, &vs) {
+                    // `tid < len(a)` with every launch's block no larger than `a`: true in every thread.
+                    return Value::uniform();
+                }
+                joined
             }
             Expr::If(i) => {
                 // `x[i] if i < n else 0`: each arm runs under the test's guards.

@@ -6,7 +6,11 @@
 //! one block (`threadIdx`, `cuda.grid`, data loaded at a thread's index, ...), inside a
 //! loop whose trip count differs between threads, or after a thread-dependent `return`,
 //! `break` or `continue`. Conditions that are the same for the whole block (parameters,
-//! `blockIdx`, `blockDim`, shared memory read at a fixed index) are fine and not reported.
+//! `blockIdx`, `blockDim`, shared memory read at a fixed index) are fine and not reported,
+//! and so is a comparison every thread of every launch passes: where the file shows every
+//! launch of the kernel with a constant grid and block and the shapes of the arrays it
+//! passes, `if tid < len(a):` (or `cuda.grid(1) < a.shape[0]`) holds in every thread when
+//! each launch's block (grid) is no larger than its `a`.
 //!
 //! Each axis counts on its own: where the block has one thread along an axis, `threadIdx`
 //! there is 0 and `cuda.grid` there is `blockIdx`, the same for the whole block, so `x, y, z
