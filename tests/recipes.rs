@@ -57,14 +57,18 @@ fn run_without_a_launch_uses_the_recipe() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("k.py");
     std::fs::write(&path, SOURCE).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kernlint"))
-        .args(["run", &format!("{}::double", path.display()), "--sig", "void(float32[:, ::1], float32[:, ::1])", "--device", "sim"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    // out = 2 * arange over 16 x 16: max 510, mean 255.
-    assert!(stdout.contains("out: shape [16, 16], dtype <f4, min 0, max 510, mean 255"), "{stdout}");
+    // Without a signature anywhere, the comment's arguments type the kernel, as a launch would.
+    for sig in [&["--sig", "void(float32[:, ::1], float32[:, ::1])"][..], &[]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kernlint"))
+            .args(["run", &format!("{}::double", path.display()), "--device", "sim"])
+            .args(sig)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{sig:?}: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+        // out = 2 * arange over 16 x 16: max 510, mean 255.
+        assert!(stdout.contains("out: shape [16, 16], dtype <f4, min 0, max 510, mean 255"), "{stdout}");
+    }
 }
 
 #[test]

@@ -263,6 +263,33 @@ fn threads_at_different_barriers_diverge() {
 }
 
 #[test]
+fn a_barrier_in_a_branch_of_a_loop_pairs_different_iterations() {
+    // Thread 1 skips the barrier on the first pass and meets thread 0 there on its second: the
+    // barrier pairs different iterations (bitonic sort with the barrier inside `if p > t`).
+    let body = "
+@cuda.jit
+def k(out):
+    s = cuda.shared.array(4, float32)
+    t = cuda.threadIdx.x
+    j = 1
+    while j < 4:
+        if (t & j) == 0:
+            s[t] = j
+            cuda.syncthreads()
+        j *= 2
+    out[t] = j
+";
+    let r = run(&format!("{HEADER}{body}"), "k", "void(float32[::1])", 1, 4, vec![array(Scalar::F32, &[0.0; 4])]);
+    assert_eq!(r.findings.iter().filter(|f| f.0 == FindingKind::BarrierDivergence).map(|f| f.1).collect::<Vec<_>>(), [11], "{:?}", r.findings);
+    assert!(r.messages[0].contains("thread [0, 0, 0] of block [0, 0, 0] reaches this barrier after going round its loop 0 times, thread [1, 0, 0] after 1"), "{}", r.messages[0]);
+    // The barrier out of the branch: every thread passes it on every iteration.
+    let fixed = body.replace("            s[t] = j\n            cuda.syncthreads()", "            s[t] = j\n        cuda.syncthreads()");
+    assert_ne!(fixed, body);
+    let r = run(&format!("{HEADER}{fixed}"), "k", "void(float32[::1])", 1, 4, vec![array(Scalar::F32, &[0.0; 4])]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+}
+
+#[test]
 fn exited_threads_do_not_hold_a_barrier() {
     let src = format!(
         "{HEADER}
@@ -296,6 +323,8 @@ def k(out):
     );
     let r = run(&src, "k", "void(float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0; 8])]);
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 10)]);
+    // Named by its variable.
+    assert!(r.messages[0].starts_with("read of element 4 of shared `s`, which no thread has written (thread [4, 0, 0]"), "{}", r.messages[0]);
 }
 
 #[test]
@@ -471,6 +500,7 @@ def k(out, x):
     // Once per place: the copy reads garbage; `q`, written whole first, is read as floats
     // and as bytes without a finding.
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 8)]);
+    assert!(r.messages[0].starts_with("read of element 0 of local array `p`, which this thread has not written"), "{}", r.messages[0]);
 }
 
 #[test]
@@ -799,7 +829,7 @@ def k(out):
     let args = || vec![array(Scalar::I32, &[0.0; 64])];
     let r = run(&src, "k", sig, 1, 64, args());
     assert_eq!(r.findings, [(FindingKind::SharedRace, 10)]);
-    assert!(r.messages[0].contains("element 0 of `shared array`") && r.messages[0].contains("updated atomically")
+    assert!(r.messages[0].contains("element 0 of `h`") && r.messages[0].contains("updated atomically")
         && r.messages[0].contains("the value the atomic returns"), "{}", r.messages[0]);
     let fixed = src.replace("    out[", "    cuda.syncthreads()\n    out[");
     let r = run(&fixed, "k", sig, 1, 64, args());

@@ -158,10 +158,20 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let locate = |range: ruff_text_size::TextRange| source.location(range.start());
     let (_, function) = super::find_function(&db, file, path, name)?;
     // With no signature in the file, a kernel is typed from the arguments given, as Numba
-    // types a call.
+    // types a call: those on the command line, else those of its `# kernlint: run` comment.
     let signature = match super::signature_or_default(&db, &source, file, function, args.sig.as_deref()) {
-        Err(why) if args.sig.is_none() && function.spec.signatures.is_empty() && !args.args.is_empty() => {
-            let types = args.args.iter().map(|a| crate::launch::argument_type(a)).collect::<Result<Vec<_>, _>>().map_err(|e| format!("{why}; typing it from its arguments: {e}"))?;
+        Err(why) if args.sig.is_none() && function.spec.signatures.is_empty() => {
+            let comment = || {
+                crate::launch::recipe::launch_recipes(&db, file, name)
+                    .into_iter()
+                    .find(|r| r.source == crate::launch::recipe::RecipeSource::Comment)
+            };
+            let given = match (&args.grid, &args.block, args.args.is_empty()) {
+                (_, _, false) => args.args.clone(),
+                (None, None, true) => comment().ok_or(why.clone())?.args,
+                _ => return Err(why),
+            };
+            let types = given.iter().map(|a| crate::launch::argument_type(a)).collect::<Result<Vec<_>, _>>().map_err(|e| format!("{why}; typing it from its arguments: {e}"))?;
             crate::analysis::signature::Signature { ret: None, args: types }
         }
         found => found?,

@@ -587,7 +587,16 @@ pub(super) struct Code {
     /// The index registers of loads and stores.
     pub indices: Vec<u32>,
     pub unassigned: Vec<UnassignedSite>,
+    /// The back edges (jump from, to) of the loops that hold a block barrier.
+    pub loop_edges: Vec<(u32, u32)>,
+    /// Per operation, whether one of `loop_edges` starts there (empty without any).
+    pub loop_from: Vec<bool>,
+    pub barrier_loops: Vec<BarrierLoops>,
 }
+
+/// A block barrier in a loop: its operation and the indices in [`Code::loop_edges`] of the
+/// loops around it.
+pub(super) type BarrierLoops = (u32, Vec<u32>);
 
 /// The bit pattern of a value of a scalar type: integers sign- or zero-extended from their
 /// width, bool 0 or 1, float16 as the float32 it converts to.
@@ -1228,6 +1237,11 @@ impl Decoder<'_> {
         for op in &mut out.ops {
             retarget(op, |b| starts[b as usize]);
         }
+        let (loop_edges, barrier_loops) = barrier_loops(&out.ops, &out.intrinsics);
+        let mut loop_from = vec![false; if loop_edges.is_empty() { 0 } else { out.ops.len() }];
+        for &(from, _) in &loop_edges {
+            loop_from[from as usize] = true;
+        }
         Code {
             ops: out.ops,
             spans: out.spans,
@@ -1240,6 +1254,9 @@ impl Decoder<'_> {
             generics: out.generics,
             indices: out.indices,
             unassigned: out.unassigned,
+            loop_edges,
+            loop_from,
+            barrier_loops,
         }
     }
 
@@ -1700,6 +1717,85 @@ impl Emitted {
         self.ops.push(op);
         self.spans.push(span);
     }
+}
+
+/// The loops of `ops` that hold a block barrier: their back edges (a jump to an operation
+/// on the depth-first path to it), and per such barrier the loops around it. Threads a barrier
+/// releases must be on the same iteration of each: the simulator counts these edges per thread.
+fn barrier_loops(ops: &[Op], intrinsics: &[IntrinsicSite]) -> (Vec<(u32, u32)>, Vec<BarrierLoops>) {
+    let successors = |pc: usize| -> Vec<usize> {
+        match ops[pc] {
+            Op::Jump { to } => vec![to as usize],
+            Op::Branch { then, otherwise, .. } | Op::BranchCompare { then, otherwise, .. } => {
+                vec![then as usize, otherwise as usize]
+            }
+            Op::Return { .. } | Op::Exit => Vec::new(),
+            _ => vec![pc + 1],
+        }
+    };
+    let barriers: Vec<usize> = (0..ops.len())
+        .filter(|&pc| {
+            matches!(ops[pc], Op::Intrinsic { site }
+                if matches!(intrinsics[site as usize].intrinsic, Intrinsic::Barrier(_)))
+        })
+        .collect();
+    if barriers.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    // Back edges, by an iterative depth-first search from the entry.
+    let (mut state, mut back) = (vec![0u8; ops.len()], Vec::new());
+    let mut stack = vec![(0usize, 0usize)];
+    state[0] = 1;
+    while let Some(&mut (pc, ref mut next)) = stack.last_mut() {
+        let succ = successors(pc);
+        if let Some(&to) = succ.get(*next) {
+            *next += 1;
+            if to >= ops.len() {
+                continue;
+            }
+            match state[to] {
+                0 => {
+                    state[to] = 1;
+                    stack.push((to, 0));
+                }
+                1 => back.push((pc, to)),
+                _ => {}
+            }
+        } else {
+            state[pc] = 2;
+            stack.pop();
+        }
+    }
+    let mut predecessors = vec![Vec::new(); ops.len()];
+    for pc in 0..ops.len() {
+        for to in successors(pc) {
+            if to < ops.len() {
+                predecessors[to].push(pc);
+            }
+        }
+    }
+    let (mut edges, mut around) = (Vec::new(), vec![Vec::new(); barriers.len()]);
+    for (from, head) in back {
+        // The natural loop: the head and what reaches the edge's source without passing it.
+        let mut body = vec![false; ops.len()];
+        body[head] = true;
+        let mut work = vec![from];
+        while let Some(pc) = work.pop() {
+            if !body[pc] {
+                body[pc] = true;
+                work.extend(&predecessors[pc]);
+            }
+        }
+        let inside: Vec<usize> = (0..barriers.len()).filter(|&b| body[barriers[b]]).collect();
+        if !inside.is_empty() {
+            for b in inside {
+                around[b].push(edges.len() as u32);
+            }
+            edges.push((from as u32, head as u32));
+        }
+    }
+    let barrier_loops = barriers.iter().zip(around).filter(|(_, l)| !l.is_empty()).map(|(&b, l)| (b as u32, l)).collect();
+    (edges, barrier_loops)
 }
 
 /// Map an operation's jump targets.

@@ -310,6 +310,9 @@ impl Machine<'_> {
                         regs[dst as usize] = math::eval_f64(f, &xs[..arity as usize]).to_bits();
                     }
                     Op::Jump { to } => {
+                        if code.loop_from.get(pc).is_some_and(|&l| l) {
+                            count_iteration(&mut t.iterations, func, &code.loop_edges, pc, to as usize);
+                        }
                         pc = to as usize;
                         continue;
                     }
@@ -318,11 +321,15 @@ impl Machine<'_> {
                         then,
                         otherwise,
                     } => {
-                        pc = if regs[cond as usize] != 0 {
+                        let to = if regs[cond as usize] != 0 {
                             then
                         } else {
                             otherwise
                         } as usize;
+                        if code.loop_from.get(pc).is_some_and(|&l| l) {
+                            count_iteration(&mut t.iterations, func, &code.loop_edges, pc, to);
+                        }
+                        pc = to;
                         continue;
                     }
                     Op::BranchCompare {
@@ -333,11 +340,15 @@ impl Machine<'_> {
                         then,
                         otherwise,
                     } => {
-                        pc = if compare_bits(op, num, regs[a as usize], regs[b as usize]) {
+                        let to = if compare_bits(op, num, regs[a as usize], regs[b as usize]) {
                             then
                         } else {
                             otherwise
                         } as usize;
+                        if code.loop_from.get(pc).is_some_and(|&l| l) {
+                            count_iteration(&mut t.iterations, func, &code.loop_edges, pc, to);
+                        }
+                        pc = to;
                         continue;
                     }
                     Op::Return { value } => {
@@ -645,7 +656,15 @@ impl Machine<'_> {
                         self.report(super::FindingKind::Unsupported, span, t, message);
                     }
                 }
-                V::Arr(self.alloc(key, *space, shape, *dtype))
+                // Findings name the array by the variable it is assigned to.
+                let name = || {
+                    let r = inst.result?;
+                    func.blocks.iter().flat_map(|b| &b.insts).find_map(|i| match i.op {
+                        IrOp::WriteSlot(slot, v) if v == r => Some(func.slots[slot.0 as usize].name.clone()),
+                        _ => None,
+                    })
+                };
+                V::Arr(self.alloc(key, *space, shape, *dtype, name))
             }
             IrOp::GlobalArray(name) => self.global_array(name),
             IrOp::MakeTuple(items) => V::Tup(items.iter().map(val).collect::<Vec<_>>().into()),
@@ -711,4 +730,14 @@ fn gather(bits: &[u64], regs: &[u32]) -> ([i64; 8], usize) {
         *slot = bits[r as usize] as i64;
     }
     (out, regs.len().min(8))
+}
+
+/// Count a pass over a back edge of a loop that holds a block barrier (`edges` of function
+/// `func`): see [`Thread::iterations`].
+fn count_iteration(iterations: &mut Vec<(usize, u32, u32)>, func: usize, edges: &[(u32, u32)], from: usize, to: usize) {
+    let Some(edge) = edges.iter().position(|&e| e == (from as u32, to as u32)) else { return };
+    match iterations.iter_mut().find(|c| c.0 == func && c.1 == edge as u32) {
+        Some(c) => c.2 += 1,
+        None => iterations.push((func, edge as u32, 1)),
+    }
 }

@@ -516,6 +516,9 @@ struct Thread {
     wait: Option<Wait>,
     done: bool,
     steps: u64,
+    /// (function, loop, count): how many times the thread went round each loop that holds a
+    /// block barrier (`Code::loop_edges`).
+    iterations: Vec<(usize, u32, u32)>,
 }
 
 /// A race's other access: `other` (a grid-wide thread id) did `access` to bytes of the `n`
@@ -1011,6 +1014,7 @@ impl Machine<'_> {
                     wait: None,
                     done: false,
                     steps: 0,
+                    iterations: Vec::new(),
                 }
             })
             .collect()
@@ -1147,6 +1151,9 @@ impl Machine<'_> {
                     continue;
                 }
                 let first = waits[0].1;
+                if waits.iter().all(|w| w.1 == first) {
+                    self.check_iterations(&threads, &members, first);
+                }
                 if let Some(other) = waits.iter().find(|w| w.1 != first) {
                     let t = &threads[members[0]].who;
                     let msg = format!(
@@ -1236,6 +1243,45 @@ impl Machine<'_> {
                 return;
             }
         }
+    }
+
+    /// Threads that meet at a barrier inside a loop must be on the same iteration of it: else
+    /// the barrier sits in a branch only some of them take, and pairs different iterations'
+    /// work (the hardware counts any arrivals at barrier 0; CUDA leaves it undefined).
+    fn check_iterations(&mut self, threads: &[Thread], members: &[usize], span: TextRange) {
+        let Some(frame) = threads[members[0]].frames.last() else { return };
+        let (func, pc) = (frame.func, frame.pc as u32);
+        let Some((_, loops)) = self.codes[func].barrier_loops.iter().find(|b| b.0 == pc) else { return };
+        let round = |i: usize, edge: u32| {
+            threads[i].iterations.iter().find(|c| c.0 == func && c.1 == edge).map_or(0, |c| c.2)
+        };
+        let uneven = loops.iter().find_map(|&edge| {
+            members
+                .iter()
+                .find(|&&i| threads[i].frames.last().is_some_and(|f| f.func == func) && round(i, edge) != round(members[0], edge))
+                .map(|&i| (i, edge))
+        });
+        let Some((other, edge)) = uneven else { return };
+        if !self.reported.insert((FindingKind::BarrierDivergence, span)) {
+            return;
+        }
+        let (a, b) = (threads[members[0]].who, threads[other].who);
+        let message = format!(
+            "barrier divergence: thread {:?} of block {:?} reaches this barrier after going round its loop {} times, thread {:?} after {}: it sits in a branch that only some threads take each time, so it pairs different iterations and orders nothing between them; move it out of the thread-dependent branch (guard the work, not the barrier), so that every thread of the block reaches it on every pass",
+            a.tid,
+            a.bid,
+            round(members[0], edge),
+            b.tid,
+            round(other, edge),
+        );
+        self.findings.push(Finding {
+            kind: FindingKind::BarrierDivergence,
+            message,
+            span,
+            block: a.bid,
+            thread: a.tid,
+            other: None,
+        });
     }
 
     fn release_barrier(&mut self, threads: &mut [Thread], members: &[usize]) {
@@ -1447,6 +1493,7 @@ impl Machine<'_> {
         space: MemorySpace,
         shape: &[i64],
         dtype: Scalar,
+        name: impl FnOnce() -> Option<String>,
     ) -> Arc<ArrayRef> {
         let size = dtype.itemsize() as i64;
         if shape == [0] && space == MemorySpace::Shared {
@@ -1475,11 +1522,9 @@ impl Machine<'_> {
                 let bytes = alloc_bytes(shape, dtype)
                     .filter(|&b| b <= alloc_limit(space))
                     .unwrap_or(0);
-                let name = if space == MemorySpace::Shared {
-                    "shared array"
-                } else {
-                    "local array"
-                };
+                let name = name().unwrap_or_else(|| {
+                    if space == MemorySpace::Shared { "shared array" } else { "local array" }.to_string()
+                });
                 self.buffers.push(Buffer::new(vec![0; bytes], space, name));
                 self.allocs.insert(key, self.buffers.len() - 1);
                 self.buffers.len() - 1
@@ -1684,8 +1729,8 @@ impl Machine<'_> {
                 span,
                 t,
                 format!(
-                    "read of {element} of a shared array no thread has written (thread {:?}, block {:?}): shared memory starts uninitialised; write it (and `cuda.syncthreads()`) before reading",
-                    t.tid, t.bid
+                    "read of {element} of shared `{}`, which no thread has written (thread {:?}, block {:?}): shared memory starts uninitialised; write it (and `cuda.syncthreads()`) before reading",
+                    self.buffers[buffer].name, t.tid, t.bid
                 ),
             );
         } else if let Some((other, other_at)) = raced {
@@ -1750,8 +1795,11 @@ impl Machine<'_> {
             span,
             t,
             format!(
-                "read of a local array's element this thread has not written: local memory starts uninitialised, so it reads garbage (thread {:?}, block {:?})",
-                t.tid, t.bid
+                "read of {} of local array `{}`, which this thread has not written: local memory starts uninitialised, so it reads garbage (thread {:?}, block {:?})",
+                self.buffers[buffer].element_name(at, n),
+                self.buffers[buffer].name,
+                t.tid,
+                t.bid
             ),
         );
     }
