@@ -1636,6 +1636,34 @@ impl Walker<'_> {
         Some((n.id.to_string(), kind))
     }
 
+    /// `a[i][j]` (a row, then its element) indexes `a` as `a[i, j]` does: the array (its
+    /// expression and name) and the components of every subscript in the chain, innermost first. `None` unless the chain
+    /// ends at a known array and no inner subscript is a slice (which would renumber axes).
+    #[allow(clippy::type_complexity)]
+    fn chained<'e>(&mut self, s: &'e ast::ExprSubscript) -> Option<(&'e Expr, String, ArrayKind, Vec<Value>, Vec<TextRange>)> {
+        let mut slices = vec![&*s.slice];
+        let mut base = &*s.value;
+        while let Expr::Subscript(inner) = base {
+            let sliced = |e: &Expr| matches!(e, Expr::Slice(_));
+            if sliced(&inner.slice) || matches!(&*inner.slice, Expr::Tuple(t) if t.elts.iter().any(sliced)) {
+                return None;
+            }
+            slices.push(&inner.slice);
+            base = &inner.value;
+        }
+        if slices.len() < 2 {
+            return None;
+        }
+        let (name, kind) = self.array_kind(base)?;
+        let (mut index, mut ranges) = (vec![], vec![]);
+        for slice in slices.into_iter().rev() {
+            let (i, r) = self.components(slice);
+            index.extend(i);
+            ranges.extend(r);
+        }
+        Some((base, name, kind, index, ranges))
+    }
+
     fn components(&mut self, slice: &Expr) -> (Vec<Value>, Vec<TextRange>) {
         match slice {
             Expr::Tuple(t) => (t.elts.iter().map(|e| self.eval(e)).collect(), t.elts.iter().map(Ranged::range).collect()),
@@ -1658,16 +1686,26 @@ impl Walker<'_> {
                 None => Value::uniform(),
             };
         }
-        let base = self.eval(&s.value);
-        let (index, ranges) = self.components(&s.slice);
-        let content = match self.array_kind(&s.value) {
-            Some((_, ArrayKind::Param)) => Level::Uniform,
-            Some((_, ArrayKind::Shared { .. })) => Level::Block,
+        let (base, index, array) = match self.chained(s) {
+            Some((array, name, kind, index, ranges)) => {
+                self.access(name, kind, s.range(), index.clone(), ranges, false, false, None);
+                (self.eval(array), index, Some(kind))
+            }
+            None => {
+                let base = self.eval(&s.value);
+                let (index, ranges) = self.components(&s.slice);
+                let array = self.array_kind(&s.value);
+                if let Some((name, kind)) = array.clone() {
+                    self.access(name, kind, s.range(), index.clone(), ranges, false, false, None);
+                }
+                (base, index, array.map(|(_, kind)| kind))
+            }
+        };
+        let content = match array {
+            Some(ArrayKind::Param) => Level::Uniform,
+            Some(ArrayKind::Shared { .. }) => Level::Block,
             _ => base.level,
         };
-        if let Some((name, kind)) = self.array_kind(&s.value) {
-            self.access(name, kind, s.range(), index.clone(), ranges, false, false, None);
-        }
         let mut v = Value::join(index.iter().chain([&base]));
         v.level = v.level.max(content).max(index.iter().map(|i| i.level).max().unwrap_or_default());
         v.data = v.is_thread();
@@ -1804,8 +1842,13 @@ impl Walker<'_> {
                 }
             }
             Expr::Subscript(s) => {
-                let base = self.array_kind(&s.value);
-                let (index, ranges) = self.components(&s.slice);
+                let (base, index, ranges) = match self.chained(s) {
+                    Some((_, name, kind, index, ranges)) => (Some((name, kind)), index, ranges),
+                    None => {
+                        let (index, ranges) = self.components(&s.slice);
+                        (self.array_kind(&s.value), index, ranges)
+                    }
+                };
                 if let Some((name, kind)) = base {
                     if kind == ArrayKind::Local {
                         let joined = Value::join(index.iter().chain([value]));
