@@ -86,6 +86,29 @@ fn select_ignore_and_exit_codes() {
     assert_eq!(missing.status.code(), Some(2));
 }
 
+/// IPython lines left in a `.py` (a notebook exported by hand) are one clear error each, not
+/// the parser's three echoes of `!pip install numba`; the kernel after them is still checked.
+#[test]
+fn ipython_lines_in_a_py_file_are_one_error_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "from numba import cuda\n!pip install numba\n%matplotlib inline\n\n@cuda.jit\ndef k(a):\n    return 1\n";
+    std::fs::write(dir.path().join("exported.py"), source).unwrap();
+    let out = kernlint(dir.path(), &["check", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let found: Vec<(String, u64, String)> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap().to_string(), d["location"]["row"].as_u64().unwrap(), d["message"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("KL001", 2));
+    assert!(found[0].2.contains("`!pip install numba` is an IPython shell command, not Python"), "{found:?}");
+    assert_eq!((found[1].0.as_str(), found[1].1), ("KL001", 3));
+    assert!(found[1].2.contains("`%matplotlib inline` is an IPython magic"), "{found:?}");
+    assert_eq!(found[2].0, "KL101");
+}
+
 #[test]
 fn bad_files_are_reported_and_the_rest_still_checked() {
     let dir = tempfile::tempdir().unwrap();

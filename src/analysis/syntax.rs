@@ -295,7 +295,46 @@ pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Vec<SyntaxError> {
             .map(|e| SyntaxError { range: e.range, message: e.to_string() }),
     );
     errors.extend(module.0.too_deep.iter().cloned());
-    errors
+    one_error_per_line(file.text(db), &line_index(db, file), errors)
+}
+
+/// The first error of each line: the parser's later errors on a line are mostly echoes of
+/// the first. A line of IPython syntax (`%timeit`, `!pip install numba`, left in a `.py`
+/// exported from a notebook) gets one error that says what it is.
+fn one_error_per_line(text: &str, lines: &Lines, mut errors: Vec<SyntaxError>) -> Vec<SyntaxError> {
+    errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Vec::new();
+    for error in errors {
+        let line = lines.line_of(error.range.start());
+        if !seen.insert(line) {
+            continue;
+        }
+        let start = lines.0.line_start(OneIndexed::from_zero_indexed(line), text);
+        let rest = &text[usize::from(start)..];
+        let content = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+        let command = content.trim();
+        let indent = TextSize::try_from(content.len() - content.trim_start().len()).unwrap_or_default();
+        let at_command = error.range.start() == start + indent;
+        let ipython = match command.as_bytes().first().filter(|_| at_command) {
+            Some(b'%') => Some("an IPython magic"),
+            Some(b'!') => Some("an IPython shell command"),
+            _ => None,
+        };
+        match ipython {
+            Some(what) => {
+                let range = TextRange::at(start + indent, TextSize::try_from(command.len()).unwrap_or_default());
+                out.push(SyntaxError {
+                    range,
+                    message: format!(
+                        "`{command}` is {what}, not Python: Python cannot import this file. Delete the line (or run it in a notebook cell)"
+                    ),
+                });
+            }
+            None => out.push(error),
+        }
+    }
+    out
 }
 
 /// Line starts of a text, with conversions to line/column in UTF-8 or UTF-16.

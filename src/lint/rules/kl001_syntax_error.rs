@@ -1,7 +1,9 @@
 //! # KL001: syntax error
 //!
 //! ## What it does
-//! Reports Python syntax errors, at their location.
+//! Reports Python syntax errors, at their location: the first error of each line (the
+//! parser's later errors on a line mostly echo it). An IPython line left in a `.py` file
+//! (`%matplotlib inline`, `!pip install numba`) is named as such.
 //!
 //! ## Why is this bad?
 //! Python cannot import the module, so no kernel in it can run. kernlint recovers from the
