@@ -1641,6 +1641,10 @@ impl Walker<'_> {
     /// ends at a known array and no inner subscript is a slice (which would renumber axes).
     #[allow(clippy::type_complexity)]
     fn chained<'e>(&mut self, s: &'e ast::ExprSubscript) -> Option<(&'e Expr, String, ArrayKind, Vec<Value>, Vec<TextRange>)> {
+        // `recs[i]['x']` is a record's field, not an axis.
+        if matches!(&*s.slice, Expr::StringLiteral(_)) {
+            return None;
+        }
         let mut slices = vec![&*s.slice];
         let mut base = &*s.value;
         while let Expr::Subscript(inner) = base {
