@@ -270,3 +270,64 @@ def run(out, x):
     assert!(found[0].notes.iter().any(|n| n == "`NBLOCKS` is assigned `N // 256` at module level: round it up there."), "{:?}", found[0].notes);
     assert!(found[0].fix.is_none(), "{:?}", found[0].fix);
 }
+
+/// A guard written the wrong way round carries the fix its message asks for: the joining
+/// keyword swapped (also across a comment and a line break), `<=` made `<`, `>` made `>=`.
+#[test]
+fn suspicious_guards_are_fixed_as_their_message_says() {
+    let text = "\
+from numba import cuda
+
+
+@cuda.jit
+def fill(img, v):
+    x, y = cuda.grid(2)
+    if (x >= img.shape[0]  # rows
+            and y >= img.shape[1]):
+        return
+    img[x, y] = v
+
+
+@cuda.jit
+def body(img, v):
+    x, y = cuda.grid(2)
+    if x < img.shape[0] or y < img.shape[1] or x < 5:
+        img[x, y] = v
+
+
+@cuda.jit
+def inclusive(a):
+    i = cuda.grid(1)
+    if i <= a.size:
+        a[i] = 0
+
+
+@cuda.jit
+def exits_past(a):
+    i = cuda.grid(1)
+    if i > len(a):
+        return
+    a[i] = 0
+";
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
+    let settings = Settings { select: vec!["KL302".to_string()], ignore: vec![] };
+    let found = check_file(&db, file, &settings);
+    let fixes: Vec<(String, Vec<(&str, &str)>)> = found
+        .iter()
+        .map(|d| {
+            let fix = d.fix.as_ref().unwrap_or_else(|| panic!("no fix for {d:?}"));
+            assert_eq!(fix.applicability, kernlint::lint::Applicability::Unsafe);
+            (fix.message.clone(), fix.edits.iter().map(|e| (&text[e.range], e.content.as_str())).collect())
+        })
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            ("Join the tests with `or`".to_string(), vec![("and", "or")]),
+            ("Join the tests with `and`".to_string(), vec![("or", "and"), ("or", "and")]),
+            ("Use `<`".to_string(), vec![("<=", "<")]),
+            ("Use `>=`".to_string(), vec![(">", ">=")]),
+        ]
+    );
+}

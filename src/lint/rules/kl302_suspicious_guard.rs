@@ -9,6 +9,9 @@
 //!   or a variable assigned only that, as in `rows, cols = img.shape`), or `>` in an early
 //!   return (`if i > a.size: return`): index `a.size` is one past the end.
 //!
+//! Each finding carries the edit its message asks for (`or` for `and`, `<` for `<=`, ...),
+//! offered as an unsafe fix: it changes which threads go on, which is the point.
+//!
 //! A scalar parameter counts as a length when the kernel also uses it as an exclusive
 //! bound: the stop of a `range()` loop, or the bound of a `<` test (or a `>=` early
 //! return) on a thread index. `if i < n and j <= n:` then treats `n` the two ways, and
@@ -62,11 +65,11 @@ use std::collections::{HashMap, HashSet};
 use ruff_python_ast::comparable::ComparableExpr;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, BoolOp, CmpOp, Expr, ExprContext, Stmt};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::analysis::bindings::{BindingKind, for_each_binding};
 use crate::analysis::facts::uniformity::{FunctionFacts, item_uniformity};
-use crate::lint::{Diagnostic, ItemContext};
+use crate::lint::{Diagnostic, Edit, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     if ctx.gpu_functions().next().is_none() {
@@ -98,9 +101,11 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         let all_out = compares.iter().all(|c| is_out_of_range(c, &thread_index));
                         let all_in = compares.iter().all(|c| is_in_range(c, &thread_index));
                         if exits && b.op == BoolOp::And && all_out {
-                            found.push((test.range(), "this early return joins out-of-range tests with `and`: a thread out of range on one axis but not on the other carries on out of bounds; use `or`".to_string()));
+                            let fix = joined_with(ctx.text, b, "and", "or");
+                            found.push((test.range(), "this early return joins out-of-range tests with `and`: a thread out of range on one axis but not on the other carries on out of bounds; use `or`".to_string(), fix));
                         } else if !exits && b.op == BoolOp::Or && all_in {
-                            found.push((test.range(), "this guard joins in-range tests with `or`: a thread in range on one axis but not on the other runs the body out of bounds; use `and`".to_string()));
+                            let fix = joined_with(ctx.text, b, "or", "and");
+                            found.push((test.range(), "this guard joins in-range tests with `or`: a thread in range on one axis but not on the other runs the body out of bounds; use `and`".to_string(), fix));
                         }
                     }
                 }
@@ -113,31 +118,67 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         && (length(right) || exclusive && c.left.is_name_expr() && matches!(right, Expr::Name(n) if stable.contains(n.id.as_str())))
                     {
                         let bad = match op {
-                            CmpOp::LtE => Some("`<=` against a length lets the index equal the length, one past the last element; use `<`"),
-                            CmpOp::Gt if exits => Some("returning only when the index is `>` the length lets the index equal the length through, one past the last element; use `>=`"),
+                            CmpOp::LtE => Some(("`<=` against a length lets the index equal the length, one past the last element; use `<`", "<=", "<")),
+                            CmpOp::Gt if exits => Some(("returning only when the index is `>` the length lets the index equal the length through, one past the last element; use `>=`", ">", ">=")),
                             _ => None,
                         };
-                        if let Some(bad) = bad
+                        if let Some((bad, written, wanted)) = bad
                             && !matches!(&*c.left, Expr::Name(n) if only_wrapped(def, n.id.as_str()))
                             && !(matches!(right, Expr::Name(n) if shape_lengths.get(n.id.as_str()).is_none_or(Option::is_none))
                                 && interval(&compares, &c.left, exits))
                             && !matches!((&*c.left, measured(right, &lengths)), (Expr::Name(n), Some(a)) if one_based(def, n.id.as_str(), a))
                         {
-                            found.push((c.range(), bad.to_string()));
+                            let fix = token_between(ctx.text, c.left.end(), right.start(), written)
+                                .map(|range| (format!("Use `{wanted}`"), vec![Edit { range, content: wanted.to_string() }]));
+                            found.push((c.range(), bad.to_string(), fix));
                         }
                     }
                 }
             },
             &mut |_| {},
         );
-        for (range, message) in found {
-            out.push(
-                Diagnostic::new("KL302", range, message)
-                    .warning()
-                    .note("A guard must keep every thread whose index is past the end of any axis away from the access."),
-            );
+        for (range, message, fix) in found {
+            let d = Diagnostic::new("KL302", range, message)
+                .warning()
+                .note("A guard must keep every thread whose index is past the end of any axis away from the access.");
+            // It changes which threads run on, which is the point, but still what the code does.
+            out.push(match fix {
+                Some((title, edits)) => d.unsafe_fix(title, edits),
+                None => d,
+            });
         }
     }
+}
+
+/// The fix that joins a test's comparisons with `wanted` instead of `written`: one edit per
+/// keyword between two operands.
+fn joined_with(text: &str, b: &ast::ExprBoolOp, written: &str, wanted: &str) -> Option<(String, Vec<Edit>)> {
+    let edits = b
+        .values
+        .windows(2)
+        .map(|w| token_between(text, w[0].end(), w[1].start(), written).map(|range| Edit { range, content: wanted.to_string() }))
+        .collect::<Option<Vec<_>>>()?;
+    Some((format!("Join the tests with `{wanted}`"), edits))
+}
+
+/// The operator `token` in the text between two operands, where only parentheses, spaces,
+/// line continuations and comments surround it.
+fn token_between(text: &str, start: TextSize, end: TextSize, token: &str) -> Option<TextRange> {
+    let gap = text.get(usize::from(start)..usize::from(end))?;
+    let mut offset = 0;
+    for line in gap.split_inclusive('\n') {
+        let code = line.split('#').next().unwrap_or_default();
+        let words = code.trim_matches(|c: char| c.is_whitespace() || "()\\".contains(c));
+        if !words.is_empty() {
+            if words != token {
+                return None;
+            }
+            let at = start + TextSize::try_from(offset + code.find(token)?).ok()?;
+            return Some(TextRange::at(at, TextSize::of(token)));
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// Whether the function reads `name` only in comparisons, reduced modulo something (as
