@@ -331,3 +331,62 @@ def exits_past(a):
         ]
     );
 }
+
+/// A shared-memory race carries a barrier before the statement that completes it, where
+/// every thread reaches that statement: after the writes, between a read and the overwrite,
+/// and at the top of a loop whose next iteration overwrites what this one read. Under a
+/// thread-dependent `if` no barrier can go in the branch, and none is offered.
+#[test]
+fn shared_memory_races_are_fixed_with_a_barrier_every_thread_reaches() {
+    let text = "\
+from numba import cuda as cu, float32
+
+
+@cu.jit
+def shift(out, x):
+    s = cu.shared.array(257, dtype=float32)
+    tid = cu.threadIdx.x
+    s[tid] = x[tid]
+    out[tid] = s[tid + 1]
+
+
+@cu.jit
+def in_loop(out, x):
+    s = cu.shared.array(257, dtype=float32)
+    tid = cu.threadIdx.x
+    acc = 0.0
+    for k in range(10):
+        s[tid] = x[tid] + k
+        acc += s[tid + 1]
+    out[tid] = acc
+
+
+@cu.jit
+def guarded(out, x):
+    s = cu.shared.array(257, dtype=float32)
+    tid = cu.threadIdx.x
+    s[tid] = x[tid]
+    if tid < 100:
+        out[tid] = s[tid + 1]
+";
+    let check = |text: &str| {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
+        check_file(&db, file, &Settings { select: vec!["KL202".to_string()], ignore: vec![] })
+    };
+    let mut fixed = text.to_string();
+    for _ in 0..3 {
+        fixed = kernlint::lint::fix::apply_fixes(&fixed, &check(&fixed), true).0;
+    }
+    let expected = text
+        .replace("    s[tid] = x[tid]\n    out[tid] = s[tid + 1]", "    s[tid] = x[tid]\n    cu.syncthreads()\n    out[tid] = s[tid + 1]")
+        .replace(
+            "        s[tid] = x[tid] + k\n        acc",
+            "        cu.syncthreads()\n        s[tid] = x[tid] + k\n        cu.syncthreads()\n        acc",
+        );
+    assert_eq!(fixed, expected);
+    let left = check(&fixed);
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(&fixed[left[0].range], "s[tid + 1]");
+    assert!(left[0].fix.is_none());
+}

@@ -67,6 +67,10 @@
 //! Exchanges confined to one warp (`if tid < 32:`, blocks of at most 32 threads) are
 //! reported by KL204, which explains what they assume of the warp.
 //!
+//! Where every thread of the block reaches the statement that completes the race, the
+//! finding carries an unsafe fix: `cuda.syncthreads()` on its own line before it (in a loop
+//! whose next iteration overwrites what this one read, at that statement at the loop's top).
+//!
 //! ## Why is this bad?
 //! Threads of a block run in no fixed order: without a barrier the reader may see the old
 //! value or the new one, differently on each run and on each GPU.
@@ -99,12 +103,16 @@
 
 use std::collections::BTreeSet;
 
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::TextRange;
+
 use crate::analysis::facts::launch::{active_atoms, kernel_launches};
 use crate::analysis::facts::slots::{Between, BlockFacts, BlockShape, Side, halving_values, in_bounds_widths, may_meet};
 use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Guard, Level, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
-use crate::lint::{Diagnostic, ItemContext};
+use crate::lint::{Diagnostic, Edit, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     if ctx.gpu_functions().next().is_none() {
@@ -112,8 +120,10 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
     let all = item_uniformity(ctx.db, ctx.file, ctx.item);
     let launches = kernel_launches(ctx.db, ctx.file);
-    for (function, _) in ctx.gpu_functions() {
+    for (function, def) in ctx.gpu_functions() {
         let Some(facts) = FunctionFacts::of(all, function.def_range) else { continue };
+        let cuda = cuda_module_name(ctx, def);
+        let race = |access: &Access, earlier: &Access| race(ctx, access, earlier, cuda.as_deref());
         let known = launches.get(&function.name);
         let active = active_atoms(facts, known);
         let threads: BTreeSet<Atom> = active.into_iter().filter(Atom::is_thread).collect();
@@ -207,7 +217,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                         if (unknown_slot_meets(w, o, &threads, widest) || row_of_other_threads(w, o) || strided_slot_meets_loop(w, o, &threads))
                             && reported.insert(access.stmt)
                         {
-                            out.push(race(ctx, access, earlier));
+                            out.push(race(access, earlier));
                             break;
                         }
                         continue;
@@ -229,7 +239,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                     && !alternatives(other.access).is_some_and(|cases| cases.iter().all(|o| !meets(writer.access, o)))
                     && reported.insert(access.stmt)
                 {
-                    let finding = race(ctx, access, earlier);
+                    let finding = race(access, earlier);
                     out.push(if warp_ordered {
                         finding.note("The `cuda.syncwarp()` between them orders the lanes of one warp only: the two threads may be in different warps.")
                     } else {
@@ -277,8 +287,8 @@ fn alternatives(access: &Access) -> Option<Vec<Access>> {
 }
 
 /// The finding for `access`, which may meet `earlier` (run before it with no barrier) in one
-/// slot from another thread.
-fn race(ctx: &ItemContext, access: &Access, earlier: &Access) -> Diagnostic {
+/// slot from another thread. `cuda` is the name the kernel calls `numba.cuda` by, for the fix.
+fn race(ctx: &ItemContext, access: &Access, earlier: &Access, cuda: Option<&str>) -> Diagnostic {
     let this = &ctx.text[access.range];
     let mut that = ctx.text[earlier.range].to_string();
     // Two accesses written alike: name the other one by its statement.
@@ -308,7 +318,55 @@ fn race(ctx: &ItemContext, access: &Access, earlier: &Access) -> Diagnostic {
         "Call `cuda.syncthreads()` (reached by every thread of the block) between the writes and the accesses of other threads' slots."
     };
     let label = if earlier.write { "the other thread's write" } else { "the other thread's read" };
-    Diagnostic::new("KL202", access.range, message).related(earlier.range, label).note(note)
+    let finding = Diagnostic::new("KL202", access.range, message).related(earlier.range, label).note(note);
+    match cuda.and_then(|cuda| barrier_before(ctx.text, access, earlier, carried, cuda)) {
+        Some(edit) => finding.unsafe_fix("Call `cuda.syncthreads()` before this statement", vec![edit]),
+        None => finding,
+    }
+}
+
+/// A barrier on its own line before `access`'s statement, where that parts the two accesses
+/// and every thread of the block reaches it: the statement runs under no thread-dependent
+/// condition and is not a loop header (whose test runs again); it follows `earlier`'s, or,
+/// when `earlier` ran in the loop's previous iteration, is another statement of the loop.
+fn barrier_before(text: &str, access: &Access, earlier: &Access, carried: bool, cuda: &str) -> Option<Edit> {
+    let apart = if carried { earlier.stmt != access.stmt } else { earlier.stmt.end() <= access.stmt.start() };
+    if !apart || !access.thread_conditions.is_empty() || access.control == Level::Thread {
+        return None;
+    }
+    let start = usize::from(access.stmt.start());
+    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+    let indent = &text[line_start..start];
+    let first_word = text[start..].split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or_default();
+    if !indent.chars().all(|c| c == ' ' || c == '\t') || matches!(first_word, "while" | "for" | "elif" | "else" | "with" | "async") {
+        return None;
+    }
+    Some(Edit { range: TextRange::empty(access.stmt.start()), content: format!("{cuda}.syncthreads()\n{indent}") })
+}
+
+/// The name the function reaches `numba.cuda` by (`cuda` after `from numba import cuda`).
+fn cuda_module_name(ctx: &ItemContext, def: &ast::StmtFunctionDef) -> Option<String> {
+    struct Find<'c, 'a> {
+        ctx: &'c ItemContext<'a>,
+        found: Option<String>,
+    }
+    impl<'b> Visitor<'b> for Find<'_, '_> {
+        fn visit_expr(&mut self, e: &'b Expr) {
+            if self.found.is_some() {
+                return;
+            }
+            if let Expr::Name(n) = e
+                && self.ctx.path(e).as_deref() == Some("numba.cuda")
+            {
+                self.found = Some(n.id.to_string());
+                return;
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut find = Find { ctx, found: None };
+    find.visit_body(&def.body);
+    find.found
 }
 
 /// The access with its one ring-neighbour component `(x + c) % m` (`x` of thread indices, `m`
