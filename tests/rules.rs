@@ -390,3 +390,53 @@ def guarded(out, x):
     assert_eq!(&fixed[left[0].range], "s[tid + 1]");
     assert!(left[0].fix.is_none());
 }
+
+/// An unguarded index bound once at the top of a kernel with no barrier carries an early
+/// return after its binding (after the line's comment); a kernel with a barrier gets none,
+/// since the threads that returned would never reach it.
+#[test]
+fn unguarded_indices_are_fixed_with_an_early_return_where_no_barrier_follows() {
+    let text = "\
+from numba import cuda
+
+
+@cuda.jit
+def scale(out, x):
+    i = cuda.grid(1)  # one element per thread
+    out[i] = 2 * x[i]
+
+
+@cuda.jit
+def fill(img, v):
+    x, y = cuda.grid(2)
+    img[y, x] = v
+
+
+@cuda.jit
+def reverse_tiles(out, x):
+    sh = cuda.shared.array(32, dtype=x.dtype)
+    i = cuda.grid(1)
+    sh[cuda.threadIdx.x] = x[i]
+    cuda.syncthreads()
+    out[i] = sh[31 - cuda.threadIdx.x]
+";
+    let check = |text: &str| {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
+        check_file(&db, file, &Settings { select: vec!["KL301".to_string()], ignore: vec![] })
+    };
+    let mut fixed = text.to_string();
+    for _ in 0..3 {
+        fixed = kernlint::lint::fix::apply_fixes(&fixed, &check(&fixed), true).0;
+    }
+    let expected = text
+        .replace("# one element per thread\n", "# one element per thread\n    if i >= x.shape[0]:\n        return\n")
+        .replace(
+            "    x, y = cuda.grid(2)\n",
+            "    x, y = cuda.grid(2)\n    if x >= img.shape[1]:\n        return\n    if y >= img.shape[0]:\n        return\n",
+        );
+    assert_eq!(fixed, expected);
+    let left = check(&fixed);
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(left.iter().all(|d| d.fix.is_none() && fixed[..usize::from(d.range.start())].contains("def reverse_tiles")));
+}

@@ -30,6 +30,10 @@
 //! last thread takes it past the extent, with both figures: `k[1, 256](a)` on 100 elements
 //! writing `a[cuda.threadIdx.x]`.
 //!
+//! In a kernel with no barrier, where the index is a variable bound once at the top of the
+//! body (`i = cuda.grid(1)`), the finding carries an unsafe fix: `if i >= out.shape[0]: return`
+//! right after that binding.
+//!
 //! ## Why is this bad?
 //! The grid is rounded up to whole blocks, so the last block has threads past the end of
 //! the data. Numba does not check bounds on the GPU: those threads read garbage or
@@ -58,10 +62,15 @@
 
 use std::collections::BTreeSet;
 
+use ruff_python_ast::{self as ast, Stmt};
+use ruff_text_size::{Ranged, TextRange, TextSize};
+
+use crate::analysis::bindings::for_each_binding;
+
 use crate::analysis::facts::launch::{LaunchConfig, kernel_launches};
 use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
-use crate::lint::{Diagnostic, ItemContext};
+use crate::lint::{Diagnostic, Edit, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     if ctx.gpu_functions().next().is_none() {
@@ -69,7 +78,7 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
     }
     let all = item_uniformity(ctx.db, ctx.file, ctx.item);
     let launches = kernel_launches(ctx.db, ctx.file);
-    for (function, _) in ctx.gpu_functions() {
+    for (function, def) in ctx.gpu_functions() {
         if function.spec.kind != FunctionKind::Kernel {
             continue;
         }
@@ -122,23 +131,57 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
                 } else {
                     "threads of the last, rounded-up block go out of bounds".to_string()
                 };
-                out.push(
-                    Diagnostic::new(
-                        "KL301",
-                        access.range,
-                        format!(
-                            "`{}` indexes `{}` with the thread-derived `{}` and nothing checks it against the array's extent: {why}",
-                            &ctx.text[access.range],
-                            array,
-                            index
-                        ),
-                    )
-                    .warning()
-                    .note(format!("Guard the access: `if {index} < {array}.shape[{axis}]:` (or return early with `if {index} >= {array}.shape[{axis}]: return`), or use a grid-stride loop `for i in range(cuda.grid(1), n, cuda.gridsize(1)):`.")),
-                );
+                let finding = Diagnostic::new(
+                    "KL301",
+                    access.range,
+                    format!(
+                        "`{}` indexes `{}` with the thread-derived `{}` and nothing checks it against the array's extent: {why}",
+                        &ctx.text[access.range],
+                        array,
+                        index
+                    ),
+                )
+                .warning()
+                .note(format!("Guard the access: `if {index} < {array}.shape[{axis}]:` (or return early with `if {index} >= {array}.shape[{axis}]: return`), or use a grid-stride loop `for i in range(cuda.grid(1), n, cuda.gridsize(1)):`."));
+                out.push(match early_return(ctx.text, def, facts, access, index, &format!("{array}.shape[{axis}]")) {
+                    Some(edit) => finding.unsafe_fix(format!("Return early when `{index} >= {array}.shape[{axis}]`"), vec![edit]),
+                    None => finding,
+                });
             }
         }
     }
+}
+
+/// An early return for the threads past `extent`, right after the one statement that binds
+/// `index` (`i = cuda.grid(1)`, `x, y = cuda.grid(2)`) at the top of the kernel's body and
+/// before the access. Only in a kernel with no barrier, which the returned threads would miss.
+fn early_return(text: &str, def: &ast::StmtFunctionDef, facts: &FunctionFacts, access: &Access, index: &str, extent: &str) -> Option<Edit> {
+    if !facts.barriers.is_empty() || index.is_empty() || !index.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let mut bindings = Vec::new();
+    for_each_binding(&def.body, &mut |b| {
+        if b.name == index {
+            bindings.push(b.stmt);
+        }
+    });
+    let [stmt] = bindings[..] else { return None };
+    if !matches!(stmt, Stmt::Assign(_)) || !def.body.iter().any(|s| std::ptr::eq(s, stmt)) || stmt.end() > access.stmt.start() {
+        return None;
+    }
+    let start = usize::from(stmt.start());
+    let indent = &text[text[..start].rfind('\n').map_or(0, |n| n + 1)..start];
+    let def_start = usize::from(def.start());
+    let def_indent = &text[text[..def_start].rfind('\n').map_or(0, |n| n + 1)..def_start];
+    let step = indent.strip_prefix(def_indent).filter(|s| !s.is_empty() && s.chars().all(|c| c == ' ' || c == '\t'))?;
+    // After the line's comment, if it has one; not after a `;` and more code.
+    let rest = &text[usize::from(stmt.end())..];
+    let line_end = rest.find('\n').unwrap_or(rest.len());
+    if !matches!(rest[..line_end].trim_start().chars().next(), None | Some('#')) {
+        return None;
+    }
+    let at = stmt.end() + TextSize::try_from(rest[..line_end].trim_end_matches('\r').len()).ok()?;
+    Some(Edit { range: TextRange::empty(at), content: format!("\n{indent}if {index} >= {extent}:\n{indent}{step}return") })
 }
 
 /// Whether every launch's grid rounds the extent of argument `param` down to whole blocks of
