@@ -327,6 +327,9 @@ pub struct Access {
     pub control: Level,
     /// Enclosing thread-dependent conditions, outermost first.
     pub thread_conditions: Chain<TextRange>,
+    /// A thread-dependent exit (`return`, `break`) may have run before it: not every thread
+    /// of the block gets here.
+    pub after_exit: bool,
     /// The comparisons known to hold (or, without an operator, tested) where it runs,
     /// outermost first.
     pub guards: Chain<Guard>,
@@ -1755,6 +1758,7 @@ impl Walker<'_> {
                     value,
                     control: self.cur.level,
                     thread_conditions: self.cur.thread_conditions.clone(),
+                    after_exit: self.cur.exited.is_some(),
                     guards: self.cur.guards.clone(),
                     pinned: self.cur.pinned.clone(),
                     either: self.cur.either.clone(),

@@ -331,7 +331,7 @@ fn race(ctx: &ItemContext, access: &Access, earlier: &Access, cuda: Option<&str>
 /// when `earlier` ran in the loop's previous iteration, is another statement of the loop.
 fn barrier_before(text: &str, access: &Access, earlier: &Access, carried: bool, cuda: &str) -> Option<Edit> {
     let apart = if carried { earlier.stmt != access.stmt } else { earlier.stmt.end() <= access.stmt.start() };
-    if !apart || !access.thread_conditions.is_empty() || access.control == Level::Thread {
+    if !apart || !access.thread_conditions.is_empty() || access.control == Level::Thread || access.after_exit {
         return None;
     }
     let start = usize::from(access.stmt.start());

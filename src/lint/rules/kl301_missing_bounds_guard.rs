@@ -30,7 +30,7 @@
 //! last thread takes it past the extent, with both figures: `k[1, 256](a)` on 100 elements
 //! writing `a[cuda.threadIdx.x]`.
 //!
-//! In a kernel with no barrier, where the index is a variable bound once at the top of the
+//! In a kernel with no barrier and no shared array, where the index is a variable bound once at the top of the
 //! body (`i = cuda.grid(1)`), the finding carries an unsafe fix: `if i >= out.shape[0]: return`
 //! right after that binding.
 //!
@@ -154,9 +154,10 @@ pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
 
 /// An early return for the threads past `extent`, right after the one statement that binds
 /// `index` (`i = cuda.grid(1)`, `x, y = cuda.grid(2)`) at the top of the kernel's body and
-/// before the access. Only in a kernel with no barrier, which the returned threads would miss.
+/// before the access. Only in a kernel with no barrier, which the returned threads would miss,
+/// and no shared array (where KL202's fix may add one).
 fn early_return(text: &str, def: &ast::StmtFunctionDef, facts: &FunctionFacts, access: &Access, index: &str, extent: &str) -> Option<Edit> {
-    if !facts.barriers.is_empty() || index.is_empty() || !index.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    if !facts.barriers.is_empty() || !facts.shared_arrays.is_empty() || index.is_empty() || !index.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return None;
     }
     let mut bindings = Vec::new();
