@@ -1410,8 +1410,11 @@ impl Walker<'_> {
                     if v.level == Level::Thread
                         && let Some((level, data)) = self.reaching(n.id.as_str(), n.range().start())
                     {
-                        let poly = v.poly.clone().or_else(|| Some(Poly::atom(Atom::Sym(n.id.to_string()))));
-                        return Value { level, data, poly, ..v.clone() };
+                        // Only the assignments that reach here count: the thread-dependent forms
+                        // of later ones (`idx = f(i)` after `j = idx`) are not this value's.
+                        let atoms = v.atoms.iter().filter(|a| level == Level::Block && !a.is_thread()).cloned().collect();
+                        let poly = Some(Poly::atom(Atom::Sym(n.id.to_string())));
+                        return Value { level, data, poly, atoms, range_bounded: false, ..v.clone() };
                     }
                     return v.clone();
                 }
