@@ -408,3 +408,34 @@ fn a_fixpoint_pass_leaves_no_types_of_an_earlier_pass() {
         assert_eq!(k.variables[var].iter().collect::<Vec<_>>(), types, "{var}");
     }
 }
+
+/// A `while` whose first test Numba decides after SSA (`i = 0; while i < 5:`) has its phi at
+/// the start of the `else`; a store in that `else` starts a new version after it. Numba's
+/// typemap (numba-cuda 0.30.4): `i`, `i.1` ... `i.4`, all `i` once folded; kernlint named
+/// the phi after the `else`'s store (`i.1`).
+#[test]
+fn a_store_in_a_while_else_comes_after_the_loops_phi() {
+    let db = RootDatabase::default();
+    let src = "from numba import cuda\n\n@cuda.jit\ndef k(out, x):\n    i = 0\n    while i < 5:\n        i += 1\n    else:\n        i += 100\n    out[0] = i\n\n@cuda.jit\ndef f(out, x):\n    i = 0\n    k = 1\n    while i < 5:\n        i += 1\n        if x[i] > 100:\n            break\n    else:\n        k = i\n    out[0] = i + k\n";
+    let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+    for kernel in ["k", "f"] {
+        let k = type_function(&db, file, kernel, Some("void(float64[::1], float64[::1])")).unwrap();
+        let names: Vec<&String> = k.variables.keys().collect();
+        assert!(names.iter().all(|n| !n.contains('.')), "{kernel}: {names:?}");
+        assert_eq!(k.variables["i"].iter().collect::<Vec<_>>(), ["int64"], "{kernel}");
+    }
+}
+
+/// CPython folds `True ^ False` into the constant `True` (`bool`'s own `&`, `|`, `^` give a
+/// bool), which Numba types `Literal[bool](True)`; `True + True` folds into the int 2.
+#[test]
+fn bitwise_operators_on_bool_constants_fold_to_a_bool() {
+    let db = RootDatabase::default();
+    let src = "from numba import cuda\n\n@cuda.jit\ndef k(out, x):\n    e = True ^ False\n    f = True & True\n    g = False | True\n    h = True + True\n    i = True & 1\n    out[0] = e + f + g + h + i\n";
+    let file = SourceFile::new(&db, "t.py".into(), src.to_string());
+    let k = type_function(&db, file, "k", Some("void(float64[::1], float64[::1])")).unwrap();
+    // Numba's typemap (numba-cuda 0.30.4), literals counted as their base type.
+    for (var, ty) in [("e", "bool"), ("f", "bool"), ("g", "bool"), ("h", "int64"), ("i", "int64")] {
+        assert_eq!(k.variables[var].iter().collect::<Vec<_>>(), [ty], "{var}");
+    }
+}

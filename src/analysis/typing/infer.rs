@@ -2075,8 +2075,9 @@ impl<'c, 'a> Typer<'c, 'a> {
         if entry == Some(false) {
             // The body never runs, and is not typed.
             self.note_pruned(&w.test, entry);
-            let exit = self.block(&w.orelse, Some(env))?;
-            return Ok(exit.map(|e| if after_ssa { self.no_constants(e, &assigned) } else { e }));
+            // The phi meets where the `else` starts: a store in the `else` comes after it.
+            let env = if after_ssa { self.no_constants(env, &assigned) } else { env };
+            return self.block(&w.orelse, Some(env));
         }
         self.check_loop_depth(w.test.range())?;
         let body = &w.body;
@@ -2117,14 +2118,21 @@ impl<'c, 'a> Typer<'c, 'a> {
             normal.extend(back);
         }
         let normal = self.join(normal);
+        // The pruned test's phis are at the start of the `else`, before any store in it
+        // (which may start a new version: `else: i += 100` in the function body).
         let exit = match normal {
-            Some(e) => self.block(&w.orelse, Some(e))?,
+            Some(e) => {
+                let e = if after_ssa { self.no_constants(e, &assigned) } else { e };
+                self.block(&w.orelse, Some(e))?
+            }
             None => None,
         };
+        let breaks = !frame.breaks.is_empty();
         let mut outs: Vec<Env> = exit.into_iter().collect();
         outs.extend(frame.breaks);
         let out = self.join(outs);
-        Ok(out.map(|e| if after_ssa { self.no_constants(e, &assigned) } else { e }))
+        // A `break` skips the `else`: its values meet the others after the loop.
+        Ok(out.map(|e| if after_ssa && breaks { self.no_constants(e, &assigned) } else { e }))
     }
 
     /// After code Numba prunes only after its SSA reconstruction: the variables the pruned
@@ -3608,6 +3616,15 @@ fn const_binop(op: Operator, a: &ConstValue, b: &ConstValue) -> Option<ConstValu
         ConstValue::Float(x) => Some(*x),
         _ => int(v).map(|i| i as f64),
     };
+    // `bool`'s own `&`, `|` and `^` give a bool (`True ^ False` is `True`, a bool literal).
+    if let (ConstValue::Bool(x), ConstValue::Bool(y)) = (a, b) {
+        match op {
+            Operator::BitAnd => return Some(ConstValue::Bool(x & y)),
+            Operator::BitOr => return Some(ConstValue::Bool(x | y)),
+            Operator::BitXor => return Some(ConstValue::Bool(x ^ y)),
+            _ => {}
+        }
+    }
     if let (Some(x), Some(y)) = (int(a), int(b)) {
         return Some(ConstValue::Int(match op {
             Operator::Add => x.checked_add(y)?,
