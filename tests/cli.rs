@@ -469,7 +469,7 @@ fn run_reports_reads_of_empty_arrays_and_counts_their_unwritten_elements() {
     assert!(dir.path().join("res/a.npy").exists());
     let out = kernlint(dir.path(), &["run", "k.py::bump", "--device", "sim", "--grid", "1", "--block", "16", "empty:float32[16]"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains("k.py:9:5: sanitizer[uninitialized-read]: read of a[0], which no thread has written in this launch"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("k.py:9:5: sanitizer[uninitialized-read]: read of `a[0]`, which no thread has written in this launch"), "{}", stdout(&out));
     assert!(!stdout(&out).contains("never written"), "{}", stdout(&out));
     // The same with an initialised array is clean.
     let out = kernlint(dir.path(), &["run", "k.py::bump", "--device", "sim", "--grid", "1", "--block", "16", "zeros:float32[16]"]);

@@ -77,7 +77,7 @@ fn the_sanitizer_suite_catches_each_planted_bug_and_nothing_in_correct_kernels()
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sanitizer");
     let mut failures = Vec::new();
     let mut count = 0;
-    for file in ["tiles.py", "reduce.py", "memory.py"] {
+    for file in ["tiles.py", "reduce.py", "memory.py", "stencils.py"] {
         let path = dir.join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         for kernel in kernels(&text) {

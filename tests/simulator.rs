@@ -233,7 +233,7 @@ def k(out):
     );
     let r = run(&src, "k", "void(float32[::1])", 1, 64, vec![array(Scalar::F32, &[0.0; 64])]);
     assert_eq!(r.findings, [(FindingKind::SharedRace, 13)]);
-    assert!(r.messages[0].contains("thread [0, 0, 0] of block [0, 0, 0] writes element 0"), "{}", r.messages[0]);
+    assert!(r.messages[0].contains("thread [0, 0, 0] of block [0, 0, 0] writes `sm[0]`"), "{}", r.messages[0]);
     assert!(!r.messages[0].contains("that thread [0, 0, 0] of the same block read"), "{}", r.messages[0]);
 }
 /// Since Volta a barrier waits for every thread that has not exited: threads that skip it
@@ -324,7 +324,77 @@ def k(out):
     let r = run(&src, "k", "void(float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0; 8])]);
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 10)]);
     // Named by its variable.
-    assert!(r.messages[0].starts_with("read of element 4 of shared `s`, which no thread has written (thread [4, 0, 0]"), "{}", r.messages[0]);
+    assert!(r.messages[0].starts_with("read of `s[4]` in shared memory, which no thread has written (thread [4, 0, 0]"), "{}", r.messages[0]);
+}
+
+#[test]
+fn findings_name_elements_of_2d_arrays_as_subscripts_write_them() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    sh = cuda.shared.array((8, 8), float32)
+    m = cuda.local.array((2, 3), float32)
+    t = cuda.threadIdx.x
+    if t < 14:
+        sh[t // 8, t % 8] = 1.0
+    cuda.syncthreads()
+    m[0, 0] = sh[1, 6]
+    out[t] = m[1, 2]
+"
+    );
+    let r = run(&src, "k", "void(float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0; 8])]);
+    assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 11), (FindingKind::UninitializedRead, 12)]);
+    assert!(r.messages[0].starts_with("read of `sh[1, 6]` in shared memory"), "{}", r.messages[0]);
+    assert!(r.messages[1].starts_with("read of `m[1, 2]` in a local array"), "{}", r.messages[1]);
+}
+
+#[test]
+fn a_read_racing_with_the_write_of_its_element_is_not_also_uninitialised() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    sh = cuda.shared.array(64, float32)
+    t = cuda.threadIdx.x
+    sh[t] = t
+    out[t] = sh[(t + 1) % 64]
+"
+    );
+    let r = run(&src, "k", "void(float32[::1])", 1, 64, vec![array(Scalar::F32, &[0.0; 64])]);
+    assert!(r.findings.iter().all(|f| f.0 == FindingKind::SharedRace), "{:?} {:?}", r.findings, r.messages);
+    assert!(!r.findings.is_empty());
+    // An element no thread ever writes is still uninitialised, at the same read.
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    sh = cuda.shared.array(65, float32)
+    t = cuda.threadIdx.x
+    sh[t] = t
+    out[t] = sh[t + 1]
+"
+    );
+    let r = run(&src, "k", "void(float32[::1])", 1, 64, vec![array(Scalar::F32, &[0.0; 64])]);
+    assert!(r.findings.contains(&(FindingKind::UninitializedRead, 8)), "{:?} {:?}", r.findings, r.messages);
+    assert!(r.messages.iter().any(|m| m.starts_with("read of `sh[64]`")), "{:?}", r.messages);
+}
+
+#[test]
+fn a_lane_outside_the_mask_of_its_shuffle_is_reported() {
+    let src = format!(
+        "{HEADER}
+@cuda.jit
+def k(out):
+    t = cuda.threadIdx.x
+    out[t] = cuda.shfl_down_sync(0xFFFF, float32(t), 1)
+"
+    );
+    let r = run(&src, "k", "void(float32[::1])", 1, 32, vec![array(Scalar::F32, &[0.0; 32])]);
+    assert_eq!(r.findings, vec![(FindingKind::BarrierDivergence, 6)]);
+    assert!(r.messages[0].starts_with("lane 16 of warp 0 calls `shfl_down_sync` with mask 0x0000ffff"), "{}", r.messages[0]);
+    let src = src.replace("0xFFFF,", "0xFFFFFFFF,");
+    assert_eq!(run(&src, "k", "void(float32[::1])", 1, 32, vec![array(Scalar::F32, &[0.0; 32])]).findings, vec![]);
 }
 
 #[test]
@@ -398,7 +468,7 @@ def k(x, out):
     );
     let r = run(&src, "k", "void(float32[::1], float32[::1])", 2, 32, vec![array(Scalar::F32, &[1.0; 64]), empty("empty:float32[64]")]);
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 7)]);
-    assert!(r.messages[0].starts_with("read of out[0], which no thread has written in this launch (thread [0, 0, 0], block [0, 0, 0])"), "{}", r.messages[0]);
+    assert!(r.messages[0].starts_with("read of `out[0]`, which no thread has written in this launch (thread [0, 0, 0], block [0, 0, 0])"), "{}", r.messages[0]);
     // The final contents are still written (undefined elements as zero), all written now.
     assert_eq!(values(r.outputs[1].as_ref().unwrap()), [1.0; 64]);
     assert_eq!(r.unwritten, [None, Some(0)]);
@@ -417,7 +487,7 @@ def k2(g, out):
     );
     let r = run(&src, "k2", "void(float64[:, ::1], float64[::1])", 1, 1, vec![empty("empty:float64[3,4]"), array(Scalar::F64, &[0.0])]);
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 5)]);
-    assert!(r.messages[0].starts_with("read of g[1, 2],"), "{}", r.messages[0]);
+    assert!(r.messages[0].starts_with("read of `g[1, 2]`,"), "{}", r.messages[0]);
     assert_eq!(r.unwritten, [Some(12), None]);
 }
 
@@ -436,7 +506,7 @@ def hist(data, bins):
     let data: Vec<f64> = (0..64).map(f64::from).collect();
     let r = run(&src, "hist", "void(int32[::1], int32[::1])", 2, 32, vec![array(Scalar::I32, &data), empty("empty:int32[8]")]);
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 7)]);
-    assert!(r.messages[0].starts_with("atomic update of bins[0],"), "{}", r.messages[0]);
+    assert!(r.messages[0].starts_with("atomic update of `bins[0]`,"), "{}", r.messages[0]);
     // Bins 4..8 are never touched: zero in the output, counted in the summary.
     assert_eq!(values(r.outputs[1].as_ref().unwrap()), [16.0, 16.0, 16.0, 16.0, 0.0, 0.0, 0.0, 0.0]);
     assert_eq!(r.unwritten, [None, Some(4)]);
@@ -500,7 +570,7 @@ def k(out, x):
     // Once per place: the copy reads garbage; `q`, written whole first, is read as floats
     // and as bytes without a finding.
     assert_eq!(r.findings, vec![(FindingKind::UninitializedRead, 8)]);
-    assert!(r.messages[0].starts_with("read of element 0 of local array `p`, which this thread has not written"), "{}", r.messages[0]);
+    assert!(r.messages[0].starts_with("read of `p[0]` in a local array, which this thread has not written"), "{}", r.messages[0]);
 }
 
 #[test]
@@ -763,7 +833,7 @@ def k(states, out):
     let args = |blocks: usize| vec![array(Scalar::I64, &vec![1.0; blocks]), array(Scalar::I64, &vec![0.0; 32 * blocks])];
     let r = run(&src, "k", sig, 2, 32, args(2));
     assert_eq!(r.findings, [(FindingKind::GlobalRace, 7)]);
-    assert!(r.messages[0].contains("`states`") && r.messages[0].contains("same block") && r.messages[0].contains("cuda.syncthreads()"), "{}", r.messages[0]);
+    assert!(r.messages[0].contains("`states[0]`") && r.messages[0].contains("same block") && r.messages[0].contains("cuda.syncthreads()"), "{}", r.messages[0]);
     // A barrier between orders them; the blocks touch their own elements only.
     let ordered = src.replace("    if t == 0:", "    cuda.syncthreads()\n    if t == 0:");
     assert!(run(&ordered, "k", sig, 2, 32, args(2)).findings.is_empty());
@@ -829,7 +899,7 @@ def k(out):
     let args = || vec![array(Scalar::I32, &[0.0; 64])];
     let r = run(&src, "k", sig, 1, 64, args());
     assert_eq!(r.findings, [(FindingKind::SharedRace, 10)]);
-    assert!(r.messages[0].contains("element 0 of `h`") && r.messages[0].contains("updated atomically")
+    assert!(r.messages[0].contains("`h[0]`") && r.messages[0].contains("updated atomically")
         && r.messages[0].contains("the value the atomic returns"), "{}", r.messages[0]);
     let fixed = src.replace("    out[", "    cuda.syncthreads()\n    out[");
     let r = run(&fixed, "k", sig, 1, 64, args());
@@ -868,7 +938,7 @@ def k(cnt):
     let sig = "void(int64[::1])";
     let r = run(&src, "k", sig, 2, 32, vec![array(Scalar::I64, &[0.0])]);
     assert_eq!(r.findings, [(FindingKind::GlobalRace, 9)]);
-    assert!(r.messages[0].contains("updates atomically element 0 of `cnt`") && r.messages[0].contains("wrote"), "{}", r.messages[0]);
+    assert!(r.messages[0].contains("updates atomically `cnt[0]`") && r.messages[0].contains("wrote"), "{}", r.messages[0]);
     // The last block of a ticketed reduction resets the counter: its own update came last.
     let reset = format!(
         "{HEADER}
@@ -910,7 +980,7 @@ def k(flag, out):
     let other_block = src.replace("    elif cuda.blockIdx.x == 0:", "    elif cuda.blockIdx.x == 1:");
     let r = run(&other_block, "k", sig, 2, 32, args());
     assert_eq!(r.findings, [(FindingKind::GlobalRace, 10)]);
-    assert!(r.messages[0].contains("another block") && r.messages[0].contains("element 0 of `flag`"), "{}", r.messages[0]);
+    assert!(r.messages[0].contains("another block") && r.messages[0].contains("`flag[0]`"), "{}", r.messages[0]);
     assert!(run(&other_block.replace("threadfence_block", "threadfence"), "k", sig, 2, 32, args()).findings.is_empty());
 }
 
@@ -1000,7 +1070,7 @@ fn accesses_of_different_sizes_race_exactly_when_their_bytes_overlap() {
     // The byte-by-byte copy of `r[0]` into `r[1]` overlaps `r[1].c`.
     let r = run(MIXED_SIZES, "copy_and_field", &records, 1, 2, vec![mixed_records(2)]);
     assert_eq!(r.findings, [(FindingKind::GlobalWriteConflict, line("r[1].c = 9"))]);
-    assert!(r.messages[0].contains("writes field `c` of element 1 of `r`"), "{}", r.messages[0]);
+    assert!(r.messages[0].contains("writes field `c` of `r[1]`"), "{}", r.messages[0]);
     let r = run(MIXED_SIZES, "shared_fields", "void(int32[::1])", 1, 3, vec![array(Scalar::I32, &[0.0; 3])]);
     assert!(r.findings.is_empty(), "{:?}", r.messages);
     assert_eq!(values(r.outputs[0].as_ref().unwrap()), [15.0; 3]);
@@ -1013,7 +1083,7 @@ fn accesses_of_different_sizes_race_exactly_when_their_bytes_overlap() {
     assert!(r.messages[0].contains("writes element 3 of `a`"), "{}", r.messages[0]);
     let r = run(MIXED_SIZES, "narrow_wide_read", "void(int32[::1], int32[::1])", 1, 2, vec![array(Scalar::I32, &[0.0; 4]), array(Scalar::I32, &[0.0])]);
     assert_eq!(r.findings, [(FindingKind::GlobalRace, line("out[0] = a[1]"))]);
-    assert!(r.messages[0].contains("reads element 1 of `a`"), "{}", r.messages[0]);
+    assert!(r.messages[0].contains("reads `a[1]`"), "{}", r.messages[0]);
 }
 
 /// An element of an `np.empty` array written through a view of a narrower dtype is written

@@ -424,9 +424,11 @@ pub fn simulate(program: &Program, launch: &Launch, args: &[HostArg]) -> Result<
                     ));
                 }
                 let mut buffer = sim::Buffer::new(array.data.clone(), MemorySpace::Global, param.name.clone());
+                let layout = sim::HostLayout { shape: array.shape.clone(), itemsize, fortran_order: array.fortran_order };
                 if let HostArg::Uninitialised(_) = arg {
-                    buffer.uninitialised = Some(sim::HostLayout { shape: array.shape.clone(), itemsize, fortran_order: array.fortran_order });
+                    buffer.uninitialised = Some(layout.clone());
                 }
+                buffer.layout = Some(layout);
                 if let Type::Record(record) = &**dtype {
                     buffer.record = Some(record.clone());
                 }

@@ -132,6 +132,9 @@ pub struct Buffer {
     /// its layout, to name the elements read before any thread wrote them. `None`: the host
     /// initialised it.
     pub uninitialised: Option<HostLayout>,
+    /// The shape of the array the buffer holds, for findings to name an element as
+    /// subscripts write it (`sh[1, 6]`). `None` (dynamic shared memory): a flat index.
+    pub layout: Option<HostLayout>,
     /// For a record array from the host, its dtype: findings name the field accessed.
     pub record: Option<Record>,
 }
@@ -146,7 +149,7 @@ pub struct HostLayout {
 
 impl HostLayout {
     /// The index of the element at byte `at`, as subscripts write it: `2, 3`.
-    fn index_at(&self, at: usize) -> String {
+    pub fn index_at(&self, at: usize) -> String {
         let mut flat = at / self.itemsize.max(1);
         let mut index = vec![0; self.shape.len()];
         let axes: Vec<usize> = if self.fortran_order { (0..self.shape.len()).collect() } else { (0..self.shape.len()).rev().collect() };
@@ -169,6 +172,7 @@ impl Buffer {
             track_shift: 0,
             written: Vec::new(),
             uninitialised: None,
+            layout: None,
             record: None,
         }
     }
@@ -226,17 +230,19 @@ impl Buffer {
         self.track_shift = shift;
     }
 
-    /// What an access of `n` bytes at `at` is, for a finding: `element 3`, or for a record
-    /// array `field `x` of element 3`.
+    /// What an access of `n` bytes at `at` is, for a finding: `` `a[1, 6]` ``, for a record
+    /// array `` field `x` of `a[3]` ``, without a layout `` element 3 of `a` ``.
     fn element_name(&self, at: usize, n: usize) -> String {
-        let Some(record) = self.record.as_ref().filter(|r| r.size > 0) else {
-            return format!("element {}", at / n.max(1));
+        let record = self.record.as_ref().filter(|r| r.size > 0);
+        let size = record.map_or(n.max(1), |r| r.size as usize);
+        let element = match &self.layout {
+            Some(layout) if layout.itemsize == size => format!("`{}[{}]`", self.name, layout.index_at(at)),
+            _ => format!("element {} of `{}`", at / size, self.name),
         };
-        let size = record.size as usize;
         let within = (at % size) as u32;
-        match record.fields.iter().rev().find(|f| f.offset <= within) {
-            Some(f) => format!("field `{}` of element {}", f.name, at / size),
-            None => format!("element {}", at / size),
+        match record.and_then(|r| r.fields.iter().rev().find(|f| f.offset <= within)) {
+            Some(f) => format!("field `{}` of {element}", f.name),
+            None => element,
         }
     }
 }
@@ -595,6 +601,9 @@ struct Machine<'p> {
     /// there). A dead read of a counter, or one a thread only polls, is no bug. Keyed by the
     /// reading thread and the read's buffer and byte offset.
     pending: Vec<(u32, Finding, (usize, usize))>,
+    /// The reported reads of unwritten shared elements: (buffer, byte offset, span). A race
+    /// with a write on the same element and read explains it: the race is reported alone.
+    unwritten_reads: Vec<(usize, usize, TextRange)>,
 }
 
 pub fn run(
@@ -621,6 +630,7 @@ pub fn run(
         fenced: Vec::new(),
         fenced_block: Vec::new(),
         pending: Vec::new(),
+        unwritten_reads: Vec::new(),
         per_block: launch.block.iter().product::<u32>().max(1),
         steps: 0,
         stopped: false,
@@ -1369,7 +1379,12 @@ impl Machine<'_> {
                 let members = match meet {
                     // Lanes the mask names are still on their way.
                     Meet::Sync(_, mask) if live & mask & !here != 0 => continue,
-                    Meet::Sync(_, mask) => here & mask,
+                    Meet::Sync(name, mask) => {
+                        if here & !mask != 0 {
+                            self.outside_mask(threads, &lanes, name, mask);
+                        }
+                        here & mask
+                    }
                     Meet::Call(_) => here,
                 };
                 self.release_warp(threads, &lanes, members);
@@ -1377,6 +1392,27 @@ impl Machine<'_> {
             }
         }
         released
+    }
+
+    /// Report the first of `lanes` (at a `*_sync` collective with `mask`) that `mask` leaves
+    /// out: a lane calling it must be in its mask, else what it computes is undefined.
+    #[cold]
+    fn outside_mask(&mut self, threads: &[Thread], lanes: &[usize], name: &str, mask: u32) {
+        let Some(t) = lanes.iter().map(|&i| &threads[i]).find(|t| mask & 1 << t.who.lane() == 0) else {
+            return;
+        };
+        let Some(Wait::Warp { span, .. }) = &t.wait else {
+            return;
+        };
+        let (span, who) = (*span, t.who);
+        let message = format!(
+            "lane {} of warp {} calls `{name}` with mask {mask:#010x}, which leaves it out (thread {:?}, block {:?}): every lane that calls a `*_sync` collective must be in its mask, or the result is undefined; pass a mask naming every calling lane (`0xFFFFFFFF` for a full warp)",
+            who.lane(),
+            who.warp().1,
+            who.tid,
+            who.bid
+        );
+        self.report(FindingKind::BarrierDivergence, span, who, message);
     }
 
     /// Release `lanes`, waiting at one collective of their warp, which is computed over the
@@ -1525,7 +1561,10 @@ impl Machine<'_> {
                 let name = name().unwrap_or_else(|| {
                     if space == MemorySpace::Shared { "shared array" } else { "local array" }.to_string()
                 });
-                self.buffers.push(Buffer::new(vec![0; bytes], space, name));
+                let mut buffer = Buffer::new(vec![0; bytes], space, name);
+                let shape = shape.iter().map(|&d| d.max(0) as usize).collect();
+                buffer.layout = Some(HostLayout { shape, itemsize: size as usize, fortran_order: false });
+                self.buffers.push(buffer);
                 self.allocs.insert(key, self.buffers.len() - 1);
                 self.buffers.len() - 1
             }
@@ -1724,13 +1763,16 @@ impl Machine<'_> {
             self.uninitialised_global_read(t, buffer, at, span, atomic);
         } else if never_written {
             let element = self.buffers[buffer].element_name(at, n);
+            if !self.reported.contains(&(FindingKind::UninitializedRead, span)) {
+                self.unwritten_reads.push((buffer, at, span));
+            }
             self.report(
                 FindingKind::UninitializedRead,
                 span,
                 t,
                 format!(
-                    "read of {element} of shared `{}`, which no thread has written (thread {:?}, block {:?}): shared memory starts uninitialised; write it (and `cuda.syncthreads()`) before reading",
-                    self.buffers[buffer].name, t.tid, t.bid
+                    "read of {element} in shared memory, which no thread has written (thread {:?}, block {:?}): shared memory starts uninitialised; write it (and `cuda.syncthreads()`) before reading",
+                    t.tid, t.bid
                 ),
             );
         } else if let Some((other, other_at)) = raced {
@@ -1749,11 +1791,10 @@ impl Machine<'_> {
             return;
         }
         let buf = &self.buffers[buffer];
-        let index = buf.uninitialised.as_ref().map_or_else(String::new, |layout| layout.index_at(at));
         let what = if atomic { "atomic update of" } else { "read of" };
         let message = format!(
-            "{what} {}[{index}], which no thread has written in this launch (thread {:?}, block {:?}): the array comes from `np.empty`/`cuda.device_array` (`empty:`), whose contents are undefined, so this reads garbage on a GPU; write it first, or allocate it with `np.zeros`",
-            buf.name, t.tid, t.bid
+            "{what} {}, which no thread has written in this launch (thread {:?}, block {:?}): the array comes from `np.empty`/`cuda.device_array` (`empty:`), whose contents are undefined, so this reads garbage on a GPU; write it first, or allocate it with `np.zeros`",
+            buf.element_name(at, buf.layout.as_ref().map_or(1, |l| l.itemsize)), t.tid, t.bid
         );
         self.report(FindingKind::UninitializedRead, span, t, message);
     }
@@ -1795,9 +1836,8 @@ impl Machine<'_> {
             span,
             t,
             format!(
-                "read of {} of local array `{}`, which this thread has not written: local memory starts uninitialised, so it reads garbage (thread {:?}, block {:?})",
+                "read of {} in a local array, which this thread has not written: local memory starts uninitialised, so it reads garbage (thread {:?}, block {:?})",
                 self.buffers[buffer].element_name(at, n),
-                self.buffers[buffer].name,
                 t.tid,
                 t.bid
             ),
@@ -2040,12 +2080,21 @@ impl Machine<'_> {
             format!("a thread of another block (thread {:?}, block {:?})", self.thread_of(other), self.block_of(other))
         };
         let message = format!(
-            "{what}: thread {:?} of block {:?} {does} {} of `{}` that {thread} {did}, with nothing ordering the two; {fix}",
+            "{what}: thread {:?} of block {:?} {does} {} that {thread} {did}, with nothing ordering the two; {fix}",
             t.tid,
             t.bid,
             self.buffers[buffer].element_name(at, n),
-            self.buffers[buffer].name,
         );
+        if kind == FindingKind::SharedRace {
+            let read = match (does, access) {
+                ("reads", Access::Wrote) => Some(span),
+                ("writes", Access::Read) => Some(TextRange::empty(other_at.into())),
+                _ => None,
+            };
+            if let Some(read) = read {
+                self.drop_unwritten_read(buffer, at, n, read);
+            }
+        }
         // A read-modify-write (`out[0] += x`) races on its read and conflicts on its write:
         // the conflict, which says to use an atomic, is the one to read.
         if kind == FindingKind::GlobalWriteConflict {
@@ -2063,6 +2112,21 @@ impl Machine<'_> {
             return;
         }
         self.report_race(kind, span, t, message, Some(other_at));
+    }
+
+    /// Withdraw the finding of a read of unwritten shared memory at `read` (its span, or
+    /// where it starts) on bytes of the `n` at `at`: it raced with the element's write, and
+    /// the race finding says so. Another element unwritten there is reported anew.
+    #[cold]
+    fn drop_unwritten_read(&mut self, buffer: usize, at: usize, n: usize, read: TextRange) {
+        let Some(i) = self.unwritten_reads.iter().position(|&(b, a, span)| {
+            b == buffer && a < at + n && at < a + n && span.start() == read.start()
+        }) else {
+            return;
+        };
+        let span = self.unwritten_reads.swap_remove(i).2;
+        self.findings.retain(|f| f.kind != FindingKind::UninitializedRead || f.span != span);
+        self.reported.remove(&(FindingKind::UninitializedRead, span));
     }
 
     /// Report thread `id`'s pending racy reads: it stores now.
