@@ -295,7 +295,7 @@ pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Vec<SyntaxError> {
             .map(|e| SyntaxError { range: e.range, message: e.to_string() }),
     );
     errors.extend(module.0.too_deep.iter().cloned());
-    one_error_per_line(file.text(db), &line_index(db, file), errors)
+    one_error_per_line(file.text(db), line_index(db, file), errors)
 }
 
 /// The first error of each line: the parser's later errors on a line are mostly echoes of
