@@ -332,6 +332,26 @@ def exits_past(a):
     );
 }
 
+/// `text` with every fix of rule `code` applied, unsafe ones included, until none is left to
+/// apply; and the findings left.
+fn fixed_until_stable(text: &str, code: &str) -> (String, Vec<kernlint::lint::Diagnostic>) {
+    let check = |text: &str| {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
+        check_file(&db, file, &Settings { select: vec![code.to_string()], ignore: vec![] })
+    };
+    let mut fixed = text.to_string();
+    for _ in 0..5 {
+        let (next, applied) = kernlint::lint::fix::apply_fixes(&fixed, &check(&fixed), true);
+        fixed = next;
+        if applied == 0 {
+            break;
+        }
+    }
+    let left = check(&fixed);
+    (fixed, left)
+}
+
 /// A shared-memory race carries a barrier before the statement that completes it, where
 /// every thread reaches that statement: after the writes, between a read and the overwrite,
 /// and at the top of a loop whose next iteration overwrites what this one read. Under a
@@ -369,15 +389,7 @@ def guarded(out, x):
     if tid < 100:
         out[tid] = s[tid + 1]
 ";
-    let check = |text: &str| {
-        let db = RootDatabase::default();
-        let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
-        check_file(&db, file, &Settings { select: vec!["KL202".to_string()], ignore: vec![] })
-    };
-    let mut fixed = text.to_string();
-    for _ in 0..3 {
-        fixed = kernlint::lint::fix::apply_fixes(&fixed, &check(&fixed), true).0;
-    }
+    let (fixed, left) = fixed_until_stable(text, "KL202");
     let expected = text
         .replace("    s[tid] = x[tid]\n    out[tid] = s[tid + 1]", "    s[tid] = x[tid]\n    cu.syncthreads()\n    out[tid] = s[tid + 1]")
         .replace(
@@ -385,7 +397,6 @@ def guarded(out, x):
             "        cu.syncthreads()\n        s[tid] = x[tid] + k\n        cu.syncthreads()\n        acc",
         );
     assert_eq!(fixed, expected);
-    let left = check(&fixed);
     assert_eq!(left.len(), 1, "{left:?}");
     assert_eq!(&fixed[left[0].range], "s[tid + 1]");
     assert!(left[0].fix.is_none());
@@ -420,15 +431,7 @@ def reverse_tiles(out, x):
     cuda.syncthreads()
     out[i] = sh[31 - cuda.threadIdx.x]
 ";
-    let check = |text: &str| {
-        let db = RootDatabase::default();
-        let file = SourceFile::new(&db, "fixture.py".into(), text.to_string());
-        check_file(&db, file, &Settings { select: vec!["KL301".to_string()], ignore: vec![] })
-    };
-    let mut fixed = text.to_string();
-    for _ in 0..3 {
-        fixed = kernlint::lint::fix::apply_fixes(&fixed, &check(&fixed), true).0;
-    }
+    let (fixed, left) = fixed_until_stable(text, "KL301");
     let expected = text
         .replace("# one element per thread\n", "# one element per thread\n    if i >= x.shape[0]:\n        return\n")
         .replace(
@@ -436,7 +439,6 @@ def reverse_tiles(out, x):
             "    x, y = cuda.grid(2)\n    if x >= img.shape[1]:\n        return\n    if y >= img.shape[0]:\n        return\n",
         );
     assert_eq!(fixed, expected);
-    let left = check(&fixed);
     assert_eq!(left.len(), 2, "{left:?}");
     assert!(left.iter().all(|d| d.fix.is_none() && fixed[..usize::from(d.range.start())].contains("def reverse_tiles")));
 }
