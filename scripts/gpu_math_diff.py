@@ -12,7 +12,7 @@ directed-rounding arithmetic), one kernel is run over the same inputs three ways
 It prints, per function and width, how many results differ in bits between our GPU run and
 our simulator (the claim: none, NaN payloads aside) and the largest error of ours against
 Numba's in ulps (libdevice's own error is up to its documented bound too, so this is a
-difference, not an error). Exit status 1 when the GPU and the simulator disagree anywhere.
+difference, not an error), then how many runs failed. Exit status 1 when the GPU and the simulator disagree anywhere or a run fails.
 
 Usage: scripts/gpu_math_diff.py KERNLINT_BINARY [--n N] [--only NAME,...] [--out DIR]
 Env:   DEVICE_A / DEVICE_B (default gpu / sim) to compare other kernlint devices, e.g.
@@ -128,7 +128,7 @@ def main():
     namespace = {}
     if numba_gpu:
         exec(compile(open(file).read(), file, "exec"), namespace)
-    disagree = 0
+    disagree = failed = 0
     print(f"{'function':24} {'width':>5} {dev_a + ' vs ' + dev_b:>14} {'max ulp vs numba':>17}  note")
     for width in (32, 64):
         ft = "float32" if width == 32 else "float64"
@@ -156,6 +156,7 @@ def main():
                 d = os.path.join(a.out, f"{kname}_{dev}")
                 results[dev], err = run_kernlint(a.kernlint, file, kname, sig, dev, args, d, grid, block)
                 if err:
+                    failed += 1
                     notes.append(f"{dev}: {' '.join(err)[:80]}")
             diff = "-"
             if results[dev_a] is not None and results[dev_b] is not None:
@@ -178,8 +179,8 @@ def main():
                 except Exception as ex:  # a function Numba does not compile at this width
                     vs_numba = f"numba: {type(ex).__name__}"
             print(f"{name:24} {width:>5} {diff:>14} {vs_numba:>17}  {'; '.join(notes)}")
-    print(f"\n{disagree} function/width pairs where {dev_a} and {dev_b} differ")
-    return 1 if disagree else 0
+    print(f"\n{disagree} function/width pairs where {dev_a} and {dev_b} differ; {failed} runs failed")
+    return 1 if disagree or failed else 0
 
 
 if __name__ == "__main__":

@@ -5,13 +5,15 @@
 
 #[path = "support/binary.rs"]
 mod binary;
+#[path = "support/ptxas.rs"]
+mod ptxas;
 
 use std::path::{Path, PathBuf};
 
 use kernlint::analysis::signature::parse_signature_str;
 use kernlint::analysis::{RootDatabase, SourceFile};
 use kernlint::compile::{CompileOptions, compile_ptx};
-use kernlint::launch::gpu::{ParamSlot, gpu_available, marshal, param_layout};
+use kernlint::launch::gpu::{DELAY_PTX, ParamSlot, gpu_available, marshal, param_layout};
 use kernlint::launch::npy::NpyArray;
 use kernlint::launch::{HostArg, Launch, Program, build_program, run_on_gpu, simulate};
 
@@ -368,4 +370,13 @@ def fill(out, shape, mixed):
         assert_eq!(simulate(&program, &launch, &bad).err().as_deref(), Some(error), "{shape}");
         assert_eq!(marshal(&program, &bad, &|_| 0).err().as_deref(), Some(error), "{shape}");
     }
+}
+
+/// The delay kernel launched before each timed launch assembles (the GPU rejecting it would
+/// fail every timed run, and only a GPU machine would show it).
+#[test]
+fn the_delay_kernel_assembles() {
+    let Some(ptxas) = ptxas::ptxas() else { return };
+    ptxas::assemble(&ptxas, &tempdir("delay"), DELAY_PTX, "kl_delay").unwrap_or_else(|e| panic!("{e}"));
+    assert!(DELAY_PTX.contains(".visible .entry __kl_delay(.param .u64"), "{DELAY_PTX}");
 }

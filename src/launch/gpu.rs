@@ -22,10 +22,34 @@ use super::sim::{self, Launch, Program};
 use super::{HostArg, check_array, host_value};
 use crate::analysis::types::{Scalar, Type};
 
+/// A one-thread kernel that spins on the GPU's nanosecond timer for its parameter's
+/// nanoseconds: launched before each timed launch, so that the start event is recorded when
+/// the GPU, not the host, is ready.
+pub const DELAY_PTX: &str = "\
+.version 6.0
+.target sm_50
+.address_size 64
+
+.visible .entry __kl_delay(.param .u64 __kl_delay_ns)
+{
+	.reg .pred %p<2>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [__kl_delay_ns];
+	mov.u64 %rd2, %globaltimer;
+	add.u64 %rd1, %rd1, %rd2;
+$L_spin:
+	mov.u64 %rd3, %globaltimer;
+	setp.lt.u64 %p1, %rd3, %rd1;
+	@%p1 bra $L_spin;
+	ret;
+}
+";
+
 /// Kernel times measured with CUDA events.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuTiming {
-    /// Median kernel time over the timed launches, in milliseconds.
+    /// Median kernel time over the timed launches, in milliseconds: CUDA events around each
+    /// launch, recorded behind [`DELAY_PTX`] so that they time the GPU's work alone.
     pub median_ms: f64,
     /// How many launches were timed.
     pub runs: u32,
@@ -444,7 +468,16 @@ fn launch_on(
             _ => None,
         });
     }
-    // Timed launches, each from the original inputs (as oracle.py times Numba's).
+    // Timed launches, each from the original inputs (as oracle.py times Numba's), each behind
+    // a GPU-side delay so that the host's launch overhead overlaps it and the events time the
+    // kernel alone.
+    let delay_module = ctx
+        .load_module(Ptx::from_src(DELAY_PTX))
+        .map_err(driver_err("the CUDA driver rejected kernlint's delay kernel"))?;
+    let delay = delay_module
+        .load_function("__kl_delay")
+        .map_err(driver_err("the delay kernel is missing"))?;
+    let delay_ns: u64 = 200_000;
     let runs = repeat.max(1);
     let start = ctx
         .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
@@ -463,6 +496,11 @@ fn launch_on(
                     .map_err(driver_err("cannot restore the inputs on the GPU"))?;
             }
         }
+        let mut builder = stream.launch_builder(&delay);
+        builder.arg(&delay_ns);
+        // SAFETY: `__kl_delay` takes one .u64, passed from a live u64.
+        unsafe { builder.launch(LaunchConfig::for_num_elems(1)) }
+            .map_err(driver_err("the delay kernel's launch failed"))?;
         start
             .record(&stream)
             .map_err(driver_err("cannot record a CUDA event"))?;
