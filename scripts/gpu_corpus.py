@@ -8,7 +8,11 @@ GPU is). For each case.json (written by scripts/record_kernel_references.py): `k
   - the GPU's outputs against the simulator's, bit for bit (NaNs equal whatever their payload):
     the simulator claims to compute what the GPU computes.
 
-Prints one line per case that does not pass both, then the totals. Exit status 1 when a case
+Prints one line per case that does not pass both, then the totals. Then, where numba-cuda
+can run on the GPU, each such case again with Numba on the GPU, compared bit for bit with
+our GPU run and our simulator, first differing items shown: which of the two matches what
+Numba's compiled kernel computes (the recorded outputs come from Numba's simulator or a
+Python reference, which a racy or undefined case can contradict). Exit status 1 when a case
 fails against Numba or a run fails.
 
 Usage: scripts/gpu_corpus.py KERNLINT_BINARY [--jobs J] [--only SUBSTRING] [--work DIR]
@@ -125,6 +129,67 @@ def one(binary, case_json, work_root, timeout):
     return res
 
 
+def show(a, k):
+    v = a.reshape(-1)[k]
+    if a.dtype.kind in "fc":
+        return f"{v!r} ({np.ascontiguousarray(a).reshape(-1)[k:k + 1].view(np.uint8).tobytes()[::-1].hex()})"
+    return repr(v.item() if hasattr(v, "item") else v)
+
+
+def against_numba_gpu(flagged, work_root):
+    """The flagged cases with Numba on the GPU: which of ours matches its compiled kernel."""
+    try:
+        from numba import cuda
+        if not cuda.is_available():
+            return
+    except Exception:  # noqa: BLE001  (no numba-cuda: nothing to compare with)
+        return
+    import ast
+    import importlib.util
+    print("\nflagged cases against Numba on the GPU (bits; first differing items: ours-gpu / ours-sim / numba-gpu)")
+    for r in flagged:
+        case_dir = os.path.join(KERNELS, "reference", r["case"])
+        case = json.load(open(os.path.join(case_dir, "case.json")))
+        work = os.path.join(work_root, r["case"].replace(os.sep, "__"))
+        try:
+            spec = importlib.util.spec_from_file_location(f"kcase_{len(r['case'])}_{abs(hash(r['case']))}", os.path.join(KERNELS, case["file"]))
+            mod = importlib.util.module_from_spec(spec)
+            sys.path.insert(0, KERNELS)
+            spec.loader.exec_module(mod)
+            fn = getattr(mod, case["kernel"])
+            kern = cuda.jit(case["sig"])(getattr(fn, "py_func", fn))
+            host = []
+            for i, arg in enumerate(case["args"]):
+                if "scalar" in arg:
+                    host.append(ast.literal_eval(arg["scalar"]))
+                else:
+                    host.append(np.load(materialise(case_dir, work, arg, i)))
+            dev = [cuda.to_device(h) if isinstance(h, np.ndarray) else h for h in host]
+            kern[tuple(case["grid"]), tuple(case["block"]), 0, case["shared_mem"]](*dev)
+            cuda.synchronize()
+            lines = []
+            for o in case["outputs"]:
+                name = case["args"][o["arg"]]["name"]
+                numba = dev[o["arg"]].copy_to_host()
+                ours = {role: np.load(os.path.join(work, role, f"{name}.npy")) for role in ("gpu", "sim") if os.path.exists(os.path.join(work, role, f"{name}.npy"))}
+                verdict = ", ".join(f"{role} {'==' if bits_equal(v, numba) else '!='} numba-gpu" for role, v in ours.items())
+                lines.append(f"  {name}: {verdict}")
+                flat = {role: np.ascontiguousarray(v).reshape(-1) for role, v in ours.items()}
+                nflat = np.ascontiguousarray(numba).reshape(-1)
+                shown = 0
+                for k in range(nflat.size):
+                    items = [flat[role][k:k + 1] for role in flat] + [nflat[k:k + 1]]
+                    if all(bits_equal(items[0], it) for it in items[1:]):
+                        continue
+                    lines.append(f"    {[int(i) for i in np.unravel_index(k, numba.shape)]} " + " / ".join(show(v, k) for v in [*flat.values(), nflat]))
+                    shown += 1
+                    if shown == 4:
+                        break
+            print(f"{r['case']}\n" + "\n".join(lines))
+        except Exception as e:  # noqa: BLE001
+            print(f"{r['case']}: numba on the GPU: {type(e).__name__}: {str(e)[:200]}")
+
+
 def guarded(binary, case_json, work_root, timeout):
     try:
         return one(binary, case_json, work_root, timeout)
@@ -146,6 +211,9 @@ def main():
     cases = [c for c in cases if not a.only or a.only in c]
     with cf.ThreadPoolExecutor(a.jobs) as pool:
         results = list(pool.map(lambda c: guarded(binary, c, a.work, a.timeout), cases))
+    flagged = [r for r in results if r["error"] is None and (r["numba"] or r["sim"])]
+    if flagged:
+        against_numba_gpu(flagged, a.work)
     errors = [r for r in results if r["error"]]
     vs_numba = [r for r in results if not r["error"] and r["numba"]]
     vs_sim = [r for r in results if not r["error"] and r["sim"]]

@@ -960,3 +960,27 @@ def stencil(out, u):
     let corner = u(0, 0) + 2.0 * u(0, 1) + 3.0 * u(0, cols - 1) + 5.0 * u(1, 0) + 7.0 * u(rows - 1, 0);
     assert_eq!(before[0][..4], corner.to_le_bytes());
 }
+
+/// `cuda.popc` and `.bit_count()` of a narrow signed integer count its own bits: the
+/// register holds it sign-extended, so it is masked first (`popc(int8(-1))` is 8, not 32;
+/// seen on an H200, where the unmasked count disagreed with Numba).
+#[test]
+fn popc_of_narrow_signed_integers_counts_their_own_bits() {
+    let src = "\
+from numba import cuda
+
+@cuda.jit
+def k(o, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        o[i, 0] = cuda.popc(x[i])
+        o[i, 1] = x[i].bit_count()
+";
+    for (ty, mask) in [("int8", "255"), ("int16", "65535")] {
+        let ptx = compile(src, "k", &format!("void(int64[:, ::1], {ty}[::1])"));
+        assert_eq!(ptx.matches(&format!(", {mask};")).count(), 2, "{ty}: {ptx}");
+        assert_eq!(ptx.matches("popc.b32").count(), 2, "{ty}: {ptx}");
+    }
+    let ptx = compile(src, "k", "void(int64[:, ::1], int32[::1])");
+    assert!(!ptx.contains(", 4294967295;"), "{ptx}");
+}

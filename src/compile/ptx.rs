@@ -2702,6 +2702,12 @@ impl<'a> FnCx<'a> {
                 let b = if wide { "b64" } else { "b32" };
                 let r = self.reg(Rc::R);
                 match name {
+                    // A narrow signed integer sits sign-extended in its register: count its
+                    // own bits only.
+                    "popc" if !wide && s.bits() < 32 => {
+                        self.e(format!("and.b32 {r}, {x}, {}", (1u32 << s.bits()) - 1));
+                        self.e(format!("popc.b32 {r}, {r}"));
+                    }
                     "popc" => self.e(format!("popc.{b} {r}, {x}")),
                     "clz" => {
                         if wide || s.bits() == 32 {
