@@ -84,11 +84,12 @@ def inputs(name, width, n, rng):
 def ulps(a, b, width):
     """|a - b| in ulps of b (NaN against NaN counts as equal)."""
     ft = np.float32 if width == 32 else np.float64
-    a, b = a.astype(np.float64), b.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        a, b = a.astype(np.float64), b.astype(np.float64)
     both_nan = np.isnan(a) & np.isnan(b)
     same = (a == b) | both_nan
-    spacing = np.spacing(np.abs(b).astype(ft)).astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
+        spacing = np.spacing(np.abs(b).astype(ft)).astype(np.float64)
         e = np.where(same, 0.0, np.abs(a - b) / spacing)
     return np.nan_to_num(e, nan=np.inf, posinf=np.inf)
 
@@ -174,8 +175,14 @@ def main():
                 kargs = [cuda.to_device(x)] + ([cuda.to_device(extra)] if extra is not None else []) + [out]
                 try:
                     namespace[kname][grid, block](*kargs)
-                    e = ulps(results[dev_a], out.copy_to_host(), width)
+                    theirs = out.copy_to_host()
+                    e = ulps(results[dev_a], theirs, width)
                     vs_numba = f"{float(np.max(e)):.2f}"
+                    if np.max(e) > 2:  # the worst input, to tell accuracy from semantics
+                        k = int(np.argmax(e))
+                        second = f", {extra[k]!r}" if extra is not None else ""
+                        notes.append(f"worst at ({x[k]!r}{second}): ours {results[dev_a][k]!r}, numba {theirs[k]!r}; "
+                                     f"{int(np.count_nonzero(e > 2))} inputs over 2 ulps")
                 except Exception as ex:  # a function Numba does not compile at this width
                     vs_numba = f"numba: {type(ex).__name__}"
             print(f"{name:24} {width:>5} {diff:>14} {vs_numba:>17}  {'; '.join(notes)}")

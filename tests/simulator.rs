@@ -108,6 +108,65 @@ def k(q, r, a, b):
     }
 }
 
+/// Signed zeros as an H200 gives them (Numba's compiled kernels and kernlint's PTX agreed
+/// there, bit for bit): `min`/`max` of two floats and `cuda.fp16.hmin`/`hmax` are PTX
+/// `min`/`max`, which order -0.0 below 0.0 whichever comes first; `np.fmin`/`np.fmax` keep
+/// the first of two equal values.
+#[test]
+fn signed_zeros_in_min_and_max_are_the_gpus() {
+    let src = "\
+import numpy as np
+from numba import cuda
+
+@cuda.jit
+def k(o, a, b, h):
+    o[0] = min(a[0], b[0])
+    o[1] = min(b[0], a[0])
+    o[2] = max(a[0], b[0])
+    o[3] = max(b[0], a[0])
+    o[4] = np.fmin(a[0], b[0])
+    o[5] = np.fmax(b[0], a[0])
+    o[6] = cuda.fp16.hmin(h[0], h[1])
+    o[7] = cuda.fp16.hmax(h[1], h[0])
+";
+    let r = run(src, "k", "void(float64[::1], float64[::1], float64[::1], float16[::1])", 1, 1, vec![
+        array(Scalar::F64, &[9.0; 8]),
+        array(Scalar::F64, &[0.0]),
+        array(Scalar::F64, &[-0.0]),
+        array(Scalar::F16, &[0.0, -0.0]),
+    ]);
+    let signs: Vec<bool> = values(r.outputs[0].as_ref().unwrap()).iter().map(|v| v.is_sign_negative()).collect();
+    // min -0.0 twice, max 0.0 twice; np.fmin(0.0, -0.0) is 0.0, np.fmax(-0.0, 0.0) is -0.0;
+    // hmin -0.0, hmax 0.0.
+    assert_eq!(signs, [true, true, false, false, false, true, true, false]);
+}
+
+/// A NaN converted to an integer as an H200 converts it: 0 from a float32 to at most 32
+/// bits, else the destination's sign bit alone.
+#[test]
+fn nan_to_integer_is_the_gpus() {
+    let src = "\
+from numba import cuda, int32, int64, uint32, uint64
+
+@cuda.jit
+def k(o, u, x, y):
+    o[0] = int64(x[0])
+    o[1] = int32(x[0])
+    o[2] = int64(y[0])
+    o[3] = int32(y[0])
+    u[0] = uint64(x[0])
+    u[1] = uint32(y[0])
+";
+    let r = run(src, "k", "void(int64[::1], uint64[::1], float64[::1], float32[::1])", 1, 1, vec![
+        array(Scalar::I64, &[7.0; 4]),
+        array(Scalar::U64, &[7.0; 2]),
+        array(Scalar::F64, &[f64::NAN]),
+        array(Scalar::F32, &[f64::NAN]),
+    ]);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [i64::MIN as f64, i32::MIN as f64, i64::MIN as f64, 0.0]);
+    assert_eq!(values(r.outputs[1].as_ref().unwrap()), [(1u64 << 63) as i64 as f64, 0.0]);
+}
+
 #[test]
 fn float16_rounds_once_as_numba() {
     let src = "from numba import cuda\nfrom numba.types import float16\nfrom numba.cuda import fp16\n

@@ -112,15 +112,59 @@ def conv_complex(o, x, y):
         o[i, 8] = complex(int32(a) if a == a and abs(a) < 1e9 else 0).real
 
 
-def _cvt_rzi(v, lo, hi):
-    # PTX cvt.rzi.{s,u}N.fM: truncate, saturate to the destination range, NaN -> 0.
+def _cvt_rzi(v, lo, hi, from_f64=True):
+    # PTX cvt.rzi.{s,u}N.fM: truncate, saturate to the destination range. NaN gives 0
+    # from a float32 to at most 32 bits, else the destination's sign bit alone (measured on
+    # an H200; the PTX ISA says 0).
     if v != v:
-        return 0
+        if not from_f64 and hi < 2**32:
+            return 0
+        return lo if lo < 0 else (hi + 1) // 2
     if v >= hi:
         return hi
     if v <= lo:
         return lo
     return int(v)
+
+
+@cuda.jit
+def conv_nan_every_width(o, x, y):
+    # NaN, infinities and out-of-range values from float64 (x) and float32 (y) to every
+    # integer width; each result's bits widened to int64.
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        w = y[i]
+        o[i, 0] = int8(v)
+        o[i, 1] = uint8(v)
+        o[i, 2] = int16(v)
+        o[i, 3] = uint16(v)
+        o[i, 4] = int32(v)
+        o[i, 5] = uint32(v)
+        o[i, 6] = int64(v)
+        o[i, 7] = int64(uint64(v))
+        o[i, 8] = int8(w)
+        o[i, 9] = uint8(w)
+        o[i, 10] = int16(w)
+        o[i, 11] = uint16(w)
+        o[i, 12] = int32(w)
+        o[i, 13] = uint32(w)
+        o[i, 14] = int64(w)
+        o[i, 15] = int64(uint64(w))
+
+
+def ref_nan_every_width(o, x, y):
+    # The 8-bit types convert through 16 bits (cvt.rzi.{s16,u16}), then keep the low byte.
+    widths = [(8, True), (8, False), (16, True), (16, False), (32, True), (32, False), (64, True), (64, False)]
+    for i in range(x.size):
+        for j, (v, f64) in enumerate(((float(x[i]), True), (float(y[i]), False))):
+            for k, (bits, signed) in enumerate(widths):
+                through = max(bits, 16)
+                lo, hi = (-2**(through - 1), 2**(through - 1) - 1) if signed else (0, 2**through - 1)
+                r = _cvt_rzi(v, lo, hi, from_f64=f64) % 2**bits
+                if signed and r >= 2**(bits - 1):
+                    r -= 2**bits
+                o[i, 8 * j + k] = r - 2**64 if r >= 2**63 else r
 
 
 def ref_oob(i64, i32, u64, x, y):
@@ -130,12 +174,12 @@ def ref_oob(i64, i32, u64, x, y):
         v = float(x[i])
         w = float(y[i])
         i64[i, 0] = _cvt_rzi(v, *I64)
-        i64[i, 1] = _cvt_rzi(w, *I64)
+        i64[i, 1] = _cvt_rzi(w, *I64, from_f64=False)
         i64[i, 2] = _cvt_rzi(v, *I32)
         i32[i, 0] = _cvt_rzi(v, *I32)
-        i32[i, 1] = _cvt_rzi(w, *I32)
+        i32[i, 1] = _cvt_rzi(w, *I32, from_f64=False)
         u64[i, 0] = _cvt_rzi(v, 0, 2**64 - 1)
-        u64[i, 1] = _cvt_rzi(w, 0, 2**32 - 1)
+        u64[i, 1] = _cvt_rzi(w, 0, 2**32 - 1, from_f64=False)
 
 
 def ref_int_casts(o, u, k):

@@ -2795,12 +2795,14 @@ impl Lower<'_> {
                     _ => self.emit(Op::Compare(CompareOp::Ne, ta, tb), bool_t, span),
                 }
             }
-            // `np.maximum`/`np.minimum` propagate a NaN (the first when both are); `a >= b`
-            // (`<=`) picks `a` otherwise.
-            ("maximum" | "minimum", [a, b]) => {
+            // `np.maximum`/`np.minimum` propagate a NaN (the first when both are); `np.fmax`/
+            // `np.fmin` ignore one (the second when both are). Otherwise `a >= b` (`<=`) picks
+            // `a`, so a tie of zeros keeps the first (`np.fmin(0.0, -0.0)` is `0.0`, where
+            // libdevice's `fmin` of `min` gives `-0.0`).
+            ("maximum" | "minimum" | "fmax" | "fmin", [a, b]) => {
                 let Some(r) = result else { return Ok(None) };
                 let (a, b) = (self.cast(*a, r, span)?, self.cast(*b, r, span)?);
-                let op = if name == "maximum" { CompareOp::Ge } else { CompareOp::Le };
+                let op = if matches!(name, "maximum" | "fmax") { CompareOp::Ge } else { CompareOp::Le };
                 let keep_a = self.emit(Op::Compare(op, a, b), bool_t.clone(), span);
                 let picked = self.emit(Op::Select { cond: keep_a, then: a, otherwise: b }, Some(Type::Scalar(r)), span);
                 if !r.is_float() {
@@ -2809,7 +2811,8 @@ impl Lower<'_> {
                 let a_nan = self.emit(Op::Compare(CompareOp::Ne, a, a), bool_t.clone(), span);
                 let b_nan = self.emit(Op::Compare(CompareOp::Ne, b, b), bool_t.clone(), span);
                 let any_nan = self.emit(Op::Select { cond: a_nan, then: a_nan, otherwise: b_nan }, bool_t, span);
-                let nan = self.emit(Op::Select { cond: a_nan, then: a, otherwise: b }, Some(Type::Scalar(r)), span);
+                let (when_a_nan, otherwise) = if name.starts_with('f') { (b, a) } else { (a, b) };
+                let nan = self.emit(Op::Select { cond: a_nan, then: when_a_nan, otherwise }, Some(Type::Scalar(r)), span);
                 self.emit(Op::Select { cond: any_nan, then: nan, otherwise: picked }, Some(Type::Scalar(r)), span)
             }
             _ => return Ok(None),
@@ -3054,9 +3057,8 @@ impl Lower<'_> {
     }
 }
 
-/// The math function or builtin a NumPy ufunc of numbers computes as (Numba's
-/// `npyfuncs.py`: libdevice's routine for floats; `fmin`/`fmax` ignore a NaN as
-/// `min`/`max` of two floats do).
+/// The math function a NumPy ufunc of numbers computes as (Numba's `npyfuncs.py`:
+/// libdevice's routine for floats).
 fn numpy_as_math(ufunc: &str) -> Option<&'static str> {
     Some(match ufunc {
         "sin" => "math.sin",
@@ -3079,8 +3081,6 @@ fn numpy_as_math(ufunc: &str) -> Option<&'static str> {
         "arctan2" => "math.atan2",
         "hypot" => "math.hypot",
         "isnan" => "math.isnan",
-        "fmin" => "builtins.min",
-        "fmax" => "builtins.max",
         _ => return None,
     })
 }

@@ -715,15 +715,15 @@ pub fn convert(v: &V, to: Scalar) -> V {
         s if s.is_int() => {
             let raw = match v {
                 // Float to int truncates toward zero; out of range saturates like the GPU's cvt.rzi.
-                V::F32(x) => float_to_int(*x as f64, s),
+                V::F32(x) => float_to_int(*x as f64, s, false),
                 // Numba converts float16 with `cvt.rni`: to nearest (ties to even),
                 // saturating at the target's own width.
                 V::F16(x) => {
                     let r = x.round_ties_even() as f64;
                     let r = if s.bits() < 32 { r.clamp(int_min(s) as f64, int_max(s) as f64) } else { r };
-                    float_to_int(r, s)
+                    float_to_int(r, s, false)
                 }
-                V::F64(x) => float_to_int(*x, s),
+                V::F64(x) => float_to_int(*x, s, true),
                 other => other.int(),
             };
             V::Int(norm(raw, s))
@@ -754,9 +754,14 @@ fn int_max(s: Scalar) -> i64 {
     if s.is_signed() { (1i64 << (s.bits() - 1)) - 1 } else { (1i64 << s.bits()) - 1 }
 }
 
-fn float_to_int(x: f64, s: Scalar) -> i64 {
+/// `x` (a float64 when `from_f64`, else a float32 or float16) truncated to integer type `s`
+/// as the GPU's `cvt.rzi` does.
+fn float_to_int(x: f64, s: Scalar, from_f64: bool) -> i64 {
+    // NaN: 0 from a float32 to at most 32 bits, else the destination's sign bit alone
+    // (measured on an H200 for f64 -> s64/s32/u64 and f32 -> s64/s32/u32; the PTX ISA
+    // says 0 throughout).
     if x.is_nan() {
-        return 0;
+        return if from_f64 || s.bits() == 64 { nan_as_int(s) } else { 0 };
     }
     // `cvt.rzi` saturates at its destination's width (Rust's `as` does too). Numba's PTX
     // converts to the 8-bit types through 16 bits (`cvt.rzi.{s16,u16}`); `norm` then keeps
@@ -768,6 +773,16 @@ fn float_to_int(x: f64, s: Scalar) -> i64 {
         Scalar::I8 | Scalar::I16 => (x as i16) as i64,
         Scalar::U8 | Scalar::U16 => (x as u16) as i64,
         _ => x as i64,
+    }
+}
+
+/// The integer a 64-bit `cvt` gives for NaN: the destination's sign bit alone (through 16
+/// bits for the 8-bit types, as Numba converts to them), wrapped to the type.
+fn nan_as_int(s: Scalar) -> i64 {
+    match s.bits() {
+        64 => i64::MIN,
+        32 => norm(1 << 31, s),
+        _ => norm(1 << 15, s),
     }
 }
 
@@ -2343,20 +2358,13 @@ impl Machine<'_> {
                     _ => args.to_vec(),
                 };
                 let want_max = matches!(intrinsic, Intrinsic::Max);
-                // Two-argument float forms ignore a NaN (libdevice fmax/fmin), as Numba's do.
+                // Float forms are libdevice's fmax/fmin, as Numba's are.
                 let mut best = items[0].clone();
                 for x in &items[1..] {
                     let better = if rs.is_float() {
                         let (a, b) = (best.f64(), x.f64());
-                        if a.is_nan() {
-                            true
-                        } else if b.is_nan() {
-                            false
-                        } else if want_max {
-                            b > a
-                        } else {
-                            b < a
-                        }
+                        let m = ptx_min_max(a, b, want_max);
+                        m.to_bits() != a.to_bits() && !(m.is_nan() && a.is_nan())
                     } else if rs == Scalar::U64 {
                         if want_max {
                             (x.int() as u64) > (best.int() as u64)
@@ -2497,8 +2505,8 @@ impl Machine<'_> {
             }
             ("hneg", [a]) => -h(a),
             ("habs", [a]) => h(a).abs(),
-            ("hmax", [a, b]) => h(a).max(h(b)),
-            ("hmin", [a, b]) => h(a).min(h(b)),
+            ("hmax", [a, b]) => ptx_min_max(h(a) as f64, h(b) as f64, true) as f32,
+            ("hmin", [a, b]) => ptx_min_max(h(a) as f64, h(b) as f64, false) as f32,
             ("hsqrt", [a]) => h(a).sqrt(),
             ("hrsqrt", [a]) => 1.0 / h(a).sqrt(),
             ("hrcp", [a]) => 1.0 / h(a),
@@ -2634,4 +2642,20 @@ fn shared_math(f: Option<MathFn>, args: &[V], rs: Scalar) -> V {
         let xs: Vec<f64> = args.iter().map(|a| a.f64()).collect();
         convert(&V::F64(math::eval_f64(f, &xs)), rs)
     }
+}
+
+/// PTX `max`/`min` (libdevice's `fmax`/`fmin`, which Numba's `max`/`min` of two floats and
+/// `cuda.fp16.hmax`/`hmin` are): a NaN is ignored, and -0.0 orders below 0.0 (seen on an
+/// H200: `min(0.0, -0.0)` is -0.0 whichever comes first).
+fn ptx_min_max(a: f64, b: f64, want_max: bool) -> f64 {
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() || (a == b && a.is_sign_negative() != want_max) {
+        return a;
+    }
+    if a == b {
+        return b;
+    }
+    if (b > a) == want_max { b } else { a }
 }
