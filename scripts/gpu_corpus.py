@@ -22,6 +22,8 @@ against Numba's recorded outputs or a run fails.
 
 Usage: scripts/gpu_corpus.py KERNLINT_BINARY [--oracle DIR]... [--jobs J] [--only SUBSTRING] [--work DIR]
 Env:   DEVICE (default gpu): DEVICE=sim checks the script's plumbing where no GPU is.
+       NUMBA_FMA=0: Numba's kernels compiled without FMA contraction (NVVM's default is on).
+       SHOW (default 4): differing items shown per output.
 """
 import argparse
 import ast
@@ -164,11 +166,30 @@ def show(a, k):
     return repr(v.item() if hasattr(v, "item") else v)
 
 
+def no_contraction():
+    """NVVM without `-fma=1`, its default (so Numba's kernels contract `a * b + c` into an
+    FMA where kernlint rounds twice): shows which differences that default makes."""
+    from numba.cuda.cudadrv import nvvm
+    if getattr(nvvm, "_kernlint_no_fma", False):
+        return
+    compile_ir = nvvm.compile_ir
+
+    def without_fma(llvmir, **options):
+        if not options.get("fastmath"):
+            options["fma"] = False
+        return compile_ir(llvmir, **options)
+
+    nvvm.compile_ir = without_fma
+    nvvm._kernlint_no_fma = True
+
+
 def numba_on_gpu(case):
     """Numba's compiled kernel on the GPU from the case's inputs, compared bit for bit with
     our two runs: (all equal, report lines)."""
     import importlib.util
     from numba import cuda
+    if os.environ.get("NUMBA_FMA") == "0":
+        no_contraction()
     try:
         spec = importlib.util.spec_from_file_location(f"kcase_{abs(hash(case['tag']))}", case["file"])
         mod = importlib.util.module_from_spec(spec)
@@ -202,7 +223,7 @@ def numba_on_gpu(case):
                 continue
             lines.append(f"    {[int(i) for i in np.unravel_index(k, numba.shape)]} " + " / ".join(show(f, k) for f in flat))
             shown += 1
-            if shown == 4:
+            if shown == int(os.environ.get("SHOW", "4")):
                 break
     return all_equal, lines
 

@@ -1436,12 +1436,13 @@ impl<'a> FnCx<'a> {
                 self.e(format!("cvt.rzi.{}.{} {d}, {x}", aty(to), aty(from)))
             }
             // Numba converts to 8- and 16-bit types with `cvt.rzi.{s16,u16}`: saturated at
-            // 16 bits, of which the 8-bit types keep the low byte.
+            // 16 bits, of which the 8-bit types keep the low byte. The same instruction, not a
+            // clamp of a 32-bit conversion: a float64 NaN gives 0x8000 (seen on an H200).
             (Rc::F | Rc::Fd, Rc::R) => {
-                let (lo, hi) = if to.is_signed() { (-32768, 32767) } else { (0, 65535) };
-                self.e(format!("cvt.rzi.s32.{} {d}, {x}", aty(from)));
-                self.e(format!("max.s32 {d}, {d}, {lo}"));
-                self.e(format!("min.s32 {d}, {d}, {hi}"));
+                let t16 = if to.is_signed() { "s16" } else { "u16" };
+                let h = self.reg(Rc::H);
+                self.e(format!("cvt.rzi.{t16}.{} {h}, {x}", aty(from)));
+                self.e(format!("cvt.{}.{t16} {d}, {h}", if to.is_signed() { "s32" } else { "u32" }));
                 self.norm(&d, to);
             }
             (Rc::F | Rc::Fd, Rc::Rd) => {
