@@ -658,8 +658,8 @@ def k(out, c, f, x):
 }
 
 /// `a.var()`/`np.std(a)` are numba-cuda's `array_var`: the mean (a float32 sum divided in
-/// float64), then the squared distances to it summed in float64 in `np.nditer`'s order and
-/// divided by the size; `std` is `var ** 0.5`. (NumPy's own `var` sums pairwise and keeps
+/// float64), then the squared distances to it summed in float64 in `np.nditer`'s order (each
+/// square fused into its add) and divided by the size; `std` is `var ** 0.5`. (NumPy's own `var` sums pairwise and keeps
 /// float32 for float32 arrays: Numba's simulator differs in the last bits.)
 #[test]
 fn variance_is_numba_cudas_two_pass_loop() {
@@ -685,7 +685,8 @@ def k(out, x, c, n):
         shaped(f32s(&c), &[5, 7], false),
         i64s(&n),
     ]);
-    let var = |values: &[f64], mean: f64| values.iter().fold(0.0f64, |acc, v| acc + (v - mean) * (v - mean)) / values.len() as f64;
+    // Each squared distance is added by a fused multiply-add, as NVVM contracts it.
+    let var = |values: &[f64], mean: f64| values.iter().fold(0.0f64, |acc, v| (v - mean).mul_add(v - mean, acc)) / values.len() as f64;
     let var32 = |values: &[f32]| var(&values.iter().map(|&v| v as f64).collect::<Vec<_>>(), sum32(values) as f64 / values.len() as f64);
     // c.T is an F view of c: nditer walks it in memory order, c's own.
     let strided: Vec<f32> = x[1..9].iter().step_by(2).copied().collect();

@@ -984,3 +984,26 @@ def k(o, x):
     let ptx = compile(src, "k", "void(int64[:, ::1], int32[::1])");
     assert!(!ptx.contains(", 4294967295;"), "{ptx}");
 }
+
+/// Float multiply-adds are fused (`fma.rn`) where NVVM fuses Numba's: an add of a product
+/// whose every use is an add, not a subtraction, not float16.
+#[test]
+fn multiply_adds_compile_to_fma_where_nvvm_fuses() {
+    let src = "\
+from numba import cuda
+
+@cuda.jit
+def k(o, a, b, c):
+    i = cuda.grid(1)
+    if i < a.size:
+        o[i, 0] = a[i] * b[i] + c[i]
+        o[i, 1] = a[i] * b[i] - c[i]
+";
+    for (ty, t) in [("float32", "f32"), ("float64", "f64")] {
+        let ptx = compile(src, "k", &format!("void({ty}[:, ::1], {ty}[::1], {ty}[::1], {ty}[::1])"));
+        assert_eq!(ptx.matches(&format!("fma.rn.{t}")).count(), 1, "{ptx}");
+        assert_eq!(ptx.matches(&format!("sub.rn.{t}")).count(), 1, "{ptx}");
+    }
+    let ptx = compile(src, "k", "void(float16[:, ::1], float16[::1], float16[::1], float16[::1])");
+    assert!(!ptx.contains("fma.rn"), "{ptx}");
+}

@@ -167,6 +167,40 @@ def k(o, u, x, y):
     assert_eq!(values(r.outputs[1].as_ref().unwrap()), [(1u64 << 63) as i64 as f64, 0.0]);
 }
 
+/// `a * b + c` is one fused multiply-add, as NVVM (`-fma=1`) compiles Numba's kernels;
+/// a subtraction is not fused, nor a product used by anything but adds, nor float16.
+#[test]
+fn multiply_adds_are_fused_as_nvvm_fuses_them() {
+    let src = "\
+from numba import cuda, float32
+
+@cuda.jit
+def k(o, p, a, b, c):
+    o[0] = a[0] * b[0] + c[0]
+    o[1] = c[0] + a[0] * b[0]
+    t = a[0] * b[0]
+    o[2] = t + c[0]
+    o[3] = a[0] * b[0] - float32(1.0)
+    o[4] = a[0] * b[0] - (-c[0])
+    u = a[0] * b[0]
+    p[0] = u
+    o[5] = u + c[0]
+";
+    let x = 1.0 + f64::powi(2.0, -12);
+    let r = run(src, "k", "void(float32[::1], float32[::1], float32[::1], float32[::1], float32[::1])", 1, 1, vec![
+        array(Scalar::F32, &[0.0; 6]),
+        array(Scalar::F32, &[0.0]),
+        array(Scalar::F32, &[x]),
+        array(Scalar::F32, &[x]),
+        array(Scalar::F32, &[-1.0]),
+    ]);
+    let (a, c) = (x as f32, -1.0f32);
+    let fused = a.mul_add(a, c) as f64;
+    let rounded = (a * a + c) as f64;
+    assert_ne!(fused, rounded);
+    assert_eq!(values(r.outputs[0].as_ref().unwrap()), [fused, fused, fused, fused, rounded, rounded]);
+}
+
 #[test]
 fn float16_rounds_once_as_numba() {
     let src = "from numba import cuda\nfrom numba.types import float16\nfrom numba.cuda import fp16\n

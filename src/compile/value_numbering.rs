@@ -287,7 +287,7 @@ impl std::hash::Hash for ExprKey {
 /// Intrinsics that neither write memory nor order it.
 fn leaves_memory(name: &str) -> bool {
     ["math.", "builtins.", "libdevice.", "threadIdx.", "blockIdx.", "blockDim.", "gridDim."].iter().any(|p| name.starts_with(p))
-        || matches!(name, "grid" | "gridsize" | "laneid" | "warpsize" | "int_power" | "round_ndigits")
+        || matches!(name, "grid" | "gridsize" | "laneid" | "warpsize" | "int_power" | "round_ndigits" | "fma")
 }
 
 /// Number one function's values (`callees`: its resolved calls, by block and instruction;

@@ -113,6 +113,7 @@ fn lower_typed(
     };
     lower.function(&def, args, free)?;
     super::wraps::drop_needless_wraps(&mut lower.func);
+    super::contract::contract_multiply_adds(&mut lower.func);
     Ok(lower.func)
 }
 

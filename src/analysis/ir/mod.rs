@@ -49,6 +49,7 @@
 //! Every instruction carries its source span (file-relative).
 
 pub mod cfg;
+mod contract;
 mod lower;
 pub mod math;
 mod print;
