@@ -23,7 +23,8 @@
 //! 32 bits kept normalised as the simulator's `norm` does, `%rd` b64, `%f` f32, `%fd` f64,
 //! `%h` b16 for float16 bits);
 //! slots are registers too (a write is a `mov`). Arithmetic follows `launch::sim` exactly:
-//! floats use `.rn` (no contraction) unless `fastmath` is on; integer `//` and `%` floor and
+//! floats use `.rn` (contracted only where the IR has an `fma`, see
+//! `analysis::ir::contract`) unless `fastmath` is on; integer `//` and `%` floor and
 //! give 0 for a zero divisor; by a divisor known at compile time (see `int_constants`) they
 //! are shifts, masks and multiply-highs (`compile::divide`).
 //!
