@@ -51,6 +51,14 @@ pub fn fix_edits<'a>(text: &str, diagnostics: &'a [Diagnostic], unsafe_fixes: bo
     (taken, applied)
 }
 
+/// The whitespace that indents the line of `offset`, if nothing but whitespace precedes
+/// `offset` on its line: what a fix inserting a statement there indents it with.
+pub fn line_indentation(text: &str, offset: TextSize) -> Option<&str> {
+    let at = usize::from(offset);
+    let before = &text[text[..at].rfind('\n').map_or(0, |n| n + 1)..at];
+    before.chars().all(|c| c == ' ' || c == '\t').then_some(before)
+}
+
 #[cfg(test)]
 mod tests {
     use ruff_text_size::TextRange;
@@ -77,6 +85,16 @@ mod tests {
         let text = "abcdef";
         let found = [finding(1, 4, "X", true), finding(2, 5, "Y", true), finding(1, 4, "X", true)];
         assert_eq!(apply_fixes(text, &found, false), ("aXef".to_string(), 1));
+    }
+
+    #[test]
+    fn line_indentation_is_the_whitespace_alone_before_an_offset() {
+        let text = "def k():\n    x = 1; y = 2\n\tz = 3";
+        let at = |s: &str| TextSize::try_from(text.find(s).unwrap()).unwrap();
+        assert_eq!(line_indentation(text, at("def")), Some(""));
+        assert_eq!(line_indentation(text, at("x =")), Some("    "));
+        assert_eq!(line_indentation(text, at("y =")), None);
+        assert_eq!(line_indentation(text, at("z =")), Some("\t"));
     }
 
     #[test]

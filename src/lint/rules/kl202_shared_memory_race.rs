@@ -112,6 +112,7 @@ use crate::analysis::facts::slots::{Between, BlockFacts, BlockShape, Side, halvi
 use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, CmpOp, FunctionFacts, Guard, Level, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
 use crate::lint::rules::kl204_warp_synchronous_code::within_one_warp;
+use crate::lint::fix::line_indentation;
 use crate::lint::{Diagnostic, Edit, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
@@ -334,11 +335,9 @@ fn barrier_before(text: &str, access: &Access, earlier: &Access, carried: bool, 
     if !apart || !access.thread_conditions.is_empty() || access.control == Level::Thread || access.after_exit {
         return None;
     }
-    let start = usize::from(access.stmt.start());
-    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
-    let indent = &text[line_start..start];
-    let first_word = text[start..].split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or_default();
-    if !indent.chars().all(|c| c == ' ' || c == '\t') || matches!(first_word, "while" | "for" | "elif" | "else" | "with" | "async") {
+    let indent = line_indentation(text, access.stmt.start())?;
+    let first_word = text[usize::from(access.stmt.start())..].split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or_default();
+    if matches!(first_word, "while" | "for" | "elif" | "else" | "with" | "async") {
         return None;
     }
     Some(Edit { range: TextRange::empty(access.stmt.start()), content: format!("{cuda}.syncthreads()\n{indent}") })

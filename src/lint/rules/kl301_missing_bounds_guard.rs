@@ -70,6 +70,7 @@ use crate::analysis::bindings::for_each_binding;
 use crate::analysis::facts::launch::{LaunchConfig, kernel_launches};
 use crate::analysis::facts::uniformity::{Access, ArrayKind, Atom, FunctionFacts, Poly, Value, item_uniformity};
 use crate::analysis::kernels::FunctionKind;
+use crate::lint::fix::line_indentation;
 use crate::lint::{Diagnostic, Edit, ItemContext};
 
 pub fn check(ctx: &ItemContext, out: &mut Vec<Diagnostic>) {
@@ -170,11 +171,8 @@ fn early_return(text: &str, def: &ast::StmtFunctionDef, facts: &FunctionFacts, a
     if !matches!(stmt, Stmt::Assign(_)) || !def.body.iter().any(|s| std::ptr::eq(s, stmt)) || stmt.end() > access.stmt.start() {
         return None;
     }
-    let start = usize::from(stmt.start());
-    let indent = &text[text[..start].rfind('\n').map_or(0, |n| n + 1)..start];
-    let def_start = usize::from(def.start());
-    let def_indent = &text[text[..def_start].rfind('\n').map_or(0, |n| n + 1)..def_start];
-    let step = indent.strip_prefix(def_indent).filter(|s| !s.is_empty() && s.chars().all(|c| c == ' ' || c == '\t'))?;
+    let indent = line_indentation(text, stmt.start())?;
+    let step = indent.strip_prefix(line_indentation(text, def.start())?).filter(|s| !s.is_empty())?;
     // After the line's comment, if it has one; not after a `;` and more code.
     let rest = &text[usize::from(stmt.end())..];
     let line_end = rest.find('\n').unwrap_or(rest.len());
