@@ -353,6 +353,9 @@ fn threads_at_different_barriers_diverge() {
     );
     let r = run(&src, "k", "void(float32[::1], float32[::1])", 1, 8, vec![array(Scalar::F32, &[0.0]), array(Scalar::F32, &[1.0; 8])]);
     assert!(r.findings.iter().any(|f| f.0 == FindingKind::BarrierDivergence), "{:?}", r.findings);
+    // Both threads are named; the CLI and the server add the other barrier's line.
+    let message = &r.messages[r.findings.iter().position(|f| f.0 == FindingKind::BarrierDivergence).unwrap()];
+    assert!(message.starts_with("barrier divergence in block [0, 0, 0]: thread [") && message.contains("] waits at this barrier while thread [0, 0, 0] waits at another"), "{message}");
 }
 
 #[test]

@@ -12,7 +12,6 @@ use crate::compile::{CompileOptions, compile_ptx};
 use crate::launch::npy::NpyArray;
 use crate::launch::gpu::{GpuInfo, gpu_info};
 use crate::launch::recipe::recipe_for;
-use crate::launch::sim::FindingKind;
 use crate::launch::{ArraySummary, HostArg, Launch, Program, build_program, run_on_gpu, simulate};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -295,13 +294,8 @@ pub fn run(args: &RunArgs) -> Result<u8, String> {
     let rate = outcome.steps as f64 / elapsed.as_secs_f64().max(1e-9);
     println!("time: {:.3} ms on the simulator ({} operations, {:.1} M/s)", elapsed.as_secs_f64() * 1e3, outcome.steps, rate / 1e6);
     for f in &outcome.findings {
-        // A race names the other thread's access too.
-        let other = f.other.map(|o| match f.kind {
-            // An unassigned variable's finding names its assignment.
-            FindingKind::UninitializedRead => format!(" (assigned at {})", locate(o)),
-            _ => format!(" (the other access: {})", locate(o)),
-        });
-        let other = other.unwrap_or_default();
+        // A race names the other thread's access too, a divergence the other barrier.
+        let other = f.other.map(|o| format!(" ({} {})", f.kind.other_label(), locate(o))).unwrap_or_default();
         println!("{}: sanitizer[{}]: {}{other}", locate(f.span), f.kind.label(), f.message);
     }
     Ok(if outcome.findings.is_empty() { 0 } else { 1 })

@@ -730,7 +730,7 @@ fn simulate_for_client(
         .findings
         .iter()
         .map(|f| {
-            let other = f.other.map(|o| format!(" (the other access: {})", snap.line_label(o.start()))).unwrap_or_default();
+            let other = f.other.map(|o| format!(" ({} {})", f.kind.other_label(), snap.line_label(o.start()))).unwrap_or_default();
             format!("{}: {}: {}{other}", snap.line_label(f.span.start()), f.kind.label(), f.message)
         })
         .collect();

@@ -345,6 +345,15 @@ impl FindingKind {
             FindingKind::Unsupported => "unsupported",
         }
     }
+
+    /// What a finding's `other` location is, as messages name it before the location.
+    pub fn other_label(self) -> &'static str {
+        match self {
+            FindingKind::UninitializedRead => "assigned at",
+            FindingKind::BarrierDivergence => "the other barrier:",
+            _ => "the other access:",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -356,7 +365,8 @@ pub struct Finding {
     pub span: TextRange,
     pub block: [u32; 3],
     pub thread: [u32; 3],
-    /// The other access of a race (its span's start), for the message's "line N".
+    /// The other access of a race, the assignment an uninitialised read misses, the barrier
+    /// the other threads wait at (see [`FindingKind::other_label`]).
     #[serde(skip)]
     pub other: Option<TextRange>,
 }
@@ -1179,22 +1189,21 @@ impl Machine<'_> {
                 if waits.iter().all(|w| w.1 == first) {
                     self.check_iterations(&threads, &members, first);
                 }
-                if let Some(other) = waits.iter().find(|w| w.1 != first) {
-                    let t = &threads[members[0]].who;
+                if let Some(k) = waits.iter().position(|w| w.1 != first) {
+                    let (here, there) = (&threads[members[k]].who, &threads[members[0]].who);
                     let msg = format!(
-                        "barrier divergence in block {:?}: threads wait at different barriers (two of them are at the spans shown here and at another line)",
-                        t.bid
+                        "barrier divergence in block {:?}: thread {:?} waits at this barrier while thread {:?} waits at another",
+                        here.bid, here.tid, there.tid
                     );
-                    let (span, tref) = (other.1, members[0]);
-                    let th = &threads[tref].who;
+                    let span = waits[k].1;
                     if self.reported.insert((FindingKind::BarrierDivergence, span)) {
                         self.findings.push(Finding {
                             kind: FindingKind::BarrierDivergence,
                             message: msg,
                             span,
-                            block: th.bid,
-                            thread: th.tid,
-                            other: None,
+                            block: here.bid,
+                            thread: here.tid,
+                            other: Some(first),
                         });
                     }
                 }
