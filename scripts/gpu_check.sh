@@ -101,7 +101,7 @@ for r in oracle.read_json(os.path.join(out, "results.json"))["cases"]:
         kern = cuda.jit(sig)(pyf)
         g["jit_s"] = time.perf_counter() - t0
         cfg = kern[oracle.launch_dims(cj["grid_as_written"]), oracle.launch_dims(cj["block_as_written"]), 0, cj["shared_mem"]]
-        host = [v.copy() if isinstance(v, np.ndarray) else v for v in vals]
+        host = [v.copy(order="K") if isinstance(v, np.ndarray) else v for v in vals]  # keep F order
         dev = [cuda.to_device(v) if isinstance(v, np.ndarray) else v for v in host]
         cfg(*dev)
         cuda.synchronize()
