@@ -2704,21 +2704,19 @@ impl<'a> FnCx<'a> {
                 let b = if wide { "b64" } else { "b32" };
                 let r = self.reg(Rc::R);
                 match name {
-                    // A narrow signed integer sits sign-extended in its register: count its
-                    // own bits only.
-                    "popc" if !wide && s.bits() < 32 => {
-                        self.e(format!("and.b32 {r}, {x}, {}", (1u32 << s.bits()) - 1));
-                        self.e(format!("popc.b32 {r}, {r}"));
-                    }
-                    "popc" => self.e(format!("popc.{b} {r}, {x}")),
-                    "clz" => {
-                        if wide || s.bits() == 32 {
-                            self.e(format!("clz.{b} {r}, {x}"));
+                    "popc" | "clz" => {
+                        // A narrow integer sits (sign-)extended in its register: count its own
+                        // bits only, and `clz` from its own top bit.
+                        let narrow = !wide && s.bits() < 32;
+                        let own = if narrow {
+                            self.e(format!("and.b32 {r}, {x}, {}", (1u32 << s.bits()) - 1));
+                            r.clone()
                         } else {
-                            let bits = s.bits();
-                            self.e(format!("and.b32 {r}, {x}, {}", (1u32 << bits) - 1));
-                            self.e(format!("clz.b32 {r}, {r}"));
-                            self.e(format!("sub.s32 {r}, {r}, {}", 32 - bits));
+                            x.clone()
+                        };
+                        self.e(format!("{name}.{b} {r}, {own}"));
+                        if narrow && name == "clz" {
+                            self.e(format!("sub.s32 {r}, {r}, {}", 32 - s.bits()));
                         }
                     }
                     "brev" => {

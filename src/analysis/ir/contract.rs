@@ -20,7 +20,7 @@
 //! computed in the add's block, directly or through a variable that is last written there
 //! and read nowhere else. A product of two constants is left alone (LLVM folds it first).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{BinaryOp, Function, Inst, Op, SlotId, Terminator, UnaryOp, ValueId};
 use crate::analysis::types::{Scalar, Type};
@@ -37,7 +37,8 @@ struct Product {
 pub fn contract_multiply_adds(func: &mut Function) {
     let blocks_reading = slot_reader_blocks(func);
     for b in 0..func.blocks.len() {
-        let products = block_products(func, b, &blocks_reading);
+        let constants = block_constants(&func.blocks[b].insts);
+        let products = block_products(func, b, &blocks_reading, &constants);
         if products.is_empty() {
             continue;
         }
@@ -48,7 +49,7 @@ pub fn contract_multiply_adds(func: &mut Function) {
                 (Op::Binary(BinaryOp::Add, l, r), Some(_)) => {
                     products.get(l).map(|p| (*p, *r, false)).or_else(|| products.get(r).map(|p| (*p, *l, false)))
                 }
-                (Op::Binary(BinaryOp::Sub, l, r), Some(_)) if is_float_constant(func, &out, *r) => {
+                (Op::Binary(BinaryOp::Sub, l, r), Some(_)) if constants.contains(r) => {
                     products.get(l).map(|p| (*p, *r, true))
                 }
                 _ => None,
@@ -75,9 +76,14 @@ pub fn contract_multiply_adds(func: &mut Function) {
 /// (the multiply's own, and those of the variables' reads it reaches): a float32 or float64
 /// multiply, not of two constants, whose every use is an add (at most four), and whose
 /// variables are read in this block alone.
-fn block_products(func: &Function, b: usize, blocks_reading: &HashMap<SlotId, Vec<usize>>) -> HashMap<ValueId, Product> {
+fn block_products(
+    func: &Function,
+    b: usize,
+    blocks_reading: &HashMap<SlotId, Vec<usize>>,
+    constants: &HashSet<ValueId>,
+) -> HashMap<ValueId, Product> {
     let insts = &func.blocks[b].insts;
-    let is_const = |v: &ValueId| is_constant(insts, *v);
+    let is_const = |v: &ValueId| constants.contains(v);
     let mut candidates: HashMap<ValueId, Product> = HashMap::new();
     let mut written: HashMap<SlotId, ValueId> = HashMap::new();
     let mut read_before_written: Vec<SlotId> = Vec::new();
@@ -152,22 +158,17 @@ fn slot_reader_blocks(func: &Function) -> HashMap<SlotId, Vec<usize>> {
     readers
 }
 
-/// Whether `v` is a constant defined among `insts`, or a conversion of one (`float32(1.0)`):
-/// LLVM folds those.
-fn is_constant(insts: &[Inst], v: ValueId) -> bool {
-    insts.iter().any(|i| {
-        i.result == Some(v)
-            && match i.op {
-                Op::Const(_) => true,
-                Op::Cast(c, _) => insts.iter().any(|j| j.result == Some(c) && matches!(j.op, Op::Const(_))),
-                _ => false,
-            }
-    })
-}
-
-/// Whether `v` is a float constant defined among `insts`.
-fn is_float_constant(func: &Function, insts: &[Inst], v: ValueId) -> bool {
-    is_contractible(func.value_type(v)) && is_constant(insts, v)
+/// The constants defined in a block, and the conversions of them (`float32(1.0)`): LLVM
+/// folds those.
+fn block_constants(insts: &[Inst]) -> HashSet<ValueId> {
+    let mut constants: HashSet<ValueId> = insts.iter().filter(|i| matches!(i.op, Op::Const(_))).filter_map(|i| i.result).collect();
+    let conversions: Vec<ValueId> = insts
+        .iter()
+        .filter(|i| matches!(i.op, Op::Cast(c, _) if constants.contains(&c)))
+        .filter_map(|i| i.result)
+        .collect();
+    constants.extend(conversions);
+    constants
 }
 
 fn is_contractible(t: &Type) -> bool {
